@@ -1,0 +1,50 @@
+import Accounts
+import AccountsDataSQLite
+import AccountsData
+import AccountsLive
+import Foundation
+import LocalStore
+import Primitives
+
+/// The composition root: the one place (with the tests) that knows which implementation serves
+/// each abstraction.
+public struct AppContainer: Sendable {
+    public let accounts: any AccountsService
+
+    public init(accounts: any AccountsService) {
+        self.accounts = accounts
+    }
+
+    /// The app on the embedded store in `location`, opened on first use.
+    public static func live(location: StoreLocation) -> AppContainer {
+        let database = LocalDatabase(.file(location.databaseFile), migrations: registerMigrations)
+        return AppContainer(
+            accounts: LiveAccountsService(
+                store: SQLiteAccountsStore(database: database),
+                tokens: FileSessionTokenStore(location: location)
+            )
+        )
+    }
+
+    /// The app on a private in-memory store of the same implementation, with seeded randomness
+    /// and a fixed clock, so that every run is identical. bcrypt runs at its lowest cost.
+    public static func inMemory(
+        seed: UInt64 = 1,
+        now: Date = Date(timeIntervalSince1970: 1_800_000_000),
+        sessionTokens: any SessionTokenStore = InMemorySessionTokenStore()
+    ) -> AppContainer {
+        let database = LocalDatabase(.memory, migrations: registerMigrations)
+        return AppContainer(
+            accounts: LiveAccountsService(
+                store: SQLiteAccountsStore(database: database),
+                tokens: sessionTokens,
+                hasher: PasswordHasher(cost: 4),
+                random: SeededRandomSource(seed: seed),
+                now: { now }
+            )
+        )
+    }
+
+    /// Every area's migrations, in the order they must run.
+    static let registerMigrations = AccountsSchema.registerMigrations(in:)
+}

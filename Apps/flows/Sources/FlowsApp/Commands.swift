@@ -1,0 +1,103 @@
+import ArgumentParser
+import FlowKit
+
+/// `flows`: runs the whole app, or with a subcommand lists or runs one flow.
+struct FlowsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flows",
+        abstract: "Share costs with friends and track your own spending, from a terminal.",
+        discussion: """
+            Without a subcommand, flows runs the whole app. Every user path is a flow that can \
+            also run on its own: `flows list` names them, `flows run NAME` runs one.
+
+            Screens and prompts go to standard error; with --json the result goes to standard \
+            output. Answers are read from standard input, one per line. The store lives in \
+            FLOWS_HOME, else XDG_DATA_HOME/flows, else ~/.local/share/flows.
+
+            Exit status: 0 done, 1 failed, declined or cancelled, 2 usage error, 130 interrupted.
+            """,
+        subcommands: [ListCommand.self, RunCommand.self]
+    )
+
+    @OptionGroup var options: RunOptions
+
+    func run() async throws {
+        try await Launcher.launch(flowNamed: "App", options: options)
+    }
+}
+
+/// `flows list`: every flow that can be launched, with a line about each.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List every flow that `flows run` can launch."
+    )
+
+    func run() {
+        let width = FlowCatalog.entries.map(\.name.count).max() ?? 0
+        for entry in FlowCatalog.entries {
+            let padding = String(repeating: " ", count: width - entry.name.count + 2)
+            print(entry.name + padding + entry.summary)
+        }
+    }
+}
+
+/// `flows run NAME`: launches one flow.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run one flow by name (see `flows list`).",
+        discussion: """
+            A flow that needs a signed-in user uses the stored session, or runs SignIn first.
+            Example: printf 'ada@example.com\\nsecret-password\\n' | flows run SignIn --json
+            """
+    )
+
+    @Argument(help: "The flow to run, as `flows list` names it (case does not matter).")
+    var name: String
+
+    @OptionGroup var options: RunOptions
+
+    func validate() throws {
+        guard FlowCatalog.entry(named: name) != nil else {
+            throw ValidationError(
+                "unknown flow '\(name)'; known flows: \(FlowCatalog.entries.map(\.name).joined(separator: ", "))"
+            )
+        }
+    }
+
+    func run() async throws {
+        try await Launcher.launch(flowNamed: name, options: options)
+    }
+}
+
+/// The options every launch takes.
+struct RunOptions: ParsableArguments {
+    @Flag(help: "Print the flow's result as JSON on standard output.")
+    var json = false
+
+    @Flag(name: .customLong("no-input"), help: "Never prompt: a missing answer is an error that names the --set to pass.")
+    var noInput = false
+
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp("Answer the field ID in advance, instead of at its prompt (repeatable).", valueName: "ID=VALUE")
+    )
+    var answers: [String] = []
+
+    /// The answers given with --set, by field identifier.
+    func parsedAnswers() throws -> [ElementID: String] {
+        var parsed: [ElementID: String] = [:]
+        for answer in answers {
+            guard let equals = answer.firstIndex(of: "="), equals != answer.startIndex else {
+                throw ValidationError("--set takes ID=VALUE, as in --set email=ada@example.com; got '\(answer)'")
+            }
+            parsed[ElementID(String(answer[..<equals]))] = String(answer[answer.index(after: equals)...])
+        }
+        return parsed
+    }
+
+    func validate() throws {
+        _ = try parsedAnswers()
+    }
+}

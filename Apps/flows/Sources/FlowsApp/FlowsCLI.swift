@@ -1,0 +1,50 @@
+import ArgumentParser
+import FlowTerminal
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The entry point of the `flows` executable.
+public enum FlowsCLI {
+    /// Parses `arguments`, runs the command and returns the exit status: 0 done, 1 failed,
+    /// declined or cancelled, 2 usage error. Interrupts exit at once with 130.
+    public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Int32 {
+        installSignalHandlers()
+        do {
+            var command = try FlowsCommand.parseAsRoot(arguments)
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch {
+            let code = FlowsCommand.exitCode(for: error)
+            let message = FlowsCommand.fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                return 0
+            }
+            if !message.isEmpty { StandardError().write(message + "\n") }
+            // ArgumentParser reports usage errors as EX_USAGE (64); our convention is 2.
+            return code == .validationFailure ? 2 : code.rawValue
+        }
+    }
+
+    /// Ctrl-C and SIGTERM put the terminal back as it was before the process ends.
+    private static func installSignalHandlers() {
+        signal(SIGINT) { _ in
+            TerminalModes.restore()
+            _exit(130)
+        }
+        signal(SIGTERM) { _ in
+            TerminalModes.restore()
+            _exit(143)
+        }
+    }
+}

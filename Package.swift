@@ -1,0 +1,115 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The Flows monorepo. Every area is its own package under Packages/, depended on by path; this
+// manifest defines the `flows` app and every test target (tests inside path packages do not run).
+let package = Package(
+    name: "Flows",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "flows", targets: ["flows"]),
+    ],
+    dependencies: [
+        // MARK: - The project's packages
+        .package(path: "Packages/FlowKit"),
+        .package(path: "Packages/Infrastructure"),
+        .package(path: "Packages/Domain/Primitives"),
+        .package(path: "Packages/Domain/Accounts"),
+        .package(path: "Packages/Data/AccountsData"),
+        .package(path: "Packages/Flows/AppFlow"),
+        .package(path: "Packages/Flows/UnauthenticatedFlow"),
+        .package(path: "Packages/Flows/SignInFlow"),
+        .package(path: "Packages/Flows/SignUpFlow"),
+        .package(path: "Packages/Flows/AuthenticatedFlow"),
+        .package(path: "Packages/Tools/ArchitectureCheck"),
+
+        // MARK: - Third party
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        // MARK: - The app
+        .target(
+            name: "FlowsApp",
+            dependencies: [
+                .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "FlowTerminal", package: "FlowKit"),
+                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Accounts", package: "Accounts"),
+                .product(name: "AccountsLive", package: "Accounts"),
+                .product(name: "AccountsData", package: "AccountsData"),
+                .product(name: "AccountsDataSQLite", package: "AccountsData"),
+                .product(name: "AppFlow", package: "AppFlow"),
+                .product(name: "UnauthenticatedFlow", package: "UnauthenticatedFlow"),
+                .product(name: "SignInFlow", package: "SignInFlow"),
+                .product(name: "SignUpFlow", package: "SignUpFlow"),
+                .product(name: "AuthenticatedFlow", package: "AuthenticatedFlow"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Apps/flows/Sources/FlowsApp"
+        ),
+        .executableTarget(name: "flows", dependencies: ["FlowsApp"], path: "Apps/flows/Sources/flows"),
+
+        // MARK: - Benchmarks
+        // The baseline for the start-up benchmark: a hello world built exactly like `flows`.
+        .executableTarget(name: "hello", path: "Benchmarks/hello"),
+
+        // MARK: - Tests
+        .testTarget(
+            name: "FlowKitTests",
+            dependencies: [
+                .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "FlowTerminal", package: "FlowKit"),
+            ]
+        ),
+        .testTarget(
+            name: "PrimitivesTests",
+            dependencies: [
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "AccountsTests",
+            dependencies: [
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Accounts", package: "Accounts"),
+                .product(name: "AccountsLive", package: "Accounts"),
+                .product(name: "AccountsData", package: "AccountsData"),
+                .product(name: "AccountsDataSQLite", package: "AccountsData"),
+                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "FlowsTests",
+            dependencies: [
+                "FlowsApp",
+                .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Accounts", package: "Accounts"),
+                .product(name: "AccountsLive", package: "Accounts"),
+                .product(name: "AccountsData", package: "AccountsData"),
+                .product(name: "AccountsDataSQLite", package: "AccountsData"),
+                .product(name: "AppFlow", package: "AppFlow"),
+                .product(name: "UnauthenticatedFlow", package: "UnauthenticatedFlow"),
+                .product(name: "SignInFlow", package: "SignInFlow"),
+                .product(name: "SignUpFlow", package: "SignUpFlow"),
+                .product(name: "AuthenticatedFlow", package: "AuthenticatedFlow"),
+            ]
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["FlowsApp"]
+        ),
+        .testTarget(
+            name: "ArchitectureTests",
+            dependencies: [.product(name: "ArchitectureRules", package: "ArchitectureCheck")]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}

@@ -1,0 +1,34 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Storage for the Accounts area: `AccountsData` is the abstract module (records and the store
+// protocols); `AccountsDataSQLite` implements it on the embedded SQLite store.
+let package = Package(
+    name: "AccountsData",
+    products: [
+        .library(name: "AccountsData", targets: ["AccountsData"]),
+        .library(name: "AccountsDataSQLite", targets: ["AccountsDataSQLite"]),
+    ],
+    dependencies: [
+        .package(path: "../../Infrastructure"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // MARK: - Abstract
+        .target(name: "AccountsData"),
+
+        // MARK: - Implementations
+        .target(
+            name: "AccountsDataSQLite",
+            dependencies: [
+                "AccountsData",
+                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}

@@ -1,0 +1,29 @@
+/// Where users and sessions are kept.
+///
+/// Work is done inside `read` or `write`; everything one `write` does is one transaction, so a
+/// user path's write happens completely or not at all (a throw inside the body rolls it back).
+public protocol AccountsStore: Sendable {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any AccountsReading) throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @escaping @Sendable (any AccountsWriting) throws -> T) async throws -> T
+}
+
+/// Look-ups inside a transaction.
+public protocol AccountsReading {
+    func user(id: String) throws -> UserRecord?
+    func user(emailKey: String) throws -> UserRecord?
+    func session(tokenHash: String) throws -> SessionRecord?
+}
+
+/// Changes inside a transaction.
+public protocol AccountsWriting: AccountsReading {
+    /// Throws ``AccountsDataError/emailTaken`` when another user has the same email key.
+    func insert(_ user: UserRecord) throws
+    func insert(_ session: SessionRecord) throws
+    func deleteSession(tokenHash: String) throws
+}
+
+/// Failures a store reports in terms the domain can act on.
+public enum AccountsDataError: Error, Equatable, Sendable {
+    /// The unique email constraint refused the write.
+    case emailTaken
+}

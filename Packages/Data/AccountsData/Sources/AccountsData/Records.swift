@@ -1,0 +1,37 @@
+/// A stored user. Plain values: the domain validates, the store keeps.
+public struct UserRecord: Equatable, Sendable {
+    public var id: String
+    /// The email as the user typed it (trimmed).
+    public var email: String
+    /// The email in lower case; unique among users.
+    public var emailKey: String
+    public var displayName: String
+    /// A bcrypt hash (of a pre-hash of the password); never the password.
+    public var passwordHash: String
+    /// Seconds since 1970 in UTC.
+    public var createdAt: Double
+
+    public init(id: String, email: String, emailKey: String, displayName: String, passwordHash: String, createdAt: Double) {
+        self.id = id
+        self.email = email
+        self.emailKey = emailKey
+        self.displayName = displayName
+        self.passwordHash = passwordHash
+        self.createdAt = createdAt
+    }
+}
+
+/// A stored session: only the hash of its token is kept.
+public struct SessionRecord: Equatable, Sendable {
+    /// SHA-256 of the token, in hexadecimal.
+    public var tokenHash: String
+    public var userID: String
+    /// Seconds since 1970 in UTC.
+    public var createdAt: Double
+
+    public init(tokenHash: String, userID: String, createdAt: Double) {
+        self.tokenHash = tokenHash
+        self.userID = userID
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The Accounts area: `Accounts` is the abstract module (entities, rules, the service protocol);
+// `AccountsLive` implements it on top of the AccountsData abstraction.
+let package = Package(
+    name: "Accounts",
+    products: [
+        .library(name: "Accounts", targets: ["Accounts"]),
+        .library(name: "AccountsLive", targets: ["AccountsLive"]),
+    ],
+    dependencies: [
+        .package(path: "../Primitives"),
+        .package(path: "../../Data/AccountsData"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+    ],
+    targets: [
+        // MARK: - Abstract
+        .target(name: "Accounts", dependencies: ["Primitives"]),
+
+        // MARK: - Implementation
+        .target(
+            name: "AccountsLive",
+            dependencies: [
+                "Accounts",
+                "Primitives",
+                .product(name: "AccountsData", package: "AccountsData"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}

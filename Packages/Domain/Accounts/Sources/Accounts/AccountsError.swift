@@ -1,0 +1,26 @@
+import Primitives
+
+/// Why an accounts operation did not happen, in words a user can act on.
+public enum AccountsError: Error, Equatable, Sendable {
+    case invalidEmail(EmailAddress.Problem)
+    case invalidDisplayName(DisplayName.Problem)
+    case invalidPassword(PasswordRules.Problem)
+    /// Another account has this email (compared without case).
+    case emailTaken
+    /// Sign-in failed; never says which of the two was wrong.
+    case wrongEmailOrPassword
+    /// The store could not be read or written; nothing was changed.
+    case storeUnavailable(String)
+
+    /// One sentence for the user.
+    public var message: String {
+        switch self {
+        case .invalidEmail(let problem): problem.message
+        case .invalidDisplayName(let problem): problem.message
+        case .invalidPassword(let problem): problem.message
+        case .emailTaken: "An account with this email already exists; sign in instead."
+        case .wrongEmailOrPassword: "wrong email or password"
+        case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/// Keeps the stack of screens on show and routes between presenters and the host that draws them.
+///
+/// Presenters present, update and dismiss their screens here; the router stamps each screen
+/// with its breadcrumb (the titles under it) and shows popups. One router serves a whole run,
+/// so a child flow's screens stack over its parent's.
+public actor AppRouter {
+    private let host: any ScreenHost
+    private var stack: [Screen] = []
+
+    public init(host: any ScreenHost) {
+        self.host = host
+    }
+
+    /// The titles of the screens on show, outermost first.
+    public var breadcrumb: [String] { stack.map(\.title) }
+
+    /// The screen on top, if any.
+    public var topScreen: Screen? { stack.last }
+
+    /// Shows a new screen on top of the others.
+    public func present(_ screen: Screen) async {
+        var screen = screen
+        stack.removeAll { $0.id == screen.id }
+        screen.breadcrumb = stack.map(\.title)
+        stack.append(screen)
+        await host.present(screen)
+    }
+
+    /// Replaces a screen on show with a new version of it; presents it if it is not on show.
+    public func update(_ screen: Screen) async {
+        guard let index = stack.firstIndex(where: { $0.id == screen.id }) else {
+            await present(screen)
+            return
+        }
+        var screen = screen
+        screen.breadcrumb = stack[..<index].map(\.title)
+        guard screen != stack[index] else { return }
+        stack[index] = screen
+        await host.update(screen)
+    }
+
+    /// Takes a screen away; the one under it, if any, is on top again.
+    public func dismiss(_ screenID: ElementID) async {
+        guard let index = stack.firstIndex(where: { $0.id == screenID }) else { return }
+        let wasOnTop = index == stack.count - 1
+        stack.remove(at: index)
+        await host.dismiss(screenID)
+        if wasOnTop, let top = stack.last {
+            await host.update(top)
+        }
+    }
+
+    /// Waits for the user's next event on a screen on show. A screen that is not on show gets
+    /// `cancel`, so a flow that lost its screen ends instead of waiting forever.
+    public func nextEvent(on screenID: ElementID) async -> UserEvent {
+        guard let screen = stack.last(where: { $0.id == screenID }) else { return .cancel }
+        return await host.nextEvent(on: screen)
+    }
+
+    /// Shows a message in a popup and waits until the user has read it.
+    public func alert(id: ElementID = "alert", title: String, message: String) async {
+        let popup = Screen(
+            id: id,
+            title: title,
+            text: [message],
+            actions: [Action(id: "ok", label: "OK", role: .primary)]
+        )
+        await present(popup)
+        _ = await nextEvent(on: id)
+        await dismiss(id)
+    }
+}

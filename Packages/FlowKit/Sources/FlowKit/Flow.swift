@@ -1,0 +1,39 @@
+/// A user path of the app, from its first screen to its typed result.
+///
+/// A flow is an actor: it owns the path, listens for user actions through its ViewActions,
+/// calls domain services, starts its children and awaits their results. It never prints and
+/// never reads input itself: it talks to people only through the screens its Presenter shows.
+public protocol Flow<FlowResult>: Actor {
+    /// What the path ends with. Every result type can say the user cancelled.
+    associatedtype FlowResult: FlowOutcome
+
+    /// Runs the path to its end.
+    func perform() async -> FlowResult
+}
+
+/// The typed result of a flow.
+///
+/// `name` is a short kebab-case word (`signed-in`, `cancelled`) used by the CLI's `--json`
+/// output and by scripts that expect a result; the encoded form is `{"result": name, ...}`.
+public protocol FlowOutcome: Sendable, Equatable, Encodable {
+    /// The result of a flow the user cancelled; a cancelled flow has written nothing.
+    static var cancelled: Self { get }
+
+    /// The short name of this result.
+    var name: String { get }
+
+    /// How the path ended, which decides the CLI's exit code.
+    var status: FlowOutcomeStatus { get }
+}
+
+/// How a flow ended.
+public enum FlowOutcomeStatus: String, Sendable, Equatable, Codable {
+    /// The user got what they came for.
+    case completed
+    /// The user said no (declined a confirmation, for example).
+    case declined
+    /// The user cancelled; nothing was written.
+    case cancelled
+    /// The path could not be completed (a store that cannot be opened, for example).
+    case failed
+}

@@ -1,0 +1,154 @@
+/// What a passive View shows: a plain value that any renderer can draw and any test can read.
+///
+/// A screen has a title, blocks of text, input fields, actions and a status. Every interactive
+/// element carries an ``ElementID``. Renderers never learn what the screen means; flows never
+/// learn how it is drawn.
+public struct Screen: Equatable, Sendable, Codable {
+    /// The screen's own identifier (`sign-in`), used by `expect screen` and by renderers.
+    public var id: ElementID
+    public var title: String
+    /// Paragraphs of text shown under the title.
+    public var text: [String]
+    public var fields: [Field]
+    public var actions: [Action]
+    public var status: ScreenStatus?
+    /// The titles of the screens under this one, outermost first; set by the ``AppRouter``.
+    public var breadcrumb: [String]
+
+    public init(
+        id: ElementID,
+        title: String,
+        text: [String] = [],
+        fields: [Field] = [],
+        actions: [Action] = [],
+        status: ScreenStatus? = nil,
+        breadcrumb: [String] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.text = text
+        self.fields = fields
+        self.actions = actions
+        self.status = status
+        self.breadcrumb = breadcrumb
+    }
+
+    /// The field with this identifier, if the screen has one.
+    public func field(_ id: ElementID) -> Field? { fields.first { $0.id == id } }
+
+    /// The action with this identifier, if the screen has one.
+    public func action(_ id: ElementID) -> Action? { actions.first { $0.id == id } }
+
+    /// The action a renderer takes when the user submits the form as a whole (Enter).
+    public var primaryAction: Action? { actions.first { $0.role == .primary } }
+
+    /// Every identifier the screen offers, fields first, in the order they are shown.
+    public var elementIDs: [ElementID] { fields.map(\.id) + actions.map(\.id) }
+}
+
+/// One input of a screen.
+public struct Field: Equatable, Sendable, Codable {
+    public var id: ElementID
+    public var label: String
+    public var input: Input
+    /// What the field accepts, shown beside it ("at least 8 characters").
+    public var hint: String?
+    /// The inline validation message, shown under the field until its value is fixed.
+    public var error: String?
+
+    public init(id: ElementID, label: String, input: Input, hint: String? = nil, error: String? = nil) {
+        self.id = id
+        self.label = label
+        self.input = input
+        self.hint = hint
+        self.error = error
+    }
+
+    /// Whether the field holds a value (a secret counts as holding one once it is set).
+    public var hasValue: Bool {
+        switch input {
+        case .text(let value): !value.isEmpty
+        case .secret(let isSet): isSet
+        case .choice(_, let selected): selected != nil
+        case .multiChoice(_, let selected): !selected.isEmpty
+        case .confirm(let value): value != nil
+        }
+    }
+}
+
+/// The kind of a field, with its current value.
+public enum Input: Equatable, Sendable, Codable {
+    /// Free text, shown as typed.
+    case text(String)
+    /// A secret (a password): never shown, never part of a screen's value; only whether it is set.
+    case secret(isSet: Bool)
+    /// One of several options.
+    case choice([Choice], selected: ElementID?)
+    /// Any number of several options.
+    case multiChoice([Choice], selected: [ElementID])
+    /// Yes or no.
+    case confirm(Bool?)
+
+    /// The options of a choice or multi-choice field; empty for other kinds.
+    public var options: [Choice] {
+        switch self {
+        case .choice(let options, _), .multiChoice(let options, _): options
+        case .text, .secret, .confirm: []
+        }
+    }
+
+    /// A one-word name of the kind, as scripts and error messages speak of it.
+    public var kindName: String {
+        switch self {
+        case .text: "text"
+        case .secret: "secret"
+        case .choice: "choice"
+        case .multiChoice: "multi-choice"
+        case .confirm: "confirm"
+        }
+    }
+}
+
+/// One option of a choice or multi-choice field.
+public struct Choice: Equatable, Sendable, Codable {
+    public var id: ElementID
+    public var label: String
+
+    public init(id: ElementID, label: String) {
+        self.id = id
+        self.label = label
+    }
+}
+
+/// Something the user can do on a screen besides filling fields.
+public struct Action: Equatable, Sendable, Codable {
+    public var id: ElementID
+    public var label: String
+    public var role: Role
+
+    public init(id: ElementID, label: String, role: Role = .secondary) {
+        self.id = id
+        self.label = label
+        self.role = role
+    }
+
+    /// How an action relates to the screen's form.
+    public enum Role: String, Equatable, Sendable, Codable {
+        /// Submits the form (Enter); a screen has at most one.
+        case primary
+        /// Goes somewhere else (create an account instead of signing in).
+        case secondary
+        /// Leaves the screen without doing anything (quit, cancel).
+        case cancel
+    }
+}
+
+/// What a screen is doing or has to say, beside its content.
+public enum ScreenStatus: Equatable, Sendable, Codable {
+    /// Work is under way; the label says what.
+    case busy(String)
+    /// Something went wrong that is not about one field.
+    case error(String)
+    /// Something the user should know.
+    case notice(String)
+}

@@ -1,0 +1,349 @@
+import FlowKit
+
+/// The line-by-line renderer: used whenever input or output is not a terminal, with TERM=dumb,
+/// and with `--plain` (screen readers, logs).
+///
+/// It draws each screen as lines of text on its output and asks for one field at a time:
+/// numbered options for choices, a re-ask under an inline error message, secrets not echoed.
+/// After the last field it takes the screen's primary action; `?` at any prompt lists the
+/// other actions. Answers can also be given in advance (`--set ID=VALUE`); without prompting
+/// (`--no-input`) a missing answer stops the run with a message that names it.
+public actor PlainRenderer: ScreenHost {
+    /// Why the renderer stopped asking; once stopped, every flow is told to cancel.
+    public enum Stop: Error, Equatable, Sendable {
+        /// Input ended while a question was open.
+        case endOfInput(question: String)
+        /// Prompting is off and no answer was given in advance for a field.
+        case missingAnswer(field: ElementID, label: String)
+        /// Prompting is off and an answer given in advance was refused.
+        case refusedAnswer(field: ElementID, message: String)
+        /// Prompting is off and the screen reported an error after its action was taken.
+        case failed(String)
+
+        /// A sentence for the person at the terminal.
+        public var message: String {
+            switch self {
+            case .endOfInput(let question):
+                "end of input while asking for \(question)"
+            case .missingAnswer(let field, let label):
+                "no answer for \(label) (\(field)); pass --set \(field)=VALUE"
+            case .refusedAnswer(let field, let message):
+                "the answer for \(field) was refused: \(message)"
+            case .failed(let message):
+                message
+            }
+        }
+    }
+
+    private let input: any LineInput
+    private let output: any TextOutput
+    private let prompts: Bool
+    private var answers: [ElementID: String]
+
+    public private(set) var stop: Stop?
+    private var shownID: ElementID?
+    private var shownStatus: ScreenStatus?
+    private var answered: Set<ElementID> = []
+    private var submitted = false
+
+    /// - Parameters:
+    ///   - answers: answers given in advance, by field identifier; each is used once.
+    ///   - prompts: false never reads input: a field without an answer stops the run.
+    public init(
+        input: any LineInput,
+        output: any TextOutput,
+        answers: [ElementID: String] = [:],
+        prompts: Bool = true
+    ) {
+        self.input = input
+        self.output = output
+        self.answers = answers
+        self.prompts = prompts
+    }
+
+    // MARK: - ScreenHost
+
+    public func present(_ screen: Screen) async {
+        draw(screen)
+    }
+
+    public func update(_ screen: Screen) async {
+        guard screen.id == shownID else {
+            draw(screen)
+            return
+        }
+        if screen.status != shownStatus {
+            shownStatus = screen.status
+            if let status = screen.status { say(status) }
+        }
+    }
+
+    public func dismiss(_ screenID: ElementID) async {
+        if shownID == screenID { shownID = nil }
+    }
+
+    public func nextEvent(on screen: Screen) async -> UserEvent {
+        guard stop == nil else { return .cancel }
+        if screen.id != shownID { draw(screen) }
+
+        if submitted {
+            // The screen is still here after its action: a new round of questions.
+            submitted = false
+            answered = []
+            if !prompts {
+                if case .error(let message) = screen.status {
+                    return halt(.failed(message))
+                }
+                return halt(.failed("\(screen.title) did not finish with the answers given"))
+            }
+        }
+
+        for field in screen.fields where field.error != nil || !answered.contains(field.id) {
+            if let event = await ask(field, on: screen) { return event }
+            if stop != nil { return .cancel }
+        }
+        return await chooseAction(on: screen, returningToField: nil) ?? .cancel
+    }
+
+    // MARK: - Drawing
+
+    private func draw(_ screen: Screen) {
+        guard stop == nil else { return }
+        shownID = screen.id
+        shownStatus = screen.status
+        answered = []
+        submitted = false
+        let heading = (screen.breadcrumb + [screen.title]).joined(separator: " > ")
+        var lines = ["", "== \(heading) =="]
+        lines += screen.text
+        if !screen.fields.isEmpty, screen.actions.contains(where: { $0.role != .primary }) {
+            lines.append("(Type ? at a prompt for other options.)")
+        }
+        write(lines)
+        if let status = screen.status { say(status) }
+    }
+
+    private func say(_ status: ScreenStatus) {
+        guard stop == nil else { return }
+        switch status {
+        case .busy(let label): write(["\(label)..."])
+        case .error(let message): write(["Error: \(message)"])
+        case .notice(let message): write([message])
+        }
+    }
+
+    private func write(_ lines: [String]) {
+        output.write(lines.map(TerminalText.sanitized).joined(separator: "\n") + "\n")
+    }
+
+    private func prompt(_ text: String) {
+        output.write(TerminalText.sanitized(text))
+    }
+
+    // MARK: - Asking
+
+    /// Asks for one field; nil means the field was settled without an event (kept as it was).
+    private func ask(_ field: Field, on screen: Screen) async -> UserEvent? {
+        if let error = field.error { write(["Error: \(error)"]) }
+
+        if let given = answers.removeValue(forKey: field.id) {
+            if let event = event(for: field, answer: given) {
+                answered.insert(field.id)
+                return event
+            }
+            if !prompts {
+                return halt(.refusedAnswer(field: field.id, message: "not one of the options of \(field.label)"))
+            }
+        } else if !prompts {
+            if let error = field.error {
+                return halt(.refusedAnswer(field: field.id, message: error))
+            }
+            if field.hasValue, !answered.contains(field.id) {
+                answered.insert(field.id)
+                return nil
+            }
+            return halt(.missingAnswer(field: field.id, label: field.label))
+        }
+
+        while true {
+            if !field.input.options.isEmpty { listOptions(field.input.options) }
+            prompt(promptText(for: field))
+            guard let line = await read(secret: field.isSecret) else {
+                return halt(.endOfInput(question: field.label))
+            }
+            if line == "?" {
+                if let event = await chooseAction(on: screen, returningToField: field) { return event }
+                if stop != nil { return .cancel }
+                continue
+            }
+            let answer = line == "\\?" ? "?" : line
+            if answer.isEmpty, field.hasValue, field.error == nil {
+                answered.insert(field.id)
+                return nil
+            }
+            if let event = event(for: field, answer: answer) {
+                answered.insert(field.id)
+                return event
+            }
+            write(["Error: \(refusal(for: field))"])
+        }
+    }
+
+    private func promptText(for field: Field) -> String {
+        var text = field.label
+        if let hint = field.hint { text += " (\(hint))" }
+        switch field.input {
+        case .text(let value) where !value.isEmpty && field.error == nil:
+            text += " [\(value)]"
+        case .secret(isSet: true) where field.error == nil:
+            text += " [unchanged]"
+        case .choice(let options, _), .multiChoice(let options, _):
+            text += options.count == 1 ? " [1]" : " [1-\(options.count)]"
+        case .confirm:
+            text += " [y/n]"
+        default:
+            break
+        }
+        return text + ": "
+    }
+
+    private func listOptions(_ options: [Choice]) {
+        write(options.enumerated().map { "  \($0.offset + 1)) \($0.element.label)" })
+    }
+
+    /// The event an answer makes for a field, or nil when the answer is not one the field takes.
+    private func event(for field: Field, answer: String) -> UserEvent? {
+        switch field.input {
+        case .text, .secret:
+            return .fill(field.id, answer)
+        case .choice(let options, _):
+            return pick(answer, from: options).map { .choose(field.id, [$0]) }
+        case .multiChoice(let options, _):
+            let parts = answer.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+            let picked = parts.compactMap { pick($0, from: options) }
+            guard picked.count == parts.count else { return nil }
+            return .choose(field.id, picked)
+        case .confirm:
+            switch answer.lowercased() {
+            case "y", "yes": return .choose(field.id, [.yes])
+            case "n", "no": return .choose(field.id, [.no])
+            default: return nil
+            }
+        }
+    }
+
+    private func refusal(for field: Field) -> String {
+        switch field.input {
+        case .text, .secret: "that answer was not taken"
+        case .choice(let options, _): "enter a number from 1 to \(options.count)"
+        case .multiChoice(let options, _): "enter numbers from 1 to \(options.count), separated by commas"
+        case .confirm: "answer y or n"
+        }
+    }
+
+    /// An option picked by its number, identifier or label.
+    private func pick(_ answer: String, from options: [Choice]) -> ElementID? {
+        let answer = answer.trimmingWhitespace()
+        if let number = Int(answer), options.indices.contains(number - 1) {
+            return options[number - 1].id
+        }
+        return options.first {
+            $0.id.rawValue.caseInsensitiveEquals(answer) || $0.label.caseInsensitiveEquals(answer)
+        }?.id
+    }
+
+    // MARK: - Actions
+
+    /// Takes the primary action when the form is complete, or asks which action to take.
+    /// With `field` set (the user typed `?` there), an empty answer goes back to that field.
+    private func chooseAction(on screen: Screen, returningToField field: Field?) async -> UserEvent? {
+        var items = screen.actions.map { (label: $0.label, event: UserEvent.tap($0.id), isPrimary: $0.role == .primary) }
+        if !screen.actions.contains(where: { $0.role == .cancel }) {
+            items.append((label: "Cancel", event: .cancel, isPrimary: false))
+        }
+
+        if field == nil, !screen.fields.isEmpty, let primary = screen.primaryAction {
+            submitted = true
+            return .tap(primary.id)
+        }
+        if !prompts {
+            if let primary = screen.primaryAction {
+                submitted = true
+                return .tap(primary.id)
+            }
+            return halt(.missingAnswer(field: "action", label: "the action to take on \(screen.title)"))
+        }
+
+        let defaultIndex = field == nil ? items.firstIndex(where: \.isPrimary) : nil
+        while true {
+            write(items.enumerated().map { "  \($0.offset + 1)) \($0.element.label)" })
+            var text = "Choose [1-\(items.count)]"
+            if let defaultIndex { text += " (Enter for \(defaultIndex + 1))" }
+            if let field { text += " (Enter to go back to \(field.label))" }
+            prompt(text + ": ")
+            guard let answer = await read(secret: false) else {
+                _ = halt(.endOfInput(question: "the action to take on \(screen.title)"))
+                return nil
+            }
+            let trimmed = answer.trimmingWhitespace()
+            if trimmed.isEmpty {
+                if field != nil { return nil }
+                if let defaultIndex { return take(items[defaultIndex].event) }
+            }
+            if let number = Int(trimmed), items.indices.contains(number - 1) {
+                return take(items[number - 1].event)
+            }
+            if let action = screen.actions.first(where: {
+                $0.id.rawValue.caseInsensitiveEquals(trimmed) || $0.label.caseInsensitiveEquals(trimmed)
+            }) {
+                return take(.tap(action.id))
+            }
+            write(["Error: enter a number from 1 to \(items.count)"])
+        }
+    }
+
+    /// Reads an answer; where the input does not echo, writes it after the prompt (a secret as
+    /// a mask) so the output reads as a log of the session.
+    private func read(secret: Bool) async -> String? {
+        let line = await input.readLine(secret: secret)
+        if !input.echoes {
+            output.write(Self.echo(of: line, secret: secret) + "\n")
+        }
+        return line
+    }
+
+    /// How an answer appears in the log: a secret as a mask, a very long answer shortened.
+    static func echo(of line: String?, secret: Bool) -> String {
+        guard let line, !line.isEmpty else { return "" }
+        if secret { return "********" }
+        let limit = 200
+        guard line.count > limit else { return TerminalText.sanitized(line) }
+        return TerminalText.sanitized(String(line.prefix(limit))) + "... (\(line.count) characters)"
+    }
+
+    private func take(_ event: UserEvent) -> UserEvent {
+        if case .tap = event { submitted = true }
+        return event
+    }
+
+    private func halt(_ reason: Stop) -> UserEvent {
+        stop = reason
+        return .cancel
+    }
+}
+
+extension Field {
+    fileprivate var isSecret: Bool {
+        if case .secret = input { true } else { false }
+    }
+}
+
+extension String {
+    fileprivate func trimmingWhitespace() -> String {
+        String(self.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    fileprivate func caseInsensitiveEquals(_ other: String) -> Bool {
+        lowercased() == other.lowercased()
+    }
+}

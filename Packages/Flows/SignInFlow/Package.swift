@@ -1,0 +1,31 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// One user path. Its only public symbol is the flow actor (with its nested result type).
+let package = Package(
+    name: "SignInFlow",
+    products: [
+        .library(name: "SignInFlow", targets: ["SignInFlow"]),
+    ],
+    dependencies: [
+        .package(path: "../../FlowKit"),
+        .package(path: "../../Domain/Primitives"),
+        .package(path: "../../Domain/Accounts"),
+        .package(path: "../SignUpFlow"),
+    ],
+    targets: [
+        .target(
+            name: "SignInFlow",
+            dependencies: [
+                .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Accounts", package: "Accounts"),
+                .product(name: "SignUpFlow", package: "SignUpFlow"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}

@@ -1,0 +1,73 @@
+import Accounts
+import FlowKit
+
+/// Creates an account: email, password and display name, checked as they are typed; on success
+/// the new account is signed in.
+public actor SignUpFlow: Flow {
+    /// How sign-up ended.
+    public enum FlowResult: FlowOutcome {
+        /// The account exists and is signed in.
+        case signedUp(User)
+        /// The user left; no account was created.
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .signedUp: "signed-up"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        public var status: FlowOutcomeStatus {
+            switch self {
+            case .signedUp: .completed
+            case .cancelled: .cancelled
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
+            try container.encode(name, forKey: .result)
+            if case .signedUp(let user) = self { try container.encode(user, forKey: "user") }
+        }
+    }
+
+    private let accounts: any AccountsService
+    private let presenter: SignUpPresenter
+
+    public init(accounts: any AccountsService, router: AppRouter) {
+        self.accounts = accounts
+        presenter = SignUpPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = SignUpViewModel()
+        let view = await presenter.present(model.state)
+        while true {
+            switch await view.next() {
+            case .emailChanged(let email):
+                model.emailChanged(email)
+            case .passwordChanged(let password):
+                model.passwordChanged(password)
+            case .displayNameChanged(let name):
+                model.displayNameChanged(name)
+            case .submit:
+                guard model.checkAll() else { break }
+                model.submitting()
+                await view.show(model.state)
+                do {
+                    let form = model.form
+                    let user = try await accounts.signUp(email: form.email, displayName: form.displayName, password: form.password)
+                    await presenter.dismiss()
+                    return .signedUp(user)
+                } catch {
+                    model.failed(error)
+                }
+            case .cancel:
+                await presenter.dismiss()
+                return .cancelled
+            }
+            await view.show(model.state)
+        }
+    }
+}

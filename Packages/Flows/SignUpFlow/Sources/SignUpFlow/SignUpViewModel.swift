@@ -1,0 +1,79 @@
+import Accounts
+import FlowKit
+import Primitives
+
+/// What the sign-up screen shows. The password itself is never part of it.
+struct SignUpViewState: Equatable, Sendable {
+    enum Phase: Equatable, Sendable {
+        case idle
+        case loading
+        case failed(String)
+    }
+
+    var email = ""
+    var displayName = ""
+    var passwordIsSet = false
+    var emailError: String?
+    var passwordError: String?
+    var displayNameError: String?
+    var phase = Phase.idle
+}
+
+/// Turns what the user types and what the service answers into the sign-up screen's state.
+struct SignUpViewModel: ViewModel {
+    private(set) var state = SignUpViewState()
+    private var password = ""
+
+    /// The answers as typed, for the service (which checks them again).
+    var form: (email: String, displayName: String, password: String) {
+        (state.email, state.displayName, password)
+    }
+
+    mutating func emailChanged(_ email: String) {
+        state.email = email
+        state.emailError = Validation.message { () throws(EmailAddress.Problem) in _ = try EmailAddress(email) }
+        state.phase = .idle
+    }
+
+    mutating func passwordChanged(_ password: String) {
+        self.password = password
+        state.passwordIsSet = !password.isEmpty
+        state.passwordError = Validation.message { () throws(PasswordRules.Problem) in try PasswordRules.check(password) }
+        state.phase = .idle
+    }
+
+    mutating func displayNameChanged(_ name: String) {
+        state.displayName = name
+        state.displayNameError = Validation.message { () throws(DisplayName.Problem) in _ = try DisplayName(name) }
+        state.phase = .idle
+    }
+
+    /// Checks every field (an untouched one too); true when the form can be sent.
+    mutating func checkAll() -> Bool {
+        emailChanged(state.email)
+        let password = password
+        passwordChanged(password)
+        displayNameChanged(state.displayName)
+        return state.emailError == nil && state.passwordError == nil && state.displayNameError == nil
+    }
+
+    mutating func submitting() {
+        state.phase = .loading
+    }
+
+    mutating func failed(_ error: AccountsError) {
+        switch error {
+        case .invalidEmail, .emailTaken:
+            state.emailError = error.message
+            state.phase = .idle
+        case .invalidDisplayName:
+            state.displayNameError = error.message
+            state.phase = .idle
+        case .invalidPassword:
+            state.passwordError = error.message
+            state.phase = .idle
+        case .wrongEmailOrPassword, .storeUnavailable:
+            state.phase = .failed(error.message)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The embedded SQLite store, opened on first use and migrated to the current schema.
+///
+/// Opening is lazy so that a command which never touches the store (showing a first screen,
+/// `--help`) never pays for it. Every area registers its own versioned migrations.
+public final class LocalDatabase: Sendable {
+    /// Where the database lives.
+    public enum Place: Sendable, Equatable {
+        case file(URL)
+        /// A private in-memory database of the same implementation, for tests.
+        case memory
+    }
+
+    private let place: Place
+    private let migrator: DatabaseMigrator
+    private let opened = Mutex<Result<DatabaseQueue, LocalStoreError>?>(nil)
+
+    /// - Parameter migrations: registers every area's migrations, in order.
+    public init(_ place: Place, migrations: (inout DatabaseMigrator) -> Void) {
+        self.place = place
+        var migrator = DatabaseMigrator()
+        migrations(&migrator)
+        self.migrator = migrator
+    }
+
+    /// The open, migrated database.
+    public func writer() throws(LocalStoreError) -> DatabaseQueue {
+        try opened.withLock { opened in
+            if let opened { return opened }
+            let result = Result { () throws(LocalStoreError) in try open() }
+            opened = result
+            return result
+        }.get()
+    }
+
+    private func open() throws(LocalStoreError) -> DatabaseQueue {
+        var configuration = Configuration()
+        // Two `flows` processes may share the file; wait for a writer instead of failing.
+        configuration.busyMode = .timeout(5)
+        let path: String
+        let queue: DatabaseQueue
+        do {
+            switch place {
+            case .memory:
+                path = ":memory:"
+                queue = try DatabaseQueue(configuration: configuration)
+            case .file(let url):
+                path = url.path
+                try StoreLocation(directory: url.deletingLastPathComponent()).prepare()
+                queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            }
+        } catch let error as LocalStoreError {
+            throw error
+        } catch {
+            throw .cannotOpen(place.description, reason: "\(error)")
+        }
+        do {
+            let applied = try queue.read { try migrator.appliedIdentifiers($0) }
+            let unknown = applied.subtracting(migrator.migrations)
+            guard unknown.isEmpty else { throw LocalStoreError.newerVersion(path, unknownMigrations: unknown.sorted()) }
+            try migrator.migrate(queue)
+        } catch let error as LocalStoreError {
+            throw error
+        } catch {
+            throw .cannotOpen(path, reason: "\(error)")
+        }
+        return queue
+    }
+
+    /// The identifiers of the migrations applied to the database, in the order they ran.
+    public func appliedMigrations() throws -> [String] {
+        let queue = try writer()
+        return try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
+        }
+    }
+}
+
+extension LocalDatabase.Place: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .file(let url): url.path
+        case .memory: ":memory:"
+        }
+    }
+}
