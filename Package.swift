@@ -26,6 +26,9 @@ let package = Package(
         // MARK: - Third party
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // Used directly by tests that look into the store and recompute token hashes.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
     ],
     targets: [
         // MARK: - The app
@@ -79,7 +82,8 @@ let package = Package(
                 .product(name: "AccountsData", package: "AccountsData"),
                 .product(name: "AccountsDataSQLite", package: "AccountsData"),
                 .product(name: "LocalStore", package: "Infrastructure"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
@@ -97,6 +101,8 @@ let package = Package(
                 .product(name: "SignInFlow", package: "SignInFlow"),
                 .product(name: "SignUpFlow", package: "SignUpFlow"),
                 .product(name: "AuthenticatedFlow", package: "AuthenticatedFlow"),
+                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

@@ -1,0 +1,114 @@
+import AccountsData
+import AccountsDataSQLite
+import AccountsLive
+import Foundation
+import GRDB
+import LocalStore
+import Primitives
+import Testing
+
+@Suite("The local store on disk")
+struct LocalStoreTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("flows-tests-\(UUID().uuidString)")
+    }
+
+    private func database(_ register: (inout DatabaseMigrator) -> Void = AccountsSchema.registerMigrations(in:)) -> LocalDatabase {
+        LocalDatabase(.file(directory.appendingPathComponent("flows.sqlite")), migrations: register)
+    }
+
+    @Test("a file database is created on first use, migrated once, and keeps its data")
+    func migrationsOnFile() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = database()
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+        #expect(try first.appliedMigrations() == ["accounts.v1.users-and-sessions"])
+        let service = LiveAccountsService(
+            store: SQLiteAccountsStore(database: first), tokens: InMemorySessionTokenStore(), hasher: PasswordHasher(cost: 4)
+        )
+        let user = try await service.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
+
+        let reopened = database()
+        #expect(try reopened.appliedMigrations() == ["accounts.v1.users-and-sessions"])
+        let stored = try await SQLiteAccountsStore(database: reopened).read { try $0.user(emailKey: "ada@example.com") }
+        #expect(stored?.id == user.id.rawValue)
+    }
+
+    @Test("a store written by a newer version is refused, not damaged")
+    func newerStoreRefused() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let newer = database { migrator in
+            AccountsSchema.registerMigrations(in: &migrator)
+            migrator.registerMigration("accounts.v99.from-the-future") { db in
+                try db.execute(sql: "CREATE TABLE future (id INTEGER)")
+            }
+        }
+        _ = try newer.writer()
+
+        #expect {
+            try database().writer()
+        } throws: { error in
+            guard case .newerVersion(_, let unknown) = error as? LocalStoreError else { return false }
+            return unknown == ["accounts.v99.from-the-future"]
+        }
+        #expect(try newer.appliedMigrations().count == 2)
+    }
+
+    @Test("the schema refuses a second user with the same email key")
+    func uniqueConstraint() async throws {
+        let store = SQLiteAccountsStore(database: LocalDatabase(.memory, migrations: AccountsSchema.registerMigrations(in:)))
+        let record = UserRecord(id: "1", email: "a@b.co", emailKey: "a@b.co", displayName: "A", passwordHash: "x", createdAt: 0)
+        try await store.write { try $0.insert(record) }
+        var twin = record
+        twin.id = "2"
+        let copy = twin
+        await #expect(throws: AccountsDataError.emailTaken) { try await store.write { try $0.insert(copy) } }
+    }
+
+    @Test("a throw inside a write rolls the whole write back")
+    func rollback() async throws {
+        struct Injected: Error {}
+        let database = LocalDatabase(.memory, migrations: AccountsSchema.registerMigrations(in:))
+        let store = SQLiteAccountsStore(database: database)
+        let record = UserRecord(id: "1", email: "a@b.co", emailKey: "a@b.co", displayName: "A", passwordHash: "x", createdAt: 0)
+        await #expect(throws: Injected.self) {
+            try await store.write { db in
+                try db.insert(record)
+                try db.insert(SessionRecord(tokenHash: String(repeating: "a", count: 64), userID: "1", createdAt: 0))
+                throw Injected()
+            }
+        }
+        #expect(try await store.read { try $0.user(id: "1") } == nil)
+    }
+
+    @Test("the session file is readable by its owner only, and replaced whole")
+    func sessionFile() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokens = FileSessionTokenStore(location: StoreLocation(directory: directory))
+        #expect(try tokens.load() == nil)
+        try tokens.save("first-token")
+        try tokens.save("second-token")
+        #expect(try tokens.load() == "second-token")
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("session").path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: directory.path)
+        #expect((folder[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["session"])
+        try tokens.clear()
+        try tokens.clear()
+        #expect(try tokens.load() == nil)
+    }
+
+    @Test("the store lives in FLOWS_HOME, else XDG_DATA_HOME/flows, else ~/.local/share/flows")
+    func location() throws {
+        let all = ["FLOWS_HOME": "/srv/flows", "XDG_DATA_HOME": "/data", "HOME": "/home/ada"]
+        #expect(try StoreLocation.resolve(environment: all).directory.path == "/srv/flows")
+        #expect(try StoreLocation.resolve(environment: all.merging(["FLOWS_HOME": ""]) { $1 }).directory.path == "/data/flows")
+        #expect(try StoreLocation.resolve(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/ada"]).directory.path
+            == "/home/ada/.local/share/flows")
+        #expect(throws: LocalStoreError.noHomeDirectory) { try StoreLocation.resolve(environment: [:]) }
+        #expect(try StoreLocation.resolve(environment: all).databaseFile.lastPathComponent == "flows.sqlite")
+    }
+}

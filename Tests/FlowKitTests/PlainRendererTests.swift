@@ -1,0 +1,190 @@
+import FlowKit
+import FlowTerminal
+import Testing
+
+@Suite("PlainRenderer")
+struct PlainRendererTests {
+    let signIn = Screen(
+        id: "sign-in",
+        title: "Sign in",
+        text: ["Sign in with your email and password."],
+        fields: [
+            Field(id: "email", label: "Email", input: .text("")),
+            Field(id: "password", label: "Password", input: .secret(isSet: false)),
+        ],
+        actions: [
+            Action(id: "sign-in", label: "Sign in", role: .primary),
+            Action(id: "create-account", label: "Create an account"),
+            Action(id: "cancel", label: "Cancel", role: .cancel),
+        ]
+    )
+
+    private func renderer(_ lines: [String], answers: [ElementID: String] = [:], prompts: Bool = true) -> (PlainRenderer, TextBuffer) {
+        let output = TextBuffer()
+        return (PlainRenderer(input: LinesInput(lines), output: output, answers: answers, prompts: prompts), output)
+    }
+
+    @Test("asks one field at a time, then takes the primary action")
+    func fieldsThenPrimary() async {
+        let (renderer, output) = renderer(["ada@example.com", "correct horse"])
+        await renderer.present(signIn)
+        #expect(await renderer.nextEvent(on: signIn) == .fill("email", "ada@example.com"))
+        var filled = signIn
+        filled.fields[0].input = .text("ada@example.com")
+        #expect(await renderer.nextEvent(on: filled) == .fill("password", "correct horse"))
+        filled.fields[1].input = .secret(isSet: true)
+        #expect(await renderer.nextEvent(on: filled) == .tap("sign-in"))
+        #expect(output.text == """
+
+            == Sign in ==
+            Sign in with your email and password.
+            (Type ? at a prompt for other options.)
+            Email: ada@example.com
+            Password: ********
+
+            """)
+        #expect(await renderer.stop == nil)
+    }
+
+    @Test("a field with an error is asked again under its message")
+    func reask() async {
+        let (renderer, output) = renderer(["nope", "ada@example.com"])
+        await renderer.present(signIn)
+        #expect(await renderer.nextEvent(on: signIn) == .fill("email", "nope"))
+        var invalid = signIn
+        invalid.fields[0].input = .text("nope")
+        invalid.fields[0].error = "Enter an email address like name@example.com."
+        #expect(await renderer.nextEvent(on: invalid) == .fill("email", "ada@example.com"))
+        #expect(output.text.hasSuffix("""
+            Email: nope
+            Error: Enter an email address like name@example.com.
+            Email: ada@example.com
+
+            """))
+    }
+
+    @Test("end of input stops the run, names the question, and cancels every later ask")
+    func endOfInput() async {
+        let (renderer, _) = renderer([])
+        await renderer.present(signIn)
+        #expect(await renderer.nextEvent(on: signIn) == .cancel)
+        #expect(await renderer.stop == .endOfInput(question: "Email"))
+        #expect(await renderer.stop?.message == "end of input while asking for Email")
+        #expect(await renderer.nextEvent(on: signIn) == .cancel)
+    }
+
+    @Test("? lists the other actions; Enter goes back to the field")
+    func questionMark() async {
+        let (renderer, output) = renderer(["?", "", "?", "2"])
+        await renderer.present(signIn)
+        #expect(await renderer.nextEvent(on: signIn) == .tap("create-account"))
+        #expect(output.text.contains("""
+              1) Sign in
+              2) Create an account
+              3) Cancel
+            Choose [1-3] (Enter to go back to Email):
+            """))
+    }
+
+    @Test("a literal ? is typed as \\?")
+    func escapedQuestionMark() async {
+        let (renderer, _) = renderer(["\\?"])
+        await renderer.present(signIn)
+        #expect(await renderer.nextEvent(on: signIn) == .fill("email", "?"))
+    }
+
+    @Test("a screen of actions is a numbered menu; Enter takes the primary; a wrong number is asked again")
+    func menu() async {
+        let welcome = Screen(id: "welcome", title: "Welcome", actions: [
+            Action(id: "sign-in", label: "Sign in", role: .primary),
+            Action(id: "quit", label: "Quit", role: .cancel),
+        ])
+        let (renderer, output) = renderer(["7", "zero", ""])
+        await renderer.present(welcome)
+        #expect(await renderer.nextEvent(on: welcome) == .tap("sign-in"))
+        #expect(output.text.components(separatedBy: "Error: enter a number from 1 to 2").count == 3)
+        let (byName, _) = self.renderer(["quit"])
+        await byName.present(welcome)
+        #expect(await byName.nextEvent(on: welcome) == .tap("quit"))
+    }
+
+    @Test("choices by number, identifier or label; confirm by y or n; multi-choice by a list")
+    func choices() async {
+        let form = Screen(id: "form", title: "Form", fields: [
+            Field(id: "currency", label: "Currency", input: .choice([Choice(id: "eur", label: "Euro"), Choice(id: "jpy", label: "Yen")], selected: nil)),
+            Field(id: "with", label: "With", input: .multiChoice([Choice(id: "bob", label: "Bob"), Choice(id: "cy", label: "Cy")], selected: [])),
+            Field(id: "sure", label: "Sure", input: .confirm(nil)),
+        ], actions: [Action(id: "save", label: "Save", role: .primary)])
+        let (renderer, output) = renderer(["3", "Yen", "1, cy", "maybe", "y"])
+        await renderer.present(form)
+        #expect(await renderer.nextEvent(on: form) == .choose("currency", ["jpy"]))
+        #expect(await renderer.nextEvent(on: form) == .choose("with", ["bob", "cy"]))
+        #expect(await renderer.nextEvent(on: form) == .choose("sure", [.yes]))
+        #expect(output.text.contains("Error: enter a number from 1 to 2"))
+        #expect(output.text.contains("Error: answer y or n"))
+    }
+
+    @Test("after a failed submit every field is asked again, keeping values on Enter")
+    func newRound() async {
+        let (renderer, output) = renderer(["ada@example.com", "wrong", "", "right horse"])
+        await renderer.present(signIn)
+        _ = await renderer.nextEvent(on: signIn)
+        var screen = signIn
+        screen.fields[0].input = .text("ada@example.com")
+        _ = await renderer.nextEvent(on: screen)
+        screen.fields[1].input = .secret(isSet: true)
+        #expect(await renderer.nextEvent(on: screen) == .tap("sign-in"))
+        screen.fields[1].input = .secret(isSet: false)
+        screen.status = .error("wrong email or password")
+        await renderer.update(screen)
+        #expect(await renderer.nextEvent(on: screen) == .fill("password", "right horse"))
+        #expect(output.text.contains("Error: wrong email or password\nEmail [ada@example.com]: \nPassword: ********\n"))
+    }
+
+    @Test("without prompting, answers come from --set; a missing one names its flag")
+    func noInput() async {
+        let (renderer, _) = renderer(["never read"], answers: ["email": "ada@example.com"], prompts: false)
+        await renderer.present(signIn)
+        #expect(await renderer.nextEvent(on: signIn) == .fill("email", "ada@example.com"))
+        var screen = signIn
+        screen.fields[0].input = .text("ada@example.com")
+        #expect(await renderer.nextEvent(on: screen) == .cancel)
+        #expect(await renderer.stop == .missingAnswer(field: "password", label: "Password"))
+        #expect(await renderer.stop?.message == "no answer for Password (password); pass --set password=VALUE")
+    }
+
+    @Test("without prompting, a refused answer or a failed submit stops with its message")
+    func noInputFailures() async {
+        let (renderer, _) = renderer([], answers: ["email": "nope"], prompts: false)
+        await renderer.present(signIn)
+        _ = await renderer.nextEvent(on: signIn)
+        var screen = signIn
+        screen.fields[0].error = "Enter an email address like name@example.com."
+        #expect(await renderer.nextEvent(on: screen) == .cancel)
+        #expect(await renderer.stop == .refusedAnswer(field: "email", message: "Enter an email address like name@example.com."))
+
+        let (second, _) = self.renderer([], answers: ["email": "a@b.co", "password": "x"], prompts: false)
+        await second.present(signIn)
+        _ = await second.nextEvent(on: signIn)
+        _ = await second.nextEvent(on: signIn)
+        screen = signIn
+        screen.fields[0].input = .text("a@b.co")
+        screen.fields[1].input = .secret(isSet: true)
+        #expect(await second.nextEvent(on: screen) == .tap("sign-in"))
+        screen.status = .error("wrong email or password")
+        #expect(await second.nextEvent(on: screen) == .cancel)
+        #expect(await second.stop == .failed("wrong email or password"))
+    }
+
+    @Test("control characters never reach the terminal; very long answers are shortened in the log")
+    func hostileText() async {
+        let (renderer, output) = renderer(["\u{1B}[2J" + String(repeating: "x", count: 10_000)])
+        var screen = signIn
+        screen.title = "Evil \u{1B}]0;title\u{7}"
+        await renderer.present(screen)
+        #expect(await renderer.nextEvent(on: screen) == .fill("email", "\u{1B}[2J" + String(repeating: "x", count: 10_000)))
+        #expect(!output.text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" })
+        #expect(output.text.contains("... (10004 characters)"))
+        #expect(output.text.count < 1_000)
+    }
+}

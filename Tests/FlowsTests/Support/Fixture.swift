@@ -1,0 +1,49 @@
+import Accounts
+import AccountsData
+import AccountsDataSQLite
+import AccountsLive
+import Foundation
+import GRDB
+import LocalStore
+import Primitives
+
+/// The accounts service of the app on a private in-memory store, and a way to look into it.
+struct Fixture {
+    let database = LocalDatabase(.memory, migrations: AccountsSchema.registerMigrations(in:))
+    let tokens = InMemorySessionTokenStore()
+    let accounts: any AccountsService
+
+    init() {
+        accounts = LiveAccountsService(
+            store: SQLiteAccountsStore(database: database),
+            tokens: tokens,
+            hasher: PasswordHasher(cost: 4),
+            random: SeededRandomSource(seed: 1),
+            now: { Date(timeIntervalSince1970: 1_800_000_000) }
+        )
+    }
+
+    /// An account made before the test starts; signed out unless `signedIn`.
+    @discardableResult
+    func existingUser(signedIn: Bool = false) async throws -> User {
+        let user = try await accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
+        if !signedIn { try await accounts.signOut() }
+        return user
+    }
+
+    /// Rows in the users and sessions tables, to show what a path wrote.
+    func rows() throws -> (users: Int, sessions: Int) {
+        try database.writer().read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM user") ?? -1,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM session") ?? -1)
+        }
+    }
+}
+
+/// An accounts service whose store is unavailable.
+struct UnavailableAccounts: AccountsService {
+    func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
+    func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
+    func signOut() async throws(AccountsError) { throw .storeUnavailable("disk on fire") }
+    func currentUser() async throws(AccountsError) -> User? { throw .storeUnavailable("disk on fire") }
+}

@@ -1,0 +1,28 @@
+import Primitives
+import Testing
+
+@Suite("Random sources and identifiers")
+struct RandomSourceTests {
+    @Test("a seeded source gives the same bytes for the same seed, other bytes for another")
+    func seeded() {
+        #expect(SeededRandomSource(seed: 7).bytes(40) == SeededRandomSource(seed: 7).bytes(40))
+        #expect(SeededRandomSource(seed: 7).bytes(40) != SeededRandomSource(seed: 8).bytes(40))
+        #expect(SeededRandomSource(seed: 1).bytes(13).count == 13)
+    }
+
+    @Test("the system source does not repeat itself")
+    func system() {
+        let source = SystemRandomSource()
+        #expect(source.bytes(16) != source.bytes(16))
+    }
+
+    @Test("user identifiers are version 4 UUIDs")
+    func userID() {
+        let id = UserID.random(using: SeededRandomSource(seed: 3)).rawValue
+        let groups = id.split(separator: "-").map(\.count)
+        #expect(groups == [8, 4, 4, 4, 12])
+        #expect(id.split(separator: "-")[2].first == "4")
+        #expect("89ab".contains(id.split(separator: "-")[3].first!))
+        #expect(id == id.lowercased())
+    }
+}
