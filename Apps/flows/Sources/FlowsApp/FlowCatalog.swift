@@ -87,6 +87,10 @@ enum LaunchOutcome: FlowOutcome {
         }
     }
 
+    var failureReason: String? {
+        if case .failed(let message) = self { message } else { nil }
+    }
+
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: OutcomeCodingKey.self)
         try container.encode(name, forKey: .result)

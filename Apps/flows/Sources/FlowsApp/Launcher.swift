@@ -41,7 +41,7 @@ enum Launcher {
         case .completed:
             return
         case .failed:
-            if let failure = (outcome.value as? any FailureDescribing)?.failureMessage { complain(failure) }
+            if let reason = outcome.failureReason { complain(reason) }
             throw ExitCode.failure
         case .declined, .cancelled:
             throw ExitCode.failure
@@ -57,16 +57,5 @@ enum Launcher {
 
     static func complain(_ message: String) {
         StandardError().write("flows: \(message)\n")
-    }
-}
-
-/// A result that carries a reason for failing, shown on standard error.
-protocol FailureDescribing {
-    var failureMessage: String? { get }
-}
-
-extension LaunchOutcome: FailureDescribing {
-    var failureMessage: String? {
-        if case .failed(let message) = self { message } else { nil }
     }
 }

@@ -24,6 +24,13 @@ public protocol FlowOutcome: Sendable, Equatable, Encodable {
 
     /// How the path ended, which decides the CLI's exit code.
     var status: FlowOutcomeStatus { get }
+
+    /// Why the path failed, in a sentence for the user; nil unless the status is `failed`.
+    var failureReason: String? { get }
+}
+
+extension FlowOutcome {
+    public var failureReason: String? { nil }
 }
 
 /// How a flow ended.

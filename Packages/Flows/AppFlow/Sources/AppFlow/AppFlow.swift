@@ -30,6 +30,10 @@ public actor AppFlow: Flow {
             }
         }
 
+        public var failureReason: String? {
+            if case .failed(let message) = self { message } else { nil }
+        }
+
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: OutcomeCodingKey.self)
             try container.encode(name, forKey: .result)

@@ -1,0 +1,122 @@
+import ArchitectureRules
+import Testing
+
+/// A small project that follows every rule; each test plants one violation in it.
+private let hierarchy = FlowHierarchy(edges: [("App", "SignIn"), ("SignIn", "SignUp")])
+
+private func module(_ name: String, _ path: String, _ dependencies: [String] = [], imports: [String] = []) -> ProjectModule {
+    ProjectModule(
+        name: name,
+        packagePath: path,
+        manifestDependencies: dependencies,
+        imports: imports.enumerated().map { ImportStatement(module: $0.element, file: "\(path)/Sources/\(name)/File.swift", line: $0.offset + 1) }
+    )
+}
+
+private let cleanProject: [ProjectModule] = [
+    module("FlowKit", "Packages/FlowKit", imports: ["Foundation"]),
+    module("FlowTerminal", "Packages/FlowKit", ["FlowKit"], imports: ["FlowKit", "Glibc"]),
+    module("Primitives", "Packages/Domain/Primitives", imports: ["Synchronization"]),
+    module("Accounts", "Packages/Domain/Accounts", ["Primitives"], imports: ["Primitives"]),
+    module("AccountsLive", "Packages/Domain/Accounts", ["Accounts", "AccountsData", "Crypto"], imports: ["Accounts", "AccountsData", "Crypto"]),
+    module("AccountsData", "Packages/Data/AccountsData"),
+    module("AccountsDataSQLite", "Packages/Data/AccountsData", ["AccountsData", "LocalStore", "GRDB"], imports: ["AccountsData", "LocalStore", "GRDB"]),
+    module("LocalStore", "Packages/Infrastructure", ["GRDB"], imports: ["GRDB", "Foundation"]),
+    module("AppFlow", "Packages/Flows/AppFlow", ["FlowKit", "Accounts", "SignInFlow"], imports: ["FlowKit", "Accounts", "SignInFlow"]),
+    module("SignInFlow", "Packages/Flows/SignInFlow", ["FlowKit", "Accounts", "SignUpFlow"], imports: ["FlowKit", "SignUpFlow"]),
+    module("SignUpFlow", "Packages/Flows/SignUpFlow", ["FlowKit", "Accounts", "Primitives"], imports: ["FlowKit", "Accounts"]),
+    module("FlowsApp", "Apps/flows", ["AccountsLive", "AccountsDataSQLite", "AppFlow"], imports: ["AccountsLive", "AccountsDataSQLite"]),
+]
+
+private func planting(_ change: (inout [ProjectModule]) -> Void) -> [Violation] {
+    var project = cleanProject
+    change(&project)
+    return ArchitectureRules.violations(in: project, hierarchy: hierarchy)
+}
+
+private func add(_ edge: String, to name: String, byImport: Bool = true) -> (inout [ProjectModule]) -> Void {
+    { project in
+        let index = project.firstIndex { $0.name == name }!
+        if byImport {
+            project[index].imports.append(ImportStatement(module: edge, file: "Planted.swift", line: 7))
+        } else {
+            project[index].manifestDependencies.append(edge)
+        }
+    }
+}
+
+@Suite("Architecture rules")
+struct ArchitectureRulesTests {
+    @Test("the clean project has no violations")
+    func clean() {
+        #expect(ArchitectureRules.violations(in: cleanProject, hierarchy: hierarchy) == [])
+    }
+
+    @Test("roles come from where a module lives and its name")
+    func roles() {
+        #expect(ModuleRole(module: "Accounts", packagePath: "Packages/Domain/Accounts") == .abstract)
+        #expect(ModuleRole(module: "AccountsLive", packagePath: "Packages/Domain/Accounts") == .implementation)
+        #expect(ModuleRole(module: "AccountsData", packagePath: "Packages/Data/AccountsData") == .abstract)
+        #expect(ModuleRole(module: "AccountsDataSQLite", packagePath: "Packages/Data/AccountsData") == .implementation)
+        #expect(ModuleRole(module: "FlowTerminal", packagePath: "Packages/FlowKit") == .flowKit)
+        #expect(ModuleRole(module: "SignInFlow", packagePath: "Packages/Flows/SignInFlow") == .flow)
+        #expect(ModuleRole(module: "FlowsApp", packagePath: "Apps/flows") == .compositionRoot)
+    }
+
+    @Test("an abstract module importing an implementation is named, with the file and line")
+    func abstractOnImplementation() {
+        let found = planting(add("AccountsDataSQLite", to: "Accounts"))
+        #expect(found == [Violation(
+            from: "Accounts", to: "AccountsDataSQLite", evidence: "Planted.swift:7",
+            rule: "an abstract module depends on an implementation module"
+        )])
+        #expect(found.first?.description == "Accounts -> AccountsDataSQLite: an abstract module depends on an implementation module (Planted.swift:7)")
+    }
+
+    @Test("an abstract module's manifest naming an implementation is caught too")
+    func abstractManifest() {
+        let found = planting(add("AccountsLive", to: "AccountsData", byImport: false))
+        #expect(found.map(\.evidence) == ["Packages/Data/AccountsData/Package.swift"])
+        #expect(found.map(\.to) == ["AccountsLive"])
+    }
+
+    @Test("abstract modules stay free of infrastructure, flows and third-party modules", arguments: ["LocalStore", "FlowKit", "GRDB"])
+    func abstractLeaks(target: String) {
+        #expect(planting(add(target, to: "Primitives")).map(\.to) == [target])
+    }
+
+    @Test("a flow importing a flow that is not its direct child is named")
+    func flowSkipsALevel() {
+        let found = planting(add("SignUpFlow", to: "AppFlow"))
+        #expect(found.map(\.description) == ["AppFlow -> SignUpFlow: a flow imports a flow that is not its direct child (Planted.swift:7)"])
+    }
+
+    @Test("a flow importing its parent or a sibling is named")
+    func flowUpwards() {
+        #expect(planting(add("AppFlow", to: "SignUpFlow")).map(\.rule) == ["a flow imports a flow that is not its direct child"])
+    }
+
+    @Test("flows use neither implementations, infrastructure, renderers nor third-party modules", arguments: ["AccountsLive", "LocalStore", "FlowTerminal", "GRDB"])
+    func flowLeaks(target: String) {
+        #expect(planting(add(target, to: "SignInFlow")).map(\.to) == [target])
+    }
+
+    @Test("a flow missing from the hierarchy is named")
+    func flowNotInHierarchy() {
+        let found = planting { $0.append(module("StrayFlow", "Packages/Flows/StrayFlow", ["FlowKit"])) }
+        #expect(found.map(\.rule) == ["a flow missing from the flow hierarchy graph"])
+    }
+
+    @Test("FlowKit importing app code is named", arguments: ["Accounts", "SignInFlow", "GRDB"])
+    func flowKitLeaks(target: String) {
+        let found = planting(add(target, to: "FlowTerminal"))
+        #expect(found.map(\.rule) == ["FlowKit imports code outside FlowKit"])
+    }
+
+    @Test("an implementation using another area's implementation is named; the composition root may")
+    func implementationOnImplementation() {
+        #expect(planting(add("AccountsDataSQLite", to: "AccountsLive")).map(\.to) == ["AccountsDataSQLite"])
+        #expect(planting(add("AccountsLive", to: "FlowsApp")) == [])
+        #expect(planting(add("Accounts", to: "LocalStore")).map(\.rule) == ["infrastructure depends on an area module"])
+    }
+}

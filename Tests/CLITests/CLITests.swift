@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+/// The `flows` executable end to end: a temporary FLOWS_HOME per test, answers on stdin.
+@Suite("The flows CLI")
+struct CLITests {
+    let flows: FlowsProcess
+
+    init() throws {
+        flows = try FlowsProcess()
+    }
+
+    private let signUpAnswers = "ada@example.com\ncorrect horse\nAda Lovelace\n"
+
+    @Test("flows list names the five flows, with a line about each")
+    func list() throws {
+        defer { flows.removeHome() }
+        let outcome = try flows.run(["list"])
+        #expect(outcome.status == 0)
+        let names = outcome.stdout.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(names == ["App", "Unauthenticated", "SignIn", "SignUp", "Authenticated"])
+        #expect(outcome.stdout.split(separator: "\n").allSatisfy { $0.split(separator: " ").count > 3 })
+    }
+
+    @Test("sign up, sign in with the same answers, then flows opens the home")
+    func signUpSignInHome() throws {
+        defer { flows.removeHome() }
+        let signUp = try flows.run(["run", "SignUp", "--json"], input: signUpAnswers)
+        #expect(signUp.status == 0, "\(signUp.stderr)")
+        #expect(signUp.stdout.contains(#""result":"signed-up""#))
+        #expect(signUp.stdout.contains(#""email":"ada@example.com""#))
+        let session = flows.home.appendingPathComponent("session")
+        let mode = try FileManager.default.attributesOfItem(atPath: session.path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+
+        let signIn = try flows.run(["run", "SignIn", "--json"], input: signUpAnswers)
+        #expect(signIn.status == 0, "\(signIn.stderr)")
+        #expect(signIn.stdout.contains(#""result":"signed-in""#))
+
+        let app = try flows.run(["--json"], input: "2\n")
+        #expect(app.status == 0, "\(app.stderr)")
+        #expect(app.stderr.contains("Signed in as Ada Lovelace <ada@example.com>."))
+        #expect(app.stdout.contains(#""result":"closed""#))
+    }
+
+    @Test("a wrong password prints 'wrong email or password' and exits 1")
+    func wrongPassword() throws {
+        defer { flows.removeHome() }
+        _ = try flows.run(["run", "SignUp"], input: signUpAnswers)
+        let outcome = try flows.run(["run", "SignIn"], input: "ada@example.com\nnot my password\n")
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("wrong email or password"))
+    }
+
+    @Test("--no-input exits 2 naming what is missing and the flag to pass")
+    func noInput() throws {
+        defer { flows.removeHome() }
+        let outcome = try flows.run(["run", "SignIn", "--no-input"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("no answer for Email (email); pass --set email=VALUE"))
+        #expect(!FileManager.default.fileExists(atPath: flows.home.appendingPathComponent("flows.sqlite").path))
+    }
+
+    @Test("--no-input with every answer given by --set runs to the end")
+    func noInputComplete() throws {
+        defer { flows.removeHome() }
+        let outcome = try flows.run([
+            "run", "signup", "--no-input", "--set", "email=grace@example.com", "--set", "password=hopper=1906",
+            "--set", "display-name=Grace Hopper", "--json",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains(#""displayName":"Grace Hopper""#))
+        let wrong = try flows.run(["run", "SignIn", "--no-input", "--set", "email=grace@example.com", "--set", "password=nope-nope"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("flows: wrong email or password"))
+    }
+
+    @Test("usage errors exit 2", arguments: [
+        ["run", "Nope"], ["run"], ["--set", "novalue"], ["frobnicate"], ["run", "SignIn", "--colour"],
+    ])
+    func usage(arguments: [String]) throws {
+        defer { flows.removeHome() }
+        let outcome = try flows.run(arguments)
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(!outcome.stderr.isEmpty)
+    }
+
+    @Test("--help on every command", arguments: [["--help"], ["list", "--help"], ["run", "--help"], ["help", "run"]])
+    func help(arguments: [String]) throws {
+        defer { flows.removeHome() }
+        let outcome = try flows.run(arguments)
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("USAGE: flows"))
+    }
+
+    @Test("end of input exits 1 with a message, and writes nothing")
+    func endOfInput() throws {
+        defer { flows.removeHome() }
+        let outcome = try flows.run(["run", "SignUp"], input: "ada@example.com\n")
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.hasSuffix("flows: end of input while asking for Password\n"))
+        let app = try flows.run([])
+        #expect(app.status == 1)
+        #expect(app.stderr.contains("Welcome to Flows"))
+    }
+
+    @Test("hostile answers: 10,000 characters and escape sequences are refused, never crash")
+    func hostileAnswers() throws {
+        defer { flows.removeHome() }
+        let long = String(repeating: "a", count: 10_000)
+        let outcome = try flows.run(["run", "SignUp"], input: "\(long)\n\u{1B}[31mada@example.com\nada@example.com\ncorrect horse\n\u{1B}]0;pwned\u{7}\nAda\n")
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("Error: An email address has at most 254 characters."))
+        #expect(outcome.stderr.contains("Error: An email address cannot contain control characters."))
+        #expect(outcome.stderr.contains("Error: A name cannot contain control characters."))
+        #expect(!outcome.stderr.unicodeScalars.contains("\u{1B}"))
+    }
+
+    @Test("a store that cannot be created is reported, and nothing crashes")
+    func unusableStore() throws {
+        defer { flows.removeHome() }
+        let blocker = flows.home.appendingPathComponent("file")
+        try Data("not a folder".utf8).write(to: blocker)
+        let outcome = try flows.run(["run", "SignUp"], input: signUpAnswers, environment: ["FLOWS_HOME": blocker.appendingPathComponent("store").path])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("The local store is unavailable"))
+
+        // A stored session whose database cannot be opened: the app says so and offers to retry.
+        try Data("token\n".utf8).write(to: flows.home.appendingPathComponent("session"))
+        try FileManager.default.createDirectory(at: flows.home.appendingPathComponent("flows.sqlite"), withIntermediateDirectories: true)
+        let app = try flows.run([], input: "\n2\n")
+        #expect(app.status == 1)
+        #expect(app.stderr.contains("Flows cannot open your data"))
+        #expect(app.stderr.contains("1) Try again"))
+        #expect(app.stderr.hasSuffix("flows: The local store is unavailable: cannot open the store \(flows.home.path)/flows.sqlite: SQLite error 14: unable to open database file\n"))
+    }
+
+    @Test("without FLOWS_HOME the store goes to XDG_DATA_HOME/flows")
+    func xdgDataHome() throws {
+        defer { flows.removeHome() }
+        let outcome = try flows.run(["run", "SignUp"], input: signUpAnswers, environment: ["FLOWS_HOME": "", "XDG_DATA_HOME": flows.home.path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: flows.home.appendingPathComponent("flows/flows.sqlite").path))
+    }
+
+    @Test("Ctrl-C while a prompt waits exits 130")
+    func interrupt() throws {
+        defer { flows.removeHome() }
+        let process = Process()
+        process.executableURL = FlowsProcess.executable
+        process.arguments = ["run", "SignIn"]
+        process.environment = flows.environment([:])
+        let stdin = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var seen = ""
+        while !seen.contains("Email: ") {
+            let chunk = stderr.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(seen.contains("Email: "))
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        try? stdin.fileHandleForWriting.close()
+    }
+}
