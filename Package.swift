@@ -57,6 +57,12 @@ let package = Package(
         // MARK: - Benchmarks
         // The baseline for the start-up benchmark: a hello world built exactly like `flows`.
         .executableTarget(name: "hello", path: "Benchmarks/hello"),
+        // The same with swift-argument-parser: the floor for any command-line tool built on it.
+        .executableTarget(
+            name: "hello-cli",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Benchmarks/hello-cli"
+        ),
 
         // MARK: - Tests
         .testTarget(

@@ -25,6 +25,8 @@ struct LocalStoreTests {
         let first = database()
         #expect(!FileManager.default.fileExists(atPath: directory.path))
         #expect(try first.appliedMigrations() == ["accounts.v1.users-and-sessions"])
+        let file = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("flows.sqlite").path)
+        #expect((file[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let service = LiveAccountsService(
             store: SQLiteAccountsStore(database: first), tokens: InMemorySessionTokenStore(), hasher: PasswordHasher(cost: 4)
         )

@@ -50,6 +50,7 @@ public final class LocalDatabase: Sendable {
             case .file(let url):
                 path = url.path
                 try StoreLocation(directory: url.deletingLastPathComponent()).prepare()
+                try Self.createPrivately(url)
                 queue = try DatabaseQueue(path: url.path, configuration: configuration)
             }
         } catch let error as LocalStoreError {
@@ -68,6 +69,17 @@ public final class LocalDatabase: Sendable {
             throw .cannotOpen(path, reason: "\(error)")
         }
         return queue
+    }
+
+    /// Creates an empty database file readable by its owner only (SQLite gives its journal the
+    /// same mode); an existing file is left as it is.
+    private static func createPrivately(_ url: URL) throws(LocalStoreError) {
+        let descriptor = Foundation.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+        } else if errno != EEXIST {
+            throw .cannotOpen(url.path, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// The identifiers of the migrations applied to the database, in the order they ran.
