@@ -187,4 +187,20 @@ struct PlainRendererTests {
         #expect(output.text.contains("... (10004 characters)"))
         #expect(output.text.count < 1_000)
     }
+
+    @Test("a screen on top again is drawn only when it asks for something, with its breadcrumb")
+    func reveal() async {
+        let welcome = Screen(id: "welcome", title: "Welcome", actions: [Action(id: "sign-in", label: "Sign in", role: .primary)])
+        var child = signIn
+        child.breadcrumb = ["Welcome"]
+        let (renderer, output) = renderer(["1"])
+        await renderer.present(welcome)
+        await renderer.present(child)
+        await renderer.dismiss("sign-in")
+        await renderer.update(welcome)
+        #expect(output.text.components(separatedBy: "== Welcome ==").count == 2)
+        #expect(output.text.contains("== Welcome > Sign in =="))
+        #expect(await renderer.nextEvent(on: welcome) == .tap("sign-in"))
+        #expect(output.text.components(separatedBy: "== Welcome ==").count == 3)
+    }
 }

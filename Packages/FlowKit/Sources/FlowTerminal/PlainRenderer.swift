@@ -68,10 +68,9 @@ public actor PlainRenderer: ScreenHost {
     }
 
     public func update(_ screen: Screen) async {
-        guard screen.id == shownID else {
-            draw(screen)
-            return
-        }
+        // A screen on top again after a dismissal is drawn when it next asks for something: a
+        // flow that is about to leave it too should not leave it printed in the log.
+        guard screen.id == shownID else { return }
         if screen.status != shownStatus {
             shownStatus = screen.status
             if let status = screen.status { say(status) }
