@@ -40,6 +40,8 @@ public enum FlowsCLI {
     private static func installSignalHandlers() {
         signal(SIGINT) { _ in
             TerminalModes.restore()
+            // End the open prompt's line, so the shell's prompt starts on a line of its own.
+            _ = write(STDERR_FILENO, "\n", 1)
             _exit(130)
         }
         signal(SIGTERM) { _ in

@@ -1,8 +1,7 @@
 /// The name other people see: 1 to 50 characters after trimming, no control characters.
-public struct DisplayName: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct DisplayName: ValidatedText {
     public let value: String
 
-    public var description: String { value }
 
     /// The longest name accepted, in characters as people count them.
     public static let maximumLength = 50
@@ -14,22 +13,6 @@ public struct DisplayName: Hashable, Sendable, Codable, CustomStringConvertible 
         guard !trimmed.containsControlCharacters else { throw .controlCharacters }
         guard trimmed.count <= Self.maximumLength else { throw .tooLong }
         value = trimmed
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let raw = try decoder.singleValueContainer().decode(String.self)
-        do {
-            try self.init(raw)
-        } catch {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: error.message)
-            )
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
     }
 
     /// Why a text is not a display name.

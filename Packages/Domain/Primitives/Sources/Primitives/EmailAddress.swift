@@ -2,14 +2,12 @@
 ///
 /// Surrounding whitespace is trimmed. Two addresses that differ only in letter case are the
 /// same account: ``key`` is the form used for uniqueness and look-ups.
-public struct EmailAddress: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct EmailAddress: ValidatedText {
     /// The address as the user typed it, trimmed.
     public let value: String
 
     /// The address in lower case: what uniqueness and sign-in compare.
     public var key: String { value.lowercased() }
-
-    public var description: String { value }
 
     /// The longest address accepted (RFC 5321's limit on a forward path).
     public static let maximumLength = 254
@@ -38,22 +36,6 @@ public struct EmailAddress: Hashable, Sendable, Codable, CustomStringConvertible
               let last = labels.last, last.count >= 2, last.allSatisfy(\.isLetter)
         else { throw .shape }
         value = trimmed
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let raw = try decoder.singleValueContainer().decode(String.self)
-        do {
-            try self.init(raw)
-        } catch {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: error.message)
-            )
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
     }
 
     /// Why a text is not an email address.

@@ -16,3 +16,32 @@ public enum Validation {
         }
     }
 }
+
+/// A text that exists only once validated: decoding re-validates, encoding writes the text.
+public protocol ValidatedText: Hashable, Sendable, Codable, CustomStringConvertible {
+    associatedtype Problem: ValidationProblem
+
+    /// The validated text.
+    var value: String { get }
+
+    /// Validates `raw`, throwing what is wrong with it.
+    init(_ raw: String) throws(Problem)
+}
+
+extension ValidatedText {
+    public var description: String { value }
+
+    public init(from decoder: any Decoder) throws {
+        let raw = try decoder.singleValueContainer().decode(String.self)
+        do {
+            try self.init(raw)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+}

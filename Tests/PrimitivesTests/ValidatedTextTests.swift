@@ -1,0 +1,31 @@
+import Foundation
+import Primitives
+import Testing
+
+@Suite("Validated text in JSON")
+struct ValidatedTextTests {
+    struct Card: Codable, Equatable {
+        var email: EmailAddress
+        var name: DisplayName
+    }
+
+    @Test("encodes as plain strings and decodes back")
+    func roundTrip() throws {
+        let card = Card(email: try EmailAddress("ada@example.com"), name: try DisplayName("Ada"))
+        let data = try JSONEncoder().encode(card)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""email":"ada@example.com""#))
+        #expect(try JSONDecoder().decode(Card.self, from: data) == card)
+        #expect(card.email.description == "ada@example.com")
+    }
+
+    @Test("decoding validates again: a stored value that breaks a rule is refused with its reason")
+    func decodingValidates() {
+        let data = Data(#"{"email":"not an email","name":"Ada"}"#.utf8)
+        #expect {
+            try JSONDecoder().decode(Card.self, from: data)
+        } throws: { error in
+            guard case .dataCorrupted(let context) = error as? DecodingError else { return false }
+            return context.debugDescription == "Enter an email address like name@example.com."
+        }
+    }
+}
