@@ -61,12 +61,17 @@ struct FlowDriver<Result: Sendable> {
     let host: TestHost
     private let task: Task<Result, Never>
 
-    init<F: Flow>(_ make: @Sendable (AppRouter) -> F) where F.FlowResult == Result {
+    init<F: Flow>(_ make: @escaping @Sendable (AppRouter) -> F) where F.FlowResult == Result {
+        self.init(running: { router in await make(router).perform() })
+    }
+
+    /// Runs any work that draws through a router, such as a launcher's entry.
+    init(running work: @escaping @Sendable (AppRouter) async -> Result) {
         let host = TestHost()
-        let flow = make(AppRouter(host: host))
+        let router = AppRouter(host: host)
         self.host = host
         task = Task {
-            let result = await flow.perform()
+            let result = await work(router)
             await host.finish()
             return result
         }
