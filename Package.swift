@@ -37,6 +37,7 @@ let package = Package(
             dependencies: [
                 .product(name: "FlowKit", package: "FlowKit"),
                 .product(name: "FlowTerminal", package: "FlowKit"),
+                .product(name: "FlowTesting", package: "FlowKit"),
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Accounts", package: "Accounts"),
@@ -109,6 +110,15 @@ let package = Package(
                 .product(name: "AuthenticatedFlow", package: "AuthenticatedFlow"),
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "FlowTestingTests",
+            dependencies: [
+                "FlowsApp",
+                .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "FlowTesting", package: "FlowKit"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(

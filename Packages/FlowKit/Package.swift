@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "FlowKit", targets: ["FlowKit"]),
         .library(name: "FlowTerminal", targets: ["FlowTerminal"]),
+        .library(name: "FlowTesting", targets: ["FlowTesting"]),
     ],
     targets: [
         // MARK: - Flow, roles, Screen, AppRouter
@@ -14,6 +15,9 @@ let package = Package(
 
         // MARK: - Renderers for a terminal
         .target(name: "FlowTerminal", dependencies: ["FlowKit"]),
+
+        // MARK: - Driving flows from scripts and tests
+        .target(name: "FlowTesting", dependencies: ["FlowKit"]),
     ]
 )
 

@@ -16,7 +16,7 @@ struct FlowsCommand: AsyncParsableCommand {
 
             Exit status: 0 done, 1 failed, declined or cancelled, 2 usage error, 130 interrupted.
             """,
-        subcommands: [ListCommand.self, RunCommand.self]
+        subcommands: [ListCommand.self, RunCommand.self, TestCommand.self]
     )
 
     @OptionGroup var options: RunOptions
@@ -58,6 +58,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var options: RunOptions
 
+    @Option(help: ArgumentHelp("Drive the flow from a script instead of prompts (see docs/scripts.md); its transcript goes to standard error.", valueName: "FILE"))
+    var script: String?
+
     func validate() throws {
         guard FlowCatalog.entry(named: name) != nil else {
             throw ValidationError(
@@ -67,7 +70,11 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Launcher.launch(flowNamed: name, options: options)
+        if let script {
+            try await Launcher.launch(flowNamed: name, script: script, options: options)
+        } else {
+            try await Launcher.launch(flowNamed: name, options: options)
+        }
     }
 }
 

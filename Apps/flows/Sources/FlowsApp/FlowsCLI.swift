@@ -23,6 +23,9 @@ public enum FlowsCLI {
                 try command.run()
             }
             return 0
+        } catch let error as UsageError {
+            StandardError().write("flows: \(error)\n")
+            return 2
         } catch {
             let code = FlowsCommand.exitCode(for: error)
             let message = FlowsCommand.fullMessage(for: error)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowKit
 import FlowTerminal
+import FlowTesting
 import Foundation
 import LocalStore
 
@@ -48,6 +49,47 @@ enum Launcher {
         }
     }
 
+    /// Runs a flow from a script file on the real store, writing its transcript to standard error.
+    static func launch(flowNamed name: String, script path: String, options: RunOptions) async throws {
+        guard let entry = FlowCatalog.entry(named: name) else {
+            throw UsageError("unknown flow '\(name)'")
+        }
+        let script: Script
+        do {
+            script = try ScriptParser.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+        } catch let problem as ScriptParser.Problem {
+            throw UsageError(problem.description)
+        } catch {
+            throw UsageError("cannot read the script \(path): \(error.localizedDescription)")
+        }
+        if let named = script.flow, FlowCatalog.entry(named: named)?.name != entry.name {
+            throw UsageError("\(path) is a script for \(named), not \(entry.name)")
+        }
+        if let given = script.steps.first(where: { if case .given = $0.action { true } else { false } }) {
+            throw UsageError("\(path):\(given.line): given steps set up a test store; they run only under flows test")
+        }
+        let location: StoreLocation
+        do {
+            location = try StoreLocation.resolve(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            complain(error.description)
+            throw ExitCode.failure
+        }
+        let container = AppContainer.live(location: location)
+        let run = await ScriptRunner.run(script, flow: entry.name) { router in
+            await entry.run(container: container, router: router)
+        }
+        StandardError().write(run.transcript)
+        if options.json, let outcome = run.outcome {
+            print(json(for: outcome))
+        }
+        if let failure = run.failure {
+            complain(failure.description)
+            throw ExitCode.failure
+        }
+        guard run.outcome?.status == .completed else { throw ExitCode.failure }
+    }
+
     static func json(for outcome: AnyFlowOutcome) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -58,4 +100,10 @@ enum Launcher {
     static func complain(_ message: String) {
         StandardError().write("flows: \(message)\n")
     }
+}
+
+/// A command line that cannot run as written: said in one line, exit status 2, no usage dump.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

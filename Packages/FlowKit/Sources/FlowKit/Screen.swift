@@ -42,6 +42,9 @@ public struct Screen: Equatable, Sendable, Codable {
     /// The action a renderer takes when the user submits the form as a whole (Enter).
     public var primaryAction: Action? { actions.first { $0.role == .primary } }
 
+    /// The breadcrumb and the title, as renderers head a screen: `Welcome > Sign in`.
+    public var heading: String { (breadcrumb + [title]).joined(separator: " > ") }
+
     /// Every identifier the screen offers, fields first, in the order they are shown.
     public var elementIDs: [ElementID] { fields.map(\.id) + actions.map(\.id) }
 }

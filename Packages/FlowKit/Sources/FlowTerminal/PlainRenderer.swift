@@ -112,8 +112,7 @@ public actor PlainRenderer: ScreenHost {
         shownStatus = screen.status
         answered = []
         submitted = false
-        let heading = (screen.breadcrumb + [screen.title]).joined(separator: " > ")
-        var lines = ["", "== \(heading) =="]
+        var lines = ["", "== \(screen.heading) =="]
         lines += screen.text
         if !screen.fields.isEmpty, screen.actions.contains(where: { $0.role != .primary }) {
             lines.append("(Type ? at a prompt for other options.)")

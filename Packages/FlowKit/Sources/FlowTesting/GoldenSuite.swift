@@ -1,0 +1,106 @@
+import FlowKit
+import Foundation
+
+/// Replays every script under some folders against its golden transcript.
+///
+/// A script `NAME.flows` has its golden beside it, `NAME.transcript`. A script passes when every
+/// step fits and its transcript equals the golden byte for byte; a mismatch prints a diff. With
+/// `update`, goldens are written instead of compared (read the diff in review before committing).
+public struct GoldenSuite: Sendable {
+    /// How to run one script: the flow's name, its fixtures and the flow itself.
+    public struct Launch: Sendable {
+        public var flow: String
+        public var prepare: ScriptRunner.Prepare?
+        public var run: @Sendable (AppRouter) async -> AnyFlowOutcome
+
+        public init(flow: String, prepare: ScriptRunner.Prepare?, run: @escaping @Sendable (AppRouter) async -> AnyFlowOutcome) {
+            self.flow = flow
+            self.prepare = prepare
+            self.run = run
+        }
+    }
+
+    /// What one script gave.
+    public struct Result: Sendable {
+        public var script: String
+        public var passed: Bool
+        /// Why it failed: a step's failure, a diff against the golden, or both.
+        public var report: String
+        public var run: ScriptRun?
+    }
+
+    public static let scriptExtension = "flows"
+    public static let transcriptExtension = "transcript"
+
+    /// Finds the launch for a script (by its `flow NAME` line); throws a sentence when it cannot.
+    public let launcher: @Sendable (Script) throws -> Launch
+
+    public init(launcher: @escaping @Sendable (Script) throws -> Launch) {
+        self.launcher = launcher
+    }
+
+    /// Every script file under `paths` (files are taken as they are), sorted.
+    public static func scripts(under paths: [String]) throws -> [String] {
+        var found: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw SuiteError("no such file or folder: \(path)")
+            }
+            if !isDirectory.boolValue {
+                found.append(path)
+                continue
+            }
+            let walker = FileManager.default.enumerator(atPath: path)
+            while let relative = walker?.nextObject() as? String {
+                if relative.hasSuffix(".\(scriptExtension)") {
+                    found.append((path as NSString).appendingPathComponent(relative))
+                }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// Runs one script file against its golden.
+    public func run(scriptAt path: String, update: Bool) async -> Result {
+        let script: Script
+        let launch: Launch
+        do {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            script = try ScriptParser.parse(text, file: path)
+            launch = try launcher(script)
+        } catch {
+            return Result(script: path, passed: false, report: "\(error)", run: nil)
+        }
+        let run = await ScriptRunner.run(script, flow: launch.flow, prepare: launch.prepare, launch: launch.run)
+        let goldenPath = Self.goldenPath(for: path)
+        var problems: [String] = []
+        if let failure = run.failure { problems.append(failure.description) }
+
+        if update {
+            do {
+                try Data(run.transcript.utf8).write(to: URL(fileURLWithPath: goldenPath))
+            } catch {
+                problems.append("cannot write \(goldenPath): \(error.localizedDescription)")
+            }
+        } else if let golden = try? String(contentsOfFile: goldenPath, encoding: .utf8) {
+            if let diff = TextDiff.unified(expected: golden, actual: run.transcript, expectedName: goldenPath, actualName: "this run") {
+                problems.append("the transcript differs from its golden:\n\(diff)")
+            }
+        } else {
+            problems.append("no golden transcript at \(goldenPath); write it with --update and read it before committing")
+        }
+        return Result(script: path, passed: problems.isEmpty, report: problems.joined(separator: "\n"), run: run)
+    }
+
+    /// The golden transcript's path for a script's path.
+    public static func goldenPath(for script: String) -> String {
+        let base = script.hasSuffix(".\(scriptExtension)") ? String(script.dropLast(scriptExtension.count + 1)) : script
+        return "\(base).\(transcriptExtension)"
+    }
+
+    struct SuiteError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}

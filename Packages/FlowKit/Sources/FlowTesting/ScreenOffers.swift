@@ -1,0 +1,59 @@
+import FlowKit
+
+/// Checks a step against the screen it is meant for, and says what the screen offers.
+enum ScreenOffers {
+    /// Why `event` does not fit `screen`, or nil when it does.
+    static func mismatch(of event: UserEvent, on screen: Screen) -> String? {
+        switch event {
+        case .fill(let id, _):
+            guard let field = screen.field(id) else { return "the screen \(screen.id) has no field \(id)" }
+            switch field.input {
+            case .text, .secret: return nil
+            default: return "\(id) is a \(field.input.kindName) field: use choose"
+            }
+        case .choose(let id, let options):
+            guard let field = screen.field(id) else { return "the screen \(screen.id) has no field \(id)" }
+            let known: [ElementID]
+            switch field.input {
+            case .text, .secret: return "\(id) is a \(field.input.kindName) field: use fill"
+            case .confirm: known = [.yes, .no]
+            case .choice, .multiChoice: known = field.input.options.map(\.id)
+            }
+            if case .choice = field.input, options.count != 1 { return "\(id) takes exactly one option" }
+            if case .confirm = field.input, options.count != 1 { return "\(id) takes yes or no" }
+            if let unknown = options.first(where: { !known.contains($0) }) {
+                return "\(id) has no option \(unknown)"
+            }
+            return nil
+        case .tap(let id):
+            return screen.action(id) == nil ? "the screen \(screen.id) has no action \(id)" : nil
+        case .back, .cancel:
+            return nil
+        }
+    }
+
+    /// Whether a step fills a secret field of the screen.
+    static func isSecret(_ verb: Script.Verb, on screen: Screen) -> Bool {
+        guard case .fill(let id, _) = verb, let field = screen.field(id), case .secret = field.input else { return false }
+        return true
+    }
+
+    /// What a screen offers, as a failure message lists it.
+    static func description(of screen: Screen) -> String {
+        let fields = screen.fields.map { field -> String in
+            switch field.input {
+            case .choice(let options, _), .multiChoice(let options, _):
+                "\(field.id) (\(field.input.kindName): \(options.map(\.id.rawValue).joined(separator: ", ")))"
+            case .confirm:
+                "\(field.id) (confirm: yes, no)"
+            default:
+                "\(field.id) (\(field.input.kindName))"
+            }
+        }
+        var parts: [String] = []
+        if !fields.isEmpty { parts.append("fields " + fields.joined(separator: ", ")) }
+        if !screen.actions.isEmpty { parts.append("actions " + screen.actions.map(\.id.rawValue).joined(separator: ", ")) }
+        parts.append("back, cancel")
+        return "the screen \(screen.id) offers: " + parts.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,61 @@
+import FlowKit
+
+/// A screen as plain text, every element with its identifier: what transcripts record.
+///
+/// It follows the plain renderer's conventions (`== heading ==`, `Error: ...`) and adds what a
+/// script needs: each field's identifier, kind and value, and each action's identifier.
+public enum ScreenSnapshot {
+    public static func text(of screen: Screen) -> String {
+        var lines = ["== \(screen.heading) == [\(screen.id)]"]
+        lines += screen.text
+        for field in screen.fields {
+            var label = "\(field.label) (\(field.id), \(field.input.kindName)"
+            if let hint = field.hint { label += "; \(hint)" }
+            lines.append("  \(label)): \(value(of: field.input))")
+            if let error = field.error { lines.append("    Error: \(error)") }
+        }
+        if !screen.actions.isEmpty {
+            let actions = screen.actions.map { action in
+                action.role == .secondary ? "\(action.label) (\(action.id))" : "\(action.label) (\(action.id), \(action.role.rawValue))"
+            }
+            lines.append("  Actions: " + actions.joined(separator: " | "))
+        }
+        switch screen.status {
+        case .busy(let label): lines.append("\(label)...")
+        case .error(let message): lines.append("Error: \(message)")
+        case .notice(let message): lines.append(message)
+        case nil: break
+        }
+        return lines.map(visible).joined(separator: "\n")
+    }
+
+    private static func value(of input: Input) -> String {
+        switch input {
+        case .text(let value):
+            value.isEmpty ? "(empty)" : shown(value)
+        case .secret(let isSet):
+            isSet ? "********" : "(empty)"
+        case .choice(let options, let selected):
+            options.map { "[\($0.id == selected ? "x" : " ")] \($0.label) (\($0.id))" }.joined(separator: " | ")
+        case .multiChoice(let options, let selected):
+            options.map { "[\(selected.contains($0.id) ? "x" : " ")] \($0.label) (\($0.id))" }.joined(separator: " | ")
+        case .confirm(let value):
+            value.map { $0 ? "yes" : "no" } ?? "(unanswered)"
+        }
+    }
+
+    /// A value as a script would write it, shortened when very long.
+    static func shown(_ value: String) -> String {
+        let limit = 120
+        let text = ScriptText.valueText(value)
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit)) + "... (\(value.count) characters)"
+    }
+
+    /// No control character reaches a transcript: they show as escapes.
+    private static func visible(_ line: String) -> String {
+        guard line.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return line }
+        let quoted = ScriptText.quoted(line)
+        return String(quoted.dropFirst().dropLast())
+    }
+}

@@ -1,0 +1,171 @@
+import FlowKit
+import Foundation
+
+/// A step that did not fit, with where it is in its script.
+public struct ScriptFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var step: String
+    public var message: String
+
+    public var description: String { "\(file):\(line): \(step): \(message)" }
+}
+
+/// What running a script gave: the transcript, the flow's result, and the first failure.
+public struct ScriptRun: Sendable {
+    public var transcript: String
+    public var outcome: AnyFlowOutcome?
+    public var failure: ScriptFailure?
+}
+
+/// Runs scripts against flows and writes their transcripts.
+///
+/// A transcript records the flow's name, then every step and, after each step that acts, the
+/// screen the flow shows next as ``ScreenSnapshot`` draws it (or that it is unchanged), and last
+/// the result. The same script on the same container gives the same transcript, byte for byte.
+public enum ScriptRunner {
+    /// Sets up the container for a `given` step; throws a sentence when it cannot.
+    public typealias Prepare = @Sendable ([String]) async throws -> Void
+
+    public static func run(
+        _ script: Script,
+        flow name: String,
+        prepare: Prepare? = nil,
+        launch: @escaping @Sendable (AppRouter) async -> AnyFlowOutcome
+    ) async -> ScriptRun {
+        var transcript = Transcript(flow: name)
+        var steps = script.steps[...]
+
+        while let step = steps.first, case .given(let words) = step.action {
+            steps = steps.dropFirst()
+            transcript.step(step.action)
+            do {
+                guard let prepare else { throw SetupError(message: "this runner has no fixtures for given") }
+                try await prepare(words)
+            } catch {
+                let failure = ScriptFailure(file: script.file, line: step.line, step: step.action.scriptLine, message: "\(error)")
+                return ScriptRun(transcript: transcript.text, outcome: nil, failure: failure)
+            }
+        }
+
+        let run = FlowRun(launch)
+        var screen = await run.host.idleScreen()
+        transcript.show(screen)
+        var failure: ScriptFailure?
+
+        for step in steps {
+            transcript.step(step.action, secret: screen.map { ScreenOffers.isSecret(step.action, on: $0) } ?? false)
+            if let problem = await perform(step.action, run: run, screen: &screen) {
+                failure = ScriptFailure(file: script.file, line: step.line, step: step.action.scriptLine, message: problem)
+                break
+            }
+            if step.action.event != nil { transcript.show(screen) }
+        }
+
+        if failure == nil, let waiting = screen {
+            let last = script.steps.last
+            failure = ScriptFailure(
+                file: script.file, line: last?.line ?? 0, step: last?.action.scriptLine ?? "(end)",
+                message: "the script ended while the flow waits on \(waiting.id); end it with an action that finishes the flow, or cancel"
+            )
+        }
+        let outcome = await run.cancelUntilDone()
+        transcript.result(outcome)
+        return ScriptRun(transcript: transcript.text, outcome: outcome, failure: failure)
+    }
+
+    /// Does one step; returns why it failed, or nil.
+    private static func perform(_ verb: Script.Verb, run: FlowRun, screen: inout Screen?) async -> String? {
+        if let event = verb.event {
+            guard let current = screen else { return "the flow has already ended (\(await run.outcome().name))" }
+            if let mismatch = ScreenOffers.mismatch(of: event, on: current) {
+                return "\(mismatch); \(ScreenOffers.description(of: current))"
+            }
+            _ = await run.host.send(event)
+            screen = await run.host.idleScreen()
+            return nil
+        }
+        switch verb {
+        case .expectResult(let name):
+            guard screen == nil else { return "the flow has not ended: it waits on \(screen?.id.rawValue ?? "")" }
+            let actual = await run.outcome().name
+            return actual == name ? nil : "expected result \(name), the flow returned \(actual)"
+        case .given:
+            return "given steps go before every other step"
+        default:
+            guard let current = screen else { return "the flow has already ended (\(await run.outcome().name))" }
+            return ScreenExpectation.mismatch(verb, on: current)
+        }
+    }
+
+    private struct SetupError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}
+
+/// Checks `expect` steps against a screen.
+enum ScreenExpectation {
+    static func mismatch(_ verb: Script.Verb, on screen: Screen) -> String? {
+        switch verb {
+        case .expectScreen(let id):
+            return screen.id == id ? nil : "expected screen \(id), the flow shows \(screen.id)"
+        case .expectText(let text):
+            return ScreenSnapshot.text(of: screen).contains(text)
+                ? nil : "the screen \(screen.id) does not show \(ScriptText.quoted(text)); it shows:\n\(ScreenSnapshot.text(of: screen))"
+        case .expectError(let id?, let message):
+            guard let field = screen.field(id) else { return "the screen \(screen.id) has no field \(id); \(ScreenOffers.description(of: screen))" }
+            return field.error == message
+                ? nil : "expected error \(ScriptText.quoted(message)) on \(id), it shows \(field.error.map(ScriptText.quoted) ?? "no error")"
+        case .expectError(nil, let message):
+            let actual: String? = if case .error(let shown) = screen.status { shown } else { nil }
+            return actual == message
+                ? nil : "expected the screen's error \(ScriptText.quoted(message)), it shows \(actual.map(ScriptText.quoted) ?? "no error")"
+        default:
+            return nil
+        }
+    }
+}
+
+/// The text of a transcript, built as a run goes.
+struct Transcript {
+    private var lines: [String]
+    private var lastScreen: String?
+
+    init(flow: String) {
+        lines = ["flow \(flow)"]
+    }
+
+    /// Records a step; a value filled into a secret field is masked.
+    mutating func step(_ verb: Script.Verb, secret: Bool = false) {
+        if secret, case .fill(let id, _) = verb {
+            lines.append("> fill \(id) ********")
+        } else {
+            lines.append("> \(verb.scriptLine)")
+        }
+    }
+
+    mutating func show(_ screen: Screen?) {
+        guard let screen else {
+            lines.append("(the flow has ended)")
+            lastScreen = nil
+            return
+        }
+        let text = ScreenSnapshot.text(of: screen)
+        if text == lastScreen {
+            lines.append("(the screen is unchanged)")
+        } else {
+            lines.append(text)
+        }
+        lastScreen = text
+    }
+
+    mutating func result(_ outcome: AnyFlowOutcome) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? encoder.encode(outcome.value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        lines.append("result \(outcome.name) (\(outcome.status.rawValue)) \(json)")
+    }
+
+    var text: String { lines.joined(separator: "\n") + "\n" }
+}
