@@ -64,6 +64,12 @@ let package = Package(
             dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Benchmarks/hello-cli"
         ),
+        // The harness, timed in process: a scripted SignUp run and the whole golden suite.
+        .executableTarget(
+            name: "flows-bench",
+            dependencies: ["FlowsApp", .product(name: "FlowTesting", package: "FlowKit")],
+            path: "Benchmarks/flows-bench"
+        ),
 
         // MARK: - Tests
         .testTarget(

@@ -1,14 +1,15 @@
 import Accounts
 import AppFlow
 import FlowKit
+import FlowTesting
 import Testing
 
 @Suite("AppFlow")
 struct AppFlowTests {
     let fixture = Fixture()
 
-    private func start(_ accounts: (any AccountsService)? = nil) -> FlowDriver<AppFlow.FlowResult> {
-        FlowDriver { [accounts = accounts ?? fixture.accounts] router in AppFlow(accounts: accounts, router: router) }
+    private func start(_ accounts: (any AccountsService)? = nil) -> FlowTest {
+        FlowTest(exhaustive: false) { [accounts = accounts ?? fixture.accounts] router in AppFlow(accounts: accounts, router: router) }
     }
 
     @Test("with no stored session: the welcome; quitting there closes the app")
@@ -16,7 +17,7 @@ struct AppFlowTests {
         let flow = start()
         try await flow.expectScreen("welcome")
         try await flow.tap("quit")
-        #expect(await flow.result() == .closed(user: nil))
+        #expect(try await flow.result(as: AppFlow.FlowResult.self) == .closed(user: nil))
     }
 
     @Test("with a stored session: the home of that user")
@@ -25,7 +26,7 @@ struct AppFlowTests {
         let flow = start()
         #expect(try await flow.expectScreen("home").text.contains("Signed in as Ada Lovelace <ada@example.com>."))
         try await flow.tap("quit")
-        #expect(await flow.result() == .closed(user: user))
+        #expect(try await flow.result(as: AppFlow.FlowResult.self) == .closed(user: user))
     }
 
     @Test("sign in, sign out, back to the welcome, sign in again")
@@ -40,8 +41,8 @@ struct AppFlowTests {
         try await flow.tap("sign-out")
         try await flow.expectScreen("welcome")
         try await flow.tap("quit")
-        #expect(await flow.result() == .closed(user: nil))
-        #expect(await flow.host.presented == ["welcome", "sign-in", "home", "welcome"])
+        #expect(try await flow.result(as: AppFlow.FlowResult.self) == .closed(user: nil))
+        #expect(await flow.presented == ["welcome", "sign-in", "home", "welcome"])
         #expect(try await fixture.accounts.currentUser() == nil)
         _ = user
     }
@@ -53,7 +54,7 @@ struct AppFlowTests {
         try await flow.fill("email", "grace@example.com")
         try await flow.send(.cancel)
         try await flow.send(.cancel)
-        #expect(await flow.result() == .cancelled)
+        #expect(try await flow.result(as: AppFlow.FlowResult.self) == .cancelled)
         #expect(try fixture.rows() == (0, 0))
     }
 
@@ -65,7 +66,7 @@ struct AppFlowTests {
         try await flow.tap("retry")
         try await flow.expectScreen("app-unavailable")
         try await flow.tap("quit")
-        #expect(await flow.result() == .failed("The local store is unavailable: disk on fire"))
+        #expect(try await flow.result(as: AppFlow.FlowResult.self) == .failed("The local store is unavailable: disk on fire"))
         #expect(AppFlow.FlowResult.failed("x").status == .failed)
     }
 }

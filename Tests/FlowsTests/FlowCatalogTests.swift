@@ -1,4 +1,5 @@
 import FlowKit
+import FlowTesting
 import FlowsApp
 import Testing
 
@@ -18,10 +19,10 @@ struct FlowCatalogTests {
     func firstScreens(name: String, screen: ElementID) async throws {
         let entry = try #require(FlowCatalog.entry(named: name))
         let container = AppContainer.inMemory()
-        let run = FlowDriver { router in await entry.run(container: container, router: router) }
+        let run = FlowTest(exhaustive: false) { router in await entry.run(container: container, router: router) }
         try await run.expectScreen(screen)
         try await run.send(.cancel)
-        let outcome = await run.result()
+        let outcome = try await run.result()
         #expect(outcome.status == .cancelled || outcome.name == "closed")
     }
 
@@ -31,13 +32,13 @@ struct FlowCatalogTests {
         _ = try await container.accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
         try await container.accounts.signOut()
         let entry = try #require(FlowCatalog.entry(named: "Authenticated"))
-        let run = FlowDriver { router in await entry.run(container: container, router: router) }
+        let run = FlowTest(exhaustive: false) { router in await entry.run(container: container, router: router) }
         try await run.fill("email", "ada@example.com")
         try await run.fill("password", "correct horse")
         try await run.tap("sign-in")
         try await run.expectScreen("home")
         try await run.tap("sign-out")
-        let outcome = await run.result()
+        let outcome = try await run.result()
         #expect(outcome.name == "signed-out")
         #expect(outcome.status == .completed)
     }

@@ -1,5 +1,6 @@
 import Accounts
 import FlowKit
+import FlowTesting
 import SignInFlow
 import Testing
 
@@ -7,8 +8,8 @@ import Testing
 struct SignInFlowTests {
     let fixture = Fixture()
 
-    private func start(_ start: SignInFlow.Start = .signIn) -> FlowDriver<SignInFlow.FlowResult> {
-        FlowDriver { [accounts = fixture.accounts] router in SignInFlow(accounts: accounts, router: router, start: start) }
+    private func start(_ start: SignInFlow.Start = .signIn) -> FlowTest {
+        FlowTest(exhaustive: false) { [accounts = fixture.accounts] router in SignInFlow(accounts: accounts, router: router, start: start) }
     }
 
     @Test("happy path: signs in with the email in any case")
@@ -20,7 +21,7 @@ struct SignInFlowTests {
         try await flow.fill("email", "Ada@Example.com")
         try await flow.fill("password", "correct horse")
         try await flow.tap("sign-in")
-        #expect(await flow.result() == .signedIn(user))
+        #expect(try await flow.result(as: SignInFlow.FlowResult.self) == .signedIn(user))
         #expect(try await fixture.accounts.currentUser() == user)
     }
 
@@ -40,7 +41,7 @@ struct SignInFlowTests {
         try await flow.fill("password", "correct horse")
         #expect(try await flow.expectScreen("sign-in").status == nil)
         try await flow.tap("sign-in")
-        #expect(await flow.result() == .signedIn(user))
+        #expect(try await flow.result(as: SignInFlow.FlowResult.self) == .signedIn(user))
     }
 
     @Test("an unknown email gets the same message as a wrong password")
@@ -52,7 +53,7 @@ struct SignInFlowTests {
         try await flow.tap("sign-in")
         #expect(try await flow.expectScreen("sign-in").status == .error("wrong email or password"))
         try await flow.send(.cancel)
-        #expect(await flow.result() == .cancelled)
+        #expect(try await flow.result(as: SignInFlow.FlowResult.self) == .cancelled)
     }
 
     @Test("each field says what it needs", arguments: [
@@ -65,7 +66,7 @@ struct SignInFlowTests {
         try await flow.fill(field, value)
         #expect(try await flow.expectScreen("sign-in").field(field)?.error == message)
         try await flow.send(.cancel)
-        _ = await flow.result()
+        _ = try await flow.result(as: SignInFlow.FlowResult.self)
     }
 
     @Test("a password made under any rule is only compared: a 10,000-character one just fails")
@@ -77,7 +78,7 @@ struct SignInFlowTests {
         try await flow.tap("sign-in")
         #expect(try await flow.expectScreen("sign-in").status == .error("wrong email or password"))
         try await flow.send(.cancel)
-        _ = await flow.result()
+        _ = try await flow.result(as: SignInFlow.FlowResult.self)
     }
 
     @Test("create an account from sign-in, and come back by cancelling it")
@@ -91,7 +92,7 @@ struct SignInFlowTests {
         let back = try await flow.expectScreen("sign-in")
         #expect(back.field("email")?.input == .text("ada@example.com"))
         try await flow.tap("cancel")
-        #expect(await flow.result() == .cancelled)
+        #expect(try await flow.result(as: SignInFlow.FlowResult.self) == .cancelled)
         #expect(try fixture.rows() == (0, 0))
     }
 
@@ -103,7 +104,7 @@ struct SignInFlowTests {
         try await flow.fill("password", "hopper1906")
         try await flow.fill("display-name", "Grace")
         try await flow.tap("create-account")
-        guard case .signedUp(let user) = await flow.result() else { Issue.record("not signed up"); return }
+        guard case .signedUp(let user) = try await flow.result(as: SignInFlow.FlowResult.self) else { Issue.record("not signed up"); return }
         #expect(try await fixture.accounts.currentUser() == user)
     }
 
@@ -112,7 +113,7 @@ struct SignInFlowTests {
         let flow = start(.signUp)
         try await flow.expectScreen("sign-up")
         try await flow.send(.back)
-        #expect(await flow.result() == .cancelled)
-        #expect(await flow.host.presented == ["sign-up"])
+        #expect(try await flow.result(as: SignInFlow.FlowResult.self) == .cancelled)
+        #expect(await flow.presented == ["sign-up"])
     }
 }

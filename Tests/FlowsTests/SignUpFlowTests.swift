@@ -1,5 +1,6 @@
 import Accounts
 import FlowKit
+import FlowTesting
 import SignUpFlow
 import Testing
 
@@ -7,25 +8,26 @@ import Testing
 struct SignUpFlowTests {
     let fixture = Fixture()
 
-    private func start() -> FlowDriver<SignUpFlow.FlowResult> {
-        FlowDriver { [accounts = fixture.accounts] router in SignUpFlow(accounts: accounts, router: router) }
+    private func start() -> FlowTest {
+        FlowTest(exhaustive: false) { [accounts = fixture.accounts] router in SignUpFlow(accounts: accounts, router: router) }
     }
 
-    @Test("happy path: the account is created and signed in")
+    @Test("happy path, every screen checked: the account is created and signed in")
     func happyPath() async throws {
-        let flow = start()
+        let flow = FlowTest { [accounts = fixture.accounts] router in SignUpFlow(accounts: accounts, router: router) }
         let screen = try await flow.expectScreen("sign-up")
         #expect(screen.elementIDs == ["email", "password", "display-name", "create-account", "cancel"])
         #expect(screen.primaryAction?.id == "create-account")
         try await flow.fill("email", "ada@example.com")
+        try await flow.expectText("Email (email, text): ada@example.com")
         try await flow.fill("password", "correct horse")
+        #expect(try await flow.expectScreen("sign-up").field("password")?.input == .secret(isSet: true))
         try await flow.fill("display-name", "Ada Lovelace")
         let filled = try await flow.expectScreen("sign-up")
-        #expect(filled.field("password")?.input == .secret(isSet: true))
         #expect(filled.fields.allSatisfy { $0.error == nil })
         try await flow.tap("create-account")
 
-        guard case .signedUp(let user) = await flow.result() else { Issue.record("not signed up"); return }
+        guard case .signedUp(let user) = try await flow.result(as: SignUpFlow.FlowResult.self) else { Issue.record("not signed up"); return }
         #expect(user.email.value == "ada@example.com")
         #expect(user.displayName.value == "Ada Lovelace")
         #expect(try await fixture.accounts.currentUser() == user)
@@ -46,7 +48,7 @@ struct SignUpFlowTests {
         try await flow.fill(field, good)
         #expect(try await flow.expectScreen("sign-up").field(field)?.error == nil)
         try await flow.send(.cancel)
-        #expect(await flow.result() == .cancelled)
+        #expect(try await flow.result(as: SignUpFlow.FlowResult.self) == .cancelled)
     }
 
     @Test("submitting an incomplete form marks every missing field and writes nothing")
@@ -60,7 +62,7 @@ struct SignUpFlowTests {
         #expect(screen.field("display-name")?.error == "Enter a name of 1 to 50 characters.")
         #expect(try fixture.rows().users == 0)
         try await flow.send(.cancel)
-        _ = await flow.result()
+        _ = try await flow.result(as: SignUpFlow.FlowResult.self)
     }
 
     @Test("an email already taken, in any case, is an error on the email field")
@@ -75,7 +77,7 @@ struct SignUpFlowTests {
         #expect(screen.field("email")?.error == "An account with this email already exists; sign in instead.")
         #expect(screen.status == nil)
         try await flow.tap("cancel")
-        #expect(await flow.result() == .cancelled)
+        #expect(try await flow.result(as: SignUpFlow.FlowResult.self) == .cancelled)
         #expect(try fixture.rows().users == 1)
     }
 
@@ -88,14 +90,14 @@ struct SignUpFlowTests {
         try await flow.fill("password", "correct horse")
         try await flow.fill("display-name", "Ada")
         try await flow.send(event)
-        #expect(await flow.result() == .cancelled)
+        #expect(try await flow.result(as: SignUpFlow.FlowResult.self) == .cancelled)
         #expect(try fixture.rows() == (0, 0))
         #expect(try fixture.tokens.load() == nil)
     }
 
     @Test("a store that fails shows its error on the screen, and the form stays")
     func storeFailure() async throws {
-        let flow = FlowDriver { router in SignUpFlow(accounts: UnavailableAccounts(), router: router) }
+        let flow = FlowTest(exhaustive: false) { router in SignUpFlow(accounts: UnavailableAccounts(), router: router) }
         try await flow.fill("email", "ada@example.com")
         try await flow.fill("password", "correct horse")
         try await flow.fill("display-name", "Ada")
@@ -104,7 +106,7 @@ struct SignUpFlowTests {
         #expect(screen.status == .error("The local store is unavailable: disk on fire"))
         #expect(screen.field("email")?.input == .text("ada@example.com"))
         try await flow.send(.cancel)
-        #expect(await flow.result() == .cancelled)
+        #expect(try await flow.result(as: SignUpFlow.FlowResult.self) == .cancelled)
     }
 
     @Test("the result encodes as {result, user}")

@@ -1,0 +1,43 @@
+import FlowTesting
+import FlowsApp
+import Foundation
+
+// In-process benchmarks of the harness (Scripts/bench): one scripted SignUp run, and the whole
+// golden suite. Prints figures; asserts nothing.
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+let runs = Int(ProcessInfo.processInfo.environment["RUNS"] ?? "") ?? 200
+let clock = ContinuousClock()
+let signUp = try ScriptParser.parse(String(contentsOfFile: "Tests/Goldens/SignUp/happy-path.flows", encoding: .utf8), file: "happy-path.flows")
+
+var times: [Double] = []
+for _ in 0..<runs {
+    let elapsed = try await clock.measure {
+        let launch = try GoldenScripts.launch(for: signUp)
+        let run = await ScriptRunner.run(signUp, flow: launch.flow, prepare: launch.prepare, launch: launch.run)
+        if let failure = run.failure {
+            print("the benchmark script failed: \(failure)")
+            exit(1)
+        }
+    }
+    times.append(milliseconds(elapsed))
+}
+print("Scripted SignUp run (in-memory store, bcrypt cost 4), median of \(runs): \(String(format: "%.2f", median(times))) ms  (target: under 5 ms)")
+
+let scripts = try GoldenSuite.scripts(under: ["Tests/Goldens"])
+let suite = GoldenSuite(launcher: GoldenScripts.launch(for:))
+var failed = 0
+let whole = await clock.measure {
+    for script in scripts where !(await suite.run(scriptAt: script, update: false).passed) {
+        failed += 1
+    }
+}
+print("Whole golden suite: \(scripts.count) scripts in \(String(format: "%.1f", milliseconds(whole))) ms (\(failed) failed)")
