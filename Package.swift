@@ -124,6 +124,7 @@ let package = Package(
                 "FlowsApp",
                 .product(name: "FlowKit", package: "FlowKit"),
                 .product(name: "FlowTesting", package: "FlowKit"),
+                .product(name: "FlowTerminal", package: "FlowKit"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -75,8 +75,47 @@ struct CLITests {
         #expect(wrong.stderr.contains("flows: wrong email or password"))
     }
 
+    @Test("--record writes a private script that --script and flows test replay")
+    func recordAndReplay() throws {
+        defer { flows.removeHome() }
+        let script = flows.home.appendingPathComponent("sign-up.flows")
+        let recorded = try flows.run(["run", "SignUp", "--record", script.path], input: signUpAnswers)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let text = try String(contentsOf: script, encoding: .utf8)
+        #expect(text.hasSuffix("tap create-account\nexpect result signed-up\n"))
+        let mode = try FileManager.default.attributesOfItem(atPath: script.path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+
+        let replayed = try flows.run(["run", "SignUp", "--script", script.path], environment: ["FLOWS_HOME": flows.home.appendingPathComponent("other").path])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stderr.contains("result signed-up (completed)"))
+
+        _ = try flows.run(["test", script.path, "--update"])
+        let tested = try flows.run(["test", script.path])
+        #expect(tested.status == 0)
+        #expect(tested.stdout.hasSuffix("1 passed, 0 failed\n"))
+    }
+
+    @Test("flows test fails on a changed golden and says how many")
+    func goldenFailure() throws {
+        defer { flows.removeHome() }
+        let script = flows.home.appendingPathComponent("quit.flows")
+        try Data("flow Unauthenticated\ntap quit\nexpect result quit\n".utf8).write(to: script)
+        _ = try flows.run(["test", script.path, "--update"])
+        let golden = flows.home.appendingPathComponent("quit.transcript")
+        let text = try String(contentsOf: golden, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "Quit (quit", with: "Quiet (quit").utf8).write(to: golden)
+        let tested = try flows.run(["test", flows.home.path])
+        #expect(tested.status == 1)
+        #expect(tested.stdout.contains("- "))
+        #expect(tested.stdout.contains("Quiet (quit"))
+        #expect(tested.stdout.hasSuffix("0 passed, 1 failed\n"))
+    }
+
     @Test("usage errors exit 2", arguments: [
         ["run", "Nope"], ["run"], ["--set", "novalue"], ["frobnicate"], ["run", "SignIn", "--colour"],
+        ["run", "SignIn", "--script", "/nonexistent.flows"], ["test", "/nonexistent"],
+        ["run", "SignIn", "--script", "a.flows", "--record", "b.flows"],
     ])
     func usage(arguments: [String]) throws {
         defer { flows.removeHome() }
@@ -85,7 +124,7 @@ struct CLITests {
         #expect(!outcome.stderr.isEmpty)
     }
 
-    @Test("--help on every command", arguments: [["--help"], ["list", "--help"], ["run", "--help"], ["help", "run"]])
+    @Test("--help on every command", arguments: [["--help"], ["list", "--help"], ["run", "--help"], ["test", "--help"], ["help", "run"]])
     func help(arguments: [String]) throws {
         defer { flows.removeHome() }
         let outcome = try flows.run(arguments)

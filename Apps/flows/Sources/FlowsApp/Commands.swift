@@ -71,6 +71,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let script {
+            guard options.record == nil else { throw UsageError("--script and --record do not go together") }
             try await Launcher.launch(flowNamed: name, script: script, options: options)
         } else {
             try await Launcher.launch(flowNamed: name, options: options)
@@ -91,6 +92,9 @@ struct RunOptions: ParsableArguments {
         help: ArgumentHelp("Answer the field ID in advance, instead of at its prompt (repeatable).", valueName: "ID=VALUE")
     )
     var answers: [String] = []
+
+    @Option(help: ArgumentHelp("Write what happens as a script to FILE (mode 0600), to replay with --script or flows test.", valueName: "FILE"))
+    var record: String?
 
     /// The answers given with --set, by field identifier.
     func parsedAnswers() throws -> [ElementID: String] {

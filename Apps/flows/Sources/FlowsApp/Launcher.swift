@@ -26,7 +26,16 @@ enum Launcher {
             answers: try options.parsedAnswers(),
             prompts: !options.noInput
         )
-        let outcome = await entry.run(container: .live(location: location), router: AppRouter(host: renderer))
+        let recorder = options.record.map { _ in ScriptRecorder(wrapping: renderer, flow: entry.name) }
+        let host: any ScreenHost = recorder ?? renderer
+        let outcome = await entry.run(container: .live(location: location), router: AppRouter(host: host))
+        if let recorder, let path = options.record {
+            do {
+                try PrivateFile(url: URL(fileURLWithPath: path)).write(await recorder.script(endingWith: outcome))
+            } catch {
+                complain("cannot write the recording: \(error)")
+            }
+        }
 
         if options.json {
             print(json(for: outcome))
