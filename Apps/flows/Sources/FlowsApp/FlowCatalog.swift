@@ -10,6 +10,8 @@ import UnauthenticatedFlow
 public struct FlowEntry: Sendable {
     public let name: String
     public let summary: String
+    /// What the flow's own screens can show, for coverage.
+    public let inventory: FlowInventory
     let run: @Sendable (AppContainer, AppRouter) async -> AnyFlowOutcome
 
     /// Runs the flow with the container's services, drawing through `router`.
@@ -21,19 +23,19 @@ public struct FlowEntry: Sendable {
 /// Every flow that can be launched on its own, in the order of the flow hierarchy.
 public enum FlowCatalog {
     public static let entries: [FlowEntry] = [
-        FlowEntry(name: "App", summary: "The whole app: your home if you are signed in, else the welcome") { container, router in
+        FlowEntry(name: "App", summary: "The whole app: your home if you are signed in, else the welcome", inventory: AppFlow.inventory) { container, router in
             AnyFlowOutcome(await AppFlow(accounts: container.accounts, router: router).perform())
         },
-        FlowEntry(name: "Unauthenticated", summary: "The welcome: sign in, create an account, or quit") { container, router in
+        FlowEntry(name: "Unauthenticated", summary: "The welcome: sign in, create an account, or quit", inventory: UnauthenticatedFlow.inventory) { container, router in
             AnyFlowOutcome(await UnauthenticatedFlow(accounts: container.accounts, router: router).perform())
         },
-        FlowEntry(name: "SignIn", summary: "Sign in with your email and password, or create an account") { container, router in
+        FlowEntry(name: "SignIn", summary: "Sign in with your email and password, or create an account", inventory: SignInFlow.inventory) { container, router in
             AnyFlowOutcome(await SignInFlow(accounts: container.accounts, router: router).perform())
         },
-        FlowEntry(name: "SignUp", summary: "Create an account and sign in with it") { container, router in
+        FlowEntry(name: "SignUp", summary: "Create an account and sign in with it", inventory: SignUpFlow.inventory) { container, router in
             AnyFlowOutcome(await SignUpFlow(accounts: container.accounts, router: router).perform())
         },
-        FlowEntry(name: "Authenticated", summary: "Your home: who is signed in, and sign out (signs in first if needed)") { container, router in
+        FlowEntry(name: "Authenticated", summary: "Your home: who is signed in, and sign out (signs in first if needed)", inventory: AuthenticatedFlow.inventory) { container, router in
             await withSignedInUser(container: container, router: router) { user in
                 AnyFlowOutcome(await AuthenticatedFlow(user: user, accounts: container.accounts, router: router).perform())
             } cancelled: {

@@ -21,6 +21,9 @@ struct TestCommand: AsyncParsableCommand {
     @Argument(help: "Scripts, or folders to search for *.flows scripts.")
     var paths: [String] = []
 
+    @Flag(help: "Report, per flow, which screens, actions and messages the scripts reached and which they never did.")
+    var coverage = false
+
     @Flag(help: "Write each golden transcript from this run instead of comparing (review the diff before committing).")
     var update = false
 
@@ -34,8 +37,10 @@ struct TestCommand: AsyncParsableCommand {
         let suite = GoldenSuite(launcher: GoldenScripts.launch(for:))
         var passed = 0
         var failed = 0
+        var runs: [ScriptRun] = []
         for script in scripts {
             let result = await suite.run(scriptAt: script, update: update)
+            if let run = result.run { runs.append(run) }
             if result.passed {
                 passed += 1
                 print("PASS \(script)\(update ? " (golden written)" : "")")
@@ -44,6 +49,9 @@ struct TestCommand: AsyncParsableCommand {
                 print("FAIL \(script)")
                 print(result.report.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }.joined(separator: "\n"))
             }
+        }
+        if coverage {
+            print(Coverage(inventories: FlowCatalog.entries.map { ($0.name, $0.inventory) }, runs: runs).report)
         }
         print("\(passed) passed, \(failed) failed")
         if failed > 0 { throw ExitCode.failure }

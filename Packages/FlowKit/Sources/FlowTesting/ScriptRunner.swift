@@ -16,6 +16,10 @@ public struct ScriptRun: Sendable {
     public var transcript: String
     public var outcome: AnyFlowOutcome?
     public var failure: ScriptFailure?
+    /// Every screen the flow waited on, in order: what coverage counts.
+    public var screens: [Screen] = []
+    /// Every action taken, with the screen it was taken on.
+    public var taps: [(screen: ElementID, action: ElementID)] = []
 }
 
 /// Runs scripts against flows and writes their transcripts.
@@ -52,14 +56,21 @@ public enum ScriptRunner {
         var screen = await run.host.idleScreen()
         transcript.show(screen)
         var failure: ScriptFailure?
+        var seen = screen.map { [$0] } ?? []
+        var taps: [(screen: ElementID, action: ElementID)] = []
 
         for step in steps {
             transcript.step(step.action, secret: screen.map { ScreenOffers.isSecret(step.action, on: $0) } ?? false)
+            let before = screen
             if let problem = await perform(step.action, run: run, screen: &screen) {
                 failure = ScriptFailure(file: script.file, line: step.line, step: step.action.scriptLine, message: problem)
                 break
             }
-            if step.action.event != nil { transcript.show(screen) }
+            if step.action.event != nil {
+                transcript.show(screen)
+                if case .tap(let action) = step.action, let before { taps.append((before.id, action)) }
+                if let screen { seen.append(screen) }
+            }
         }
 
         if failure == nil, let waiting = screen {
@@ -71,7 +82,7 @@ public enum ScriptRunner {
         }
         let outcome = await run.cancelUntilDone()
         transcript.result(outcome)
-        return ScriptRun(transcript: transcript.text, outcome: outcome, failure: failure)
+        return ScriptRun(transcript: transcript.text, outcome: outcome, failure: failure, screens: seen, taps: taps)
     }
 
     /// Does one step; returns why it failed, or nil.

@@ -17,7 +17,7 @@ public enum PasswordRules {
     }
 
     /// Why a password is not accepted.
-    public enum Problem: ValidationProblem {
+    public enum Problem: ValidationProblem, CaseIterable {
         case tooShort
         case tooLong
         case controlCharacters

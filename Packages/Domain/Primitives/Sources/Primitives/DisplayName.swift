@@ -16,7 +16,7 @@ public struct DisplayName: ValidatedText {
     }
 
     /// Why a text is not a display name.
-    public enum Problem: ValidationProblem {
+    public enum Problem: ValidationProblem, CaseIterable {
         case empty
         case controlCharacters
         case tooLong

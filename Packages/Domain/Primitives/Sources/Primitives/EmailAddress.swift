@@ -39,7 +39,7 @@ public struct EmailAddress: ValidatedText {
     }
 
     /// Why a text is not an email address.
-    public enum Problem: ValidationProblem {
+    public enum Problem: ValidationProblem, CaseIterable {
         case empty
         case controlCharacters
         case tooLong

@@ -45,3 +45,8 @@ extension ValidatedText {
         try container.encode(value)
     }
 }
+
+extension ValidationProblem where Self: CaseIterable {
+    /// Every message a check of this kind can give.
+    public static var allMessages: [String] { allCases.map(\.message) }
+}

@@ -5,7 +5,7 @@ import UnauthenticatedFlow
 
 /// The whole app: a stored session leads to Authenticated, none to Unauthenticated; signing out
 /// goes back to the welcome, until the user quits.
-public actor AppFlow: Flow {
+public actor AppFlow: InventoriedFlow {
     /// How the app ended.
     public enum FlowResult: FlowOutcome {
         /// The user quit; `user` is who stays signed in, if anyone.
@@ -44,6 +44,9 @@ public actor AppFlow: Flow {
             }
         }
     }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory { AppView.inventory }
 
     private let accounts: any AccountsService
     private let router: AppRouter

@@ -3,7 +3,7 @@ import FlowKit
 
 /// The home of a signed-in user: shows who is signed in and offers to sign out.
 /// (Its Account, Friends and Expenses tabs come with their own flows.)
-public actor AuthenticatedFlow: Flow {
+public actor AuthenticatedFlow: InventoriedFlow {
     /// How the home screen ended.
     public enum FlowResult: FlowOutcome {
         /// The session ended; the user is signed out.
@@ -34,6 +34,9 @@ public actor AuthenticatedFlow: Flow {
     }
 
     private let user: User
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory { AuthenticatedView.inventory }
+
     private let accounts: any AccountsService
     private let presenter: AuthenticatedPresenter
 

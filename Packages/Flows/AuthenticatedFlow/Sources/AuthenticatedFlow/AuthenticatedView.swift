@@ -1,3 +1,4 @@
+import Accounts
 import FlowKit
 
 /// Draws the home screen. Its identifiers are the contract scripts use.
@@ -5,6 +6,11 @@ struct AuthenticatedView: View {
     static let screenID: ElementID = "home"
     static let signOut: ElementID = "sign-out"
     static let quit: ElementID = "quit"
+
+    static let inventory = FlowInventory(
+        screens: [.init(screenID, actions: [signOut, quit])],
+        messages: [.startingWith(AccountsError.storeUnavailable("").message)]
+    )
 
     func screen(for state: AuthenticatedViewState) -> Screen {
         Screen(

@@ -3,7 +3,7 @@ import FlowKit
 import SignUpFlow
 
 /// Signs in with an email and a password, or goes on to create an account (SignUp).
-public actor SignInFlow: Flow {
+public actor SignInFlow: InventoriedFlow {
     /// Which screen the path opens with.
     public enum Start: Sendable {
         /// The sign-in form.
@@ -44,6 +44,9 @@ public actor SignInFlow: Flow {
             }
         }
     }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory { SignInView.inventory }
 
     private let accounts: any AccountsService
     private let router: AppRouter

@@ -1,4 +1,6 @@
+import Accounts
 import FlowKit
+import Primitives
 
 /// Draws the sign-in form. Its identifiers are the contract scripts use.
 struct SignInView: View {
@@ -8,6 +10,13 @@ struct SignInView: View {
     static let submit: ElementID = "sign-in"
     static let createAccount: ElementID = "create-account"
     static let cancel: ElementID = "cancel"
+
+    static let inventory = FlowInventory(
+        screens: [.init(screenID, actions: [submit, createAccount, cancel])],
+        messages: (EmailAddress.Problem.allMessages + [SignInViewModel.passwordMissing, AccountsError.wrongEmailOrPassword.message])
+            .map(FlowInventory.Message.exact)
+            + [.startingWith(AccountsError.storeUnavailable("").message)]
+    )
 
     func screen(for state: SignInViewState) -> Screen {
         Screen(

@@ -19,6 +19,8 @@ struct SignInViewState: Equatable, Sendable {
 
 /// Turns what the user types and what the service answers into the sign-in screen's state.
 struct SignInViewModel: ViewModel {
+    static let passwordMissing = "Enter your password."
+
     private(set) var state = SignInViewState()
     private(set) var password = ""
 
@@ -32,7 +34,7 @@ struct SignInViewModel: ViewModel {
         self.password = password
         state.passwordIsSet = !password.isEmpty
         // Sign-in only compares: a password made under older rules must still work.
-        state.passwordError = password.isEmpty ? "Enter your password." : nil
+        state.passwordError = password.isEmpty ? Self.passwordMissing : nil
         state.phase = .idle
     }
 

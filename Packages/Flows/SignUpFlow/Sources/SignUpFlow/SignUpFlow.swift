@@ -3,7 +3,7 @@ import FlowKit
 
 /// Creates an account: email, password and display name, checked as they are typed; on success
 /// the new account is signed in.
-public actor SignUpFlow: Flow {
+public actor SignUpFlow: InventoriedFlow {
     /// How sign-up ended.
     public enum FlowResult: FlowOutcome {
         /// The account exists and is signed in.
@@ -31,6 +31,9 @@ public actor SignUpFlow: Flow {
             if case .signedUp(let user) = self { try container.encode(user, forKey: "user") }
         }
     }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory { SignUpView.inventory }
 
     private let accounts: any AccountsService
     private let presenter: SignUpPresenter

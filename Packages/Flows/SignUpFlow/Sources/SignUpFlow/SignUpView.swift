@@ -1,4 +1,6 @@
+import Accounts
 import FlowKit
+import Primitives
 
 /// Draws the sign-up form. Its identifiers are the contract scripts use.
 struct SignUpView: View {
@@ -8,6 +10,13 @@ struct SignUpView: View {
     static let displayName: ElementID = "display-name"
     static let submit: ElementID = "create-account"
     static let cancel: ElementID = "cancel"
+
+    static let inventory = FlowInventory(
+        screens: [.init(screenID, actions: [submit, cancel])],
+        messages: (EmailAddress.Problem.allMessages + PasswordRules.Problem.allMessages + DisplayName.Problem.allMessages
+            + [AccountsError.emailTaken.message]).map(FlowInventory.Message.exact)
+            + [.startingWith(AccountsError.storeUnavailable("").message)]
+    )
 
     func screen(for state: SignUpViewState) -> Screen {
         Screen(

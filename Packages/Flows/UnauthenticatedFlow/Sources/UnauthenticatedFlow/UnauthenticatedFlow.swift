@@ -3,7 +3,7 @@ import FlowKit
 import SignInFlow
 
 /// The welcome for someone who is not signed in: sign in, create an account, or quit.
-public actor UnauthenticatedFlow: Flow {
+public actor UnauthenticatedFlow: InventoriedFlow {
     /// How the welcome ended.
     public enum FlowResult: FlowOutcome {
         /// Someone is signed in now (with an account they had or one they just made).
@@ -34,6 +34,9 @@ public actor UnauthenticatedFlow: Flow {
             if case .authenticated(let user) = self { try container.encode(user, forKey: "user") }
         }
     }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory { UnauthenticatedView.inventory }
 
     private let accounts: any AccountsService
     private let router: AppRouter

@@ -7,6 +7,8 @@ struct UnauthenticatedView: View {
     static let createAccount: ElementID = "create-account"
     static let quit: ElementID = "quit"
 
+    static let inventory = FlowInventory(screens: [.init(screenID, actions: [signIn, createAccount, quit])])
+
     func screen(for state: UnauthenticatedViewState) -> Screen {
         Screen(
             id: Self.screenID,
