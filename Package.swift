@@ -1,6 +1,21 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// The modules of each area, as the app and the tests depend on them.
+let accountsModules: [Target.Dependency] = [
+    .product(name: "Accounts", package: "Accounts"),
+    .product(name: "AccountsLive", package: "Accounts"),
+    .product(name: "AccountsData", package: "AccountsData"),
+    .product(name: "AccountsDataSQLite", package: "AccountsData"),
+]
+let flowModules: [Target.Dependency] = [
+    .product(name: "AppFlow", package: "AppFlow"),
+    .product(name: "UnauthenticatedFlow", package: "UnauthenticatedFlow"),
+    .product(name: "SignInFlow", package: "SignInFlow"),
+    .product(name: "SignUpFlow", package: "SignUpFlow"),
+    .product(name: "AuthenticatedFlow", package: "AuthenticatedFlow"),
+]
+
 // The Flows monorepo. Every area is its own package under Packages/, depended on by path; this
 // manifest defines the `flows` app and every test target (tests inside path packages do not run).
 let package = Package(
@@ -40,15 +55,7 @@ let package = Package(
                 .product(name: "FlowTesting", package: "FlowKit"),
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "Primitives", package: "Primitives"),
-                .product(name: "Accounts", package: "Accounts"),
-                .product(name: "AccountsLive", package: "Accounts"),
-                .product(name: "AccountsData", package: "AccountsData"),
-                .product(name: "AccountsDataSQLite", package: "AccountsData"),
-                .product(name: "AppFlow", package: "AppFlow"),
-                .product(name: "UnauthenticatedFlow", package: "UnauthenticatedFlow"),
-                .product(name: "SignInFlow", package: "SignInFlow"),
-                .product(name: "SignUpFlow", package: "SignUpFlow"),
-                .product(name: "AuthenticatedFlow", package: "AuthenticatedFlow"),
+            ] + accountsModules + flowModules + [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/flows/Sources/FlowsApp"
@@ -90,10 +97,7 @@ let package = Package(
             name: "AccountsTests",
             dependencies: [
                 .product(name: "Primitives", package: "Primitives"),
-                .product(name: "Accounts", package: "Accounts"),
-                .product(name: "AccountsLive", package: "Accounts"),
-                .product(name: "AccountsData", package: "AccountsData"),
-                .product(name: "AccountsDataSQLite", package: "AccountsData"),
+            ] + accountsModules + [
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -104,16 +108,9 @@ let package = Package(
             dependencies: [
                 "FlowsApp",
                 .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "FlowTesting", package: "FlowKit"),
                 .product(name: "Primitives", package: "Primitives"),
-                .product(name: "Accounts", package: "Accounts"),
-                .product(name: "AccountsLive", package: "Accounts"),
-                .product(name: "AccountsData", package: "AccountsData"),
-                .product(name: "AccountsDataSQLite", package: "AccountsData"),
-                .product(name: "AppFlow", package: "AppFlow"),
-                .product(name: "UnauthenticatedFlow", package: "UnauthenticatedFlow"),
-                .product(name: "SignInFlow", package: "SignInFlow"),
-                .product(name: "SignUpFlow", package: "SignUpFlow"),
-                .product(name: "AuthenticatedFlow", package: "AuthenticatedFlow"),
+            ] + accountsModules + flowModules + [
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
