@@ -30,6 +30,7 @@ let package = Package(
         .package(path: "Packages/Infrastructure"),
         .package(path: "Packages/Domain/Primitives"),
         .package(path: "Packages/Domain/Accounts"),
+        .package(path: "Packages/Domain/Expenses"),
         .package(path: "Packages/Data/AccountsData"),
         .package(path: "Packages/Flows/AppFlow"),
         .package(path: "Packages/Flows/UnauthenticatedFlow"),
@@ -90,6 +91,14 @@ let package = Package(
             name: "PrimitivesTests",
             dependencies: [
                 .product(name: "Primitives", package: "Primitives"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "ExpensesTests",
+            dependencies: [
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Expenses", package: "Expenses"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,0 +1,160 @@
+import Primitives
+
+/// An amount divided among participants, to the minor unit, adding up exactly.
+///
+/// Every rule except exact amounts is a weighting: equal is one share each, percentages are
+/// weights in basis points. Each participant first gets the whole minor units of their exact
+/// quota (amount × weight ÷ total weight, rounded down); the units left over, fewer than the
+/// participants, go one each to the largest remainders. Ties go to the participant with the
+/// smaller user identifier, so the result never depends on the order people were entered in.
+/// ``extraUnits`` says who got a unit and why.
+public struct Split: Equatable, Sendable {
+    public let amount: Money
+    /// Each participant's part, in the order they were given.
+    public let parts: [Part]
+    /// Who got a leftover unit, most deserving first.
+    public let extraUnits: [ExtraUnit]
+
+    public struct Part: Equatable, Sendable {
+        public let user: UserID
+        public let amount: Money
+    }
+
+    /// One leftover unit and why it went where it went.
+    public struct ExtraUnit: Equatable, Sendable {
+        public let user: UserID
+        /// The remainder of the participant's exact quota, as a fraction of one unit.
+        public let remainder: Int64
+        public let denominator: Int64
+        /// 1 for the largest remainder, 2 for the next, ...
+        public let rank: Int
+        /// Whether another participant had the same remainder and lost the tie.
+        public let wonTie: Bool
+    }
+
+    /// Divides `amount` among `participants` by `rule`.
+    public init(amount: Money, participants: [UserID], rule: SplitRule) throws(SplitProblem) {
+        guard amount.isPositive else { throw .amountNotPositive }
+        guard !participants.isEmpty else { throw .noParticipants }
+        guard Set(participants).count == participants.count else { throw .duplicateParticipant }
+        self.amount = amount
+
+        switch rule {
+        case .exact(let given):
+            guard Set(given.keys) == Set(participants) else { throw .partsDoNotMatchParticipants }
+            var total: Int64 = 0
+            for user in participants {
+                guard let part = given[user], part.currency == amount.currency else { throw .currencyMismatch }
+                guard !part.isNegative else { throw .negativePart }
+                let (sum, overflow) = total.addingReportingOverflow(part.minorUnits)
+                guard !overflow else { throw .exactSumMismatch(sum: nil, amount: amount) }
+                total = sum
+            }
+            guard total == amount.minorUnits else {
+                throw .exactSumMismatch(sum: Money(minorUnits: total, currency: amount.currency), amount: amount)
+            }
+            parts = participants.map { Part(user: $0, amount: given[$0] ?? .zero(amount.currency)) }
+            extraUnits = []
+
+        case .equal:
+            (parts, extraUnits) = try Self.weighted(amount, participants.map { ($0, 1) })
+
+        case .percentages(let basisPoints):
+            guard Set(basisPoints.keys) == Set(participants) else { throw .partsDoNotMatchParticipants }
+            let weights = participants.map { ($0, basisPoints[$0] ?? 0) }
+            guard weights.allSatisfy({ $0.1 >= 0 }) else { throw .negativePart }
+            let sum = weights.reduce(0) { $0 + $1.1 }
+            guard sum == 10_000 else { throw .percentagesSum(basisPoints: sum) }
+            (parts, extraUnits) = try Self.weighted(amount, weights)
+
+        case .shares(let shares):
+            guard Set(shares.keys) == Set(participants) else { throw .partsDoNotMatchParticipants }
+            let weights = participants.map { ($0, shares[$0] ?? 0) }
+            guard weights.allSatisfy({ $0.1 >= 0 && $0.1 <= 1_000_000 }) else { throw .negativePart }
+            guard weights.contains(where: { $0.1 > 0 }) else { throw .noShares }
+            (parts, extraUnits) = try Self.weighted(amount, weights)
+        }
+    }
+
+    /// Largest remainder over integer weights, exact in 128-bit arithmetic.
+    private static func weighted(_ amount: Money, _ weights: [(UserID, Int)]) throws(SplitProblem) -> ([Part], [ExtraUnit]) {
+        let total = Int64(weights.reduce(0) { $0 + $1.1 })
+        var floors: [Int64] = []
+        var remainders: [Int64] = []
+        for (_, weight) in weights {
+            let product = amount.minorUnits.multipliedFullWidth(by: Int64(weight))
+            let (quotient, remainder) = total.dividingFullWidth(product)
+            floors.append(quotient)
+            remainders.append(remainder)
+        }
+        let leftover = Int(amount.minorUnits - floors.reduce(0, +))
+        let order = weights.indices.sorted { left, right in
+            remainders[left] != remainders[right]
+                ? remainders[left] > remainders[right]
+                : weights[left].0.rawValue < weights[right].0.rawValue
+        }
+        var extras: [ExtraUnit] = []
+        for (rank, index) in order.prefix(leftover).enumerated() {
+            floors[index] += 1
+            let tied = order.dropFirst(leftover).contains { remainders[$0] == remainders[index] }
+            extras.append(ExtraUnit(user: weights[index].0, remainder: remainders[index], denominator: total, rank: rank + 1, wonTie: tied))
+        }
+        let parts = weights.indices.map { Part(user: weights[$0].0, amount: Money(minorUnits: floors[$0], currency: amount.currency)) }
+        return (parts, extras)
+    }
+
+    /// The part of one participant.
+    public func amount(for user: UserID) -> Money? {
+        parts.first { $0.user == user }?.amount
+    }
+
+    /// Why each leftover unit went where it did, one sentence each, with names from `name`.
+    public func explanation(naming name: (UserID) -> String) -> [String] {
+        guard !extraUnits.isEmpty else {
+            return ["Every part is exact: no unit was left over."]
+        }
+        let unit = Money(minorUnits: 1, currency: amount.currency)
+        return extraUnits.map { extra in
+            var sentence = "\(name(extra.user)) gets 1 extra unit (\(unit)): the exact part leaves "
+                + "\(extra.remainder)/\(extra.denominator) of a unit, the "
+                + (extra.rank == 1 ? "largest remainder" : "remainder ranked \(extra.rank)")
+            if extra.wonTie { sentence += ", and ties go to the smaller user id" }
+            return sentence + "."
+        }
+    }
+}
+
+/// Why an amount cannot be split as asked.
+public enum SplitProblem: Error, Equatable, Sendable {
+    case amountNotPositive
+    case noParticipants
+    case duplicateParticipant
+    case partsDoNotMatchParticipants
+    case currencyMismatch
+    case negativePart
+    case exactSumMismatch(sum: Money?, amount: Money)
+    case percentagesSum(basisPoints: Int)
+    case noShares
+
+    public var message: String {
+        switch self {
+        case .amountNotPositive: "The amount must be more than zero."
+        case .noParticipants: "Choose at least one person to share it."
+        case .duplicateParticipant: "Each person shares an expense once."
+        case .partsDoNotMatchParticipants: "Give a part for each person sharing it, and no one else."
+        case .currencyMismatch: "Every part must be in the expense's currency."
+        case .negativePart: "Parts cannot be negative."
+        case .exactSumMismatch(let sum?, let amount): "The parts add up to \(sum), not \(amount)."
+        case .exactSumMismatch(nil, let amount): "The parts add up to more than \(amount)."
+        case .percentagesSum(let basisPoints):
+            "The percentages add up to \(basisPoints / 100).\(String(format2: basisPoints % 100)) %, not 100 %."
+        case .noShares: "Give at least one person a share."
+        }
+    }
+}
+
+extension String {
+    fileprivate init(format2 value: Int) {
+        self = value < 10 ? "0\(value)" : "\(value)"
+    }
+}
