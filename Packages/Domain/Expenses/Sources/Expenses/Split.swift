@@ -57,7 +57,7 @@ public struct Split: Equatable, Sendable {
             extraUnits = []
 
         case .equal:
-            (parts, extraUnits) = try Self.weighted(amount, participants.map { ($0, 1) })
+            (parts, extraUnits) = Self.weighted(amount, participants.map { ($0, 1) })
 
         case .percentages(let basisPoints):
             guard Set(basisPoints.keys) == Set(participants) else { throw .partsDoNotMatchParticipants }
@@ -65,24 +65,25 @@ public struct Split: Equatable, Sendable {
             guard weights.allSatisfy({ $0.1 >= 0 }) else { throw .negativePart }
             let sum = weights.reduce(0) { $0 + $1.1 }
             guard sum == 10_000 else { throw .percentagesSum(basisPoints: sum) }
-            (parts, extraUnits) = try Self.weighted(amount, weights)
+            (parts, extraUnits) = Self.weighted(amount, weights.map { ($0.0, Int64($0.1)) })
 
         case .shares(let shares):
             guard Set(shares.keys) == Set(participants) else { throw .partsDoNotMatchParticipants }
             let weights = participants.map { ($0, shares[$0] ?? 0) }
             guard weights.allSatisfy({ $0.1 >= 0 && $0.1 <= 1_000_000 }) else { throw .negativePart }
             guard weights.contains(where: { $0.1 > 0 }) else { throw .noShares }
-            (parts, extraUnits) = try Self.weighted(amount, weights)
+            (parts, extraUnits) = Self.weighted(amount, weights.map { ($0.0, Int64($0.1)) })
         }
     }
 
-    /// Largest remainder over integer weights, exact in 128-bit arithmetic.
-    private static func weighted(_ amount: Money, _ weights: [(UserID, Int)]) throws(SplitProblem) -> ([Part], [ExtraUnit]) {
-        let total = Int64(weights.reduce(0) { $0 + $1.1 })
+    /// Largest remainder over non-negative integer weights (some positive, summing within
+    /// Int64), exact in 128-bit arithmetic.
+    static func weighted(_ amount: Money, _ weights: [(UserID, Int64)]) -> ([Part], [ExtraUnit]) {
+        let total = weights.reduce(0) { $0 + $1.1 }
         var floors: [Int64] = []
         var remainders: [Int64] = []
         for (_, weight) in weights {
-            let product = amount.minorUnits.multipliedFullWidth(by: Int64(weight))
+            let product = amount.minorUnits.multipliedFullWidth(by: weight)
             let (quotient, remainder) = total.dividingFullWidth(product)
             floors.append(quotient)
             remainders.append(remainder)

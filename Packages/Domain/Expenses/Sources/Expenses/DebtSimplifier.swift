@@ -1,0 +1,112 @@
+import Primitives
+
+/// A payment that would move balances toward zero.
+public struct SuggestedPayment: Equatable, Sendable {
+    public let from: UserID
+    public let to: UserID
+    public let amount: Money
+
+    public init(from: UserID, to: UserID, amount: Money) {
+        self.from = from
+        self.to = to
+        self.amount = amount
+    }
+}
+
+/// Turns net positions in one currency into few payments that settle everyone.
+///
+/// Up to ``exactLimit`` people with a balance, the fewest payments are found exactly: the most
+/// groups whose balances sum to zero, each settled by its size minus one payments. Beyond that,
+/// a greedy pass (exactly matching debts first, then the largest debtor pays the largest
+/// creditor) settles everyone in at most people minus one payments. Ties go by user id, so the
+/// suggestions are always the same for the same balances.
+public enum DebtSimplifier {
+    public static let exactLimit = 14
+
+    /// - Parameter net: each person's position in minor units (positive: owed to them); the
+    ///   positions sum to zero.
+    public static func payments(for net: [UserID: Int64], currency: Currency) -> [SuggestedPayment] {
+        let people = net.filter { $0.value != 0 }.sorted { $0.key.rawValue < $1.key.rawValue }
+        guard people.count > 1 else { return [] }
+        let groups = people.count <= exactLimit ? zeroSumGroups(people) : [people]
+        return groups.flatMap { greedy($0, currency: currency) }
+    }
+
+    /// The most disjoint zero-sum groups, by dynamic programming over subsets.
+    private static func zeroSumGroups(_ people: [(key: UserID, value: Int64)]) -> [[(key: UserID, value: Int64)]] {
+        let count = people.count
+        let full = (1 << count) - 1
+        var sums = [Int64](repeating: 0, count: full + 1)
+        var best = [Int](repeating: 0, count: full + 1)
+        for mask in 1...full {
+            let lowest = mask.trailingZeroBitCount
+            sums[mask] = sums[mask & (mask - 1)] &+ people[lowest].value
+            var most = 0
+            var rest = mask
+            while rest != 0 {
+                let bit = rest & -rest
+                most = max(most, best[mask ^ bit])
+                rest ^= bit
+            }
+            best[mask] = most + (sums[mask] == 0 ? 1 : 0)
+        }
+        // Walk back from everyone, removing one person at a time along a best chain; the
+        // zero-sum masks met on the way bound the groups.
+        var chain: [Int] = []
+        var mask = full
+        while mask != 0 {
+            var rest = mask
+            while rest != 0 {
+                let bit = rest & -rest
+                if best[mask] == best[mask ^ bit] + (sums[mask] == 0 ? 1 : 0) {
+                    chain.append(mask)
+                    mask ^= bit
+                    break
+                }
+                rest ^= bit
+            }
+        }
+        var groups: [[(key: UserID, value: Int64)]] = []
+        var previous = 0
+        for mask in chain.reversed() where sums[mask] == 0 {
+            let members = mask & ~previous
+            groups.append((0..<count).filter { members & (1 << $0) != 0 }.map { people[$0] })
+            previous = mask
+        }
+        return groups
+    }
+
+    /// Settles one zero-sum group in at most its size minus one payments.
+    private static func greedy(_ group: [(key: UserID, value: Int64)], currency: Currency) -> [SuggestedPayment] {
+        var creditors = group.filter { $0.value > 0 }.map { (user: $0.key, units: $0.value) }
+        var debtors = group.filter { $0.value < 0 }.map { (user: $0.key, units: -$0.value) }
+        var payments: [SuggestedPayment] = []
+
+        // Exact matches first: each saves a payment.
+        for index in debtors.indices {
+            if let match = creditors.firstIndex(where: { $0.units == debtors[index].units }) {
+                payments.append(SuggestedPayment(from: debtors[index].user, to: creditors[match].user, amount: Money(minorUnits: debtors[index].units, currency: currency)))
+                creditors.remove(at: match)
+                debtors[index].units = 0
+            }
+        }
+        debtors.removeAll { $0.units == 0 }
+
+        let byLargest = { (left: (user: UserID, units: Int64), right: (user: UserID, units: Int64)) in
+            left.units != right.units ? left.units > right.units : left.user.rawValue < right.user.rawValue
+        }
+        creditors.sort(by: byLargest)
+        debtors.sort(by: byLargest)
+        var creditor = 0
+        var debtor = 0
+        while creditor < creditors.count, debtor < debtors.count {
+            let units = min(creditors[creditor].units, debtors[debtor].units)
+            payments.append(SuggestedPayment(from: debtors[debtor].user, to: creditors[creditor].user, amount: Money(minorUnits: units, currency: currency)))
+            creditors[creditor].units -= units
+            debtors[debtor].units -= units
+            if creditors[creditor].units == 0 { creditor += 1 }
+            if debtors[debtor].units == 0 { debtor += 1 }
+        }
+        return payments
+    }
+}

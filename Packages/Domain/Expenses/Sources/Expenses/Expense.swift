@@ -1,0 +1,123 @@
+import Primitives
+
+/// The identifier of an expense or a settlement.
+public struct ExpenseID: Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+}
+
+/// What an expense was for, for reports.
+public enum Category: String, Sendable, Codable, CaseIterable, SavedAsText {
+    case general, food, groceries, transport, housing, utilities, entertainment, travel, health, shopping, gifts, other
+}
+
+/// Someone who paid for an expense, and how much.
+public struct Payer: Equatable, Sendable, Codable {
+    public let user: UserID
+    public let amount: Money
+
+    public init(user: UserID, amount: Money) {
+        self.user = user
+        self.amount = amount
+    }
+}
+
+/// What a user fills in to add or edit an expense.
+public struct ExpenseDraft: Equatable, Sendable {
+    public var description: String
+    public var amount: Money
+    public var day: Day
+    public var category: Category
+    /// Who paid and how much; the amounts add up to the expense's amount.
+    public var payers: [Payer]
+    /// Who shares it (just the user, for a personal expense).
+    public var participants: [UserID]
+    public var rule: SplitRule
+
+    public init(description: String, amount: Money, day: Day, category: Category, payers: [Payer], participants: [UserID], rule: SplitRule) {
+        self.description = description
+        self.amount = amount
+        self.day = day
+        self.category = category
+        self.payers = payers
+        self.participants = participants
+        self.rule = rule
+    }
+}
+
+/// An expense as recorded: checked, with its split worked out.
+public struct Expense: Equatable, Sendable {
+    public let id: ExpenseID
+    public let description: String
+    public let day: Day
+    public let category: Category
+    public let payers: [Payer]
+    public let split: Split
+
+    public var amount: Money { split.amount }
+
+    /// Checks a draft against every rule and works out its split.
+    public init(id: ExpenseID, draft: ExpenseDraft) throws(ExpenseProblem) {
+        let description = draft.description.trimmingWhitespace()
+        guard (1...100).contains(description.count) else { throw .description }
+        guard !description.containsControlCharacters else { throw .descriptionControlCharacters }
+        guard !draft.payers.isEmpty else { throw .noPayer }
+        guard Set(draft.payers.map(\.user)).count == draft.payers.count else { throw .duplicatePayer }
+        var paid: Int64 = 0
+        for payer in draft.payers {
+            guard payer.amount.currency == draft.amount.currency else { throw .payerCurrency }
+            guard payer.amount.isPositive else { throw .payerAmount }
+            let (sum, overflow) = paid.addingReportingOverflow(payer.amount.minorUnits)
+            guard !overflow else { throw .paymentsDoNotAddUp(paid: nil, amount: draft.amount) }
+            paid = sum
+        }
+        guard paid == draft.amount.minorUnits else {
+            throw .paymentsDoNotAddUp(paid: Money(minorUnits: paid, currency: draft.amount.currency), amount: draft.amount)
+        }
+        do {
+            split = try Split(amount: draft.amount, participants: draft.participants, rule: draft.rule)
+        } catch {
+            throw .split(error)
+        }
+        self.id = id
+        self.description = description
+        day = draft.day
+        category = draft.category
+        payers = draft.payers
+    }
+
+    /// Whether only one person is in it, paying and sharing: the user's own spending.
+    public var isPersonal: Bool {
+        Set(payers.map(\.user) + split.parts.map(\.user)).count == 1
+    }
+
+    /// Everyone in the expense, paying or sharing.
+    public var people: Set<UserID> { Set(payers.map(\.user) + split.parts.map(\.user)) }
+}
+
+/// Why a draft is not an expense.
+public enum ExpenseProblem: Error, Equatable, Sendable {
+    case description
+    case descriptionControlCharacters
+    case noPayer
+    case duplicatePayer
+    case payerCurrency
+    case payerAmount
+    case paymentsDoNotAddUp(paid: Money?, amount: Money)
+    case split(SplitProblem)
+
+    public var message: String {
+        switch self {
+        case .description: "Describe it in 1 to 100 characters."
+        case .descriptionControlCharacters: "A description cannot contain control characters."
+        case .noPayer: "Say who paid."
+        case .duplicatePayer: "Each payer appears once."
+        case .payerCurrency: "Payments must be in the expense's currency."
+        case .payerAmount: "Each payer pays more than zero."
+        case .paymentsDoNotAddUp(let paid?, let amount): "The payments add up to \(paid), not \(amount)."
+        case .paymentsDoNotAddUp(nil, let amount): "The payments add up to more than \(amount)."
+        case .split(let problem): problem.message
+        }
+    }
+}

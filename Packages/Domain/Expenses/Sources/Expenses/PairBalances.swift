@@ -1,0 +1,98 @@
+import Primitives
+
+/// Who owes whom, per pair of people and per currency.
+///
+/// A pair is kept once, in the order of the two user ids: a positive amount means the second
+/// owes the first. Every change goes through ``apply(_:)`` with signed deltas, so each pair's
+/// two sides always cancel: per currency, everyone's balances sum to exactly zero.
+public struct PairBalances: Equatable, Sendable {
+    /// One pair's balance in one currency.
+    public struct Key: Hashable, Sendable {
+        public let low: UserID
+        public let high: UserID
+        public let currency: Currency
+    }
+
+    /// A change to what `debtor` owes `creditor`.
+    public struct Delta: Equatable, Sendable {
+        public let creditor: UserID
+        public let debtor: UserID
+        public let amount: Money
+
+        public init(creditor: UserID, debtor: UserID, amount: Money) {
+            self.creditor = creditor
+            self.debtor = debtor
+            self.amount = amount
+        }
+
+        /// The same change in the pair's order: the key, and minor units owed by `high` to `low`.
+        public var keyed: (key: Key, units: Int64) {
+            creditor.rawValue < debtor.rawValue
+                ? (Key(low: creditor, high: debtor, currency: amount.currency), amount.minorUnits)
+                : (Key(low: debtor, high: creditor, currency: amount.currency), -amount.minorUnits)
+        }
+
+        /// The change that undoes this one.
+        public var reversed: Delta { Delta(creditor: debtor, debtor: creditor, amount: amount) }
+    }
+
+    /// Minor units `high` owes `low`, by pair and currency; settled pairs are removed.
+    public private(set) var amounts: [Key: Int64] = [:]
+
+    public init() {}
+
+    public mutating func apply(_ deltas: [Delta]) {
+        for delta in deltas {
+            let (key, units) = delta.keyed
+            let updated = (amounts[key] ?? 0) + units
+            amounts[key] = updated == 0 ? nil : updated
+        }
+    }
+
+    /// What `user` is owed (positive) or owes (negative), per other person and currency.
+    public func balances(of user: UserID) -> [(other: UserID, amount: Money)] {
+        amounts.compactMap { key, units in
+            if key.low == user { return (key.high, Money(minorUnits: units, currency: key.currency)) }
+            if key.high == user { return (key.low, Money(minorUnits: -units, currency: key.currency)) }
+            return nil
+        }.sorted { ($0.other.rawValue, $0.amount.currency.code) < ($1.other.rawValue, $1.amount.currency.code) }
+    }
+
+    /// Each person's net position per currency: positive is owed to them.
+    public func netPositions() -> [Currency: [UserID: Int64]] {
+        var result: [Currency: [UserID: Int64]] = [:]
+        for (key, units) in amounts {
+            result[key.currency, default: [:]][key.low, default: 0] += units
+            result[key.currency, default: [:]][key.high, default: 0] -= units
+        }
+        return result
+    }
+}
+
+extension Expense {
+    /// What the expense changes between people, exact to the unit.
+    ///
+    /// Each person's net is what they paid minus their part. Those who come out behind owe
+    /// those who come out ahead, paired in the order of their user ids (each debt filled from
+    /// the first creditor with something left), so everyone's balances move by exactly their
+    /// net, a personal expense moves nothing, and the result never depends on entry order.
+    public var balanceDeltas: [PairBalances.Delta] {
+        var net: [UserID: Int64] = [:]
+        for payer in payers { net[payer.user, default: 0] += payer.amount.minorUnits }
+        for part in split.parts { net[part.user, default: 0] -= part.amount.minorUnits }
+        var creditors = net.filter { $0.value > 0 }.sorted { $0.key.rawValue < $1.key.rawValue }.map { (user: $0.key, units: $0.value) }
+        var debtors = net.filter { $0.value < 0 }.sorted { $0.key.rawValue < $1.key.rawValue }.map { (user: $0.key, units: -$0.value) }
+        var deltas: [PairBalances.Delta] = []
+        var creditor = 0
+        var debtor = 0
+        while creditor < creditors.count, debtor < debtors.count {
+            let units = min(creditors[creditor].units, debtors[debtor].units)
+            deltas.append(.init(creditor: creditors[creditor].user, debtor: debtors[debtor].user, amount: Money(minorUnits: units, currency: amount.currency)))
+            creditors[creditor].units -= units
+            debtors[debtor].units -= units
+            if creditors[creditor].units == 0 { creditor += 1 }
+            if debtors[debtor].units == 0 { debtor += 1 }
+        }
+        return deltas
+    }
+}

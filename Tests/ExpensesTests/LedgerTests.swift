@@ -1,0 +1,120 @@
+import Expenses
+import PropertyBased
+import Primitives
+import Testing
+
+private let ann = UserID(rawValue: "a-ann")
+private let bob = UserID(rawValue: "b-bob")
+private let cy = UserID(rawValue: "c-cy")
+
+private func eur(_ units: Int64) -> Money { Money(minorUnits: units, currency: .eur) }
+
+private func expense(_ amount: Int64, payers: [(UserID, Int64)], among participants: [UserID], rule: SplitRule = .equal) throws -> Expense {
+    try Expense(id: ExpenseID(rawValue: "x"), draft: ExpenseDraft(
+        description: "Dinner", amount: eur(amount), day: try Day("2026-11-22"), category: .food,
+        payers: payers.map { Payer(user: $0.0, amount: eur($0.1)) }, participants: participants, rule: rule
+    ))
+}
+
+@Suite("Balances between people")
+struct LedgerTests {
+    @Test("one payer: each other participant owes them their part")
+    func onePayer() throws {
+        var balances = PairBalances()
+        balances.apply(try expense(3000, payers: [(ann, 3000)], among: [ann, bob, cy]).balanceDeltas)
+        #expect(balances.balances(of: ann).map(\.amount) == [eur(1000), eur(1000)])
+        #expect(balances.balances(of: bob).map { $0.other } == [ann])
+        #expect(balances.balances(of: bob).map(\.amount) == [eur(-1000)])
+    }
+
+    @Test("several payers: everyone moves by exactly what they paid minus their part")
+    func severalPayers() throws {
+        var balances = PairBalances()
+        balances.apply(try expense(3000, payers: [(ann, 2000), (bob, 1000)], among: [ann, bob, cy]).balanceDeltas)
+        let net = balances.netPositions()[.eur] ?? [:]
+        #expect(net[ann] == 1000)
+        #expect(net[bob] == nil)
+        #expect(net[cy] == -1000)
+    }
+
+    @Test("a personal expense changes no balance")
+    func personal() throws {
+        let own = try expense(1250, payers: [(ann, 1250)], among: [ann])
+        #expect(own.isPersonal)
+        #expect(own.balanceDeltas.isEmpty)
+    }
+
+    @Test("undoing an expense's deltas puts balances back exactly")
+    func reverse() throws {
+        var balances = PairBalances()
+        let dinner = try expense(1000, payers: [(ann, 1000)], among: [ann, bob, cy])
+        balances.apply(dinner.balanceDeltas)
+        balances.apply(dinner.balanceDeltas.map(\.reversed))
+        #expect(balances == PairBalances())
+    }
+
+    @Test("an expense's rules: description, payers adding up", arguments: [
+        ("", [(ann, Int64(1000))], ExpenseProblem.description),
+        (String(repeating: "d", count: 101), [(ann, 1000)], .description),
+        ("Tea\u{7}", [(ann, 1000)], .descriptionControlCharacters),
+        ("Tea", [], .noPayer),
+        ("Tea", [(ann, 500), (ann, 500)], .duplicatePayer),
+        ("Tea", [(ann, 900)], .paymentsDoNotAddUp(paid: eur(900), amount: eur(1000))),
+        ("Tea", [(ann, 1000), (bob, 0)], .payerAmount),
+    ] as [(String, [(UserID, Int64)], ExpenseProblem)])
+    func rules(description: String, payers: [(UserID, Int64)], problem: ExpenseProblem) {
+        #expect(throws: problem) {
+            try Expense(id: ExpenseID(rawValue: "x"), draft: ExpenseDraft(
+                description: description, amount: eur(1000), day: try Day("2026-11-22"), category: .food,
+                payers: payers.map { Payer(user: $0.0, amount: eur($0.1)) }, participants: [ann, bob], rule: .equal
+            ))
+        }
+    }
+}
+
+@Suite("Simplifying debts")
+struct DebtSimplifierTests {
+    @Test("a chain collapses: Bob owes Ann, Cy owes Bob the same: Cy pays Ann")
+    func chain() {
+        let payments = DebtSimplifier.payments(for: [ann: 1000, bob: 0, cy: -1000], currency: .eur)
+        #expect(payments == [SuggestedPayment(from: cy, to: ann, amount: eur(1000))])
+    }
+
+    @Test("finds the fewest payments when greedy would not: two independent pairs")
+    func fewest() {
+        let people = (0..<6).map { UserID(rawValue: "u\($0)") }
+        // u0 +5, u1 -5 | u2 +7, u3 -3, u4 -4 | u5 0.
+        let net: [UserID: Int64] = [people[0]: 5, people[1]: -5, people[2]: 7, people[3]: -3, people[4]: -4]
+        let payments = DebtSimplifier.payments(for: net, currency: .eur)
+        #expect(payments.count == 3)
+        var after = net
+        for payment in payments {
+            after[payment.from, default: 0] += payment.amount.minorUnits
+            after[payment.to, default: 0] -= payment.amount.minorUnits
+        }
+        #expect(after.values.allSatisfy { $0 == 0 })
+    }
+
+    @Test("settles everyone, never with more payments than people minus one", arguments: [5, 14, 15, 60])
+    func settlesEveryone(size: Int) async {
+        await propertyCheck(count: 200, input: Gen.int(in: 0...Int.max / 2)) { seed in
+            var state = UInt64(seed)
+            let people = (0..<size).map { UserID(rawValue: "p\($0)") }
+            var net: [UserID: Int64] = [:]
+            for person in people.dropFirst() {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                net[person] = Int64(state >> 44) - 500_000
+            }
+            net[people[0]] = -net.values.reduce(0, +)
+            let payments = DebtSimplifier.payments(for: net, currency: .eur)
+            var after = net
+            for payment in payments {
+                #expect(payment.amount.isPositive)
+                after[payment.from, default: 0] += payment.amount.minorUnits
+                after[payment.to, default: 0] -= payment.amount.minorUnits
+            }
+            #expect(after.values.allSatisfy { $0 == 0 })
+            #expect(payments.count <= max(0, net.values.filter { $0 != 0 }.count - 1))
+        }
+    }
+}
