@@ -8,6 +8,12 @@ let accountsModules: [Target.Dependency] = [
     .product(name: "AccountsData", package: "AccountsData"),
     .product(name: "AccountsDataSQLite", package: "AccountsData"),
 ]
+let expensesModules: [Target.Dependency] = [
+    .product(name: "Expenses", package: "Expenses"),
+    .product(name: "ExpensesLive", package: "Expenses"),
+    .product(name: "ExpensesData", package: "ExpensesData"),
+    .product(name: "ExpensesDataSQLite", package: "ExpensesData"),
+]
 let flowModules: [Target.Dependency] = [
     .product(name: "AppFlow", package: "AppFlow"),
     .product(name: "UnauthenticatedFlow", package: "UnauthenticatedFlow"),
@@ -32,6 +38,7 @@ let package = Package(
         .package(path: "Packages/Domain/Accounts"),
         .package(path: "Packages/Domain/Expenses"),
         .package(path: "Packages/Data/AccountsData"),
+        .package(path: "Packages/Data/ExpensesData"),
         .package(path: "Packages/Flows/AppFlow"),
         .package(path: "Packages/Flows/UnauthenticatedFlow"),
         .package(path: "Packages/Flows/SignInFlow"),
@@ -56,8 +63,9 @@ let package = Package(
                 .product(name: "FlowTesting", package: "FlowKit"),
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + flowModules + [
+            ] + accountsModules + expensesModules + flowModules + [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Apps/flows/Sources/FlowsApp"
         ),
@@ -99,6 +107,10 @@ let package = Package(
             dependencies: [
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Expenses", package: "Expenses"),
+                .product(name: "ExpensesLive", package: "Expenses"),
+                .product(name: "ExpensesData", package: "ExpensesData"),
+                .product(name: "ExpensesDataSQLite", package: "ExpensesData"),
+                .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -7,7 +7,6 @@ private let ann = UserID(rawValue: "a-ann")
 private let bob = UserID(rawValue: "b-bob")
 private let cy = UserID(rawValue: "c-cy")
 
-private func eur(_ units: Int64) -> Money { Money(minorUnits: units, currency: .eur) }
 
 private func expense(_ amount: Int64, payers: [(UserID, Int64)], among participants: [UserID], rule: SplitRule = .equal) throws -> Expense {
     try Expense(id: ExpenseID(rawValue: "x"), draft: ExpenseDraft(

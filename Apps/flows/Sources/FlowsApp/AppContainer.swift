@@ -2,7 +2,11 @@ import Accounts
 import AccountsDataSQLite
 import AccountsData
 import AccountsLive
+import Expenses
+import ExpensesDataSQLite
+import ExpensesLive
 import Foundation
+import GRDB
 import LocalStore
 import Primitives
 
@@ -10,9 +14,11 @@ import Primitives
 /// each abstraction.
 public struct AppContainer: Sendable {
     public let accounts: any AccountsService
+    public let expenses: any ExpensesService
 
-    public init(accounts: any AccountsService) {
+    public init(accounts: any AccountsService, expenses: any ExpensesService) {
         self.accounts = accounts
+        self.expenses = expenses
     }
 
     /// The app on the embedded store in `location`, opened on first use.
@@ -22,7 +28,8 @@ public struct AppContainer: Sendable {
             accounts: LiveAccountsService(
                 store: SQLiteAccountsStore(database: database),
                 tokens: FileSessionTokenStore(location: location)
-            )
+            ),
+            expenses: LiveExpensesService(store: SQLiteExpensesStore(database: database))
         )
     }
 
@@ -34,17 +41,22 @@ public struct AppContainer: Sendable {
         sessionTokens: any SessionTokenStore = InMemorySessionTokenStore()
     ) -> AppContainer {
         let database = LocalDatabase(.memory, migrations: registerMigrations)
+        let random = SeededRandomSource(seed: seed)
         return AppContainer(
             accounts: LiveAccountsService(
                 store: SQLiteAccountsStore(database: database),
                 tokens: sessionTokens,
                 hasher: PasswordHasher(cost: 4),
-                random: SeededRandomSource(seed: seed),
+                random: random,
                 now: { now }
-            )
+            ),
+            expenses: LiveExpensesService(store: SQLiteExpensesStore(database: database), random: random, now: { now })
         )
     }
 
     /// Every area's migrations, in the order they must run.
-    static let registerMigrations = AccountsSchema.registerMigrations(in:)
+    static let registerMigrations: @Sendable (inout DatabaseMigrator) -> Void = { migrator in
+        AccountsSchema.registerMigrations(in: &migrator)
+        ExpensesSchema.registerMigrations(in: &migrator)
+    }
 }

@@ -40,6 +40,15 @@ public final class LocalDatabase: Sendable {
         var configuration = Configuration()
         // Two `flows` processes may share the file; wait for a writer instead of failing.
         configuration.busyMode = .timeout(5)
+        if case .file = place {
+            // Write-ahead logging: a killed process never loses a committed transaction, and
+            // commits do not wait for the disk twice. (A power cut may lose the last commits,
+            // never consistency.)
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+        }
         let path: String
         let queue: DatabaseQueue
         do {

@@ -1,0 +1,29 @@
+/// Where expenses, settlements, balances and activity are kept.
+///
+/// Everything one `write` does is one transaction: a throw inside the body rolls it all back.
+public protocol ExpensesStore: Sendable {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any ExpensesReading) throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T
+}
+
+/// Look-ups inside a transaction.
+public protocol ExpensesReading {
+    func expense(id: String) throws -> StoredExpense?
+    /// The balances of the pairs `user` is in, by index (no scan of expenses).
+    func balances(of user: String) throws -> [BalanceRecord]
+    /// Every pair's balance in a currency.
+    func balances(in currency: String) throws -> [BalanceRecord]
+    func activity(of user: String, limit: Int) throws -> [ActivityRecord]
+    /// The sums of `user`'s parts by category, and by month.
+    func spending(of user: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord])
+}
+
+/// Changes inside a transaction.
+public protocol ExpensesWriting: ExpensesReading {
+    func insert(_ expense: StoredExpense) throws
+    func deleteExpense(id: String) throws
+    func insert(_ settlement: SettlementRecord) throws
+    /// Adds `amount` (signed) to what `high` owes `low`; a pair that reaches zero is removed.
+    func addToBalance(low: String, high: String, currency: String, amount: Int64) throws
+    func insert(_ activity: ActivityRecord) throws
+}

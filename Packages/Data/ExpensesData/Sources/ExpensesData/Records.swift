@@ -1,0 +1,127 @@
+/// A stored expense with its payers and parts. Plain values: the domain checks, the store keeps.
+public struct StoredExpense: Equatable, Sendable {
+    public var id: String
+    public var description: String
+    /// Minor units.
+    public var amount: Int64
+    public var currency: String
+    /// `yyyy-MM-dd`.
+    public var day: String
+    public var category: String
+    public var splitMode: String
+    public var createdBy: String
+    /// Seconds since 1970, UTC.
+    public var createdAt: Double
+    public var payers: [Payer]
+    public var parts: [Part]
+
+    public struct Payer: Equatable, Sendable {
+        public var user: String
+        public var amount: Int64
+        public init(user: String, amount: Int64) {
+            self.user = user
+            self.amount = amount
+        }
+    }
+
+    public struct Part: Equatable, Sendable {
+        public var user: String
+        public var amount: Int64
+        /// What the rule gave this person: exact units, basis points or shares; nil for equal.
+        public var ruleValue: Int64?
+        public init(user: String, amount: Int64, ruleValue: Int64?) {
+            self.user = user
+            self.amount = amount
+            self.ruleValue = ruleValue
+        }
+    }
+
+    public init(
+        id: String, description: String, amount: Int64, currency: String, day: String, category: String,
+        splitMode: String, createdBy: String, createdAt: Double, payers: [Payer], parts: [Part]
+    ) {
+        self.id = id
+        self.description = description
+        self.amount = amount
+        self.currency = currency
+        self.day = day
+        self.category = category
+        self.splitMode = splitMode
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+        self.payers = payers
+        self.parts = parts
+    }
+}
+
+/// A stored payment between two people.
+public struct SettlementRecord: Equatable, Sendable {
+    public var id: String
+    public var from: String
+    public var to: String
+    public var amount: Int64
+    public var currency: String
+    public var day: String
+    public var createdBy: String
+    public var createdAt: Double
+
+    public init(id: String, from: String, to: String, amount: Int64, currency: String, day: String, createdBy: String, createdAt: Double) {
+        self.id = id
+        self.from = from
+        self.to = to
+        self.amount = amount
+        self.currency = currency
+        self.day = day
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+    }
+}
+
+/// A pair's balance in one currency: minor units `high` owes `low` (`low` < `high`).
+public struct BalanceRecord: Equatable, Sendable {
+    public var low: String
+    public var high: String
+    public var currency: String
+    public var amount: Int64
+
+    public init(low: String, high: String, currency: String, amount: Int64) {
+        self.low = low
+        self.high = high
+        self.currency = currency
+        self.amount = amount
+    }
+}
+
+/// One line of the activity list, and the people it concerns.
+public struct ActivityRecord: Equatable, Sendable {
+    public var id: String
+    public var at: Double
+    public var actor: String
+    public var kind: String
+    public var subject: String
+    public var summary: String
+    public var people: [String]
+
+    public init(id: String, at: Double, actor: String, kind: String, subject: String, summary: String, people: [String]) {
+        self.id = id
+        self.at = at
+        self.actor = actor
+        self.kind = kind
+        self.subject = subject
+        self.summary = summary
+        self.people = people
+    }
+}
+
+/// A sum of one user's parts, grouped by a category or a month, in one currency.
+public struct SpendingRecord: Equatable, Sendable {
+    public var group: String
+    public var currency: String
+    public var amount: Int64
+
+    public init(group: String, currency: String, amount: Int64) {
+        self.group = group
+        self.currency = currency
+        self.amount = amount
+    }
+}

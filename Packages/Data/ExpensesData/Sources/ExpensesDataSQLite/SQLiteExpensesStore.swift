@@ -1,0 +1,172 @@
+import ExpensesData
+import GRDB
+import LocalStore
+
+/// The Expenses store on the embedded SQLite database.
+public struct SQLiteExpensesStore: ExpensesStore {
+    private let database: LocalDatabase
+
+    public init(database: LocalDatabase) {
+        self.database = database
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any ExpensesReading) throws -> T) async throws -> T {
+        try await database.writer().read { db in try body(Transaction(db: db)) }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T {
+        try await database.writer().write { db in try body(Transaction(db: db)) }
+    }
+}
+
+/// The store's operations inside one GRDB transaction.
+private struct Transaction: ExpensesWriting {
+    let db: Database
+
+    func expense(id: String) throws -> StoredExpense? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM expense WHERE id = ?", arguments: [id]) else { return nil }
+        let payers = try Row.fetchAll(db, sql: "SELECT user_id, amount FROM expense_payer WHERE expense_id = ? ORDER BY position", arguments: [id])
+            .map { StoredExpense.Payer(user: $0["user_id"], amount: $0["amount"]) }
+        let parts = try Row.fetchAll(db, sql: "SELECT user_id, amount, rule_value FROM expense_part WHERE expense_id = ? ORDER BY position", arguments: [id])
+            .map { StoredExpense.Part(user: $0["user_id"], amount: $0["amount"], ruleValue: $0["rule_value"]) }
+        return StoredExpense(
+            id: row["id"], description: row["description"], amount: row["amount"], currency: row["currency"], day: row["day"],
+            category: row["category"], splitMode: row["split_mode"], createdBy: row["created_by"], createdAt: row["created_at"],
+            payers: payers, parts: parts
+        )
+    }
+
+    func balances(of user: String) throws -> [BalanceRecord] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM balance WHERE user_low = ?
+                UNION ALL
+                SELECT * FROM balance WHERE user_high = ?
+                """,
+            arguments: [user, user]
+        ).map(BalanceRecord.init(row:))
+    }
+
+    func balances(in currency: String) throws -> [BalanceRecord] {
+        try Row.fetchAll(db, sql: "SELECT * FROM balance WHERE currency = ?", arguments: [currency]).map(BalanceRecord.init(row:))
+    }
+
+    func activity(of user: String, limit: Int) throws -> [ActivityRecord] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT activity.* FROM activity_person
+                JOIN activity ON activity.id = activity_person.activity_id
+                WHERE activity_person.user_id = ?
+                ORDER BY activity_person.at DESC, activity.rowid DESC
+                LIMIT ?
+                """,
+            arguments: [user, limit]
+        )
+        return try rows.map { row in
+            let id: String = row["id"]
+            let people = try String.fetchAll(db, sql: "SELECT user_id FROM activity_person WHERE activity_id = ? ORDER BY user_id", arguments: [id])
+            return ActivityRecord(id: id, at: row["at"], actor: row["actor"], kind: row["kind"], subject: row["subject"], summary: row["summary"], people: people)
+        }
+    }
+
+    func spending(of user: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) {
+        let grouped = { (group: String, order: String) throws -> [SpendingRecord] in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(group) AS grouping, expense.currency AS currency, sum(expense_part.amount) AS total
+                    FROM expense_part JOIN expense ON expense.id = expense_part.expense_id
+                    WHERE expense_part.user_id = ? AND expense_part.amount > 0
+                    GROUP BY grouping, currency
+                    ORDER BY \(order)
+                    """,
+                arguments: [user]
+            ).map { SpendingRecord(group: $0["grouping"], currency: $0["currency"], amount: $0["total"]) }
+        }
+        return (try grouped("expense.category", "total DESC, grouping"), try grouped("substr(expense.day, 1, 7)", "grouping, currency"))
+    }
+
+    func insert(_ expense: StoredExpense) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category,
+                expense.splitMode, expense.createdBy, expense.createdAt,
+            ]
+        )
+        for (position, payer) in expense.payers.enumerated() {
+            try db.execute(
+                sql: "INSERT INTO expense_payer (expense_id, position, user_id, amount) VALUES (?, ?, ?, ?)",
+                arguments: [expense.id, position, payer.user, payer.amount]
+            )
+        }
+        for (position, part) in expense.parts.enumerated() {
+            try db.execute(
+                sql: "INSERT INTO expense_part (expense_id, position, user_id, amount, rule_value) VALUES (?, ?, ?, ?, ?)",
+                arguments: [expense.id, position, part.user, part.amount, part.ruleValue]
+            )
+        }
+    }
+
+    func deleteExpense(id: String) throws {
+        try db.execute(sql: "DELETE FROM expense WHERE id = ?", arguments: [id])
+    }
+
+    func insert(_ settlement: SettlementRecord) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO settlement (id, from_user, to_user, amount, currency, day, created_by, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                settlement.id, settlement.from, settlement.to, settlement.amount, settlement.currency, settlement.day,
+                settlement.createdBy, settlement.createdAt,
+            ]
+        )
+    }
+
+    func addToBalance(low: String, high: String, currency: String, amount: Int64) throws {
+        guard amount != 0 else { return }
+        let updated = try Int64.fetchOne(
+            db,
+            sql: """
+                INSERT INTO balance (user_low, user_high, currency, amount) VALUES (?, ?, ?, ?)
+                ON CONFLICT (user_low, user_high, currency) DO UPDATE SET amount = amount + excluded.amount
+                    WHERE amount + excluded.amount <> 0
+                RETURNING amount
+                """,
+            arguments: [low, high, currency, amount]
+        )
+        if updated == nil {
+            // The update was skipped because the pair comes back to zero: a settled pair goes.
+            try db.execute(
+                sql: "DELETE FROM balance WHERE user_low = ? AND user_high = ? AND currency = ?",
+                arguments: [low, high, currency]
+            )
+        }
+    }
+
+    func insert(_ activity: ActivityRecord) throws {
+        try db.execute(
+            sql: "INSERT INTO activity (id, at, actor, kind, subject, summary) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [activity.id, activity.at, activity.actor, activity.kind, activity.subject, activity.summary]
+        )
+        for person in Set(activity.people) {
+            try db.execute(
+                sql: "INSERT INTO activity_person (user_id, at, activity_id) VALUES (?, ?, ?)",
+                arguments: [person, activity.at, activity.id]
+            )
+        }
+    }
+}
+
+extension BalanceRecord {
+    fileprivate init(row: Row) {
+        self.init(low: row["user_low"], high: row["user_high"], currency: row["currency"], amount: row["amount"])
+    }
+}

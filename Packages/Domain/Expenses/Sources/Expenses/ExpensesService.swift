@@ -1,0 +1,125 @@
+import Foundation
+import Primitives
+
+/// Adding, editing and deleting expenses, settling up, and reading balances, activity and
+/// reports.
+///
+/// Every method that writes does so in one transaction: a failure part-way leaves the store as
+/// it was. Balances are kept up to date by each write, so reading them never scans expenses.
+public protocol ExpensesService: Sendable {
+    func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense
+    /// Replaces an expense; only someone in it (paying or sharing) may.
+    func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense
+    /// Deletes an expense; only someone in it may.
+    func delete(_ id: ExpenseID, by user: UserID) async throws(ExpensesError)
+    func expense(_ id: ExpenseID) async throws(ExpensesError) -> Expense?
+    /// Records that `from` paid `to`.
+    func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement
+    /// What each other person owes `user` (positive) or is owed by them (negative), per currency.
+    func balances(of user: UserID) async throws(ExpensesError) -> [Balance]
+    /// Few payments that would settle everyone in a currency.
+    func suggestedPayments(in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment]
+    /// The newest changes that involve `user`, newest first.
+    func activity(of user: UserID, limit: Int) async throws(ExpensesError) -> [Activity]
+    /// What `user`'s own parts of expenses came to, by category and by month.
+    func spending(of user: UserID) async throws(ExpensesError) -> SpendingReport
+}
+
+/// One person's balance with another in one currency: positive when the other owes them.
+public struct Balance: Equatable, Sendable {
+    public let other: UserID
+    public let amount: Money
+
+    public init(other: UserID, amount: Money) {
+        self.other = other
+        self.amount = amount
+    }
+}
+
+/// A payment between two people that moves their balance toward zero.
+public struct Settlement: Equatable, Sendable {
+    public let id: ExpenseID
+    public let from: UserID
+    public let to: UserID
+    public let amount: Money
+    public let day: Day
+
+    public init(id: ExpenseID, from: UserID, to: UserID, amount: Money, day: Day) {
+        self.id = id
+        self.from = from
+        self.to = to
+        self.amount = amount
+        self.day = day
+    }
+
+    /// What the payment changes: `to` is owed that much less by `from`.
+    public var balanceDeltas: [PairBalances.Delta] {
+        [PairBalances.Delta(creditor: from, debtor: to, amount: amount)]
+    }
+}
+
+/// A change in the activity list.
+public struct Activity: Equatable, Sendable {
+    public enum Kind: String, Sendable, CaseIterable, SavedAsText {
+        case added, edited, deleted, settled
+    }
+
+    public let kind: Kind
+    public let actor: UserID
+    /// The expense or settlement changed.
+    public let subject: ExpenseID
+    /// A line for people: `Dinner, 30.00 EUR`.
+    public let summary: String
+    public let at: Date
+
+    public init(kind: Kind, actor: UserID, subject: ExpenseID, summary: String, at: Date) {
+        self.kind = kind
+        self.actor = actor
+        self.subject = subject
+        self.summary = summary
+        self.at = at
+    }
+}
+
+/// A user's own spending: their parts of expenses, per currency.
+public struct SpendingReport: Equatable, Sendable {
+    public struct Line: Equatable, Sendable {
+        public let label: String
+        public let amount: Money
+
+        public init(label: String, amount: Money) {
+            self.label = label
+            self.amount = amount
+        }
+    }
+
+    /// By category, largest first.
+    public let byCategory: [Line]
+    /// By month (`yyyy-MM`), oldest first.
+    public let byMonth: [Line]
+
+    public init(byCategory: [Line], byMonth: [Line]) {
+        self.byCategory = byCategory
+        self.byMonth = byMonth
+    }
+}
+
+/// Why an expenses operation did not happen.
+public enum ExpensesError: Error, Equatable, Sendable {
+    case invalid(ExpenseProblem)
+    case notFound(ExpenseID)
+    /// Only people in an expense may change it.
+    case notInExpense
+    case invalidSettlement(String)
+    case storeUnavailable(String)
+
+    public var message: String {
+        switch self {
+        case .invalid(let problem): problem.message
+        case .notFound(let id): "There is no expense \(id)."
+        case .notInExpense: "Only people in an expense can change it."
+        case .invalidSettlement(let reason): reason
+        case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
+        }
+    }
+}

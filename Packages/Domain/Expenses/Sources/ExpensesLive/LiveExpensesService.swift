@@ -1,0 +1,197 @@
+import Expenses
+import ExpensesData
+import Foundation
+import Primitives
+
+/// The expenses service of the app, on top of an ``ExpensesStore``.
+///
+/// Each write is one store transaction: the expense rows, the balance changes and the activity
+/// line are written together or not at all.
+public struct LiveExpensesService: ExpensesService {
+    private let store: any ExpensesStore
+    private let random: any RandomSource
+    private let now: @Sendable () -> Date
+
+    public init(store: any ExpensesStore, random: any RandomSource = SystemRandomSource(), now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store
+        self.random = random
+        self.now = now
+    }
+
+    public func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
+        let expense = try checked(ExpenseID(rawValue: UserID.random(using: random).rawValue), draft)
+        let stored = StoredExpense(expense, rule: draft.rule, createdBy: user, createdAt: now().timeIntervalSince1970)
+        let activity = record(.added, expense, by: user)
+        try await storing {
+            try await store.write { db in
+                try db.insert(stored)
+                try apply(expense.balanceDeltas, in: db)
+                try db.insert(activity)
+            }
+        }
+        return expense
+    }
+
+    public func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
+        let updated = try checked(id, draft)
+        guard updated.people.contains(user) else { throw .notInExpense }
+        let createdAt = now().timeIntervalSince1970
+        let activity = record(.edited, updated, by: user)
+        try await storing {
+            try await store.write { db in
+                guard let old = try db.expense(id: id.rawValue) else { throw ExpensesError.notFound(id) }
+                let previous = try old.expense()
+                guard previous.people.contains(user) else { throw ExpensesError.notInExpense }
+                try apply(previous.balanceDeltas.map(\.reversed), in: db)
+                try db.deleteExpense(id: id.rawValue)
+                try db.insert(StoredExpense(updated, rule: draft.rule, createdBy: UserID(rawValue: old.createdBy), createdAt: createdAt))
+                try apply(updated.balanceDeltas, in: db)
+                try db.insert(ActivityRecord(
+                    id: activity.id, at: activity.at, actor: activity.actor, kind: activity.kind, subject: activity.subject,
+                    summary: activity.summary, people: activity.people + previous.people.map(\.rawValue)
+                ))
+            }
+        }
+        return updated
+    }
+
+    public func delete(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) {
+        let at = now().timeIntervalSince1970
+        let activityID = UserID.random(using: random).rawValue
+        try await storing {
+            try await store.write { db in
+                guard let old = try db.expense(id: id.rawValue) else { throw ExpensesError.notFound(id) }
+                let previous = try old.expense()
+                guard previous.people.contains(user) else { throw ExpensesError.notInExpense }
+                try apply(previous.balanceDeltas.map(\.reversed), in: db)
+                try db.deleteExpense(id: id.rawValue)
+                try db.insert(ActivityRecord(
+                    id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.deleted), subject: id.rawValue,
+                    summary: Self.summary(previous), people: previous.people.map(\.rawValue)
+                ))
+            }
+        }
+    }
+
+    public func expense(_ id: ExpenseID) async throws(ExpensesError) -> Expense? {
+        try await storing {
+            try await store.read { db in try db.expense(id: id.rawValue)?.expense() }
+        }
+    }
+
+    public func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement {
+        guard from != to else { throw .invalidSettlement("Someone cannot pay themselves.") }
+        guard amount.isPositive else { throw .invalidSettlement("The amount must be more than zero.") }
+        guard user == from || user == to else { throw .invalidSettlement("Only the payer or the payee can record a payment.") }
+        let settlement = Settlement(id: ExpenseID(rawValue: UserID.random(using: random).rawValue), from: from, to: to, amount: amount, day: day)
+        let at = now().timeIntervalSince1970
+        let record = SettlementRecord(
+            id: settlement.id.rawValue, from: from.rawValue, to: to.rawValue, amount: amount.minorUnits,
+            currency: SaveFormatter.text(amount.currency), day: day.description, createdBy: user.rawValue, createdAt: at
+        )
+        let activity = ActivityRecord(
+            id: UserID.random(using: random).rawValue, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.settled),
+            subject: settlement.id.rawValue, summary: "Payment, \(amount)", people: [from.rawValue, to.rawValue]
+        )
+        try await storing {
+            try await store.write { db in
+                try db.insert(record)
+                try apply(settlement.balanceDeltas, in: db)
+                try db.insert(activity)
+            }
+        }
+        return settlement
+    }
+
+    public func balances(of user: UserID) async throws(ExpensesError) -> [Balance] {
+        let records = try await storing { try await store.read { try $0.balances(of: user.rawValue) } }
+        return try records.map { record throws(ExpensesError) in
+            let currency = try Self.currency(record.currency)
+            return record.low == user.rawValue
+                ? Balance(other: UserID(rawValue: record.high), amount: Money(minorUnits: record.amount, currency: currency))
+                : Balance(other: UserID(rawValue: record.low), amount: Money(minorUnits: -record.amount, currency: currency))
+        }.sorted { ($0.other.rawValue, $0.amount.currency.code) < ($1.other.rawValue, $1.amount.currency.code) }
+    }
+
+    public func suggestedPayments(in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] {
+        let code = SaveFormatter.text(currency)
+        let records = try await storing { try await store.read { try $0.balances(in: code) } }
+        var net: [UserID: Int64] = [:]
+        for record in records {
+            net[UserID(rawValue: record.low), default: 0] += record.amount
+            net[UserID(rawValue: record.high), default: 0] -= record.amount
+        }
+        return DebtSimplifier.payments(for: net, currency: currency)
+    }
+
+    public func activity(of user: UserID, limit: Int) async throws(ExpensesError) -> [Activity] {
+        let records = try await storing { try await store.read { try $0.activity(of: user.rawValue, limit: max(0, limit)) } }
+        return try records.map { record throws(ExpensesError) in
+            guard let kind = try? SaveFormatter.value(Activity.Kind.self, from: record.kind) else {
+                throw .storeUnavailable("the activity \(record.id) has an unknown kind")
+            }
+            return Activity(
+                kind: kind, actor: UserID(rawValue: record.actor), subject: ExpenseID(rawValue: record.subject),
+                summary: record.summary, at: Date(timeIntervalSince1970: record.at)
+            )
+        }
+    }
+
+    public func spending(of user: UserID) async throws(ExpensesError) -> SpendingReport {
+        let sums = try await storing { try await store.read { try $0.spending(of: user.rawValue) } }
+        let lines = { (records: [SpendingRecord]) throws(ExpensesError) -> [SpendingReport.Line] in
+            try records.map { record throws(ExpensesError) in
+                SpendingReport.Line(label: record.group, amount: Money(minorUnits: record.amount, currency: try Self.currency(record.currency)))
+            }
+        }
+        return SpendingReport(byCategory: try lines(sums.byCategory), byMonth: try lines(sums.byMonth))
+    }
+
+    // MARK: - Helpers
+
+    private func checked(_ id: ExpenseID, _ draft: ExpenseDraft) throws(ExpensesError) -> Expense {
+        do {
+            return try Expense(id: id, draft: draft)
+        } catch {
+            throw .invalid(error)
+        }
+    }
+
+    private func record(_ kind: Activity.Kind, _ expense: Expense, by user: UserID) -> ActivityRecord {
+        ActivityRecord(
+            id: UserID.random(using: random).rawValue, at: now().timeIntervalSince1970, actor: user.rawValue,
+            kind: SaveFormatter.text(kind), subject: expense.id.rawValue, summary: Self.summary(expense),
+            people: expense.people.map(\.rawValue)
+        )
+    }
+
+    private static func summary(_ expense: Expense) -> String {
+        "\(expense.description), \(expense.amount)"
+    }
+
+    private static func currency(_ code: String) throws(ExpensesError) -> Currency {
+        guard let currency = try? SaveFormatter.value(Currency.self, from: code) else {
+            throw .storeUnavailable("the store holds an unknown currency \(code)")
+        }
+        return currency
+    }
+
+    /// Runs store work, turning its failures into ``ExpensesError``s.
+    private func storing<T>(_ work: () async throws -> T) async throws(ExpensesError) -> T {
+        do {
+            return try await work()
+        } catch let error as ExpensesError {
+            throw error
+        } catch {
+            throw .storeUnavailable("\(error)")
+        }
+    }
+}
+
+/// Applies balance changes in a transaction.
+private func apply(_ deltas: [PairBalances.Delta], in db: any ExpensesWriting) throws {
+    for delta in deltas {
+        let (key, units) = delta.keyed
+        try db.addToBalance(low: key.low.rawValue, high: key.high.rawValue, currency: SaveFormatter.text(key.currency), amount: units)
+    }
+}

@@ -1,0 +1,52 @@
+import Expenses
+import ExpensesData
+import Primitives
+
+/// Conversions between the domain's values and the store's records, through SaveFormatter.
+extension StoredExpense {
+    init(_ expense: Expense, rule: SplitRule, createdBy: UserID, createdAt: Double) {
+        let ruleValues: [UserID: Int64] = switch rule {
+        case .equal: [:]
+        case .exact(let parts): parts.mapValues(\.minorUnits)
+        case .percentages(let points): points.mapValues(Int64.init)
+        case .shares(let shares): shares.mapValues(Int64.init)
+        }
+        self.init(
+            id: expense.id.rawValue,
+            description: expense.description,
+            amount: expense.amount.minorUnits,
+            currency: SaveFormatter.text(expense.amount.currency),
+            day: expense.day.description,
+            category: SaveFormatter.text(expense.category),
+            splitMode: SaveFormatter.text(rule.mode),
+            createdBy: createdBy.rawValue,
+            createdAt: createdAt,
+            payers: expense.payers.map { StoredExpense.Payer(user: $0.user.rawValue, amount: $0.amount.minorUnits) },
+            parts: expense.split.parts.map { StoredExpense.Part(user: $0.user.rawValue, amount: $0.amount.minorUnits, ruleValue: ruleValues[$0.user]) }
+        )
+    }
+
+    /// The expense as the domain knows it; its split is worked out again from the stored rule,
+    /// which gives the stored parts.
+    func expense() throws -> Expense {
+        let currency = try SaveFormatter.value(Currency.self, from: self.currency)
+        let users = parts.map { UserID(rawValue: $0.user) }
+        let values = Dictionary(uniqueKeysWithValues: parts.map { (UserID(rawValue: $0.user), $0.ruleValue ?? 0) })
+        let rule: SplitRule = switch try SaveFormatter.value(SplitMode.self, from: splitMode) {
+        case .equal: .equal
+        case .exact: .exact(values.mapValues { Money(minorUnits: $0, currency: currency) })
+        case .percentages: .percentages(values.mapValues { Int($0) })
+        case .shares: .shares(values.mapValues { Int($0) })
+        }
+        let draft = ExpenseDraft(
+            description: description,
+            amount: Money(minorUnits: amount, currency: currency),
+            day: try Day(day),
+            category: try SaveFormatter.value(Category.self, from: category),
+            payers: payers.map { Expenses.Payer(user: UserID(rawValue: $0.user), amount: Money(minorUnits: $0.amount, currency: currency)) },
+            participants: users,
+            rule: rule
+        )
+        return try Expense(id: ExpenseID(rawValue: id), draft: draft)
+    }
+}

@@ -1,0 +1,263 @@
+import Expenses
+import ExpensesData
+import ExpensesDataSQLite
+import ExpensesLive
+import Foundation
+import LocalStore
+import PropertyBased
+import Primitives
+import Testing
+
+private let ann = UserID(rawValue: "a-ann")
+private let bob = UserID(rawValue: "b-bob")
+private let cy = UserID(rawValue: "c-cy")
+
+func eur(_ units: Int64) -> Money { Money(minorUnits: units, currency: .eur) }
+
+func draft(_ amount: Money, paidBy payers: [(UserID, Int64)], among participants: [UserID], rule: SplitRule = .equal, description: String = "Dinner", day: String = "2026-11-22", category: Category = .food) throws -> ExpenseDraft {
+    ExpenseDraft(
+        description: description, amount: amount, day: try Day(day), category: category,
+        payers: payers.map { Payer(user: $0.0, amount: Money(minorUnits: $0.1, currency: amount.currency)) },
+        participants: participants, rule: rule
+    )
+}
+
+/// The live service on a private in-memory store.
+struct Ledger {
+    let database = LocalDatabase(.memory, migrations: ExpensesSchema.registerMigrations(in:))
+    var store: any ExpensesStore { SQLiteExpensesStore(database: database) }
+
+    func service(store: (any ExpensesStore)? = nil) -> LiveExpensesService {
+        LiveExpensesService(store: store ?? self.store, random: SeededRandomSource(seed: 9), now: { Date(timeIntervalSince1970: 1_800_000_000) })
+    }
+
+    func count(_ table: String) throws -> Int {
+        try database.writer().read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? -1 }
+    }
+}
+
+@Suite("The expenses service on SQLite")
+struct ExpensesServiceTests {
+    let ledger = Ledger()
+
+    @Test("adding an expense records it, moves balances and writes the activity")
+    func add() async throws {
+        let service = ledger.service()
+        let dinner = try await service.add(try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann, bob, cy]), by: ann)
+        #expect(try await service.expense(dinner.id) == dinner)
+        #expect(try await service.balances(of: ann) == [Balance(other: bob, amount: eur(1000)), Balance(other: cy, amount: eur(1000))])
+        #expect(try await service.balances(of: bob) == [Balance(other: ann, amount: eur(-1000))])
+        let activity = try await service.activity(of: cy, limit: 10)
+        #expect(activity.map(\.kind) == [.added])
+        #expect(activity.first?.summary == "Dinner, 30.00 EUR")
+    }
+
+    @Test("editing moves balances from the old split to the new; deleting puts them back")
+    func editAndDelete() async throws {
+        let service = ledger.service()
+        let dinner = try await service.add(try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann, bob, cy]), by: ann)
+        _ = try await service.edit(dinner.id, to: try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob], rule: .shares([ann: 1, bob: 3])), by: bob)
+        #expect(try await service.balances(of: ann) == [Balance(other: bob, amount: eur(750))])
+        #expect(try await service.balances(of: cy) == [])
+        try await service.delete(dinner.id, by: ann)
+        #expect(try await service.balances(of: ann) == [])
+        #expect(try await service.expense(dinner.id) == nil)
+        #expect(try await service.activity(of: cy, limit: 10).map(\.kind) == [.edited, .added])
+        #expect(try await service.activity(of: ann, limit: 10).map(\.kind) == [.deleted, .edited, .added])
+        #expect(try ledger.count("balance") == 0)
+    }
+
+    @Test("only people in an expense change it")
+    func permissions() async throws {
+        let service = ledger.service()
+        let dinner = try await service.add(try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob]), by: ann)
+        await #expect(throws: ExpensesError.notInExpense) { try await service.delete(dinner.id, by: cy) }
+        await #expect(throws: ExpensesError.notFound(ExpenseID(rawValue: "nope"))) { try await service.delete(ExpenseID(rawValue: "nope"), by: ann) }
+        await #expect(throws: ExpensesError.invalid(.split(.noParticipants))) {
+            try await service.add(try draft(eur(1000), paidBy: [(ann, 1000)], among: []), by: ann)
+        }
+    }
+
+    @Test("settling up moves the balance to zero and the pair goes away")
+    func settle() async throws {
+        let service = ledger.service()
+        _ = try await service.add(try draft(eur(2000), paidBy: [(ann, 2000)], among: [ann, bob]), by: ann)
+        _ = try await service.settle(from: bob, to: ann, amount: eur(600), day: try Day("2026-11-23"), by: bob)
+        #expect(try await service.balances(of: bob) == [Balance(other: ann, amount: eur(-400))])
+        _ = try await service.settle(from: bob, to: ann, amount: eur(400), day: try Day("2026-11-23"), by: ann)
+        #expect(try await service.balances(of: bob) == [])
+        await #expect(throws: ExpensesError.self) { try await service.settle(from: bob, to: bob, amount: eur(1), day: try Day("2026-11-23"), by: bob) }
+        #expect(try await service.activity(of: ann, limit: 1).first?.summary == "Payment, 4.00 EUR")
+    }
+
+    @Test("a personal expense counts in the spending report and moves no balance")
+    func spending() async throws {
+        let service = ledger.service()
+        _ = try await service.add(try draft(eur(2500), paidBy: [(ann, 2500)], among: [ann], description: "Books", day: "2026-10-03", category: .shopping), by: ann)
+        _ = try await service.add(try draft(eur(3000), paidBy: [(bob, 3000)], among: [ann, bob, cy], description: "Lunch", day: "2026-11-02"), by: bob)
+        _ = try await service.add(try draft(Money(minorUnits: 3000, currency: .jpy), paidBy: [(ann, 3000)], among: [ann], description: "Sushi", day: "2026-11-05"), by: ann)
+        let report = try await service.spending(of: ann)
+        #expect(report.byCategory.map { "\($0.label) \($0.amount)" } == ["food 3000 JPY", "shopping 25.00 EUR", "food 10.00 EUR"])
+        #expect(report.byMonth.map { "\($0.label) \($0.amount)" } == ["2026-10 25.00 EUR", "2026-11 10.00 EUR", "2026-11 3000 JPY"])
+        #expect(try await service.balances(of: ann) == [Balance(other: bob, amount: eur(-1000))])
+    }
+
+    @Test("suggested payments settle everyone in a currency")
+    func suggestions() async throws {
+        let service = ledger.service()
+        _ = try await service.add(try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann, bob, cy]), by: ann)
+        _ = try await service.add(try draft(eur(1500), paidBy: [(bob, 1500)], among: [bob, cy]), by: bob)
+        let payments = try await service.suggestedPayments(in: .eur)
+        #expect(payments.count <= 2)
+        #expect(payments.reduce(0) { $0 + $1.amount.minorUnits } > 0)
+        #expect(try await service.suggestedPayments(in: .jpy) == [])
+    }
+}
+
+@Suite("Failures part-way through a write")
+struct FailureInjectionTests {
+    /// A store whose writes fail at the n-th operation inside the transaction.
+    struct FailingStore: ExpensesStore {
+        let inner: any ExpensesStore
+        let failAt: Int
+
+        func read<T: Sendable>(_ body: @escaping @Sendable (any ExpensesReading) throws -> T) async throws -> T {
+            try await inner.read(body)
+        }
+
+        func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T {
+            let failAt = failAt
+            return try await inner.write { db in try body(FailingWriter(inner: db, failAt: failAt)) }
+        }
+    }
+
+    struct Injected: Error {}
+
+    final class FailingWriter: ExpensesWriting {
+        let inner: any ExpensesWriting
+        let failAt: Int
+        var calls = 0
+
+        init(inner: any ExpensesWriting, failAt: Int) {
+            self.inner = inner
+            self.failAt = failAt
+        }
+
+        private func step() throws {
+            calls += 1
+            if calls == failAt { throw Injected() }
+        }
+
+        func expense(id: String) throws -> StoredExpense? { try inner.expense(id: id) }
+        func balances(of user: String) throws -> [BalanceRecord] { try inner.balances(of: user) }
+        func balances(in currency: String) throws -> [BalanceRecord] { try inner.balances(in: currency) }
+        func activity(of user: String, limit: Int) throws -> [ActivityRecord] { try inner.activity(of: user, limit: limit) }
+        func spending(of user: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) { try inner.spending(of: user) }
+        func insert(_ expense: StoredExpense) throws { try step(); try inner.insert(expense) }
+        func deleteExpense(id: String) throws { try step(); try inner.deleteExpense(id: id) }
+        func insert(_ settlement: SettlementRecord) throws { try step(); try inner.insert(settlement) }
+        func addToBalance(low: String, high: String, currency: String, amount: Int64) throws {
+            try step()
+            try inner.addToBalance(low: low, high: high, currency: currency, amount: amount)
+        }
+        func insert(_ activity: ActivityRecord) throws { try step(); try inner.insert(activity) }
+    }
+
+    @Test("a failure at any step of adding leaves no partial expense and unchanged balances", arguments: 1...4)
+    func add(failAt: Int) async throws {
+        let ledger = Ledger()
+        let good = ledger.service()
+        _ = try await good.add(try draft(eur(900), paidBy: [(ann, 900)], among: [ann, bob, cy]), by: ann)
+        let before = try await good.balances(of: ann)
+
+        let failing = ledger.service(store: FailingStore(inner: ledger.store, failAt: failAt))
+        await #expect(throws: ExpensesError.self) {
+            try await failing.add(try draft(eur(3000), paidBy: [(bob, 3000)], among: [ann, bob, cy]), by: bob)
+        }
+        #expect(try await good.balances(of: ann) == before)
+        #expect(try ledger.count("expense") == 1)
+        #expect(try ledger.count("expense_part") == 3)
+        #expect(try ledger.count("activity") == 1)
+    }
+
+    @Test("a failure part-way through an edit keeps the old expense and its balances", arguments: 1...6)
+    func edit(failAt: Int) async throws {
+        let ledger = Ledger()
+        let good = ledger.service()
+        let dinner = try await good.add(try draft(eur(900), paidBy: [(ann, 900)], among: [ann, bob, cy]), by: ann)
+        let failing = ledger.service(store: FailingStore(inner: ledger.store, failAt: failAt))
+        await #expect(throws: ExpensesError.self) {
+            try await failing.edit(dinner.id, to: try draft(eur(100), paidBy: [(bob, 100)], among: [ann, bob]), by: ann)
+        }
+        #expect(try await good.expense(dinner.id) == dinner)
+        #expect(try await good.balances(of: ann) == [Balance(other: bob, amount: eur(300)), Balance(other: cy, amount: eur(300))])
+    }
+}
+
+@Suite("Maintained balances")
+struct MaintainedBalancesTests {
+    @Test("after random adds, edits, deletes and settlements, balances equal a naive recomputation and sum to zero")
+    func matchesNaive() async throws {
+        let people = (0..<5).map { UserID(rawValue: "p\($0)") }
+        await propertyCheck(count: 25, input: Gen.int(in: 0...1_000_000)) { seed in
+            let ledger = Ledger()
+            let service = ledger.service()
+            var random = seed &* 2_654_435_761 &+ 1
+            func next(_ bound: Int) -> Int {
+                random = (random &* 1_103_515_245 &+ 12_345) & 0x7FFF_FFFF
+                return random % bound
+            }
+            var live: [ExpenseID: Expense] = [:]
+            var settlements: [Settlement] = []
+            for _ in 0..<30 {
+                let currency = next(3) == 0 ? Currency.jpy : .eur
+                var shuffler = Seeded(state: UInt64(next(1_000_000)))
+                let participants = Array(people.shuffled(using: &shuffler).prefix(1 + next(4)))
+                let payer = people[next(5)]
+                let amount = Money(minorUnits: Int64(1 + next(50_000)), currency: currency)
+                let rule: SplitRule = next(2) == 0 ? .equal : .shares(Dictionary(uniqueKeysWithValues: participants.map { ($0, 1 + next(4)) }))
+                guard let expenseDraft = try? draft(amount, paidBy: [(payer, amount.minorUnits)], among: participants, rule: rule) else { continue }
+                switch next(6) {
+                case 0 where !live.isEmpty:
+                    let id = live.keys.sorted { $0.rawValue < $1.rawValue }[next(live.count)]
+                    if let edited = try? await service.edit(id, to: expenseDraft, by: payer) { live[id] = edited }
+                case 1 where !live.isEmpty:
+                    let id = live.keys.sorted { $0.rawValue < $1.rawValue }[next(live.count)]
+                    if let person = live[id]?.people.first, (try? await service.delete(id, by: person)) != nil { live[id] = nil }
+                case 2:
+                    let index = next(5)
+                    let from = people[index]
+                    let to = people[(index + 1 + next(4)) % 5]
+                    if let day = try? Day("2026-11-22"),
+                       let settlement = try? await service.settle(from: from, to: to, amount: amount, day: day, by: from) {
+                        settlements.append(settlement)
+                    }
+                default:
+                    if let added = try? await service.add(expenseDraft, by: payer) { live[added.id] = added }
+                }
+            }
+            var naive = PairBalances()
+            for expense in live.values { naive.apply(expense.balanceDeltas) }
+            for settlement in settlements { naive.apply(settlement.balanceDeltas) }
+            for person in people {
+                let maintained = (try? await service.balances(of: person)) ?? []
+                let expected = naive.balances(of: person).map { Balance(other: $0.other, amount: $0.amount) }
+                #expect(maintained == expected)
+            }
+            for (_, positions) in naive.netPositions() {
+                #expect(positions.values.reduce(0, +) == 0)
+            }
+        }
+    }
+}
+
+/// A seeded generator for shuffling in the property test.
+private struct Seeded: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        return z ^ (z >> 27)
+    }
+}
