@@ -86,6 +86,16 @@ let package = Package(
             dependencies: ["FlowsApp", .product(name: "FlowTesting", package: "FlowKit")],
             path: "Benchmarks/flows-bench"
         ),
+        // The ledger on SQLite: adding expenses, reading balances among a million, simplifying.
+        .executableTarget(
+            name: "ledger-bench",
+            dependencies: expensesModules + [
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/ledger-bench"
+        ),
 
         // MARK: - Tests
         .testTarget(
