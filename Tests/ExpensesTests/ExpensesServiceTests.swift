@@ -199,7 +199,7 @@ struct MaintainedBalancesTests {
     @Test("after random adds, edits, deletes and settlements, balances equal a naive recomputation and sum to zero")
     func matchesNaive() async throws {
         let people = (0..<5).map { UserID(rawValue: "p\($0)") }
-        await propertyCheck(count: 25, input: Gen.int(in: 0...1_000_000)) { seed in
+        await propertyCheck(count: 60, input: Gen.int(in: 0...1_000_000)) { seed in
             let ledger = Ledger()
             let service = ledger.service()
             var random = seed &* 2_654_435_761 &+ 1
@@ -209,7 +209,7 @@ struct MaintainedBalancesTests {
             }
             var live: [ExpenseID: Expense] = [:]
             var settlements: [Settlement] = []
-            for _ in 0..<30 {
+            for _ in 0..<40 {
                 let currency = next(3) == 0 ? Currency.jpy : .eur
                 var shuffler = Seeded(state: UInt64(next(1_000_000)))
                 let participants = Array(people.shuffled(using: &shuffler).prefix(1 + next(4)))

@@ -89,78 +89,70 @@ private struct Transaction: ExpensesWriting {
     }
 
     func insert(_ expense: StoredExpense) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category,
-                expense.splitMode, expense.createdBy, expense.createdAt,
-            ]
-        )
+                """
+        ).execute(arguments: [
+            expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category,
+            expense.splitMode, expense.createdBy, expense.createdAt,
+        ])
         for (position, payer) in expense.payers.enumerated() {
-            try db.execute(
-                sql: "INSERT INTO expense_payer (expense_id, position, user_id, amount) VALUES (?, ?, ?, ?)",
-                arguments: [expense.id, position, payer.user, payer.amount]
-            )
+            try db.cachedStatement(
+                sql: "INSERT INTO expense_payer (expense_id, position, user_id, amount) VALUES (?, ?, ?, ?)"
+            ).execute(arguments: [expense.id, position, payer.user, payer.amount])
         }
         for (position, part) in expense.parts.enumerated() {
-            try db.execute(
-                sql: "INSERT INTO expense_part (expense_id, position, user_id, amount, rule_value) VALUES (?, ?, ?, ?, ?)",
-                arguments: [expense.id, position, part.user, part.amount, part.ruleValue]
-            )
+            try db.cachedStatement(
+                sql: "INSERT INTO expense_part (expense_id, position, user_id, amount, rule_value) VALUES (?, ?, ?, ?, ?)"
+            ).execute(arguments: [expense.id, position, part.user, part.amount, part.ruleValue])
         }
     }
 
     func deleteExpense(id: String) throws {
-        try db.execute(sql: "DELETE FROM expense WHERE id = ?", arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM expense WHERE id = ?").execute(arguments: [id])
     }
 
     func insert(_ settlement: SettlementRecord) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO settlement (id, from_user, to_user, amount, currency, day, created_by, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                settlement.id, settlement.from, settlement.to, settlement.amount, settlement.currency, settlement.day,
-                settlement.createdBy, settlement.createdAt,
-            ]
-        )
+                """
+        ).execute(arguments: [
+            settlement.id, settlement.from, settlement.to, settlement.amount, settlement.currency, settlement.day,
+            settlement.createdBy, settlement.createdAt,
+        ])
     }
 
     func addToBalance(low: String, high: String, currency: String, amount: Int64) throws {
         guard amount != 0 else { return }
         let updated = try Int64.fetchOne(
-            db,
-            sql: """
+            db.cachedStatement(sql: """
                 INSERT INTO balance (user_low, user_high, currency, amount) VALUES (?, ?, ?, ?)
                 ON CONFLICT (user_low, user_high, currency) DO UPDATE SET amount = amount + excluded.amount
                     WHERE amount + excluded.amount <> 0
                 RETURNING amount
-                """,
+                """),
             arguments: [low, high, currency, amount]
         )
         if updated == nil {
             // The update was skipped because the pair comes back to zero: a settled pair goes.
-            try db.execute(
-                sql: "DELETE FROM balance WHERE user_low = ? AND user_high = ? AND currency = ?",
-                arguments: [low, high, currency]
-            )
+            try db.cachedStatement(
+                sql: "DELETE FROM balance WHERE user_low = ? AND user_high = ? AND currency = ?"
+            ).execute(arguments: [low, high, currency])
         }
     }
 
     func insert(_ activity: ActivityRecord) throws {
-        try db.execute(
-            sql: "INSERT INTO activity (id, at, actor, kind, subject, summary) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [activity.id, activity.at, activity.actor, activity.kind, activity.subject, activity.summary]
-        )
+        try db.cachedStatement(
+            sql: "INSERT INTO activity (id, at, actor, kind, subject, summary) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute(arguments: [activity.id, activity.at, activity.actor, activity.kind, activity.subject, activity.summary])
         for person in Set(activity.people) {
-            try db.execute(
-                sql: "INSERT INTO activity_person (user_id, at, activity_id) VALUES (?, ?, ?)",
-                arguments: [person, activity.at, activity.id]
-            )
+            try db.cachedStatement(
+                sql: "INSERT INTO activity_person (user_id, at, activity_id) VALUES (?, ?, ?)"
+            ).execute(arguments: [person, activity.at, activity.id])
         }
     }
 }
