@@ -1,0 +1,54 @@
+import FlowTerminal
+import Testing
+
+@Suite("KeyDecoder")
+struct KeyDecoderTests {
+    private func keys(_ text: String) -> [Key] {
+        var decoder = KeyDecoder()
+        return decoder.feed(Array(text.utf8)) + decoder.flush()
+    }
+
+    @Test("printable text, multi-byte characters included")
+    func printable() {
+        #expect(keys("aé€😀") == [.character("a"), .character("é"), .character("€"), .character("😀")])
+    }
+
+    @Test("editing and navigation keys", arguments: [
+        ("\r", Key.enter), ("\n", .enter), ("\u{7F}", .backspace), ("\u{8}", .backspace), ("\u{1B}[3~", .delete),
+        ("\t", .tab), ("\u{1B}[Z", .shiftTab), ("\u{1B}[A", .up), ("\u{1B}[B", .down), ("\u{1B}[C", .right),
+        ("\u{1B}[D", .left), ("\u{1B}OA", .up), ("\u{1B}[H", .home), ("\u{1B}[F", .end), ("\u{1B}[1~", .home),
+        ("\u{1B}[4~", .end), ("\u{1B}OH", .home), ("\u{1B}", .escape), ("\u{3}", .control("c")),
+        ("\u{4}", .control("d")), ("\u{15}", .control("u")), ("\u{17}", .control("w")),
+    ])
+    func special(text: String, key: Key) {
+        #expect(keys(text) == [key])
+    }
+
+    @Test("sequences and characters split across reads are put back together")
+    func split() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed([0x1B]) == [])
+        #expect(decoder.feed(Array("[".utf8)) == [])
+        #expect(decoder.feed(Array("A".utf8)) == [.up])
+        let euro = Array("€".utf8)
+        #expect(decoder.feed(euro.prefix(2)) == [])
+        #expect(decoder.feed(euro.suffix(1)) == [.character("€")])
+        #expect(decoder.flush() == [])
+    }
+
+    @Test("a bracketed paste arrives as one event, line endings normalised, even in pieces")
+    func paste() {
+        var decoder = KeyDecoder()
+        var got = decoder.feed(Array("x\u{1B}[200~hello\r\nwor".utf8))
+        got += decoder.feed(Array("ld\u{1B}[20".utf8))
+        got += decoder.feed(Array("1~y".utf8))
+        #expect(got == [.character("x"), .paste("hello\nworld"), .character("y")])
+    }
+
+    @Test("unknown sequences and stray bytes are dropped, not turned into text")
+    func unknown() {
+        var decoder = KeyDecoder()
+        let bytes: [UInt8] = Array("\u{1B}[99xa".utf8) + [0x00, 0xFF, 0x80] + Array("b".utf8)
+        #expect(decoder.feed(bytes) == [.character("a"), .character("b")])
+    }
+}
