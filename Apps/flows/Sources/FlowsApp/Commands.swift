@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowKit
+import FlowTerminal
 
 /// `flows`: runs the whole app, or with a subcommand lists or runs one flow.
 struct FlowsCommand: AsyncParsableCommand {
@@ -93,6 +94,12 @@ struct RunOptions: ParsableArguments {
     )
     var answers: [String] = []
 
+    @Flag(help: "Use the plain line-by-line renderer even on a terminal (screen readers, logs).")
+    var plain = false
+
+    @Option(help: ArgumentHelp("When to use colour on a terminal: auto (not with NO_COLOR or TERM=dumb), always, never.", valueName: "WHEN"))
+    var color: TerminalStyle.Choice = .auto
+
     @Option(help: ArgumentHelp("Write what happens as a script to FILE (mode 0600), to replay with --script or flows test.", valueName: "FILE"))
     var record: String?
 
@@ -112,3 +119,5 @@ struct RunOptions: ParsableArguments {
         _ = try parsedAnswers()
     }
 }
+
+extension TerminalStyle.Choice: ExpressibleByArgument {}

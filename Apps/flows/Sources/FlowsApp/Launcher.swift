@@ -20,15 +20,30 @@ enum Launcher {
             throw ExitCode.failure
         }
 
-        let renderer = PlainRenderer(
-            input: StandardInput(),
-            output: StandardError(),
-            answers: try options.parsedAnswers(),
-            prompts: !options.noInput
-        )
+        let environment = ProcessInfo.processInfo.environment
+        let answers = try options.parsedAnswers()
+        // The interactive renderer needs a person at a real terminal; answers given in advance,
+        // --no-input, pipes and TERM=dumb get the plain one.
+        let interactive = !options.plain && !options.noInput && answers.isEmpty
+            && isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"
+        let plain = PlainRenderer(input: StandardInput(), output: StandardError(), answers: answers, prompts: !options.noInput)
+        let tty = interactive
+            ? TTYRenderer(
+                keys: TerminalKeys(),
+                output: StandardError(),
+                style: .resolve(options.color, environment: environment, outputIsTerminal: true),
+                width: { TerminalModes.width() }
+            )
+            : nil
+        let renderer: any ScreenHost = tty ?? plain
         let recorder = options.record.map { _ in ScriptRecorder(wrapping: renderer, flow: entry.name) }
         let host: any ScreenHost = recorder ?? renderer
+        if interactive { TerminalModes.enableInteractive() }
         let outcome = await entry.run(container: .live(location: location), router: AppRouter(host: host))
+        if interactive {
+            await tty?.finish()
+            TerminalModes.restore()
+        }
         if let recorder, let path = options.record {
             do {
                 try PrivateFile(url: URL(fileURLWithPath: path)).write(await recorder.script(endingWith: outcome))
@@ -40,7 +55,8 @@ enum Launcher {
         if options.json {
             print(json(for: outcome))
         }
-        if let stop = await renderer.stop {
+        let ttyStop = await tty?.stop
+        if let stop = await plain.stop ?? ttyStop {
             complain(stop.message)
             switch stop {
             case .missingAnswer, .refusedAnswer: throw ExitCode(2)

@@ -42,6 +42,9 @@ public struct KeyDecoder: Sendable {
         return keys
     }
 
+    /// Whether nothing is waiting to be decoded.
+    public var isIdle: Bool { pending.isEmpty && pasting == nil }
+
     /// Input went quiet: a pending lone Escape is an Escape key.
     public mutating func flush() -> [Key] {
         guard pasting == nil, pending == [0x1B] else { return [] }

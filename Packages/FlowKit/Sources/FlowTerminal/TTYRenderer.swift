@@ -1,0 +1,352 @@
+import FlowKit
+
+/// The interactive renderer for a terminal: the whole screen at once, a focus that moves with
+/// Tab and the arrows, fields edited in place, inline errors under their fields.
+///
+/// It draws below what is already on the terminal and repaints only its own region, so the
+/// scrollback keeps what happened. Keys: Tab / Shift-Tab or Down / Up move between elements;
+/// in a text field, typing edits (Left, Right, Home, End, Backspace, Delete, Ctrl-U, Ctrl-W) and
+/// Enter confirms (on the last field it also submits); in a choice, Up / Down or j / k move and
+/// Enter or Space picks; Space toggles in a multi-choice; y / n answer a confirm; Enter takes the
+/// focused action; Esc goes back; Ctrl-D cancels.
+public actor TTYRenderer: ScreenHost {
+    private let keys: any KeySource
+    private let output: any TextOutput
+    private let style: TerminalStyle
+    private let width: @Sendable () -> Int
+
+    public private(set) var stop: PlainRenderer.Stop?
+    private var screen: Screen?
+    private var focus = 0
+    private var editors: [ElementID: LineEditor] = [:]
+    private var highlights: [ElementID: Int] = [:]
+    private var picks: [ElementID: Set<ElementID>] = [:]
+    private var submitAfterFill: ElementID?
+    private var drawnLines = 0
+    private var cursorRow = 0
+
+    public init(keys: any KeySource, output: any TextOutput, style: TerminalStyle, width: @escaping @Sendable () -> Int) {
+        self.keys = keys
+        self.output = output
+        self.style = style
+        self.width = width
+    }
+
+    // MARK: - ScreenHost
+
+    public func present(_ screen: Screen) async {
+        show(screen, fresh: true)
+    }
+
+    public func update(_ screen: Screen) async {
+        // A screen on top again after a dismissal is drawn when it next asks for something, so
+        // a flow that leaves it at once leaves no copy of it behind.
+        guard screen.id == self.screen?.id else { return }
+        show(screen, fresh: false)
+    }
+
+    public func dismiss(_ screenID: ElementID) async {
+        guard screen?.id == screenID else { return }
+        // Leave the last drawing in the scrollback and start below it.
+        moveBelowRegion()
+        screen = nil
+    }
+
+    public func nextEvent(on screen: Screen) async -> UserEvent {
+        guard stop == nil else { return .cancel }
+        if screen.id != self.screen?.id { show(screen, fresh: true) } else { show(screen, fresh: false) }
+
+        if let primary = submitAfterFill {
+            submitAfterFill = nil
+            if screen.fields.allSatisfy({ $0.error == nil }) { return .tap(primary) }
+        }
+        while true {
+            paint()
+            guard let key = await keys.nextKey() else {
+                moveBelowRegion()
+                stop = .endOfInput(question: focusedLabel)
+                return .cancel
+            }
+            if let event = handle(key) { return event }
+        }
+    }
+
+    // MARK: - State
+
+    private var elements: [ElementID] { screen?.elementIDs ?? [] }
+
+    private var focusedLabel: String {
+        guard let screen, focus < screen.fields.count else { return "the action to take" }
+        return screen.fields[focus].label
+    }
+
+    private func show(_ next: Screen, fresh: Bool) {
+        if fresh {
+            if screen != nil { moveBelowRegion() }
+            editors = [:]
+            highlights = [:]
+            picks = [:]
+            focus = next.fields.firstIndex { !$0.hasValue || $0.error != nil } ?? next.fields.count
+            if next.fields.isEmpty, let primary = next.actions.firstIndex(where: { $0.role == .primary }) { focus = primary }
+        }
+        for field in next.fields {
+            switch field.input {
+            case .text(let value) where editors[field.id] == nil || fresh: editors[field.id] = LineEditor(value)
+            case .secret(let isSet) where !isSet: editors[field.id] = LineEditor()
+            case .choice(let options, let selected) where highlights[field.id] == nil:
+                highlights[field.id] = options.firstIndex { $0.id == selected } ?? 0
+            case .multiChoice(_, let selected) where picks[field.id] == nil:
+                picks[field.id] = Set(selected)
+            default: break
+            }
+        }
+        screen = next
+        // After a change, the first field with an error takes the focus back.
+        if !fresh, let broken = next.fields.firstIndex(where: { $0.error != nil }), broken < focus {
+            focus = broken
+        }
+        focus = min(focus, max(0, elements.count - 1))
+        paint()
+    }
+
+    // MARK: - Keys
+
+    private func handle(_ key: Key) -> UserEvent? {
+        guard let screen else { return .cancel }
+        switch key {
+        case .escape: return .back
+        case .control("d"): return .cancel
+        case .tab: return moveFocus(1, on: screen)
+        case .shiftTab: return moveFocus(-1, on: screen)
+        default: break
+        }
+        if focus < screen.fields.count {
+            return handle(key, in: screen.fields[focus], on: screen)
+        }
+        let action = screen.actions[focus - screen.fields.count]
+        switch key {
+        case .enter, .character(" "): return .tap(action.id)
+        case .up, .left: return moveFocus(-1, on: screen)
+        case .down, .right: return moveFocus(1, on: screen)
+        default: return nil
+        }
+    }
+
+    private func handle(_ key: Key, in field: Field, on screen: Screen) -> UserEvent? {
+        switch field.input {
+        case .text, .secret:
+            if key == .enter {
+                let value = editors[field.id]?.text ?? ""
+                if focus == screen.fields.count - 1, let primary = screen.primaryAction { submitAfterFill = primary.id }
+                focus += 1
+                return .fill(field.id, value)
+            }
+            if key == .up { return moveFocus(-1, on: screen) }
+            if key == .down { return moveFocus(1, on: screen) }
+            var editor = editors[field.id] ?? LineEditor()
+            _ = editor.handle(key)
+            editors[field.id] = editor
+            return nil
+
+        case .choice(let options, _):
+            let current = highlights[field.id] ?? 0
+            switch key {
+            case .up, .character("k"): highlights[field.id] = max(0, current - 1)
+            case .down, .character("j"): highlights[field.id] = min(options.count - 1, current + 1)
+            case .enter, .character(" "):
+                guard options.indices.contains(current) else { return nil }
+                focus += 1
+                return .choose(field.id, [options[current].id])
+            case .character(let typed):
+                // Type-ahead: the next option whose label starts with the letter.
+                let order = Array(options.indices[(current + 1)...]) + Array(options.indices[...current])
+                if let match = order.first(where: { options[$0].label.lowercased().hasPrefix(String(typed).lowercased()) }) {
+                    highlights[field.id] = match
+                }
+            default: break
+            }
+            return nil
+
+        case .multiChoice(let options, _):
+            let current = highlights[field.id] ?? 0
+            switch key {
+            case .up, .character("k"): highlights[field.id] = max(0, current - 1)
+            case .down, .character("j"): highlights[field.id] = min(options.count - 1, current + 1)
+            case .character(" "):
+                guard options.indices.contains(current) else { return nil }
+                picks[field.id, default: []].formSymmetricDifference([options[current].id])
+            case .enter:
+                focus += 1
+                let chosen = options.map(\.id).filter { picks[field.id, default: []].contains($0) }
+                return .choose(field.id, chosen)
+            default: break
+            }
+            return nil
+
+        case .confirm:
+            switch key {
+            case .character("y"), .character("Y"): focus += 1; return .choose(field.id, [.yes])
+            case .character("n"), .character("N"): focus += 1; return .choose(field.id, [.no])
+            case .up: return moveFocus(-1, on: screen)
+            case .down: return moveFocus(1, on: screen)
+            default: return nil
+            }
+        }
+    }
+
+    /// Moves the focus; leaving a text field whose text changed confirms it.
+    private func moveFocus(_ step: Int, on screen: Screen) -> UserEvent? {
+        let count = screen.elementIDs.count
+        guard count > 0 else { return nil }
+        let leaving = focus
+        focus = (focus + step + count) % count
+        if leaving < screen.fields.count {
+            let field = screen.fields[leaving]
+            if let editor = editors[field.id] {
+                switch field.input {
+                case .text(let value) where editor.text != value: return .fill(field.id, editor.text)
+                case .secret where !editor.text.isEmpty: return .fill(field.id, editor.text)
+                default: break
+                }
+            }
+        }
+        return nil
+    }
+
+    // MARK: - Drawing
+
+    /// The lines of the screen and where the cursor goes (row, column), if anywhere.
+    func layout() -> (lines: [String], cursor: (row: Int, column: Int)?) {
+        guard let screen else { return ([], nil) }
+        var lines: [String] = []
+        var cursor: (row: Int, column: Int)?
+        let crumbs = screen.breadcrumb.map { style.dim($0 + " › ") }.joined()
+        lines.append(crumbs + style.bold(TerminalText.sanitized(screen.title)))
+        lines += screen.text.flatMap { wrap(TerminalText.sanitized($0)) }
+        lines.append("")
+
+        let labelWidth = screen.fields.map { DisplayWidth.of($0.label) }.max() ?? 0
+        for (index, field) in screen.fields.enumerated() {
+            let focused = index == focus
+            let marker = focused ? style.accent("›") : " "
+            let label = field.label + String(repeating: " ", count: labelWidth - DisplayWidth.of(field.label))
+            let prefix = "\(marker) \(focused ? style.bold(label) : label)  "
+            let prefixWidth = 2 + labelWidth + 2
+            switch field.input {
+            case .text, .secret:
+                let editor = editors[field.id] ?? LineEditor()
+                let shown = field.input.isSecret
+                    ? String(repeating: "•", count: editor.text.count)
+                    : TerminalText.sanitized(editor.text)
+                let hint = editor.text.isEmpty && !focused ? style.dim(field.hint ?? "") : ""
+                lines.append(prefix + shown + hint)
+                if focused {
+                    let column = field.input.isSecret ? editor.text.prefix(editor.cursor).count : editor.cursorColumn
+                    cursor = (lines.count - 1, prefixWidth + column)
+                }
+            case .choice(let options, let selected):
+                lines.append(prefix + (focused ? style.dim("↑/↓ to move, enter to pick") : (options.first { $0.id == selected }?.label ?? style.dim("(none)"))))
+                if focused {
+                    for (optionIndex, option) in options.enumerated() {
+                        let current = optionIndex == highlights[field.id]
+                        lines.append(String(repeating: " ", count: prefixWidth) + (current ? style.selected("› \(option.label)") : "  \(option.label)"))
+                    }
+                }
+            case .multiChoice(let options, _):
+                let chosen = picks[field.id] ?? []
+                lines.append(prefix + (focused ? style.dim("space to pick, enter when done") : options.filter { chosen.contains($0.id) }.map(\.label).joined(separator: ", ")))
+                if focused {
+                    for (optionIndex, option) in options.enumerated() {
+                        let box = chosen.contains(option.id) ? "[x]" : "[ ]"
+                        let text = "\(box) \(option.label)"
+                        lines.append(String(repeating: " ", count: prefixWidth) + (optionIndex == highlights[field.id] ? style.selected(text) : text))
+                    }
+                }
+            case .confirm(let value):
+                lines.append(prefix + (value.map { $0 ? "yes" : "no" } ?? style.dim("y/n")))
+            }
+            if let error = field.error {
+                lines.append(String(repeating: " ", count: prefixWidth) + style.error("✗ " + TerminalText.sanitized(error)))
+            }
+        }
+
+        if !screen.actions.isEmpty {
+            if !screen.fields.isEmpty { lines.append("") }
+            let bar = screen.actions.enumerated().map { offset, action in
+                let text = " \(action.label) "
+                return screen.fields.count + offset == focus ? style.selected("[\(text)]") : " \(text) "
+            }
+            lines.append(bar.joined(separator: " "))
+        }
+        switch screen.status {
+        case .busy(let label): lines.append(style.accent("⠿ ") + label + "…")
+        case .error(let message): lines.append(style.error("✗ " + TerminalText.sanitized(message)))
+        case .notice(let message): lines.append(style.accent("• ") + TerminalText.sanitized(message))
+        case nil: break
+        }
+        lines.append(style.dim("tab next · shift-tab back · enter confirm · esc back · ctrl-d cancel"))
+        return (lines, cursor)
+    }
+
+    private func wrap(_ text: String) -> [String] {
+        let limit = max(10, width())
+        var lines: [String] = []
+        var current = ""
+        var used = 0
+        for character in text {
+            let cells = DisplayWidth.of(character)
+            if used + cells > limit {
+                lines.append(current)
+                current = ""
+                used = 0
+            }
+            current.append(character)
+            used += cells
+        }
+        lines.append(current)
+        return lines
+    }
+
+    /// Repaints the region: back to its first line, clear below, draw, place the cursor.
+    private func paint() {
+        guard stop == nil else { return }
+        let (lines, cursor) = layout()
+        var text = ""
+        if drawnLines > 0 {
+            if cursorRow > 0 { text += "\u{1B}[\(cursorRow)A" }
+            text += "\r\u{1B}[J"
+        }
+        text += lines.joined(separator: "\r\n")
+        if let cursor {
+            let up = lines.count - 1 - cursor.row
+            if up > 0 { text += "\u{1B}[\(up)A" }
+            text += "\r\u{1B}[\(cursor.column + 1)G\u{1B}[?25h"
+            cursorRow = cursor.row
+        } else {
+            text += "\u{1B}[?25l"
+            cursorRow = lines.count - 1
+        }
+        drawnLines = lines.count
+        output.write(text)
+    }
+
+    /// Leaves the last drawing in place and the cursor on a fresh line below it.
+    public func finish() {
+        moveBelowRegion()
+    }
+
+    /// Puts the cursor on a fresh line below the region, which stays as it was drawn.
+    private func moveBelowRegion() {
+        guard drawnLines > 0 else { return }
+        let down = drawnLines - 1 - cursorRow
+        output.write((down > 0 ? "\u{1B}[\(down)B" : "") + "\r\n\u{1B}[?25h")
+        drawnLines = 0
+        cursorRow = 0
+    }
+}
+
+extension Input {
+    fileprivate var isSecret: Bool {
+        if case .secret = self { true } else { false }
+    }
+}
