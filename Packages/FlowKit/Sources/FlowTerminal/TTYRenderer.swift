@@ -289,7 +289,7 @@ public actor TTYRenderer: ScreenHost {
     }
 
     private func wrap(_ text: String) -> [String] {
-        let limit = max(10, width())
+        let limit = max(10, width()) - 1
         var lines: [String] = []
         var current = ""
         var used = 0
@@ -307,10 +307,37 @@ public actor TTYRenderer: ScreenHost {
         return lines
     }
 
+    /// Cuts a styled line to the terminal's width, so every line takes exactly one row and the
+    /// repaint can count them. Escape sequences take no columns.
+    private func fit(_ line: String) -> String {
+        let limit = max(10, width())
+        var result = ""
+        var used = 0
+        var inEscape = false
+        for character in line {
+            if inEscape {
+                result.append(character)
+                if let ascii = character.asciiValue, (0x40...0x7E).contains(ascii), character != "[" { inEscape = false }
+                continue
+            }
+            if character == "\u{1B}" {
+                inEscape = true
+                result.append(character)
+                continue
+            }
+            let cells = DisplayWidth.of(character)
+            if used + cells > limit - 1 { return result + (style.colors ? "\u{1B}[0m" : "") }
+            result.append(character)
+            used += cells
+        }
+        return result
+    }
+
     /// Repaints the region: back to its first line, clear below, draw, place the cursor.
     private func paint() {
         guard stop == nil else { return }
-        let (lines, cursor) = layout()
+        let (laidOut, cursor) = layout()
+        let lines = laidOut.map(fit)
         var text = ""
         if drawnLines > 0 {
             if cursorRow > 0 { text += "\u{1B}[\(cursorRow)A" }

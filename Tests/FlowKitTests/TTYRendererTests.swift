@@ -1,0 +1,165 @@
+import FlowKit
+import FlowTerminal
+import Testing
+
+@Suite("TTYRenderer over an in-memory terminal")
+struct TTYRendererTests {
+    let form = Screen(
+        id: "sign-up",
+        title: "Create an account",
+        text: ["Your email and password sign you in."],
+        fields: [
+            Field(id: "email", label: "Email", input: .text("")),
+            Field(id: "password", label: "Password", input: .secret(isSet: false), hint: "at least 8 characters"),
+        ],
+        actions: [Action(id: "create", label: "Create account", role: .primary), Action(id: "cancel", label: "Cancel", role: .cancel)],
+        breadcrumb: ["Welcome"]
+    )
+
+    private func renderer(_ keys: [Key], width: Int = 60) -> (TTYRenderer, TerminalGrid) {
+        let grid = TerminalGrid(width: width)
+        let renderer = TTYRenderer(keys: ScriptedKeys(keys), output: grid, style: TerminalStyle(colors: false), width: { width })
+        return (renderer, grid)
+    }
+
+    private func typed(_ text: String) -> [Key] { text.map { Key.character($0) } }
+
+    @Test("draws the whole screen, focus on the first empty field, cursor after its text")
+    func firstDraw() async {
+        let (renderer, grid) = renderer(typed("ada"))
+        await renderer.present(form)
+        #expect(grid.cursor.row == 3)
+        #expect(grid.cursor.column == 12)
+        _ = await renderer.nextEvent(on: form)
+        #expect(grid.lines == [
+            "Welcome › Create an account",
+            "Your email and password sign you in.",
+            "",
+            "› Email     ada",
+            "  Password  at least 8 characters",
+            "",
+            "  Create account     Cancel",
+            "tab next · shift-tab back · enter confirm · esc back · ctrl",
+        ])
+    }
+
+    @Test("editing in place: backspace, arrows, home, delete, ctrl-w, then enter fills the field")
+    func editing() async {
+        let keys = typed("ada lovelace") + [.control("w"), .backspace] + typed("@x.io") + [.home, .delete, .character("A"), .end, .enter]
+        let (renderer, _) = renderer(keys)
+        await renderer.present(form)
+        #expect(await renderer.nextEvent(on: form) == .fill("email", "Ada@x.io"))
+    }
+
+    @Test("a secret shows as dots; enter on the last field fills it, then submits once it is valid")
+    func secretAndSubmit() async {
+        let (renderer, grid) = renderer(typed("correct horse") + [.enter])
+        var screen = form
+        screen.fields[0].input = .text("ada@x.io")
+        await renderer.present(screen)
+        #expect(await renderer.nextEvent(on: screen) == .fill("password", "correct horse"))
+        #expect(grid.lines.contains("› Password  •••••••••••••"))
+        screen.fields[1].input = .secret(isSet: true)
+        await renderer.update(screen)
+        #expect(await renderer.nextEvent(on: screen) == .tap("create"))
+        #expect(!grid.lines.joined().contains("correct horse"))
+    }
+
+    @Test("an error shows under its field and the focus goes back to it")
+    func inlineError() async {
+        let (renderer, grid) = renderer(typed("nope") + [.enter, .character("x")])
+        await renderer.present(form)
+        #expect(await renderer.nextEvent(on: form) == .fill("email", "nope"))
+        var screen = form
+        screen.fields[0].input = .text("nope")
+        screen.fields[0].error = "Enter an email address like name@example.com."
+        await renderer.update(screen)
+        _ = await renderer.nextEvent(on: screen)
+        #expect(grid.lines.contains("› Email     nopex"))
+        #expect(grid.lines.contains("            ✗ Enter an email address like name@example.com."))
+    }
+
+    @Test("tab moves through fields and actions; enter takes the focused action; esc is back")
+    func actions() async {
+        let (renderer, _) = renderer([.tab, .tab, .tab, .enter, .escape])
+        await renderer.present(form)
+        #expect(await renderer.nextEvent(on: form) == .tap("cancel"))
+        #expect(await renderer.nextEvent(on: form) == .back)
+    }
+
+    @Test("a choice moves with arrows and j/k, jumps by typed letter, picks with enter")
+    func choice() async {
+        let screen = Screen(id: "pick", title: "Pick", fields: [
+            Field(id: "currency", label: "Currency", input: .choice([Choice(id: "eur", label: "Euro"), Choice(id: "jpy", label: "Yen"), Choice(id: "usd", label: "US dollar")], selected: nil)),
+        ], actions: [Action(id: "save", label: "Save", role: .primary)])
+        let (renderer, grid) = renderer([.down, .character("j"), .character("k"), .character("u")])
+        await renderer.present(screen)
+        _ = await renderer.nextEvent(on: screen)
+        #expect(grid.lines.contains("            › US dollar"))
+        let (second, _) = self.renderer([.down, .enter])
+        await second.present(screen)
+        #expect(await second.nextEvent(on: screen) == .choose("currency", ["jpy"]))
+    }
+
+    @Test("multi-choice toggles with space; confirm answers with y or n")
+    func multiAndConfirm() async {
+        let screen = Screen(id: "who", title: "Who", fields: [
+            Field(id: "with", label: "With", input: .multiChoice([Choice(id: "bob", label: "Bob"), Choice(id: "cy", label: "Cy")], selected: [])),
+            Field(id: "sure", label: "Sure", input: .confirm(nil)),
+        ])
+        let (renderer, _) = renderer([.character(" "), .down, .character(" "), .character(" "), .character(" "), .enter, .character("y")])
+        await renderer.present(screen)
+        #expect(await renderer.nextEvent(on: screen) == .choose("with", ["bob", "cy"]))
+        #expect(await renderer.nextEvent(on: screen) == .choose("sure", [.yes]))
+    }
+
+    @Test("a paste goes into the field as one line, without control characters")
+    func paste() async {
+        let (renderer, _) = renderer([.paste("ada@\nx.io\u{1B}[31m"), .enter])
+        await renderer.present(form)
+        #expect(await renderer.nextEvent(on: form) == .fill("email", "ada@ x.io[31m"))
+    }
+
+    @Test("repaints its own region in place; long text wraps by display width")
+    func repaintAndWrap() async {
+        var screen = form
+        screen.text = [String(repeating: "界", count: 40)]
+        let (renderer, grid) = renderer(typed("a") + [.backspace] + typed("b"), width: 30)
+        await renderer.present(screen)
+        _ = await renderer.nextEvent(on: screen)
+        #expect(grid.lines.filter { $0.hasPrefix("Welcome") }.count == 1)
+        #expect(grid.lines[1] == String(repeating: "界", count: 14))
+        #expect(grid.lines[3] == String(repeating: "界", count: 12))
+        #expect(grid.lines.contains("› Email     b"))
+    }
+
+    @Test("end of input stops the run naming the question; ctrl-d cancels")
+    func ending() async {
+        let (renderer, _) = renderer([])
+        await renderer.present(form)
+        #expect(await renderer.nextEvent(on: form) == .cancel)
+        #expect(await renderer.stop == .endOfInput(question: "Email"))
+        let (second, _) = self.renderer([.control("d")])
+        await second.present(form)
+        #expect(await second.nextEvent(on: form) == .cancel)
+        #expect(await second.stop == nil)
+    }
+
+    @Test("colour only when wanted: NO_COLOR, TERM=dumb and a non-terminal turn it off; always forces it")
+    func colour() {
+        #expect(TerminalStyle.resolve(.auto, environment: ["TERM": "xterm"], outputIsTerminal: true).colors)
+        #expect(!TerminalStyle.resolve(.auto, environment: ["TERM": "xterm", "NO_COLOR": "1"], outputIsTerminal: true).colors)
+        #expect(!TerminalStyle.resolve(.auto, environment: ["TERM": "dumb"], outputIsTerminal: true).colors)
+        #expect(!TerminalStyle.resolve(.auto, environment: [:], outputIsTerminal: false).colors)
+        #expect(TerminalStyle.resolve(.always, environment: ["NO_COLOR": "1"], outputIsTerminal: false).colors)
+        #expect(!TerminalStyle.resolve(.never, environment: [:], outputIsTerminal: true).colors)
+    }
+
+    @Test("display width: wide characters take two columns, combining marks none")
+    func widths() {
+        #expect(DisplayWidth.of("abc") == 3)
+        #expect(DisplayWidth.of("界界") == 4)
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+        #expect(DisplayWidth.of("👩‍👩‍👧") == 2)
+    }
+}
