@@ -100,10 +100,15 @@ public actor TTYRenderer: ScreenHost {
             default: break
             }
         }
+        let previousStatus = screen?.status
         screen = next
-        // After a change, the first field with an error takes the focus back.
+        // After a change, the first field with an error takes the focus back; after a failed
+        // submit, the first field that needs an answer again (a cleared password) does.
         if !fresh, let broken = next.fields.firstIndex(where: { $0.error != nil }), broken < focus {
             focus = broken
+        } else if !fresh, case .error = next.status, next.status != previousStatus,
+                  let empty = next.fields.firstIndex(where: { !$0.hasValue }) {
+            focus = empty
         }
         focus = min(focus, max(0, elements.count - 1))
         paint()

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `flows` run in a real pseudo-terminal (openpty), as its controlling terminal, the
+/// way a person runs it: keys are written to the terminal, the screen is read back from it.
+final class PseudoTerminal {
+    private(set) var master: Int32 = -1
+    private(set) var slave: Int32 = -1
+    private(set) var pid: pid_t = 0
+    private(set) var output = ""
+
+    init(arguments: [String], environment: [String: String], columns: UInt16 = 100) throws {
+        var size = winsize(ws_row: 40, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw Failure("openpty failed") }
+        guard let name = ttyname(slave) else { throw Failure("no name for the terminal") }
+        let path = String(cString: name)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // A new session, so opening the terminal makes it the child's controlling terminal and
+        // Ctrl-C reaches it as SIGINT.
+        posix_spawnattr_setflags(&attributes, 0x80)  // POSIX_SPAWN_SETSID (glibc), not imported into Swift
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addclose(&actions, master)
+        posix_spawn_file_actions_addclose(&actions, slave)
+        posix_spawn_file_actions_addopen(&actions, 0, path, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+
+        let executable = FlowsProcess.executable.path
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw Failure("posix_spawn failed: \(result)") }
+    }
+
+    deinit {
+        if pid > 0 { kill(pid, SIGKILL); var status: Int32 = 0; waitpid(pid, &status, 0) }
+        close(master)
+        close(slave)
+    }
+
+    /// Types text (key sequences included) into the terminal.
+    func type(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Reads until the output contains `text`; fails after `seconds` so a broken build cannot hang CI.
+    @discardableResult
+    func waitFor(_ text: String, seconds: Double = 15) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !output.contains(text) {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw Failure("timed out waiting for \(text.debugDescription); the terminal shows:\n\(output)") }
+            var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(remaining * 1000)) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(master, &buffer, buffer.count)
+            guard count > 0 else { throw Failure("the terminal closed before \(text.debugDescription); it showed:\n\(output)") }
+            output += String(decoding: buffer[0..<count], as: UTF8.self)
+        }
+        return output
+    }
+
+    /// Waits for the process to end and returns its exit status (128 + signal when killed).
+    func exitStatus() -> Int32 {
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        pid = 0
+        let exited = status & 0x7F == 0
+        return exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// Whether the terminal is back in its ordinary line mode: canonical input, echo on.
+    var isInLineMode: Bool {
+        var mode = termios()
+        tcgetattr(slave, &mode)
+        return mode.c_lflag & tcflag_t(ICANON) != 0 && mode.c_lflag & tcflag_t(ECHO) != 0
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}
