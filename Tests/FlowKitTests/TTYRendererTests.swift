@@ -87,18 +87,23 @@ struct TTYRendererTests {
         #expect(await renderer.nextEvent(on: form) == .back)
     }
 
-    @Test("a choice moves with arrows and j/k, jumps by typed letter, picks with enter")
+    @Test("a choice moves with arrows and j/k, filters after /, picks with enter")
     func choice() async {
         let screen = Screen(id: "pick", title: "Pick", fields: [
             Field(id: "currency", label: "Currency", input: .choice([Choice(id: "eur", label: "Euro"), Choice(id: "jpy", label: "Yen"), Choice(id: "usd", label: "US dollar")], selected: nil)),
         ], actions: [Action(id: "save", label: "Save", role: .primary)])
-        let (renderer, grid) = renderer([.down, .character("j"), .character("k"), .character("u")])
+        let (renderer, grid) = renderer([.down, .character("j"), .character("k"), .character("/"), .character("D"), .character("o")])
         await renderer.present(screen)
         _ = await renderer.nextEvent(on: screen)
+        #expect(grid.lines.contains("› Currency  /Do  type to filter, enter to pick, esc to stop"))
         #expect(grid.lines.contains("            › US dollar"))
+        #expect(!grid.lines.contains("              Euro"))
         let (second, _) = self.renderer([.down, .enter])
         await second.present(screen)
         #expect(await second.nextEvent(on: screen) == .choose("currency", ["jpy"]))
+        let (third, _) = self.renderer([.character("/"), .character("y"), .enter])
+        await third.present(screen)
+        #expect(await third.nextEvent(on: screen) == .choose("currency", ["jpy"]))
     }
 
     @Test("multi-choice toggles with space; confirm answers with y or n")
@@ -143,6 +148,38 @@ struct TTYRendererTests {
         await second.present(form)
         #expect(await second.nextEvent(on: form) == .cancel)
         #expect(await second.stop == nil)
+    }
+
+    @Test("themes choose the palette; no-colour writes no escape at all")
+    func themes() async {
+        var outputs: [TerminalStyle.Theme: String] = [:]
+        for theme in TerminalStyle.Theme.allCases {
+            let output = TextBuffer()
+            let renderer = TTYRenderer(keys: ScriptedKeys([]), output: output, style: TerminalStyle(theme: theme), width: { 60 })
+            var screen = form
+            screen.fields[0].error = "Enter your email address."
+            await renderer.present(screen)
+            let grid = TerminalGrid(width: 60)
+            grid.write(output.text)
+            #expect(grid.lines.contains("            ✗ Enter your email address."))
+            // Every styled piece ends with a reset; without colour there is none.
+            #expect(output.text.contains("\u{1B}[0m") == (theme != .noColour))
+            outputs[theme] = output.text
+        }
+        #expect(outputs[.dark] != outputs[.light])
+        #expect(outputs[.light] != outputs[.highContrast])
+        #expect(outputs[.highContrast]?.contains("\u{1B}[1;97;41m✗ Enter your email address.") == true)
+    }
+
+    @Test("a busy screen shows its label with a spinner mark; a resize repaints in place")
+    func busyAndResize() async {
+        var screen = form
+        screen.status = .busy("Creating your account")
+        let (renderer, grid) = renderer([.resize])
+        await renderer.present(screen)
+        _ = await renderer.nextEvent(on: screen)
+        #expect(grid.lines.contains("⠿ Creating your account…"))
+        #expect(grid.lines.filter { $0.hasPrefix("Welcome") }.count == 1)
     }
 
     @Test("colour only when wanted: NO_COLOR, TERM=dumb and a non-terminal turn it off; always forces it")

@@ -100,6 +100,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("When to use colour on a terminal: auto (not with NO_COLOR or TERM=dumb), always, never.", valueName: "WHEN"))
     var color: TerminalStyle.Choice = .auto
 
+    @Option(help: ArgumentHelp("The palette on a terminal: dark, light, high-contrast, no-colour.", valueName: "THEME"))
+    var theme: TerminalStyle.Theme = .dark
+
     @Option(help: ArgumentHelp("Write what happens as a script to FILE (mode 0600), to replay with --script or flows test.", valueName: "FILE"))
     var record: String?
 
@@ -121,3 +124,4 @@ struct RunOptions: ParsableArguments {
 }
 
 extension TerminalStyle.Choice: ExpressibleByArgument {}
+extension TerminalStyle.Theme: ExpressibleByArgument {}

@@ -31,7 +31,8 @@ enum Launcher {
             ? TTYRenderer(
                 keys: TerminalKeys(),
                 output: StandardError(),
-                style: .resolve(options.color, environment: environment, outputIsTerminal: true),
+                style: .resolve(options.color, environment: environment, outputIsTerminal: true, theme: options.theme),
+                animates: true,
                 width: { TerminalModes.width() }
             )
             : nil

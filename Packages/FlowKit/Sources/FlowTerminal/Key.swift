@@ -18,6 +18,8 @@ public enum Key: Equatable, Sendable {
     case control(Character)
     /// Text pasted while bracketed paste is on, as one event.
     case paste(String)
+    /// The terminal changed size (not a key, but it arrives the same way).
+    case resize
 }
 
 /// Turns terminal input bytes into ``Key``s.

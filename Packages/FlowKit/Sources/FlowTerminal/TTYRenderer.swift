@@ -14,6 +14,7 @@ public actor TTYRenderer: ScreenHost {
     private let output: any TextOutput
     private let style: TerminalStyle
     private let width: @Sendable () -> Int
+    private let animates: Bool
 
     public private(set) var stop: PlainRenderer.Stop?
     private var screen: Screen?
@@ -25,10 +26,18 @@ public actor TTYRenderer: ScreenHost {
     private var drawnLines = 0
     private var cursorRow = 0
 
-    public init(keys: any KeySource, output: any TextOutput, style: TerminalStyle, width: @escaping @Sendable () -> Int) {
+    private var filters: [ElementID: String] = [:]
+    private var filtering: ElementID?
+    private var spinner: Task<Void, Never>?
+    private var frame = 0
+    private static let frames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+
+    /// - Parameter animates: turn the busy mark into a spinner (on a real terminal).
+    public init(keys: any KeySource, output: any TextOutput, style: TerminalStyle, animates: Bool = false, width: @escaping @Sendable () -> Int) {
         self.keys = keys
         self.output = output
         self.style = style
+        self.animates = animates
         self.width = width
     }
 
@@ -86,6 +95,8 @@ public actor TTYRenderer: ScreenHost {
             editors = [:]
             highlights = [:]
             picks = [:]
+            filters = [:]
+            filtering = nil
             focus = next.fields.firstIndex { !$0.hasValue || $0.error != nil } ?? next.fields.count
             if next.fields.isEmpty, let primary = next.actions.firstIndex(where: { $0.role == .primary }) { focus = primary }
         }
@@ -102,6 +113,7 @@ public actor TTYRenderer: ScreenHost {
         }
         let previousStatus = screen?.status
         screen = next
+        animate(busy: { if case .busy = next.status { true } else { false } }())
         // After a change, the first field with an error takes the focus back; after a failed
         // submit, the first field that needs an answer again (a cleared password) does.
         if !fresh, let broken = next.fields.firstIndex(where: { $0.error != nil }), broken < focus {
@@ -118,6 +130,10 @@ public actor TTYRenderer: ScreenHost {
 
     private func handle(_ key: Key) -> UserEvent? {
         guard let screen else { return .cancel }
+        if key == .resize { return nil }
+        if let field = filtering, let options = screen.field(field)?.input.options {
+            return filter(key, in: field, options: options)
+        }
         switch key {
         case .escape: return .back
         case .control("d"): return .cancel
@@ -154,20 +170,19 @@ public actor TTYRenderer: ScreenHost {
             return nil
 
         case .choice(let options, _):
+            let shown = visible(options, for: field.id)
             let current = highlights[field.id] ?? 0
             switch key {
             case .up, .character("k"): highlights[field.id] = max(0, current - 1)
-            case .down, .character("j"): highlights[field.id] = min(options.count - 1, current + 1)
+            case .down, .character("j"): highlights[field.id] = min(max(0, shown.count - 1), current + 1)
+            case .character("/"):
+                filtering = field.id
+                highlights[field.id] = 0
             case .enter, .character(" "):
-                guard options.indices.contains(current) else { return nil }
+                guard shown.indices.contains(current) else { return nil }
                 focus += 1
-                return .choose(field.id, [options[current].id])
-            case .character(let typed):
-                // Type-ahead: the next option whose label starts with the letter.
-                let order = Array(options.indices[(current + 1)...]) + Array(options.indices[...current])
-                if let match = order.first(where: { options[$0].label.lowercased().hasPrefix(String(typed).lowercased()) }) {
-                    highlights[field.id] = match
-                }
+                filters[field.id] = nil
+                return .choose(field.id, [shown[current].id])
             default: break
             }
             return nil
@@ -197,6 +212,63 @@ public actor TTYRenderer: ScreenHost {
             default: return nil
             }
         }
+    }
+
+    /// Keys while a choice list is being filtered: typing narrows it, Enter picks the
+    /// highlighted option, Esc leaves the filter.
+    private func filter(_ key: Key, in field: ElementID, options: [Choice]) -> UserEvent? {
+        var text = filters[field] ?? ""
+        switch key {
+        case .character(let character): text.append(character)
+        case .paste(let pasted): text += pasted.filter { !$0.isNewline }
+        case .backspace: if !text.isEmpty { text.removeLast() }
+        case .escape:
+            filtering = nil
+            filters[field] = nil
+            highlights[field] = 0
+            return nil
+        case .up: highlights[field] = max(0, (highlights[field] ?? 0) - 1); return nil
+        case .down: highlights[field] = min(max(0, visible(options, for: field).count - 1), (highlights[field] ?? 0) + 1); return nil
+        case .enter:
+            let shown = visible(options, for: field)
+            guard let pick = shown.indices.contains(highlights[field] ?? 0) ? shown[highlights[field] ?? 0] : nil else { return nil }
+            filtering = nil
+            filters[field] = nil
+            focus += 1
+            return .choose(field, [pick.id])
+        default: return nil
+        }
+        filters[field] = text
+        highlights[field] = 0
+        return nil
+    }
+
+    /// The options a choice shows under its filter (matching anywhere, without case).
+    private func visible(_ options: [Choice], for field: ElementID) -> [Choice] {
+        guard let text = filters[field], !text.isEmpty else { return options }
+        return options.filter { $0.label.lowercased().contains(text.lowercased()) }
+    }
+
+    /// Starts or stops the spinner of a busy screen.
+    private func animate(busy: Bool) {
+        guard animates else { return }
+        if busy, spinner == nil {
+            spinner = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(80))
+                    await self?.tick()
+                }
+            }
+        } else if !busy {
+            spinner?.cancel()
+            spinner = nil
+        }
+    }
+
+    private func tick() {
+        guard spinner != nil else { return }
+        frame = (frame + 1) % Self.frames.count
+        paint()
     }
 
     /// Moves the focus; leaving a text field whose text changed confirms it.
@@ -250,9 +322,15 @@ public actor TTYRenderer: ScreenHost {
                     cursor = (lines.count - 1, prefixWidth + column)
                 }
             case .choice(let options, let selected):
-                lines.append(prefix + (focused ? style.dim("↑/↓ to move, enter to pick") : (options.first { $0.id == selected }?.label ?? style.dim("(none)"))))
+                let filter = filters[field.id] ?? ""
+                let header = filtering == field.id
+                    ? "/" + TerminalText.sanitized(filter) + style.dim("  type to filter, enter to pick, esc to stop")
+                    : style.dim("↑/↓ to move, / to filter, enter to pick")
+                lines.append(prefix + (focused ? header : (options.first { $0.id == selected }?.label ?? style.dim("(none)"))))
                 if focused {
-                    for (optionIndex, option) in options.enumerated() {
+                    let shown = visible(options, for: field.id)
+                    if shown.isEmpty { lines.append(String(repeating: " ", count: prefixWidth) + style.dim("no option matches")) }
+                    for (optionIndex, option) in shown.enumerated() {
                         let current = optionIndex == highlights[field.id]
                         lines.append(String(repeating: " ", count: prefixWidth) + (current ? style.selected("› \(option.label)") : "  \(option.label)"))
                     }
@@ -284,7 +362,7 @@ public actor TTYRenderer: ScreenHost {
             lines.append(bar.joined(separator: " "))
         }
         switch screen.status {
-        case .busy(let label): lines.append(style.accent("⠿ ") + label + "…")
+        case .busy(let label): lines.append(style.accent(String(animates ? Self.frames[frame] : "⠿") + " ") + label + "…")
         case .error(let message): lines.append(style.error("✗ " + TerminalText.sanitized(message)))
         case .notice(let message): lines.append(style.accent("• ") + TerminalText.sanitized(message))
         case nil: break
@@ -364,6 +442,8 @@ public actor TTYRenderer: ScreenHost {
 
     /// Leaves the last drawing in place and the cursor on a fresh line below it.
     public func finish() {
+        spinner?.cancel()
+        spinner = nil
         moveBelowRegion()
     }
 

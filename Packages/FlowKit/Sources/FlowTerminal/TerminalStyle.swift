@@ -1,4 +1,4 @@
-/// Colours and emphasis for the TTY renderer, or none.
+/// Colours and emphasis for the TTY renderer: a theme's palette, or none.
 ///
 /// Colour is off when NO_COLOR is set, TERM is `dumb`, the output is not a terminal, or the user
 /// asked for `--color never`; `--color always` forces it on.
@@ -7,28 +7,74 @@ public struct TerminalStyle: Sendable, Equatable {
         case auto, always, never
     }
 
-    public let colors: Bool
-
-    public init(colors: Bool) {
-        self.colors = colors
+    /// The palettes people can pick.
+    public enum Theme: String, Sendable, CaseIterable {
+        case dark
+        case light
+        case highContrast = "high-contrast"
+        case noColour = "no-colour"
     }
 
-    /// The style for this environment and choice.
-    public static func resolve(_ choice: Choice, environment: [String: String], outputIsTerminal: Bool) -> TerminalStyle {
+    public let theme: Theme
+
+    public init(theme: Theme) {
+        self.theme = theme
+    }
+
+    public init(colors: Bool) {
+        theme = colors ? .dark : .noColour
+    }
+
+    /// Whether any colour or emphasis is written.
+    public var colors: Bool { theme != .noColour }
+
+    /// The style for this environment, choice and theme.
+    public static func resolve(_ choice: Choice, environment: [String: String], outputIsTerminal: Bool, theme: Theme = .dark) -> TerminalStyle {
         switch choice {
-        case .always: return TerminalStyle(colors: true)
-        case .never: return TerminalStyle(colors: false)
+        case .always: return TerminalStyle(theme: theme == .noColour ? .dark : theme)
+        case .never: return TerminalStyle(theme: .noColour)
         case .auto:
             let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-            return TerminalStyle(colors: outputIsTerminal && !noColor && environment["TERM"] != "dumb")
+            let on = outputIsTerminal && !noColor && environment["TERM"] != "dumb"
+            return TerminalStyle(theme: on ? theme : .noColour)
         }
     }
 
     func bold(_ text: String) -> String { wrap(text, "1") }
-    func dim(_ text: String) -> String { wrap(text, "2") }
-    func error(_ text: String) -> String { wrap(text, "31") }
-    func accent(_ text: String) -> String { wrap(text, "36") }
-    func selected(_ text: String) -> String { wrap(text, "7") }
+
+    func dim(_ text: String) -> String {
+        switch theme {
+        case .dark: wrap(text, "2")
+        case .light: wrap(text, "90")
+        case .highContrast: wrap(text, "1")
+        case .noColour: text
+        }
+    }
+
+    func error(_ text: String) -> String {
+        switch theme {
+        case .dark: wrap(text, "91")
+        case .light: wrap(text, "31")
+        case .highContrast: wrap(text, "1;97;41")
+        case .noColour: text
+        }
+    }
+
+    func accent(_ text: String) -> String {
+        switch theme {
+        case .dark: wrap(text, "96")
+        case .light: wrap(text, "34")
+        case .highContrast: wrap(text, "1;93")
+        case .noColour: text
+        }
+    }
+
+    func selected(_ text: String) -> String {
+        switch theme {
+        case .highContrast: wrap(text, "1;30;103")
+        default: wrap(text, "7")
+        }
+    }
 
     private func wrap(_ text: String, _ code: String) -> String {
         colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
