@@ -203,4 +203,15 @@ struct PlainRendererTests {
         #expect(await renderer.nextEvent(on: welcome) == .tap("sign-in"))
         #expect(output.text.components(separatedBy: "== Welcome ==").count == 3)
     }
+
+    @Test("tabs are listed under the title and offered as actions")
+    func tabs() async {
+        let screen = Screen(id: "home", title: "Flows", actions: [Action(id: "quit", label: "Quit", role: .cancel)],
+                            tabs: [Tab(id: "account", label: "Account", isSelected: true), Tab(id: "friends", label: "Friends")])
+        let (renderer, output) = renderer(["2"])
+        await renderer.present(screen)
+        #expect(await renderer.nextEvent(on: screen) == .tap("friends"))
+        #expect(output.text.contains("Tabs: [Account] | Friends"))
+        #expect(output.text.contains("  2) Go to Friends"))
+    }
 }

@@ -199,4 +199,19 @@ struct TTYRendererTests {
         #expect(DisplayWidth.of("e\u{301}") == 1)
         #expect(DisplayWidth.of("👩‍👩‍👧") == 2)
     }
+
+    @Test("the tab bar of a tabbed screen: drawn under the title, Left / Right choose a tab")
+    func tabBar() async {
+        let screen = Screen(
+            id: "home", title: "Flows",
+            actions: [Action(id: "quit", label: "Quit", role: .cancel)],
+            tabs: [Tab(id: "account", label: "Account"), Tab(id: "friends", label: "Friends", isSelected: true), Tab(id: "expenses", label: "Expenses")]
+        )
+        let (renderer, grid) = renderer([.shiftTab, .right, .left])
+        await renderer.present(screen)
+        #expect(grid.lines[1] == "  Account    Friends    Expenses")
+        #expect(await renderer.nextEvent(on: screen) == .tap("expenses"))
+        #expect(await renderer.nextEvent(on: screen) == .tap("account"))
+        #expect(screen.elementIDs == ["account", "friends", "expenses", "quit"])
+    }
 }

@@ -14,6 +14,9 @@ public struct Screen: Equatable, Sendable, Codable {
     public var status: ScreenStatus?
     /// The titles of the screens under this one, outermost first; set by the ``AppRouter``.
     public var breadcrumb: [String]
+    /// The tabs of a tabbed flow (Account, Friends, Expenses), one of them selected; choosing
+    /// one is a `tap` of its identifier.
+    public var tabs: [Tab]
 
     public init(
         id: ElementID,
@@ -22,7 +25,8 @@ public struct Screen: Equatable, Sendable, Codable {
         fields: [Field] = [],
         actions: [Action] = [],
         status: ScreenStatus? = nil,
-        breadcrumb: [String] = []
+        breadcrumb: [String] = [],
+        tabs: [Tab] = []
     ) {
         self.id = id
         self.title = title
@@ -31,6 +35,7 @@ public struct Screen: Equatable, Sendable, Codable {
         self.actions = actions
         self.status = status
         self.breadcrumb = breadcrumb
+        self.tabs = tabs
     }
 
     /// The field with this identifier, if the screen has one.
@@ -45,8 +50,8 @@ public struct Screen: Equatable, Sendable, Codable {
     /// The breadcrumb and the title, as renderers head a screen: `Welcome > Sign in`.
     public var heading: String { (breadcrumb + [title]).joined(separator: " > ") }
 
-    /// Every identifier the screen offers, fields first, in the order they are shown.
-    public var elementIDs: [ElementID] { fields.map(\.id) + actions.map(\.id) }
+    /// Every identifier the screen offers, in the order they are shown: tabs, fields, actions.
+    public var elementIDs: [ElementID] { tabs.map(\.id) + fields.map(\.id) + actions.map(\.id) }
 }
 
 /// One input of a screen.
@@ -143,6 +148,19 @@ public struct Action: Equatable, Sendable, Codable {
         case secondary
         /// Leaves the screen without doing anything (quit, cancel).
         case cancel
+    }
+}
+
+/// One tab of a tabbed screen.
+public struct Tab: Equatable, Sendable, Codable {
+    public var id: ElementID
+    public var label: String
+    public var isSelected: Bool
+
+    public init(id: ElementID, label: String, isSelected: Bool = false) {
+        self.id = id
+        self.label = label
+        self.isSelected = isSelected
     }
 }
 

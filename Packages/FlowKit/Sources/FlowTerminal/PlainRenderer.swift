@@ -113,6 +113,9 @@ public actor PlainRenderer: ScreenHost {
         answered = []
         submitted = false
         var lines = ["", "== \(screen.heading) =="]
+        if !screen.tabs.isEmpty {
+            lines.append("Tabs: " + screen.tabs.map { $0.isSelected ? "[\($0.label)]" : $0.label }.joined(separator: " | "))
+        }
         lines += screen.text
         if !screen.fields.isEmpty, screen.actions.contains(where: { $0.role != .primary }) {
             lines.append("(Type ? at a prompt for other options.)")
@@ -256,6 +259,7 @@ public actor PlainRenderer: ScreenHost {
     /// With `field` set (the user typed `?` there), an empty answer goes back to that field.
     private func chooseAction(on screen: Screen, returningToField field: Field?) async -> UserEvent? {
         var items = screen.actions.map { (label: $0.label, event: UserEvent.tap($0.id), isPrimary: $0.role == .primary) }
+        items += screen.tabs.filter { !$0.isSelected }.map { (label: "Go to \($0.label)", event: UserEvent.tap($0.id), isPrimary: false) }
         if !screen.actions.contains(where: { $0.role == .cancel }) {
             items.append((label: "Cancel", event: .cancel, isPrimary: false))
         }

@@ -84,9 +84,12 @@ public actor TTYRenderer: ScreenHost {
 
     private var elements: [ElementID] { screen?.elementIDs ?? [] }
 
+    /// How many tabs come before the fields in the focus order.
+    private var tabCount: Int { screen?.tabs.count ?? 0 }
+
     private var focusedLabel: String {
-        guard let screen, focus < screen.fields.count else { return "the action to take" }
-        return screen.fields[focus].label
+        guard let screen, (0..<screen.fields.count).contains(focus - tabCount) else { return "the action to take" }
+        return screen.fields[focus - tabCount].label
     }
 
     private func show(_ next: Screen, fresh: Bool) {
@@ -97,8 +100,8 @@ public actor TTYRenderer: ScreenHost {
             picks = [:]
             filters = [:]
             filtering = nil
-            focus = next.fields.firstIndex { !$0.hasValue || $0.error != nil } ?? next.fields.count
-            if next.fields.isEmpty, let primary = next.actions.firstIndex(where: { $0.role == .primary }) { focus = primary }
+            focus = next.tabs.count + (next.fields.firstIndex { !$0.hasValue || $0.error != nil } ?? next.fields.count)
+            if next.fields.isEmpty, let primary = next.actions.firstIndex(where: { $0.role == .primary }) { focus = next.tabs.count + primary }
         }
         for field in next.fields {
             switch field.input {
@@ -116,11 +119,11 @@ public actor TTYRenderer: ScreenHost {
         animate(busy: { if case .busy = next.status { true } else { false } }())
         // After a change, the first field with an error takes the focus back; after a failed
         // submit, the first field that needs an answer again (a cleared password) does.
-        if !fresh, let broken = next.fields.firstIndex(where: { $0.error != nil }), broken < focus {
-            focus = broken
+        if !fresh, let broken = next.fields.firstIndex(where: { $0.error != nil }), next.tabs.count + broken < focus {
+            focus = next.tabs.count + broken
         } else if !fresh, case .error = next.status, next.status != previousStatus,
                   let empty = next.fields.firstIndex(where: { !$0.hasValue }) {
-            focus = empty
+            focus = next.tabs.count + empty
         }
         focus = min(focus, max(0, elements.count - 1))
         paint()
@@ -141,10 +144,23 @@ public actor TTYRenderer: ScreenHost {
         case .shiftTab: return moveFocus(-1, on: screen)
         default: break
         }
-        if focus < screen.fields.count {
-            return handle(key, in: screen.fields[focus], on: screen)
+        if focus < tabCount {
+            // On the tab bar: Left / Right (or Enter) choose a tab.
+            let selected = screen.tabs.firstIndex(where: \.isSelected) ?? focus
+            switch key {
+            case .left: return selected > 0 ? .tap(screen.tabs[selected - 1].id) : nil
+            case .right: return selected + 1 < screen.tabs.count ? .tap(screen.tabs[selected + 1].id) : nil
+            case .enter, .character(" "): return .tap(screen.tabs[focus].id)
+            case .up: return moveFocus(-1, on: screen)
+            case .down: return moveFocus(1, on: screen)
+            default: return nil
+            }
         }
-        let action = screen.actions[focus - screen.fields.count]
+        if focus - tabCount < screen.fields.count {
+            return handle(key, in: screen.fields[focus - tabCount], on: screen)
+        }
+        guard screen.actions.indices.contains(focus - tabCount - screen.fields.count) else { return nil }
+        let action = screen.actions[focus - tabCount - screen.fields.count]
         switch key {
         case .enter, .character(" "): return .tap(action.id)
         case .up, .left: return moveFocus(-1, on: screen)
@@ -158,7 +174,7 @@ public actor TTYRenderer: ScreenHost {
         case .text, .secret:
             if key == .enter {
                 let value = editors[field.id]?.text ?? ""
-                if focus == screen.fields.count - 1, let primary = screen.primaryAction { submitAfterFill = primary.id }
+                if focus - tabCount == screen.fields.count - 1, let primary = screen.primaryAction { submitAfterFill = primary.id }
                 focus += 1
                 return .fill(field.id, value)
             }
@@ -275,9 +291,9 @@ public actor TTYRenderer: ScreenHost {
     private func moveFocus(_ step: Int, on screen: Screen) -> UserEvent? {
         let count = screen.elementIDs.count
         guard count > 0 else { return nil }
-        let leaving = focus
+        let leaving = focus - tabCount
         focus = (focus + step + count) % count
-        if leaving < screen.fields.count {
+        if (0..<screen.fields.count).contains(leaving) {
             let field = screen.fields[leaving]
             if let editor = editors[field.id] {
                 switch field.input {
@@ -299,12 +315,20 @@ public actor TTYRenderer: ScreenHost {
         var cursor: (row: Int, column: Int)?
         let crumbs = screen.breadcrumb.map { style.dim($0 + " › ") }.joined()
         lines.append(crumbs + style.bold(TerminalText.sanitized(screen.title)))
+        if !screen.tabs.isEmpty {
+            let bar = screen.tabs.enumerated().map { index, tab in
+                let label = " \(TerminalText.sanitized(tab.label)) "
+                let shown = tab.isSelected ? style.selected(label) : style.dim(label)
+                return index == focus ? style.accent("›") + shown : " " + shown
+            }
+            lines.append(bar.joined(separator: " "))
+        }
         lines += screen.text.flatMap { wrap(TerminalText.sanitized($0)) }
         lines.append("")
 
         let labelWidth = screen.fields.map { DisplayWidth.of($0.label) }.max() ?? 0
         for (index, field) in screen.fields.enumerated() {
-            let focused = index == focus
+            let focused = tabCount + index == focus
             let marker = focused ? style.accent("›") : " "
             let label = field.label + String(repeating: " ", count: labelWidth - DisplayWidth.of(field.label))
             let prefix = "\(marker) \(focused ? style.bold(label) : label)  "
@@ -357,7 +381,7 @@ public actor TTYRenderer: ScreenHost {
             if !screen.fields.isEmpty { lines.append("") }
             let bar = screen.actions.enumerated().map { offset, action in
                 let text = " \(action.label) "
-                return screen.fields.count + offset == focus ? style.selected("[\(text)]") : " \(text) "
+                return tabCount + screen.fields.count + offset == focus ? style.selected("[\(text)]") : " \(text) "
             }
             lines.append(bar.joined(separator: " "))
         }

@@ -26,7 +26,8 @@ enum ScreenOffers {
             }
             return nil
         case .tap(let id):
-            return screen.action(id) == nil ? "the screen \(screen.id) has no action \(id)" : nil
+            let isTab = screen.tabs.contains { $0.id == id }
+            return screen.action(id) == nil && !isTab ? "the screen \(screen.id) has no action \(id)" : nil
         case .back, .cancel:
             return nil
         }
@@ -52,6 +53,7 @@ enum ScreenOffers {
         }
         var parts: [String] = []
         if !fields.isEmpty { parts.append("fields " + fields.joined(separator: ", ")) }
+        if !screen.tabs.isEmpty { parts.append("tabs " + screen.tabs.map(\.id.rawValue).joined(separator: ", ")) }
         if !screen.actions.isEmpty { parts.append("actions " + screen.actions.map(\.id.rawValue).joined(separator: ", ")) }
         parts.append("back, cancel")
         return "the screen \(screen.id) offers: " + parts.joined(separator: "; ")

@@ -7,6 +7,9 @@ import FlowKit
 public enum ScreenSnapshot {
     public static func text(of screen: Screen) -> String {
         var lines = ["== \(screen.heading) == [\(screen.id)]"]
+        if !screen.tabs.isEmpty {
+            lines.append("  Tabs: " + screen.tabs.map { "\($0.label) (\($0.id)\($0.isSelected ? ", selected" : ""))" }.joined(separator: " | "))
+        }
         lines += screen.text
         for field in screen.fields {
             var label = "\(field.label) (\(field.id), \(field.input.kindName)"
