@@ -54,4 +54,15 @@ struct TerminalSessionTests {
         #expect(session.isInLineMode)
         try session.waitFor("\u{1B}[?2004l", seconds: 5)  // bracketed paste turned off again
     }
+
+    @Test("SIGTERM exits 143 and puts the terminal back")
+    func terminate() throws {
+        defer { flows.removeHome() }
+        let session = try PseudoTerminal(arguments: ["run", "SignUp"], environment: environment)
+        try session.waitFor("Create an account")
+        #expect(!session.isInLineMode)
+        kill(session.pid, SIGTERM)
+        #expect(session.exitStatus() == 143)
+        #expect(session.isInLineMode)
+    }
 }
