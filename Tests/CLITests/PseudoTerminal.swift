@@ -13,6 +13,16 @@ final class PseudoTerminal {
     private(set) var pid: pid_t = 0
     private(set) var output = ""
 
+    /// Whether this machine can open a pseudo-terminal.
+    static let available: Bool = {
+        var master: Int32 = -1
+        var slave: Int32 = -1
+        guard openpty(&master, &slave, nil, nil, nil) == 0 else { return false }
+        close(master)
+        close(slave)
+        return true
+    }()
+
     init(arguments: [String], environment: [String: String], columns: UInt16 = 100) throws {
         var size = winsize(ws_row: 40, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw Failure("openpty failed") }

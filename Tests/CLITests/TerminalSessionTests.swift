@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// The interactive renderer end to end, through a real pseudo-terminal.
-@Suite("flows in a real terminal")
+/// The interactive renderer end to end, through a real pseudo-terminal. (A machine without
+/// pseudo-terminals cannot run these; everywhere else they run.)
+@Suite("flows in a real terminal", .enabled(if: PseudoTerminal.available, "this machine has no pseudo-terminals"))
 struct TerminalSessionTests {
     let flows: FlowsProcess
 
