@@ -10,9 +10,24 @@ import UnauthenticatedFlow
 public struct FlowEntry: Sendable {
     public let name: String
     public let summary: String
-    /// What the flow's own screens can show, for coverage.
-    public let inventory: FlowInventory
+    /// Made only when asked for (coverage), not on the way to a first screen.
+    private let makeInventory: @Sendable () -> FlowInventory
     let run: @Sendable (AppContainer, AppRouter) async -> AnyFlowOutcome
+
+    init(
+        name: String,
+        summary: String,
+        inventory: @escaping @autoclosure @Sendable () -> FlowInventory,
+        run: @escaping @Sendable (AppContainer, AppRouter) async -> AnyFlowOutcome
+    ) {
+        self.name = name
+        self.summary = summary
+        makeInventory = inventory
+        self.run = run
+    }
+
+    /// What the flow's own screens can show, for coverage.
+    public var inventory: FlowInventory { makeInventory() }
 
     /// Runs the flow with the container's services, drawing through `router`.
     public func run(container: AppContainer, router: AppRouter) async -> AnyFlowOutcome {
