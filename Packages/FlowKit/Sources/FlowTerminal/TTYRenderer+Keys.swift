@@ -1,0 +1,179 @@
+import FlowKit
+
+/// What each key does on the focused element.
+extension TTYRenderer {
+    func handle(_ key: Key) -> UserEvent? {
+        guard let screen else { return .cancel }
+        if key == .resize { return nil }
+        if let field = filtering, let options = screen.field(field)?.input.options {
+            return filter(key, in: field, options: options)
+        }
+        switch key {
+        case .escape: return .back
+        case .control("d"): return .cancel
+        case .tab: return moveFocus(1, on: screen)
+        case .shiftTab: return moveFocus(-1, on: screen)
+        default: break
+        }
+        if focus < tabCount {
+            // On the tab bar: Left / Right (or Enter) choose a tab.
+            let selected = screen.tabs.firstIndex(where: \.isSelected) ?? focus
+            switch key {
+            case .left: return selected > 0 ? .tap(screen.tabs[selected - 1].id) : nil
+            case .right: return selected + 1 < screen.tabs.count ? .tap(screen.tabs[selected + 1].id) : nil
+            case .enter, .character(" "): return .tap(screen.tabs[focus].id)
+            case .up: return moveFocus(-1, on: screen)
+            case .down: return moveFocus(1, on: screen)
+            default: return nil
+            }
+        }
+        if focus - tabCount < screen.fields.count {
+            return handle(key, in: screen.fields[focus - tabCount], on: screen)
+        }
+        guard screen.actions.indices.contains(focus - tabCount - screen.fields.count) else { return nil }
+        let action = screen.actions[focus - tabCount - screen.fields.count]
+        switch key {
+        case .enter, .character(" "): return .tap(action.id)
+        case .up, .left: return moveFocus(-1, on: screen)
+        case .down, .right: return moveFocus(1, on: screen)
+        default: return nil
+        }
+    }
+
+    func handle(_ key: Key, in field: Field, on screen: Screen) -> UserEvent? {
+        switch field.input {
+        case .text, .secret:
+            if key == .enter {
+                let value = editors[field.id]?.text ?? ""
+                if focus - tabCount == screen.fields.count - 1, let primary = screen.primaryAction { submitAfterFill = primary.id }
+                focus += 1
+                return .fill(field.id, value)
+            }
+            if key == .up { return moveFocus(-1, on: screen) }
+            if key == .down { return moveFocus(1, on: screen) }
+            var editor = editors[field.id] ?? LineEditor()
+            _ = editor.handle(key)
+            editors[field.id] = editor
+            return nil
+
+        case .choice(let options, _):
+            let shown = visible(options, for: field.id)
+            let current = highlights[field.id] ?? 0
+            switch key {
+            case .up, .character("k"): highlights[field.id] = max(0, current - 1)
+            case .down, .character("j"): highlights[field.id] = min(max(0, shown.count - 1), current + 1)
+            case .character("/"):
+                filtering = field.id
+                highlights[field.id] = 0
+            case .enter, .character(" "):
+                guard shown.indices.contains(current) else { return nil }
+                focus += 1
+                filters[field.id] = nil
+                return .choose(field.id, [shown[current].id])
+            default: break
+            }
+            return nil
+
+        case .multiChoice(let options, _):
+            let current = highlights[field.id] ?? 0
+            switch key {
+            case .up, .character("k"): highlights[field.id] = max(0, current - 1)
+            case .down, .character("j"): highlights[field.id] = min(options.count - 1, current + 1)
+            case .character(" "):
+                guard options.indices.contains(current) else { return nil }
+                picks[field.id, default: []].formSymmetricDifference([options[current].id])
+            case .enter:
+                focus += 1
+                let chosen = options.map(\.id).filter { picks[field.id, default: []].contains($0) }
+                return .choose(field.id, chosen)
+            default: break
+            }
+            return nil
+
+        case .confirm:
+            switch key {
+            case .character("y"), .character("Y"): focus += 1; return .choose(field.id, [.yes])
+            case .character("n"), .character("N"): focus += 1; return .choose(field.id, [.no])
+            case .up: return moveFocus(-1, on: screen)
+            case .down: return moveFocus(1, on: screen)
+            default: return nil
+            }
+        }
+    }
+
+    /// Keys while a choice list is being filtered: typing narrows it, Enter picks the
+    /// highlighted option, Esc leaves the filter.
+    func filter(_ key: Key, in field: ElementID, options: [Choice]) -> UserEvent? {
+        var text = filters[field] ?? ""
+        switch key {
+        case .character(let character): text.append(character)
+        case .paste(let pasted): text += pasted.filter { !$0.isNewline }
+        case .backspace: if !text.isEmpty { text.removeLast() }
+        case .escape:
+            filtering = nil
+            filters[field] = nil
+            highlights[field] = 0
+            return nil
+        case .up: highlights[field] = max(0, (highlights[field] ?? 0) - 1); return nil
+        case .down: highlights[field] = min(max(0, visible(options, for: field).count - 1), (highlights[field] ?? 0) + 1); return nil
+        case .enter:
+            let shown = visible(options, for: field)
+            guard let pick = shown.indices.contains(highlights[field] ?? 0) ? shown[highlights[field] ?? 0] : nil else { return nil }
+            filtering = nil
+            filters[field] = nil
+            focus += 1
+            return .choose(field, [pick.id])
+        default: return nil
+        }
+        filters[field] = text
+        highlights[field] = 0
+        return nil
+    }
+
+    /// The options a choice shows under its filter (matching anywhere, without case).
+    func visible(_ options: [Choice], for field: ElementID) -> [Choice] {
+        guard let text = filters[field], !text.isEmpty else { return options }
+        return options.filter { $0.label.lowercased().contains(text.lowercased()) }
+    }
+
+    /// Starts or stops the spinner of a busy screen.
+    func animate(busy: Bool) {
+        guard animates else { return }
+        if busy, spinner == nil {
+            spinner = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(80))
+                    await self?.tick()
+                }
+            }
+        } else if !busy {
+            spinner?.cancel()
+            spinner = nil
+        }
+    }
+
+    func tick() {
+        guard spinner != nil else { return }
+        frame = (frame + 1) % Self.frames.count
+        paint()
+    }
+
+    /// Moves the focus; leaving a text field whose text changed confirms it.
+    func moveFocus(_ step: Int, on screen: Screen) -> UserEvent? {
+        let count = screen.elementIDs.count
+        guard count > 0 else { return nil }
+        let leaving = focus - tabCount
+        focus = (focus + step + count) % count
+        if (0..<screen.fields.count).contains(leaving) {
+            let field = screen.fields[leaving]
+            if let editor = editors[field.id] {
+                switch field.input {
+                case .text(let value) where editor.text != value: return .fill(field.id, editor.text)
+                case .secret where !editor.text.isEmpty: return .fill(field.id, editor.text)
+                default: break
+                }
+            }
+        }
+        return nil
+    }
+}
