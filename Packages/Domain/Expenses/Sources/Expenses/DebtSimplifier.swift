@@ -97,15 +97,8 @@ public enum DebtSimplifier {
         }
         creditors.sort(by: byLargest)
         debtors.sort(by: byLargest)
-        var creditor = 0
-        var debtor = 0
-        while creditor < creditors.count, debtor < debtors.count {
-            let units = min(creditors[creditor].units, debtors[debtor].units)
-            payments.append(SuggestedPayment(from: debtors[debtor].user, to: creditors[creditor].user, amount: Money(minorUnits: units, currency: currency)))
-            creditors[creditor].units -= units
-            debtors[debtor].units -= units
-            if creditors[creditor].units == 0 { creditor += 1 }
-            if debtors[debtor].units == 0 { debtor += 1 }
+        for transfer in Settling.fill(creditors: creditors, debtors: debtors) {
+            payments.append(SuggestedPayment(from: transfer.debtor, to: transfer.creditor, amount: Money(minorUnits: transfer.units, currency: currency)))
         }
         return payments
     }

@@ -80,19 +80,11 @@ extension Expense {
         var net: [UserID: Int64] = [:]
         for payer in payers { net[payer.user, default: 0] += payer.amount.minorUnits }
         for part in split.parts { net[part.user, default: 0] -= part.amount.minorUnits }
-        var creditors = net.filter { $0.value > 0 }.sorted { $0.key.rawValue < $1.key.rawValue }.map { (user: $0.key, units: $0.value) }
-        var debtors = net.filter { $0.value < 0 }.sorted { $0.key.rawValue < $1.key.rawValue }.map { (user: $0.key, units: -$0.value) }
-        var deltas: [PairBalances.Delta] = []
-        var creditor = 0
-        var debtor = 0
-        while creditor < creditors.count, debtor < debtors.count {
-            let units = min(creditors[creditor].units, debtors[debtor].units)
-            deltas.append(.init(creditor: creditors[creditor].user, debtor: debtors[debtor].user, amount: Money(minorUnits: units, currency: amount.currency)))
-            creditors[creditor].units -= units
-            debtors[debtor].units -= units
-            if creditors[creditor].units == 0 { creditor += 1 }
-            if debtors[debtor].units == 0 { debtor += 1 }
+        let byID = { (left: (key: UserID, value: Int64), right: (key: UserID, value: Int64)) in left.key.rawValue < right.key.rawValue }
+        let creditors = net.filter { $0.value > 0 }.sorted(by: byID).map { (user: $0.key, units: $0.value) }
+        let debtors = net.filter { $0.value < 0 }.sorted(by: byID).map { (user: $0.key, units: -$0.value) }
+        return Settling.fill(creditors: creditors, debtors: debtors).map {
+            PairBalances.Delta(creditor: $0.creditor, debtor: $0.debtor, amount: Money(minorUnits: $0.units, currency: amount.currency))
         }
-        return deltas
     }
 }
