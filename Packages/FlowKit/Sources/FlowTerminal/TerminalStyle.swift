@@ -40,41 +40,28 @@ public struct TerminalStyle: Sendable, Equatable {
         }
     }
 
+    /// The SGR codes of a theme, one per role.
+    private struct Palette {
+        var dim: String
+        var error: String
+        var accent: String
+        var selected: String
+    }
+
+    private var palette: Palette {
+        switch theme {
+        case .dark: Palette(dim: "2", error: "91", accent: "96", selected: "7")
+        case .light: Palette(dim: "90", error: "31", accent: "34", selected: "7")
+        case .highContrast: Palette(dim: "1", error: "1;97;41", accent: "1;93", selected: "1;30;103")
+        case .noColour: Palette(dim: "", error: "", accent: "", selected: "")
+        }
+    }
+
     func bold(_ text: String) -> String { wrap(text, "1") }
-
-    func dim(_ text: String) -> String {
-        switch theme {
-        case .dark: wrap(text, "2")
-        case .light: wrap(text, "90")
-        case .highContrast: wrap(text, "1")
-        case .noColour: text
-        }
-    }
-
-    func error(_ text: String) -> String {
-        switch theme {
-        case .dark: wrap(text, "91")
-        case .light: wrap(text, "31")
-        case .highContrast: wrap(text, "1;97;41")
-        case .noColour: text
-        }
-    }
-
-    func accent(_ text: String) -> String {
-        switch theme {
-        case .dark: wrap(text, "96")
-        case .light: wrap(text, "34")
-        case .highContrast: wrap(text, "1;93")
-        case .noColour: text
-        }
-    }
-
-    func selected(_ text: String) -> String {
-        switch theme {
-        case .highContrast: wrap(text, "1;30;103")
-        default: wrap(text, "7")
-        }
-    }
+    func dim(_ text: String) -> String { wrap(text, palette.dim) }
+    func error(_ text: String) -> String { wrap(text, palette.error) }
+    func accent(_ text: String) -> String { wrap(text, palette.accent) }
+    func selected(_ text: String) -> String { wrap(text, palette.selected) }
 
     private func wrap(_ text: String, _ code: String) -> String {
         colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
