@@ -26,7 +26,9 @@ final class PseudoTerminal {
     init(arguments: [String], environment: [String: String], columns: UInt16 = 100) throws {
         var size = winsize(ws_row: 40, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw Failure("openpty failed") }
-        guard let name = ttyname(slave) else { throw Failure("no name for the terminal") }
+        // ttyname_r, not ttyname: tests open terminals side by side, and ttyname's buffer is shared.
+        var name = [CChar](repeating: 0, count: 256)
+        guard ttyname_r(slave, &name, name.count) == 0 else { throw Failure("no name for the terminal") }
         let path = String(cString: name)
 
         var attributes = posix_spawnattr_t()
