@@ -38,6 +38,21 @@ struct LocalStoreTests {
         #expect(stored?.id == user.id.rawValue)
     }
 
+    @Test("a store that cannot be opened is tried again on the next use, and opens once it can")
+    func openFailureIsNotKept() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A folder where the database file should be: SQLite cannot open it.
+        let file = directory.appendingPathComponent("flows.sqlite")
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
+        let store = database()
+        #expect(throws: LocalStoreError.self) { try store.writer() }
+        #expect(throws: LocalStoreError.self) { try store.writer() }
+
+        try FileManager.default.removeItem(at: file)
+        #expect(try store.appliedMigrations() == ["accounts.v1.users-and-sessions"])
+        #expect(try store.writer() === store.writer())
+    }
+
     @Test("a store written by a newer version is refused, not damaged")
     func newerStoreRefused() throws {
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -16,7 +16,9 @@ public final class LocalDatabase: Sendable {
 
     private let place: Place
     private let migrator: DatabaseMigrator
-    private let opened = Mutex<Result<DatabaseQueue, LocalStoreError>?>(nil)
+    /// The database once it opened. A failure is not kept: the next use tries again, so a store
+    /// that becomes readable (a folder fixed, a disk mounted) is picked up by "Try again".
+    private let opened = Mutex<DatabaseQueue?>(nil)
 
     /// - Parameter migrations: registers every area's migrations, in order.
     public init(_ place: Place, migrations: (inout DatabaseMigrator) -> Void) {
@@ -26,14 +28,14 @@ public final class LocalDatabase: Sendable {
         self.migrator = migrator
     }
 
-    /// The open, migrated database.
+    /// The open, migrated database; opens it on first use, and again after a failed attempt.
     public func writer() throws(LocalStoreError) -> DatabaseQueue {
-        try opened.withLock { opened in
+        try opened.withLock { opened throws(LocalStoreError) in
             if let opened { return opened }
-            let result = Result { () throws(LocalStoreError) in try open() }
-            opened = result
-            return result
-        }.get()
+            let queue = try open()
+            opened = queue
+            return queue
+        }
     }
 
     private func open() throws(LocalStoreError) -> DatabaseQueue {
