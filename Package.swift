@@ -14,12 +14,10 @@ let expensesModules: [Target.Dependency] = [
     .product(name: "ExpensesData", package: "ExpensesData"),
     .product(name: "ExpensesDataSQLite", package: "ExpensesData"),
 ]
+// AppFlow is the root of the flow hierarchy: each flow's package depends on its children's, so
+// every flow comes with it, and a new flow is added to its parent's manifest, not here.
 let flowModules: [Target.Dependency] = [
     .product(name: "AppFlow", package: "AppFlow"),
-    .product(name: "UnauthenticatedFlow", package: "UnauthenticatedFlow"),
-    .product(name: "SignInFlow", package: "SignInFlow"),
-    .product(name: "SignUpFlow", package: "SignUpFlow"),
-    .product(name: "AuthenticatedFlow", package: "AuthenticatedFlow"),
 ]
 
 // The Flows monorepo. Every area is its own package under Packages/, depended on by path; this
@@ -40,10 +38,6 @@ let package = Package(
         .package(path: "Packages/Data/AccountsData"),
         .package(path: "Packages/Data/ExpensesData"),
         .package(path: "Packages/Flows/AppFlow"),
-        .package(path: "Packages/Flows/UnauthenticatedFlow"),
-        .package(path: "Packages/Flows/SignInFlow"),
-        .package(path: "Packages/Flows/SignUpFlow"),
-        .package(path: "Packages/Flows/AuthenticatedFlow"),
         .package(path: "Packages/Tools/ArchitectureCheck"),
 
         // MARK: - Third party
@@ -139,7 +133,8 @@ let package = Package(
             dependencies: [
                 "FlowsApp",
                 .product(name: "FlowKit", package: "FlowKit"),
-                .product(name: "FlowTesting", package: "FlowKit"),
+                .product(name: "FlowTestSupport", package: "FlowKit"),
+                .product(name: "ArchitectureRules", package: "ArchitectureCheck"),
                 .product(name: "Primitives", package: "Primitives"),
             ] + accountsModules + flowModules + [
                 .product(name: "LocalStore", package: "Infrastructure"),
@@ -152,6 +147,7 @@ let package = Package(
                 "FlowsApp",
                 .product(name: "FlowKit", package: "FlowKit"),
                 .product(name: "FlowTesting", package: "FlowKit"),
+                .product(name: "FlowTestSupport", package: "FlowKit"),
                 .product(name: "FlowTerminal", package: "FlowKit"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

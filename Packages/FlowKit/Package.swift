@@ -2,12 +2,15 @@
 import PackageDescription
 
 // FlowKit is the architecture itself and knows nothing of the app: it imports no other package.
+// FlowTestSupport, for Swift tests only, is the one module that imports Swift Testing, so that
+// the `flows` app (which runs scripts through FlowTesting) never links it.
 let package = Package(
     name: "FlowKit",
     products: [
         .library(name: "FlowKit", targets: ["FlowKit"]),
         .library(name: "FlowTerminal", targets: ["FlowTerminal"]),
         .library(name: "FlowTesting", targets: ["FlowTesting"]),
+        .library(name: "FlowTestSupport", targets: ["FlowTestSupport"]),
     ],
     targets: [
         // MARK: - Flow, roles, Screen, AppRouter
@@ -18,6 +21,9 @@ let package = Package(
 
         // MARK: - Driving flows from scripts and tests
         .target(name: "FlowTesting", dependencies: ["FlowKit"]),
+
+        // MARK: - Flows in Swift tests: FlowTest, failures recorded at the step's line
+        .target(name: "FlowTestSupport", dependencies: ["FlowKit", "FlowTesting"]),
     ]
 )
 

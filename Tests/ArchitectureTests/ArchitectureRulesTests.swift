@@ -16,6 +16,7 @@ private func module(_ name: String, _ path: String, _ dependencies: [String] = [
 private let cleanProject: [ProjectModule] = [
     module("FlowKit", "Packages/FlowKit", imports: ["Foundation"]),
     module("FlowTerminal", "Packages/FlowKit", ["FlowKit"], imports: ["FlowKit", "Glibc"]),
+    module("FlowTestSupport", "Packages/FlowKit", ["FlowKit"], imports: ["FlowKit", "Testing"]),
     module("Primitives", "Packages/Domain/Primitives", imports: ["Synchronization"]),
     module("Accounts", "Packages/Domain/Accounts", ["Primitives"], imports: ["Primitives"]),
     module("AccountsLive", "Packages/Domain/Accounts", ["Accounts", "AccountsData", "Crypto"], imports: ["Accounts", "AccountsData", "Crypto"]),
@@ -26,6 +27,10 @@ private let cleanProject: [ProjectModule] = [
     module("SignInFlow", "Packages/Flows/SignInFlow", ["FlowKit", "Accounts", "SignUpFlow"], imports: ["FlowKit", "SignUpFlow"]),
     module("SignUpFlow", "Packages/Flows/SignUpFlow", ["FlowKit", "Accounts", "Primitives"], imports: ["FlowKit", "Accounts"]),
     module("FlowsApp", "Apps/flows", ["AccountsLive", "AccountsDataSQLite", "AppFlow"], imports: ["AccountsLive", "AccountsDataSQLite"]),
+    ProjectModule(
+        name: "FlowsTests", packagePath: ".", manifestDependencies: ["FlowsApp", "FlowTestSupport"],
+        imports: [ImportStatement(module: "FlowTestSupport", file: "Tests/FlowsTests/SignInFlowTests.swift", line: 3)]
+    ),
 ]
 
 private func planting(_ change: (inout [ProjectModule]) -> Void) -> [Violation] {
@@ -118,5 +123,26 @@ struct ArchitectureRulesTests {
         #expect(planting(add("AccountsDataSQLite", to: "AccountsLive")).map(\.to) == ["AccountsDataSQLite"])
         #expect(planting(add("AccountsLive", to: "FlowsApp")) == [])
         #expect(planting(add("Accounts", to: "LocalStore")).map(\.rule) == ["infrastructure depends on an area module"])
+    }
+
+    @Test("Swift Testing stays in FlowKit's test-support module and the tests; the app never depends on either")
+    func testFrameworks() {
+        #expect(planting(add("Testing", to: "FlowTerminal")).map(\.rule)
+            == ["a FlowKit module imports Testing; only FlowTestSupport may, so the app never links it"])
+        #expect(planting(add("FlowTestSupport", to: "FlowsApp")).map(\.rule) == ["the app depends on FlowTestSupport, which is for tests only"])
+        #expect(planting(add("Testing", to: "FlowsApp", byImport: false)).map(\.to) == ["Testing"])
+    }
+
+    @Test("a View importing anything but FlowKit and Primitives is named; the flow's other files may")
+    func viewImports() {
+        let view = ImportStatement(module: "Accounts", file: "Packages/Flows/SignInFlow/Sources/SignInFlow/SignInView.swift", line: 2)
+        let found = planting { project in
+            project[project.firstIndex { $0.name == "SignInFlow" }!].imports.append(view)
+        }
+        #expect(found.map(\.description) == [
+            "SignInFlow -> Accounts: a View imports Accounts; Views import FlowKit and Primitives only (domain messages reach them in the ViewState) (Packages/Flows/SignInFlow/Sources/SignInFlow/SignInView.swift:2)",
+        ])
+        let viewModel = ImportStatement(module: "Accounts", file: "Packages/Flows/SignInFlow/Sources/SignInFlow/SignInViewModel.swift", line: 1)
+        #expect(planting { $0[$0.firstIndex { $0.name == "SignInFlow" }!].imports.append(viewModel) } == [])
     }
 }

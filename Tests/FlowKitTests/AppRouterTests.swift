@@ -9,7 +9,7 @@ actor RecordingHost: ScreenHost {
 
     func present(_ screen: Screen) async { record("present \(screen.id)", screen) }
     func update(_ screen: Screen) async { record("update \(screen.id)", screen) }
-    func dismiss(_ screenID: ElementID) async { calls.append("dismiss \(screenID)") }
+    func dismiss(_ screenID: ScreenID) async { calls.append("dismiss \(screenID)") }
     func nextEvent(on screen: Screen) async -> UserEvent {
         record("next \(screen.id)", screen)
         return answer

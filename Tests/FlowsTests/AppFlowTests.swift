@@ -1,72 +1,110 @@
 import Accounts
 import AppFlow
+import AuthenticatedFlow
 import FlowKit
-import FlowTesting
+import FlowTestSupport
+import FlowsApp
+import Foundation
+import LocalStore
 import Testing
+import UnauthenticatedFlow
 
+/// The root: its own screen (the store cannot be read) is tested exhaustively; Unauthenticated
+/// and Authenticated, its children, are stood in for.
 @Suite("AppFlow")
 struct AppFlowTests {
     let fixture = Fixture()
 
-    private func start(_ accounts: (any AccountsService)? = nil) -> FlowTest {
-        FlowTest(exhaustive: false) { [accounts = accounts ?? fixture.accounts] router in AppFlow(accounts: accounts, router: router) }
+    private func start(_ dependencies: (any AppFlow.Dependencies)? = nil) -> FlowTest {
+        FlowTest { [fixture] router in AppFlow(dependencies: dependencies ?? fixture, router: router) }
     }
 
     @Test("with no stored session: the welcome; quitting there closes the app")
     func noSession() async throws {
         let flow = start()
-        try await flow.expectScreen("welcome")
-        try await flow.tap("quit")
-        #expect(try await flow.result(as: AppFlow.FlowResult.self) == .closed(user: nil))
+        await flow.expectChild(UnauthenticatedFlow.self, producing: .quit)
+        await flow.expectResult(AppFlow.FlowResult.closed(user: nil))
+        #expect(await flow.startedChildren == ["UnauthenticatedFlow"])
+        #expect(await flow.presented == [])
     }
 
-    @Test("with a stored session: the home of that user")
+    @Test("with a stored session: the home of that user, who stays signed in on quitting")
     func storedSession() async throws {
         let user = try await fixture.existingUser(signedIn: true)
         let flow = start()
-        #expect(try await flow.expectScreen("home").text.contains("Signed in as Ada Lovelace <ada@example.com>."))
-        try await flow.tap("quit")
-        #expect(try await flow.result(as: AppFlow.FlowResult.self) == .closed(user: user))
+        await flow.expectChild(AuthenticatedFlow.self, producing: .closed)
+        await flow.expectResult(AppFlow.FlowResult.closed(user: user))
+        #expect(await flow.startedChildren == ["AuthenticatedFlow"])
     }
 
-    @Test("sign in, sign out, back to the welcome, sign in again")
+    @Test("signed in on the welcome, signed out at home: back to the welcome, until quit")
     func fullCircle() async throws {
-        let user = try await fixture.existingUser()
+        let user = try await fixture.existingUser(signedIn: true)
+        try await fixture.accounts.signOut()
         let flow = start()
-        try await flow.tap("sign-in")
-        try await flow.fill("email", "ada@example.com")
-        try await flow.fill("password", "correct horse")
-        try await flow.tap("sign-in")
-        try await flow.expectScreen("home")
-        try await flow.tap("sign-out")
-        try await flow.expectScreen("welcome")
-        try await flow.tap("quit")
-        #expect(try await flow.result(as: AppFlow.FlowResult.self) == .closed(user: nil))
-        #expect(await flow.presented == ["welcome", "sign-in", "home", "welcome"])
-        #expect(try await fixture.accounts.currentUser() == nil)
-        _ = user
+        await flow.expectChild(UnauthenticatedFlow.self, producing: .authenticated(user))
+        await flow.expectChild(AuthenticatedFlow.self, producing: .signedOut)
+        await flow.expectChild(UnauthenticatedFlow.self, producing: .quit)
+        await flow.expectResult(AppFlow.FlowResult.closed(user: nil))
+        #expect(await flow.startedChildren == ["UnauthenticatedFlow", "AuthenticatedFlow", "UnauthenticatedFlow"])
     }
 
-    @Test("cancel anywhere ends the app and writes nothing")
-    func cancel() async throws {
+    @Test("a child cancelled cancels the app", arguments: [true, false])
+    func cancel(signedIn: Bool) async throws {
+        if signedIn { try await fixture.existingUser(signedIn: true) }
         let flow = start()
-        try await flow.tap("create-account")
-        try await flow.fill("email", "grace@example.com")
-        try await flow.send(.cancel)
-        try await flow.send(.cancel)
-        #expect(try await flow.result(as: AppFlow.FlowResult.self) == .cancelled)
-        #expect(try fixture.rows() == (0, 0))
+        if signedIn {
+            await flow.expectChild(AuthenticatedFlow.self, producing: .cancelled)
+        } else {
+            await flow.expectChild(UnauthenticatedFlow.self, producing: .cancelled)
+        }
+        await flow.expectResult(AppFlow.FlowResult.cancelled)
     }
 
     @Test("a store that cannot be read gets its own screen: try again, or quit")
     func storeUnavailable() async throws {
-        let flow = start(UnavailableAccounts())
-        let screen = try await flow.expectScreen("app-unavailable")
-        #expect(screen.status == .error("The local store is unavailable: disk on fire"))
-        try await flow.tap("retry")
-        try await flow.expectScreen("app-unavailable")
-        try await flow.tap("quit")
-        #expect(try await flow.result(as: AppFlow.FlowResult.self) == .failed("The local store is unavailable: disk on fire"))
+        let flow = start(Unavailable())
+        await flow.expectSnapshot("""
+            == Flows cannot open your data == [app-unavailable]
+            Nothing was changed. Check the folder named below (or FLOWS_HOME) and try again.
+              Actions: Try again (retry, primary) | Quit (quit, cancel)
+            Error: The local store is unavailable: disk on fire
+            """)
+        await flow.tap("retry")
+        await flow.expectError(nil, "The local store is unavailable: disk on fire")
+        await flow.tap("quit")
+        await flow.expectResult(AppFlow.FlowResult.failed("The local store is unavailable: disk on fire"))
         #expect(AppFlow.FlowResult.failed("x").status == .failed)
+        #expect(await flow.startedChildren == [])
+    }
+
+    @Test("a file store that becomes readable between two attempts: \"Try again\" opens it")
+    func retryOnFileStore() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flows-retry-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let location = StoreLocation(directory: directory)
+        let user = try await Self.signUp(in: location)
+        // The database moved away and a folder in its place: the store cannot be opened.
+        let database = location.databaseFile
+        let aside = directory.appendingPathComponent("aside.sqlite")
+        try FileManager.default.moveItem(at: database, to: aside)
+        try FileManager.default.createDirectory(at: database, withIntermediateDirectories: false)
+
+        let flow = start(AppContainer.live(location: location))
+        await flow.expectScreen("app-unavailable")
+        await flow.expectText("The local store is unavailable")
+        await flow.tap("retry")
+        await flow.expectScreen("app-unavailable")
+
+        try FileManager.default.removeItem(at: database)
+        try FileManager.default.moveItem(at: aside, to: database)
+        await flow.expectChild(AuthenticatedFlow.self, producing: .closed)
+        await flow.tap("retry")
+        await flow.expectResult(AppFlow.FlowResult.closed(user: user))
+    }
+
+    /// An account signed up on a file store, whose database is closed again on return.
+    private static func signUp(in location: StoreLocation) async throws -> User {
+        try await AppContainer.live(location: location).accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
     }
 }

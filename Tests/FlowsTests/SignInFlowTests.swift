@@ -1,27 +1,36 @@
 import Accounts
 import FlowKit
-import FlowTesting
+import FlowTestSupport
 import SignInFlow
+import SignUpFlow
 import Testing
 
+/// A parent: its own form is tested exhaustively; SignUp, its child, is stood in for.
 @Suite("SignInFlow")
 struct SignInFlowTests {
     let fixture = Fixture()
 
-    private func start(_ start: SignInFlow.Start = .signIn) -> FlowTest {
-        FlowTest(exhaustive: false) { [accounts = fixture.accounts] router in SignInFlow(accounts: accounts, router: router, start: start) }
+    private func start(_ start: SignInFlow.Start = .signIn, _ dependencies: (any SignInFlow.Dependencies)? = nil) -> FlowTest {
+        FlowTest { [fixture] router in SignInFlow(dependencies: dependencies ?? fixture, router: router, start: start) }
     }
 
     @Test("happy path: signs in with the email in any case")
     func happyPath() async throws {
         let user = try await fixture.existingUser()
         let flow = start()
-        let screen = try await flow.expectScreen("sign-in")
-        #expect(screen.elementIDs == ["email", "password", "sign-in", "create-account", "cancel"])
-        try await flow.fill("email", "Ada@Example.com")
-        try await flow.fill("password", "correct horse")
-        try await flow.tap("sign-in")
-        #expect(try await flow.result(as: SignInFlow.FlowResult.self) == .signedIn(user))
+        await flow.expectSnapshot("""
+            == Sign in == [sign-in]
+            Sign in with your email and password.
+              Email (email, text): (empty)
+              Password (password, secret): (empty)
+              Actions: Sign in (sign-in, primary) | Create an account (create-account) | Cancel (cancel, cancel)
+            """)
+        await flow.fill("email", "Ada@Example.com")
+        await flow.expectError("email", nil)
+        await flow.fill("password", "correct horse")
+        await flow.expectError("password", nil)
+        await flow.tap("sign-in")
+        await flow.expectResult(SignInFlow.FlowResult.signedIn(user))
         #expect(try await fixture.accounts.currentUser() == user)
     }
 
@@ -29,31 +38,36 @@ struct SignInFlowTests {
     func wrongPassword() async throws {
         let user = try await fixture.existingUser()
         let flow = start()
-        try await flow.fill("email", "ada@example.com")
-        try await flow.fill("password", "wrong horse")
-        try await flow.tap("sign-in")
-        let failed = try await flow.expectScreen("sign-in")
-        #expect(failed.status == .error("wrong email or password"))
-        #expect(failed.field("password")?.input == .secret(isSet: false))
-        #expect(failed.field("email")?.input == .text("ada@example.com"))
+        await flow.skipScreen()
+        await flow.fill("email", "ada@example.com")
+        await flow.skipScreen()
+        await flow.fill("password", "wrong horse")
+        await flow.skipScreen()
+        await flow.tap("sign-in")
+        await flow.expectError(nil, "wrong email or password")
+        await flow.expectText("Password (password, secret): (empty)")
+        await flow.expectText("Email (email, text): ada@example.com")
         #expect(try fixture.rows().sessions == 0)
 
-        try await flow.fill("password", "correct horse")
-        #expect(try await flow.expectScreen("sign-in").status == nil)
-        try await flow.tap("sign-in")
-        #expect(try await flow.result(as: SignInFlow.FlowResult.self) == .signedIn(user))
+        await flow.fill("password", "correct horse")
+        await flow.expectError(nil, nil)
+        await flow.tap("sign-in")
+        await flow.expectResult(SignInFlow.FlowResult.signedIn(user))
     }
 
     @Test("an unknown email gets the same message as a wrong password")
     func unknownEmail() async throws {
         try await fixture.existingUser()
         let flow = start()
-        try await flow.fill("email", "bob@example.com")
-        try await flow.fill("password", "correct horse")
-        try await flow.tap("sign-in")
-        #expect(try await flow.expectScreen("sign-in").status == .error("wrong email or password"))
-        try await flow.send(.cancel)
-        #expect(try await flow.result(as: SignInFlow.FlowResult.self) == .cancelled)
+        await flow.skipScreen()
+        await flow.fill("email", "bob@example.com")
+        await flow.skipScreen()
+        await flow.fill("password", "correct horse")
+        await flow.skipScreen()
+        await flow.tap("sign-in")
+        await flow.expectError(nil, "wrong email or password")
+        await flow.cancel()
+        await flow.expectResult(SignInFlow.FlowResult.cancelled)
     }
 
     @Test("each field says what it needs", arguments: [
@@ -63,57 +77,84 @@ struct SignInFlowTests {
     ] as [(ElementID, String, String)])
     func invalidField(field: ElementID, value: String, message: String) async throws {
         let flow = start()
-        try await flow.fill(field, value)
-        #expect(try await flow.expectScreen("sign-in").field(field)?.error == message)
-        try await flow.send(.cancel)
-        _ = try await flow.result(as: SignInFlow.FlowResult.self)
+        await flow.expectScreen("sign-in")
+        await flow.fill(field, value)
+        await flow.expectError(field, message)
+        await flow.cancel()
+        await flow.expectResult(SignInFlow.FlowResult.cancelled)
     }
 
     @Test("a password made under any rule is only compared: a 10,000-character one just fails")
     func veryLongPassword() async throws {
         try await fixture.existingUser()
         let flow = start()
-        try await flow.fill("email", "ada@example.com")
-        try await flow.fill("password", String(repeating: "x", count: 10_000))
-        try await flow.tap("sign-in")
-        #expect(try await flow.expectScreen("sign-in").status == .error("wrong email or password"))
-        try await flow.send(.cancel)
-        _ = try await flow.result(as: SignInFlow.FlowResult.self)
+        await flow.skipScreen()
+        await flow.fill("email", "ada@example.com")
+        await flow.skipScreen()
+        await flow.fill("password", String(repeating: "x", count: 10_000))
+        await flow.expectError("password", nil)
+        await flow.tap("sign-in")
+        await flow.expectError(nil, "wrong email or password")
+        await flow.cancel()
+        await flow.expectResult(SignInFlow.FlowResult.cancelled)
     }
 
-    @Test("create an account from sign-in, and come back by cancelling it")
+    @Test("a store that fails shows its error on the screen")
+    func storeFailure() async throws {
+        let flow = start(.signIn, Unavailable())
+        await flow.skipScreen()
+        await flow.fill("email", "ada@example.com")
+        await flow.skipScreen()
+        await flow.fill("password", "correct horse")
+        await flow.skipScreen()
+        await flow.tap("sign-in")
+        await flow.expectError(nil, "The local store is unavailable: disk on fire")
+        await flow.cancel()
+        await flow.expectResult(SignInFlow.FlowResult.cancelled)
+    }
+
+    @Test("create an account starts SignUp; cancelled there, the form comes back as it was")
     func toSignUpAndBack() async throws {
         let flow = start()
-        try await flow.fill("email", "ada@example.com")
-        try await flow.tap("create-account")
-        let signUp = try await flow.expectScreen("sign-up")
-        #expect(signUp.breadcrumb == ["Sign in"])
-        try await flow.send(.cancel)
-        let back = try await flow.expectScreen("sign-in")
-        #expect(back.field("email")?.input == .text("ada@example.com"))
-        try await flow.tap("cancel")
-        #expect(try await flow.result(as: SignInFlow.FlowResult.self) == .cancelled)
+        await flow.skipScreen()
+        await flow.fill("email", "ada@example.com")
+        await flow.expectScreen("sign-in")
+        await flow.expectChild(SignUpFlow.self, producing: .cancelled)
+        await flow.tap("create-account")
+        await flow.expectText("Email (email, text): ada@example.com")
+        await flow.tap("cancel")
+        await flow.expectResult(SignInFlow.FlowResult.cancelled)
+        #expect(await flow.startedChildren == ["SignUpFlow"])
         #expect(try fixture.rows() == (0, 0))
     }
 
-    @Test("an account created from sign-in signs in with it")
+    @Test("an account created in SignUp ends sign-in with it")
     func toSignUpAndThrough() async throws {
+        let user = try await fixture.existingUser(signedIn: true)
         let flow = start()
-        try await flow.tap("create-account")
-        try await flow.fill("email", "grace@example.com")
-        try await flow.fill("password", "hopper1906")
-        try await flow.fill("display-name", "Grace")
-        try await flow.tap("create-account")
-        guard case .signedUp(let user) = try await flow.result(as: SignInFlow.FlowResult.self) else { Issue.record("not signed up"); return }
-        #expect(try await fixture.accounts.currentUser() == user)
+        await flow.expectScreen("sign-in")
+        await flow.expectChild(SignUpFlow.self, producing: .signedUp(user))
+        await flow.tap("create-account")
+        await flow.expectResult(SignInFlow.FlowResult.signedUp(user))
+        #expect(await flow.presented == ["sign-in"])
     }
 
-    @Test("starting at sign-up, cancelling it leaves the whole path")
-    func startAtSignUp() async throws {
+    @Test("starting at sign-up runs SignUp alone, and its end is the path's end", arguments: [
+        (SignUpFlow.FlowResult.cancelled, SignInFlow.FlowResult.cancelled),
+    ])
+    func startAtSignUp(child: SignUpFlow.FlowResult, expected: SignInFlow.FlowResult) async throws {
         let flow = start(.signUp)
-        try await flow.expectScreen("sign-up")
-        try await flow.send(.back)
-        #expect(try await flow.result(as: SignInFlow.FlowResult.self) == .cancelled)
-        #expect(await flow.presented == ["sign-up"])
+        await flow.expectChild(SignUpFlow.self, producing: child)
+        await flow.expectResult(expected)
+        #expect(await flow.presented == [])
+        #expect(await flow.startedChildren == ["SignUpFlow"])
+    }
+
+    @Test("starting at sign-up, an account made there is signed up")
+    func startAtSignUpThrough() async throws {
+        let user = try await fixture.existingUser(signedIn: true)
+        let flow = start(.signUp)
+        await flow.expectChild(SignUpFlow.self, producing: .signedUp(user))
+        await flow.expectResult(SignInFlow.FlowResult.signedUp(user))
     }
 }

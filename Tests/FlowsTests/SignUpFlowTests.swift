@@ -1,33 +1,38 @@
 import Accounts
 import FlowKit
-import FlowTesting
+import FlowTestSupport
 import SignUpFlow
 import Testing
 
+/// A leaf flow, tested exhaustively: every screen it shows is checked before the next step.
 @Suite("SignUpFlow")
 struct SignUpFlowTests {
     let fixture = Fixture()
 
-    private func start() -> FlowTest {
-        FlowTest(exhaustive: false) { [accounts = fixture.accounts] router in SignUpFlow(accounts: accounts, router: router) }
+    private func start(_ dependencies: any SignUpFlow.Dependencies) -> FlowTest {
+        FlowTest { router in SignUpFlow(dependencies: dependencies, router: router) }
     }
 
     @Test("happy path, every screen checked: the account is created and signed in")
     func happyPath() async throws {
-        let flow = FlowTest { [accounts = fixture.accounts] router in SignUpFlow(accounts: accounts, router: router) }
-        let screen = try await flow.expectScreen("sign-up")
-        #expect(screen.elementIDs == ["email", "password", "display-name", "create-account", "cancel"])
-        #expect(screen.primaryAction?.id == "create-account")
-        try await flow.fill("email", "ada@example.com")
-        try await flow.expectText("Email (email, text): ada@example.com")
-        try await flow.fill("password", "correct horse")
-        #expect(try await flow.expectScreen("sign-up").field("password")?.input == .secret(isSet: true))
-        try await flow.fill("display-name", "Ada Lovelace")
-        let filled = try await flow.expectScreen("sign-up")
-        #expect(filled.fields.allSatisfy { $0.error == nil })
-        try await flow.tap("create-account")
+        let flow = start(fixture)
+        await flow.expectSnapshot("""
+            == Create an account == [sign-up]
+            Your email and password sign you in; your name is what friends see.
+              Email (email, text): (empty)
+              Password (password, secret; at least 8 characters): (empty)
+              Display name (display-name, text; what friends see): (empty)
+              Actions: Create account (create-account, primary) | Cancel (cancel, cancel)
+            """)
+        await flow.fill("email", "ada@example.com")
+        await flow.expectText("Email (email, text): ada@example.com")
+        await flow.fill("password", "correct horse")
+        #expect(await flow.expectScreen("sign-up")?.field("password")?.input == .secret(isSet: true))
+        await flow.fill("display-name", "Ada Lovelace")
+        #expect(await flow.expectScreen("sign-up")?.fields.allSatisfy { $0.error == nil } == true)
+        await flow.tap("create-account")
 
-        guard case .signedUp(let user) = try await flow.result(as: SignUpFlow.FlowResult.self) else { Issue.record("not signed up"); return }
+        guard case .signedUp(let user) = await flow.result(as: SignUpFlow.FlowResult.self) else { Issue.record("not signed up"); return }
         #expect(user.email.value == "ada@example.com")
         #expect(user.displayName.value == "Ada Lovelace")
         #expect(try await fixture.accounts.currentUser() == user)
@@ -42,42 +47,47 @@ struct SignUpFlowTests {
         ("display-name", String(repeating: "n", count: 10_000), "A name has at most 50 characters.", "Ada"),
     ] as [(ElementID, String, String, String)])
     func invalidField(field: ElementID, bad: String, message: String, good: String) async throws {
-        let flow = start()
-        try await flow.fill(field, bad)
-        #expect(try await flow.expectScreen("sign-up").field(field)?.error == message)
-        try await flow.fill(field, good)
-        #expect(try await flow.expectScreen("sign-up").field(field)?.error == nil)
-        try await flow.send(.cancel)
-        #expect(try await flow.result(as: SignUpFlow.FlowResult.self) == .cancelled)
+        let flow = start(fixture)
+        await flow.expectScreen("sign-up")
+        await flow.fill(field, bad)
+        await flow.expectError(field, message)
+        await flow.fill(field, good)
+        await flow.expectError(field, nil)
+        await flow.cancel()
+        await flow.expectResult(SignUpFlow.FlowResult.cancelled)
     }
 
     @Test("submitting an incomplete form marks every missing field and writes nothing")
     func incompleteForm() async throws {
-        let flow = start()
-        try await flow.fill("email", "ada@example.com")
-        try await flow.tap("create-account")
-        let screen = try await flow.expectScreen("sign-up")
-        #expect(screen.field("email")?.error == nil)
-        #expect(screen.field("password")?.error == "Use at least 8 characters.")
-        #expect(screen.field("display-name")?.error == "Enter a name of 1 to 50 characters.")
+        let flow = start(fixture)
+        await flow.expectScreen("sign-up")
+        await flow.fill("email", "ada@example.com")
+        await flow.expectError("email", nil)
+        await flow.tap("create-account")
+        await flow.expectError("email", nil)
+        await flow.expectError("password", "Use at least 8 characters.")
+        await flow.expectError("display-name", "Enter a name of 1 to 50 characters.")
         #expect(try fixture.rows().users == 0)
-        try await flow.send(.cancel)
-        _ = try await flow.result(as: SignUpFlow.FlowResult.self)
+        await flow.cancel()
+        await flow.expectResult(SignUpFlow.FlowResult.cancelled)
     }
 
     @Test("an email already taken, in any case, is an error on the email field")
     func emailTaken() async throws {
         try await fixture.existingUser()
-        let flow = start()
-        try await flow.fill("email", " ADA@example.com ")
-        try await flow.fill("password", "another password")
-        try await flow.fill("display-name", "Someone")
-        try await flow.tap("create-account")
-        let screen = try await flow.expectScreen("sign-up")
-        #expect(screen.field("email")?.error == "An account with this email already exists; sign in instead.")
-        #expect(screen.status == nil)
-        try await flow.tap("cancel")
-        #expect(try await flow.result(as: SignUpFlow.FlowResult.self) == .cancelled)
+        let flow = start(fixture)
+        await flow.skipScreen()
+        await flow.fill("email", " ADA@example.com ")
+        await flow.skipScreen()
+        await flow.fill("password", "another password")
+        await flow.skipScreen()
+        await flow.fill("display-name", "Someone")
+        await flow.skipScreen()
+        await flow.tap("create-account")
+        await flow.expectError("email", "An account with this email already exists; sign in instead.")
+        await flow.expectError(nil, nil)
+        await flow.tap("cancel")
+        await flow.expectResult(SignUpFlow.FlowResult.cancelled)
         #expect(try fixture.rows().users == 1)
     }
 
@@ -85,28 +95,35 @@ struct SignUpFlowTests {
         UserEvent.cancel, .back, .tap("cancel"),
     ])
     func cancel(event: UserEvent) async throws {
-        let flow = start()
-        try await flow.fill("email", "ada@example.com")
-        try await flow.fill("password", "correct horse")
-        try await flow.fill("display-name", "Ada")
-        try await flow.send(event)
-        #expect(try await flow.result(as: SignUpFlow.FlowResult.self) == .cancelled)
+        let flow = start(fixture)
+        await flow.skipScreen()
+        await flow.fill("email", "ada@example.com")
+        await flow.skipScreen()
+        await flow.fill("password", "correct horse")
+        await flow.skipScreen()
+        await flow.fill("display-name", "Ada")
+        await flow.expectError(nil, nil)
+        await flow.send(event)
+        await flow.expectResult(SignUpFlow.FlowResult.cancelled)
         #expect(try fixture.rows() == (0, 0))
         #expect(try fixture.tokens.load() == nil)
     }
 
     @Test("a store that fails shows its error on the screen, and the form stays")
     func storeFailure() async throws {
-        let flow = FlowTest(exhaustive: false) { router in SignUpFlow(accounts: UnavailableAccounts(), router: router) }
-        try await flow.fill("email", "ada@example.com")
-        try await flow.fill("password", "correct horse")
-        try await flow.fill("display-name", "Ada")
-        try await flow.tap("create-account")
-        let screen = try await flow.expectScreen("sign-up")
-        #expect(screen.status == .error("The local store is unavailable: disk on fire"))
-        #expect(screen.field("email")?.input == .text("ada@example.com"))
-        try await flow.send(.cancel)
-        #expect(try await flow.result(as: SignUpFlow.FlowResult.self) == .cancelled)
+        let flow = start(Unavailable())
+        await flow.skipScreen()
+        await flow.fill("email", "ada@example.com")
+        await flow.skipScreen()
+        await flow.fill("password", "correct horse")
+        await flow.skipScreen()
+        await flow.fill("display-name", "Ada")
+        await flow.skipScreen()
+        await flow.tap("create-account")
+        await flow.expectError(nil, "The local store is unavailable: disk on fire")
+        await flow.expectText("Email (email, text): ada@example.com")
+        await flow.cancel()
+        await flow.expectResult(SignUpFlow.FlowResult.cancelled)
     }
 
     @Test("the result encodes as {result, user}")

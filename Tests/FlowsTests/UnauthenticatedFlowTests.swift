@@ -1,64 +1,72 @@
 import Accounts
 import FlowKit
-import FlowTesting
+import FlowTestSupport
+import SignInFlow
 import Testing
 import UnauthenticatedFlow
 
+/// A parent: the welcome is tested exhaustively; SignIn, its child, is stood in for.
 @Suite("UnauthenticatedFlow")
 struct UnauthenticatedFlowTests {
     let fixture = Fixture()
 
     private func start() -> FlowTest {
-        FlowTest(exhaustive: false) { [accounts = fixture.accounts] router in UnauthenticatedFlow(accounts: accounts, router: router) }
+        FlowTest { [fixture] router in UnauthenticatedFlow(dependencies: fixture, router: router) }
     }
 
     @Test("the welcome offers sign in, create an account and quit")
     func welcome() async throws {
         let flow = start()
-        let screen = try await flow.expectScreen("welcome")
-        #expect(screen.elementIDs == ["sign-in", "create-account", "quit"])
-        #expect(screen.primaryAction?.id == "sign-in")
-        try await flow.tap("quit")
-        #expect(try await flow.result(as: UnauthenticatedFlow.FlowResult.self) == .quit)
+        await flow.expectSnapshot("""
+            == Welcome to Flows == [welcome]
+            Share costs with friends and keep track of your own spending.
+              Actions: Sign in (sign-in, primary) | Create an account (create-account) | Quit (quit, cancel)
+            """)
+        await flow.tap("quit")
+        await flow.expectResult(UnauthenticatedFlow.FlowResult.quit)
         #expect(UnauthenticatedFlow.FlowResult.quit.status == .declined)
+        #expect(await flow.startedChildren == [])
     }
 
-    @Test("sign in from the welcome")
-    func signIn() async throws {
-        let user = try await fixture.existingUser()
+    @Test("sign in and create an account each start SignIn; someone signed in there is authenticated", arguments: [
+        ("sign-in", SignInFlow.FlowResult.signedIn), ("create-account", SignInFlow.FlowResult.signedUp),
+    ] as [(ElementID, @Sendable (User) -> SignInFlow.FlowResult)])
+    func signIn(action: ElementID, child: @Sendable (User) -> SignInFlow.FlowResult) async throws {
+        let user = try await fixture.existingUser(signedIn: true)
         let flow = start()
-        try await flow.tap("sign-in")
-        #expect(try await flow.expectScreen("sign-in").breadcrumb == ["Welcome to Flows"])
-        try await flow.fill("email", "ada@example.com")
-        try await flow.fill("password", "correct horse")
-        try await flow.tap("sign-in")
-        #expect(try await flow.result(as: UnauthenticatedFlow.FlowResult.self) == .authenticated(user))
+        await flow.expectScreen("welcome")
+        await flow.expectChild(SignInFlow.self, producing: child(user))
+        await flow.tap(action)
+        await flow.expectResult(UnauthenticatedFlow.FlowResult.authenticated(user))
+        #expect(await flow.startedChildren == ["SignInFlow"])
     }
 
-    @Test("create an account from the welcome goes straight to the form")
-    func createAccount() async throws {
+    @Test("create an account goes straight to the sign-up form, over the welcome")
+    func createAccountOpensSignUp() async throws {
         let flow = start()
-        try await flow.tap("create-account")
-        try await flow.fill("email", "grace@example.com")
-        try await flow.fill("password", "hopper1906")
-        try await flow.fill("display-name", "Grace")
-        try await flow.tap("create-account")
-        guard case .authenticated(let user) = try await flow.result(as: UnauthenticatedFlow.FlowResult.self) else { Issue.record("not authenticated"); return }
-        #expect(user.displayName.value == "Grace")
+        await flow.expectScreen("welcome")
+        await flow.tap("create-account")
+        #expect(await flow.expectScreen("sign-up")?.breadcrumb == ["Welcome to Flows"])
+        await flow.cancel()
+        await flow.expectScreen("welcome")
+        await flow.cancel()
+        await flow.expectResult(UnauthenticatedFlow.FlowResult.cancelled)
         #expect(await flow.presented == ["welcome", "sign-up"])
     }
 
-    @Test("leaving sign-in comes back to the welcome; cancel there writes nothing")
+    @Test("SignIn cancelled comes back to the welcome; cancel there writes nothing")
     func cancelFromChild() async throws {
         let flow = start()
-        try await flow.tap("sign-in")
-        try await flow.send(.cancel)
-        try await flow.expectScreen("welcome")
-        try await flow.tap("create-account")
-        try await flow.send(.back)
-        try await flow.expectScreen("welcome")
-        try await flow.send(.cancel)
-        #expect(try await flow.result(as: UnauthenticatedFlow.FlowResult.self) == .cancelled)
+        await flow.expectScreen("welcome")
+        await flow.expectChild(SignInFlow.self, producing: .cancelled)
+        await flow.tap("sign-in")
+        await flow.expectScreen("welcome")
+        await flow.expectChild(SignInFlow.self, producing: .cancelled)
+        await flow.tap("create-account")
+        await flow.expectScreen("welcome")
+        await flow.back()
+        await flow.expectResult(UnauthenticatedFlow.FlowResult.cancelled)
+        #expect(await flow.startedChildren == ["SignInFlow", "SignInFlow"])
         #expect(try fixture.rows() == (0, 0))
     }
 }

@@ -2,13 +2,14 @@ import Accounts
 import AccountsData
 import AccountsDataSQLite
 import AccountsLive
+import AppFlow
 import Foundation
 import GRDB
 import LocalStore
 import Primitives
 
-/// The accounts service of the app on a private in-memory store, and a way to look into it.
-struct Fixture {
+/// What every flow needs, on a private in-memory store, and a way to look into the store.
+struct Fixture: AppFlow.Dependencies {
     let database = LocalDatabase(.memory, migrations: AccountsSchema.registerMigrations(in:))
     let tokens = InMemorySessionTokenStore()
     let accounts: any AccountsService
@@ -38,6 +39,11 @@ struct Fixture {
              try Int.fetchOne(db, sql: "SELECT count(*) FROM session") ?? -1)
         }
     }
+}
+
+/// What every flow needs, on a store that is unavailable.
+struct Unavailable: AppFlow.Dependencies {
+    let accounts: any AccountsService = UnavailableAccounts()
 }
 
 /// An accounts service whose store is unavailable.

@@ -1,3 +1,4 @@
+import AppFlow
 import Accounts
 import AccountsDataSQLite
 import AccountsData
@@ -12,7 +13,10 @@ import Primitives
 
 /// The composition root: the one place (with the tests) that knows which implementation serves
 /// each abstraction.
-public struct AppContainer: Sendable {
+///
+/// It gives every flow what the flow declares it needs: `AppFlow.Dependencies` is composed of
+/// every flow's needs, so a service a flow starts needing is added here and in that flow only.
+public struct AppContainer: AppFlow.Dependencies {
     public let accounts: any AccountsService
     public let expenses: any ExpensesService
 

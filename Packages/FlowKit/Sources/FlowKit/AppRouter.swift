@@ -1,14 +1,22 @@
 /// Keeps the stack of screens on show and routes between presenters and the host that draws them.
 ///
 /// Presenters present, update and dismiss their screens here; the router stamps each screen
-/// with its breadcrumb (the titles under it) and shows popups. One router serves a whole run,
-/// so a child flow's screens stack over its parent's.
+/// with its breadcrumb (the titles under it) and shows popups. Parents start their children
+/// here too. One router serves a whole run, so a child flow's screens stack over its parent's.
 public actor AppRouter {
     private let host: any ScreenHost
+    private let starter: any FlowStarter
     private var stack: [Screen] = []
 
-    public init(host: any ScreenHost) {
+    /// - Parameter starter: how children are started; tests pass one that stands in for them.
+    public init(host: any ScreenHost, starter: any FlowStarter = PerformingStarter()) {
         self.host = host
+        self.starter = starter
+    }
+
+    /// Starts a child flow, which draws through this router, and waits for its result.
+    public nonisolated func start<Child: Flow>(_ child: Child) async -> Child.FlowResult {
+        await starter.start(child)
     }
 
     /// The titles of the screens on show, outermost first.
@@ -40,7 +48,7 @@ public actor AppRouter {
     }
 
     /// Takes a screen away; the one under it, if any, is on top again.
-    public func dismiss(_ screenID: ElementID) async {
+    public func dismiss(_ screenID: ScreenID) async {
         guard let index = stack.firstIndex(where: { $0.id == screenID }) else { return }
         let wasOnTop = index == stack.count - 1
         stack.remove(at: index)
@@ -52,13 +60,13 @@ public actor AppRouter {
 
     /// Waits for the user's next event on a screen on show. A screen that is not on show gets
     /// `cancel`, so a flow that lost its screen ends instead of waiting forever.
-    public func nextEvent(on screenID: ElementID) async -> UserEvent {
+    public func nextEvent(on screenID: ScreenID) async -> UserEvent {
         guard let screen = stack.last(where: { $0.id == screenID }) else { return .cancel }
         return await host.nextEvent(on: screen)
     }
 
     /// Shows a message in a popup and waits until the user has read it.
-    public func alert(id: ElementID = "alert", title: String, message: String) async {
+    public func alert(id: ScreenID = "alert", title: String, message: String) async {
         let popup = Screen(
             id: id,
             title: title,

@@ -1,13 +1,17 @@
 /// Everything a flow can show: its screens with their actions, and the messages its screens can
 /// display (inline field errors and screen errors). Coverage reports compare what scripts
 /// reached with this.
+///
+/// An inventory is drawn, not written: ``init(drawing:for:)`` asks a View for the screen of
+/// each example state its ViewModel can produce and collects what those screens offer, so the
+/// inventory cannot disagree with `screen(for:)`.
 public struct FlowInventory: Sendable, Equatable {
     /// One screen of the flow and the actions it offers.
     public struct ScreenEntry: Sendable, Equatable {
-        public var id: ElementID
+        public var id: ScreenID
         public var actions: [ElementID]
 
-        public init(_ id: ElementID, actions: [ElementID]) {
+        public init(_ id: ScreenID, actions: [ElementID]) {
             self.id = id
             self.actions = actions
         }
@@ -40,6 +44,43 @@ public struct FlowInventory: Sendable, Equatable {
     public init(screens: [ScreenEntry], messages: [Message] = []) {
         self.screens = screens
         self.messages = messages
+    }
+
+    /// Stands for the part of a message that varies (`.storeUnavailable(FlowInventory.anyDetail)`);
+    /// a message drawn with it matches any message that starts like it.
+    public static let anyDetail = "\u{1}detail\u{1}"
+
+    /// What `view` draws for `states`: its screen, every action offered in any of them, and every
+    /// message shown (field errors and the screen's error), each once, in the order drawn.
+    public init<V: View>(drawing view: V = V(), for states: [V.ViewState]) {
+        var actions: [ElementID] = []
+        var messages: [Message] = []
+        for state in states {
+            let screen = view.screen(for: state)
+            for action in screen.actions.map(\.id) where !actions.contains(action) {
+                actions.append(action)
+            }
+            var shown = screen.fields.compactMap(\.error)
+            if case .error(let message) = screen.status { shown.append(message) }
+            for text in shown {
+                let message = Self.message(text)
+                if !messages.contains(message) { messages.append(message) }
+            }
+        }
+        self.init(screens: [ScreenEntry(V.screenID, actions: actions)], messages: messages)
+    }
+
+    private static func message(_ text: String) -> Message {
+        guard let detail = text.firstRange(of: anyDetail) else { return .exact(text) }
+        return .startingWith(String(text[..<detail.lowerBound]))
+    }
+
+    /// The screens and messages of both, as a flow with several screens lists them.
+    public static func + (lhs: FlowInventory, rhs: FlowInventory) -> FlowInventory {
+        FlowInventory(
+            screens: lhs.screens + rhs.screens.filter { entry in !lhs.screens.contains { $0.id == entry.id } },
+            messages: lhs.messages + rhs.messages.filter { !lhs.messages.contains($0) }
+        )
     }
 }
 

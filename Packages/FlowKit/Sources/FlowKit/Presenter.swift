@@ -1,14 +1,61 @@
-/// The role that creates a flow's View, presents and dismisses it, and shows popups through the
-/// ``AppRouter``.
+/// The role that creates a flow's View, presents and dismisses it, and shows popups, all
+/// through the ``AppRouter``.
 ///
-/// `present` returns the ViewActions the flow then talks to; busy indicators are part of the
-/// ViewState (its status), so they reach the screen the same way as any other change.
+/// Presenting, dismissing and a scoped presentation come with FlowKit, so a flow's Presenter
+/// names its ViewActions and holds the router; it adds methods only for what is its own
+/// (a confirmation popup, say):
+///
+/// ```swift
+/// struct SignInPresenter: Presenter {
+///     typealias Actions = SignInViewActions
+///     let router: AppRouter
+/// }
+/// ```
+///
+/// Busy indicators are part of the ViewState (its ``Phase``), so they reach the screen the same
+/// way as any other change.
 public protocol Presenter: Sendable {
+    /// The channel to the presented View, which says which View it is.
     associatedtype Actions: ViewActions
 
+    /// The router the View's screen is shown through.
+    var router: AppRouter { get }
+}
+
+extension Presenter {
+    /// The View and the router, as the ViewActions talk through them.
+    public var connection: ScreenConnection<Actions.ScreenView> {
+        ScreenConnection(router: router)
+    }
+
     /// Creates the View, puts its screen on show and returns the channel to it.
-    func present(_ state: Actions.ViewState) async -> Actions
+    public func present(_ state: Actions.ViewState) async -> Actions {
+        await connection.present(state)
+        return Actions(connection: connection)
+    }
 
     /// Takes the View's screen away.
-    func dismiss() async
+    public func dismiss() async {
+        await connection.dismiss()
+    }
+
+    /// Presents the View for `state`, runs `body` with the channel to it, and dismisses the
+    /// screen when `body` returns, whichever way it returns: a flow never dismisses by hand.
+    ///
+    /// `body` runs on the caller's actor, so a flow's closure may use the flow's own state.
+    public func presenting<Result>(
+        _ state: Actions.ViewState,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (Actions) async -> Result
+    ) async -> Result {
+        let actions = await present(state)
+        let result = await body(actions)
+        await dismiss()
+        return result
+    }
+
+    /// Shows a message in a popup and waits until the user has read it.
+    public func alert(title: String, message: String) async {
+        await router.alert(title: title, message: message)
+    }
 }

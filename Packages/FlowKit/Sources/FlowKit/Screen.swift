@@ -5,7 +5,7 @@
 /// learn how it is drawn.
 public struct Screen: Equatable, Sendable, Codable {
     /// The screen's own identifier (`sign-in`), used by `expect screen` and by renderers.
-    public var id: ElementID
+    public var id: ScreenID
     public var title: String
     /// Paragraphs of text shown under the title.
     public var text: [String]
@@ -19,7 +19,7 @@ public struct Screen: Equatable, Sendable, Codable {
     public var tabs: [Tab]
 
     public init(
-        id: ElementID,
+        id: ScreenID,
         title: String,
         text: [String] = [],
         fields: [Field] = [],

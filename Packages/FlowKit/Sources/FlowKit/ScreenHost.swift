@@ -9,7 +9,7 @@ public protocol ScreenHost: Sendable {
     /// The screen with this identifier changed (or, after a dismissal, is on top again).
     func update(_ screen: Screen) async
     /// The screen with this identifier is gone.
-    func dismiss(_ screenID: ElementID) async
+    func dismiss(_ screenID: ScreenID) async
     /// Waits for what the user does next on the screen on top.
     func nextEvent(on screen: Screen) async -> UserEvent
 }

@@ -17,7 +17,7 @@ public enum UserEvent: Equatable, Sendable, Codable {
 
 extension ElementID {
     /// The option a confirm field reports for yes.
-    public static let yes: ElementID = "yes"
+    public static var yes: ElementID { "yes" }
     /// The option a confirm field reports for no.
-    public static let no: ElementID = "no"
+    public static var no: ElementID { "no" }
 }

@@ -41,7 +41,7 @@ public actor PlainRenderer: ScreenHost {
     private var answers: [ElementID: String]
 
     public private(set) var stop: Stop?
-    private var shownID: ElementID?
+    private var shownID: ScreenID?
     private var shownStatus: ScreenStatus?
     private var answered: Set<ElementID> = []
     private var submitted = false
@@ -77,7 +77,7 @@ public actor PlainRenderer: ScreenHost {
         }
     }
 
-    public func dismiss(_ screenID: ElementID) async {
+    public func dismiss(_ screenID: ScreenID) async {
         if shownID == screenID { shownID = nil }
     }
 

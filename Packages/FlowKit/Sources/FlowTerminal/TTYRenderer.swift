@@ -56,7 +56,7 @@ public actor TTYRenderer: ScreenHost {
         show(screen, fresh: false)
     }
 
-    public func dismiss(_ screenID: ElementID) async {
+    public func dismiss(_ screenID: ScreenID) async {
         guard screen?.id == screenID else { return }
         // Leave the last drawing in the scrollback and start below it.
         moveBelowRegion()

@@ -6,8 +6,8 @@ public struct Coverage: Sendable {
     /// One flow's figures.
     public struct Flow: Sendable {
         public var name: String
-        public var reachedScreens: [ElementID]
-        public var missedScreens: [ElementID]
+        public var reachedScreens: [ScreenID]
+        public var missedScreens: [ScreenID]
         /// Actions as `screen/action`.
         public var reachedActions: [String]
         public var missedActions: [String]

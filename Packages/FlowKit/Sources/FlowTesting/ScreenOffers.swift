@@ -1,9 +1,9 @@
 import FlowKit
 
 /// Checks a step against the screen it is meant for, and says what the screen offers.
-enum ScreenOffers {
+package enum ScreenOffers {
     /// Why `event` does not fit `screen`, or nil when it does.
-    static func mismatch(of event: UserEvent, on screen: Screen) -> String? {
+    package static func mismatch(of event: UserEvent, on screen: Screen) -> String? {
         switch event {
         case .fill(let id, _):
             guard let field = screen.field(id) else { return "the screen \(screen.id) has no field \(id)" }
@@ -34,13 +34,13 @@ enum ScreenOffers {
     }
 
     /// Whether a step fills a secret field of the screen.
-    static func isSecret(_ verb: Script.Verb, on screen: Screen) -> Bool {
+    package static func isSecret(_ verb: Script.Verb, on screen: Screen) -> Bool {
         guard case .fill(let id, _) = verb, let field = screen.field(id), case .secret = field.input else { return false }
         return true
     }
 
     /// What a screen offers, as a failure message lists it.
-    static func description(of screen: Screen) -> String {
+    package static func description(of screen: Screen) -> String {
         let fields = screen.fields.map { field -> String in
             switch field.input {
             case .choice(let options, _), .multiChoice(let options, _):

@@ -37,7 +37,7 @@ public struct Script: Equatable, Sendable {
         case tap(ElementID)
         case back
         case cancel
-        case expectScreen(ElementID)
+        case expectScreen(ScreenID)
         case expectText(String)
         /// A field's inline error; with no field, the screen's error status.
         case expectError(ElementID?, String)

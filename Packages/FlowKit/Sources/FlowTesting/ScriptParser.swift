@@ -83,7 +83,7 @@ public enum ScriptParser {
         guard let kind = try words.next() else { throw ParseError("expect what? screen, text, error or result") }
         switch kind {
         case "screen":
-            return .expectScreen(ElementID(try words.single(after: "expect screen", what: "a screen identifier")))
+            return .expectScreen(ScreenID(try words.single(after: "expect screen", what: "a screen identifier")))
         case "text":
             return .expectText(try words.single(after: "expect text", what: "the text, in quotes"))
         case "result":

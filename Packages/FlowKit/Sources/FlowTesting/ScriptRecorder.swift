@@ -10,7 +10,7 @@ import FlowKit
 public actor ScriptRecorder: ScreenHost {
     private let inner: any ScreenHost
     private var lines: [String]
-    private var lastScreen: ElementID?
+    private var lastScreen: ScreenID?
 
     public init(wrapping inner: any ScreenHost, flow: String) {
         self.inner = inner
@@ -22,7 +22,7 @@ public actor ScriptRecorder: ScreenHost {
 
     public func present(_ screen: Screen) async { await inner.present(screen) }
     public func update(_ screen: Screen) async { await inner.update(screen) }
-    public func dismiss(_ screenID: ElementID) async { await inner.dismiss(screenID) }
+    public func dismiss(_ screenID: ScreenID) async { await inner.dismiss(screenID) }
 
     public func nextEvent(on screen: Screen) async -> UserEvent {
         if screen.id != lastScreen {

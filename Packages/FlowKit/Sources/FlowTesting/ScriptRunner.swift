@@ -19,7 +19,7 @@ public struct ScriptRun: Sendable {
     /// Every screen the flow waited on, in order: what coverage counts.
     public var screens: [Screen] = []
     /// Every action taken, with the screen it was taken on.
-    public var taps: [(screen: ElementID, action: ElementID)] = []
+    public var taps: [(screen: ScreenID, action: ElementID)] = []
 }
 
 /// Runs scripts against flows and writes their transcripts.
@@ -57,7 +57,7 @@ public enum ScriptRunner {
         transcript.show(screen)
         var failure: ScriptFailure?
         var seen = screen.map { [$0] } ?? []
-        var taps: [(screen: ElementID, action: ElementID)] = []
+        var taps: [(screen: ScreenID, action: ElementID)] = []
 
         for step in steps {
             transcript.step(step.action, secret: screen.map { ScreenOffers.isSecret(step.action, on: $0) } ?? false)
@@ -116,8 +116,8 @@ public enum ScriptRunner {
 }
 
 /// Checks `expect` steps against a screen.
-enum ScreenExpectation {
-    static func mismatch(_ verb: Script.Verb, on screen: Screen) -> String? {
+package enum ScreenExpectation {
+    package static func mismatch(_ verb: Script.Verb, on screen: Screen) -> String? {
         switch verb {
         case .expectScreen(let id):
             return screen.id == id ? nil : "expected screen \(id), the flow shows \(screen.id)"

@@ -15,13 +15,13 @@ public actor ScriptedHost: ScreenHost {
     private var state = State.running
     private var waiters: [CheckedContinuation<Screen?, Never>] = []
     /// The identifiers of every screen presented, in order.
-    public private(set) var presented: [ElementID] = []
+    public private(set) var presented: [ScreenID] = []
 
     public init() {}
 
     public func present(_ screen: Screen) async { presented.append(screen.id) }
     public func update(_ screen: Screen) async {}
-    public func dismiss(_ screenID: ElementID) async {}
+    public func dismiss(_ screenID: ScreenID) async {}
 
     public func nextEvent(on screen: Screen) async -> UserEvent {
         await withCheckedContinuation { continuation in
@@ -65,10 +65,11 @@ public struct FlowRun: Sendable {
     public let host: ScriptedHost
     private let task: Task<AnyFlowOutcome, Never>
 
-    /// Starts `work`, which runs a flow drawing through the router it is given.
-    public init(_ work: @escaping @Sendable (AppRouter) async -> AnyFlowOutcome) {
+    /// Starts `work`, which runs a flow drawing through the router it is given; children the
+    /// flow starts go through `starter`.
+    public init(starter: any FlowStarter = PerformingStarter(), _ work: @escaping @Sendable (AppRouter) async -> AnyFlowOutcome) {
         let host = ScriptedHost()
-        let router = AppRouter(host: host)
+        let router = AppRouter(host: host, starter: starter)
         self.host = host
         task = Task {
             let outcome = await work(router)

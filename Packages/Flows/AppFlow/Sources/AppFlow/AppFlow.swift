@@ -45,15 +45,20 @@ public actor AppFlow: InventoriedFlow {
         }
     }
 
-    /// Every screen, action and message this flow can show, for coverage reports.
-    public static var inventory: FlowInventory { AppView.inventory }
+    /// What the app needs: the needs of its children (and so of every flow), and its own.
+    public protocol Dependencies: UnauthenticatedFlow.Dependencies, AuthenticatedFlow.Dependencies {
+        var accounts: any AccountsService { get }
+    }
 
-    private let accounts: any AccountsService
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory { FlowInventory(drawing: AppView(), for: AppViewModel.examples) }
+
+    private let dependencies: any Dependencies
     private let router: AppRouter
     private let presenter: AppPresenter
 
-    public init(accounts: any AccountsService, router: AppRouter) {
-        self.accounts = accounts
+    public init(dependencies: any Dependencies, router: AppRouter) {
+        self.dependencies = dependencies
         self.router = router
         presenter = AppPresenter(router: router)
     }
@@ -62,17 +67,17 @@ public actor AppFlow: InventoriedFlow {
         var user: User?
         switch await storedUser() {
         case .success(let stored): user = stored
-        case .failure(let message): return .failed(message)
+        case .failure(let failure): return .failed(failure.message)
         }
         while true {
             if let signedIn = user {
-                switch await AuthenticatedFlow(user: signedIn, accounts: accounts, router: router).perform() {
+                switch await router.start(AuthenticatedFlow(user: signedIn, dependencies: dependencies, router: router)) {
                 case .signedOut: user = nil
                 case .closed: return .closed(user: signedIn)
                 case .cancelled: return .cancelled
                 }
             } else {
-                switch await UnauthenticatedFlow(accounts: accounts, router: router).perform() {
+                switch await router.start(UnauthenticatedFlow(dependencies: dependencies, router: router)) {
                 case .authenticated(let signedIn): user = signedIn
                 case .quit: return .closed(user: nil)
                 case .cancelled: return .cancelled
@@ -81,37 +86,35 @@ public actor AppFlow: InventoriedFlow {
         }
     }
 
-    private enum Stored {
-        case success(User?)
-        case failure(String)
-    }
-
     /// The user of the stored session. The app's own screen appears only when the store cannot
     /// be read, offering to try again.
-    private func storedUser() async -> Stored {
+    private func storedUser() async -> Result<User?, StoreFailure> {
         var model = AppViewModel()
-        var view: AppViewActions?
-        while true {
-            do {
-                let user = try await accounts.currentUser()
-                if view != nil { await presenter.dismiss() }
-                return .success(user)
-            } catch {
-                model.failed(error)
-            }
-            if let view {
-                await view.show(model.state)
-            } else {
-                view = await presenter.present(model.state)
-            }
-            switch await view?.next() ?? .quit {
-            case .retry:
-                model.retrying()
-                await view?.show(model.state)
-            case .quit:
-                await presenter.dismiss()
-                return .failure(model.state.message)
+        do {
+            return .success(try await dependencies.accounts.currentUser())
+        } catch {
+            model.failed(error)
+        }
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .retry:
+                    model.retrying()
+                    await view.show(model.state)
+                    do throws(AccountsError) {
+                        return .success(try await dependencies.accounts.currentUser())
+                    } catch {
+                        model.failed(error)
+                    }
+                    await view.show(model.state)
+                case .quit:
+                    return .failure(StoreFailure(message: model.state.message))
+                }
             }
         }
+    }
+
+    private struct StoreFailure: Error {
+        var message: String
     }
 }

@@ -1,16 +1,7 @@
 import FlowKit
 
-/// Creates the app's own View and puts it on show through the router.
+/// Puts the app's own screen on show through the router, and takes it away.
 struct AppPresenter: Presenter {
+    typealias Actions = AppViewActions
     let router: AppRouter
-
-    func present(_ state: AppViewState) async -> AppViewActions {
-        let connection = ScreenConnection(router: router, view: AppView())
-        await connection.present(state)
-        return AppViewActions(connection: connection)
-    }
-
-    func dismiss() async {
-        await router.dismiss(AppView.screenID)
-    }
 }

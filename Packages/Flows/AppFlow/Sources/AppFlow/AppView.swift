@@ -1,16 +1,10 @@
-import Accounts
 import FlowKit
 
 /// Draws the app's own screen, shown only when the store cannot be read.
 struct AppView: View {
-    static let screenID: ElementID = "app-unavailable"
+    static let screenID: ScreenID = "app-unavailable"
     static let retry: ElementID = "retry"
     static let quit: ElementID = "quit"
-
-    static let inventory = FlowInventory(
-        screens: [.init(screenID, actions: [retry, quit])],
-        messages: [.startingWith(AccountsError.storeUnavailable("").message)]
-    )
 
     func screen(for state: AppViewState) -> Screen {
         Screen(

@@ -10,17 +10,11 @@ enum AppAction: Sendable, Equatable {
 struct AppViewActions: ViewActions {
     let connection: ScreenConnection<AppView>
 
-    func show(_ state: AppViewState) async {
-        await connection.show(state)
-    }
-
-    func next() async -> AppAction {
-        while true {
-            switch await connection.nextEvent() {
-            case .tap(AppView.retry): return .retry
-            case .tap(AppView.quit), .back, .cancel: return .quit
-            case .fill, .choose, .tap: continue
-            }
+    static func action(for event: UserEvent) -> AppAction? {
+        switch event {
+        case .tap(AppView.retry): .retry
+        case .tap(AppView.quit), .back, .cancel: .quit
+        case .fill, .choose, .tap: nil
         }
     }
 }

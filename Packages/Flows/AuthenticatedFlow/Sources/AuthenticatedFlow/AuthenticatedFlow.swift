@@ -33,42 +33,56 @@ public actor AuthenticatedFlow: InventoriedFlow {
         }
     }
 
-    private let user: User
-    /// Every screen, action and message this flow can show, for coverage reports.
-    public static var inventory: FlowInventory { AuthenticatedView.inventory }
+    /// What the flow needs from the app: its own needs and those of the tabs it starts.
+    public protocol Dependencies: Sendable {
+        var accounts: any AccountsService { get }
+    }
 
-    private let accounts: any AccountsService
+    /// The home's tabs, each a child flow (Account, Friends and Expenses join as they are built).
+    /// A tab's flow gives back nil to come back to the home, or the home's own result to end it.
+    static let tabs = ChildMenu<AuthenticatedFlow, FlowResult?>([])
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: AuthenticatedView(), for: AuthenticatedViewModel.examples(tabs: tabs.tabs(selected: nil)))
+    }
+
+    private let user: User
+    private let dependencies: any Dependencies
+    private let router: AppRouter
     private let presenter: AuthenticatedPresenter
 
-    public init(user: User, accounts: any AccountsService, router: AppRouter) {
+    public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
-        self.accounts = accounts
+        self.dependencies = dependencies
+        self.router = router
         presenter = AuthenticatedPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {
-        var model = AuthenticatedViewModel(user: user)
-        let view = await presenter.present(model.state)
-        while true {
-            switch await view.next() {
-            case .signOut:
-                model.signingOut()
-                await view.show(model.state)
-                do {
-                    try await accounts.signOut()
-                    await presenter.dismiss()
-                    return .signedOut
-                } catch {
-                    model.failed(error)
+        var model = AuthenticatedViewModel(user: user, tabs: Self.tabs.tabs(selected: nil))
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .signOut:
+                    model.signingOut()
+                    await view.show(model.state)
+                    do throws(AccountsError) {
+                        try await dependencies.accounts.signOut()
+                        return .signedOut
+                    } catch {
+                        model.failed(error)
+                    }
+                case .open(let tab):
+                    if case .some(.some(let result)) = await Self.tabs.open(tab, in: self) { return result }
+                    model.back()
+                case .quit:
+                    return .closed
+                case .cancel:
+                    return .cancelled
                 }
-            case .quit:
-                await presenter.dismiss()
-                return .closed
-            case .cancel:
-                await presenter.dismiss()
-                return .cancelled
+                await view.show(model.state)
             }
-            await view.show(model.state)
         }
     }
 }

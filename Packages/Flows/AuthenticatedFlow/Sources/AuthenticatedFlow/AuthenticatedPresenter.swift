@@ -1,16 +1,7 @@
 import FlowKit
 
-/// Creates the home View and puts it on show through the router.
+/// Puts the home on show through the router, and takes it away.
 struct AuthenticatedPresenter: Presenter {
+    typealias Actions = AuthenticatedViewActions
     let router: AppRouter
-
-    func present(_ state: AuthenticatedViewState) async -> AuthenticatedViewActions {
-        let connection = ScreenConnection(router: router, view: AuthenticatedView())
-        await connection.present(state)
-        return AuthenticatedViewActions(connection: connection)
-    }
-
-    func dismiss() async {
-        await router.dismiss(AuthenticatedView.screenID)
-    }
 }

@@ -1,16 +1,11 @@
-import Accounts
 import FlowKit
 
-/// Draws the home screen. Its identifiers are the contract scripts use.
+/// Draws the home screen: who is signed in, the flow's children as tabs, sign out and quit. Its
+/// identifiers are the contract scripts use.
 struct AuthenticatedView: View {
-    static let screenID: ElementID = "home"
+    static let screenID: ScreenID = "home"
     static let signOut: ElementID = "sign-out"
     static let quit: ElementID = "quit"
-
-    static let inventory = FlowInventory(
-        screens: [.init(screenID, actions: [signOut, quit])],
-        messages: [.startingWith(AccountsError.storeUnavailable("").message)]
-    )
 
     func screen(for state: AuthenticatedViewState) -> Screen {
         Screen(
@@ -21,15 +16,8 @@ struct AuthenticatedView: View {
                 Action(id: Self.signOut, label: "Sign out", role: .secondary),
                 Action(id: Self.quit, label: "Quit", role: .cancel),
             ],
-            status: status(for: state.phase)
+            status: state.phase.status(busy: "Signing out"),
+            tabs: state.tabs
         )
-    }
-
-    private func status(for phase: AuthenticatedViewState.Phase) -> ScreenStatus? {
-        switch phase {
-        case .idle: nil
-        case .loading: .busy("Signing out")
-        case .failed(let message): .error(message)
-        }
     }
 }

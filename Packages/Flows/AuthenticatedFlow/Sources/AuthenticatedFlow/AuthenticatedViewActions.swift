@@ -4,6 +4,8 @@ import FlowKit
 enum AuthenticatedAction: Sendable, Equatable {
     case signOut
     case quit
+    /// Open the tab (the child flow) with this identifier.
+    case open(ElementID)
     case cancel
 }
 
@@ -11,18 +13,13 @@ enum AuthenticatedAction: Sendable, Equatable {
 struct AuthenticatedViewActions: ViewActions {
     let connection: ScreenConnection<AuthenticatedView>
 
-    func show(_ state: AuthenticatedViewState) async {
-        await connection.show(state)
-    }
-
-    func next() async -> AuthenticatedAction {
-        while true {
-            switch await connection.nextEvent() {
-            case .tap(AuthenticatedView.signOut): return .signOut
-            case .tap(AuthenticatedView.quit): return .quit
-            case .back, .cancel: return .cancel
-            case .fill, .choose, .tap: continue
-            }
+    static func action(for event: UserEvent) -> AuthenticatedAction? {
+        switch event {
+        case .tap(AuthenticatedView.signOut): .signOut
+        case .tap(AuthenticatedView.quit): .quit
+        case .tap(let tab): .open(tab)
+        case .back, .cancel: .cancel
+        case .fill, .choose: nil
         }
     }
 }

@@ -3,23 +3,34 @@ import FlowKit
 
 /// What the home screen shows.
 struct AuthenticatedViewState: Equatable, Sendable {
-    enum Phase: Equatable, Sendable {
-        case idle
-        case loading
-        case failed(String)
-    }
-
     var displayName: String
     var email: String
+    /// The home's tabs, one per child flow.
+    var tabs: [Tab] = []
     var phase = Phase.idle
 }
 
 /// Turns the signed-in user and what sign-out answers into the home screen's state.
 struct AuthenticatedViewModel: ViewModel {
+    /// A state for each thing the screen can show (idle, signing out, a failed sign-out): the
+    /// flow's coverage inventory is drawn from these.
+    static func examples(tabs: [Tab]) -> [AuthenticatedViewState] {
+        let base = AuthenticatedViewModel(displayName: "", email: "", tabs: tabs)
+        var signingOut = base
+        signingOut.signingOut()
+        var failed = base
+        failed.failed(.storeUnavailable(FlowInventory.anyDetail))
+        return [base.state, signingOut.state, failed.state]
+    }
+
     private(set) var state: AuthenticatedViewState
 
-    init(user: User) {
-        state = AuthenticatedViewState(displayName: user.displayName.value, email: user.email.value)
+    init(user: User, tabs: [Tab]) {
+        self.init(displayName: user.displayName.value, email: user.email.value, tabs: tabs)
+    }
+
+    private init(displayName: String, email: String, tabs: [Tab]) {
+        state = AuthenticatedViewState(displayName: displayName, email: email, tabs: tabs)
     }
 
     mutating func signingOut() {
@@ -28,5 +39,9 @@ struct AuthenticatedViewModel: ViewModel {
 
     mutating func failed(_ error: AccountsError) {
         state.phase = .failed(error.message)
+    }
+
+    mutating func back() {
+        state.phase = .idle
     }
 }

@@ -45,16 +45,28 @@ public actor SignInFlow: InventoriedFlow {
         }
     }
 
-    /// Every screen, action and message this flow can show, for coverage reports.
-    public static var inventory: FlowInventory { SignInView.inventory }
+    /// What the flow needs from the app: its own needs and those of SignUp, which it starts.
+    public protocol Dependencies: SignUpFlow.Dependencies {
+        var accounts: any AccountsService { get }
+    }
 
-    private let accounts: any AccountsService
+    /// The flows this one can go on to: the View draws them as actions beside the form's.
+    static let children = ChildMenu<SignInFlow, SignUpFlow.FlowResult>([
+        .init("create-account", "Create an account") { flow in await flow.signUp() },
+    ])
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: SignInView(), for: SignInViewModel.examples(children: children.actions))
+    }
+
+    private let dependencies: any Dependencies
     private let router: AppRouter
     private let presenter: SignInPresenter
     private let start: Start
 
-    public init(accounts: any AccountsService, router: AppRouter, start: Start = .signIn) {
-        self.accounts = accounts
+    public init(dependencies: any Dependencies, router: AppRouter, start: Start = .signIn) {
+        self.dependencies = dependencies
         self.router = router
         self.start = start
         presenter = SignInPresenter(router: router)
@@ -68,39 +80,34 @@ public actor SignInFlow: InventoriedFlow {
             }
         }
 
-        var model = SignInViewModel()
-        let view = await presenter.present(model.state)
-        while true {
-            switch await view.next() {
-            case .emailChanged(let email):
-                model.emailChanged(email)
-            case .passwordChanged(let password):
-                model.passwordChanged(password)
-            case .submit:
-                guard model.checkAll() else { break }
-                model.submitting()
+        var model = SignInViewModel(children: Self.children.actions)
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .emailChanged(let email):
+                    model.emailChanged(email)
+                case .passwordChanged(let password):
+                    model.passwordChanged(password)
+                case .submit:
+                    guard model.checkAll() else { break }
+                    model.submitting()
+                    await view.show(model.state)
+                    do throws(AccountsError) {
+                        return .signedIn(try await dependencies.accounts.signIn(email: model.state.email, password: model.password))
+                    } catch {
+                        model.failed(error)
+                    }
+                case .open(let child):
+                    if case .signedUp(let user) = await Self.children.open(child, in: self) { return .signedUp(user) }
+                case .cancel:
+                    return .cancelled
+                }
                 await view.show(model.state)
-                do {
-                    let user = try await accounts.signIn(email: model.state.email, password: model.password)
-                    await presenter.dismiss()
-                    return .signedIn(user)
-                } catch {
-                    model.failed(error)
-                }
-            case .createAccount:
-                if case .signedUp(let user) = await signUp() {
-                    await presenter.dismiss()
-                    return .signedUp(user)
-                }
-            case .cancel:
-                await presenter.dismiss()
-                return .cancelled
             }
-            await view.show(model.state)
         }
     }
 
     private func signUp() async -> SignUpFlow.FlowResult {
-        await SignUpFlow(accounts: accounts, router: router).perform()
+        await router.start(SignUpFlow(dependencies: dependencies, router: router))
     }
 }

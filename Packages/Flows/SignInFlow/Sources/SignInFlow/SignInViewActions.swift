@@ -5,7 +5,8 @@ enum SignInAction: Sendable, Equatable {
     case emailChanged(String)
     case passwordChanged(String)
     case submit
-    case createAccount
+    /// Start the child flow behind this action.
+    case open(ElementID)
     case cancel
 }
 
@@ -13,20 +14,14 @@ enum SignInAction: Sendable, Equatable {
 struct SignInViewActions: ViewActions {
     let connection: ScreenConnection<SignInView>
 
-    func show(_ state: SignInViewState) async {
-        await connection.show(state)
-    }
-
-    func next() async -> SignInAction {
-        while true {
-            switch await connection.nextEvent() {
-            case .fill(SignInView.email, let value): return .emailChanged(value)
-            case .fill(SignInView.password, let value): return .passwordChanged(value)
-            case .tap(SignInView.submit): return .submit
-            case .tap(SignInView.createAccount): return .createAccount
-            case .tap(SignInView.cancel), .back, .cancel: return .cancel
-            case .fill, .choose, .tap: continue
-            }
+    static func action(for event: UserEvent) -> SignInAction? {
+        switch event {
+        case .fill(SignInView.email, let value): .emailChanged(value)
+        case .fill(SignInView.password, let value): .passwordChanged(value)
+        case .tap(SignInView.submit): .submit
+        case .tap(SignInView.cancel), .back, .cancel: .cancel
+        case .tap(let child): .open(child)
+        case .fill, .choose: nil
         }
     }
 }

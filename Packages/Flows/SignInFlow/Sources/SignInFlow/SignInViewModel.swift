@@ -4,12 +4,8 @@ import Primitives
 
 /// What the sign-in screen shows. The password itself is never part of it.
 struct SignInViewState: Equatable, Sendable {
-    enum Phase: Equatable, Sendable {
-        case idle
-        case loading
-        case failed(String)
-    }
-
+    /// The flows the user can go on to.
+    var children: [Action] = []
     var email = ""
     var passwordIsSet = false
     var emailError: String?
@@ -21,8 +17,33 @@ struct SignInViewState: Equatable, Sendable {
 struct SignInViewModel: ViewModel {
     static let passwordMissing = "Enter your password."
 
-    private(set) var state = SignInViewState()
+    /// A state for each thing the screen can show (idle, busy, each refusal of a field, each
+    /// failure of the service): the flow's coverage inventory is drawn from these.
+    static func examples(children: [Action]) -> [SignInViewState] {
+        let base = SignInViewModel(children: children)
+        let emailRefusals = EmailAddress.Problem.allMessages.map { message in
+            var state = base.state
+            state.emailError = message
+            return state
+        }
+        var noPassword = base
+        noPassword.passwordChanged("")
+        let failures = [AccountsError.wrongEmailOrPassword, .storeUnavailable(FlowInventory.anyDetail)].map { error in
+            var model = base
+            model.failed(error)
+            return model.state
+        }
+        var loading = base
+        loading.submitting()
+        return [base.state, loading.state] + emailRefusals + [noPassword.state] + failures
+    }
+
+    private(set) var state: SignInViewState
     private(set) var password = ""
+
+    init(children: [Action]) {
+        state = SignInViewState(children: children)
+    }
 
     mutating func emailChanged(_ email: String) {
         state.email = email

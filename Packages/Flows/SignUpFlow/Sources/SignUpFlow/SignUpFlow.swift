@@ -32,45 +32,48 @@ public actor SignUpFlow: InventoriedFlow {
         }
     }
 
-    /// Every screen, action and message this flow can show, for coverage reports.
-    public static var inventory: FlowInventory { SignUpView.inventory }
+    /// What the flow needs from the app.
+    public protocol Dependencies: Sendable {
+        var accounts: any AccountsService { get }
+    }
 
-    private let accounts: any AccountsService
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory { FlowInventory(drawing: SignUpView(), for: SignUpViewModel.examples) }
+
+    private let dependencies: any Dependencies
     private let presenter: SignUpPresenter
 
-    public init(accounts: any AccountsService, router: AppRouter) {
-        self.accounts = accounts
+    public init(dependencies: any Dependencies, router: AppRouter) {
+        self.dependencies = dependencies
         presenter = SignUpPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {
         var model = SignUpViewModel()
-        let view = await presenter.present(model.state)
-        while true {
-            switch await view.next() {
-            case .emailChanged(let email):
-                model.emailChanged(email)
-            case .passwordChanged(let password):
-                model.passwordChanged(password)
-            case .displayNameChanged(let name):
-                model.displayNameChanged(name)
-            case .submit:
-                guard model.checkAll() else { break }
-                model.submitting()
-                await view.show(model.state)
-                do {
-                    let form = model.form
-                    let user = try await accounts.signUp(email: form.email, displayName: form.displayName, password: form.password)
-                    await presenter.dismiss()
-                    return .signedUp(user)
-                } catch {
-                    model.failed(error)
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .emailChanged(let email):
+                    model.emailChanged(email)
+                case .passwordChanged(let password):
+                    model.passwordChanged(password)
+                case .displayNameChanged(let name):
+                    model.displayNameChanged(name)
+                case .submit:
+                    guard model.checkAll() else { break }
+                    model.submitting()
+                    await view.show(model.state)
+                    do throws(AccountsError) {
+                        let form = model.form
+                        return .signedUp(try await dependencies.accounts.signUp(email: form.email, displayName: form.displayName, password: form.password))
+                    } catch {
+                        model.failed(error)
+                    }
+                case .cancel:
+                    return .cancelled
                 }
-            case .cancel:
-                await presenter.dismiss()
-                return .cancelled
+                await view.show(model.state)
             }
-            await view.show(model.state)
         }
     }
 }

@@ -1,22 +1,13 @@
-import Accounts
 import FlowKit
-import Primitives
 
 /// Draws the sign-up form. Its identifiers are the contract scripts use.
 struct SignUpView: View {
-    static let screenID: ElementID = "sign-up"
+    static let screenID: ScreenID = "sign-up"
     static let email: ElementID = "email"
     static let password: ElementID = "password"
     static let displayName: ElementID = "display-name"
     static let submit: ElementID = "create-account"
     static let cancel: ElementID = "cancel"
-
-    static let inventory = FlowInventory(
-        screens: [.init(screenID, actions: [submit, cancel])],
-        messages: (EmailAddress.Problem.allMessages + PasswordRules.Problem.allMessages + DisplayName.Problem.allMessages
-            + [AccountsError.emailTaken.message]).map(FlowInventory.Message.exact)
-            + [.startingWith(AccountsError.storeUnavailable("").message)]
-    )
 
     func screen(for state: SignUpViewState) -> Screen {
         Screen(
@@ -44,15 +35,7 @@ struct SignUpView: View {
                 Action(id: Self.submit, label: "Create account", role: .primary),
                 Action(id: Self.cancel, label: "Cancel", role: .cancel),
             ],
-            status: status(for: state.phase)
+            status: state.phase.status(busy: "Creating your account")
         )
-    }
-
-    private func status(for phase: SignUpViewState.Phase) -> ScreenStatus? {
-        switch phase {
-        case .idle: nil
-        case .loading: .busy("Creating your account")
-        case .failed(let message): .error(message)
-        }
     }
 }

@@ -13,20 +13,14 @@ enum SignUpAction: Sendable, Equatable {
 struct SignUpViewActions: ViewActions {
     let connection: ScreenConnection<SignUpView>
 
-    func show(_ state: SignUpViewState) async {
-        await connection.show(state)
-    }
-
-    func next() async -> SignUpAction {
-        while true {
-            switch await connection.nextEvent() {
-            case .fill(SignUpView.email, let value): return .emailChanged(value)
-            case .fill(SignUpView.password, let value): return .passwordChanged(value)
-            case .fill(SignUpView.displayName, let value): return .displayNameChanged(value)
-            case .tap(SignUpView.submit): return .submit
-            case .tap(SignUpView.cancel), .back, .cancel: return .cancel
-            case .fill, .choose, .tap: continue
-            }
+    static func action(for event: UserEvent) -> SignUpAction? {
+        switch event {
+        case .fill(SignUpView.email, let value): .emailChanged(value)
+        case .fill(SignUpView.password, let value): .passwordChanged(value)
+        case .fill(SignUpView.displayName, let value): .displayNameChanged(value)
+        case .tap(SignUpView.submit): .submit
+        case .tap(SignUpView.cancel), .back, .cancel: .cancel
+        case .fill, .choose, .tap: nil
         }
     }
 }

@@ -4,12 +4,6 @@ import Primitives
 
 /// What the sign-up screen shows. The password itself is never part of it.
 struct SignUpViewState: Equatable, Sendable {
-    enum Phase: Equatable, Sendable {
-        case idle
-        case loading
-        case failed(String)
-    }
-
     var email = ""
     var displayName = ""
     var passwordIsSet = false
@@ -21,6 +15,20 @@ struct SignUpViewState: Equatable, Sendable {
 
 /// Turns what the user types and what the service answers into the sign-up screen's state.
 struct SignUpViewModel: ViewModel {
+    /// A state for each thing the screen can show (idle, busy, every refusal the service can
+    /// give): the flow's coverage inventory is drawn from these.
+    static var examples: [SignUpViewState] {
+        let refusals = EmailAddress.Problem.allCases.map(AccountsError.invalidEmail)
+            + PasswordRules.Problem.allCases.map(AccountsError.invalidPassword)
+            + DisplayName.Problem.allCases.map(AccountsError.invalidDisplayName)
+            + [.emailTaken, .storeUnavailable(FlowInventory.anyDetail)]
+        return [SignUpViewState(), SignUpViewState(phase: .loading)] + refusals.map { error in
+            var model = SignUpViewModel()
+            model.failed(error)
+            return model.state
+        }
+    }
+
     private(set) var state = SignUpViewState()
     private var password = ""
 

@@ -35,41 +35,48 @@ public actor UnauthenticatedFlow: InventoriedFlow {
         }
     }
 
-    /// Every screen, action and message this flow can show, for coverage reports.
-    public static var inventory: FlowInventory { UnauthenticatedView.inventory }
+    /// What the flow needs from the app: the needs of SignIn, which it starts.
+    public protocol Dependencies: SignInFlow.Dependencies {}
 
-    private let accounts: any AccountsService
+    /// The ways in, each a child flow: the View draws them as the welcome's actions.
+    static let children = ChildMenu<UnauthenticatedFlow, SignInFlow.FlowResult>([
+        .init("sign-in", "Sign in", role: .primary) { flow in await flow.signIn(start: .signIn) },
+        .init("create-account", "Create an account") { flow in await flow.signIn(start: .signUp) },
+    ])
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: UnauthenticatedView(), for: UnauthenticatedViewModel.examples(children: children.actions))
+    }
+
+    private let dependencies: any Dependencies
     private let router: AppRouter
     private let presenter: UnauthenticatedPresenter
 
-    public init(accounts: any AccountsService, router: AppRouter) {
-        self.accounts = accounts
+    public init(dependencies: any Dependencies, router: AppRouter) {
+        self.dependencies = dependencies
         self.router = router
         presenter = UnauthenticatedPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {
-        let model = UnauthenticatedViewModel()
-        let view = await presenter.present(model.state)
-        while true {
-            let start: SignInFlow.Start
-            switch await view.next() {
-            case .signIn: start = .signIn
-            case .createAccount: start = .signUp
-            case .quit:
-                await presenter.dismiss()
-                return .quit
-            case .cancel:
-                await presenter.dismiss()
-                return .cancelled
-            }
-            switch await SignInFlow(accounts: accounts, router: router, start: start).perform() {
-            case .signedIn(let user), .signedUp(let user):
-                await presenter.dismiss()
-                return .authenticated(user)
-            case .cancelled:
-                await view.show(model.state)
+        let model = UnauthenticatedViewModel(children: Self.children.actions)
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .open(let child):
+                    switch await Self.children.open(child, in: self) {
+                    case .signedIn(let user), .signedUp(let user): return .authenticated(user)
+                    case .cancelled, nil: await view.show(model.state)
+                    }
+                case .quit: return .quit
+                case .cancel: return .cancelled
+                }
             }
         }
+    }
+
+    private func signIn(start: SignInFlow.Start) async -> SignInFlow.FlowResult {
+        await router.start(SignInFlow(dependencies: dependencies, router: router, start: start))
     }
 }

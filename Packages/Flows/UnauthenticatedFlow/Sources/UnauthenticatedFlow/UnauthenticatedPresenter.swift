@@ -1,16 +1,7 @@
 import FlowKit
 
-/// Creates the welcome View and puts it on show through the router.
+/// Puts the welcome on show through the router, and takes it away.
 struct UnauthenticatedPresenter: Presenter {
+    typealias Actions = UnauthenticatedViewActions
     let router: AppRouter
-
-    func present(_ state: UnauthenticatedViewState) async -> UnauthenticatedViewActions {
-        let connection = ScreenConnection(router: router, view: UnauthenticatedView())
-        await connection.present(state)
-        return UnauthenticatedViewActions(connection: connection)
-    }
-
-    func dismiss() async {
-        await router.dismiss(UnauthenticatedView.screenID)
-    }
 }

@@ -2,8 +2,8 @@ import FlowKit
 
 /// What the user can do on the welcome screen.
 enum UnauthenticatedAction: Sendable, Equatable {
-    case signIn
-    case createAccount
+    /// Start the child flow behind this action.
+    case open(ElementID)
     case quit
     case cancel
 }
@@ -12,19 +12,12 @@ enum UnauthenticatedAction: Sendable, Equatable {
 struct UnauthenticatedViewActions: ViewActions {
     let connection: ScreenConnection<UnauthenticatedView>
 
-    func show(_ state: UnauthenticatedViewState) async {
-        await connection.show(state)
-    }
-
-    func next() async -> UnauthenticatedAction {
-        while true {
-            switch await connection.nextEvent() {
-            case .tap(UnauthenticatedView.signIn): return .signIn
-            case .tap(UnauthenticatedView.createAccount): return .createAccount
-            case .tap(UnauthenticatedView.quit): return .quit
-            case .back, .cancel: return .cancel
-            case .fill, .choose, .tap: continue
-            }
+    static func action(for event: UserEvent) -> UnauthenticatedAction? {
+        switch event {
+        case .tap(UnauthenticatedView.quit): .quit
+        case .tap(let child): .open(child)
+        case .back, .cancel: .cancel
+        case .fill, .choose: nil
         }
     }
 }

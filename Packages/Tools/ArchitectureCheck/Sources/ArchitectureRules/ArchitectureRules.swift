@@ -9,6 +9,16 @@ public enum ArchitectureRules {
         "Dispatch", "Synchronization", "Glibc", "Musl", "Darwin", "WinSDK", "Observation",
     ]
 
+    /// The test frameworks: only FlowKit's test-support module and the tests may import them,
+    /// so the app never links them.
+    public static let testFrameworks: Set<String> = ["Testing", "XCTest"]
+
+    /// The FlowKit module that gives Swift tests their API over flows (it imports Swift Testing).
+    public static let testSupportModule = "FlowTestSupport"
+
+    /// What a flow's View may import: it maps a ViewState to a Screen and nothing more.
+    public static let viewImports: Set<String> = ["FlowKit", "Primitives"]
+
     public static func violations(in modules: [ProjectModule], hierarchy: FlowHierarchy) -> [Violation] {
         let byName = Dictionary(modules.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var found: [Violation] = []
@@ -25,8 +35,23 @@ public enum ArchitectureRules {
                     found.append(Violation(from: module.name, to: target, evidence: evidence, rule: rule))
                 }
             }
+            if module.role == .flow {
+                for statement in module.imports where isView(statement.file) && !viewImports.contains(statement.module)
+                    && !systemModules.contains(statement.module)
+                {
+                    found.append(Violation(
+                        from: module.name, to: statement.module, evidence: "\(statement.file):\(statement.line)",
+                        rule: "a View imports \(statement.module); Views import FlowKit and Primitives only (domain messages reach them in the ViewState)"
+                    ))
+                }
+            }
         }
         return found
+    }
+
+    /// Whether a source file is a flow's View (`SignInView.swift`).
+    private static func isView(_ file: String) -> Bool {
+        file.split(separator: "/").last?.hasSuffix("View.swift") ?? false
     }
 
     /// Every edge of a module, once per target and evidence.
@@ -42,6 +67,11 @@ public enum ArchitectureRules {
         return result
     }
 
+    /// Whether a module of the root package is a test target (under Tests/).
+    private static func isTest(_ module: ProjectModule) -> Bool {
+        module.imports.allSatisfy { $0.file.hasPrefix("Tests/") } && module.name.hasSuffix("Tests")
+    }
+
     /// The rule an edge breaks, if any.
     private static func broken(
         from module: ProjectModule,
@@ -55,6 +85,10 @@ public enum ArchitectureRules {
 
         switch module.role {
         case .flowKit:
+            if testFrameworks.contains(target) {
+                return module.name == testSupportModule
+                    ? nil : "a FlowKit module imports \(target); only \(testSupportModule) may, so the app never links it"
+            }
             guard targetRole == .flowKit else { return "FlowKit imports code outside FlowKit" }
             return nil
 
@@ -95,7 +129,11 @@ public enum ArchitectureRules {
             default: return "infrastructure depends on an area module"
             }
 
-        case .tool, .compositionRoot:
+        case .compositionRoot:
+            return isTest(module) || !(testFrameworks.contains(target) || target == testSupportModule)
+                ? nil : "the app depends on \(target), which is for tests only"
+
+        case .tool:
             return nil
         }
     }

@@ -16,6 +16,16 @@ public struct FlowHierarchy: Equatable, Sendable {
         children.values.reduce(Set(children.keys)) { $0.union($1) }
     }
 
+    /// Every flow below `flow` (a flow name), its children's children included.
+    public func descendants(of flow: String) -> Set<String> {
+        var found: Set<String> = []
+        var queue = Array(children[flow] ?? [])
+        while let next = queue.popLast() {
+            if found.insert(next).inserted { queue += children[next] ?? [] }
+        }
+        return found
+    }
+
     /// Whether `child` is a direct child of `parent` (both module names, with the suffix).
     public func isDirectChild(_ child: String, of parent: String) -> Bool {
         children[Self.flowName(parent)]?.contains(Self.flowName(child)) ?? false

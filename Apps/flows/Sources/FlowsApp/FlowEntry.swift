@@ -1,0 +1,103 @@
+import Accounts
+import FlowKit
+import SignInFlow
+
+/// A flow the CLI can launch by name: its name (the type's, without `Flow`), a line about it,
+/// how to build it on a container, and what it can show.
+public struct FlowEntry: Sendable {
+    public let name: String
+    public let summary: String
+    /// Whether the flow needs a signed-in user, so that a launch without a session signs in first.
+    public let needsUser: Bool
+    /// Made only when asked for (coverage), not on the way to a first screen.
+    private let makeInventory: @Sendable () -> FlowInventory
+    private let run: @Sendable (AppContainer, AppRouter) async -> AnyFlowOutcome
+
+    /// A flow that needs nothing but the container.
+    init<F: InventoriedFlow>(_ type: F.Type, _ summary: String, make: @escaping @Sendable (AppContainer, AppRouter) -> F) {
+        name = Self.name(of: type)
+        self.summary = summary
+        needsUser = false
+        makeInventory = { F.inventory }
+        run = { container, router in AnyFlowOutcome(await make(container, router).perform()) }
+    }
+
+    /// A flow for a signed-in user: the stored session's, or, when nobody is signed in, the one
+    /// who signs in first.
+    init<F: InventoriedFlow>(_ type: F.Type, _ summary: String, make: @escaping @Sendable (User, AppContainer, AppRouter) -> F) {
+        name = Self.name(of: type)
+        self.summary = summary
+        needsUser = true
+        makeInventory = { F.inventory }
+        run = { container, router in
+            await Self.withSignedInUser(container: container, router: router) { user in
+                AnyFlowOutcome(await make(user, container, router).perform())
+            } cancelled: {
+                AnyFlowOutcome(F.FlowResult.cancelled)
+            }
+        }
+    }
+
+    /// What the flow's own screens can show, for coverage.
+    public var inventory: FlowInventory { makeInventory() }
+
+    /// Runs the flow with the container's services, drawing through `router`.
+    public func run(container: AppContainer, router: AppRouter) async -> AnyFlowOutcome {
+        await run(container, router)
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        let name = String(describing: type)
+        return name.hasSuffix("Flow") ? String(name.dropLast(4)) : name
+    }
+
+    /// Runs `body` with the signed-in user; when nobody is signed in, runs SignIn first.
+    private static func withSignedInUser(
+        container: AppContainer,
+        router: AppRouter,
+        body: (User) async -> AnyFlowOutcome,
+        cancelled: () -> AnyFlowOutcome
+    ) async -> AnyFlowOutcome {
+        let stored: User?
+        do {
+            stored = try await container.accounts.currentUser()
+        } catch {
+            return AnyFlowOutcome(LaunchOutcome.failed(error.message))
+        }
+        if let stored { return await body(stored) }
+        switch await router.start(SignInFlow(dependencies: container, router: router)) {
+        case .signedIn(let user), .signedUp(let user): return await body(user)
+        case .cancelled: return cancelled()
+        }
+    }
+}
+
+/// The result of a launch that failed before its flow could start.
+enum LaunchOutcome: FlowOutcome {
+    case failed(String)
+    case cancelled
+
+    var name: String {
+        switch self {
+        case .failed: "failed"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    var status: FlowOutcomeStatus {
+        switch self {
+        case .failed: .failed
+        case .cancelled: .cancelled
+        }
+    }
+
+    var failureReason: String? {
+        if case .failed(let message) = self { message } else { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: OutcomeCodingKey.self)
+        try container.encode(name, forKey: .result)
+        if case .failed(let message) = self { try container.encode(message, forKey: "error") }
+    }
+}
