@@ -123,5 +123,6 @@ struct RunOptions: ParsableArguments {
     }
 }
 
-extension TerminalStyle.Choice: ExpressibleByArgument {}
-extension TerminalStyle.Theme: ExpressibleByArgument {}
+// FlowTerminal knows nothing of ArgumentParser, so only the app can say how its options are parsed.
+extension TerminalStyle.Choice: @retroactive ExpressibleByArgument {}
+extension TerminalStyle.Theme: @retroactive ExpressibleByArgument {}

@@ -58,8 +58,10 @@ public actor FlowTest {
         guard let current = await current(location) else { return nil }
         lookedAt = true
         if current.id != id {
-            record("expected screen \(id), the flow shows \(current.id)", diff: (["screen \(id)"], ["screen \(current.id)"]), location)
-            record("the screen shown:\n\(ScreenSnapshot.text(of: current))", diff: nil, location)
+            record(
+                "expected screen \(id), the flow shows \(current.id)", diff: (["screen \(id)"], ["screen \(current.id)"]),
+                then: "the screen shown:\n\(ScreenSnapshot.text(of: current))", location
+            )
         }
         return current
     }
@@ -267,11 +269,16 @@ public actor FlowTest {
         return screen
     }
 
-    private func record(_ message: String, diff: (expected: [String], actual: [String])?, _ location: SourceLocation) {
+    /// Records a failure at `location`: the message, the expected (`-`) and actual (`+`) lines,
+    /// and anything more to show.
+    private func record(
+        _ message: String, diff: (expected: [String], actual: [String])?, then more: String? = nil, _ location: SourceLocation
+    ) {
         var text = message
         if let diff {
             text += "\n" + (diff.expected.map { "- \($0)" } + diff.actual.map { "+ \($0)" }).joined(separator: "\n")
         }
+        if let more { text += "\n" + more }
         Issue.record(Comment(rawValue: text), sourceLocation: location)
     }
 

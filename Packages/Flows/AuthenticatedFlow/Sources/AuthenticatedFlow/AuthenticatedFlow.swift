@@ -74,7 +74,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
                         model.failed(error)
                     }
                 case .open(let tab):
-                    if case .some(.some(let result)) = await Self.tabs.open(tab, in: self) { return result }
+                    if let result = await Self.tabs.open(tab, in: self), let ended = result { return ended }
                     model.back()
                 case .quit:
                     return .closed

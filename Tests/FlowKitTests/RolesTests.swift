@@ -1,0 +1,150 @@
+import FlowKit
+import Synchronization
+import Testing
+
+// A small flow's roles, as a flow package writes them, to test what FlowKit gives each role.
+
+private struct NoteState: Equatable, Sendable {
+    var text = ""
+    var phase = Phase.idle
+}
+
+private struct NoteView: View {
+    static let screenID: ScreenID = "note"
+    static let text: ElementID = "text"
+    static let save: ElementID = "save"
+    static let cancel: ElementID = "cancel"
+
+    func screen(for state: NoteState) -> Screen {
+        Screen(
+            id: Self.screenID,
+            title: "Note",
+            fields: [Field(id: Self.text, label: "Text", input: .text(state.text), error: state.text.isEmpty ? "Write something." : nil)],
+            actions: [Action(id: Self.save, label: "Save", role: .primary), Action(id: Self.cancel, label: "Cancel", role: .cancel)],
+            status: state.phase.status(busy: "Saving")
+        )
+    }
+}
+
+private enum NoteAction: Equatable, Sendable {
+    case edited(String)
+    case save
+    case cancel
+}
+
+private struct NoteViewActions: ViewActions {
+    let connection: ScreenConnection<NoteView>
+
+    static func action(for event: UserEvent) -> NoteAction? {
+        switch event {
+        case .fill(NoteView.text, let text): .edited(text)
+        case .tap(NoteView.save): .save
+        case .tap(NoteView.cancel), .back, .cancel: .cancel
+        case .fill, .choose, .tap: nil
+        }
+    }
+}
+
+private struct NotePresenter: Presenter {
+    typealias Actions = NoteViewActions
+    let router: AppRouter
+}
+
+/// A host that answers a fixed list of events, then cancels.
+private actor ScriptHost: ScreenHost {
+    private var events: [UserEvent]
+    private(set) var calls: [String] = []
+
+    init(_ events: [UserEvent]) { self.events = events }
+
+    func present(_ screen: Screen) async { calls.append("present \(screen.id)") }
+    func update(_ screen: Screen) async { calls.append("update \(screen.id)") }
+    func dismiss(_ screenID: ScreenID) async { calls.append("dismiss \(screenID)") }
+    func nextEvent(on screen: Screen) async -> UserEvent {
+        events.isEmpty ? .cancel : events.removeFirst()
+    }
+}
+
+@Suite("What FlowKit gives each role")
+struct RolesTests {
+    @Test("ViewActions skips the events its switch ignores and returns the next action")
+    func nextSkipsIgnored() async {
+        let host = ScriptHost([.choose("nothing", []), .tap("unknown"), .fill("text", "hi"), .tap("save")])
+        let presenter = NotePresenter(router: AppRouter(host: host))
+        let actions = await presenter.present(NoteState())
+        #expect(await actions.next() == .edited("hi"))
+        #expect(await actions.next() == .save)
+        #expect(await actions.next() == .cancel)
+    }
+
+    @Test("a scoped presentation dismisses its screen on every way out")
+    func scopedPresentation() async {
+        for (events, expected) in [([UserEvent.tap("save")], "saved"), ([.back], "cancelled")] {
+            let host = ScriptHost(events)
+            let presenter = NotePresenter(router: AppRouter(host: host))
+            let result = await presenter.presenting(NoteState(text: "x")) { view in
+                switch await view.next() {
+                case .save: "saved"
+                case .cancel, .edited: "cancelled"
+                }
+            }
+            #expect(result == expected)
+            #expect(await host.calls == ["present note", "dismiss note"])
+        }
+    }
+
+    @Test("a phase is the screen's status: none, busy with its label, or the error")
+    func phase() {
+        #expect(Phase.idle.status(busy: "Saving") == nil)
+        #expect(Phase.loading.status(busy: "Saving") == .busy("Saving"))
+        #expect(Phase.failed("No.").status(busy: "Saving") == .error("No."))
+    }
+
+    @Test("an inventory is drawn from the View over example states: actions once each, every message, details by prefix")
+    func drawnInventory() {
+        let inventory = FlowInventory(drawing: NoteView(), for: [
+            NoteState(text: "x"), NoteState(), NoteState(text: "x", phase: .failed("Disk full: \(FlowInventory.anyDetail)")),
+        ])
+        #expect(inventory.screens == [.init("note", actions: ["save", "cancel"])])
+        #expect(inventory.messages == [.exact("Write something."), .startingWith("Disk full: ")])
+        #expect(inventory.messages[1].matches("Disk full: /var is read-only"))
+        let both = inventory + FlowInventory(screens: [.init("other", actions: ["ok"])], messages: [.exact("Write something.")])
+        #expect(both.screens.map(\.id) == ["note", "other"])
+        #expect(both.messages.count == 2)
+    }
+
+    @Test("a child menu gives its entries as actions and tabs, and starts the one tapped from the parent")
+    func childMenu() async {
+        let menu = ChildMenu<String, String>([
+            .init("first", "First", role: .primary) { parent in "\(parent) started first" },
+            .init("second", "Second") { parent in "\(parent) started second" },
+        ])
+        #expect(menu.actions == [Action(id: "first", label: "First", role: .primary), Action(id: "second", label: "Second")])
+        #expect(menu.tabs(selected: "second").map(\.isSelected) == [false, true])
+        #expect(await menu.open("second", in: "home") == "home started second")
+        #expect(await menu.open("third", in: "home") == nil)
+    }
+
+    @Test("the router starts children through its starter, which a test can replace")
+    func starter() async {
+        actor Child: Flow {
+            func perform() async -> Outcome { .done }
+        }
+        enum Outcome: String, FlowOutcome {
+            case done, cancelled
+            var name: String { rawValue }
+            var status: FlowOutcomeStatus { self == .done ? .completed : .cancelled }
+        }
+        final class StandIn: FlowStarter {
+            let started = Mutex<[String]>([])
+            func start<F: Flow>(_ child: F) async -> F.FlowResult {
+                started.withLock { $0.append("\(F.self)") }
+                return .cancelled
+            }
+        }
+        #expect(await AppRouter(host: ScriptHost([])).start(Child()) == .done)
+        let standIn = StandIn()
+        #expect(await AppRouter(host: ScriptHost([]), starter: standIn).start(Child()) == .cancelled)
+        #expect(standIn.started.withLock { $0 } == ["Child"])
+    }
+}
