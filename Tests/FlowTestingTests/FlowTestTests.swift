@@ -89,6 +89,15 @@ struct FlowTestTests {
         #expect(await flow.result().name == "cancelled")
     }
 
+    @Test("filling a form at once looks past the screens between the fields, not the one after")
+    func fillForm() async {
+        let flow = flow("SignUp")
+        await flow.fill(["email": "ada@example.com", "password": "correct horse", "display-name": "Ada"])
+        let issues = await recordedIssues { await flow.tap("create-account") }
+        #expect(issues.map(\.text).first?.hasPrefix("the screen sign-up was not looked at before tap(create-account)") == true)
+        #expect(await flow.result().name == "signed-up")
+    }
+
     @Test("a step that does not fit names what the screen offers, and is not sent")
     func wrongIdentifier() async {
         let flow = flow("SignUp", exhaustive: false)

@@ -53,9 +53,7 @@ struct FlowCatalogTests {
         for entry in FlowCatalog.entries where entry.needsUser {
             let run = FlowTest { router in await entry.run(container: container, router: router) }
             await run.expectScreen("sign-in")
-            await run.fill("email", "ada@example.com")
-            await run.skipScreen()
-            await run.fill("password", "correct horse")
+            await run.fill(["email": "ada@example.com", "password": "correct horse"])
             await run.skipScreen()
             await run.tap("sign-in")
             #expect(await run.skipScreen()?.id != "sign-in", "\(entry.name) stays on sign-in")

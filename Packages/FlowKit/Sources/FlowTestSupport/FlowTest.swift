@@ -55,8 +55,7 @@ public actor FlowTest {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async -> Screen? {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard let current = await current(location) else { return nil }
-        lookedAt = true
+        guard let current = await lookAt(location) else { return nil }
         if current.id != id {
             record(
                 "expected screen \(id), the flow shows \(current.id)", diff: (["screen \(id)"], ["screen \(current.id)"]),
@@ -73,8 +72,7 @@ public actor FlowTest {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard let current = await current(location) else { return }
-        lookedAt = true
+        guard let current = await lookAt(location) else { return }
         let actual = ScreenSnapshot.text(of: current)
         let wanted = expected.hasSuffix("\n") ? String(expected.dropLast()) : expected
         if let diff = TextDiff.unified(expected: wanted, actual: actual, expectedName: "expected", actualName: "screen \(current.id)") {
@@ -88,8 +86,7 @@ public actor FlowTest {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard let current = await current(location) else { return }
-        lookedAt = true
+        guard let current = await lookAt(location) else { return }
         if let mismatch = ScreenExpectation.mismatch(.expectText(text), on: current) {
             record(mismatch, diff: nil, location)
         }
@@ -102,8 +99,7 @@ public actor FlowTest {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard let current = await current(location) else { return }
-        lookedAt = true
+        guard let current = await lookAt(location) else { return }
         let shown: String?
         if let field {
             guard let found = current.field(field) else {
@@ -126,8 +122,7 @@ public actor FlowTest {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async -> Screen? {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard let current = await current(location) else { return nil }
-        lookedAt = true
+        guard let current = await lookAt(location) else { return nil }
         return current
     }
 
@@ -138,6 +133,18 @@ public actor FlowTest {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async {
         await send(.fill(field, value), fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Fills several fields in order, the screens between them counted as looked at: a form
+    /// typed in when only what follows matters. The screen after the last one is not.
+    public func fill(
+        _ values: KeyValuePairs<ElementID, String>,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) async {
+        for (field, value) in values {
+            await skipScreen(fileID: fileID, filePath: filePath, line: line, column: column)
+            await fill(field, value, fileID: fileID, filePath: filePath, line: line, column: column)
+        }
     }
 
     public func choose(
@@ -258,6 +265,13 @@ public actor FlowTest {
         started = run
         screen = await run.host.idleScreen()
         return run
+    }
+
+    /// The current screen, counted as looked at.
+    private func lookAt(_ location: SourceLocation) async -> Screen? {
+        let current = await current(location)
+        if current != nil { lookedAt = true }
+        return current
     }
 
     private func current(_ location: SourceLocation) async -> Screen? {
