@@ -56,9 +56,9 @@ public actor FlowTest {
     ) async -> Screen? {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard let current = await lookAt(location) else { return nil }
-        if current.id != id {
+        if let mismatch = ScreenExpectation.mismatch(.expectScreen(id), on: current) {
             record(
-                "expected screen \(id), the flow shows \(current.id)", diff: (["screen \(id)"], ["screen \(current.id)"]),
+                mismatch, diff: (["screen \(id)"], ["screen \(current.id)"]),
                 then: "the screen shown:\n\(ScreenSnapshot.text(of: current))", location
             )
         }
@@ -101,14 +101,11 @@ public actor FlowTest {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard let current = await lookAt(location) else { return }
         let shown: String?
-        if let field {
-            guard let found = current.field(field) else {
-                record("the screen \(current.id) has no field \(field); \(ScreenOffers.description(of: current))", diff: nil, location)
-                return
-            }
-            shown = found.error
-        } else {
-            shown = if case .error(let text) = current.status { text } else { nil }
+        switch ScreenExpectation.shownError(field, on: current) {
+        case .success(let error): shown = error
+        case .failure(let missing):
+            record(missing.message, diff: nil, location)
+            return
         }
         guard shown != message else { return }
         let place = field.map { "error on \($0)" } ?? "the screen's error"

@@ -124,17 +124,39 @@ package enum ScreenExpectation {
         case .expectText(let text):
             return ScreenSnapshot.text(of: screen).contains(text)
                 ? nil : "the screen \(screen.id) does not show \(ScriptText.quoted(text)); it shows:\n\(ScreenSnapshot.text(of: screen))"
-        case .expectError(let id?, let message):
-            guard let field = screen.field(id) else { return "the screen \(screen.id) has no field \(id); \(ScreenOffers.description(of: screen))" }
-            return field.error == message
-                ? nil : "expected error \(ScriptText.quoted(message)) on \(id), it shows \(field.error.map(ScriptText.quoted) ?? "no error")"
-        case .expectError(nil, let message):
-            let actual: String? = if case .error(let shown) = screen.status { shown } else { nil }
-            return actual == message
-                ? nil : "expected the screen's error \(ScriptText.quoted(message)), it shows \(actual.map(ScriptText.quoted) ?? "no error")"
+        case .expectError(let id, let message):
+            let actual: String?
+            switch shownError(id, on: screen) {
+            case .success(let shown): actual = shown
+            case .failure(let missing): return missing.message
+            }
+            guard actual != message else { return nil }
+            let shows = "it shows \(actual.map(ScriptText.quoted) ?? "no error")"
+            return if let id {
+                "expected error \(ScriptText.quoted(message)) on \(id), \(shows)"
+            } else {
+                "expected the screen's error \(ScriptText.quoted(message)), \(shows)"
+            }
         default:
             return nil
         }
+    }
+
+    /// A field the screen does not have.
+    package struct MissingField: Error {
+        package var message: String
+    }
+
+    /// The inline error a field shows (nil: none); with no field, the screen's error status.
+    package static func shownError(_ field: ElementID?, on screen: Screen) -> Result<String?, MissingField> {
+        guard let field else {
+            let shown: String? = if case .error(let text) = screen.status { text } else { nil }
+            return .success(shown)
+        }
+        guard let found = screen.field(field) else {
+            return .failure(MissingField(message: "the screen \(screen.id) has no field \(field); \(ScreenOffers.description(of: screen))"))
+        }
+        return .success(found.error)
     }
 }
 
