@@ -128,4 +128,79 @@ struct LocalStoreTests {
         #expect(throws: LocalStoreError.noHomeDirectory) { try StoreLocation.resolve(environment: [:]) }
         #expect(try StoreLocation.resolve(environment: all).databaseFile.lastPathComponent == "flows.sqlite")
     }
+
+    private func mode(_ url: URL) throws -> Int {
+        try (FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    @Test("opening narrows an existing store folder to 0700 and its files to 0600")
+    func permissionsTightened() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("flows.sqlite")
+        _ = try database().writer()
+        let tokens = FileSessionTokenStore(location: StoreLocation(directory: directory))
+        try tokens.save("token")
+        chmod(directory.path, 0o755)
+        chmod(file.path, 0o644)
+        chmod(directory.appendingPathComponent("session").path, 0o644)
+
+        _ = try database().writer()
+        #expect(try mode(directory) == 0o700)
+        #expect(try mode(file) == 0o600)
+        #expect(try tokens.load() == "token")
+        #expect(try mode(directory.appendingPathComponent("session")) == 0o600)
+    }
+
+    @Test("a store folder other users can write to is refused, naming the folder")
+    func sharedFolderRefused() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        chmod(directory.path, 0o777)
+        #expect {
+            try database().writer()
+        } throws: { error in
+            guard case .notPrivate(let path, _) = error as? LocalStoreError else { return false }
+            return path == directory.path && (error as? LocalStoreError)?.description.contains("other users can write") == true
+        }
+        #expect(try mode(directory) == 0o777)  // refused, not changed behind the user's back
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("flows.sqlite").path))
+    }
+
+    @Test("several openers of one new store at the same moment all see it migrated once", arguments: 0..<20)
+    func concurrentFirstOpen(round: Int) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let openers = (0..<6).map { _ in database() }
+        let results = await withTaskGroup(of: String?.self) { group in
+            for opener in openers {
+                group.addTask {
+                    await Task.detached {
+                        do {
+                            _ = try opener.writer()
+                            return nil
+                        } catch {
+                            return "\(error)"
+                        }
+                    }.value
+                }
+            }
+            return await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
+        }
+        #expect(results == [])
+        #expect(try openers[0].appliedMigrations() == ["accounts.v1.users-and-sessions"])
+    }
+
+    @Test("errors name the file and the system's reason, not the framework's error codes")
+    func plainReasons() throws {
+        let missing = PrivateFile(url: directory.appendingPathComponent("nowhere/session"))
+        #expect(try missing.read() == nil)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("session"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = PrivateFile(url: directory.appendingPathComponent("session"))
+        #expect {
+            _ = try folder.read()
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains(directory.appendingPathComponent("session").path) && !text.contains("Domain") && !text.contains("error 2")
+        }
+    }
 }

@@ -51,24 +51,36 @@ public final class LocalDatabase: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
         }
-        let path: String
-        let queue: DatabaseQueue
-        do {
-            switch place {
-            case .memory:
-                path = ":memory:"
+        switch place {
+        case .memory:
+            let queue: DatabaseQueue
+            do {
                 queue = try DatabaseQueue(configuration: configuration)
-            case .file(let url):
-                path = url.path
-                try StoreLocation(directory: url.deletingLastPathComponent()).prepare()
-                try Self.createPrivately(url)
-                queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            } catch {
+                throw .cannotOpen(place.description, reason: FileProblem.reason(error))
             }
-        } catch let error as LocalStoreError {
-            throw error
-        } catch {
-            throw .cannotOpen(place.description, reason: "\(error)")
+            try migrate(queue, path: place.description)
+            return queue
+        case .file(let url):
+            try StoreLocation(directory: url.deletingLastPathComponent()).prepare()
+            // Processes opening the same store take turns from here to the end of the
+            // migrations: otherwise two could both find a migration pending and both run it.
+            let lock = try OpeningLock(url)
+            defer { lock.release() }
+            try Self.createPrivately(url)
+            for suffix in ["", "-wal", "-shm"] { try StoreLocation.makePrivate(file: url.path + suffix) }
+            let queue: DatabaseQueue
+            do {
+                queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            } catch {
+                throw .cannotOpen(url.path, reason: FileProblem.reason(error))
+            }
+            try migrate(queue, path: url.path)
+            return queue
         }
+    }
+
+    private func migrate(_ queue: DatabaseQueue, path: String) throws(LocalStoreError) {
         do {
             let applied = try queue.read { try migrator.appliedIdentifiers($0) }
             let unknown = applied.subtracting(migrator.migrations)
@@ -77,9 +89,33 @@ public final class LocalDatabase: Sendable {
         } catch let error as LocalStoreError {
             throw error
         } catch {
-            throw .cannotOpen(path, reason: "\(error)")
+            throw .cannotOpen(path, reason: FileProblem.reason(error))
         }
-        return queue
+    }
+
+    /// An exclusive `flock` on the store's folder, held while the store is opened and migrated.
+    /// The folder, not the database file: closing any descriptor of the database file would drop
+    /// the POSIX record locks SQLite holds on it in this process.
+    private struct OpeningLock {
+        let descriptor: Int32
+
+        init(_ url: URL) throws(LocalStoreError) {
+            let folder = url.deletingLastPathComponent().path
+            descriptor = Foundation.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .cannotOpen(url.path, reason: String(cString: strerror(errno))) }
+            while flock(descriptor, LOCK_EX) != 0 {
+                guard errno == EINTR else {
+                    let reason = String(cString: strerror(errno))
+                    close(descriptor)
+                    throw .cannotOpen(url.path, reason: reason)
+                }
+            }
+        }
+
+        func release() {
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
     }
 
     /// Creates an empty database file readable by its owner only (SQLite gives its journal the

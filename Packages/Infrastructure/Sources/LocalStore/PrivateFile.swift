@@ -11,11 +11,27 @@ public struct PrivateFile: Sendable {
     /// The file's text, or nil when there is no file.
     public func read() throws(LocalStoreError) -> String? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        try StoreLocation.makePrivate(file: url.path)
         do {
-            let data = try Data(contentsOf: url)
-            return String(decoding: data, as: UTF8.self)
+            return String(decoding: try Self.contents(of: url.path), as: UTF8.self)
         } catch {
-            throw .cannotRead(url.path, reason: error.localizedDescription)
+            throw .cannotRead(url.path, reason: String(cString: strerror(error.code.rawValue)))
+        }
+    }
+
+    /// Every byte of the file at `path`; a failure carries the system's error number.
+    public static func contents(of path: String) throws(POSIXError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            if count == 0 { return bytes }
+            bytes += buffer[0..<count]
         }
     }
 

@@ -33,7 +33,9 @@ public struct StoreLocation: Equatable, Sendable {
         throw .noHomeDirectory
     }
 
-    /// Creates the folder (readable by its owner only) if it does not exist yet.
+    /// Creates the folder (readable by its owner only) if it does not exist yet, and makes an
+    /// existing one private: a folder others can read is narrowed to mode 0700; one others can
+    /// write to (or that belongs to someone else) is refused, since they could replace its files.
     public func prepare() throws(LocalStoreError) {
         do {
             try FileManager.default.createDirectory(
@@ -42,7 +44,35 @@ public struct StoreLocation: Equatable, Sendable {
                 attributes: [.posixPermissions: 0o700]
             )
         } catch {
-            throw .cannotCreateDirectory(directory.path, reason: error.localizedDescription)
+            throw .cannotCreateDirectory(directory.path, reason: FileProblem.reason(error))
+        }
+        var status = stat()
+        guard stat(directory.path, &status) == 0 else {
+            throw .cannotCreateDirectory(directory.path, reason: String(cString: strerror(errno)))
+        }
+        let permissions = status.st_mode & 0o7777
+        guard status.st_uid == geteuid() else { throw .notPrivate(directory.path, reason: "it belongs to another user") }
+        guard permissions & 0o022 == 0, permissions & 0o1000 == 0 else {
+            throw .notPrivate(directory.path, reason: "other users can write to it")
+        }
+        if permissions & 0o077 != 0, chmod(directory.path, permissions & 0o700) != 0 {
+            throw .notPrivate(directory.path, reason: "its permissions cannot be narrowed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Narrows an existing file of the store to mode 0600 (owner read and write); no file is not
+    /// an error. A file of another user is refused.
+    public static func makePrivate(file path: String) throws(LocalStoreError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            if errno == ENOENT { return }
+            throw .cannotOpen(path, reason: String(cString: strerror(errno)))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { return }
+        guard status.st_uid == geteuid() else { throw .notPrivate(path, reason: "it belongs to another user") }
+        let permissions = status.st_mode & 0o7777
+        if permissions & 0o177 != 0, chmod(path, permissions & 0o600) != 0 {
+            throw .notPrivate(path, reason: "its permissions cannot be narrowed: \(String(cString: strerror(errno)))")
         }
     }
 }
@@ -55,6 +85,8 @@ public enum LocalStoreError: Error, Equatable, Sendable, CustomStringConvertible
     case newerVersion(String, unknownMigrations: [String])
     case cannotWrite(String, reason: String)
     case cannotRead(String, reason: String)
+    /// The store's folder or a file in it is not private to the user, and cannot be made so.
+    case notPrivate(String, reason: String)
 
     public var description: String {
         switch self {
@@ -70,6 +102,8 @@ public enum LocalStoreError: Error, Equatable, Sendable, CustomStringConvertible
             "cannot write \(path): \(reason)"
         case .cannotRead(let path, let reason):
             "cannot read \(path): \(reason)"
+        case .notPrivate(let path, let reason):
+            "\(path) must be private to you and is not: \(reason); choose another folder with FLOWS_HOME"
         }
     }
 }
