@@ -1,5 +1,6 @@
 import Accounts
 import AccountsData
+import AccountsDataSQLite
 import AccountsLive
 import Crypto
 import Foundation
@@ -109,5 +110,120 @@ struct AccountsServiceTests {
         }
         #expect(try fixture.count("user") == 0)
         #expect(try fixture.count("session") == 0)
+    }
+
+    @Test("emails that look the same are one account: NFC before comparing and storing")
+    func lookalikeEmails() async throws {
+        let fixture = AccountsFixture()
+        let user = try await fixture.service.signUp(email: "ade\u{301}le@example.com", displayName: "Ade\u{301}le", password: "correct horse")
+        await #expect(throws: AccountsError.emailTaken) {
+            try await fixture.service.signUp(email: "ad\u{E9}le@example.com", displayName: "Other", password: "another password")
+        }
+        #expect(try fixture.column("SELECT email_key || display_name FROM user") == ["ad\u{E9}le@example.comAd\u{E9}le"])
+        try await fixture.service.signOut()
+        #expect(try await fixture.service.signIn(email: "AD\u{C9}LE@example.com", password: "correct horse") == user)
+    }
+
+    @Test("a zero-width or direction character in an email or a name is refused, not stored")
+    func invisibleRefused() async throws {
+        let fixture = AccountsFixture()
+        await #expect(throws: AccountsError.invalidEmail(.invisibleCharacters)) {
+            try await fixture.service.signUp(email: "ada\u{200B}@example.com", displayName: "Ada", password: "correct horse")
+        }
+        await #expect(throws: AccountsError.invalidDisplayName(.invisibleCharacters)) {
+            try await fixture.service.signUp(email: "ada@example.com", displayName: "\u{202E}adA", password: "correct horse")
+        }
+        #expect(try fixture.count("user") == 0)
+    }
+
+    @Test("any name the domain accepts, the store keeps: the two count length the same way")
+    func nameRuleMatchesConstraint() async throws {
+        let fixture = AccountsFixture()
+        let marks = ["", "\u{300}", "\u{301}\u{302}", "\u{301}\u{302}\u{303}", "\u{301}\u{302}\u{303}\u{304}", "\u{301}\u{302}\u{303}\u{304}\u{305}"]
+        let emoji = ["👩‍👩‍👧", "👍🏽", "🇫🇷", "x"]
+        var stored = 0
+        for (index, count) in [1, 25, 39, 40, 41, 49, 50].enumerated() {
+            for piece in marks.map({ "q" + $0 }) + emoji {
+                let name = String(repeating: piece, count: count)
+                do {
+                    _ = try await fixture.service.signUp(email: "u\(index)-\(stored)@example.com", displayName: name, password: "correct horse")
+                    stored += 1
+                } catch let error {
+                    guard case .invalidDisplayName = error else {
+                        Issue.record("\(count) × \(piece.debugDescription) was refused as \(error), not by the name's rule")
+                        continue
+                    }
+                }
+            }
+        }
+        #expect(try fixture.count("user") == stored)
+        #expect(stored > 40)
+    }
+
+    @Test("a constraint of the store refusing a write is a refusal with its reason, not an unavailable store")
+    func constraintIsRefusal() async throws {
+        let fixture = AccountsFixture()
+        let store = SQLiteAccountsStore(database: fixture.database)
+        let record = UserRecord(id: "1", email: "a@b.co", emailKey: "a@b.co", displayName: String(repeating: "e\u{301}", count: 101), passwordHash: "x", createdAt: 0)
+        await #expect(throws: AccountsDataError.refused("CHECK constraint failed: length(trim(display_name)) BETWEEN 1 AND 200")) {
+            try await store.write { try $0.insert(record) }
+        }
+        #expect(AccountsError.refused("x").message.contains("refused"))
+        #expect(!AccountsError.refused("x").message.contains("unavailable"))
+    }
+
+    @Test("one current session: signing in again ends the previous session of this store")
+    func oneCurrentSession() async throws {
+        let fixture = AccountsFixture()
+        _ = try await fixture.service.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
+        _ = try await fixture.service.signIn(email: "ada@example.com", password: "correct horse")
+        _ = try await fixture.service.signIn(email: "ada@example.com", password: "correct horse")
+        #expect(try fixture.count("session") == 1)
+        // Another person's session in another process is not this store's current one: it stays.
+        let elsewhere = fixture.process(tokens: InMemorySessionTokenStore(), seed: 2)
+        _ = try await elsewhere.signUp(email: "bob@example.com", displayName: "Bob", password: "correct horse")
+        _ = try await fixture.service.signIn(email: "ada@example.com", password: "correct horse")
+        #expect(try fixture.count("session") == 2)
+        #expect(try await elsewhere.currentUser()?.displayName.value == "Bob")
+    }
+
+    @Test("signing out removes the session from the store even when the session file is gone")
+    func signOutWithoutFile() async throws {
+        let tokens = InMemorySessionTokenStore()
+        let fixture = AccountsFixture(tokens: tokens)
+        _ = try await fixture.service.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
+        try tokens.clear()
+        try await fixture.service.signOut()
+        #expect(try fixture.count("session") == 0)
+    }
+
+    @Test("a session unused for more than 30 days ends: signed out, with a notice; use keeps it alive")
+    func idleSessionsExpire() async throws {
+        let tokens = InMemorySessionTokenStore()
+        let fixture = AccountsFixture(tokens: tokens)
+        let user = try await fixture.service.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
+        fixture.clock.advance(days: 29)
+        #expect(try await fixture.service.storedSession() == .signedIn(user))
+        fixture.clock.advance(days: 29)
+        #expect(try await fixture.service.storedSession() == .signedIn(user))  // used 29 days ago
+        fixture.clock.advance(days: 30.01)
+        let later = fixture.process(tokens: tokens, seed: 3)
+        #expect(try await later.storedSession() == .expired)
+        #expect(try fixture.count("session") == 0)
+        #expect(try tokens.load() == nil)
+        #expect(try await later.storedSession() == .signedOut)
+        #expect(StoredSession.expiredNotice.contains("30 days"))
+    }
+
+    @Test("signing in ends the user's own idle sessions left in the store")
+    func signInSweepsIdleSessions() async throws {
+        let fixture = AccountsFixture()
+        _ = try await fixture.service.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
+        let laptop = fixture.process(tokens: InMemorySessionTokenStore(), seed: 4)
+        _ = try await laptop.signIn(email: "ada@example.com", password: "correct horse")
+        #expect(try fixture.count("session") == 2)
+        fixture.clock.advance(days: 31)
+        _ = try await fixture.service.signIn(email: "ada@example.com", password: "correct horse")
+        #expect(try fixture.count("session") == 1)
     }
 }

@@ -7,6 +7,9 @@ import LocalStore
 import Primitives
 import Testing
 
+/// The Accounts migrations, in the order they run.
+let accountsMigrations = ["accounts.v1.users-and-sessions", "accounts.v2.session-last-used"]
+
 @Suite("The local store on disk")
 struct LocalStoreTests {
     let directory: URL
@@ -24,7 +27,7 @@ struct LocalStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = database()
         #expect(!FileManager.default.fileExists(atPath: directory.path))
-        #expect(try first.appliedMigrations() == ["accounts.v1.users-and-sessions"])
+        #expect(try first.appliedMigrations() == accountsMigrations)
         let file = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("flows.sqlite").path)
         #expect((file[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let service = LiveAccountsService(
@@ -33,7 +36,7 @@ struct LocalStoreTests {
         let user = try await service.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
 
         let reopened = database()
-        #expect(try reopened.appliedMigrations() == ["accounts.v1.users-and-sessions"])
+        #expect(try reopened.appliedMigrations() == accountsMigrations)
         let stored = try await SQLiteAccountsStore(database: reopened).read { try $0.user(emailKey: "ada@example.com") }
         #expect(stored?.id == user.id.rawValue)
     }
@@ -49,7 +52,7 @@ struct LocalStoreTests {
         #expect(throws: LocalStoreError.self) { try store.writer() }
 
         try FileManager.default.removeItem(at: file)
-        #expect(try store.appliedMigrations() == ["accounts.v1.users-and-sessions"])
+        #expect(try store.appliedMigrations() == accountsMigrations)
         #expect(try store.writer() === store.writer())
     }
 
@@ -70,7 +73,7 @@ struct LocalStoreTests {
             guard case .newerVersion(_, let unknown) = error as? LocalStoreError else { return false }
             return unknown == ["accounts.v99.from-the-future"]
         }
-        #expect(try newer.appliedMigrations().count == 2)
+        #expect(try newer.appliedMigrations().count == accountsMigrations.count + 1)
     }
 
     @Test("the schema refuses a second user with the same email key")
@@ -186,7 +189,7 @@ struct LocalStoreTests {
             return await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
         }
         #expect(results == [])
-        #expect(try openers[0].appliedMigrations() == ["accounts.v1.users-and-sessions"])
+        #expect(try openers[0].appliedMigrations() == accountsMigrations)
     }
 
     @Test("errors name the file and the system's reason, not the framework's error codes")

@@ -5,22 +5,33 @@ import Foundation
 import GRDB
 import LocalStore
 import Primitives
+import Synchronization
 
 /// An accounts service on a private in-memory SQLite store, with what the tests look into.
 struct AccountsFixture {
     let database: LocalDatabase
     let tokens: any SessionTokenStore
     let service: LiveAccountsService
+    let clock = TestClock()
 
-    init(tokens: any SessionTokenStore = InMemorySessionTokenStore(), seed: UInt64 = 1) {
-        database = LocalDatabase(.memory, migrations: AccountsSchema.registerMigrations(in:))
+    init(tokens: any SessionTokenStore = InMemorySessionTokenStore(), seed: UInt64 = 1, database: LocalDatabase? = nil) {
+        self.database = database ?? LocalDatabase(.memory, migrations: AccountsSchema.registerMigrations(in:))
         self.tokens = tokens
-        service = LiveAccountsService(
+        service = Self.service(on: self.database, tokens: tokens, seed: seed, clock: clock)
+    }
+
+    /// Another service on the same store and clock: another process, in effect.
+    func process(tokens: any SessionTokenStore, seed: UInt64) -> LiveAccountsService {
+        Self.service(on: database, tokens: tokens, seed: seed, clock: clock)
+    }
+
+    private static func service(on database: LocalDatabase, tokens: any SessionTokenStore, seed: UInt64, clock: TestClock) -> LiveAccountsService {
+        LiveAccountsService(
             store: SQLiteAccountsStore(database: database),
             tokens: tokens,
             hasher: PasswordHasher(cost: 4),
             random: SeededRandomSource(seed: seed),
-            now: { Date(timeIntervalSince1970: 1_800_000_000) }
+            now: { clock.now }
         )
     }
 
@@ -30,6 +41,17 @@ struct AccountsFixture {
 
     func column(_ sql: String) throws -> [String] {
         try database.writer().read { db in try String.fetchAll(db, sql: sql) }
+    }
+}
+
+/// A clock the test moves by hand.
+final class TestClock: Sendable {
+    private let time = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+
+    var now: Date { time.withLock { $0 } }
+
+    func advance(days: Double) {
+        time.withLock { $0 = $0.addingTimeInterval(days * 24 * 60 * 60) }
     }
 }
 

@@ -172,7 +172,7 @@ struct CLITests {
         #expect(app.status == 1)
         #expect(app.stderr.contains("Flows cannot open your data"))
         #expect(app.stderr.contains("1) Try again"))
-        #expect(app.stderr.hasSuffix("flows: The local store is unavailable: cannot open the store \(flows.home.path)/flows.sqlite: SQLite error 14: unable to open database file\n"))
+        #expect(app.stderr.hasSuffix("flows: The local store is unavailable: cannot open the store \(flows.home.path)/flows.sqlite: Is a directory\n"))
     }
 
     @Test("without FLOWS_HOME the store goes to XDG_DATA_HOME/flows")

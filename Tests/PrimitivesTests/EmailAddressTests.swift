@@ -49,9 +49,23 @@ struct EmailAddressTests {
         #expect(try EmailAddress("ADA@Example.com").key == EmailAddress(" ada@example.COM ").key)
     }
 
+    @Test("addresses that look the same are the same key: NFC before comparing and storing")
+    func normalisedKey() throws {
+        let decomposed = try EmailAddress("ade\u{301}le@example.com")
+        let composed = try EmailAddress("ad\u{E9}le@example.com")
+        #expect(Array(decomposed.key.utf8) == Array(composed.key.utf8))
+        #expect(Array(decomposed.value.utf8) == Array(composed.value.utf8))
+        #expect(Array(EmailAddress.key(for: " ADE\u{301}LE@example.com").utf8) == Array(composed.key.utf8))
+    }
+
+    @Test("invisible characters are refused", arguments: ["ada\u{200B}@example.com", "ada@exa\u{202E}mple.com", "\u{FEFF}ada@example.com", "ad\u{AD}a@example.com"])
+    func refusesInvisible(raw: String) {
+        #expect(throws: EmailAddress.Problem.invisibleCharacters) { try EmailAddress(raw) }
+    }
+
     @Test("every message says what is accepted")
     func messages() {
-        for problem in [EmailAddress.Problem.empty, .controlCharacters, .tooLong, .shape] {
+        for problem in EmailAddress.Problem.allCases {
             #expect(!problem.message.isEmpty)
             #expect(problem.message.hasSuffix("."))
         }

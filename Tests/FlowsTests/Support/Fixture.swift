@@ -51,5 +51,5 @@ struct UnavailableAccounts: AccountsService {
     func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
     func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
     func signOut() async throws(AccountsError) { throw .storeUnavailable("disk on fire") }
-    func currentUser() async throws(AccountsError) -> User? { throw .storeUnavailable("disk on fire") }
+    func storedSession() async throws(AccountsError) -> StoredSession { throw .storeUnavailable("disk on fire") }
 }

@@ -58,14 +58,15 @@ public struct FlowEntry: Sendable {
         body: (User) async -> AnyFlowOutcome,
         cancelled: () -> AnyFlowOutcome
     ) async -> AnyFlowOutcome {
-        let stored: User?
+        let stored: StoredSession
         do {
-            stored = try await container.accounts.currentUser()
+            stored = try await container.accounts.storedSession()
         } catch {
             return AnyFlowOutcome(LaunchOutcome.failed(error.message))
         }
-        if let stored { return await body(stored) }
-        switch await router.start(SignInFlow(dependencies: container, router: router)) {
+        if case .signedIn(let user) = stored { return await body(user) }
+        let notice = stored == .expired ? StoredSession.expiredNotice : nil
+        switch await router.start(SignInFlow(dependencies: container, router: router, notice: notice)) {
         case .signedIn(let user), .signedUp(let user): return await body(user)
         case .cancelled: return cancelled()
         }

@@ -68,7 +68,11 @@ public final class LocalDatabase: Sendable {
             let lock = try OpeningLock(url)
             defer { lock.release() }
             try Self.createPrivately(url)
-            for suffix in ["", "-wal", "-shm"] { try StoreLocation.makePrivate(file: url.path + suffix) }
+            do {
+                for suffix in ["", "-wal", "-shm"] { try StoreLocation.makePrivate(file: url.path + suffix) }
+            } catch .cannotRead(let path, let reason) {
+                throw .cannotOpen(path, reason: reason)
+            }
             let queue: DatabaseQueue
             do {
                 queue = try DatabaseQueue(path: url.path, configuration: configuration)

@@ -64,10 +64,11 @@ public struct StoreLocation: Equatable, Sendable {
     /// an error. A file of another user is refused.
     public static func makePrivate(file path: String) throws(LocalStoreError) {
         var status = stat()
-        guard lstat(path, &status) == 0 else {
+        guard stat(path, &status) == 0 else {
             if errno == ENOENT { return }
-            throw .cannotOpen(path, reason: String(cString: strerror(errno)))
+            throw .cannotRead(path, reason: String(cString: strerror(errno)))
         }
+        if status.st_mode & S_IFMT == S_IFDIR { throw .cannotRead(path, reason: String(cString: strerror(EISDIR))) }
         guard status.st_mode & S_IFMT == S_IFREG else { return }
         guard status.st_uid == geteuid() else { throw .notPrivate(path, reason: "it belongs to another user") }
         let permissions = status.st_mode & 0o7777

@@ -12,6 +12,8 @@ public protocol AccountsReading {
     func user(id: String) throws -> UserRecord?
     func user(emailKey: String) throws -> UserRecord?
     func session(tokenHash: String) throws -> SessionRecord?
+    /// Every session of a user, oldest first.
+    func sessions(userID: String) throws -> [SessionRecord]
 }
 
 /// Changes inside a transaction.
@@ -20,10 +22,17 @@ public protocol AccountsWriting: AccountsReading {
     func insert(_ user: UserRecord) throws
     func insert(_ session: SessionRecord) throws
     func deleteSession(tokenHash: String) throws
+    /// Records that a session was used at `time`.
+    func touchSession(tokenHash: String, at time: Double) throws
+    /// Ends a user's sessions last used before `time`.
+    func deleteSessions(userID: String, unusedSince time: Double) throws
 }
 
 /// Failures a store reports in terms the domain can act on.
 public enum AccountsDataError: Error, Equatable, Sendable {
     /// The unique email constraint refused the write.
     case emailTaken
+    /// Another constraint of the store refused the write (a rule the domain should have
+    /// checked first); the text says which.
+    case refused(String)
 }

@@ -28,10 +28,13 @@ public struct SessionRecord: Equatable, Sendable {
     public var userID: String
     /// Seconds since 1970 in UTC.
     public var createdAt: Double
+    /// When the session was last used (signed in, or found at a launch), seconds since 1970.
+    public var lastUsedAt: Double
 
-    public init(tokenHash: String, userID: String, createdAt: Double) {
+    public init(tokenHash: String, userID: String, createdAt: Double, lastUsedAt: Double? = nil) {
         self.tokenHash = tokenHash
         self.userID = userID
         self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt ?? createdAt
     }
 }

@@ -26,5 +26,11 @@ public enum AccountsSchema {
                 CREATE INDEX session_user_id ON session(user_id);
                 """)
         }
+        migrator.registerMigration("accounts.v2.session-last-used") { db in
+            try db.execute(sql: """
+                ALTER TABLE session ADD COLUMN last_used_at REAL NOT NULL DEFAULT 0;
+                UPDATE session SET last_used_at = created_at;
+                """)
+        }
     }
 }

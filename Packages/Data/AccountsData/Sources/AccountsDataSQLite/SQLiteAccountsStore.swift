@@ -33,12 +33,16 @@ private struct Transaction: AccountsWriting {
     }
 
     func session(tokenHash: String) throws -> SessionRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM session WHERE token_hash = ?", arguments: [tokenHash])
-            .map { SessionRecord(tokenHash: $0["token_hash"], userID: $0["user_id"], createdAt: $0["created_at"]) }
+        try Row.fetchOne(db, sql: "SELECT * FROM session WHERE token_hash = ?", arguments: [tokenHash]).map(SessionRecord.init(row:))
+    }
+
+    func sessions(userID: String) throws -> [SessionRecord] {
+        try Row.fetchAll(db, sql: "SELECT * FROM session WHERE user_id = ? ORDER BY created_at, token_hash", arguments: [userID])
+            .map(SessionRecord.init(row:))
     }
 
     func insert(_ user: UserRecord) throws {
-        do {
+        try refusals {
             try db.execute(
                 sql: """
                     INSERT INTO user (id, email, email_key, display_name, password_hash, created_at)
@@ -46,22 +50,46 @@ private struct Transaction: AccountsWriting {
                     """,
                 arguments: [user.id, user.email, user.emailKey, user.displayName, user.passwordHash, user.createdAt]
             )
-        } catch let error as DatabaseError
-            where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE && error.message?.contains("email_key") == true
-        {
-            throw AccountsDataError.emailTaken
         }
     }
 
     func insert(_ session: SessionRecord) throws {
-        try db.execute(
-            sql: "INSERT INTO session (token_hash, user_id, created_at) VALUES (?, ?, ?)",
-            arguments: [session.tokenHash, session.userID, session.createdAt]
-        )
+        try refusals {
+            try db.execute(
+                sql: "INSERT INTO session (token_hash, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)",
+                arguments: [session.tokenHash, session.userID, session.createdAt, session.lastUsedAt]
+            )
+        }
     }
 
     func deleteSession(tokenHash: String) throws {
         try db.execute(sql: "DELETE FROM session WHERE token_hash = ?", arguments: [tokenHash])
+    }
+
+    func touchSession(tokenHash: String, at time: Double) throws {
+        try db.execute(sql: "UPDATE session SET last_used_at = ? WHERE token_hash = ?", arguments: [time, tokenHash])
+    }
+
+    func deleteSessions(userID: String, unusedSince time: Double) throws {
+        try db.execute(sql: "DELETE FROM session WHERE user_id = ? AND last_used_at < ?", arguments: [userID, time])
+    }
+
+    /// Turns a constraint's refusal into a store error the domain can name, never "unavailable".
+    private func refusals(_ work: () throws -> Void) throws {
+        do {
+            try work()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            if error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE, error.message?.contains("email_key") == true {
+                throw AccountsDataError.emailTaken
+            }
+            throw AccountsDataError.refused(error.message ?? "a constraint of the store")
+        }
+    }
+}
+
+extension SessionRecord {
+    fileprivate init(row: Row) {
+        self.init(tokenHash: row["token_hash"], userID: row["user_id"], createdAt: row["created_at"], lastUsedAt: row["last_used_at"])
     }
 }
 

@@ -9,6 +9,9 @@ public enum AccountsError: Error, Equatable, Sendable {
     case emailTaken
     /// Sign-in failed; never says which of the two was wrong.
     case wrongEmailOrPassword
+    /// A rule of the store refused the change (one the checks above should have caught); the
+    /// text says which. Nothing was changed.
+    case refused(String)
     /// The store could not be read or written; nothing was changed.
     case storeUnavailable(String)
 
@@ -20,6 +23,7 @@ public enum AccountsError: Error, Equatable, Sendable {
         case .invalidPassword(let problem): problem.message
         case .emailTaken: "An account with this email already exists; sign in instead."
         case .wrongEmailOrPassword: "wrong email or password"
+        case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         }
     }

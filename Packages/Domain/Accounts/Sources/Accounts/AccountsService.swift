@@ -11,9 +11,39 @@ public protocol AccountsService: Sendable {
     /// Signs in with an email and a password. Any mismatch is ``AccountsError/wrongEmailOrPassword``.
     func signIn(email: String, password: String) async throws(AccountsError) -> User
 
-    /// Ends the current session, if there is one.
+    /// Ends the current session, if there is one: the one this service signed in or found,
+    /// even when the kept token is gone.
     func signOut() async throws(AccountsError)
 
-    /// The user of the stored session, or nil when nobody is signed in.
-    func currentUser() async throws(AccountsError) -> User?
+    /// The kept session: whose it is, none, or one that went unused for longer than
+    /// ``SessionPolicy/idleLimit`` and has just been ended. Finding it counts as using it.
+    func storedSession() async throws(AccountsError) -> StoredSession
+}
+
+extension AccountsService {
+    /// The user of the stored session, or nil when nobody is signed in (an expired session
+    /// included).
+    public func currentUser() async throws(AccountsError) -> User? {
+        if case .signedIn(let user) = try await storedSession() { user } else { nil }
+    }
+}
+
+/// What a launch finds of the kept session.
+public enum StoredSession: Equatable, Sendable {
+    case signedOut
+    case signedIn(User)
+    /// The session went unused for longer than ``SessionPolicy/idleLimit``; it has ended.
+    case expired
+
+    /// What to tell someone whose session expired.
+    public static let expiredNotice = "You were signed out after \(SessionPolicy.idleDays) days without use; sign in again."
+}
+
+/// How long sessions last. The CLI keeps one current session per store: signing in ends the
+/// previous one.
+public enum SessionPolicy {
+    /// Days a session may go unused before it ends.
+    public static let idleDays = 30
+    /// The same, in seconds.
+    public static let idleLimit = Double(idleDays) * 24 * 60 * 60
 }

@@ -2,6 +2,7 @@ import Accounts
 import AccountsData
 import Foundation
 import Primitives
+import Synchronization
 
 /// The accounts service of the app, on top of an ``AccountsStore`` and a ``SessionTokenStore``.
 public struct LiveAccountsService: AccountsService {
@@ -10,6 +11,9 @@ public struct LiveAccountsService: AccountsService {
     private let hasher: PasswordHasher
     private let random: any RandomSource
     private let now: @Sendable () -> Date
+    /// The token of the session this service signed in or found, so signing out ends it even
+    /// when the kept file is gone.
+    private let current = CurrentSession()
 
     public init(
         store: any AccountsStore,
@@ -41,22 +45,12 @@ public struct LiveAccountsService: AccountsService {
             passwordHash: await hasher.hash(password),
             createdAt: now().timeIntervalSince1970
         )
-        let token = SessionToken.random(using: random)
-        let session = SessionRecord(tokenHash: SessionToken.hash(token.text), userID: user.id.rawValue, createdAt: record.createdAt)
-        let tokens = tokens
-        try await storing {
-            try await store.write { db in
-                try db.insert(record)
-                try db.insert(session)
-                // Inside the transaction: if the token cannot be kept, the account is not created.
-                try tokens.save(token.text)
-            }
-        }
+        try await startSession(for: record) { db in try db.insert(record) }
         return user
     }
 
     public func signIn(email: String, password: String) async throws(AccountsError) -> User {
-        let key = email.trimmingWhitespace().lowercased()
+        let key = EmailAddress.key(for: email)
         let record = try await storing { try await store.read { try $0.user(emailKey: key) } }
         guard let record else {
             // Spend the same time as a real check, so timing does not tell which emails exist.
@@ -64,45 +58,89 @@ public struct LiveAccountsService: AccountsService {
             throw .wrongEmailOrPassword
         }
         guard await hasher.verify(password, against: record.passwordHash) else { throw .wrongEmailOrPassword }
-
-        let token = SessionToken.random(using: random)
-        let session = SessionRecord(tokenHash: SessionToken.hash(token.text), userID: record.id, createdAt: now().timeIntervalSince1970)
-        let tokens = tokens
-        try await storing {
-            try await store.write { db in
-                try db.insert(session)
-                try tokens.save(token.text)
-            }
-        }
+        try await startSession(for: record) { _ in }
         return try user(from: record)
     }
 
     public func signOut() async throws(AccountsError) {
         let tokens = tokens
+        let remembered = current.token.withLock { $0 }
         try await storing {
-            guard let token = try tokens.load() else { return }
+            guard let token = try remembered ?? tokens.load() else { return }
             let hash = SessionToken.hash(token)
             try await store.write { db in
                 try db.deleteSession(tokenHash: hash)
                 try tokens.clear()
             }
         }
+        current.token.withLock { $0 = nil }
     }
 
-    public func currentUser() async throws(AccountsError) -> User? {
+    public func storedSession() async throws(AccountsError) -> StoredSession {
         let tokens = tokens
-        let record = try await storing { () async throws -> UserRecord? in
-            guard let token = try tokens.load() else { return nil }
+        let time = now().timeIntervalSince1970
+        let found = try await storing { () async throws -> Found in
+            guard let token = try tokens.load() else { return .nothing }
             let hash = SessionToken.hash(token)
-            return try await store.read { db in
-                guard let session = try db.session(tokenHash: hash) else { return nil }
-                return try db.user(id: session.userID)
+            return try await store.write { db in
+                // A token the store does not know (forged, or ended elsewhere): nobody.
+                guard let session = try db.session(tokenHash: hash) else { return .nothing }
+                guard time - session.lastUsedAt <= SessionPolicy.idleLimit else {
+                    try db.deleteSession(tokenHash: hash)
+                    try tokens.clear()
+                    return .expired
+                }
+                try db.touchSession(tokenHash: hash, at: max(time, session.lastUsedAt))
+                return try db.user(id: session.userID).map { .user($0, token: token) } ?? .nothing
             }
         }
-        return try record.map(user(from:))
+        switch found {
+        case .nothing:
+            current.token.withLock { $0 = nil }
+            return .signedOut
+        case .expired:
+            current.token.withLock { $0 = nil }
+            return .expired
+        case .user(let record, let token):
+            current.token.withLock { $0 = token }
+            return .signedIn(try user(from: record))
+        }
+    }
+
+    private enum Found: Sendable {
+        case nothing
+        case expired
+        case user(UserRecord, token: String)
+    }
+
+    /// Starts a session for `record` in one transaction with `work` (creating the account, for
+    /// sign-up): the previous session of this store ends, the user's idle sessions end, and the
+    /// new token is kept; if it cannot be kept, nothing happens.
+    private func startSession(for record: UserRecord, with work: @escaping @Sendable (any AccountsWriting) throws -> Void) async throws(AccountsError) {
+        let token = SessionToken.random(using: random)
+        let time = now().timeIntervalSince1970
+        let session = SessionRecord(tokenHash: SessionToken.hash(token.text), userID: record.id, createdAt: time)
+        let tokens = tokens
+        let remembered = current.token.withLock { $0 }
+        try await storing {
+            let previous = try remembered ?? tokens.load()
+            try await store.write { db in
+                try work(db)
+                if let previous { try db.deleteSession(tokenHash: SessionToken.hash(previous)) }
+                try db.deleteSessions(userID: record.id, unusedSince: time - SessionPolicy.idleLimit)
+                try db.insert(session)
+                // Inside the transaction: if the token cannot be kept, nothing is written.
+                try tokens.save(token.text)
+            }
+        }
+        current.token.withLock { $0 = token.text }
     }
 
     // MARK: - Helpers
+
+    private final class CurrentSession: Sendable {
+        let token = Mutex<String?>(nil)
+    }
 
     private func user(from record: UserRecord) throws(AccountsError) -> User {
         do {
@@ -118,6 +156,8 @@ public struct LiveAccountsService: AccountsService {
             return try await work()
         } catch AccountsDataError.emailTaken {
             throw .emailTaken
+        } catch let AccountsDataError.refused(rule) {
+            throw .refused(rule)
         } catch {
             throw .storeUnavailable("\(error)")
         }

@@ -2,7 +2,6 @@ import Foundation
 import Crypto
 import Dispatch
 import HummingbirdBcrypt
-import Synchronization
 
 /// Hashes and checks passwords with bcrypt.
 ///
@@ -13,23 +12,22 @@ public struct PasswordHasher: Sendable {
     /// log2 of bcrypt's rounds: 12 in the app; tests use the minimum, 4.
     public let cost: UInt8
 
-    /// A hash of the same cost to check against when an email is unknown, made on first use.
-    private let decoy = Decoy()
-
     public init(cost: UInt8 = 12) {
         self.cost = min(max(cost, 4), 31)
     }
 
+    /// A bcrypt hash of this cost that no password matches, written out rather than computed:
+    /// checking a password against it costs exactly one bcrypt run, the same as a real check,
+    /// even the first time in a fresh process. (Its salt is fixed; its checksum is not the
+    /// output of any password, so the check always fails.)
+    public var decoyHash: String {
+        let digits = cost < 10 ? "0\(cost)" : "\(cost)"
+        return "$2b$\(digits)$" + "decoydecoydecoydecoyde" + String(repeating: ".", count: 31)
+    }
+
     /// Spends as long as a real check, so timing does not tell which emails have accounts.
     public func verifyDecoy(_ password: String) async {
-        let hash: String
-        if let made = decoy.hash.withLock({ $0 }) {
-            hash = made
-        } else {
-            hash = await self.hash("decoy password, never a real one")
-            decoy.hash.withLock { $0 = hash }
-        }
-        _ = await verify(password, against: hash)
+        _ = await verify(password, against: decoyHash)
     }
 
     public func hash(_ password: String) async -> String {
@@ -41,10 +39,6 @@ public struct PasswordHasher: Sendable {
     public func verify(_ password: String, against hash: String) async -> Bool {
         let input = Self.prehash(password)
         return await Self.offPool { Bcrypt.verify(input, hash: hash) }
-    }
-
-    private final class Decoy: Sendable {
-        let hash = Mutex<String?>(nil)
     }
 
     static func prehash(_ password: String) -> String {

@@ -65,8 +65,11 @@ public actor AppFlow: InventoriedFlow {
 
     public func perform() async -> FlowResult {
         var user: User?
-        switch await storedUser() {
-        case .success(let stored): user = stored
+        var notice: String?
+        switch await storedSession() {
+        case .success(.signedIn(let stored)): user = stored
+        case .success(.signedOut): break
+        case .success(.expired): notice = StoredSession.expiredNotice
         case .failure(let failure): return .failed(failure.message)
         }
         while true {
@@ -77,7 +80,9 @@ public actor AppFlow: InventoriedFlow {
                 case .cancelled: return .cancelled
                 }
             } else {
-                switch await router.start(UnauthenticatedFlow(dependencies: dependencies, router: router)) {
+                let welcome = UnauthenticatedFlow(dependencies: dependencies, router: router, notice: notice)
+                notice = nil
+                switch await router.start(welcome) {
                 case .authenticated(let signedIn): user = signedIn
                 case .quit: return .closed(user: nil)
                 case .cancelled: return .cancelled
@@ -86,12 +91,12 @@ public actor AppFlow: InventoriedFlow {
         }
     }
 
-    /// The user of the stored session. The app's own screen appears only when the store cannot
-    /// be read, offering to try again.
-    private func storedUser() async -> Result<User?, StoreFailure> {
+    /// The stored session. The app's own screen appears only when the store cannot be read,
+    /// offering to try again.
+    private func storedSession() async -> Result<StoredSession, StoreFailure> {
         var model = AppViewModel()
         do {
-            return .success(try await dependencies.accounts.currentUser())
+            return .success(try await dependencies.accounts.storedSession())
         } catch {
             model.failed(error)
         }
@@ -102,7 +107,7 @@ public actor AppFlow: InventoriedFlow {
                     model.retrying()
                     await view.show(model.state)
                     do throws(AccountsError) {
-                        return .success(try await dependencies.accounts.currentUser())
+                        return .success(try await dependencies.accounts.storedSession())
                     } catch {
                         model.failed(error)
                     }

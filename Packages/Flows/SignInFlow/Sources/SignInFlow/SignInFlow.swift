@@ -64,11 +64,14 @@ public actor SignInFlow: InventoriedFlow {
     private let router: AppRouter
     private let presenter: SignInPresenter
     private let start: Start
+    private let notice: String?
 
-    public init(dependencies: any Dependencies, router: AppRouter, start: Start = .signIn) {
+    /// - Parameter notice: news for the sign-in screen, such as a session that expired.
+    public init(dependencies: any Dependencies, router: AppRouter, start: Start = .signIn, notice: String? = nil) {
         self.dependencies = dependencies
         self.router = router
         self.start = start
+        self.notice = notice
         presenter = SignInPresenter(router: router)
     }
 
@@ -80,7 +83,7 @@ public actor SignInFlow: InventoriedFlow {
             }
         }
 
-        var model = SignInViewModel(children: Self.children.actions)
+        var model = SignInViewModel(children: Self.children.actions, notice: notice)
         return await presenter.presenting(model.state) { view in
             while true {
                 switch await view.next() {

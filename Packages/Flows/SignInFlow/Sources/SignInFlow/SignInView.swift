@@ -21,7 +21,7 @@ struct SignInView: View {
             actions: [Action(id: Self.submit, label: "Sign in", role: .primary)]
                 + state.children
                 + [Action(id: Self.cancel, label: "Cancel", role: .cancel)],
-            status: state.phase.status(busy: "Signing in")
+            status: state.phase.status(busy: "Signing in") ?? state.notice.map(ScreenStatus.notice)
         )
     }
 }

@@ -11,6 +11,8 @@ struct SignInViewState: Equatable, Sendable {
     var emailError: String?
     var passwordError: String?
     var phase = Phase.idle
+    /// News shown until the user acts, such as a session that expired.
+    var notice: String?
 }
 
 /// Turns what the user types and what the service answers into the sign-in screen's state.
@@ -35,14 +37,15 @@ struct SignInViewModel: ViewModel {
         }
         var loading = base
         loading.submitting()
-        return [base.state, loading.state] + emailRefusals + [noPassword.state] + failures
+        let expired = SignInViewModel(children: children, notice: StoredSession.expiredNotice)
+        return [base.state, loading.state, expired.state] + emailRefusals + [noPassword.state] + failures
     }
 
     private(set) var state: SignInViewState
     private(set) var password = ""
 
-    init(children: [Action]) {
-        state = SignInViewState(children: children)
+    init(children: [Action], notice: String? = nil) {
+        state = SignInViewState(children: children, notice: notice)
     }
 
     mutating func emailChanged(_ email: String) {
@@ -68,6 +71,7 @@ struct SignInViewModel: ViewModel {
     }
 
     mutating func submitting() {
+        state.notice = nil
         state.phase = .loading
     }
 

@@ -21,7 +21,7 @@ struct SignUpViewModel: ViewModel {
         let refusals = EmailAddress.Problem.allCases.map(AccountsError.invalidEmail)
             + PasswordRules.Problem.allCases.map(AccountsError.invalidPassword)
             + DisplayName.Problem.allCases.map(AccountsError.invalidDisplayName)
-            + [.emailTaken, .storeUnavailable(FlowInventory.anyDetail)]
+            + [.emailTaken, .refused(FlowInventory.anyDetail), .storeUnavailable(FlowInventory.anyDetail)]
         return [SignUpViewState(), SignUpViewState(phase: .loading)] + refusals.map { error in
             var model = SignUpViewModel()
             model.failed(error)
@@ -80,7 +80,7 @@ struct SignUpViewModel: ViewModel {
         case .invalidPassword:
             state.passwordError = error.message
             state.phase = .idle
-        case .wrongEmailOrPassword, .storeUnavailable:
+        case .wrongEmailOrPassword, .refused, .storeUnavailable:
             state.phase = .failed(error.message)
         }
     }

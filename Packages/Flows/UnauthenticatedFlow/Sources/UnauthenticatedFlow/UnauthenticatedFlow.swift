@@ -52,22 +52,27 @@ public actor UnauthenticatedFlow: InventoriedFlow {
     private let dependencies: any Dependencies
     private let router: AppRouter
     private let presenter: UnauthenticatedPresenter
+    private let notice: String?
 
-    public init(dependencies: any Dependencies, router: AppRouter) {
+    /// - Parameter notice: news for the welcome screen, such as a session that expired.
+    public init(dependencies: any Dependencies, router: AppRouter, notice: String? = nil) {
         self.dependencies = dependencies
         self.router = router
+        self.notice = notice
         presenter = UnauthenticatedPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {
-        let model = UnauthenticatedViewModel(children: Self.children.actions)
+        var model = UnauthenticatedViewModel(children: Self.children.actions, notice: notice)
         return await presenter.presenting(model.state) { view in
             while true {
                 switch await view.next() {
                 case .open(let child):
                     switch await Self.children.open(child, in: self) {
                     case .signedIn(let user), .signedUp(let user): return .authenticated(user)
-                    case .cancelled, nil: await view.show(model.state)
+                    case .cancelled, nil:
+                        model.seen()
+                        await view.show(model.state)
                     }
                 case .quit: return .quit
                 case .cancel: return .cancelled

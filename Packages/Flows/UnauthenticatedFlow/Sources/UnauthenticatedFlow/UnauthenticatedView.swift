@@ -11,7 +11,8 @@ struct UnauthenticatedView: View {
             id: Self.screenID,
             title: "Welcome to Flows",
             text: ["Share costs with friends and keep track of your own spending."],
-            actions: state.children + [Action(id: Self.quit, label: "Quit", role: .cancel)]
+            actions: state.children + [Action(id: Self.quit, label: "Quit", role: .cancel)],
+            status: state.notice.map(ScreenStatus.notice)
         )
     }
 }
