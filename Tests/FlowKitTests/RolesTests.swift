@@ -105,7 +105,7 @@ struct RolesTests {
         let inventory = FlowInventory(drawing: NoteView(), for: [
             NoteState(text: "x"), NoteState(), NoteState(text: "x", phase: .failed("Disk full: \(FlowInventory.anyDetail)")),
         ])
-        #expect(inventory.screens == [.init("note", actions: ["save", "cancel"])])
+        #expect(inventory.screens == [.init("note", actions: ["save", "cancel"], fields: ["text"])])
         #expect(inventory.messages == [.exact("Write something."), .startingWith("Disk full: ")])
         #expect(inventory.messages[1].matches("Disk full: /var is read-only"))
         let both = inventory + FlowInventory(screens: [.init("other", actions: ["ok"])], messages: [.exact("Write something.")])

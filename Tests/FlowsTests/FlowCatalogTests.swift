@@ -22,6 +22,13 @@ struct FlowCatalogTests {
         #expect(FlowCatalog.entries.allSatisfy { !$0.summary.isEmpty })
     }
 
+    @Test("each entry's children are its children in the documented hierarchy", arguments: FlowCatalog.entries.map(\.name))
+    func childrenMatchHierarchy(name: String) throws {
+        let hierarchy = try #require(Self.hierarchy)
+        let entry = try #require(FlowCatalog.entry(named: name))
+        #expect(Set(entry.children) == hierarchy.children[name] ?? [])
+    }
+
     @Test("finds a flow by name without regard to case")
     func lookUp() throws {
         let first = try #require(FlowCatalog.entries.first)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowKit
 import FlowTerminal
+import Foundation
 
 /// `flows`: runs the whole app, or with a subcommand lists or runs one flow.
 struct FlowsCommand: AsyncParsableCommand {
@@ -17,6 +18,7 @@ struct FlowsCommand: AsyncParsableCommand {
 
             Exit status: 0 done, 1 failed, declined or cancelled, 2 usage error, 130 interrupted.
             """,
+        version: FlowsCLI.version,
         subcommands: [ListCommand.self, RunCommand.self, TestCommand.self]
     )
 
@@ -31,14 +33,32 @@ struct FlowsCommand: AsyncParsableCommand {
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List every flow that `flows run` can launch."
+        abstract: "List every flow that `flows run` can launch.",
+        discussion: "With flows' --json (`flows list --json`), prints a JSON array of {name, summary, needsUser, fields} instead."
     )
 
+    // `--json` is the root command's option (it comes before or after `list`).
+    @ParentCommand var root: FlowsCommand
+
+    struct Listed: Encodable {
+        var name: String
+        var summary: String
+        var needsUser: Bool
+        var fields: [String]
+    }
+
     func run() {
+        if root.options.json {
+            let listed = FlowCatalog.entries.map { Listed(name: $0.name, summary: $0.summary, needsUser: $0.needsUser, fields: $0.fields.map(\.rawValue)) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            StandardOutput.line((try? encoder.encode(listed)).map { String(decoding: $0, as: UTF8.self) } ?? "[]")
+            return
+        }
         let width = FlowCatalog.entries.map(\.name.count).max() ?? 0
         for entry in FlowCatalog.entries {
             let padding = String(repeating: " ", count: width - entry.name.count + 2)
-            print(entry.name + padding + entry.summary)
+            StandardOutput.line(entry.name + padding + entry.summary)
         }
     }
 }

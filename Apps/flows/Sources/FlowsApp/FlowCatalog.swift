@@ -12,13 +12,16 @@ import UnauthenticatedFlow
 /// Every flow that can be launched on its own, in the order of the flow hierarchy.
 public enum FlowCatalog {
     public static let entries: [FlowEntry] = [
-        FlowEntry(AppFlow.self, "The whole app: your home if you are signed in, else the welcome") { container, router in
+        FlowEntry(
+            AppFlow.self, "The whole app: your home if you are signed in, else the welcome",
+            children: [UnauthenticatedFlow.self, AuthenticatedFlow.self]
+        ) { container, router in
             AppFlow(dependencies: container, router: router)
         },
-        FlowEntry(UnauthenticatedFlow.self, "The welcome: sign in, create an account, or quit") { container, router in
+        FlowEntry(UnauthenticatedFlow.self, "The welcome: sign in, create an account, or quit", children: [SignInFlow.self]) { container, router in
             UnauthenticatedFlow(dependencies: container, router: router)
         },
-        FlowEntry(SignInFlow.self, "Sign in with your email and password, or create an account") { container, router in
+        FlowEntry(SignInFlow.self, "Sign in with your email and password, or create an account", children: [SignUpFlow.self]) { container, router in
             SignInFlow(dependencies: container, router: router)
         },
         FlowEntry(SignUpFlow.self, "Create an account and sign in with it") { container, router in

@@ -9,14 +9,22 @@ public struct FlowEntry: Sendable {
     public let summary: String
     /// Whether the flow needs a signed-in user, so that a launch without a session signs in first.
     public let needsUser: Bool
+    /// The names of the flows this one starts (its children in the flow hierarchy).
+    public let children: [String]
     /// Made only when asked for (coverage), not on the way to a first screen.
     private let makeInventory: @Sendable () -> FlowInventory
     private let run: @Sendable (AppContainer, AppRouter) async -> AnyFlowOutcome
 
     /// A flow that needs nothing but the container.
-    init<F: InventoriedFlow>(_ type: F.Type, _ summary: String, make: @escaping @Sendable (AppContainer, AppRouter) -> F) {
+    init<F: InventoriedFlow>(
+        _ type: F.Type,
+        _ summary: String,
+        children: [any InventoriedFlow.Type] = [],
+        make: @escaping @Sendable (AppContainer, AppRouter) -> F
+    ) {
         name = Self.name(of: type)
         self.summary = summary
+        self.children = children.map(Self.name(of:))
         needsUser = false
         makeInventory = { F.inventory }
         run = { container, router in AnyFlowOutcome(await make(container, router).perform()) }
@@ -24,9 +32,15 @@ public struct FlowEntry: Sendable {
 
     /// A flow for a signed-in user: the stored session's, or, when nobody is signed in, the one
     /// who signs in first.
-    init<F: InventoriedFlow>(_ type: F.Type, _ summary: String, make: @escaping @Sendable (User, AppContainer, AppRouter) -> F) {
+    init<F: InventoriedFlow>(
+        _ type: F.Type,
+        _ summary: String,
+        children: [any InventoriedFlow.Type] = [],
+        make: @escaping @Sendable (User, AppContainer, AppRouter) -> F
+    ) {
         name = Self.name(of: type)
         self.summary = summary
+        self.children = children.map(Self.name(of:))
         needsUser = true
         makeInventory = { F.inventory }
         run = { container, router in
@@ -41,12 +55,42 @@ public struct FlowEntry: Sendable {
     /// What the flow's own screens can show, for coverage.
     public var inventory: FlowInventory { makeInventory() }
 
+    /// Every field this flow and the flows it starts can ask for, by identifier (sign-in's
+    /// fields for a flow that signs in first).
+    public var fields: [ElementID] {
+        // A flow for a signed-in user signs in first when nobody is.
+        var reached = needsUser ? [name, FlowEntry.name(of: SignInFlow.self)] : [name]
+        var index = 0
+        while index < reached.count {
+            for child in FlowCatalog.entry(named: reached[index])?.children ?? [] where !reached.contains(child) {
+                reached.append(child)
+            }
+            index += 1
+        }
+        var fields: [ElementID] = []
+        for entry in reached.compactMap(FlowCatalog.entry(named:)) {
+            for screen in entry.inventory.screens {
+                for field in screen.fields where !fields.contains(field) { fields.append(field) }
+            }
+        }
+        return fields
+    }
+
+    /// Refuses answers given in advance (`--set`) for fields this flow never asks for.
+    func checkAnswers(_ identifiers: some Sequence<ElementID>) throws {
+        let known = fields
+        let unknown = identifiers.filter { !known.contains($0) }.map(\.rawValue).sorted()
+        guard !unknown.isEmpty else { return }
+        let offered = known.isEmpty ? "it asks for nothing" : "its fields are " + known.map(\.rawValue).joined(separator: ", ")
+        throw UsageError("--set \(unknown.joined(separator: ", ")): \(name) has no such field; \(offered)")
+    }
+
     /// Runs the flow with the container's services, drawing through `router`.
     public func run(container: AppContainer, router: AppRouter) async -> AnyFlowOutcome {
         await run(container, router)
     }
 
-    private static func name(of type: Any.Type) -> String {
+    static func name(of type: Any.Type) -> String {
         let name = String(describing: type)
         return name.hasSuffix("Flow") ? String(name.dropLast(4)) : name
     }

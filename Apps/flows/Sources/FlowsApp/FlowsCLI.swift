@@ -11,10 +11,23 @@ import Darwin
 
 /// The entry point of the `flows` executable.
 public enum FlowsCLI {
+    /// The version `flows --version` prints.
+    public static let version = "0.1.0"
+
     /// Parses `arguments`, runs the command and returns the exit status: 0 done, 1 failed,
     /// declined or cancelled, 2 usage error. Interrupts exit at once with 130.
     public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Int32 {
         installSignalHandlers()
+        let status = await run(arguments)
+        // A result that could not be written is a failure, whatever the command said.
+        if let problem = StandardOutput.problem {
+            StandardError().write("flows: \(problem)\n")
+            return status == 0 ? 1 : status
+        }
+        return status
+    }
+
+    private static func run(_ arguments: [String]) async -> Int32 {
         do {
             var command = try FlowsCommand.parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {
@@ -30,7 +43,7 @@ public enum FlowsCLI {
             let code = FlowsCommand.exitCode(for: error)
             let message = FlowsCommand.fullMessage(for: error)
             if code == .success {
-                if !message.isEmpty { print(message) }
+                if !message.isEmpty { StandardOutput.line(message) }
                 return 0
             }
             if !message.isEmpty { StandardError().write(message + "\n") }
@@ -41,6 +54,8 @@ public enum FlowsCLI {
 
     /// Ctrl-C and SIGTERM put the terminal back as it was before the process ends.
     private static func installSignalHandlers() {
+        // A closed pipe is a failed write to report, not a silent death by SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         signal(SIGINT) { _ in
             TerminalModes.restore()
             // End the open prompt's line, so the shell's prompt starts on a line of its own.

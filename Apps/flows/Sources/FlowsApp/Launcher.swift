@@ -22,6 +22,8 @@ enum Launcher {
 
         let environment = ProcessInfo.processInfo.environment
         let answers = try options.parsedAnswers()
+        try entry.checkAnswers(answers.keys)
+        let recording = try options.record.map(Recording.init(path:))
         // The interactive renderer needs a person at a real terminal; answers given in advance,
         // --no-input, pipes and TERM=dumb get the plain one.
         let interactive = !options.plain && !options.noInput && answers.isEmpty
@@ -37,33 +39,42 @@ enum Launcher {
             )
             : nil
         let renderer: any ScreenHost = tty ?? plain
-        let recorder = options.record.map { _ in ScriptRecorder(wrapping: renderer, flow: entry.name) }
-        let host: any ScreenHost = recorder ?? renderer
+        let recorder = recording.map { _ in ScriptRecorder(wrapping: renderer, flow: entry.name) }
+        let watch = ScreenWatch(wrapping: recorder ?? renderer)
         if interactive { TerminalModes.enableInteractive() }
-        let outcome = await entry.run(container: .live(location: location), router: AppRouter(host: host))
+        let outcome = await entry.run(container: .live(location: location), router: AppRouter(host: watch))
         if interactive {
             await tty?.finish()
             TerminalModes.restore()
         }
-        if let recorder, let path = options.record {
-            do {
-                try PrivateFile(url: URL(fileURLWithPath: path)).write(await recorder.script(endingWith: outcome))
+        var recordingFailed = false
+        if let recorder, let recording {
+            do throws(LocalStoreError) {
+                try recording.file.write(await recorder.script(endingWith: outcome))
             } catch {
-                complain("cannot write the recording: \(error)")
+                complain("cannot write the recording: \(error.description)")
+                recordingFailed = true
             }
         }
 
-        if options.json {
-            print(json(for: outcome))
-        }
         let ttyStop = await tty?.stop
-        if let stop = await plain.stop ?? ttyStop {
+        let stop = await plain.stop ?? ttyStop
+        if options.json {
+            // One result object, always: a run that stopped early failed, with what went wrong.
+            if let stop {
+                StandardOutput.line(json(failure: await watch.problem ?? stop.message, stopped: stop.message))
+            } else {
+                StandardOutput.line(json(for: outcome))
+            }
+        }
+        if let stop {
             complain(stop.message)
             switch stop {
             case .missingAnswer, .refusedAnswer: throw ExitCode(2)
             case .endOfInput, .failed: throw ExitCode.failure
             }
         }
+        if recordingFailed { throw ExitCode.failure }
         switch outcome.status {
         case .completed:
             return
@@ -75,6 +86,21 @@ enum Launcher {
         }
     }
 
+    /// The file a run is recorded to: checked before the run, so a recording that cannot be
+    /// written is said at once rather than after the session.
+    struct Recording {
+        let file: PrivateFile
+
+        init(path: String) throws {
+            file = PrivateFile(url: URL(fileURLWithPath: path))
+            do throws(LocalStoreError) {
+                try file.write("")
+            } catch {
+                throw UsageError("cannot write the recording: \(error.description)")
+            }
+        }
+    }
+
     /// Runs a flow from a script file on the real store, writing its transcript to standard error.
     static func launch(flowNamed name: String, script path: String, options: RunOptions) async throws {
         guard let entry = FlowCatalog.entry(named: name) else {
@@ -82,11 +108,11 @@ enum Launcher {
         }
         let script: Script
         do {
-            script = try ScriptParser.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+            script = try ScriptParser.parse(try readText(path), file: path)
         } catch let problem as ScriptParser.Problem {
             throw UsageError(problem.description)
         } catch {
-            throw UsageError("cannot read the script \(path): \(error.localizedDescription)")
+            throw UsageError("cannot read the script \(path): \(error)")
         }
         if let named = script.flow, FlowCatalog.entry(named: named)?.name != entry.name {
             throw UsageError("\(path) is a script for \(named), not \(entry.name)")
@@ -107,13 +133,34 @@ enum Launcher {
         }
         StandardError().write(run.transcript)
         if options.json, let outcome = run.outcome {
-            print(json(for: outcome))
+            StandardOutput.line(json(for: outcome))
         }
         if let failure = run.failure {
             complain(failure.description)
             throw ExitCode.failure
         }
         guard run.outcome?.status == .completed else { throw ExitCode.failure }
+    }
+
+    /// A text file's contents; the failure is the system's reason, or that it is not UTF-8.
+    static func readText(_ path: String) throws -> String {
+        let bytes: [UInt8]
+        do {
+            bytes = try PrivateFile.contents(of: path)
+        } catch {
+            throw UsageError(String(cString: strerror(error.code.rawValue)))
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw UsageError("it is not valid UTF-8 text") }
+        return text
+    }
+
+    /// The result of a run that stopped before its flow ended.
+    static func json(failure: String, stopped: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let object = ["result": "failed", "error": failure, "stopped": stopped]
+        guard let data = try? encoder.encode(object) else { return #"{"result":"failed"}"# }
+        return String(decoding: data, as: UTF8.self)
     }
 
     static func json(for outcome: AnyFlowOutcome) -> String {

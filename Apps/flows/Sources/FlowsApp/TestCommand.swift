@@ -43,17 +43,17 @@ struct TestCommand: AsyncParsableCommand {
             if let run = result.run { runs.append(run) }
             if result.passed {
                 passed += 1
-                print("PASS \(script)\(update ? " (golden written)" : "")")
+                StandardOutput.line("PASS \(script)\(update ? " (golden written)" : "")")
             } else {
                 failed += 1
-                print("FAIL \(script)")
-                print(result.report.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }.joined(separator: "\n"))
+                StandardOutput.line("FAIL \(script)")
+                StandardOutput.line(result.report.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }.joined(separator: "\n"))
             }
         }
         if coverage {
-            print(Coverage(inventories: FlowCatalog.entries.map { ($0.name, $0.inventory) }, runs: runs).report)
+            StandardOutput.line(Coverage(inventories: FlowCatalog.entries.map { ($0.name, $0.inventory) }, runs: runs).report)
         }
-        print("\(passed) passed, \(failed) failed")
+        StandardOutput.line("\(passed) passed, \(failed) failed")
         if failed > 0 { throw ExitCode.failure }
     }
 }

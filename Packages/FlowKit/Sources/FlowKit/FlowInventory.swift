@@ -6,14 +6,16 @@
 /// each example state its ViewModel can produce and collects what those screens offer, so the
 /// inventory cannot disagree with `screen(for:)`.
 public struct FlowInventory: Sendable, Equatable {
-    /// One screen of the flow and the actions it offers.
+    /// One screen of the flow, the actions it offers and the fields it asks for.
     public struct ScreenEntry: Sendable, Equatable {
         public var id: ScreenID
         public var actions: [ElementID]
+        public var fields: [ElementID]
 
-        public init(_ id: ScreenID, actions: [ElementID]) {
+        public init(_ id: ScreenID, actions: [ElementID], fields: [ElementID] = []) {
             self.id = id
             self.actions = actions
+            self.fields = fields
         }
     }
 
@@ -54,11 +56,15 @@ public struct FlowInventory: Sendable, Equatable {
     /// message shown (field errors and the screen's error), each once, in the order drawn.
     public init<V: View>(drawing view: V = V(), for states: [V.ViewState]) {
         var actions: [ElementID] = []
+        var fields: [ElementID] = []
         var messages: [Message] = []
         for state in states {
             let screen = view.screen(for: state)
             for action in screen.actions.map(\.id) where !actions.contains(action) {
                 actions.append(action)
+            }
+            for field in screen.fields.map(\.id) where !fields.contains(field) {
+                fields.append(field)
             }
             var shown = screen.fields.compactMap(\.error)
             if case .error(let message) = screen.status { shown.append(message) }
@@ -67,7 +73,7 @@ public struct FlowInventory: Sendable, Equatable {
                 if !messages.contains(message) { messages.append(message) }
             }
         }
-        self.init(screens: [ScreenEntry(V.screenID, actions: actions)], messages: messages)
+        self.init(screens: [ScreenEntry(V.screenID, actions: actions, fields: fields)], messages: messages)
     }
 
     private static func message(_ text: String) -> Message {

@@ -93,7 +93,12 @@ public actor PlainRenderer: ScreenHost {
                 if case .error(let message) = screen.status {
                     return halt(.failed(message))
                 }
-                return halt(.failed("\(screen.title) did not finish with the answers given"))
+                // Say why, as a prompting run would: the errors under the fields.
+                let problems = screen.fields.compactMap { field in field.error.map { "\(field.label): \($0)" } }
+                return halt(.failed(
+                    "\(screen.title) did not finish with the answers given"
+                        + (problems.isEmpty ? "" : ": " + problems.joined(separator: "; "))
+                ))
             }
         }
 

@@ -37,15 +37,7 @@ public struct StoreLocation: Equatable, Sendable {
     /// existing one private: a folder others can read is narrowed to mode 0700; one others can
     /// write to (or that belongs to someone else) is refused, since they could replace its files.
     public func prepare() throws(LocalStoreError) {
-        do {
-            try FileManager.default.createDirectory(
-                at: directory,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
-        } catch {
-            throw .cannotCreateDirectory(directory.path, reason: FileProblem.reason(error))
-        }
+        try Self.createFolders(directory.path)
         var status = stat()
         guard stat(directory.path, &status) == 0 else {
             throw .cannotCreateDirectory(directory.path, reason: String(cString: strerror(errno)))
@@ -58,6 +50,25 @@ public struct StoreLocation: Equatable, Sendable {
         if permissions & 0o077 != 0, chmod(directory.path, permissions & 0o700) != 0 {
             throw .notPrivate(directory.path, reason: "its permissions cannot be narrowed: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// `mkdir -p`: creates each missing folder of `path`, the last one with mode 0700 (the
+    /// ones above it as the umask says). A failure names the folder that could not be made and
+    /// the system's reason ("Not a directory", "Permission denied").
+    private static func createFolders(_ path: String) throws(LocalStoreError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        for (index, part) in parts.enumerated() {
+            prefix += "/" + part
+            let mode: mode_t = index == parts.count - 1 ? 0o700 : 0o755
+            if mkdir(prefix, mode) != 0, errno != EEXIST {
+                let reason = String(cString: strerror(errno))
+                throw .cannotCreateDirectory(path, reason: prefix == path ? reason : "\(reason) (\(prefix))")
+            }
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .cannotCreateDirectory(path, reason: String(cString: strerror(errno))) }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw .cannotCreateDirectory(path, reason: String(cString: strerror(ENOTDIR))) }
     }
 
     /// Narrows an existing file of the store to mode 0600 (owner read and write); no file is not

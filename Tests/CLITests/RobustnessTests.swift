@@ -1,0 +1,188 @@
+import FlowsApp
+import Foundation
+import Synchronization
+import Testing
+
+/// The `flows` executable when things go wrong around it: a full disk, a closed pipe, a file it
+/// cannot write, answers for fields that do not exist, several processes at once.
+@Suite("The flows CLI when things go wrong")
+struct RobustnessTests {
+    let flows: FlowsProcess
+
+    init() throws {
+        flows = try FlowsProcess()
+    }
+
+    private let signUpAnswers = "ada@example.com\ncorrect horse\nAda Lovelace\n"
+
+    /// Runs `flows` with standard output sent to `output`, and returns its exit status and
+    /// standard error.
+    private func run(_ arguments: [String], stdout output: FileHandle) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = FlowsProcess.executable
+        process.arguments = arguments
+        process.environment = flows.environment([:])
+        let errors = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let text = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: text, as: UTF8.self))
+    }
+
+    @Test("a full disk on standard output is a failure with the system's reason", arguments: [["list"], ["--help"], ["--version"], ["list", "--json"]])
+    func fullDisk(arguments: [String]) throws {
+        defer { flows.removeHome() }
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let outcome = try run(arguments, stdout: full)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("flows: cannot write to standard output: No space left on device"))
+    }
+
+    @Test("a closed pipe on standard output is a failure with a message, not a silent death by SIGPIPE")
+    func closedPipe() throws {
+        defer { flows.removeHome() }
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        let outcome = try run(["list"], stdout: pipe.fileHandleForWriting)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("cannot write to standard output: Broken pipe"))
+    }
+
+    @Test("--json prints one result object when a missing answer stops --no-input")
+    func jsonOnMissingAnswer() throws {
+        defer { flows.removeHome() }
+        let outcome = try flows.run(["run", "SignIn", "--no-input", "--json"])
+        #expect(outcome.status == 2)
+        let result = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: String]
+        #expect(result?["result"] == "failed")
+        #expect(result?["error"] == "no answer for Email (email); pass --set email=VALUE")
+    }
+
+    @Test("a store failure is 'failed' with its error in --json, never 'cancelled'")
+    func jsonOnStoreFailure() throws {
+        defer { flows.removeHome() }
+        let blocker = flows.home.appendingPathComponent("file")
+        try Data("not a folder".utf8).write(to: blocker)
+        let outcome = try flows.run(
+            ["run", "SignUp", "--json"], input: signUpAnswers, environment: ["FLOWS_HOME": blocker.appendingPathComponent("store").path]
+        )
+        #expect(outcome.status == 1)
+        let result = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: String]
+        #expect(result?["result"] == "failed")
+        #expect(result?["error"] == "The local store is unavailable: cannot create \(blocker.path)/store: Not a directory")
+        #expect(outcome.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test("--no-input with a taken email says why it failed, as a piped run does")
+    func noInputTakenEmail() throws {
+        defer { flows.removeHome() }
+        _ = try flows.run(["run", "SignUp"], input: signUpAnswers)
+        let outcome = try flows.run([
+            "run", "SignUp", "--no-input", "--json",
+            "--set", "email=ada@example.com", "--set", "password=correct horse", "--set", "display-name=Bob",
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("An account with this email already exists; sign in instead."))
+        let result = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: String]
+        #expect(result?["result"] == "failed")
+        #expect(result?["error"] == "Email: An account with this email already exists; sign in instead.")
+    }
+
+    @Test("--record that cannot write its file exits non-zero before the run, naming the file and the reason")
+    func recordUnwritable() throws {
+        defer { flows.removeHome() }
+        let blocker = flows.home.appendingPathComponent("file")
+        try Data("not a folder".utf8).write(to: blocker)
+        let path = blocker.appendingPathComponent("run.flows").path
+        let outcome = try flows.run(["run", "SignUp", "--record", path], input: signUpAnswers)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("cannot write the recording: cannot create \(blocker.path): Not a directory"))
+        #expect(!outcome.stderr.contains("Create an account"))  // refused before the flow ran
+        #expect(!FileManager.default.fileExists(atPath: flows.home.appendingPathComponent("flows.sqlite").path))
+    }
+
+    @Test("file errors name the file and the system's reason, without framework codes", arguments: [
+        ("missing.flows", "No such file or directory"), ("folder", "Is a directory"), ("binary.flows", "it is not valid UTF-8 text"),
+    ])
+    func scriptErrors(name: String, reason: String) throws {
+        defer { flows.removeHome() }
+        try FileManager.default.createDirectory(at: flows.home.appendingPathComponent("folder"), withIntermediateDirectories: true)
+        try Data([0x66, 0x6C, 0xFF, 0xFE]).write(to: flows.home.appendingPathComponent("binary.flows"))
+        let path = flows.home.appendingPathComponent(name).path
+        let outcome = try flows.run(["run", "SignUp", "--script", path])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr == "flows: cannot read the script \(path): \(reason)\n")
+        #expect(!outcome.stderr.contains("Domain"))
+    }
+
+    @Test("flows --version prints the version")
+    func version() throws {
+        defer { flows.removeHome() }
+        let outcome = try flows.run(["--version"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == FlowsCLI.version + "\n")
+    }
+
+    @Test("--set naming no field of the flow is refused with the fields it offers")
+    func unknownSetField() throws {
+        defer { flows.removeHome() }
+        let outcome = try flows.run(["run", "SignIn", "--set", "e-mail=ada@example.com"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr == "flows: --set e-mail: SignIn has no such field; its fields are email, password, display-name\n")
+        // A field of a flow reached on the way (sign-in before the home) is the flow's too.
+        let home = try flows.run(["run", "Authenticated", "--no-input", "--set", "email=ada@example.com"])
+        #expect(!home.stderr.contains("no such field"))
+    }
+
+    @Test("list --json prints the catalog as JSON")
+    func listJSON() throws {
+        defer { flows.removeHome() }
+        let outcome = try flows.run(["list", "--json"])
+        #expect(outcome.status == 0)
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
+        #expect(listed.compactMap { $0["name"] as? String } == FlowCatalog.entries.map(\.name))
+        #expect(listed.first { $0["name"] as? String == "SignUp" }?["fields"] as? [String] == ["email", "password", "display-name"])
+    }
+
+    @Test("several processes signing up on one new store at the same moment all succeed", arguments: 0..<3)
+    func concurrentFirstOpen(round: Int) throws {
+        defer { flows.removeHome() }
+        let results = Mutex<[FlowsProcess.Outcome]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            let answers = "user\(index)@example.com\ncorrect horse\nUser \(index)\n"
+            let outcome = (try? flows.run(["run", "SignUp"], input: answers)) ?? FlowsProcess.Outcome(status: -1, stdout: "", stderr: "did not start")
+            results.withLock { $0.append(outcome) }
+        }
+        for outcome in results.withLock({ $0 }) {
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(!outcome.stderr.contains("unavailable"))
+        }
+    }
+
+    @Test("an unknown email costs what a known one does, in fresh processes: timing does not tell which emails exist")
+    func signInTiming() throws {
+        defer { flows.removeHome() }
+        _ = try flows.run(["run", "SignUp"], input: signUpAnswers)
+        func seconds(_ email: String) throws -> Double {
+            let start = Date()
+            let outcome = try flows.run(["run", "SignIn", "--no-input", "--set", "email=\(email)", "--set", "password=wrong password"])
+            #expect(outcome.stderr.contains("wrong email or password"))
+            return Date().timeIntervalSince(start)
+        }
+        var known: [Double] = []
+        var unknown: [Double] = []
+        // Interleaved, so a busy moment of the machine slows both alike.
+        for _ in 0..<5 {
+            known.append(try seconds("ada@example.com"))
+            unknown.append(try seconds("nobody@example.com"))
+        }
+        let median = { (values: [Double]) in values.sorted()[values.count / 2] }
+        let ratio = median(unknown) / median(known)
+        // One bcrypt check each: about 1. Computing the decoy first made it about 2.
+        #expect(ratio < 1.5, "unknown \(median(unknown)) s, known \(median(known)) s")
+        #expect(ratio > 0.66, "unknown \(median(unknown)) s, known \(median(known)) s")
+    }
+}
