@@ -49,6 +49,22 @@ struct AppFlowTests {
         #expect(await flow.startedChildren == ["UnauthenticatedFlow", "AuthenticatedFlow", "UnauthenticatedFlow"])
     }
 
+    @Test("a stored session that expired: the welcome, saying why the user is signed out")
+    func expiredSession() async throws {
+        struct Expired: AppFlow.Dependencies, AccountsService {
+            var accounts: any AccountsService { self }
+            func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
+            func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
+            func signOut() async throws(AccountsError) {}
+            func storedSession() async throws(AccountsError) -> StoredSession { .expired }
+        }
+        let flow = start(Expired())
+        await flow.expectText(StoredSession.expiredNotice)
+        await flow.tap("quit")
+        await flow.expectResult(AppFlow.FlowResult.closed(user: nil))
+        #expect(await flow.startedChildren == ["UnauthenticatedFlow"])
+    }
+
     @Test("a child cancelled cancels the app", arguments: [true, false])
     func cancel(signedIn: Bool) async throws {
         if signedIn { try await fixture.existingUser(signedIn: true) }

@@ -28,6 +28,28 @@ struct UnauthenticatedFlowTests {
         #expect(await flow.startedChildren == [])
     }
 
+    @Test("after a session expired, the welcome says so once; back from a child, it is plain")
+    func expiredNotice() async throws {
+        let flow = FlowTest { [fixture] router in
+            UnauthenticatedFlow(dependencies: fixture, router: router, notice: StoredSession.expiredNotice)
+        }
+        await flow.expectSnapshot("""
+            == Welcome to Flows == [welcome]
+            Share costs with friends and keep track of your own spending.
+              Actions: Sign in (sign-in, primary) | Create an account (create-account) | Quit (quit, cancel)
+            You were signed out after 30 days without use; sign in again.
+            """)
+        await flow.expectChild(SignInFlow.self, producing: .cancelled)
+        await flow.tap("sign-in")
+        await flow.expectSnapshot("""
+            == Welcome to Flows == [welcome]
+            Share costs with friends and keep track of your own spending.
+              Actions: Sign in (sign-in, primary) | Create an account (create-account) | Quit (quit, cancel)
+            """)
+        await flow.tap("quit")
+        await flow.expectResult(UnauthenticatedFlow.FlowResult.quit)
+    }
+
     @Test("sign in and create an account each start SignIn; someone signed in there is authenticated", arguments: [
         ("sign-in", SignInFlow.FlowResult.signedIn), ("create-account", SignInFlow.FlowResult.signedUp),
     ] as [(ElementID, @Sendable (User) -> SignInFlow.FlowResult)])
