@@ -118,7 +118,7 @@ struct RobustnessTests {
         let path = flows.home.appendingPathComponent(name).path
         let outcome = try flows.run(["run", "SignUp", "--script", path])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr == "flows: cannot read the script \(path): \(reason)\n")
+        #expect(outcome.stderr == "flows: cannot read \(path): \(reason)\n")
         #expect(!outcome.stderr.contains("Domain"))
     }
 

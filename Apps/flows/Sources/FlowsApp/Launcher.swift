@@ -108,11 +108,11 @@ enum Launcher {
         }
         let script: Script
         do {
-            script = try ScriptParser.parse(try readText(path), file: path)
+            script = try ScriptParser.parse(try ScriptFiles.read(path), file: path)
         } catch let problem as ScriptParser.Problem {
             throw UsageError(problem.description)
         } catch {
-            throw UsageError("cannot read the script \(path): \(error)")
+            throw UsageError("\(error)")
         }
         if let named = script.flow, FlowCatalog.entry(named: named)?.name != entry.name {
             throw UsageError("\(path) is a script for \(named), not \(entry.name)")
@@ -140,18 +140,6 @@ enum Launcher {
             throw ExitCode.failure
         }
         guard run.outcome?.status == .completed else { throw ExitCode.failure }
-    }
-
-    /// A text file's contents; the failure is the system's reason, or that it is not UTF-8.
-    static func readText(_ path: String) throws -> String {
-        let bytes: [UInt8]
-        do {
-            bytes = try PrivateFile.contents(of: path)
-        } catch {
-            throw UsageError(String(cString: strerror(error.code.rawValue)))
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw UsageError("it is not valid UTF-8 text") }
-        return text
     }
 
     /// The result of a run that stopped before its flow ended.

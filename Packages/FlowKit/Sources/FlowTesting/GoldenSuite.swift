@@ -66,7 +66,7 @@ public struct GoldenSuite: Sendable {
         let script: Script
         let launch: Launch
         do {
-            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let text = try ScriptFiles.read(path)
             script = try ScriptParser.parse(text, file: path)
             launch = try launcher(script)
         } catch {
@@ -79,11 +79,11 @@ public struct GoldenSuite: Sendable {
 
         if update {
             do {
-                try Data(run.transcript.utf8).write(to: URL(fileURLWithPath: goldenPath))
+                try ScriptFiles.write(run.transcript, to: goldenPath)
             } catch {
-                problems.append("cannot write \(goldenPath): \(error.localizedDescription)")
+                problems.append(error.description)
             }
-        } else if let golden = try? String(contentsOfFile: goldenPath, encoding: .utf8) {
+        } else if let golden = try? ScriptFiles.read(goldenPath) {
             if let diff = TextDiff.unified(expected: golden, actual: run.transcript, expectedName: goldenPath, actualName: "this run") {
                 problems.append("the transcript differs from its golden:\n\(diff)")
             }

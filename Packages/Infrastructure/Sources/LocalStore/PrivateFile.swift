@@ -20,7 +20,7 @@ public struct PrivateFile: Sendable {
     }
 
     /// Every byte of the file at `path`; a failure carries the system's error number.
-    public static func contents(of path: String) throws(POSIXError) -> [UInt8] {
+    static func contents(of path: String) throws(POSIXError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }
