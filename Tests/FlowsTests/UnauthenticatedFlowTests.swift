@@ -10,6 +10,12 @@ import UnauthenticatedFlow
 struct UnauthenticatedFlowTests {
     let fixture = Fixture()
 
+    static let welcome = """
+        == Welcome to Flows == [welcome]
+        Share costs with friends and keep track of your own spending.
+          Actions: Sign in (sign-in, primary) | Create an account (create-account) | Quit (quit, cancel)
+        """
+
     private func start() -> FlowTest {
         FlowTest { [fixture] router in UnauthenticatedFlow(dependencies: fixture, router: router) }
     }
@@ -17,11 +23,7 @@ struct UnauthenticatedFlowTests {
     @Test("the welcome offers sign in, create an account and quit")
     func welcome() async throws {
         let flow = start()
-        await flow.expectSnapshot("""
-            == Welcome to Flows == [welcome]
-            Share costs with friends and keep track of your own spending.
-              Actions: Sign in (sign-in, primary) | Create an account (create-account) | Quit (quit, cancel)
-            """)
+        await flow.expectSnapshot(Self.welcome)
         await flow.tap("quit")
         await flow.expectResult(UnauthenticatedFlow.FlowResult.quit)
         #expect(UnauthenticatedFlow.FlowResult.quit.status == .declined)
@@ -33,19 +35,10 @@ struct UnauthenticatedFlowTests {
         let flow = FlowTest { [fixture] router in
             UnauthenticatedFlow(dependencies: fixture, router: router, notice: StoredSession.expiredNotice)
         }
-        await flow.expectSnapshot("""
-            == Welcome to Flows == [welcome]
-            Share costs with friends and keep track of your own spending.
-              Actions: Sign in (sign-in, primary) | Create an account (create-account) | Quit (quit, cancel)
-            You were signed out after 30 days without use; sign in again.
-            """)
+        await flow.expectSnapshot(Self.welcome + "\n" + StoredSession.expiredNotice)
         await flow.expectChild(SignInFlow.self, producing: .cancelled)
         await flow.tap("sign-in")
-        await flow.expectSnapshot("""
-            == Welcome to Flows == [welcome]
-            Share costs with friends and keep track of your own spending.
-              Actions: Sign in (sign-in, primary) | Create an account (create-account) | Quit (quit, cancel)
-            """)
+        await flow.expectSnapshot(Self.welcome)
         await flow.tap("quit")
         await flow.expectResult(UnauthenticatedFlow.FlowResult.quit)
     }
