@@ -126,7 +126,7 @@ let recompute = try await clock.measure {
             let paid = (payers[id] ?? []).map { Payer(user: $0.user, amount: Money(minorUnits: $0.amount.minorUnits, currency: currency)) }
             let draft = ExpenseDraft(description: "x", amount: Money(minorUnits: row["amount"], currency: currency), day: day,
                                      category: .food, payers: paid, participants: users, rule: .equal)
-            if let expense = try? Expense(id: ExpenseID(rawValue: id), draft: draft) { balances.apply(expense.balanceDeltas) }
+            if let expense = try? Expense(id: ExpenseID(rawValue: id), draft: draft) { try balances.apply(expense.balanceDeltas) }
         }
         return balances
     }
@@ -137,10 +137,10 @@ print(String(format: "Read one user's balances among %d expenses: %.3f ms (media
 
 // 3. Simplifying debts among a thousand people.
 var state: UInt64 = 7
-var net: [UserID: Int64] = [:]
+var net: [UserID: Int128] = [:]
 for index in 1..<1000 {
     state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-    net[UserID(rawValue: "p\(index)")] = Int64(state >> 40) - 8_000_000
+    net[UserID(rawValue: "p\(index)")] = Int128(state >> 40) - 8_000_000
 }
 net[UserID(rawValue: "p0")] = -net.values.reduce(0, +)
 var payments: [SuggestedPayment] = []

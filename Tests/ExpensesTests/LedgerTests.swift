@@ -20,7 +20,7 @@ struct LedgerTests {
     @Test("one payer: each other participant owes them their part")
     func onePayer() throws {
         var balances = PairBalances()
-        balances.apply(try expense(3000, payers: [(ann, 3000)], among: [ann, bob, cy]).balanceDeltas)
+        try balances.apply(try expense(3000, payers: [(ann, 3000)], among: [ann, bob, cy]).balanceDeltas)
         #expect(balances.balances(of: ann).map(\.amount) == [eur(1000), eur(1000)])
         #expect(balances.balances(of: bob).map { $0.other } == [ann])
         #expect(balances.balances(of: bob).map(\.amount) == [eur(-1000)])
@@ -29,7 +29,7 @@ struct LedgerTests {
     @Test("several payers: everyone moves by exactly what they paid minus their part")
     func severalPayers() throws {
         var balances = PairBalances()
-        balances.apply(try expense(3000, payers: [(ann, 2000), (bob, 1000)], among: [ann, bob, cy]).balanceDeltas)
+        try balances.apply(try expense(3000, payers: [(ann, 2000), (bob, 1000)], among: [ann, bob, cy]).balanceDeltas)
         let net = balances.netPositions()[.eur] ?? [:]
         #expect(net[ann] == 1000)
         #expect(net[bob] == nil)
@@ -47,8 +47,8 @@ struct LedgerTests {
     func reverse() throws {
         var balances = PairBalances()
         let dinner = try expense(1000, payers: [(ann, 1000)], among: [ann, bob, cy])
-        balances.apply(dinner.balanceDeltas)
-        balances.apply(dinner.balanceDeltas.map(\.reversed))
+        try balances.apply(dinner.balanceDeltas)
+        try balances.apply(dinner.balanceDeltas.map(\.reversed))
         #expect(balances == PairBalances())
     }
 
@@ -83,15 +83,45 @@ struct DebtSimplifierTests {
     func fewest() {
         let people = (0..<6).map { UserID(rawValue: "u\($0)") }
         // u0 +5, u1 -5 | u2 +7, u3 -3, u4 -4 | u5 0.
-        let net: [UserID: Int64] = [people[0]: 5, people[1]: -5, people[2]: 7, people[3]: -3, people[4]: -4]
+        let net: [UserID: Int128] = [people[0]: 5, people[1]: -5, people[2]: 7, people[3]: -3, people[4]: -4]
         let payments = DebtSimplifier.payments(for: net, currency: .eur)
         #expect(payments.count == 3)
+        #expect(settles(net, payments))
+    }
+
+    /// Whether the payments bring every position to exactly zero.
+    private func settles(_ net: [UserID: Int128], _ payments: [SuggestedPayment]) -> Bool {
         var after = net
         for payment in payments {
-            after[payment.from, default: 0] += payment.amount.minorUnits
-            after[payment.to, default: 0] -= payment.amount.minorUnits
+            guard payment.amount.isPositive else { return false }
+            after[payment.from, default: 0] += Int128(payment.amount.minorUnits)
+            after[payment.to, default: 0] -= Int128(payment.amount.minorUnits)
         }
-        #expect(after.values.allSatisfy { $0 == 0 })
+        return after.values.allSatisfy { $0 == 0 }
+    }
+
+    @Test("exact at the extremes: positions at the largest a person can reach, where 64-bit sums of a group overflow", arguments: [2, 5, 14, 15, 40])
+    func extremes(size: Int) async {
+        let bounds: [Int128] = [
+            Int128(LedgerLimits.maximumAmount), Int128(LedgerLimits.maximumAmount) * 9_000, Int128(Int64.max), Int128(Int64.max) * 3, 1,
+        ]
+        await propertyCheck(count: 100, input: Gen.int(in: 0...Int.max / 2)) { seed in
+            var state = UInt64(seed)
+            let people = (0..<size).map { UserID(rawValue: "p\($0)") }
+            var net: [UserID: Int128] = [:]
+            for person in people.dropFirst() {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let bound = bounds[Int(state >> 61) % bounds.count]
+                net[person] = (state >> 33) % 2 == 0 ? bound : -bound
+            }
+            net[people[0]] = -net.values.reduce(0, +)
+            let payments = DebtSimplifier.payments(for: net, currency: .eur)
+            #expect(settles(net, payments))
+            // Within what the store can hold (a position fits 64 bits), at most people minus one payments.
+            if net.values.allSatisfy({ abs($0) <= Int128(Int64.max) }) {
+                #expect(payments.count <= max(0, net.values.filter { $0 != 0 }.count - 1))
+            }
+        }
     }
 
     @Test("settles everyone, never with more payments than people minus one", arguments: [5, 14, 15, 60])
@@ -99,20 +129,14 @@ struct DebtSimplifierTests {
         await propertyCheck(count: 200, input: Gen.int(in: 0...Int.max / 2)) { seed in
             var state = UInt64(seed)
             let people = (0..<size).map { UserID(rawValue: "p\($0)") }
-            var net: [UserID: Int64] = [:]
+            var net: [UserID: Int128] = [:]
             for person in people.dropFirst() {
                 state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                net[person] = Int64(state >> 44) - 500_000
+                net[person] = Int128(state >> 44) - 500_000
             }
             net[people[0]] = -net.values.reduce(0, +)
             let payments = DebtSimplifier.payments(for: net, currency: .eur)
-            var after = net
-            for payment in payments {
-                #expect(payment.amount.isPositive)
-                after[payment.from, default: 0] += payment.amount.minorUnits
-                after[payment.to, default: 0] -= payment.amount.minorUnits
-            }
-            #expect(after.values.allSatisfy { $0 == 0 })
+            #expect(settles(net, payments))
             #expect(payments.count <= max(0, net.values.filter { $0 != 0 }.count - 1))
         }
     }

@@ -23,7 +23,18 @@ public protocol ExpensesWriting: ExpensesReading {
     func insert(_ expense: StoredExpense) throws
     func deleteExpense(id: String) throws
     func insert(_ settlement: SettlementRecord) throws
-    /// Adds `amount` (signed) to what `high` owes `low`; a pair that reaches zero is removed.
-    func addToBalance(low: String, high: String, currency: String, amount: Int64) throws
+    /// Adds `amount` (signed) to what `high` owes `low` and returns the new balance; a pair that
+    /// reaches zero is removed. Throws ``ExpensesDataError/outOfRange`` when the sum does not
+    /// fit in 64 bits.
+    @discardableResult
+    func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64
     func insert(_ activity: ActivityRecord) throws
+}
+
+/// Failures a store reports in terms the domain can act on.
+public enum ExpensesDataError: Error, Equatable, Sendable {
+    /// A balance would not fit the store's integers.
+    case outOfRange
+    /// A constraint of the store refused the write; the text says which.
+    case refused(String)
 }

@@ -15,7 +15,12 @@ public struct SQLiteExpensesStore: ExpensesStore {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T {
-        try await database.writer().write { db in try body(Transaction(db: db)) }
+        do {
+            return try await database.writer().write { db in try body(Transaction(db: db)) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            // A constraint refusing a write is a refusal with its reason, not a broken store.
+            throw ExpensesDataError.refused(error.message ?? "a constraint of the store")
+        }
     }
 }
 
@@ -126,23 +131,35 @@ private struct Transaction: ExpensesWriting {
         ])
     }
 
-    func addToBalance(low: String, high: String, currency: String, amount: Int64) throws {
-        guard amount != 0 else { return }
-        let updated = try Int64.fetchOne(
-            db.cachedStatement(sql: """
-                INSERT INTO balance (user_low, user_high, currency, amount) VALUES (?, ?, ?, ?)
-                ON CONFLICT (user_low, user_high, currency) DO UPDATE SET amount = amount + excluded.amount
-                    WHERE amount + excluded.amount <> 0
-                RETURNING amount
-                """),
-            arguments: [low, high, currency, amount]
-        )
-        if updated == nil {
-            // The update was skipped because the pair comes back to zero: a settled pair goes.
-            try db.cachedStatement(
-                sql: "DELETE FROM balance WHERE user_low = ? AND user_high = ? AND currency = ?"
-            ).execute(arguments: [low, high, currency])
+    func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
+        guard amount != 0 else {
+            return try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT amount FROM balance WHERE user_low = ? AND user_high = ? AND currency = ?"),
+                arguments: [low, high, currency]
+            ) ?? 0
         }
+        let updated: Int64?
+        do {
+            updated = try Int64.fetchOne(
+                db.cachedStatement(sql: """
+                    INSERT INTO balance (user_low, user_high, currency, amount) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (user_low, user_high, currency) DO UPDATE SET amount = amount + excluded.amount
+                        WHERE amount + excluded.amount <> 0
+                    RETURNING amount
+                    """),
+                arguments: [low, high, currency, amount]
+            )
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_DATATYPE {
+            // SQLite turns an integer sum that overflows into a real number, which the STRICT
+            // column refuses.
+            throw ExpensesDataError.outOfRange
+        }
+        if let updated { return updated }
+        // The update was skipped because the pair comes back to zero: a settled pair goes.
+        try db.cachedStatement(
+            sql: "DELETE FROM balance WHERE user_low = ? AND user_high = ? AND currency = ?"
+        ).execute(arguments: [low, high, currency])
+        return 0
     }
 
     func insert(_ activity: ActivityRecord) throws {

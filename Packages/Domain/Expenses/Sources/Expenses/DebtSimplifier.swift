@@ -20,27 +20,32 @@ public struct SuggestedPayment: Equatable, Sendable {
 /// a greedy pass (exactly matching debts first, then the largest debtor pays the largest
 /// creditor) settles everyone in at most people minus one payments. Ties go by user id, so the
 /// suggestions are always the same for the same balances.
+///
+/// Sums are taken in 128-bit integers, so no position the store can hold (nor any other) can
+/// overflow them.
 public enum DebtSimplifier {
     public static let exactLimit = 14
 
+    typealias Position = (key: UserID, value: Int128)
+
     /// - Parameter net: each person's position in minor units (positive: owed to them); the
-    ///   positions sum to zero.
-    public static func payments(for net: [UserID: Int64], currency: Currency) -> [SuggestedPayment] {
-        let people = net.filter { $0.value != 0 }.sorted { $0.key.rawValue < $1.key.rawValue }
+    ///   positions sum to zero. Any values: sums are taken in 128 bits.
+    public static func payments(for net: [UserID: Int128], currency: Currency) -> [SuggestedPayment] {
+        let people: [Position] = net.filter { $0.value != 0 }.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key, $0.value) }
         guard people.count > 1 else { return [] }
         let groups = people.count <= exactLimit ? zeroSumGroups(people) : [people]
         return groups.flatMap { greedy($0, currency: currency) }
     }
 
     /// The most disjoint zero-sum groups, by dynamic programming over subsets.
-    private static func zeroSumGroups(_ people: [(key: UserID, value: Int64)]) -> [[(key: UserID, value: Int64)]] {
+    private static func zeroSumGroups(_ people: [Position]) -> [[Position]] {
         let count = people.count
         let full = (1 << count) - 1
-        var sums = [Int64](repeating: 0, count: full + 1)
+        var sums = [Int128](repeating: 0, count: full + 1)
         var best = [Int](repeating: 0, count: full + 1)
         for mask in 1...full {
             let lowest = mask.trailingZeroBitCount
-            sums[mask] = sums[mask & (mask - 1)] &+ people[lowest].value
+            sums[mask] = sums[mask & (mask - 1)] + people[lowest].value
             var most = 0
             var rest = mask
             while rest != 0 {
@@ -66,7 +71,7 @@ public enum DebtSimplifier {
                 rest ^= bit
             }
         }
-        var groups: [[(key: UserID, value: Int64)]] = []
+        var groups: [[Position]] = []
         var previous = 0
         for mask in chain.reversed() where sums[mask] == 0 {
             let members = mask & ~previous
@@ -77,7 +82,7 @@ public enum DebtSimplifier {
     }
 
     /// Settles one zero-sum group in at most its size minus one payments.
-    private static func greedy(_ group: [(key: UserID, value: Int64)], currency: Currency) -> [SuggestedPayment] {
+    private static func greedy(_ group: [Position], currency: Currency) -> [SuggestedPayment] {
         var creditors = group.filter { $0.value > 0 }.map { (user: $0.key, units: $0.value) }
         var debtors = group.filter { $0.value < 0 }.map { (user: $0.key, units: -$0.value) }
         var payments: [SuggestedPayment] = []
@@ -85,21 +90,34 @@ public enum DebtSimplifier {
         // Exact matches first: each saves a payment.
         for index in debtors.indices {
             if let match = creditors.firstIndex(where: { $0.units == debtors[index].units }) {
-                payments.append(SuggestedPayment(from: debtors[index].user, to: creditors[match].user, amount: Money(minorUnits: debtors[index].units, currency: currency)))
+                payments += Self.payment(from: debtors[index].user, to: creditors[match].user, units: debtors[index].units, currency: currency)
                 creditors.remove(at: match)
                 debtors[index].units = 0
             }
         }
         debtors.removeAll { $0.units == 0 }
 
-        let byLargest = { (left: (user: UserID, units: Int64), right: (user: UserID, units: Int64)) in
+        let byLargest = { (left: (user: UserID, units: Int128), right: (user: UserID, units: Int128)) in
             left.units != right.units ? left.units > right.units : left.user.rawValue < right.user.rawValue
         }
         creditors.sort(by: byLargest)
         debtors.sort(by: byLargest)
         for transfer in Settling.fill(creditors: creditors, debtors: debtors) {
-            payments.append(SuggestedPayment(from: transfer.debtor, to: transfer.creditor, amount: Money(minorUnits: transfer.units, currency: currency)))
+            payments += Self.payment(from: transfer.debtor, to: transfer.creditor, units: transfer.units, currency: currency)
         }
         return payments
+    }
+
+    /// A payment of `units`. One beyond what Money holds (a position summed over more than nine
+    /// thousand balances at the limit) is given in parts, so the sum stays exact.
+    private static func payment(from: UserID, to: UserID, units: Int128, currency: Currency) -> [SuggestedPayment] {
+        var left = units
+        var parts: [SuggestedPayment] = []
+        while left > 0 {
+            let part = min(left, Int128(Int64.max))
+            parts.append(SuggestedPayment(from: from, to: to, amount: Money(minorUnits: Int64(part), currency: currency)))
+            left -= part
+        }
+        return parts
     }
 }

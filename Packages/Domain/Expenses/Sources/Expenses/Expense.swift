@@ -61,6 +61,7 @@ public struct Expense: Equatable, Sendable {
     public init(id: ExpenseID, draft: ExpenseDraft) throws(ExpenseProblem) {
         let description = draft.description.trimmingWhitespace()
         guard (1...100).contains(description.count) else { throw .description }
+        guard draft.amount.minorUnits <= LedgerLimits.maximumAmount else { throw .amountTooLarge(draft.amount.currency) }
         guard !description.containsControlCharacters else { throw .descriptionControlCharacters }
         guard !draft.payers.isEmpty else { throw .noPayer }
         guard Set(draft.payers.map(\.user)).count == draft.payers.count else { throw .duplicatePayer }
@@ -105,6 +106,7 @@ public enum ExpenseProblem: Error, Equatable, Sendable {
     case payerCurrency
     case payerAmount
     case paymentsDoNotAddUp(paid: Money?, amount: Money)
+    case amountTooLarge(Currency)
     case split(SplitProblem)
 
     public var message: String {
@@ -117,6 +119,7 @@ public enum ExpenseProblem: Error, Equatable, Sendable {
         case .payerAmount: "Each payer pays more than zero."
         case .paymentsDoNotAddUp(let paid?, let amount): "The payments add up to \(paid), not \(amount)."
         case .paymentsDoNotAddUp(nil, let amount): "The payments add up to more than \(amount)."
+        case .amountTooLarge(let currency): "An amount is at most \(LedgerLimits.largest(currency))."
         case .split(let problem): problem.message
         }
     }

@@ -111,6 +111,10 @@ public enum ExpensesError: Error, Equatable, Sendable {
     /// Only people in an expense may change it.
     case notInExpense
     case invalidSettlement(String)
+    /// The write would take a balance or a position beyond ``LedgerLimits``; nothing changed.
+    case beyondLimit(Currency)
+    /// A rule of the store refused the write (one the checks above should have caught).
+    case refused(String)
     case storeUnavailable(String)
 
     public var message: String {
@@ -119,6 +123,9 @@ public enum ExpensesError: Error, Equatable, Sendable {
         case .notFound(let id): "There is no expense \(id)."
         case .notInExpense: "Only people in an expense can change it."
         case .invalidSettlement(let reason): reason
+        case .beyondLimit(let currency):
+            "This would take a balance beyond \(LedgerLimits.largest(currency)) between two people (or a thousand times that for one person); nothing was saved."
+        case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         }
     }

@@ -41,12 +41,19 @@ public struct PairBalances: Equatable, Sendable {
 
     public init() {}
 
-    public mutating func apply(_ deltas: [Delta]) {
+    /// Applies the changes of one write, all or nothing: a change that would take a pair's
+    /// balance beyond ``LedgerLimits/maximumAmount`` refuses the whole write.
+    public mutating func apply(_ deltas: [Delta]) throws(ExpensesError) {
+        var updated = self
         for delta in deltas {
             let (key, units) = delta.keyed
-            let updated = (amounts[key] ?? 0) + units
-            amounts[key] = updated == 0 ? nil : updated
+            guard abs(units) <= LedgerLimits.maximumAmount else { throw .beyondLimit(key.currency) }
+            // Both within 10^15: the sum cannot overflow.
+            let sum = (updated.amounts[key] ?? 0) + units
+            guard abs(sum) <= LedgerLimits.maximumAmount else { throw .beyondLimit(key.currency) }
+            updated.amounts[key] = sum == 0 ? nil : sum
         }
+        self = updated
     }
 
     /// What `user` is owed (positive) or owes (negative), per other person and currency.
@@ -58,12 +65,13 @@ public struct PairBalances: Equatable, Sendable {
         }.sorted { ($0.other.rawValue, $0.amount.currency.code) < ($1.other.rawValue, $1.amount.currency.code) }
     }
 
-    /// Each person's net position per currency: positive is owed to them.
-    public func netPositions() -> [Currency: [UserID: Int64]] {
-        var result: [Currency: [UserID: Int64]] = [:]
+    /// Each person's net position per currency: positive is owed to them. A sum over many
+    /// pairs, so in 128 bits: it cannot overflow.
+    public func netPositions() -> [Currency: [UserID: Int128]] {
+        var result: [Currency: [UserID: Int128]] = [:]
         for (key, units) in amounts {
-            result[key.currency, default: [:]][key.low, default: 0] += units
-            result[key.currency, default: [:]][key.high, default: 0] -= units
+            result[key.currency, default: [:]][key.low, default: 0] += Int128(units)
+            result[key.currency, default: [:]][key.high, default: 0] -= Int128(units)
         }
         return result
     }

@@ -2,15 +2,16 @@ import Primitives
 
 /// Pairs people who are owed with people who owe, exactly to the unit.
 enum Settling {
-    typealias Position = (user: UserID, units: Int64)
-
     /// Walks both lists in their order: each debt is filled from the first creditor with
     /// something left. Both lists hold positive units and add up to the same total; the result
-    /// has at most `creditors.count + debtors.count - 1` transfers.
-    static func fill(creditors: [Position], debtors: [Position]) -> [(creditor: UserID, debtor: UserID, units: Int64)] {
+    /// has at most `creditors.count + debtors.count - 1` transfers, none larger than a position.
+    static func fill<Units: BinaryInteger>(
+        creditors: [(user: UserID, units: Units)],
+        debtors: [(user: UserID, units: Units)]
+    ) -> [(creditor: UserID, debtor: UserID, units: Units)] {
         var creditors = creditors
         var debtors = debtors
-        var transfers: [(creditor: UserID, debtor: UserID, units: Int64)] = []
+        var transfers: [(creditor: UserID, debtor: UserID, units: Units)] = []
         var creditor = 0
         var debtor = 0
         while creditor < creditors.count, debtor < debtors.count {

@@ -32,6 +32,9 @@ public struct Split: Equatable, Sendable {
         public let wonTie: Bool
     }
 
+    /// The most shares one person can have, so the shares' total stays far within Int64.
+    public static let maximumShare = 1_000_000
+
     /// Divides `amount` among `participants` by `rule`.
     public init(amount: Money, participants: [UserID], rule: SplitRule) throws(SplitProblem) {
         guard amount.isPositive else { throw .amountNotPositive }
@@ -63,6 +66,8 @@ public struct Split: Equatable, Sendable {
             guard Set(basisPoints.keys) == Set(participants) else { throw .partsDoNotMatchParticipants }
             let weights = participants.map { ($0, basisPoints[$0] ?? 0) }
             guard weights.allSatisfy({ $0.1 >= 0 }) else { throw .negativePart }
+            // Each within 0 to 100 %, so their sum cannot overflow.
+            guard weights.allSatisfy({ $0.1 <= 10_000 }) else { throw .percentageTooLarge }
             let sum = weights.reduce(0) { $0 + $1.1 }
             guard sum == 10_000 else { throw .percentagesSum(basisPoints: sum) }
             (parts, extraUnits) = Self.weighted(amount, weights.map { ($0.0, Int64($0.1)) })
@@ -70,7 +75,8 @@ public struct Split: Equatable, Sendable {
         case .shares(let shares):
             guard Set(shares.keys) == Set(participants) else { throw .partsDoNotMatchParticipants }
             let weights = participants.map { ($0, shares[$0] ?? 0) }
-            guard weights.allSatisfy({ $0.1 >= 0 && $0.1 <= 1_000_000 }) else { throw .negativePart }
+            guard weights.allSatisfy({ $0.1 >= 0 }) else { throw .negativePart }
+            guard weights.allSatisfy({ $0.1 <= Self.maximumShare }) else { throw .shareTooLarge }
             guard weights.contains(where: { $0.1 > 0 }) else { throw .noShares }
             (parts, extraUnits) = Self.weighted(amount, weights.map { ($0.0, Int64($0.1)) })
         }
@@ -135,6 +141,8 @@ public enum SplitProblem: Error, Equatable, Sendable {
     case negativePart
     case exactSumMismatch(sum: Money?, amount: Money)
     case percentagesSum(basisPoints: Int)
+    case percentageTooLarge
+    case shareTooLarge
     case noShares
 
     public var message: String {
@@ -149,6 +157,8 @@ public enum SplitProblem: Error, Equatable, Sendable {
         case .exactSumMismatch(nil, let amount): "The parts add up to more than \(amount)."
         case .percentagesSum(let basisPoints):
             "The percentages add up to \(basisPoints / 100).\(String(format2: basisPoints % 100)) %, not 100 %."
+        case .percentageTooLarge: "A percentage is at most 100 %."
+        case .shareTooLarge: "A share is a whole number from 0 to \(Split.maximumShare)."
         case .noShares: "Give at least one person a share."
         }
     }

@@ -82,6 +82,9 @@ public struct LiveExpensesService: ExpensesService {
     public func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement {
         guard from != to else { throw .invalidSettlement("Someone cannot pay themselves.") }
         guard amount.isPositive else { throw .invalidSettlement("The amount must be more than zero.") }
+        guard amount.minorUnits <= LedgerLimits.maximumAmount else {
+            throw .invalidSettlement("A payment is at most \(LedgerLimits.largest(amount.currency)).")
+        }
         guard user == from || user == to else { throw .invalidSettlement("Only the payer or the payee can record a payment.") }
         let settlement = Settlement(id: ExpenseID(rawValue: UserID.random(using: random).rawValue), from: from, to: to, amount: amount, day: day)
         let at = now().timeIntervalSince1970
@@ -116,10 +119,10 @@ public struct LiveExpensesService: ExpensesService {
     public func suggestedPayments(in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] {
         let code = SaveFormatter.text(currency)
         let records = try await storing { try await store.read { try $0.balances(in: code) } }
-        var net: [UserID: Int64] = [:]
+        var net: [UserID: Int128] = [:]
         for record in records {
-            net[UserID(rawValue: record.low), default: 0] += record.amount
-            net[UserID(rawValue: record.high), default: 0] -= record.amount
+            net[UserID(rawValue: record.low), default: 0] += Int128(record.amount)
+            net[UserID(rawValue: record.high), default: 0] -= Int128(record.amount)
         }
         return DebtSimplifier.payments(for: net, currency: currency)
     }
@@ -182,16 +185,25 @@ public struct LiveExpensesService: ExpensesService {
             return try await work()
         } catch let error as ExpensesError {
             throw error
+        } catch let ExpensesDataError.refused(rule) {
+            throw .refused(rule)
         } catch {
             throw .storeUnavailable("\(error)")
         }
     }
 }
 
-/// Applies balance changes in a transaction.
+/// Applies balance changes in a transaction; one that takes a pair's balance beyond
+/// ``LedgerLimits/maximumAmount`` throws, which rolls the whole write back.
 private func apply(_ deltas: [PairBalances.Delta], in db: any ExpensesWriting) throws {
     for delta in deltas {
         let (key, units) = delta.keyed
-        try db.addToBalance(low: key.low.rawValue, high: key.high.rawValue, currency: SaveFormatter.text(key.currency), amount: units)
+        let balance: Int64
+        do {
+            balance = try db.addToBalance(low: key.low.rawValue, high: key.high.rawValue, currency: SaveFormatter.text(key.currency), amount: units)
+        } catch ExpensesDataError.outOfRange {
+            throw ExpensesError.beyondLimit(key.currency)
+        }
+        guard balance.magnitude <= LedgerLimits.maximumAmount.magnitude else { throw ExpensesError.beyondLimit(key.currency) }
     }
 }
