@@ -18,6 +18,11 @@ let clock = ContinuousClock()
 let people = (0..<200).map { UserID(rawValue: String(format: "user-%04d", $0)) }
 let me = people[0]
 
+/// Everyone the bench names exists.
+struct BenchPeople: PeopleDirectory {
+    func unknown(among people: Set<UserID>) async throws -> Set<UserID> { [] }
+}
+
 func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
@@ -52,7 +57,7 @@ defer { try? FileManager.default.removeItem(at: folder) }
 // 1. Adding through the service: one transaction per expense, as the app writes them.
 do {
     let database = LocalDatabase(.file(folder.appendingPathComponent("adds.sqlite")), migrations: ExpensesSchema.registerMigrations(in:))
-    let service = LiveExpensesService(store: SQLiteExpensesStore(database: database), random: SeededRandomSource(seed: 1))
+    let service = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: BenchPeople(), random: SeededRandomSource(seed: 1))
     var drafts = Expenses()
     let elapsed = try await clock.measure {
         for _ in 0..<added {
@@ -97,7 +102,7 @@ let loading = try await clock.measure {
 }
 print(String(format: "Store %d expenses in bulk: %.1f s", stored, seconds(loading)))
 
-let service = LiveExpensesService(store: store)
+let service = LiveExpensesService(store: store, people: BenchPeople())
 var maintained: [Balance] = []
 let readTimes = try await (0..<20).asyncMap { _ in
     try await clock.measure { maintained = try await service.balances(of: me) }

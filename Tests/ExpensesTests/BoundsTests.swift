@@ -96,7 +96,7 @@ struct BoundsTests {
                 )
             }
         }
-        let payments = try await ledger.service().suggestedPayments(in: .eur)
+        let payments = try await ledger.service().suggestedPayments(for: ann, in: .eur)
         var received: Int128 = 0
         for payment in payments where payment.to == ann { received += Int128(payment.amount.minorUnits) }
         #expect(received == Int128(limit) * 10_000)

@@ -22,13 +22,22 @@ func draft(_ amount: Money, paidBy payers: [(UserID, Int64)], among participants
     )
 }
 
+/// Everyone exists but those whose id starts with "unknown".
+struct TestPeople: PeopleDirectory {
+    func unknown(among people: Set<UserID>) async throws -> Set<UserID> {
+        people.filter { $0.rawValue.hasPrefix("unknown") }
+    }
+}
+
 /// The live service on a private in-memory store.
 struct Ledger {
     let database = LocalDatabase(.memory, migrations: ExpensesSchema.registerMigrations(in:))
     var store: any ExpensesStore { SQLiteExpensesStore(database: database) }
 
     func service(store: (any ExpensesStore)? = nil) -> LiveExpensesService {
-        LiveExpensesService(store: store ?? self.store, random: SeededRandomSource(seed: 9), now: { Date(timeIntervalSince1970: 1_800_000_000) })
+        LiveExpensesService(
+            store: store ?? self.store, people: TestPeople(), random: SeededRandomSource(seed: 9), now: { Date(timeIntervalSince1970: 1_800_000_000) }
+        )
     }
 
     func count(_ table: String) throws -> Int {
@@ -44,7 +53,7 @@ struct ExpensesServiceTests {
     func add() async throws {
         let service = ledger.service()
         let dinner = try await service.add(try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann, bob, cy]), by: ann)
-        #expect(try await service.expense(dinner.id) == dinner)
+        #expect(try await service.expense(dinner.id, for: ann) == dinner)
         #expect(try await service.balances(of: ann) == [Balance(other: bob, amount: eur(1000)), Balance(other: cy, amount: eur(1000))])
         #expect(try await service.balances(of: bob) == [Balance(other: ann, amount: eur(-1000))])
         let activity = try await service.activity(of: cy, limit: 10)
@@ -61,7 +70,7 @@ struct ExpensesServiceTests {
         #expect(try await service.balances(of: cy) == [])
         try await service.delete(dinner.id, by: ann)
         #expect(try await service.balances(of: ann) == [])
-        #expect(try await service.expense(dinner.id) == nil)
+        #expect(try await service.expense(dinner.id, for: ann) == nil)
         #expect(try await service.activity(of: cy, limit: 10).map(\.kind) == [.edited, .added])
         #expect(try await service.activity(of: ann, limit: 10).map(\.kind) == [.deleted, .edited, .added])
         #expect(try ledger.count("balance") == 0)
@@ -107,10 +116,10 @@ struct ExpensesServiceTests {
         let service = ledger.service()
         _ = try await service.add(try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann, bob, cy]), by: ann)
         _ = try await service.add(try draft(eur(1500), paidBy: [(bob, 1500)], among: [bob, cy]), by: bob)
-        let payments = try await service.suggestedPayments(in: .eur)
+        let payments = try await service.suggestedPayments(for: ann, in: .eur)
         #expect(payments.count <= 2)
         #expect(payments.reduce(0) { $0 + $1.amount.minorUnits } > 0)
-        #expect(try await service.suggestedPayments(in: .jpy) == [])
+        #expect(try await service.suggestedPayments(for: ann, in: .jpy) == [])
     }
 }
 
@@ -150,7 +159,7 @@ struct FailureInjectionTests {
 
         func expense(id: String) throws -> StoredExpense? { try inner.expense(id: id) }
         func balances(of user: String) throws -> [BalanceRecord] { try inner.balances(of: user) }
-        func balances(in currency: String) throws -> [BalanceRecord] { try inner.balances(in: currency) }
+        func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord] { try inner.balances(among: people, in: currency) }
         func activity(of user: String, limit: Int) throws -> [ActivityRecord] { try inner.activity(of: user, limit: limit) }
         func spending(of user: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) { try inner.spending(of: user) }
         func insert(_ expense: StoredExpense) throws { try step(); try inner.insert(expense) }
@@ -189,7 +198,7 @@ struct FailureInjectionTests {
         await #expect(throws: ExpensesError.self) {
             try await failing.edit(dinner.id, to: try draft(eur(100), paidBy: [(bob, 100)], among: [ann, bob]), by: ann)
         }
-        #expect(try await good.expense(dinner.id) == dinner)
+        #expect(try await good.expense(dinner.id, for: ann) == dinner)
         #expect(try await good.balances(of: ann) == [Balance(other: bob, amount: eur(300)), Balance(other: cy, amount: eur(300))])
     }
 }

@@ -6,6 +6,7 @@ import FlowTestSupport
 import FlowsApp
 import Foundation
 import LocalStore
+import Primitives
 import Testing
 import UnauthenticatedFlow
 
@@ -57,6 +58,7 @@ struct AppFlowTests {
             func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
             func signOut() async throws(AccountsError) {}
             func storedSession() async throws(AccountsError) -> StoredSession { .expired }
+            func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { [] }
         }
         let flow = start(Expired())
         await flow.expectText(StoredSession.expiredNotice)

@@ -52,4 +52,5 @@ struct UnavailableAccounts: AccountsService {
     func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
     func signOut() async throws(AccountsError) { throw .storeUnavailable("disk on fire") }
     func storedSession() async throws(AccountsError) -> StoredSession { throw .storeUnavailable("disk on fire") }
+    func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { throw .storeUnavailable("disk on fire") }
 }

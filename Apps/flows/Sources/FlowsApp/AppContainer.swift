@@ -28,12 +28,10 @@ public struct AppContainer: AppFlow.Dependencies {
     /// The app on the embedded store in `location`, opened on first use.
     public static func live(location: StoreLocation) -> AppContainer {
         let database = LocalDatabase(.file(location.databaseFile), migrations: registerMigrations)
+        let accounts = LiveAccountsService(store: SQLiteAccountsStore(database: database), tokens: FileSessionTokenStore(location: location))
         return AppContainer(
-            accounts: LiveAccountsService(
-                store: SQLiteAccountsStore(database: database),
-                tokens: FileSessionTokenStore(location: location)
-            ),
-            expenses: LiveExpensesService(store: SQLiteExpensesStore(database: database))
+            accounts: accounts,
+            expenses: LiveExpensesService(store: SQLiteExpensesStore(database: database), people: AccountsPeople(accounts: accounts))
         )
     }
 
@@ -46,15 +44,18 @@ public struct AppContainer: AppFlow.Dependencies {
     ) -> AppContainer {
         let database = LocalDatabase(.memory, migrations: registerMigrations)
         let random = SeededRandomSource(seed: seed)
+        let accounts = LiveAccountsService(
+            store: SQLiteAccountsStore(database: database),
+            tokens: sessionTokens,
+            hasher: PasswordHasher(cost: 4),
+            random: random,
+            now: { now }
+        )
         return AppContainer(
-            accounts: LiveAccountsService(
-                store: SQLiteAccountsStore(database: database),
-                tokens: sessionTokens,
-                hasher: PasswordHasher(cost: 4),
-                random: random,
-                now: { now }
-            ),
-            expenses: LiveExpensesService(store: SQLiteExpensesStore(database: database), random: random, now: { now })
+            accounts: accounts,
+            expenses: LiveExpensesService(
+                store: SQLiteExpensesStore(database: database), people: AccountsPeople(accounts: accounts), random: random, now: { now }
+            )
         )
     }
 
@@ -62,5 +63,18 @@ public struct AppContainer: AppFlow.Dependencies {
     static let registerMigrations: @Sendable (inout DatabaseMigrator) -> Void = { migrator in
         AccountsSchema.registerMigrations(in: &migrator)
         ExpensesSchema.registerMigrations(in: &migrator)
+    }
+}
+
+/// Expenses know who exists from the accounts: one answer to "who is this?" in the whole app.
+public struct AccountsPeople: PeopleDirectory {
+    let accounts: any AccountsService
+
+    public init(accounts: any AccountsService) {
+        self.accounts = accounts
+    }
+
+    public func unknown(among people: Set<UserID>) async throws -> Set<UserID> {
+        people.subtracting(try await accounts.existing(among: people))
     }
 }

@@ -12,6 +12,8 @@ public protocol AccountsReading {
     func user(id: String) throws -> UserRecord?
     func user(emailKey: String) throws -> UserRecord?
     func session(tokenHash: String) throws -> SessionRecord?
+    /// The ids among `ids` that belong to a user.
+    func existingUserIDs(among ids: [String]) throws -> Set<String>
     /// Every session of a user, oldest first.
     func sessions(userID: String) throws -> [SessionRecord]
 }

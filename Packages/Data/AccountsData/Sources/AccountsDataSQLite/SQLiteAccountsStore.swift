@@ -36,6 +36,14 @@ private struct Transaction: AccountsWriting {
         try Row.fetchOne(db, sql: "SELECT * FROM session WHERE token_hash = ?", arguments: [tokenHash]).map(SessionRecord.init(row:))
     }
 
+    func existingUserIDs(among ids: [String]) throws -> Set<String> {
+        var found: Set<String> = []
+        for id in ids where try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM user WHERE id = ?"), arguments: [id]) != nil {
+            found.insert(id)
+        }
+        return found
+    }
+
     func sessions(userID: String) throws -> [SessionRecord] {
         try Row.fetchAll(db, sql: "SELECT * FROM session WHERE user_id = ? ORDER BY created_at, token_hash", arguments: [userID])
             .map(SessionRecord.init(row:))

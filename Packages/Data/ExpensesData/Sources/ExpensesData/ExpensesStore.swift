@@ -11,8 +11,8 @@ public protocol ExpensesReading {
     func expense(id: String) throws -> StoredExpense?
     /// The balances of the pairs `user` is in, by index (no scan of expenses).
     func balances(of user: String) throws -> [BalanceRecord]
-    /// Every pair's balance in a currency.
-    func balances(in currency: String) throws -> [BalanceRecord]
+    /// The balances in a currency between any two of `people`.
+    func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord]
     func activity(of user: String, limit: Int) throws -> [ActivityRecord]
     /// The sums of `user`'s parts by category, and by month.
     func spending(of user: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord])

@@ -53,8 +53,17 @@ private struct Transaction: ExpensesWriting {
         ).map(BalanceRecord.init(row:))
     }
 
-    func balances(in currency: String) throws -> [BalanceRecord] {
-        try Row.fetchAll(db, sql: "SELECT * FROM balance WHERE currency = ?", arguments: [currency]).map(BalanceRecord.init(row:))
+    func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord] {
+        // Each person's pairs by index, kept when the other side is among `people` too.
+        var found: [BalanceRecord] = []
+        for person in people {
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM balance WHERE user_low = ? AND currency = ?"),
+                arguments: [person, currency]
+            )
+            found += rows.map(BalanceRecord.init(row:)).filter { people.contains($0.high) }
+        }
+        return found
     }
 
     func activity(of user: String, limit: Int) throws -> [ActivityRecord] {

@@ -18,6 +18,10 @@ public protocol AccountsService: Sendable {
     /// The kept session: whose it is, none, or one that went unused for longer than
     /// ``SessionPolicy/idleLimit`` and has just been ended. Finding it counts as using it.
     func storedSession() async throws(AccountsError) -> StoredSession
+
+    /// The ones among `people` that have an account. (User ids are random: knowing one is not
+    /// learning anything about who it is.)
+    func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID>
 }
 
 extension AccountsService {

@@ -107,6 +107,12 @@ public struct LiveAccountsService: AccountsService {
         }
     }
 
+    public func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> {
+        let ids = people.map(\.rawValue)
+        let found = try await storing { try await store.read { try $0.existingUserIDs(among: ids) } }
+        return Set(found.map(UserID.init(rawValue:)))
+    }
+
     private enum Found: Sendable {
         case nothing
         case expired

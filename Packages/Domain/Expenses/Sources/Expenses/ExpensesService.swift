@@ -6,19 +6,26 @@ import Primitives
 ///
 /// Every method that writes does so in one transaction: a failure part-way leaves the store as
 /// it was. Balances are kept up to date by each write, so reading them never scans expenses.
+///
+/// Every method takes the acting user and reads or changes only what that user takes part in,
+/// so the same service can serve many users.
 public protocol ExpensesService: Sendable {
+    /// Records an expense; the user adding it must be in it (paying or sharing), and everyone in
+    /// it must be a known person.
     func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense
-    /// Replaces an expense; only someone in it (paying or sharing) may.
+    /// Replaces an expense; only someone in it (paying or sharing) may, and they stay in it.
     func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense
     /// Deletes an expense; only someone in it may.
     func delete(_ id: ExpenseID, by user: UserID) async throws(ExpensesError)
-    func expense(_ id: ExpenseID) async throws(ExpensesError) -> Expense?
-    /// Records that `from` paid `to`.
+    /// An expense `user` is in; nil for one that does not exist or that they are not in.
+    func expense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense?
+    /// Records that `from` paid `to`; `user` is one of the two.
     func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement
     /// What each other person owes `user` (positive) or is owed by them (negative), per currency.
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance]
-    /// Few payments that would settle everyone in a currency.
-    func suggestedPayments(in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment]
+    /// Few payments that would settle, in one currency, the balances among `user` and the
+    /// people `user` has a balance with (balances with anyone else are not theirs to see).
+    func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment]
     /// The newest changes that involve `user`, newest first.
     func activity(of user: UserID, limit: Int) async throws(ExpensesError) -> [Activity]
     /// What `user`'s own parts of expenses came to, by category and by month.
@@ -108,8 +115,10 @@ public struct SpendingReport: Equatable, Sendable {
 public enum ExpensesError: Error, Equatable, Sendable {
     case invalid(ExpenseProblem)
     case notFound(ExpenseID)
-    /// Only people in an expense may change it.
+    /// Only people in an expense may add, change or see it.
     case notInExpense
+    /// The expense or payment names people the app does not know.
+    case unknownPeople([UserID])
     case invalidSettlement(String)
     /// The write would take a balance or a position beyond ``LedgerLimits``; nothing changed.
     case beyondLimit(Currency)
@@ -121,7 +130,8 @@ public enum ExpensesError: Error, Equatable, Sendable {
         switch self {
         case .invalid(let problem): problem.message
         case .notFound(let id): "There is no expense \(id)."
-        case .notInExpense: "Only people in an expense can change it."
+        case .notInExpense: "Only people in an expense can add or change it."
+        case .unknownPeople(let people): "No one is known by \(people.map(\.rawValue).sorted().joined(separator: ", "))."
         case .invalidSettlement(let reason): reason
         case .beyondLimit(let currency):
             "This would take a balance beyond \(LedgerLimits.largest(currency)) between two people (or a thousand times that for one person); nothing was saved."
@@ -129,4 +139,11 @@ public enum ExpensesError: Error, Equatable, Sendable {
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         }
     }
+}
+
+/// Who exists: the people expenses can name. The app answers from its accounts, so accounts and
+/// expenses agree on who exists.
+public protocol PeopleDirectory: Sendable {
+    /// The ones among `people` that are not known.
+    func unknown(among people: Set<UserID>) async throws -> Set<UserID>
 }

@@ -9,17 +9,27 @@ import Primitives
 /// line are written together or not at all.
 public struct LiveExpensesService: ExpensesService {
     private let store: any ExpensesStore
+    private let people: any PeopleDirectory
     private let random: any RandomSource
     private let now: @Sendable () -> Date
 
-    public init(store: any ExpensesStore, random: any RandomSource = SystemRandomSource(), now: @escaping @Sendable () -> Date = Date.init) {
+    /// - Parameter people: who exists; an expense or a payment naming anyone else is refused.
+    public init(
+        store: any ExpensesStore,
+        people: any PeopleDirectory,
+        random: any RandomSource = SystemRandomSource(),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.store = store
+        self.people = people
         self.random = random
         self.now = now
     }
 
     public func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
         let expense = try checked(ExpenseID(rawValue: UserID.random(using: random).rawValue), draft)
+        guard expense.people.contains(user) else { throw .notInExpense }
+        try await known(expense.people)
         let stored = StoredExpense(expense, rule: draft.rule, createdBy: user, createdAt: now().timeIntervalSince1970)
         let activity = record(.added, expense, by: user)
         try await storing {
@@ -35,6 +45,7 @@ public struct LiveExpensesService: ExpensesService {
     public func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
         let updated = try checked(id, draft)
         guard updated.people.contains(user) else { throw .notInExpense }
+        try await known(updated.people)
         let createdAt = now().timeIntervalSince1970
         let activity = record(.edited, updated, by: user)
         try await storing {
@@ -73,10 +84,11 @@ public struct LiveExpensesService: ExpensesService {
         }
     }
 
-    public func expense(_ id: ExpenseID) async throws(ExpensesError) -> Expense? {
-        try await storing {
+    public func expense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense? {
+        let found = try await storing {
             try await store.read { db in try db.expense(id: id.rawValue)?.expense() }
         }
+        return found.flatMap { $0.people.contains(user) ? $0 : nil }
     }
 
     public func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement {
@@ -86,6 +98,7 @@ public struct LiveExpensesService: ExpensesService {
             throw .invalidSettlement("A payment is at most \(LedgerLimits.largest(amount.currency)).")
         }
         guard user == from || user == to else { throw .invalidSettlement("Only the payer or the payee can record a payment.") }
+        try await known([from, to])
         let settlement = Settlement(id: ExpenseID(rawValue: UserID.random(using: random).rawValue), from: from, to: to, amount: amount, day: day)
         let at = now().timeIntervalSince1970
         let record = SettlementRecord(
@@ -116,9 +129,14 @@ public struct LiveExpensesService: ExpensesService {
         }.sorted { ($0.other.rawValue, $0.amount.currency.code) < ($1.other.rawValue, $1.amount.currency.code) }
     }
 
-    public func suggestedPayments(in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] {
+    public func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] {
         let code = SaveFormatter.text(currency)
-        let records = try await storing { try await store.read { try $0.balances(in: code) } }
+        let records = try await storing {
+            try await store.read { db in
+                let circle = try db.balances(of: user.rawValue).filter { $0.currency == code }.flatMap { [$0.low, $0.high] }
+                return try db.balances(among: Set(circle), in: code)
+            }
+        }
         var net: [UserID: Int128] = [:]
         for record in records {
             net[UserID(rawValue: record.low), default: 0] += Int128(record.amount)
@@ -151,6 +169,17 @@ public struct LiveExpensesService: ExpensesService {
     }
 
     // MARK: - Helpers
+
+    /// Refuses people the directory does not know.
+    private func known(_ people: Set<UserID>) async throws(ExpensesError) {
+        let unknown: Set<UserID>
+        do {
+            unknown = try await self.people.unknown(among: people)
+        } catch {
+            throw .storeUnavailable("\(error)")
+        }
+        guard unknown.isEmpty else { throw .unknownPeople(unknown.sorted { $0.rawValue < $1.rawValue }) }
+    }
 
     private func checked(_ id: ExpenseID, _ draft: ExpenseDraft) throws(ExpensesError) -> Expense {
         do {

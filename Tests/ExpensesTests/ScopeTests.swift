@@ -1,0 +1,72 @@
+import Expenses
+import ExpensesLive
+import Primitives
+import Testing
+
+private let ann = UserID(rawValue: "a-ann")
+private let bob = UserID(rawValue: "b-bob")
+private let cy = UserID(rawValue: "c-cy")
+private let dan = UserID(rawValue: "d-dan")
+
+/// Every read and write takes the acting user and touches only what they take part in.
+@Suite("The ledger scoped to the acting user")
+struct ScopeTests {
+    let ledger = Ledger()
+
+    @Test("an expense is read only by someone in it; to anyone else it does not exist")
+    func expenseHidden() async throws {
+        let service = ledger.service()
+        let dinner = try await service.add(try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann, bob]), by: ann)
+        #expect(try await service.expense(dinner.id, for: bob) == dinner)
+        #expect(try await service.expense(dinner.id, for: cy) == nil)
+        #expect(try await service.balances(of: cy) == [])
+        #expect(try await service.activity(of: cy, limit: 10) == [])
+        await #expect(throws: ExpensesError.notInExpense) {
+            try await service.edit(dinner.id, to: try draft(eur(10), paidBy: [(cy, 10)], among: [cy]), by: cy)
+        }
+        await #expect(throws: ExpensesError.notInExpense) { try await service.delete(dinner.id, by: cy) }
+    }
+
+    @Test("adding an expense one is not in is refused")
+    func addOnlyOwn() async throws {
+        let service = ledger.service()
+        await #expect(throws: ExpensesError.notInExpense) {
+            try await service.add(try draft(eur(3000), paidBy: [(bob, 3000)], among: [bob, cy]), by: ann)
+        }
+        #expect(try ledger.count("expense") == 0)
+    }
+
+    @Test("an expense or a payment naming someone unknown is refused, naming them")
+    func unknownPeople() async throws {
+        let service = ledger.service()
+        let ghost = UserID(rawValue: "unknown-ghost")
+        await #expect(throws: ExpensesError.unknownPeople([ghost])) {
+            try await service.add(try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann, ghost]), by: ann)
+        }
+        await #expect(throws: ExpensesError.unknownPeople([ghost])) {
+            try await service.settle(from: ann, to: ghost, amount: eur(100), day: try Day("2026-11-22"), by: ann)
+        }
+        #expect(ExpensesError.unknownPeople([ghost]).message == "No one is known by unknown-ghost.")
+        #expect(try ledger.count("expense") + ledger.count("settlement") == 0)
+    }
+
+    @Test("suggested payments cover the user's circle only: balances between strangers stay unseen")
+    func suggestionsScoped() async throws {
+        let service = ledger.service()
+        // Ann and Bob share a dinner; Cy and Dan, whom Ann does not know, share a taxi.
+        _ = try await service.add(try draft(eur(2000), paidBy: [(ann, 2000)], among: [ann, bob]), by: ann)
+        _ = try await service.add(try draft(eur(500), paidBy: [(cy, 500)], among: [cy, dan]), by: cy)
+        #expect(try await service.suggestedPayments(for: ann, in: .eur) == [SuggestedPayment(from: bob, to: ann, amount: eur(1000))])
+        #expect(try await service.suggestedPayments(for: dan, in: .eur) == [SuggestedPayment(from: dan, to: cy, amount: eur(250))])
+        #expect(try await service.suggestedPayments(for: ann, in: .usd) == [])
+    }
+
+    @Test("within the circle, debts between the user's people are simplified")
+    func suggestionsSimplifyCircle() async throws {
+        let service = ledger.service()
+        // Bob owes Ann 10, Cy owes Bob 10: Cy pays Ann, and Bob is out of it.
+        _ = try await service.add(try draft(eur(1000), paidBy: [(ann, 1000)], among: [bob]), by: ann)
+        _ = try await service.add(try draft(eur(1000), paidBy: [(bob, 1000)], among: [cy]), by: bob)
+        #expect(try await service.suggestedPayments(for: bob, in: .eur) == [SuggestedPayment(from: cy, to: ann, amount: eur(1000))])
+    }
+}
