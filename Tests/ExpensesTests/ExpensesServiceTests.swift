@@ -165,6 +165,12 @@ struct FailureInjectionTests {
         func insert(_ expense: StoredExpense) throws { try step(); try inner.insert(expense) }
         func deleteExpense(id: String) throws { try step(); try inner.deleteExpense(id: id) }
         func insert(_ settlement: SettlementRecord) throws { try step(); try inner.insert(settlement) }
+        func deleteSettlement(id: String) throws { try step(); try inner.deleteSettlement(id: id) }
+        func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] { try inner.expenseIDs(of: user, offset: offset, limit: limit) }
+        func settlement(id: String) throws -> SettlementRecord? { try inner.settlement(id: id) }
+        func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
+            try inner.settlements(of: user, offset: offset, limit: limit)
+        }
         func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
             try step()
             return try inner.addToBalance(low: low, high: high, currency: currency, amount: amount)

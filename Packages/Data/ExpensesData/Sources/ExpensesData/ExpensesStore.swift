@@ -14,6 +14,11 @@ public protocol ExpensesReading {
     /// The balances in a currency between any two of `people`.
     func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord]
     func activity(of user: String, limit: Int) throws -> [ActivityRecord]
+    /// The ids of the expenses `user` pays or shares, newest first (day, then creation).
+    func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String]
+    func settlement(id: String) throws -> SettlementRecord?
+    /// The payments `user` made or received, newest first.
+    func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord]
     /// The sums of `user`'s parts by category, and by month.
     func spending(of user: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord])
 }
@@ -23,6 +28,7 @@ public protocol ExpensesWriting: ExpensesReading {
     func insert(_ expense: StoredExpense) throws
     func deleteExpense(id: String) throws
     func insert(_ settlement: SettlementRecord) throws
+    func deleteSettlement(id: String) throws
     /// Adds `amount` (signed) to what `high` owes `low` and returns the new balance; a pair that
     /// reaches zero is removed. Throws ``ExpensesDataError/outOfRange`` when the sum does not
     /// fit in 64 bits.

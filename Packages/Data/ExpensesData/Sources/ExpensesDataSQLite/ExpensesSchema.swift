@@ -77,5 +77,12 @@ public enum ExpensesSchema {
                 ) STRICT, WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("expenses.v2.lists-by-person") { db in
+            try db.execute(sql: """
+                CREATE INDEX expense_payer_user ON expense_payer(user_id);
+                CREATE INDEX settlement_from ON settlement(from_user);
+                CREATE INDEX settlement_to ON settlement(to_user);
+                """)
+        }
     }
 }

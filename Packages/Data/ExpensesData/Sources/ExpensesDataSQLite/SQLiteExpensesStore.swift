@@ -85,6 +85,37 @@ private struct Transaction: ExpensesWriting {
         }
     }
 
+    func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] {
+        try String.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT id FROM expense WHERE id IN (
+                    SELECT expense_id FROM expense_part WHERE user_id = ?
+                    UNION SELECT expense_id FROM expense_payer WHERE user_id = ?
+                )
+                ORDER BY day DESC, created_at DESC, id
+                LIMIT ? OFFSET ?
+                """),
+            arguments: [user, user, limit, offset]
+        )
+    }
+
+    func settlement(id: String) throws -> SettlementRecord? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM settlement WHERE id = ?"), arguments: [id]).map(SettlementRecord.init(row:))
+    }
+
+    func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT * FROM settlement WHERE id IN (
+                    SELECT id FROM settlement WHERE from_user = ? UNION SELECT id FROM settlement WHERE to_user = ?
+                )
+                ORDER BY day DESC, created_at DESC, id
+                LIMIT ? OFFSET ?
+                """),
+            arguments: [user, user, limit, offset]
+        ).map(SettlementRecord.init(row:))
+    }
+
     func spending(of user: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) {
         let grouped = { (group: String, order: String) throws -> [SpendingRecord] in
             try Row.fetchAll(
@@ -140,6 +171,10 @@ private struct Transaction: ExpensesWriting {
         ])
     }
 
+    func deleteSettlement(id: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM settlement WHERE id = ?").execute(arguments: [id])
+    }
+
     func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
         guard amount != 0 else {
             return try Int64.fetchOne(
@@ -180,6 +215,15 @@ private struct Transaction: ExpensesWriting {
                 sql: "INSERT INTO activity_person (user_id, at, activity_id) VALUES (?, ?, ?)"
             ).execute(arguments: [person, activity.at, activity.id])
         }
+    }
+}
+
+extension SettlementRecord {
+    fileprivate init(row: Row) {
+        self.init(
+            id: row["id"], from: row["from_user"], to: row["to_user"], amount: row["amount"], currency: row["currency"],
+            day: row["day"], createdBy: row["created_by"], createdAt: row["created_at"]
+        )
     }
 }
 

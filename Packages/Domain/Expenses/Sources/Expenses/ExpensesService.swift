@@ -30,6 +30,31 @@ public protocol ExpensesService: Sendable {
     func activity(of user: UserID, limit: Int) async throws(ExpensesError) -> [Activity]
     /// What `user`'s own parts of expenses came to, by category and by month.
     func spending(of user: UserID) async throws(ExpensesError) -> SpendingReport
+
+    /// The expenses `user` is in, newest first (by day, then by when they were written).
+    func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
+    /// The payments `user` made or received, newest first.
+    func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement]
+    /// The currencies `user` has a balance in, by code.
+    func currencies(of user: UserID) async throws(ExpensesError) -> [Currency]
+    /// Takes back a recorded payment: balances return to what they were without it. Only its
+    /// payer or payee may.
+    func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError)
+}
+
+/// Which part of a long list to read: `limit` items after skipping `offset`.
+public struct PageRequest: Equatable, Sendable {
+    public let offset: Int
+    public let limit: Int
+
+    /// Negative numbers count as zero; a limit is at most 1,000.
+    public init(offset: Int = 0, limit: Int = 50) {
+        self.offset = max(0, offset)
+        self.limit = min(max(0, limit), 1_000)
+    }
+
+    /// The page after this one.
+    public var next: PageRequest { PageRequest(offset: offset + limit, limit: limit) }
 }
 
 /// One person's balance with another in one currency: positive when the other owes them.
@@ -69,6 +94,8 @@ public struct Settlement: Equatable, Sendable {
 public struct Activity: Equatable, Sendable {
     public enum Kind: String, Sendable, CaseIterable, SavedAsText {
         case added, edited, deleted, settled
+        /// A payment was taken back.
+        case unsettled
     }
 
     public let kind: Kind

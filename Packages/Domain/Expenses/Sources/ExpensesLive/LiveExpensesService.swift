@@ -168,7 +168,54 @@ public struct LiveExpensesService: ExpensesService {
         return SpendingReport(byCategory: try lines(sums.byCategory), byMonth: try lines(sums.byMonth))
     }
 
+    public func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
+        try await storing {
+            try await store.read { db in
+                try db.expenseIDs(of: user.rawValue, offset: page.offset, limit: page.limit).compactMap { try db.expense(id: $0)?.expense() }
+            }
+        }
+    }
+
+    public func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
+        let records = try await storing { try await store.read { try $0.settlements(of: user.rawValue, offset: page.offset, limit: page.limit) } }
+        return try records.map(Self.settlement(from:))
+    }
+
+    public func currencies(of user: UserID) async throws(ExpensesError) -> [Currency] {
+        let codes = try await storing { try await store.read { try Set($0.balances(of: user.rawValue).map(\.currency)) } }
+        return try codes.sorted().map(Self.currency)
+    }
+
+    public func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) {
+        let at = now().timeIntervalSince1970
+        let activityID = UserID.random(using: random).rawValue
+        try await storing {
+            try await store.write { db in
+                guard let record = try db.settlement(id: id.rawValue) else { throw ExpensesError.notFound(id) }
+                let settlement = try Self.settlement(from: record)
+                guard user == settlement.from || user == settlement.to else {
+                    throw ExpensesError.invalidSettlement("Only the payer or the payee can take a payment back.")
+                }
+                try apply(settlement.balanceDeltas.map(\.reversed), in: db)
+                try db.deleteSettlement(id: id.rawValue)
+                try db.insert(ActivityRecord(
+                    id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.unsettled), subject: id.rawValue,
+                    summary: "Payment taken back, \(settlement.amount)", people: [record.from, record.to]
+                ))
+            }
+        }
+    }
+
     // MARK: - Helpers
+
+    private static func settlement(from record: SettlementRecord) throws(ExpensesError) -> Settlement {
+        let currency = try currency(record.currency)
+        guard let day = try? Day(record.day) else { throw .storeUnavailable("the payment \(record.id) has a damaged day") }
+        return Settlement(
+            id: ExpenseID(rawValue: record.id), from: UserID(rawValue: record.from), to: UserID(rawValue: record.to),
+            amount: Money(minorUnits: record.amount, currency: currency), day: day
+        )
+    }
 
     /// Refuses people the directory does not know.
     private func known(_ people: Set<UserID>) async throws(ExpensesError) {
