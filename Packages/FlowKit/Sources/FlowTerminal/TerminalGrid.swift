@@ -142,10 +142,11 @@ struct GridState: Sendable {
     private mutating func put(_ character: Character) {
         let cells = DisplayWidth.of(character)
         guard cells > 0 else {
-            // A combining mark joins the character before it.
+            // A combining mark joins the character before it; what joins nothing shows nothing.
             ensureRow()
             if column > 0, column - 1 < screen[row].cells.count {
-                screen[row].cells[column - 1] = Character(String(screen[row].cells[column - 1]) + String(character))
+                let joined = String(screen[row].cells[column - 1]) + String(character)
+                if joined.count == 1, let combined = joined.first { screen[row].cells[column - 1] = combined }
             }
             return
         }
