@@ -39,7 +39,8 @@ struct TTYRendererTests {
             "  Password  at least 8 characters",
             "",
             "  Create account     Cancel",
-            "tab next · shift-tab back · enter confirm · esc back · ctrl",
+            "tab next · shift-tab back · enter confirm · esc back",
+            "ctrl-d cancel",
         ])
     }
 

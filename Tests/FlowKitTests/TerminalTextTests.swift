@@ -45,6 +45,35 @@ struct TerminalTextTests {
         tabs: [Tab(id: "t", label: "Ta\u{2069}b", isSelected: true)]
     )
 
+    @Test("the TTY renderer writes no invisible character from any part of a screen or from typing")
+    func ttyRenderer() async {
+        for focusKeys in [[Key](), [.tab], [.tab, .tab], [.tab, .tab, .tab]] {
+            let output = TextBuffer()
+            let renderer = TTYRenderer(
+                keys: ScriptedKeys([.shiftTab, .tab] + focusKeys + [.character("\u{200B}"), .paste("x\u{202E}y")]),
+                output: output, style: TerminalStyle(colors: false), width: { 80 }
+            )
+            await renderer.present(hostile)
+            _ = await renderer.nextEvent(on: hostile)
+            let shown = output.text.unicodeScalars.filter(Self.invisible)
+            #expect(shown.isEmpty, "written as they are: \(shown.map { "U+" + String($0.value, radix: 16, uppercase: true) })")
+            #expect(output.text.contains("<U+202E>"))
+        }
+    }
+
+    @Test("the cursor of a value with an invisible character counts its marker")
+    func cursorAfterMarker() async {
+        let screen = Screen(id: "s", title: "T", fields: [Field(id: "name", label: "Name", input: .text(""))])
+        let grid = TerminalGrid(width: 60)
+        let keys = WatchedKeys([.character("a"), .character("\u{200B}"), .character("b"), .left], grid: grid)
+        let renderer = TTYRenderer(keys: keys, output: grid, style: TerminalStyle(colors: false), width: { 60 })
+        await renderer.present(screen)
+        _ = await renderer.nextEvent(on: screen)
+        guard let last = keys.sights.last else { return }
+        #expect(last.lines.contains("› Name  a<U+200B>b"))
+        #expect(last.cursor.column == DisplayWidth.of("› Name  a<U+200B>"))
+    }
+
     @Test("the plain renderer writes no invisible character: labels, options, actions, tabs, echoed answers")
     func plainRenderer() async {
         let output = TextBuffer()

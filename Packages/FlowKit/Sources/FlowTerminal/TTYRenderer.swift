@@ -16,6 +16,7 @@ public actor TTYRenderer: ScreenHost {
     let output: any TextOutput
     let style: TerminalStyle
     let width: @Sendable () -> Int
+    let height: @Sendable () -> Int
     let animates: Bool
 
     public private(set) var stop: PlainRenderer.Stop?
@@ -25,8 +26,14 @@ public actor TTYRenderer: ScreenHost {
     var highlights: [ElementID: Int] = [:]
     var picks: [ElementID: Set<ElementID>] = [:]
     var submitAfterFill: ElementID?
-    var drawnLines = 0
+    /// The rows of the last drawing as written (without styles), the width it was drawn at, and
+    /// where the cursor was left in it: what a repaint needs to find its first row again.
+    var drawnRows: [String] = []
+    var drawnWidth = 0
     var cursorRow = 0
+    var cursorColumn = 0
+    /// The first row shown of a screen taller than the terminal.
+    var windowTop = 0
 
     var filters: [ElementID: String] = [:]
     var filtering: ElementID?
@@ -35,11 +42,15 @@ public actor TTYRenderer: ScreenHost {
     static let frames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
 
     /// - Parameter animates: turn the busy mark into a spinner (on a real terminal).
-    public init(keys: any KeySource, output: any TextOutput, style: TerminalStyle, animates: Bool = false, width: @escaping @Sendable () -> Int) {
+    public init(
+        keys: any KeySource, output: any TextOutput, style: TerminalStyle, animates: Bool = false,
+        height: @escaping @Sendable () -> Int = { 1_000 }, width: @escaping @Sendable () -> Int
+    ) {
         self.keys = keys
         self.output = output
         self.style = style
         self.animates = animates
+        self.height = height
         self.width = width
     }
 
@@ -102,6 +113,7 @@ public actor TTYRenderer: ScreenHost {
             picks = [:]
             filters = [:]
             filtering = nil
+            windowTop = 0
             focus = next.tabs.count + (next.fields.firstIndex { !$0.hasValue || $0.error != nil } ?? next.fields.count)
             if next.fields.isEmpty, let primary = next.actions.firstIndex(where: { $0.role == .primary }) { focus = next.tabs.count + primary }
         }
