@@ -71,11 +71,18 @@ final class PseudoTerminal {
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
-    /// Reads until the output contains `text`; fails after `seconds` so a broken build cannot hang CI.
+    /// How much the terminal has shown so far: a place to wait for text after (`since:`).
+    var mark: Int { received.count }
+
+    /// What the terminal showed after `mark`.
+    func output(since mark: Int) -> String { String(decoding: received[min(mark, received.count)...], as: UTF8.self) }
+
+    /// Reads until the output (after `since`, if given) contains `text`; fails after `seconds` so
+    /// a broken build cannot hang CI.
     @discardableResult
-    func waitFor(_ text: String, seconds: Double = 15) throws -> String {
+    func waitFor(_ text: String, since mark: Int = 0, seconds: Double = 15) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
-        while !output.contains(text) {
+        while !output(since: mark).contains(text) {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { throw Failure("timed out waiting for \(text.debugDescription); the terminal shows:\n\(output)") }
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)

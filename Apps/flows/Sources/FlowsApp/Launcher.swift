@@ -33,6 +33,7 @@ enum Launcher {
                 output: StandardError(),
                 style: .resolve(options.color, environment: environment, outputIsTerminal: true, theme: options.theme),
                 animates: true,
+                controlsTerminal: true,
                 height: { TerminalModes.height() },
                 width: { TerminalModes.width() }
             )

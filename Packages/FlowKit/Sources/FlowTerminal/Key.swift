@@ -18,7 +18,8 @@ public enum Key: Equatable, Sendable {
     case control(Character)
     /// Text pasted while bracketed paste is on, as one event.
     case paste(String)
-    /// The terminal changed size (not a key, but it arrives the same way).
+    /// The screen must be drawn again: the terminal changed size, or the process came back from
+    /// a suspend (not a key, but it arrives the same way).
     case resize
 }
 

@@ -45,6 +45,8 @@ public actor PlainRenderer: ScreenHost {
     private var shownStatus: ScreenStatus?
     private var answered: Set<ElementID> = []
     private var submitted = false
+    /// The open question, asked again after a suspend.
+    private var lastPrompt = ""
 
     /// - Parameters:
     ///   - answers: answers given in advance, by field identifier; each is used once.
@@ -138,6 +140,7 @@ public actor PlainRenderer: ScreenHost {
     }
 
     private func prompt(_ text: String) {
+        lastPrompt = text
         output.write(TerminalText.sanitized(text))
     }
 
@@ -307,11 +310,21 @@ public actor PlainRenderer: ScreenHost {
     /// Reads an answer; where the input does not echo, writes it after the prompt (a secret as
     /// a mask) so the output reads as a log of the session.
     private func read(secret: Bool) async -> String? {
-        let line = await input.readLine(secret: secret)
-        if !input.echoes {
-            output.write(Self.echo(of: line, secret: secret) + "\n")
+        while true {
+            let line: String?
+            switch await input.readLine(secret: secret) {
+            case .line(let text): line = text
+            case .end: line = nil
+            case .resumed:
+                // Back from Ctrl-Z: the shell printed below the question; ask it again.
+                output.write(TerminalText.sanitized(lastPrompt))
+                continue
+            }
+            if !input.echoes {
+                output.write(Self.echo(of: line, secret: secret) + "\n")
+            }
+            return line
         }
-        return line
     }
 
     /// How an answer appears in the log: a secret as a mask, a very long answer shortened.

@@ -434,6 +434,17 @@ extension TTYRenderer {
     /// Repaints the region: back to its first row, clear below, draw, place the cursor.
     func paint() {
         guard stop == nil else { return }
+        if controlsTerminal {
+            // Stopped (Ctrl-Z), or continued in the background: draw nothing over the shell.
+            guard !TerminalModes.isSuspended else { return }
+            let resumes = TerminalModes.resumes
+            if resumes != seenResumes {
+                // The last drawing was left above what the shell printed meanwhile: draw anew.
+                seenResumes = resumes
+                drawnRows = []
+                cursorRow = 0
+            }
+        }
         let width = max(1, self.width())
         let usable = max(1, width - 1)
         let (rows, cursor) = fitted(layout(usable: usable), height: max(1, height()), usable: usable)
@@ -445,19 +456,26 @@ extension TTYRenderer {
             text += "\r\u{1B}[J"
         }
         text += rows.map { render(Self.cut($0, to: usable)) }.joined(separator: "\r\n")
+        let place: (row: Int, column: Int)
         if let cursor {
             let up = rows.count - 1 - cursor.row
             if up > 0 { text += "\u{1B}[\(up)A" }
             text += "\r\u{1B}[\(cursor.column + 1)G\u{1B}[?25h"
-            cursorRow = cursor.row
-            cursorColumn = cursor.column
+            place = cursor
         } else {
             text += "\u{1B}[?25l"
-            cursorRow = rows.count - 1
-            cursorColumn = texts.last.map { DisplayWidth.of($0) } ?? 0
+            place = (rows.count - 1, texts.last.map { DisplayWidth.of($0) } ?? 0)
+        }
+        if controlsTerminal {
+            // A suspend may have come while the frame was made: written now, it would move up
+            // over the shell's lines. Look again just before writing (the window left is the write).
+            guard !TerminalModes.isSuspended else { return }
+            if TerminalModes.resumes != seenResumes { return paint() }
         }
         drawnRows = texts
         drawnWidth = width
+        (cursorRow, cursorColumn) = place
+        if controlsTerminal { TerminalModes.drawingBelowCursor(rows.count - 1 - cursorRow) }
         output.write(text)
     }
 
@@ -537,6 +555,7 @@ extension TTYRenderer {
         output.write((down > 0 ? "\u{1B}[\(down)B" : "") + "\r\n\u{1B}[?25h")
         drawnRows = []
         cursorRow = 0
+        if controlsTerminal { TerminalModes.drawingBelowCursor(nil) }
     }
 }
 

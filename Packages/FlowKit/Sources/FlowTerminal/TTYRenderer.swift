@@ -18,6 +18,7 @@ public actor TTYRenderer: ScreenHost {
     let width: @Sendable () -> Int
     let height: @Sendable () -> Int
     let animates: Bool
+    let controlsTerminal: Bool
 
     public private(set) var stop: PlainRenderer.Stop?
     var screen: Screen?
@@ -34,6 +35,8 @@ public actor TTYRenderer: ScreenHost {
     var cursorColumn = 0
     /// The first row shown of a screen taller than the terminal.
     var windowTop = 0
+    /// The suspends already seen (``TerminalModes/resumes``).
+    var seenResumes = 0
 
     var filters: [ElementID: String] = [:]
     var filtering: ElementID?
@@ -41,15 +44,24 @@ public actor TTYRenderer: ScreenHost {
     var frame = 0
     static let frames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
 
-    /// - Parameter animates: turn the busy mark into a spinner (on a real terminal).
+    /// - Parameters:
+    ///   - animates: turn the busy mark into a spinner (on a real terminal).
+    ///   - controlsTerminal: the output is this process's own terminal (set up with
+    ///     ``TerminalModes``): the renderer then tells the signal handlers where its drawing is, so
+    ///     Ctrl-C, SIGTERM and Ctrl-Z leave the cursor below it, draws nothing while suspended, and
+    ///     draws anew after a resume.
+    ///   - height, width: the terminal's size, asked at every paint.
     public init(
         keys: any KeySource, output: any TextOutput, style: TerminalStyle, animates: Bool = false,
+        controlsTerminal: Bool = false,
         height: @escaping @Sendable () -> Int = { 1_000 }, width: @escaping @Sendable () -> Int
     ) {
         self.keys = keys
         self.output = output
         self.style = style
         self.animates = animates
+        self.controlsTerminal = controlsTerminal
+        self.seenResumes = controlsTerminal ? TerminalModes.resumes : 0
         self.height = height
         self.width = width
     }
