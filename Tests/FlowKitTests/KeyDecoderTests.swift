@@ -51,4 +51,21 @@ struct KeyDecoderTests {
         let bytes: [UInt8] = Array("\u{1B}[99xa".utf8) + [0x00, 0xFF, 0x80] + Array("b".utf8)
         #expect(decoder.feed(bytes) == [.character("a"), .character("b")])
     }
+
+    @Test("Alt and a key (Escape and the key in one read) is a key of its own, not Escape", arguments: [
+        ("\u{1B}b", Key.alt("b")), ("\u{1B}f", .alt("f")), ("\u{1B}x", .alt("x")), ("\u{1B}B", .alt("B")),
+        ("\u{1B}é", .alt("é")), ("\u{1B}\u{7F}", .alt("\u{7F}")), ("\u{1B}\r", .alt("\r")), ("\u{1B}.", .alt(".")),
+    ])
+    func alt(text: String, key: Key) {
+        #expect(keys(text) == [key])
+    }
+
+    @Test("Escape alone, or Escape after Escape, is still Escape; Alt keys follow one another")
+    func escapeStill() {
+        #expect(keys("\u{1B}\u{1B}") == [.escape, .escape])
+        #expect(keys("\u{1B}b\u{1B}f") == [.alt("b"), .alt("f")])
+        var decoder = KeyDecoder()
+        #expect(decoder.feed([0x1B]) == [])
+        #expect(decoder.flush() == [.escape])
+    }
 }

@@ -215,4 +215,21 @@ struct TTYRendererTests {
         #expect(await renderer.nextEvent(on: screen) == .tap("account"))
         #expect(screen.elementIDs == ["account", "friends", "expenses", "quit"])
     }
+
+    @Test("Alt and a letter does not leave the screen: Alt-x is ignored, what was typed is kept")
+    func altDoesNotGoBack() async {
+        var decoder = KeyDecoder()
+        let keys = decoder.feed(Array("ada\u{1B}x\r".utf8)) + decoder.flush()
+        let (renderer, _) = renderer(keys)
+        await renderer.present(form)
+        #expect(await renderer.nextEvent(on: form) == .fill("email", "ada"))
+    }
+
+    @Test("Alt-B and Alt-F move the cursor a word back and forward; Alt-Backspace deletes a word")
+    func wordMotion() async {
+        let keys = typed("ada lovelace") + [.alt("b"), .character("X"), .alt("f"), .character("Y"), .home, .alt("f"), .character("Z"), .end, .alt("\u{7F}"), .enter]
+        let (renderer, _) = renderer(keys)
+        await renderer.present(form)
+        #expect(await renderer.nextEvent(on: form) == .fill("email", "adaZ "))
+    }
 }
