@@ -232,4 +232,27 @@ struct TTYRendererTests {
         await renderer.present(form)
         #expect(await renderer.nextEvent(on: form) == .fill("email", "adaZ "))
     }
+
+    @Test("input that is not UTF-8 is dropped from a secret and the screen says so")
+    func invalidInput() async {
+        var screen = form
+        screen.fields[0].input = .text("ada@x.io")
+        let grid = TerminalGrid(width: 60)
+        let keys = WatchedKeys([.character("p"), .character("a"), .invalidUTF8, .character("s"), .character("s")], grid: grid)
+        let renderer = TTYRenderer(keys: keys, output: grid, style: TerminalStyle(colors: false), width: { 60 })
+        await renderer.present(screen)
+        _ = await renderer.nextEvent(on: screen)
+        // Drawn after the bad input (the fourth time a key is asked for): the notice, the secret unchanged.
+        let sights = keys.sights
+        #expect(sights.count == 6)
+        if sights.count == 6 {
+            #expect(sights[3].lines.contains("✗ input that is not valid UTF-8 was ignored"), "\(sights[3].lines.joined(separator: "\n"))")
+            #expect(sights[3].lines.contains("› Password  ••"))
+            #expect(!sights[4].lines.contains("✗ input that is not valid UTF-8 was ignored"))
+            #expect(sights[5].lines.contains("› Password  ••••"))
+        }
+        let (second, _) = self.renderer([.character("p"), .invalidUTF8, .enter])
+        await second.present(screen)
+        #expect(await second.nextEvent(on: screen) == .fill("password", "p"))
+    }
 }

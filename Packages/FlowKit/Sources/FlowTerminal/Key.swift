@@ -20,6 +20,9 @@ public enum Key: Equatable, Sendable {
     case alt(Character)
     /// Text pasted while bracketed paste is on, as one event.
     case paste(String)
+    /// Bytes that are not UTF-8 (a stray byte, or a paste with one): dropped, never turned into
+    /// characters; the renderer says so.
+    case invalidUTF8
     /// The screen must be drawn again: the terminal changed size, or the process came back from
     /// a suspend (not a key, but it arrives the same way).
     case resize
@@ -42,7 +45,8 @@ public struct KeyDecoder: Sendable {
         var keys: [Key] = []
         while let (key, used) = decodeOne() {
             pending.removeFirst(used)
-            if let key { keys.append(key) }
+            // A run of bad bytes is one key.
+            if let key, !(key == .invalidUTF8 && keys.last == .invalidUTF8) { keys.append(key) }
         }
         return keys
     }
@@ -69,7 +73,8 @@ public struct KeyDecoder: Sendable {
             if let end = pending.firstRange(of: Self.pasteEnd) {
                 paste += pending[..<end.lowerBound]
                 pasting = nil
-                let raw = String(decoding: paste, as: UTF8.self)
+                // A paste with bytes that are not UTF-8 is refused whole rather than changed.
+                guard let raw = String(validating: paste, as: UTF8.self) else { return (.invalidUTF8, end.upperBound) }
                 let text = String(raw.map { $0 == "\r\n" || $0 == "\r" ? "\n" : $0 })
                 return (.paste(text), end.upperBound)
             }
@@ -152,7 +157,7 @@ public struct KeyDecoder: Sendable {
     private func decodeCharacter() -> (Key?, Int)? {
         switch decodeCharacter(at: 0) {
         case .character(let character, let length)?: return (.character(character), length)
-        case .invalid?: return (nil, 1)
+        case .invalid?: return (.invalidUTF8, 1)
         case nil: return nil
         }
     }

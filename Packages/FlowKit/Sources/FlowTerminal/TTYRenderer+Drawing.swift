@@ -132,6 +132,9 @@ extension TTYRenderer {
         case nil:
             break
         }
+        if let notice = inputNotice {
+            layout.rows += Self.wrap([Span("✗ " + notice, .error)], width: usable, hanging: 2)
+        }
         if layout.rows.count > statusStart { layout.status = statusStart..<layout.rows.count }
 
         let help = ["tab next", "shift-tab back", "enter confirm", "esc back", "ctrl-d cancel"].map { [Span($0, .dim)] }

@@ -38,6 +38,8 @@ public actor TTYRenderer: ScreenHost {
     /// The suspends already seen (``TerminalModes/resumes``).
     var seenResumes = 0
 
+    /// Said under the screen's status until the next key (input that was not UTF-8).
+    var inputNotice: String?
     var filters: [ElementID: String] = [:]
     var filtering: ElementID?
     var spinner: Task<Void, Never>?
@@ -125,6 +127,7 @@ public actor TTYRenderer: ScreenHost {
             picks = [:]
             filters = [:]
             filtering = nil
+            inputNotice = nil
             windowTop = 0
             focus = next.tabs.count + (next.fields.firstIndex { !$0.hasValue || $0.error != nil } ?? next.fields.count)
             if next.fields.isEmpty, let primary = next.actions.firstIndex(where: { $0.role == .primary }) { focus = next.tabs.count + primary }
