@@ -170,3 +170,31 @@ enum JobControlShell {
         return nil
     }()
 }
+
+/// Standard input that is not UTF-8 is refused, never turned into U+FFFD (two different
+/// passwords would then be the same).
+@Suite("flows with piped input that is not UTF-8")
+struct InvalidInputTests {
+    let flows: FlowsProcess
+
+    init() throws {
+        flows = try FlowsProcess()
+    }
+
+    @Test("bytes that are not UTF-8 stop flows run SignIn with status 2, naming the field")
+    func invalidPassword() throws {
+        defer { flows.removeHome() }
+        let signUp = try flows.run(["run", "SignUp"], input: "ada@example.com\ncorrect horse\nAda Lovelace\n")
+        #expect(signUp.status == 0, "\(signUp.stderr)")
+
+        let password = try flows.run(["run", "SignIn", "--json"], bytes: Array("ada@example.com\n".utf8) + [0xFF, 0xFF] + Array("\n".utf8))
+        #expect(password.status == 2, "\(password.stderr)")
+        #expect(password.stderr.hasSuffix("flows: the answer for password was refused: that line is not valid UTF-8\n"), "\(password.stderr)")
+        #expect(!password.stderr.contains("wrong email or password"))
+        #expect(password.stdout == #"{"result":"cancelled"}"# + "\n")
+
+        let email = try flows.run(["run", "SignIn"], bytes: [0x61, 0xFF, 0x0A] + Array("correct horse\n".utf8))
+        #expect(email.status == 2, "\(email.stderr)")
+        #expect(email.stderr.contains("flows: the answer for email was refused: that line is not valid UTF-8"), "\(email.stderr)")
+    }
+}

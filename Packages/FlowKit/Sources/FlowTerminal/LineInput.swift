@@ -23,6 +23,9 @@ public protocol LineInput: Sendable {
 public enum LineRead: Equatable, Sendable {
     /// A line, without its line ending.
     case line(String)
+    /// A line whose bytes are not valid UTF-8: refused rather than changed, since two different
+    /// answers (two passwords) would otherwise read the same.
+    case notUTF8
     /// The process was stopped (Ctrl-Z) and resumed while waiting: what was typed before is
     /// gone, and the question should be asked again.
     case resumed
@@ -31,7 +34,8 @@ public enum LineRead: Equatable, Sendable {
 }
 
 /// Lines read from a file descriptor (standard input unless told otherwise), on a thread of
-/// their own, so a person thinking about an answer never holds up the concurrency pool.
+/// their own, so a person thinking about an answer never holds up the concurrency pool. The bytes
+/// are read as they are, up to each line feed, and a line must be valid UTF-8.
 public final class StandardInput: LineInput {
     private static let queue = DispatchQueue(label: "flows.standard-input")
     private let descriptor: Int32
@@ -108,7 +112,7 @@ public final class StandardInput: LineInput {
                 return nil
             }
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            return .line(String(decoding: line, as: UTF8.self))
+            return String(validating: line, as: UTF8.self).map { .line($0) } ?? .notUTF8
         }
     }
 }
