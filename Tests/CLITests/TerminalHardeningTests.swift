@@ -43,6 +43,22 @@ struct TerminalHardeningTests {
         #expect(grid.cursor.column == 0)
     }
 
+    @Test("NO_COLOR set and not empty draws without colour; empty, or with --color always, in colour", arguments: [
+        ("1", [String](), false), ("", [], true), ("1", ["--color", "always"], true), ("1", ["--theme", "high-contrast"], false),
+    ])
+    func noColor(value: String, options: [String], coloured: Bool) throws {
+        defer { flows.removeHome() }
+        var environment = environment
+        environment["NO_COLOR"] = value
+        let session = try PseudoTerminal(arguments: ["run", "SignUp"] + options, environment: environment)
+        try session.waitFor("Create an account")
+        session.drain(seconds: 0.2)
+        // Every coloured or emphasised piece ends with a reset.
+        #expect(session.output.contains("\u{1B}[0m") == coloured)
+        kill(session.pid, SIGTERM)
+        _ = session.exitStatus()
+    }
+
     @Test("in a terminal 8 rows tall, repaints never pile copies of the screen into the scrollback")
     func shortTerminal() throws {
         defer { flows.removeHome() }

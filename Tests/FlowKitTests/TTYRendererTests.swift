@@ -193,6 +193,16 @@ struct TTYRendererTests {
         #expect(!TerminalStyle.resolve(.never, environment: [:], outputIsTerminal: true).colors)
     }
 
+    @Test("NO_COLOR as no-color.org says: present and not empty turns colour off, whatever the theme; empty does not; --color always still wins")
+    func noColor() {
+        for theme in TerminalStyle.Theme.allCases where theme != .noColour {
+            #expect(TerminalStyle.resolve(.auto, environment: ["TERM": "xterm", "NO_COLOR": ""], outputIsTerminal: true, theme: theme).theme == theme)
+            #expect(TerminalStyle.resolve(.auto, environment: ["TERM": "xterm", "NO_COLOR": "0"], outputIsTerminal: true, theme: theme).theme == .noColour)
+            #expect(TerminalStyle.resolve(.always, environment: ["TERM": "dumb", "NO_COLOR": "yes"], outputIsTerminal: true, theme: theme).theme == theme)
+            #expect(TerminalStyle.resolve(.never, environment: ["TERM": "xterm"], outputIsTerminal: true, theme: theme).theme == .noColour)
+        }
+    }
+
     @Test("display width: wide characters take two columns, combining marks none")
     func widths() {
         #expect(DisplayWidth.of("abc") == 3)

@@ -49,7 +49,7 @@ struct Layout {
 /// rows as they need. A screen taller than the terminal shows a window that follows the focus.
 extension TTYRenderer {
     /// The fewest columns a value gets beside its label before labels and values are stacked.
-    static let narrowestValue = 10
+    static let narrowestValue = 16
 
     func layout(usable: Int) -> Layout {
         guard let screen else { return Layout() }
