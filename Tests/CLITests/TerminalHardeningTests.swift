@@ -153,12 +153,17 @@ struct SuspendTests {
         #expect(eventually { shell.isInLineMode })
     }
 
-    @Test("the plain renderer's password prompt turns echo off again after fg and asks again")
+    @Test("the plain renderer asks its question again after fg, and a password prompt turns echo off again")
     func plainSecret() throws {
         defer { flows.removeHome() }
         let shell = try shell()
         shell.type("'\(FlowsProcess.executable.path)' run SignIn --plain\r")
         try shell.waitFor("Email: ")
+        shell.type("\u{1A}")
+        try shell.waitFor("Stopped")
+        let back = shell.mark
+        shell.type("fg\r")
+        #expect(sees(shell, "Email: ", since: back), "the question is not asked again after fg")
         shell.type("ada@example.com\r")
         try shell.waitFor("Password: ")
         #expect(eventually { !shell.echoes })

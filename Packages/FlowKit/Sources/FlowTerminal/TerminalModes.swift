@@ -51,6 +51,10 @@ public enum TerminalModes {
     /// nothing is drawn. Kept by the renderer on every paint, read by the handlers.
     private static let rowsBelowCursor = Atomic<Int>(-1)
 
+    /// Set when the process stops with the terminal in line mode: the plain renderer's open
+    /// question is asked again when it comes back.
+    private static let stoppedInLineMode = Atomic<Bool>(false)
+
     /// How many times the process came back from a suspend: a renderer that sees it change
     /// draws anew instead of moving back over its old drawing.
     private static let resumeCount = Atomic<Int>(0)
@@ -80,6 +84,7 @@ public enum TerminalModes {
         _ = mode.load(ordering: .relaxed)
         _ = rowsBelowCursor.load(ordering: .relaxed)
         _ = resumeCount.load(ordering: .relaxed)
+        _ = stoppedInLineMode.load(ordering: .relaxed)
         _ = saved
         _ = wakePipe
     }
@@ -215,6 +220,8 @@ public enum TerminalModes {
         case .secret?:
             tcsetattr(STDIN_FILENO, TCSANOW, saved)
             mode.store(Mode.suspendedSecret.rawValue, ordering: .sequentiallyConsistent)
+        case .line?:
+            stoppedInLineMode.store(true, ordering: .sequentiallyConsistent)
         default:
             break
         }
@@ -248,6 +255,8 @@ public enum TerminalModes {
             var quiet = saved.pointee
             quiet.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+            wake(resumeSignal)
+        } else if stoppedInLineMode.exchange(false, ordering: .sequentiallyConsistent) {
             wake(resumeSignal)
         }
     }
