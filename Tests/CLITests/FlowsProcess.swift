@@ -35,6 +35,11 @@ struct FlowsProcess {
 
     /// Runs `flows` with `arguments`, feeding `input` on standard input, and waits for it to end.
     func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:]) throws -> Outcome {
+        try run(arguments, bytes: Array(input.utf8), environment: extra)
+    }
+
+    /// Runs `flows` with `arguments`, feeding these bytes (UTF-8 or not) on standard input.
+    func run(_ arguments: [String], bytes: [UInt8], environment extra: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -46,7 +51,7 @@ struct FlowsProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
+        stdin.fileHandleForWriting.write(Data(bytes))
         try stdin.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so a full pipe never blocks the child.
         let errors = Mutex(Data())

@@ -11,7 +11,9 @@ final class PseudoTerminal {
     private(set) var master: Int32 = -1
     private(set) var slave: Int32 = -1
     private(set) var pid: pid_t = 0
-    private(set) var output = ""
+    private var received: [UInt8] = []
+    /// Everything the terminal showed so far, as text.
+    var output: String { String(decoding: received, as: UTF8.self) }
 
     /// Whether this machine can open a pseudo-terminal.
     static let available: Bool = {
@@ -23,8 +25,9 @@ final class PseudoTerminal {
         return true
     }()
 
-    init(arguments: [String], environment: [String: String], columns: UInt16 = 100) throws {
-        var size = winsize(ws_row: 40, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+    /// Runs `executable` (the built `flows` unless given) with `arguments` in a new terminal.
+    init(executable: String = FlowsProcess.executable.path, arguments: [String], environment: [String: String], columns: UInt16 = 100, rows: UInt16 = 40) throws {
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw Failure("openpty failed") }
         // ttyname_r, not ttyname: tests open terminals side by side, and ttyname's buffer is shared.
         var name = [CChar](repeating: 0, count: 256)
@@ -46,7 +49,6 @@ final class PseudoTerminal {
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
 
-        let executable = FlowsProcess.executable.path
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -69,11 +71,18 @@ final class PseudoTerminal {
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
-    /// Reads until the output contains `text`; fails after `seconds` so a broken build cannot hang CI.
+    /// How much the terminal has shown so far: a place to wait for text after (`since:`).
+    var mark: Int { received.count }
+
+    /// What the terminal showed after `mark`.
+    func output(since mark: Int) -> String { String(decoding: received[min(mark, received.count)...], as: UTF8.self) }
+
+    /// Reads until the output (after `since`, if given) contains `text`; fails after `seconds` so
+    /// a broken build cannot hang CI.
     @discardableResult
-    func waitFor(_ text: String, seconds: Double = 15) throws -> String {
+    func waitFor(_ text: String, since mark: Int = 0, seconds: Double = 15) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
-        while !output.contains(text) {
+        while !output(since: mark).contains(text) {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { throw Failure("timed out waiting for \(text.debugDescription); the terminal shows:\n\(output)") }
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
@@ -81,7 +90,7 @@ final class PseudoTerminal {
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = read(master, &buffer, buffer.count)
             guard count > 0 else { throw Failure("the terminal closed before \(text.debugDescription); it showed:\n\(output)") }
-            output += String(decoding: buffer[0..<count], as: UTF8.self)
+            received += buffer[0..<count]
         }
         return output
     }
@@ -100,6 +109,39 @@ final class PseudoTerminal {
         var mode = termios()
         tcgetattr(slave, &mode)
         return mode.c_lflag & tcflag_t(ICANON) != 0 && mode.c_lflag & tcflag_t(ECHO) != 0
+    }
+
+    /// Whether the terminal is in the interactive renderer's mode: keys one by one, no echo.
+    var isRaw: Bool {
+        var mode = termios()
+        tcgetattr(slave, &mode)
+        return mode.c_lflag & tcflag_t(ICANON) == 0 && mode.c_lflag & tcflag_t(ECHO) == 0
+    }
+
+    /// Whether typed characters are echoed.
+    var echoes: Bool {
+        var mode = termios()
+        tcgetattr(slave, &mode)
+        return mode.c_lflag & tcflag_t(ECHO) != 0
+    }
+
+    /// Changes the terminal's size; the foreground process group gets SIGWINCH.
+    func resize(columns: UInt16, rows: UInt16) {
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+    }
+
+    /// Reads what arrives within `seconds`, for output that has no text to wait for.
+    func drain(seconds: Double = 0.5) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while deadline.timeIntervalSinceNow > 0 {
+            var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(master, &buffer, buffer.count)
+            guard count > 0 else { return }
+            received += buffer[0..<count]
+        }
     }
 
     struct Failure: Error, CustomStringConvertible {

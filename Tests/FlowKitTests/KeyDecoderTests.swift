@@ -45,10 +45,43 @@ struct KeyDecoderTests {
         #expect(got == [.character("x"), .paste("hello\nworld"), .character("y")])
     }
 
-    @Test("unknown sequences and stray bytes are dropped, not turned into text")
+    @Test("unknown sequences and NUL are dropped; bytes that are not UTF-8 are one invalidUTF8 key, never text")
     func unknown() {
         var decoder = KeyDecoder()
         let bytes: [UInt8] = Array("\u{1B}[99xa".utf8) + [0x00, 0xFF, 0x80] + Array("b".utf8)
-        #expect(decoder.feed(bytes) == [.character("a"), .character("b")])
+        #expect(decoder.feed(bytes) == [.character("a"), .invalidUTF8, .character("b")])
+    }
+
+    @Test("a secret typed with a byte that is not UTF-8 never loses it silently", arguments: [
+        [0xFF], [0xFE], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF8, 0x88, 0x80, 0x80, 0x80],
+    ] as [[UInt8]])
+    func invalidBytes(bad: [UInt8]) {
+        var decoder = KeyDecoder()
+        let keys = decoder.feed(Array("pa".utf8) + bad + Array("ss".utf8)) + decoder.flush()
+        #expect(keys == [.character("p"), .character("a"), .invalidUTF8, .character("s"), .character("s")])
+    }
+
+    @Test("a paste with a byte that is not UTF-8 is refused whole")
+    func invalidPaste() {
+        var decoder = KeyDecoder()
+        let keys = decoder.feed(Array("\u{1B}[200~pa".utf8) + [0xFF] + Array("ss\u{1B}[201~".utf8))
+        #expect(keys == [.invalidUTF8])
+    }
+
+    @Test("Alt and a key (Escape and the key in one read) is a key of its own, not Escape", arguments: [
+        ("\u{1B}b", Key.alt("b")), ("\u{1B}f", .alt("f")), ("\u{1B}x", .alt("x")), ("\u{1B}B", .alt("B")),
+        ("\u{1B}é", .alt("é")), ("\u{1B}\u{7F}", .alt("\u{7F}")), ("\u{1B}\r", .alt("\r")), ("\u{1B}.", .alt(".")),
+    ])
+    func alt(text: String, key: Key) {
+        #expect(keys(text) == [key])
+    }
+
+    @Test("Escape alone, or Escape after Escape, is still Escape; Alt keys follow one another")
+    func escapeStill() {
+        #expect(keys("\u{1B}\u{1B}") == [.escape, .escape])
+        #expect(keys("\u{1B}b\u{1B}f") == [.alt("b"), .alt("f")])
+        var decoder = KeyDecoder()
+        #expect(decoder.feed([0x1B]) == [])
+        #expect(decoder.flush() == [.escape])
     }
 }

@@ -1,6 +1,11 @@
 import FlowKit
 import FlowTerminal
+import Synchronization
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("PlainRenderer")
 struct PlainRendererTests {
@@ -213,5 +218,62 @@ struct PlainRendererTests {
         #expect(await renderer.nextEvent(on: screen) == .tap("friends"))
         #expect(output.text.contains("Tabs: [Account] | Friends"))
         #expect(output.text.contains("  2) Go to Friends"))
+    }
+
+    /// Standard input read from a pipe holding `bytes`, as when answers are piped in.
+    private func piped(_ bytes: [UInt8]) -> StandardInput? {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+        close(fds[1])
+        return StandardInput(descriptor: fds[0])
+    }
+
+    @Test("piped answers are read as bytes: a line that is not valid UTF-8 stops the run naming the field, never becomes U+FFFD")
+    func invalidUTF8FromAPipe() async throws {
+        let input = try #require(piped(Array("ada@example.com\npa".utf8) + [0xFF, 0xFE] + Array("ss\nnever read\n".utf8)))
+        let output = TextBuffer()
+        let renderer = PlainRenderer(input: input, output: output)
+        await renderer.present(signIn)
+        #expect(await renderer.nextEvent(on: signIn) == .fill("email", "ada@example.com"))
+        var filled = signIn
+        filled.fields[0].input = .text("ada@example.com")
+        #expect(await renderer.nextEvent(on: filled) == .cancel)
+        #expect(await renderer.stop == .refusedAnswer(field: "password", message: "that line is not valid UTF-8"))
+        #expect(await renderer.stop?.message == "the answer for password was refused: that line is not valid UTF-8")
+        #expect(!output.text.contains("\u{FFFD}"))
+    }
+
+    @Test("piped answers: line endings are dropped, a last line without one is read, then the input ends")
+    func pipedLines() async throws {
+        let input = try #require(piped(Array("ada@example.com\r\ncorrect horse".utf8)))
+        #expect(await input.readLine(secret: false) == .line("ada@example.com"))
+        #expect(await input.readLine(secret: true) == .line("correct horse"))
+        #expect(await input.readLine(secret: false) == .end)
+    }
+
+    @Test("at a terminal, a line that is not valid UTF-8 is refused like a bad answer and asked again")
+    func invalidUTF8AtATerminal() async {
+        let output = TextBuffer()
+        let renderer = PlainRenderer(input: TypedLines([.notUTF8, .line("ada@example.com")]), output: output)
+        await renderer.present(signIn)
+        #expect(await renderer.nextEvent(on: signIn) == .fill("email", "ada@example.com"))
+        #expect(output.text.contains("Error: that line is not valid UTF-8; type it again\nEmail: "))
+        #expect(await renderer.stop == nil)
+    }
+}
+
+/// Lines as a person types them at a terminal (which echoes them).
+final class TypedLines: LineInput {
+    private let reads: Mutex<[LineRead]>
+
+    init(_ reads: [LineRead]) {
+        self.reads = Mutex(reads)
+    }
+
+    var echoes: Bool { true }
+
+    func readLine(secret: Bool) async -> LineRead {
+        reads.withLock { $0.isEmpty ? .end : $0.removeFirst() }
     }
 }

@@ -39,7 +39,8 @@ struct TTYRendererTests {
             "  Password  at least 8 characters",
             "",
             "  Create account     Cancel",
-            "tab next · shift-tab back · enter confirm · esc back · ctrl",
+            "tab next · shift-tab back · enter confirm · esc back",
+            "ctrl-d cancel",
         ])
     }
 
@@ -192,6 +193,16 @@ struct TTYRendererTests {
         #expect(!TerminalStyle.resolve(.never, environment: [:], outputIsTerminal: true).colors)
     }
 
+    @Test("NO_COLOR as no-color.org says: present and not empty turns colour off, whatever the theme; empty does not; --color always still wins")
+    func noColor() {
+        for theme in TerminalStyle.Theme.allCases where theme != .noColour {
+            #expect(TerminalStyle.resolve(.auto, environment: ["TERM": "xterm", "NO_COLOR": ""], outputIsTerminal: true, theme: theme).theme == theme)
+            #expect(TerminalStyle.resolve(.auto, environment: ["TERM": "xterm", "NO_COLOR": "0"], outputIsTerminal: true, theme: theme).theme == .noColour)
+            #expect(TerminalStyle.resolve(.always, environment: ["TERM": "dumb", "NO_COLOR": "yes"], outputIsTerminal: true, theme: theme).theme == theme)
+            #expect(TerminalStyle.resolve(.never, environment: ["TERM": "xterm"], outputIsTerminal: true, theme: theme).theme == .noColour)
+        }
+    }
+
     @Test("display width: wide characters take two columns, combining marks none")
     func widths() {
         #expect(DisplayWidth.of("abc") == 3)
@@ -213,5 +224,45 @@ struct TTYRendererTests {
         #expect(await renderer.nextEvent(on: screen) == .tap("expenses"))
         #expect(await renderer.nextEvent(on: screen) == .tap("account"))
         #expect(screen.elementIDs == ["account", "friends", "expenses", "quit"])
+    }
+
+    @Test("Alt and a letter does not leave the screen: Alt-x is ignored, what was typed is kept")
+    func altDoesNotGoBack() async {
+        var decoder = KeyDecoder()
+        let keys = decoder.feed(Array("ada\u{1B}x\r".utf8)) + decoder.flush()
+        let (renderer, _) = renderer(keys)
+        await renderer.present(form)
+        #expect(await renderer.nextEvent(on: form) == .fill("email", "ada"))
+    }
+
+    @Test("Alt-B and Alt-F move the cursor a word back and forward; Alt-Backspace deletes a word")
+    func wordMotion() async {
+        let keys = typed("ada lovelace") + [.alt("b"), .character("X"), .alt("f"), .character("Y"), .home, .alt("f"), .character("Z"), .end, .alt("\u{7F}"), .enter]
+        let (renderer, _) = renderer(keys)
+        await renderer.present(form)
+        #expect(await renderer.nextEvent(on: form) == .fill("email", "adaZ "))
+    }
+
+    @Test("input that is not UTF-8 is dropped from a secret and the screen says so")
+    func invalidInput() async {
+        var screen = form
+        screen.fields[0].input = .text("ada@x.io")
+        let grid = TerminalGrid(width: 60)
+        let keys = WatchedKeys([.character("p"), .character("a"), .invalidUTF8, .character("s"), .character("s")], grid: grid)
+        let renderer = TTYRenderer(keys: keys, output: grid, style: TerminalStyle(colors: false), width: { 60 })
+        await renderer.present(screen)
+        _ = await renderer.nextEvent(on: screen)
+        // Drawn after the bad input (the fourth time a key is asked for): the notice, the secret unchanged.
+        let sights = keys.sights
+        #expect(sights.count == 6)
+        if sights.count == 6 {
+            #expect(sights[3].lines.contains("✗ input that is not valid UTF-8 was ignored"), "\(sights[3].lines.joined(separator: "\n"))")
+            #expect(sights[3].lines.contains("› Password  ••"))
+            #expect(!sights[4].lines.contains("✗ input that is not valid UTF-8 was ignored"))
+            #expect(sights[5].lines.contains("› Password  ••••"))
+        }
+        let (second, _) = self.renderer([.character("p"), .invalidUTF8, .enter])
+        await second.present(screen)
+        #expect(await second.nextEvent(on: screen) == .fill("password", "p"))
     }
 }

@@ -52,18 +52,19 @@ public enum FlowsCLI {
         }
     }
 
-    /// Ctrl-C and SIGTERM put the terminal back as it was before the process ends.
+    /// Ctrl-C and SIGTERM put the cursor below the drawing and the terminal back as it was before
+    /// the process ends; Ctrl-Z and `fg` restore the terminal and set its mode again.
     private static func installSignalHandlers() {
         // A closed pipe is a failed write to report, not a silent death by SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        TerminalModes.installJobControl()
         signal(SIGINT) { _ in
-            TerminalModes.restore()
-            // End the open prompt's line, so the shell's prompt starts on a line of its own.
-            _ = write(STDERR_FILENO, "\n", 1)
+            // End the open prompt's line too, so the shell's prompt starts on a line of its own.
+            TerminalModes.leave(endingLine: true)
             _exit(130)
         }
         signal(SIGTERM) { _ in
-            TerminalModes.restore()
+            TerminalModes.leave(endingLine: false)
             _exit(143)
         }
     }

@@ -35,6 +35,8 @@ enum Launcher {
                 output: StandardError(),
                 style: .resolve(options.color, environment: environment, outputIsTerminal: true, theme: options.theme),
                 animates: true,
+                controlsTerminal: true,
+                height: { TerminalModes.height() },
                 width: { TerminalModes.width() }
             )
             : nil

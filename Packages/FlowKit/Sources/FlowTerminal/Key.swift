@@ -16,9 +16,15 @@ public enum Key: Equatable, Sendable {
     case escape
     /// Ctrl and a letter (`control("c")` for Ctrl-C).
     case control(Character)
+    /// Alt (Meta) and a key, which a terminal sends as Escape and the key at once (`alt("b")`).
+    case alt(Character)
     /// Text pasted while bracketed paste is on, as one event.
     case paste(String)
-    /// The terminal changed size (not a key, but it arrives the same way).
+    /// Bytes that are not UTF-8 (a stray byte, or a paste with one): dropped, never turned into
+    /// characters; the renderer says so.
+    case invalidUTF8
+    /// The screen must be drawn again: the terminal changed size, or the process came back from
+    /// a suspend (not a key, but it arrives the same way).
     case resize
 }
 
@@ -39,7 +45,8 @@ public struct KeyDecoder: Sendable {
         var keys: [Key] = []
         while let (key, used) = decodeOne() {
             pending.removeFirst(used)
-            if let key { keys.append(key) }
+            // A run of bad bytes is one key.
+            if let key, !(key == .invalidUTF8 && keys.last == .invalidUTF8) { keys.append(key) }
         }
         return keys
     }
@@ -66,7 +73,8 @@ public struct KeyDecoder: Sendable {
             if let end = pending.firstRange(of: Self.pasteEnd) {
                 paste += pending[..<end.lowerBound]
                 pasting = nil
-                let raw = String(decoding: paste, as: UTF8.self)
+                // A paste with bytes that are not UTF-8 is refused whole rather than changed.
+                guard let raw = String(validating: paste, as: UTF8.self) else { return (.invalidUTF8, end.upperBound) }
                 let text = String(raw.map { $0 == "\r\n" || $0 == "\r" ? "\n" : $0 })
                 return (.paste(text), end.upperBound)
             }
@@ -135,12 +143,34 @@ public struct KeyDecoder: Sendable {
             }
         }
         if second == 0x1B { return (.escape, 1) }
-        // Alt and a key: taken as the key alone.
-        return (.escape, 1)
+        // Alt and a key: the terminal sends Escape and the key at once.
+        if second < 0x20 || second == 0x7F {
+            return (.alt(Character(Unicode.Scalar(second))), 2)
+        }
+        switch decodeCharacter(at: 1) {
+        case .character(let character, let length)?: return (.alt(character), 1 + length)
+        case .invalid?: return (.escape, 1)
+        case nil: return nil
+        }
     }
 
     private func decodeCharacter() -> (Key?, Int)? {
-        let first = pending[0]
+        switch decodeCharacter(at: 0) {
+        case .character(let character, let length)?: return (.character(character), length)
+        case .invalid?: return (.invalidUTF8, 1)
+        case nil: return nil
+        }
+    }
+
+    private enum Decoded {
+        case character(Character, length: Int)
+        /// The byte at the start cannot begin a character here.
+        case invalid
+    }
+
+    /// The UTF-8 character at `start` of `pending`; nil when more bytes are needed.
+    private func decodeCharacter(at start: Int) -> Decoded? {
+        let first = pending[start]
         let length = switch first {
         case 0x00...0x7F: 1
         case 0xC2...0xDF: 2
@@ -148,14 +178,14 @@ public struct KeyDecoder: Sendable {
         case 0xF0...0xF4: 4
         default: 0
         }
-        guard length > 0 else { return (nil, 1) }
+        guard length > 0 else { return .invalid }
+        let available = pending.count - start
         // A byte that cannot continue the character makes the lead byte a stray one.
-        for index in 1..<min(length, pending.count) where !(0x80...0xBF).contains(pending[index]) {
-            return (nil, 1)
+        for index in 1..<max(1, min(length, available)) where !(0x80...0xBF).contains(pending[start + index]) {
+            return .invalid
         }
-        guard pending.count >= length else { return nil }
-        let text = String(decoding: pending[0..<length], as: UTF8.self)
-        guard let character = text.first, text.unicodeScalars.first != "\u{FFFD}" else { return (nil, 1) }
-        return (.character(character), length)
+        guard available >= length else { return nil }
+        guard let text = String(validating: pending[start..<(start + length)], as: UTF8.self), let character = text.first else { return .invalid }
+        return .character(character, length: length)
     }
 }

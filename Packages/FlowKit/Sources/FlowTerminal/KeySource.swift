@@ -38,25 +38,13 @@ public final class TerminalKeys: KeySource {
         var ended = false
     }
 
-    // The write end of the pipe the SIGWINCH handler writes to; written once, before the handler
-    // is installed, and only read afterwards (by the handler, which must not take locks).
-    nonisolated(unsafe) private static var resizeWriter: Int32 = -1
-    private let resizeReader: Int32
+    // Woken by the SIGWINCH and SIGCONT handlers through TerminalModes' pipe: either way the
+    // screen is drawn again (at the new size, or anew after a suspend).
+    private let wakeReader: Int32
 
     public init() {
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            resizeReader = fds[0]
-            _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-            _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
-            Self.resizeWriter = fds[1]
-            signal(SIGWINCH) { _ in
-                var byte: UInt8 = 1
-                _ = write(TerminalKeys.resizeWriter, &byte, 1)
-            }
-        } else {
-            resizeReader = -1
-        }
+        TerminalModes.watchResizes()
+        wakeReader = TerminalModes.wakeReader
     }
 
     public func nextKey() async -> Key? {
@@ -78,17 +66,17 @@ public final class TerminalKeys: KeySource {
             var buffer = [UInt8](repeating: 0, count: 256)
             var descriptors = [
                 pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: resizeReader, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0),
             ]
             let waiting = state.withLock { !$0.decoder.isIdle }
-            let ready = poll(&descriptors, resizeReader >= 0 ? 2 : 1, waiting ? 50 : -1)
+            let ready = poll(&descriptors, wakeReader >= 0 ? 2 : 1, waiting ? 50 : -1)
             if ready < 0 { continue }
             if ready == 0 {
                 state.withLock { $0.ready += $0.decoder.flush() }
                 continue
             }
             if descriptors[1].revents & Int16(POLLIN) != 0 {
-                while read(resizeReader, &buffer, buffer.count) > 0 {}
+                while read(wakeReader, &buffer, buffer.count) > 0 {}
                 if descriptors[0].revents & Int16(POLLIN) == 0 { return .resize }
             }
             let count = read(STDIN_FILENO, &buffer, buffer.count)

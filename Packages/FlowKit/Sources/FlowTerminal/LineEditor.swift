@@ -36,16 +36,32 @@ struct LineEditor: Equatable, Sendable {
         case .control("u"):
             characters.removeSubrange(0..<cursor)
             cursor = 0
-        case .control("w"):
-            var start = cursor
-            while start > 0, characters[start - 1] == " " { start -= 1 }
-            while start > 0, characters[start - 1] != " " { start -= 1 }
+        case .control("w"), .alt("\u{7F}"):
+            let start = wordStart(before: cursor)
             characters.removeSubrange(start..<cursor)
             cursor = start
+        case .alt("b"), .alt("B"): cursor = wordStart(before: cursor)
+        case .alt("f"), .alt("F"): cursor = wordEnd(after: cursor)
         default:
             return false
         }
         return true
+    }
+
+    /// Where the word before `index` starts (spaces before `index` skipped).
+    private func wordStart(before index: Int) -> Int {
+        var start = index
+        while start > 0, characters[start - 1] == " " { start -= 1 }
+        while start > 0, characters[start - 1] != " " { start -= 1 }
+        return start
+    }
+
+    /// Where the word after `index` ends (spaces after `index` skipped).
+    private func wordEnd(after index: Int) -> Int {
+        var end = index
+        while end < characters.count, characters[end] == " " { end += 1 }
+        while end < characters.count, characters[end] != " " { end += 1 }
+        return end
     }
 
     /// Display columns before the cursor.

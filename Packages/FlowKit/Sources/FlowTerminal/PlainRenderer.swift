@@ -45,6 +45,8 @@ public actor PlainRenderer: ScreenHost {
     private var shownStatus: ScreenStatus?
     private var answered: Set<ElementID> = []
     private var submitted = false
+    /// The open question, asked again after a suspend.
+    private var lastPrompt = ""
 
     /// - Parameters:
     ///   - answers: answers given in advance, by field identifier; each is used once.
@@ -143,6 +145,7 @@ public actor PlainRenderer: ScreenHost {
     }
 
     private func prompt(_ text: String) {
+        lastPrompt = text
         output.write(TerminalText.sanitized(text))
     }
 
@@ -174,8 +177,13 @@ public actor PlainRenderer: ScreenHost {
         while true {
             if !field.input.options.isEmpty { listOptions(field.input.options) }
             prompt(promptText(for: field))
-            guard let line = await read(secret: field.isSecret) else {
-                return halt(.endOfInput(question: field.label))
+            let line: String
+            switch await read(secret: field.isSecret) {
+            case .line(let text): line = text
+            case .end: return halt(.endOfInput(question: field.label))
+            case .notUTF8:
+                if refuseNotUTF8(for: field.id) { continue }
+                return .cancel
             }
             if line == "?" {
                 if let event = await chooseAction(on: screen, returningToField: field) { return event }
@@ -288,8 +296,14 @@ public actor PlainRenderer: ScreenHost {
             if let defaultIndex { text += " (Enter for \(defaultIndex + 1))" }
             if let field { text += " (Enter to go back to \(field.label))" }
             prompt(text + ": ")
-            guard let answer = await read(secret: false) else {
+            let answer: String
+            switch await read(secret: false) {
+            case .line(let text): answer = text
+            case .end:
                 _ = halt(.endOfInput(question: "the action to take on \(screen.title)"))
+                return nil
+            case .notUTF8:
+                if refuseNotUTF8(for: "action") { continue }
                 return nil
             }
             let trimmed = answer.trimmingWhitespace()
@@ -309,19 +323,55 @@ public actor PlainRenderer: ScreenHost {
         }
     }
 
+    /// What a read gave the renderer.
+    private enum Answer {
+        case line(String)
+        case end
+        /// Not valid UTF-8: asked again at a terminal, the end of the run from a pipe or a file.
+        case notUTF8
+    }
+
+    static let notUTF8 = "that line is not valid UTF-8"
+
     /// Reads an answer; where the input does not echo, writes it after the prompt (a secret as
     /// a mask) so the output reads as a log of the session.
-    private func read(secret: Bool) async -> String? {
-        let line = await input.readLine(secret: secret)
-        if !input.echoes {
-            output.write(Self.echo(of: line, secret: secret) + "\n")
+    private func read(secret: Bool) async -> Answer {
+        while true {
+            let answer: Answer
+            switch await input.readLine(secret: secret) {
+            case .line(let text): answer = .line(text)
+            case .end: answer = .end
+            case .notUTF8: answer = .notUTF8
+            case .resumed:
+                // Back from Ctrl-Z: the shell printed below the question; ask it again.
+                output.write(TerminalText.sanitized(lastPrompt))
+                continue
+            }
+            if !input.echoes {
+                switch answer {
+                case .line(let text): output.write(Self.echo(of: text, secret: secret) + "\n")
+                case .end: output.write("\n")
+                case .notUTF8: output.write("(\(Self.notUTF8))\n")
+                }
+            }
+            return answer
         }
-        return line
+    }
+
+    /// A line that is not UTF-8: a person at a terminal is asked again (true); from a pipe or a
+    /// file the run stops, naming the question, since the lines after it were meant for others.
+    private func refuseNotUTF8(for field: ElementID) -> Bool {
+        if input.echoes {
+            write(["Error: \(Self.notUTF8); type it again"])
+            return true
+        }
+        _ = halt(.refusedAnswer(field: field, message: Self.notUTF8))
+        return false
     }
 
     /// How an answer appears in the log: a secret as a mask, a very long answer shortened.
-    static func echo(of line: String?, secret: Bool) -> String {
-        guard let line, !line.isEmpty else { return "" }
+    static func echo(of line: String, secret: Bool) -> String {
+        guard !line.isEmpty else { return "" }
         if secret { return "********" }
         let limit = 200
         guard line.count > limit else { return TerminalText.sanitized(line) }

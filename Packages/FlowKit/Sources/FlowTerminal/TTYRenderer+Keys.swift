@@ -5,6 +5,12 @@ extension TTYRenderer {
     func handle(_ key: Key) -> UserEvent? {
         guard let screen else { return .cancel }
         if key == .resize { return nil }
+        // A notice about the last key lasts until the next one.
+        inputNotice = nil
+        if key == .invalidUTF8 {
+            inputNotice = "input that is not valid UTF-8 was ignored"
+            return nil
+        }
         if let field = filtering, let options = screen.field(field)?.input.options {
             return filter(key, in: field, options: options)
         }

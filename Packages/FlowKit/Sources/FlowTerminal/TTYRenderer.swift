@@ -16,7 +16,9 @@ public actor TTYRenderer: ScreenHost {
     let output: any TextOutput
     let style: TerminalStyle
     let width: @Sendable () -> Int
+    let height: @Sendable () -> Int
     let animates: Bool
+    let controlsTerminal: Bool
 
     public private(set) var stop: PlainRenderer.Stop?
     var screen: Screen?
@@ -25,21 +27,44 @@ public actor TTYRenderer: ScreenHost {
     var highlights: [ElementID: Int] = [:]
     var picks: [ElementID: Set<ElementID>] = [:]
     var submitAfterFill: ElementID?
-    var drawnLines = 0
+    /// The rows of the last drawing as written (without styles), the width it was drawn at, and
+    /// where the cursor was left in it: what a repaint needs to find its first row again.
+    var drawnRows: [String] = []
+    var drawnWidth = 0
     var cursorRow = 0
+    var cursorColumn = 0
+    /// The first row shown of a screen taller than the terminal.
+    var windowTop = 0
+    /// The suspends already seen (``TerminalModes/resumes``).
+    var seenResumes = 0
 
+    /// Said under the screen's status until the next key (input that was not UTF-8).
+    var inputNotice: String?
     var filters: [ElementID: String] = [:]
     var filtering: ElementID?
     var spinner: Task<Void, Never>?
     var frame = 0
     static let frames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
 
-    /// - Parameter animates: turn the busy mark into a spinner (on a real terminal).
-    public init(keys: any KeySource, output: any TextOutput, style: TerminalStyle, animates: Bool = false, width: @escaping @Sendable () -> Int) {
+    /// - Parameters:
+    ///   - animates: turn the busy mark into a spinner (on a real terminal).
+    ///   - controlsTerminal: the output is this process's own terminal (set up with
+    ///     ``TerminalModes``): the renderer then tells the signal handlers where its drawing is, so
+    ///     Ctrl-C, SIGTERM and Ctrl-Z leave the cursor below it, draws nothing while suspended, and
+    ///     draws anew after a resume.
+    ///   - height, width: the terminal's size, asked at every paint.
+    public init(
+        keys: any KeySource, output: any TextOutput, style: TerminalStyle, animates: Bool = false,
+        controlsTerminal: Bool = false,
+        height: @escaping @Sendable () -> Int = { 1_000 }, width: @escaping @Sendable () -> Int
+    ) {
         self.keys = keys
         self.output = output
         self.style = style
         self.animates = animates
+        self.controlsTerminal = controlsTerminal
+        self.seenResumes = controlsTerminal ? TerminalModes.resumes : 0
+        self.height = height
         self.width = width
     }
 
@@ -102,6 +127,8 @@ public actor TTYRenderer: ScreenHost {
             picks = [:]
             filters = [:]
             filtering = nil
+            inputNotice = nil
+            windowTop = 0
             focus = next.tabs.count + (next.fields.firstIndex { !$0.hasValue || $0.error != nil } ?? next.fields.count)
             if next.fields.isEmpty, let primary = next.actions.firstIndex(where: { $0.role == .primary }) { focus = next.tabs.count + primary }
         }

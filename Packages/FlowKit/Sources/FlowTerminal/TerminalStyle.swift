@@ -1,7 +1,8 @@
 /// Colours and emphasis for the TTY renderer: a theme's palette, or none.
 ///
-/// Colour is off when NO_COLOR is set, TERM is `dumb`, the output is not a terminal, or the user
-/// asked for `--color never`; `--color always` forces it on.
+/// With `--color auto` (the default), colour is off when NO_COLOR is present and not empty (as
+/// no-color.org says; an empty NO_COLOR is ignored), when TERM is `dumb`, or when the output is not
+/// a terminal. `--color never` turns it off and `--color always` on, whatever the environment.
 public struct TerminalStyle: Sendable, Equatable {
     public enum Choice: String, Sendable, CaseIterable {
         case auto, always, never
