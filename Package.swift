@@ -27,6 +27,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "flows", targets: ["flows"]),
+        // The services on the embedded store, wired once, for other Swift tools (docs/embedding.md).
+        .library(name: "FlowsServices", targets: ["FlowsServices"]),
     ],
     dependencies: [
         // MARK: - The project's packages
@@ -50,8 +52,19 @@ let package = Package(
     targets: [
         // MARK: - The app
         .target(
+            name: "FlowsServices",
+            dependencies: [
+                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "Primitives", package: "Primitives"),
+            ] + accountsModules + expensesModules + [
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Apps/flows/Sources/FlowsServices"
+        ),
+        .target(
             name: "FlowsApp",
             dependencies: [
+                "FlowsServices",
                 .product(name: "FlowKit", package: "FlowKit"),
                 .product(name: "FlowTerminal", package: "FlowKit"),
                 .product(name: "FlowTesting", package: "FlowKit"),
@@ -59,7 +72,6 @@ let package = Package(
                 .product(name: "Primitives", package: "Primitives"),
             ] + accountsModules + expensesModules + flowModules + [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Apps/flows/Sources/FlowsApp"
         ),

@@ -1,15 +1,10 @@
 import AppFlow
 import Accounts
-import AccountsDataSQLite
 import AccountsData
-import AccountsLive
 import Expenses
-import ExpensesDataSQLite
-import ExpensesLive
+import FlowsServices
 import Foundation
-import GRDB
 import LocalStore
-import Primitives
 
 /// The composition root: the one place (with the tests) that knows which implementation serves
 /// each abstraction.
@@ -27,12 +22,7 @@ public struct AppContainer: AppFlow.Dependencies {
 
     /// The app on the embedded store in `location`, opened on first use.
     public static func live(location: StoreLocation) -> AppContainer {
-        let database = LocalDatabase(.file(location.databaseFile), migrations: registerMigrations)
-        let accounts = LiveAccountsService(store: SQLiteAccountsStore(database: database), tokens: FileSessionTokenStore(location: location))
-        return AppContainer(
-            accounts: accounts,
-            expenses: LiveExpensesService(store: SQLiteExpensesStore(database: database), people: AccountsPeople(accounts: accounts))
-        )
+        AppContainer(LocalServices.open(location))
     }
 
     /// The app on a private in-memory store of the same implementation, with seeded randomness
@@ -42,39 +32,10 @@ public struct AppContainer: AppFlow.Dependencies {
         now: Date = Date(timeIntervalSince1970: 1_800_000_000),
         sessionTokens: any SessionTokenStore = InMemorySessionTokenStore()
     ) -> AppContainer {
-        let database = LocalDatabase(.memory, migrations: registerMigrations)
-        let random = SeededRandomSource(seed: seed)
-        let accounts = LiveAccountsService(
-            store: SQLiteAccountsStore(database: database),
-            tokens: sessionTokens,
-            hasher: PasswordHasher(cost: 4),
-            random: random,
-            now: { now }
-        )
-        return AppContainer(
-            accounts: accounts,
-            expenses: LiveExpensesService(
-                store: SQLiteExpensesStore(database: database), people: AccountsPeople(accounts: accounts), random: random, now: { now }
-            )
-        )
+        AppContainer(LocalServices.inMemory(seed: seed, now: now, sessionTokens: sessionTokens))
     }
 
-    /// Every area's migrations, in the order they must run.
-    static let registerMigrations: @Sendable (inout DatabaseMigrator) -> Void = { migrator in
-        AccountsSchema.registerMigrations(in: &migrator)
-        ExpensesSchema.registerMigrations(in: &migrator)
-    }
-}
-
-/// Expenses know who exists from the accounts: one answer to "who is this?" in the whole app.
-public struct AccountsPeople: PeopleDirectory {
-    let accounts: any AccountsService
-
-    public init(accounts: any AccountsService) {
-        self.accounts = accounts
-    }
-
-    public func unknown(among people: Set<UserID>) async throws -> Set<UserID> {
-        people.subtracting(try await accounts.existing(among: people))
+    private init(_ services: LocalServices) {
+        self.init(accounts: services.accounts, expenses: services.expenses)
     }
 }
