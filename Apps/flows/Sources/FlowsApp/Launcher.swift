@@ -107,7 +107,7 @@ enum Launcher {
         let run = await ScriptRunner.run(script, flow: entry.name) { router in
             await entry.run(container: container, router: router)
         }
-        StandardError().write(run.transcript)
+        StandardError().write(TerminalText.sanitized(run.transcript))
         if options.json, let outcome = run.outcome {
             print(json(for: outcome))
         }
@@ -126,7 +126,7 @@ enum Launcher {
     }
 
     static func complain(_ message: String) {
-        StandardError().write("flows: \(message)\n")
+        StandardError().write(TerminalText.sanitized("flows: \(message)\n"))
     }
 }
 
