@@ -221,3 +221,27 @@ struct InvalidInputTests {
         #expect(email.stderr.contains("flows: the answer for email was refused: that line is not valid UTF-8"), "\(email.stderr)")
     }
 }
+
+/// What flows says about a command line or a failure can quote what was typed: it is made safe
+/// for the terminal like every screen.
+@Suite("flows' own messages")
+struct MessageTests {
+    let flows: FlowsProcess
+
+    init() throws {
+        flows = try FlowsProcess()
+    }
+
+    @Test("an unknown flow named with escape sequences and bidirectional controls is quoted safely", arguments: [
+        ["run", "\u{1B}]0;pwned\u{7}"], ["run", "Sign\u{202E}nI"], ["run", "SignIn", "--set", "\u{1B}[2J"],
+    ])
+    func hostileArguments(arguments: [String]) throws {
+        defer { flows.removeHome() }
+        let outcome = try flows.run(arguments)
+        #expect(outcome.status == 2)
+        let unsafe = outcome.stderr.unicodeScalars.filter {
+            $0 == "\u{1B}" || $0 == "\u{7}" || $0.properties.generalCategory == .format
+        }
+        #expect(unsafe.isEmpty, "written as they are: \(unsafe.map { "U+" + String($0.value, radix: 16, uppercase: true) })")
+    }
+}

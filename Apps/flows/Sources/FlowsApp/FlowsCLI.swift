@@ -37,7 +37,8 @@ public enum FlowsCLI {
             }
             return 0
         } catch let error as UsageError {
-            StandardError().write("flows: \(error)\n")
+            // Messages can quote what was typed: made safe for the terminal like every screen.
+            StandardError().write(TerminalText.sanitized("flows: \(error)\n"))
             return 2
         } catch {
             let code = FlowsCommand.exitCode(for: error)
@@ -46,7 +47,7 @@ public enum FlowsCLI {
                 if !message.isEmpty { StandardOutput.line(message) }
                 return 0
             }
-            if !message.isEmpty { StandardError().write(message + "\n") }
+            if !message.isEmpty { StandardError().write(TerminalText.sanitized(message + "\n")) }
             // ArgumentParser reports usage errors as EX_USAGE (64); our convention is 2.
             return code == .validationFailure ? 2 : code.rawValue
         }

@@ -133,7 +133,7 @@ enum Launcher {
         let run = await ScriptRunner.run(script, flow: entry.name) { router in
             await entry.run(container: container, router: router)
         }
-        StandardError().write(run.transcript)
+        StandardError().write(TerminalText.sanitized(run.transcript))
         if options.json, let outcome = run.outcome {
             StandardOutput.line(json(for: outcome))
         }
@@ -161,7 +161,7 @@ enum Launcher {
     }
 
     static func complain(_ message: String) {
-        StandardError().write("flows: \(message)\n")
+        StandardError().write(TerminalText.sanitized("flows: \(message)\n"))
     }
 }
 

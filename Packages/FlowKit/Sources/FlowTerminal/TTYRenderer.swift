@@ -5,10 +5,11 @@ import FlowKit
 ///
 /// It draws below what is already on the terminal and repaints only its own region, so the
 /// scrollback keeps what happened. Keys: Tab / Shift-Tab or Down / Up move between elements;
-/// in a text field, typing edits (Left, Right, Home, End, Backspace, Delete, Ctrl-U, Ctrl-W) and
-/// Enter confirms (on the last field it also submits); in a choice, Up / Down or j / k move and
-/// Enter or Space picks; Space toggles in a multi-choice; y / n answer a confirm; Enter takes the
-/// focused action; Esc goes back; Ctrl-D cancels.
+/// in a text field, typing edits (Left, Right, Home, End, Backspace, Delete, Ctrl-U, Ctrl-W,
+/// Alt-B, Alt-F, Alt-Backspace) and Enter confirms (on the last field it also submits); in a
+/// choice, Up / Down or j / k move and Enter or Space picks; Space toggles in a multi-choice;
+/// y / n answer a confirm; Enter takes the focused action; Esc goes back; Ctrl-D cancels. Other
+/// Alt keys do nothing. The layout for narrow and short terminals is in TTYRenderer+Drawing.
 public actor TTYRenderer: ScreenHost {
     // State is internal (not private) so the key handling and the drawing, in files of their
     // own, can reach it; nothing outside the renderer touches it.
