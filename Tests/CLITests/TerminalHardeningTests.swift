@@ -168,8 +168,10 @@ struct SuspendTests {
         try shell.waitFor("Password: ")
         #expect(eventually { !shell.echoes })
 
+        // Since this mark: the first stop's line is already on the terminal.
+        let suspended = shell.mark
         shell.type("\u{1A}")
-        try shell.waitFor("Stopped")
+        try shell.waitFor("Stopped", since: suspended)
         #expect(eventually(1) { shell.echoes }, "echo is left off while flows is stopped")
 
         let resumed = shell.mark
