@@ -49,6 +49,12 @@ public final class LocalDatabase: Sendable {
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // A checkpoint copies the log back into the database and waits for the disk
+                // twice; every 10,000 pages (40 MB of log) instead of SQLite's 1,000 made adding
+                // expenses about a third faster in ledger-bench. The log file is cut back to
+                // 64 MB after a checkpoint, so it does not stay large.
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
+                try db.execute(sql: "PRAGMA journal_size_limit = 67108864")
             }
         }
         switch place {
@@ -131,6 +137,21 @@ public final class LocalDatabase: Sendable {
         } else if errno != EEXIST {
             throw .cannotOpen(url.path, reason: String(cString: strerror(errno)))
         }
+    }
+
+    /// Runs `work` in a read transaction, on the caller's thread.
+    ///
+    /// Synchronous on purpose, and called as is from async code: a hop to the database's queue
+    /// and back (GRDB's async API) cost about 90 µs per transaction here, more than a whole
+    /// write of an expense; a transaction holds the caller's thread only for its own duration.
+    public func read<T>(_ work: (Database) throws -> T) throws -> T {
+        try writer().read(work)
+    }
+
+    /// Runs `work` in a write transaction, on the caller's thread (see ``read(_:)``); a throw
+    /// inside rolls it back.
+    public func write<T>(_ work: (Database) throws -> T) throws -> T {
+        try writer().write(work)
     }
 
     /// The identifiers of the migrations applied to the database, in the order they ran.

@@ -11,11 +11,11 @@ public struct SQLiteAccountsStore: AccountsStore {
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any AccountsReading) throws -> T) async throws -> T {
-        try await database.writer().read { db in try body(Transaction(db: db)) }
+        try database.read { db in try body(Transaction(db: db)) }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any AccountsWriting) throws -> T) async throws -> T {
-        try await database.writer().write { db in try body(Transaction(db: db)) }
+        try database.write { db in try body(Transaction(db: db)) }
     }
 }
 

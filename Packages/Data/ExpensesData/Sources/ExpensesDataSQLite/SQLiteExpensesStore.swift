@@ -11,12 +11,12 @@ public struct SQLiteExpensesStore: ExpensesStore {
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any ExpensesReading) throws -> T) async throws -> T {
-        try await database.writer().read { db in try body(Transaction(db: db)) }
+        try database.read { db in try body(Transaction(db: db)) }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T {
         do {
-            return try await database.writer().write { db in try body(Transaction(db: db)) }
+            return try database.write { db in try body(Transaction(db: db)) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // A constraint refusing a write is a refusal with its reason, not a broken store.
             throw ExpensesDataError.refused(error.message ?? "a constraint of the store")
