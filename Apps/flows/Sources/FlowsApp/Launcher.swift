@@ -22,7 +22,8 @@ enum Launcher {
 
         let environment = ProcessInfo.processInfo.environment
         let answers = try options.parsedAnswers()
-        try entry.checkAnswers(answers.keys)
+        // Drawing the inventories costs start-up time: only answers given in advance need it.
+        if !answers.isEmpty { try entry.checkAnswers(answers.keys) }
         let recording = try options.record.map(Recording.init(path:))
         // The interactive renderer needs a person at a real terminal; answers given in advance,
         // --no-input, pipes and TERM=dumb get the plain one.

@@ -33,7 +33,6 @@ actor ScreenWatch: ScreenHost {
     var problem: String? {
         guard let last else { return nil }
         if case .error(let message) = last.status { return message }
-        let fields = last.fields.compactMap { field in field.error.map { "\(field.label): \($0)" } }
-        return fields.isEmpty ? nil : fields.joined(separator: "; ")
+        return last.fieldErrors.isEmpty ? nil : last.fieldErrors.joined(separator: "; ")
     }
 }

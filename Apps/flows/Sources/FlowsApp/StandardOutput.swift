@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FlowTerminal
 import Synchronization
 
 /// Standard output, written without a buffer so that a failed write (a full disk, a closed
@@ -19,17 +20,8 @@ enum StandardOutput {
 
     static func write(_ text: String) {
         guard failure.withLock({ $0 }) == nil else { return }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { systemWrite(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else {
-                let code = written < 0 ? errno : EIO
-                failure.withLock { $0 = code }
-                return
-            }
-            offset += written
+        if let code = writeAll(Array(text.utf8), to: STDOUT_FILENO) {
+            failure.withLock { $0 = code }
         }
     }
 
@@ -37,8 +29,4 @@ enum StandardOutput {
     static var problem: String? {
         failure.withLock { $0 }.map { "cannot write to standard output: \(String(cString: strerror($0)))" }
     }
-}
-
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }

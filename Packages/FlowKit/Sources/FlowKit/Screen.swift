@@ -164,6 +164,14 @@ public struct Tab: Equatable, Sendable, Codable {
     }
 }
 
+extension Screen {
+    /// What the screen says is wrong with the answers given: each field's error, as
+    /// "Label: message", in the order of the fields.
+    public var fieldErrors: [String] {
+        fields.compactMap { field in field.error.map { "\(field.label): \($0)" } }
+    }
+}
+
 /// What a screen is doing or has to say, beside its content.
 public enum ScreenStatus: Equatable, Sendable, Codable {
     /// Work is under way; the label says what.

@@ -96,7 +96,7 @@ public actor PlainRenderer: ScreenHost {
                     return halt(.failed(message))
                 }
                 // Say why, as a prompting run would: the errors under the fields.
-                let problems = screen.fields.compactMap { field in field.error.map { "\(field.label): \($0)" } }
+                let problems = screen.fieldErrors
                 return halt(.failed(
                     "\(screen.title) did not finish with the answers given"
                         + (problems.isEmpty ? "" : ": " + problems.joined(separator: "; "))

@@ -36,16 +36,20 @@ public final class TextBuffer: TextOutput {
     public var text: String { storage.withLock { $0 } }
 }
 
-/// Writes every byte, retrying short writes; gives up quietly when the descriptor is closed.
-func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-    bytes.withUnsafeBytes { buffer in
-        guard let base = buffer.baseAddress else { return }
+/// Writes every byte, retrying short writes and interruptions. Returns the system's error
+/// number when a write fails (a full disk, a closed pipe), nil when every byte was written;
+/// a caller that has nowhere to report it (standard error) ignores it.
+@discardableResult
+public func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    bytes.withUnsafeBytes { buffer -> Int32? in
+        guard let base = buffer.baseAddress else { return nil }
         var offset = 0
         while offset < buffer.count {
             let written = write(descriptor, base + offset, buffer.count - offset)
             if written < 0, errno == EINTR { continue }
-            if written <= 0 { return }
+            if written <= 0 { return written < 0 ? errno : EIO }
             offset += written
         }
+        return nil
     }
 }

@@ -31,7 +31,7 @@ public enum DebtSimplifier {
     /// - Parameter net: each person's position in minor units (positive: owed to them); the
     ///   positions sum to zero. Any values: sums are taken in 128 bits.
     public static func payments(for net: [UserID: Int128], currency: Currency) -> [SuggestedPayment] {
-        let people: [Position] = net.filter { $0.value != 0 }.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key, $0.value) }
+        let people: [Position] = net.filter { $0.value != 0 }.sorted { $0.key.rawValue < $1.key.rawValue }
         guard people.count > 1 else { return [] }
         let groups = people.count <= exactLimit ? zeroSumGroups(people) : [people]
         return groups.flatMap { greedy($0, currency: currency) }
