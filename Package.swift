@@ -127,6 +127,7 @@ let package = Package(
                 .product(name: "ExpensesData", package: "ExpensesData"),
                 .product(name: "ExpensesDataSQLite", package: "ExpensesData"),
                 .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -191,7 +191,7 @@ struct FailureInjectionTests {
         }
         #expect(try await good.balances(of: ann) == before)
         #expect(try ledger.count("expense") == 1)
-        #expect(try ledger.count("expense_part") == 3)
+        #expect(try ledger.count("expense_person") == 3)
         #expect(try ledger.count("activity") == 1)
     }
 

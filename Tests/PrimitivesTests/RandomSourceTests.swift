@@ -1,3 +1,4 @@
+import Foundation
 import Primitives
 import Testing
 
@@ -24,5 +25,16 @@ struct RandomSourceTests {
         #expect(id.split(separator: "-")[2].first == "4")
         #expect("89ab".contains(id.split(separator: "-")[3].first!))
         #expect(id == id.lowercased())
+    }
+
+    @Test("an identifier spells its bytes as Foundation's UUID does, with the version and variant set")
+    func userIDMatchesFoundation() {
+        for seed in 0..<200 as Range<UInt64> {
+            var bytes = SeededRandomSource(seed: seed).bytes(16)
+            bytes[6] = (bytes[6] & 0x0F) | 0x40
+            bytes[8] = (bytes[8] & 0x3F) | 0x80
+            let foundation = bytes.withUnsafeBytes { UUID(uuid: $0.load(as: uuid_t.self)) }.uuidString.lowercased()
+            #expect(UserID.random(using: SeededRandomSource(seed: seed)).rawValue == foundation)
+        }
     }
 }

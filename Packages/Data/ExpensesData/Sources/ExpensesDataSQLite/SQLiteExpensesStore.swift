@@ -30,14 +30,23 @@ private struct Transaction: ExpensesWriting {
 
     func expense(id: String) throws -> StoredExpense? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM expense WHERE id = ?", arguments: [id]) else { return nil }
-        let payers = try Row.fetchAll(db, sql: "SELECT user_id, amount FROM expense_payer WHERE expense_id = ? ORDER BY position", arguments: [id])
-            .map { StoredExpense.Payer(user: $0["user_id"], amount: $0["amount"]) }
-        let parts = try Row.fetchAll(db, sql: "SELECT user_id, amount, rule_value FROM expense_part WHERE expense_id = ? ORDER BY position", arguments: [id])
-            .map { StoredExpense.Part(user: $0["user_id"], amount: $0["amount"], ruleValue: $0["rule_value"]) }
+        let people = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM expense_person WHERE expense_id = ?"),
+            arguments: [id]
+        )
+        let payers = people.compactMap { row -> (position: Int64, payer: StoredExpense.Payer)? in
+            guard let position: Int64 = row["paid_position"], let paid: Int64 = row["paid"] else { return nil }
+            return (position, StoredExpense.Payer(user: row["user_id"], amount: paid))
+        }
+        let parts = people.compactMap { row -> (position: Int64, part: StoredExpense.Part)? in
+            guard let position: Int64 = row["part_position"], let part: Int64 = row["part"] else { return nil }
+            return (position, StoredExpense.Part(user: row["user_id"], amount: part, ruleValue: row["rule_value"]))
+        }
         return StoredExpense(
             id: row["id"], description: row["description"], amount: row["amount"], currency: row["currency"], day: row["day"],
             category: row["category"], splitMode: row["split_mode"], createdBy: row["created_by"], createdAt: row["created_at"],
-            payers: payers, parts: parts
+            payers: payers.sorted { $0.position < $1.position }.map(\.payer),
+            parts: parts.sorted { $0.position < $1.position }.map(\.part)
         )
     }
 
@@ -71,31 +80,33 @@ private struct Transaction: ExpensesWriting {
             db,
             sql: """
                 SELECT activity.* FROM activity_person
-                JOIN activity ON activity.id = activity_person.activity_id
+                JOIN activity ON activity.seq = activity_person.seq
                 WHERE activity_person.user_id = ?
-                ORDER BY activity_person.at DESC, activity.rowid DESC
+                ORDER BY activity_person.at DESC, activity_person.seq DESC
                 LIMIT ?
                 """,
             arguments: [user, limit]
         )
         return try rows.map { row in
-            let id: String = row["id"]
-            let people = try String.fetchAll(db, sql: "SELECT user_id FROM activity_person WHERE activity_id = ? ORDER BY user_id", arguments: [id])
-            return ActivityRecord(id: id, at: row["at"], actor: row["actor"], kind: row["kind"], subject: row["subject"], summary: row["summary"], people: people)
+            let people = try String.fetchAll(
+                db.cachedStatement(sql: "SELECT user_id FROM activity_person WHERE seq = ? ORDER BY user_id"),
+                arguments: [row["seq"] as Int64]
+            )
+            return ActivityRecord(
+                id: row["id"], at: row["at"], actor: row["actor"], kind: row["kind"], subject: row["subject"], summary: row["summary"],
+                people: people
+            )
         }
     }
 
     func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] {
         try String.fetchAll(
             db.cachedStatement(sql: """
-                SELECT id FROM expense WHERE id IN (
-                    SELECT expense_id FROM expense_part WHERE user_id = ?
-                    UNION SELECT expense_id FROM expense_payer WHERE user_id = ?
-                )
+                SELECT id FROM expense WHERE id IN (SELECT expense_id FROM expense_person WHERE user_id = ?)
                 ORDER BY day DESC, created_at DESC, id
                 LIMIT ? OFFSET ?
                 """),
-            arguments: [user, user, limit, offset]
+            arguments: [user, limit, offset]
         )
     }
 
@@ -121,9 +132,9 @@ private struct Transaction: ExpensesWriting {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(group) AS grouping, expense.currency AS currency, sum(expense_part.amount) AS total
-                    FROM expense_part JOIN expense ON expense.id = expense_part.expense_id
-                    WHERE expense_part.user_id = ? AND expense_part.amount > 0
+                    SELECT \(group) AS grouping, expense.currency AS currency, sum(expense_person.part) AS total
+                    FROM expense_person JOIN expense ON expense.id = expense_person.expense_id
+                    WHERE expense_person.user_id = ? AND expense_person.part > 0
                     GROUP BY grouping, currency
                     ORDER BY \(order)
                     """,
@@ -143,15 +154,16 @@ private struct Transaction: ExpensesWriting {
             expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category,
             expense.splitMode, expense.createdBy, expense.createdAt,
         ])
-        for (position, payer) in expense.payers.enumerated() {
-            try db.cachedStatement(
-                sql: "INSERT INTO expense_payer (expense_id, position, user_id, amount) VALUES (?, ?, ?, ?)"
-            ).execute(arguments: [expense.id, position, payer.user, payer.amount])
-        }
-        for (position, part) in expense.parts.enumerated() {
-            try db.cachedStatement(
-                sql: "INSERT INTO expense_part (expense_id, position, user_id, amount, rule_value) VALUES (?, ?, ?, ?, ?)"
-            ).execute(arguments: [expense.id, position, part.user, part.amount, part.ruleValue])
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO expense_person (expense_id, user_id, paid, paid_position, part, part_position, rule_value)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+        )
+        for person in try PersonRow.rows(of: expense) {
+            try statement.execute(arguments: [
+                expense.id, person.user, person.paid, person.paidPosition, person.part, person.partPosition, person.ruleValue,
+            ])
         }
     }
 
@@ -210,11 +222,51 @@ private struct Transaction: ExpensesWriting {
         try db.cachedStatement(
             sql: "INSERT INTO activity (id, at, actor, kind, subject, summary) VALUES (?, ?, ?, ?, ?, ?)"
         ).execute(arguments: [activity.id, activity.at, activity.actor, activity.kind, activity.subject, activity.summary])
+        let seq = db.lastInsertedRowID
+        let statement = try db.cachedStatement(sql: "INSERT INTO activity_person (user_id, at, seq) VALUES (?, ?, ?)")
         for person in Set(activity.people) {
-            try db.cachedStatement(
-                sql: "INSERT INTO activity_person (user_id, at, activity_id) VALUES (?, ?, ?)"
-            ).execute(arguments: [person, activity.at, activity.id])
+            try statement.execute(arguments: [person, activity.at, seq])
         }
+    }
+}
+
+/// One person's row of an expense: what they paid and their part, each with its place in its list.
+private struct PersonRow {
+    let user: String
+    var paid: Int64?
+    var paidPosition: Int?
+    var part: Int64?
+    var partPosition: Int?
+    var ruleValue: Int64?
+
+    /// The expense's people in the order they first appear, payers first.
+    static func rows(of expense: StoredExpense) throws -> [PersonRow] {
+        var rows: [PersonRow] = []
+        var index: [String: Int] = [:]
+        func row(_ user: String) -> Int {
+            if let found = index[user] { return found }
+            rows.append(PersonRow(user: user))
+            index[user] = rows.count - 1
+            return rows.count - 1
+        }
+        for (position, payer) in expense.payers.enumerated() {
+            let at = row(payer.user)
+            guard rows[at].paid == nil else { throw ExpensesDataError.refused("each payer appears once") }
+            rows[at].paid = payer.amount
+            rows[at].paidPosition = position
+        }
+        for (position, part) in expense.parts.enumerated() {
+            let at = row(part.user)
+            guard rows[at].part == nil else { throw ExpensesDataError.refused("each person has one part") }
+            rows[at].part = part.amount
+            rows[at].partPosition = position
+            rows[at].ruleValue = part.ruleValue
+        }
+        return rows
+    }
+
+    private init(user: String) {
+        self.user = user
     }
 }
 

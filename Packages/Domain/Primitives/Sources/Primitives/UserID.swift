@@ -23,16 +23,28 @@ public struct UserID: Hashable, Sendable, Codable, CustomStringConvertible {
 
 /// Formats bytes as a version 4 UUID, without Foundation.
 enum UUIDText {
+    /// `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx` from the first 16 bytes (missing bytes count as 0),
+    /// with the version and variant bits set. Written straight into the string's storage: ids are
+    /// made on every write, and going through a hex string and slices cost several times more.
     static func version4(from bytes: [UInt8]) -> String {
-        var bytes = Array(bytes.prefix(16)) + Array(repeating: 0, count: max(0, 16 - bytes.count))
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.hexString
-        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            let start = hex.index(hex.startIndex, offsetBy: range.lowerBound)
-            let end = hex.index(hex.startIndex, offsetBy: range.upperBound)
-            return String(hex[start..<end])
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 36) { text in
+            var at = 0
+            for index in 0..<16 {
+                var byte = index < bytes.count ? bytes[index] : 0
+                if index == 6 { byte = (byte & 0x0F) | 0x40 }
+                if index == 8 { byte = (byte & 0x3F) | 0x80 }
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                digits.withUTF8Buffer { hex in
+                    text[at] = hex[Int(byte >> 4)]
+                    text[at + 1] = hex[Int(byte & 0x0F)]
+                }
+                at += 2
+            }
+            return at
         }
-        return groups.joined(separator: "-")
     }
 }

@@ -1,0 +1,123 @@
+import Expenses
+import ExpensesData
+import ExpensesDataSQLite
+import ExpensesLive
+import Foundation
+import GRDB
+import LocalStore
+import Primitives
+import Testing
+
+private let ann = UserID(rawValue: "a-ann")
+private let bob = UserID(rawValue: "b-bob")
+private let cy = UserID(rawValue: "c-cy")
+
+/// The store's schema: a store written by the version 2 schema is carried to the current one
+/// with nothing lost, and the one row per person refuses what the old keys refused.
+@Suite("The expenses schema")
+struct MigrationTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("expenses-migration-\(UUID().uuidString)")
+    var file: URL { folder.appendingPathComponent("flows.sqlite") }
+
+    /// Two expenses as the version 2 schema kept them: one whose payers are not all among its
+    /// participants (shares, listed in an order that is not the ids' order), one split equally.
+    /// Their rows are written from the domain's own values, so they are what the app wrote then.
+    private func expensesOfVersion2() throws -> [(Expense, SplitRule)] {
+        let shares = SplitRule.shares([cy: 2, bob: 1])
+        let taxi = try Expense(id: ExpenseID(rawValue: "e-taxi"), draft: ExpenseDraft(
+            description: "Taxi", amount: eur(900), day: try Day("2026-03-02"), category: .transport,
+            payers: [Payer(user: bob, amount: eur(400)), Payer(user: ann, amount: eur(500))],
+            participants: [cy, bob], rule: shares
+        ))
+        let dinner = try Expense(id: ExpenseID(rawValue: "e-dinner"), draft: ExpenseDraft(
+            description: "Dinner", amount: eur(1001), day: try Day("2026-03-01"), category: .food,
+            payers: [Payer(user: ann, amount: eur(1001))], participants: [ann, cy, bob], rule: .equal
+        ))
+        return [(taxi, shares), (dinner, .equal)]
+    }
+
+    private func writeVersion2(_ expenses: [(Expense, SplitRule)]) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var migrator = DatabaseMigrator()
+        ExpensesSchema.registerMigrations(in: &migrator)
+        let queue = try DatabaseQueue(path: file.path)
+        try migrator.migrate(queue, upTo: "expenses.v2.lists-by-person")
+        try queue.write { db in
+            for (expense, rule) in expenses {
+                let values: [UserID: Int64] = switch rule {
+                case .shares(let shares): shares.mapValues(Int64.init)
+                default: [:]
+                }
+                try db.execute(
+                    sql: "INSERT INTO expense VALUES (?, ?, ?, 'EUR', ?, ?, ?, 'a-ann', 1.0)",
+                    arguments: [expense.id.rawValue, expense.description, expense.amount.minorUnits, expense.day.description,
+                                expense.category.rawValue, rule.mode.rawValue]
+                )
+                for (position, payer) in expense.payers.enumerated() {
+                    try db.execute(sql: "INSERT INTO expense_payer VALUES (?, ?, ?, ?)",
+                                   arguments: [expense.id.rawValue, position, payer.user.rawValue, payer.amount.minorUnits])
+                }
+                for (position, part) in expense.split.parts.enumerated() {
+                    try db.execute(sql: "INSERT INTO expense_part VALUES (?, ?, ?, ?, ?)",
+                                   arguments: [expense.id.rawValue, position, part.user.rawValue, part.amount.minorUnits, values[part.user]])
+                }
+            }
+            // Three lines at the same moment: their order is the order they were written in.
+            for (id, subject) in [("x-1", "e-dinner"), ("a-2", "e-taxi"), ("m-3", "e-taxi")] {
+                try db.execute(sql: "INSERT INTO activity VALUES (?, 5.0, 'a-ann', 'added', ?, ?)", arguments: [id, subject, "line \(id)"])
+                for person in ["a-ann", "c-cy"] {
+                    try db.execute(sql: "INSERT INTO activity_person VALUES (?, 5.0, ?)", arguments: [person, id])
+                }
+            }
+        }
+        try queue.close()
+    }
+
+    @Test("expenses, their payers and parts in order, lists, spending and activity survive the move to one row per person")
+    func version2() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expenses = try expensesOfVersion2()
+        try writeVersion2(expenses)
+
+        let database = LocalDatabase(.file(file), migrations: ExpensesSchema.registerMigrations(in:))
+        #expect(try database.appliedMigrations().last == "expenses.v3.fewer-trees")
+        let service = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: TestPeople())
+        for (expense, _) in expenses {
+            #expect(try await service.expense(expense.id, for: cy) == expense)
+        }
+        #expect(try await service.expense(ExpenseID(rawValue: "e-taxi"), for: ann)?.payers.map(\.user) == [bob, ann])
+        #expect(try await service.expenses(of: ann, page: PageRequest(offset: 0, limit: 10)).map(\.id.rawValue) == ["e-taxi", "e-dinner"])
+        let partsOfCy = expenses.compactMap { expense, _ in expense.split.parts.first { $0.user == cy }?.amount }
+        #expect(try await service.spending(of: cy).byCategory.map(\.amount) == partsOfCy)
+        #expect(try await service.activity(of: cy, limit: 10).map(\.summary) == ["line m-3", "line a-2", "line x-1"])
+        #expect(try await service.activity(of: bob, limit: 10).isEmpty)
+
+        // The migrated store takes new writes, and deleting an expense takes its people with it.
+        try await service.delete(ExpenseID(rawValue: "e-taxi"), by: ann)
+        #expect(try await service.expenses(of: ann, page: PageRequest(offset: 0, limit: 10)).map(\.id.rawValue) == ["e-dinner"])
+        let people = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM expense_person") }
+        #expect(people == 3)
+    }
+
+    @Test("a person twice among an expense's payers, or with two parts, is refused by the store itself")
+    func onePersonOneRow() async throws {
+        let store = SQLiteExpensesStore(database: LocalDatabase(.memory, migrations: ExpensesSchema.registerMigrations(in:)))
+        func expense(payers: [StoredExpense.Payer], parts: [StoredExpense.Part]) -> StoredExpense {
+            StoredExpense(
+                id: "e-1", description: "Lunch", amount: 100, currency: "EUR", day: "2026-03-01", category: "food",
+                splitMode: "equal", createdBy: ann.rawValue, createdAt: 0, payers: payers, parts: parts
+            )
+        }
+        let twicePaying = expense(payers: [.init(user: "a-ann", amount: 50), .init(user: "a-ann", amount: 50)],
+                                  parts: [.init(user: "a-ann", amount: 100, ruleValue: nil)])
+        let twoParts = expense(payers: [.init(user: "a-ann", amount: 100)],
+                               parts: [.init(user: "b-bob", amount: 50, ruleValue: nil), .init(user: "b-bob", amount: 50, ruleValue: nil)])
+        for stored in [twicePaying, twoParts] {
+            await #expect(throws: ExpensesDataError.self) { try await store.write { try $0.insert(stored) } }
+        }
+        #expect(try await store.read { try $0.expense(id: "e-1") } == nil)
+        let payingOnly = expense(payers: [.init(user: "a-ann", amount: 100)], parts: [.init(user: "b-bob", amount: 100, ruleValue: nil)])
+        try await store.write { try $0.insert(payingOnly) }
+        #expect(try await store.read { try $0.expense(id: "e-1") } == payingOnly)
+    }
+}
