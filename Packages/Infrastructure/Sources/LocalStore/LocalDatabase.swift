@@ -150,8 +150,25 @@ public final class LocalDatabase: Sendable {
 
     /// Runs `work` in a write transaction, on the caller's thread (see ``read(_:)``); a throw
     /// inside rolls it back.
+    ///
+    /// The transaction is IMMEDIATE, as GRDB's own writes are: the write lock is taken at the
+    /// start, so two processes never both read and then fail to upgrade. Its BEGIN and COMMIT are
+    /// prepared once per connection: GRDB's `write` parses both again for every transaction,
+    /// about 25,000 instructions, a twentieth of adding an expense.
     public func write<T>(_ work: (Database) throws -> T) throws -> T {
-        try writer().write(work)
+        try writer().writeWithoutTransaction { db in
+            try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+            do {
+                let result = try work(db)
+                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                return result
+            } catch {
+                // The first error is the one to report; GRDB's rollback copes with a transaction
+                // SQLite has already rolled back.
+                if db.isInsideTransaction { try? db.rollback() }
+                throw error
+            }
+        }
     }
 
     /// The identifiers of the migrations applied to the database, in the order they ran.

@@ -188,34 +188,22 @@ private struct Transaction: ExpensesWriting {
     }
 
     func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
-        guard amount != 0 else {
-            return try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT amount FROM balance WHERE user_low = ? AND user_high = ? AND currency = ?"),
-                arguments: [low, high, currency]
-            ) ?? 0
+        let pair: StatementArguments = [low, high, currency]
+        let current = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT amount FROM balance WHERE user_low = ? AND user_high = ? AND currency = ?"),
+            arguments: pair
+        )
+        guard amount != 0 else { return current ?? 0 }
+        let (sum, overflow) = (current ?? 0).addingReportingOverflow(amount)
+        guard !overflow else { throw ExpensesDataError.outOfRange }
+        let sql = switch (current, sum) {
+        // A settled pair goes.
+        case (.some, 0): "DELETE FROM balance WHERE user_low = ? AND user_high = ? AND currency = ?"
+        case (.some, _): "UPDATE balance SET amount = ? WHERE user_low = ? AND user_high = ? AND currency = ?"
+        case (.none, _): "INSERT INTO balance (amount, user_low, user_high, currency) VALUES (?, ?, ?, ?)"
         }
-        let updated: Int64?
-        do {
-            updated = try Int64.fetchOne(
-                db.cachedStatement(sql: """
-                    INSERT INTO balance (user_low, user_high, currency, amount) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (user_low, user_high, currency) DO UPDATE SET amount = amount + excluded.amount
-                        WHERE amount + excluded.amount <> 0
-                    RETURNING amount
-                    """),
-                arguments: [low, high, currency, amount]
-            )
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_DATATYPE {
-            // SQLite turns an integer sum that overflows into a real number, which the STRICT
-            // column refuses.
-            throw ExpensesDataError.outOfRange
-        }
-        if let updated { return updated }
-        // The update was skipped because the pair comes back to zero: a settled pair goes.
-        try db.cachedStatement(
-            sql: "DELETE FROM balance WHERE user_low = ? AND user_high = ? AND currency = ?"
-        ).execute(arguments: [low, high, currency])
-        return 0
+        try db.cachedStatement(sql: sql).execute(arguments: sum == 0 ? pair : [sum] + pair)
+        return sum
     }
 
     func insert(_ activity: ActivityRecord) throws {
