@@ -206,4 +206,31 @@ struct LocalStoreTests {
             return text.contains(directory.appendingPathComponent("session").path) && !text.contains("Domain") && !text.contains("error 2")
         }
     }
+
+    @Test("commits reach the database file in the background, long before the writer's own checkpoint would copy them")
+    func backgroundCheckpoint() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = database { migrator in
+            migrator.registerMigration("notes") { db in try db.execute(sql: "CREATE TABLE note (text TEXT NOT NULL) STRICT") }
+        }
+        let file = directory.appendingPathComponent("flows.sqlite").path
+        func pagesInFile() throws -> Int {
+            ((try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0) / 4096
+        }
+        _ = try database.writer()
+        let before = try pagesInFile()
+        // 300 small commits write a few hundred pages of log: far below the writer's own
+        // checkpoint at 10,000, so only the background copies them into the file.
+        for index in 0..<300 {
+            try database.write { db in try db.execute(sql: "INSERT INTO note VALUES (?)", arguments: [String(repeating: "n", count: 2000) + "\(index)"]) }
+        }
+        var waited = 0
+        while try pagesInFile() < before + 100, waited < 30_000 {
+            try await Task.sleep(for: .milliseconds(20))
+            waited += 20
+        }
+        #expect(try pagesInFile() >= before + 100)
+        // What the file and its log hold together is every commit.
+        #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM note") } == 300)
+    }
 }
