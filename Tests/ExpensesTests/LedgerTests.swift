@@ -52,6 +52,28 @@ struct LedgerTests {
         #expect(balances == PairBalances())
     }
 
+    @Test("a write with one change beyond the bound changes nothing, not even its changes within it")
+    func allOrNothing() throws {
+        var balances = PairBalances()
+        try balances.apply([PairBalances.Delta(creditor: ann, debtor: bob, amount: eur(500))])
+        let before = balances
+        let limit = LedgerLimits.maximumAmount
+        #expect(throws: ExpensesError.beyondLimit(.eur)) {
+            try balances.apply([
+                PairBalances.Delta(creditor: ann, debtor: cy, amount: eur(700)),
+                PairBalances.Delta(creditor: ann, debtor: bob, amount: eur(limit - 400)),
+                PairBalances.Delta(creditor: ann, debtor: bob, amount: eur(-100)),
+            ])
+        }
+        #expect(balances == before)
+        // Two changes to one pair in one write add up, and a pair back at zero goes.
+        try balances.apply([
+            PairBalances.Delta(creditor: ann, debtor: bob, amount: eur(-600)),
+            PairBalances.Delta(creditor: ann, debtor: bob, amount: eur(100)),
+        ])
+        #expect(balances == PairBalances())
+    }
+
     @Test("an expense's rules: description, payers adding up", arguments: [
         ("", [(ann, Int64(1000))], ExpenseProblem.description),
         (String(repeating: "d", count: 101), [(ann, 1000)], .description),

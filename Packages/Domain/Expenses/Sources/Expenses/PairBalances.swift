@@ -44,16 +44,21 @@ public struct PairBalances: Equatable, Sendable {
     /// Applies the changes of one write, all or nothing: a change that would take a pair's
     /// balance beyond ``LedgerLimits/maximumAmount`` refuses the whole write.
     public mutating func apply(_ deltas: [Delta]) throws(ExpensesError) {
-        var updated = self
+        // The pairs' new amounts are worked out apart and written only once all are within the
+        // bound: a copy of every balance to throw away would make each call as slow as the
+        // whole ledger is large.
+        var changed: [Key: Int64] = [:]
         for delta in deltas {
             let (key, units) = delta.keyed
-            guard abs(units) <= LedgerLimits.maximumAmount else { throw .beyondLimit(key.currency) }
+            guard units.magnitude <= LedgerLimits.maximumAmount.magnitude else { throw .beyondLimit(key.currency) }
             // Both within 10^15: the sum cannot overflow.
-            let sum = (updated.amounts[key] ?? 0) + units
-            guard abs(sum) <= LedgerLimits.maximumAmount else { throw .beyondLimit(key.currency) }
-            updated.amounts[key] = sum == 0 ? nil : sum
+            let sum = (changed[key] ?? amounts[key] ?? 0) + units
+            guard sum.magnitude <= LedgerLimits.maximumAmount.magnitude else { throw .beyondLimit(key.currency) }
+            changed[key] = sum
         }
-        self = updated
+        for (key, sum) in changed {
+            amounts[key] = sum == 0 ? nil : sum
+        }
     }
 
     /// What `user` is owed (positive) or owes (negative), per other person and currency.
