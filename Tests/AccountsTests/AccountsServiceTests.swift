@@ -20,6 +20,17 @@ struct AccountsServiceTests {
         #expect(try fixture.count("session") == 1)
     }
 
+    @Test("each account gets its own friend code at sign-up, which signing in gives back unchanged")
+    func friendCode() async throws {
+        let fixture = AccountsFixture()
+        let ada = try await fixture.service.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
+        let bob = try await fixture.service.signUp(email: "bob@example.com", displayName: "Bob", password: "correct horse")
+        #expect(ada.friendCode != bob.friendCode)
+        #expect(try FriendCode(ada.friendCode.description) == ada.friendCode)
+        let again = try await fixture.service.signIn(email: "ada@example.com", password: "correct horse")
+        #expect(again.friendCode == ada.friendCode)
+    }
+
     @Test("an email is unique without regard to case and surrounding spaces")
     func uniqueEmail() async throws {
         let fixture = AccountsFixture()
@@ -164,7 +175,7 @@ struct AccountsServiceTests {
     func constraintIsRefusal() async throws {
         let fixture = AccountsFixture()
         let store = SQLiteAccountsStore(database: fixture.database)
-        let record = UserRecord(id: "1", email: "a@b.co", emailKey: "a@b.co", displayName: String(repeating: "e\u{301}", count: 101), passwordHash: "x", createdAt: 0)
+        let record = UserRecord(id: "1", email: "a@b.co", emailKey: "a@b.co", displayName: String(repeating: "e\u{301}", count: 101), friendCode: testFriendCode, passwordHash: "x", createdAt: 0)
         await #expect(throws: AccountsDataError.refused("CHECK constraint failed: length(trim(display_name)) BETWEEN 1 AND 200")) {
             try await store.write { try $0.insert(record) }
         }

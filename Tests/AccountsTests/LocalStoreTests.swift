@@ -8,7 +8,10 @@ import Primitives
 import Testing
 
 /// The Accounts migrations, in the order they run.
-let accountsMigrations = ["accounts.v1.users-and-sessions", "accounts.v2.session-last-used"]
+let accountsMigrations = ["accounts.v1.users-and-sessions", "accounts.v2.session-last-used", "accounts.v3.friend-codes"]
+
+/// A well-formed friend code for records written straight into the store.
+let testFriendCode = FriendCode.random(using: SeededRandomSource(seed: 1)).rawValue
 
 @Suite("The local store on disk")
 struct LocalStoreTests {
@@ -79,12 +82,59 @@ struct LocalStoreTests {
     @Test("the schema refuses a second user with the same email key")
     func uniqueConstraint() async throws {
         let store = SQLiteAccountsStore(database: LocalDatabase(.memory, migrations: AccountsSchema.registerMigrations(in:)))
-        let record = UserRecord(id: "1", email: "a@b.co", emailKey: "a@b.co", displayName: "A", passwordHash: "x", createdAt: 0)
+        let record = UserRecord(id: "1", email: "a@b.co", emailKey: "a@b.co", displayName: "A", friendCode: testFriendCode, passwordHash: "x", createdAt: 0)
         try await store.write { try $0.insert(record) }
         var twin = record
         twin.id = "2"
+        twin.friendCode = FriendCode.random(using: SeededRandomSource(seed: 2)).rawValue
         let copy = twin
         await #expect(throws: AccountsDataError.emailTaken) { try await store.write { try $0.insert(copy) } }
+    }
+
+    @Test("the schema refuses a second user with the same friend code, and a code of the wrong shape")
+    func friendCodeConstraints() async throws {
+        let store = SQLiteAccountsStore(database: LocalDatabase(.memory, migrations: AccountsSchema.registerMigrations(in:)))
+        let record = UserRecord(id: "1", email: "a@b.co", emailKey: "a@b.co", displayName: "A", friendCode: testFriendCode, passwordHash: "x", createdAt: 0)
+        try await store.write { try $0.insert(record) }
+        var twin = record
+        twin.id = "2"
+        twin.email = "c@d.co"
+        twin.emailKey = "c@d.co"
+        let sameCode = twin
+        await #expect(throws: AccountsDataError.refused("UNIQUE constraint failed: user.friend_code")) { try await store.write { try $0.insert(sameCode) } }
+        for shape in ["", "abcdefghj", "ABCDEFGH"] {
+            twin.friendCode = shape
+            let wrong = twin
+            await #expect(throws: AccountsDataError.refused("a friend code is nine upper-case characters")) { try await store.write { try $0.insert(wrong) } }
+        }
+        #expect(try await store.read { try $0.user(friendCode: testFriendCode) }?.id == "1")
+    }
+
+    @Test("accounts made before friend codes get one each, unique and well formed, when the store is migrated")
+    func friendCodesByMigration() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("flows.sqlite")
+        var migrator = DatabaseMigrator()
+        AccountsSchema.registerMigrations(in: &migrator)
+        let queue = try DatabaseQueue(path: file.path)
+        try migrator.migrate(queue, upTo: "accounts.v2.session-last-used")
+        try queue.write { db in
+            for index in 0..<50 {
+                try db.execute(
+                    sql: "INSERT INTO user (id, email, email_key, display_name, password_hash, created_at) VALUES (?, ?, ?, 'A', 'x', 0)",
+                    arguments: ["u\(index)", "u\(index)@b.co", "u\(index)@b.co"]
+                )
+            }
+        }
+        try queue.close()
+
+        let migrated = database()
+        #expect(try migrated.appliedMigrations() == accountsMigrations)
+        let codes = try migrated.read { db in try String.fetchAll(db, sql: "SELECT friend_code FROM user") }
+        #expect(codes.count == 50)
+        #expect(Set(codes).count == 50)
+        for code in codes { #expect(try FriendCode(code).rawValue == code) }
     }
 
     @Test("a throw inside a write rolls the whole write back")
@@ -92,7 +142,7 @@ struct LocalStoreTests {
         struct Injected: Error {}
         let database = LocalDatabase(.memory, migrations: AccountsSchema.registerMigrations(in:))
         let store = SQLiteAccountsStore(database: database)
-        let record = UserRecord(id: "1", email: "a@b.co", emailKey: "a@b.co", displayName: "A", passwordHash: "x", createdAt: 0)
+        let record = UserRecord(id: "1", email: "a@b.co", emailKey: "a@b.co", displayName: "A", friendCode: testFriendCode, passwordHash: "x", createdAt: 0)
         await #expect(throws: Injected.self) {
             try await store.write { db in
                 try db.insert(record)

@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Storage for the Accounts area: `AccountsData` is the abstract module (records and the store
-// protocols); `AccountsDataSQLite` implements it on the embedded SQLite store.
+// protocols); `AccountsDataSQLite` implements it on the embedded SQLite store (its migrations
+// give existing users a friend code, so it draws them with Primitives' FriendCode).
 let package = Package(
     name: "AccountsData",
     products: [
@@ -11,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../../Infrastructure"),
+        .package(path: "../../Domain/Primitives"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
@@ -22,6 +24,7 @@ let package = Package(
             name: "AccountsDataSQLite",
             dependencies: [
                 "AccountsData",
+                .product(name: "Primitives", package: "Primitives"),
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -11,6 +11,7 @@ public protocol AccountsStore: Sendable {
 public protocol AccountsReading {
     func user(id: String) throws -> UserRecord?
     func user(emailKey: String) throws -> UserRecord?
+    func user(friendCode: String) throws -> UserRecord?
     func session(tokenHash: String) throws -> SessionRecord?
     /// The ids among `ids` that belong to a user.
     func existingUserIDs(among ids: [String]) throws -> Set<String>
@@ -20,7 +21,8 @@ public protocol AccountsReading {
 
 /// Changes inside a transaction.
 public protocol AccountsWriting: AccountsReading {
-    /// Throws ``AccountsDataError/emailTaken`` when another user has the same email key.
+    /// Throws ``AccountsDataError/emailTaken`` when another user has the same email key (the
+    /// friend code is unique too: the caller picks a free one in the same transaction).
     func insert(_ user: UserRecord) throws
     func insert(_ session: SessionRecord) throws
     func deleteSession(tokenHash: String) throws

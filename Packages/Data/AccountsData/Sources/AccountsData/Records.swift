@@ -6,16 +6,21 @@ public struct UserRecord: Equatable, Sendable {
     /// The email in lower case; unique among users.
     public var emailKey: String
     public var displayName: String
+    /// What friends type or scan to find the user: nine characters, no dashes; unique.
+    public var friendCode: String
     /// A bcrypt hash (of a pre-hash of the password); never the password.
     public var passwordHash: String
     /// Seconds since 1970 in UTC.
     public var createdAt: Double
 
-    public init(id: String, email: String, emailKey: String, displayName: String, passwordHash: String, createdAt: Double) {
+    public init(
+        id: String, email: String, emailKey: String, displayName: String, friendCode: String, passwordHash: String, createdAt: Double
+    ) {
         self.id = id
         self.email = email
         self.emailKey = emailKey
         self.displayName = displayName
+        self.friendCode = friendCode
         self.passwordHash = passwordHash
         self.createdAt = createdAt
     }

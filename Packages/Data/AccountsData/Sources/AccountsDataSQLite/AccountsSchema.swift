@@ -1,4 +1,5 @@
 import GRDB
+import Primitives
 
 /// The Accounts tables of the embedded store, as versioned migrations.
 ///
@@ -30,6 +31,25 @@ public enum AccountsSchema {
             try db.execute(sql: """
                 ALTER TABLE session ADD COLUMN last_used_at REAL NOT NULL DEFAULT 0;
                 UPDATE session SET last_used_at = created_at;
+                """)
+        }
+        // Every user gets a friend code; those who signed up before get one here. (ALTER TABLE
+        // cannot add a UNIQUE column: the uniqueness is an index, made once every row has its
+        // code.)
+        migrator.registerMigration("accounts.v3.friend-codes") { db in
+            try db.execute(sql: "ALTER TABLE user ADD COLUMN friend_code TEXT NOT NULL DEFAULT ''")
+            let random = SystemRandomSource()
+            var used: Set<String> = []
+            for id in try String.fetchAll(db, sql: "SELECT id FROM user ORDER BY created_at, id") {
+                var code = FriendCode.random(using: random).rawValue
+                while !used.insert(code).inserted { code = FriendCode.random(using: random).rawValue }
+                try db.execute(sql: "UPDATE user SET friend_code = ? WHERE id = ?", arguments: [code, id])
+            }
+            try db.execute(sql: """
+                CREATE UNIQUE INDEX user_friend_code ON user(friend_code);
+                CREATE TRIGGER user_friend_code_shape BEFORE INSERT ON user
+                    WHEN length(NEW.friend_code) <> 9 OR NEW.friend_code <> upper(NEW.friend_code)
+                    BEGIN SELECT RAISE(ABORT, 'a friend code is nine upper-case characters'); END;
                 """)
         }
     }

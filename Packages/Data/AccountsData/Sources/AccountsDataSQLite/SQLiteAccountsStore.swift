@@ -32,6 +32,10 @@ private struct Transaction: AccountsWriting {
             .map(UserRecord.init(row:))
     }
 
+    func user(friendCode: String) throws -> UserRecord? {
+        try Row.fetchOne(db, sql: "SELECT * FROM user WHERE friend_code = ?", arguments: [friendCode]).map(UserRecord.init(row:))
+    }
+
     func session(tokenHash: String) throws -> SessionRecord? {
         try Row.fetchOne(db, sql: "SELECT * FROM session WHERE token_hash = ?", arguments: [tokenHash]).map(SessionRecord.init(row:))
     }
@@ -53,10 +57,10 @@ private struct Transaction: AccountsWriting {
         try refusals {
             try db.execute(
                 sql: """
-                    INSERT INTO user (id, email, email_key, display_name, password_hash, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO user (id, email, email_key, display_name, friend_code, password_hash, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [user.id, user.email, user.emailKey, user.displayName, user.passwordHash, user.createdAt]
+                arguments: [user.id, user.email, user.emailKey, user.displayName, user.friendCode, user.passwordHash, user.createdAt]
             )
         }
     }
@@ -108,6 +112,7 @@ extension UserRecord {
             email: row["email"],
             emailKey: row["email_key"],
             displayName: row["display_name"],
+            friendCode: row["friend_code"],
             passwordHash: row["password_hash"],
             createdAt: row["created_at"]
         )

@@ -36,17 +36,23 @@ public struct LiveAccountsService: AccountsService {
         do throws(DisplayName.Problem) { name = try DisplayName(displayName) } catch { throw .invalidDisplayName(error) }
         do throws(PasswordRules.Problem) { try PasswordRules.check(password) } catch { throw .invalidPassword(error) }
 
-        let user = User(id: .random(using: random), email: address, displayName: name)
-        let record = UserRecord(
-            id: user.id.rawValue,
-            email: address.value,
-            emailKey: address.key,
-            displayName: name.value,
-            passwordHash: await hasher.hash(password),
-            createdAt: now().timeIntervalSince1970
-        )
-        try await startSession(for: record) { db in try db.insert(record) }
-        return user
+        let id = UserID.random(using: random)
+        let passwordHash = await hasher.hash(password)
+        let createdAt = now().timeIntervalSince1970
+        let random = random
+        let code = try await startSession(for: id.rawValue) { db in
+            // Drawn inside the write transaction, which holds the store's write lock: a code
+            // found free here is still free when the row goes in. (Two draws alike among 31^8
+            // codes are next to impossible; the loop is for correctness, not for speed.)
+            var code = FriendCode.random(using: random)
+            while try db.user(friendCode: code.rawValue) != nil { code = FriendCode.random(using: random) }
+            try db.insert(UserRecord(
+                id: id.rawValue, email: address.value, emailKey: address.key, displayName: name.value,
+                friendCode: code.rawValue, passwordHash: passwordHash, createdAt: createdAt
+            ))
+            return code
+        }
+        return User(id: id, email: address, displayName: name, friendCode: code)
     }
 
     public func signIn(email: String, password: String) async throws(AccountsError) -> User {
@@ -58,7 +64,7 @@ public struct LiveAccountsService: AccountsService {
             throw .wrongEmailOrPassword
         }
         guard await hasher.verify(password, against: record.passwordHash) else { throw .wrongEmailOrPassword }
-        try await startSession(for: record) { _ in }
+        try await startSession(for: record.id) { _ in }
         return try user(from: record)
     }
 
@@ -119,27 +125,32 @@ public struct LiveAccountsService: AccountsService {
         case user(UserRecord, token: String)
     }
 
-    /// Starts a session for `record` in one transaction with `work` (creating the account, for
-    /// sign-up): the previous session of this store ends, the user's idle sessions end, and the
-    /// new token is kept; if it cannot be kept, nothing happens.
-    private func startSession(for record: UserRecord, with work: @escaping @Sendable (any AccountsWriting) throws -> Void) async throws(AccountsError) {
+    /// Starts a session for the user `userID` in one transaction with `work` (creating the
+    /// account, for sign-up), and returns what `work` returns: the previous session of this
+    /// store ends, the user's idle sessions end, and the new token is kept; if it cannot be
+    /// kept, nothing happens.
+    private func startSession<T: Sendable>(
+        for userID: String, with work: @escaping @Sendable (any AccountsWriting) throws -> T
+    ) async throws(AccountsError) -> T {
         let token = SessionToken.random(using: random)
         let time = now().timeIntervalSince1970
-        let session = SessionRecord(tokenHash: SessionToken.hash(token.text), userID: record.id, createdAt: time)
+        let session = SessionRecord(tokenHash: SessionToken.hash(token.text), userID: userID, createdAt: time)
         let tokens = tokens
         let remembered = current.token.withLock { $0 }
-        try await storing {
+        let result = try await storing {
             let previous = try remembered ?? tokens.load()
-            try await store.write { db in
-                try work(db)
+            return try await store.write { db in
+                let result = try work(db)
                 if let previous { try db.deleteSession(tokenHash: SessionToken.hash(previous)) }
-                try db.deleteSessions(userID: record.id, unusedSince: time - SessionPolicy.idleLimit)
+                try db.deleteSessions(userID: userID, unusedSince: time - SessionPolicy.idleLimit)
                 try db.insert(session)
                 // Inside the transaction: if the token cannot be kept, nothing is written.
                 try tokens.save(token.text)
+                return result
             }
         }
         current.token.withLock { $0 = token.text }
+        return result
     }
 
     // MARK: - Helpers
@@ -150,7 +161,10 @@ public struct LiveAccountsService: AccountsService {
 
     private func user(from record: UserRecord) throws(AccountsError) -> User {
         do {
-            return User(id: UserID(rawValue: record.id), email: try EmailAddress(record.email), displayName: try DisplayName(record.displayName))
+            return User(
+                id: UserID(rawValue: record.id), email: try EmailAddress(record.email), displayName: try DisplayName(record.displayName),
+                friendCode: try FriendCode(record.friendCode)
+            )
         } catch {
             throw .storeUnavailable("the stored account \(record.id) is damaged")
         }
@@ -162,6 +176,7 @@ public struct LiveAccountsService: AccountsService {
             return try await work()
         } catch AccountsDataError.emailTaken {
             throw .emailTaken
+
         } catch let AccountsDataError.refused(rule) {
             throw .refused(rule)
         } catch {
