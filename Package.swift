@@ -14,6 +14,12 @@ let expensesModules: [Target.Dependency] = [
     .product(name: "ExpensesData", package: "ExpensesData"),
     .product(name: "ExpensesDataSQLite", package: "ExpensesData"),
 ]
+let preferencesModules: [Target.Dependency] = [
+    .product(name: "Preferences", package: "Preferences"),
+    .product(name: "PreferencesLive", package: "Preferences"),
+    .product(name: "PreferencesData", package: "PreferencesData"),
+    .product(name: "PreferencesDataSQLite", package: "PreferencesData"),
+]
 // AppFlow is the root of the flow hierarchy: each flow's package depends on its children's, so
 // every flow comes with it, and a new flow is added to its parent's manifest, not here.
 let flowModules: [Target.Dependency] = [
@@ -37,8 +43,10 @@ let package = Package(
         .package(path: "Packages/Domain/Primitives"),
         .package(path: "Packages/Domain/Accounts"),
         .package(path: "Packages/Domain/Expenses"),
+        .package(path: "Packages/Domain/Preferences"),
         .package(path: "Packages/Data/AccountsData"),
         .package(path: "Packages/Data/ExpensesData"),
+        .package(path: "Packages/Data/PreferencesData"),
         .package(path: "Packages/Flows/AppFlow"),
         .package(path: "Packages/Tools/ArchitectureCheck"),
 
@@ -56,7 +64,7 @@ let package = Package(
             dependencies: [
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + [
+            ] + accountsModules + expensesModules + preferencesModules + [
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Apps/flows/Sources/FlowsServices"
@@ -70,7 +78,7 @@ let package = Package(
                 .product(name: "FlowTesting", package: "FlowKit"),
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + flowModules + [
+            ] + accountsModules + expensesModules + preferencesModules + flowModules + [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/flows/Sources/FlowsApp"
@@ -139,6 +147,14 @@ let package = Package(
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "PreferencesTests",
+            dependencies: [
+                .product(name: "Primitives", package: "Primitives"),
+            ] + preferencesModules + [
+                .product(name: "LocalStore", package: "Infrastructure"),
             ]
         ),
         .testTarget(

@@ -5,6 +5,7 @@ import Expenses
 import FlowsServices
 import Foundation
 import LocalStore
+import Preferences
 
 /// The composition root: the one place (with the tests) that knows which implementation serves
 /// each abstraction.
@@ -14,10 +15,12 @@ import LocalStore
 public struct AppContainer: AppFlow.Dependencies {
     public let accounts: any AccountsService
     public let expenses: any ExpensesService
+    public let preferences: any PreferencesService
 
-    public init(accounts: any AccountsService, expenses: any ExpensesService) {
+    public init(accounts: any AccountsService, expenses: any ExpensesService, preferences: any PreferencesService) {
         self.accounts = accounts
         self.expenses = expenses
+        self.preferences = preferences
     }
 
     /// The app on the embedded store in `location`, opened on first use.
@@ -36,6 +39,6 @@ public struct AppContainer: AppFlow.Dependencies {
     }
 
     private init(_ services: LocalServices) {
-        self.init(accounts: services.accounts, expenses: services.expenses)
+        self.init(accounts: services.accounts, expenses: services.expenses, preferences: services.preferences)
     }
 }

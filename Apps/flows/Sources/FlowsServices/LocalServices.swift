@@ -8,6 +8,9 @@ import ExpensesLive
 import Foundation
 import GRDB
 import LocalStore
+import Preferences
+import PreferencesDataSQLite
+import PreferencesLive
 import Primitives
 
 /// The app's services on the embedded store, wired in one place: every area's migrations and
@@ -16,10 +19,12 @@ import Primitives
 public struct LocalServices: Sendable {
     public let accounts: any AccountsService
     public let expenses: any ExpensesService
+    public let preferences: any PreferencesService
 
-    public init(accounts: any AccountsService, expenses: any ExpensesService) {
+    public init(accounts: any AccountsService, expenses: any ExpensesService, preferences: any PreferencesService) {
         self.accounts = accounts
         self.expenses = expenses
+        self.preferences = preferences
     }
 
     /// The services on the store in `location` (opened and migrated on first use), with the
@@ -29,7 +34,8 @@ public struct LocalServices: Sendable {
         let accounts = LiveAccountsService(store: SQLiteAccountsStore(database: database), tokens: FileSessionTokenStore(location: location))
         return LocalServices(
             accounts: accounts,
-            expenses: LiveExpensesService(store: SQLiteExpensesStore(database: database), people: AccountsPeople(accounts: accounts))
+            expenses: LiveExpensesService(store: SQLiteExpensesStore(database: database), people: AccountsPeople(accounts: accounts)),
+            preferences: LivePreferencesService(store: SQLitePreferencesStore(database: database))
         )
     }
 
@@ -54,7 +60,8 @@ public struct LocalServices: Sendable {
             accounts: accounts,
             expenses: LiveExpensesService(
                 store: SQLiteExpensesStore(database: database), people: AccountsPeople(accounts: accounts), random: random, now: { now }
-            )
+            ),
+            preferences: LivePreferencesService(store: SQLitePreferencesStore(database: database))
         )
     }
 
@@ -62,6 +69,7 @@ public struct LocalServices: Sendable {
     public static let registerMigrations: @Sendable (inout DatabaseMigrator) -> Void = { migrator in
         AccountsSchema.registerMigrations(in: &migrator)
         ExpensesSchema.registerMigrations(in: &migrator)
+        PreferencesSchema.registerMigrations(in: &migrator)
     }
 }
 

@@ -1,0 +1,49 @@
+import Primitives
+
+/// What a user chose for how the app looks and works; stored per user.
+public struct Preferences: Equatable, Sendable, Codable {
+    /// The colours of every screen (`--theme` and NO_COLOR still win for one run).
+    public var theme: Theme
+    /// The currency a new expense starts in.
+    public var defaultCurrency: Currency
+
+    public init(theme: Theme, defaultCurrency: Currency) {
+        self.theme = theme
+        self.defaultCurrency = defaultCurrency
+    }
+
+    /// What a user has before choosing anything.
+    public static let standard = Preferences(theme: .dark, defaultCurrency: .eur)
+}
+
+/// A user's preferences: read, changed, and watched for changes made anywhere.
+///
+/// Each call takes the acting user and touches only that user's preferences.
+public protocol PreferencesService: Sendable {
+    /// The user's preferences; ``Preferences/standard`` until they change one.
+    func preferences(of user: UserID) async throws(PreferencesError) -> Preferences
+
+    /// Stores the user's preferences, in one write.
+    func update(_ preferences: Preferences, of user: UserID) async throws(PreferencesError)
+
+    /// The user's preferences now, then each time they change: changed through this service at
+    /// once, changed by another process on the same store within ``changePollInterval``. Ends
+    /// when the consumer stops listening.
+    func changes(of user: UserID) -> AsyncStream<Preferences>
+}
+
+/// How often a watcher looks for changes made by another process.
+public let changePollInterval: Duration = .milliseconds(500)
+
+/// Why preferences could not be read or stored.
+public enum PreferencesError: Error, Equatable, Sendable {
+    /// The store could not be read or written; nothing was changed.
+    case storeUnavailable(String)
+
+    /// One sentence for the user.
+    public var message: String {
+        switch self {
+        case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
+        }
+    }
+}

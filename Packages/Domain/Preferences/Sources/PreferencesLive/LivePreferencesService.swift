@@ -1,0 +1,103 @@
+import Preferences
+import PreferencesData
+import Primitives
+import Synchronization
+
+/// The preferences service of the app, on top of a ``PreferencesStore``.
+///
+/// Watchers hear of a change made through this service at once, and of one made by another
+/// process on the same store at their next look (SQLite tells no other connection of a
+/// commit, so a watcher reads the user's row every `pollInterval`: one look-up by key).
+public struct LivePreferencesService: PreferencesService {
+    private let store: any PreferencesStore
+    private let pollInterval: Duration
+    private let watchers = Watchers()
+
+    public init(store: any PreferencesStore, pollInterval: Duration = changePollInterval) {
+        self.store = store
+        self.pollInterval = pollInterval
+    }
+
+    public func preferences(of user: UserID) async throws(PreferencesError) -> Preferences {
+        let record: PreferencesRecord?
+        do {
+            record = try await store.read { try $0.preferences(userID: user.rawValue) }
+        } catch {
+            throw .storeUnavailable("\(error)")
+        }
+        guard let record else { return .standard }
+        do {
+            return Preferences(
+                theme: try SaveFormatter.value(Theme.self, from: record.theme),
+                defaultCurrency: try SaveFormatter.value(Currency.self, from: record.defaultCurrency)
+            )
+        } catch {
+            throw .storeUnavailable("the stored preferences of \(user) are damaged: \(error)")
+        }
+    }
+
+    public func update(_ preferences: Preferences, of user: UserID) async throws(PreferencesError) {
+        let record = PreferencesRecord(
+            userID: user.rawValue, theme: SaveFormatter.text(preferences.theme), defaultCurrency: SaveFormatter.text(preferences.defaultCurrency)
+        )
+        do {
+            try await store.write { try $0.save(record) }
+        } catch {
+            throw .storeUnavailable("\(error)")
+        }
+        watchers.tell(user, preferences)
+    }
+
+    public func changes(of user: UserID) -> AsyncStream<Preferences> {
+        AsyncStream { continuation in
+            let watcher = Watcher(user: user, continuation: continuation)
+            watchers.add(watcher)
+            let service = self
+            let task = Task {
+                while !Task.isCancelled {
+                    // A store that cannot be read now is looked at again next time.
+                    if let current = try? await service.preferences(of: user) { watcher.offer(current) }
+                    try? await Task.sleep(for: service.pollInterval)
+                }
+            }
+            continuation.onTermination = { [watchers] _ in
+                task.cancel()
+                watchers.remove(watcher)
+            }
+        }
+    }
+}
+
+/// Everyone watching someone's preferences in this process.
+private final class Watchers: Sendable {
+    private let all = Mutex<[ObjectIdentifier: Watcher]>([:])
+
+    func add(_ watcher: Watcher) { all.withLock { $0[ObjectIdentifier(watcher)] = watcher } }
+    func remove(_ watcher: Watcher) { _ = all.withLock { $0.removeValue(forKey: ObjectIdentifier(watcher)) } }
+
+    func tell(_ user: UserID, _ preferences: Preferences) {
+        for watcher in all.withLock({ Array($0.values) }) where watcher.user == user {
+            watcher.offer(preferences)
+        }
+    }
+}
+
+/// One stream of a user's preferences: each value once, only when it differs from the last.
+private final class Watcher: Sendable {
+    let user: UserID
+    private let continuation: AsyncStream<Preferences>.Continuation
+    private let last = Mutex<Preferences?>(nil)
+
+    init(user: UserID, continuation: AsyncStream<Preferences>.Continuation) {
+        self.user = user
+        self.continuation = continuation
+    }
+
+    func offer(_ preferences: Preferences) {
+        last.withLock { last in
+            guard last != preferences else { return }
+            last = preferences
+            continuation.yield(preferences)
+        }
+    }
+}
