@@ -172,6 +172,31 @@ struct TTYRendererTests {
         #expect(outputs[.highContrast]?.contains("\u{1B}[1;97;41m✗ Enter your email address.") == true)
     }
 
+    @Test("restyling repaints the screen shown in the new palette at once, in place, and later drawings keep it")
+    func restyle() async {
+        let output = TextBuffer()
+        let renderer = TTYRenderer(keys: ScriptedKeys([]), output: output, style: TerminalStyle(theme: .dark), width: { 60 })
+        var screen = form
+        screen.fields[0].error = "Enter your email address."
+        await renderer.present(screen)
+        let dark = output.text
+        #expect(dark.contains("\u{1B}[91m✗ Enter your email address."))
+        await renderer.restyle(TerminalStyle(theme: .highContrast))
+        let repaint = String(output.text.dropFirst(dark.count))
+        #expect(repaint.contains("\u{1B}[1;97;41m✗ Enter your email address."))
+        #expect(!repaint.contains("\u{1B}[91m"))
+        // In place: one copy of the form on the terminal, not two.
+        let grid = TerminalGrid(width: 60)
+        grid.write(output.text)
+        #expect(grid.lines.filter { $0.contains("✗ Enter your email address.") }.count == 1)
+        // The same style again draws nothing; a later update keeps the new palette.
+        await renderer.restyle(TerminalStyle(theme: .highContrast))
+        #expect(output.text.count == dark.count + repaint.count)
+        screen.fields[0].error = "Enter a valid address."
+        await renderer.update(screen)
+        #expect(output.text.contains("\u{1B}[1;97;41m✗ Enter a valid address."))
+    }
+
     @Test("a busy screen shows its label with a spinner mark; a resize repaints in place")
     func busyAndResize() async {
         var screen = form

@@ -15,7 +15,8 @@ public actor TTYRenderer: ScreenHost {
     // own, can reach it; nothing outside the renderer touches it.
     let keys: any KeySource
     let output: any TextOutput
-    let style: TerminalStyle
+    /// The palette of every drawing; ``restyle(_:)`` changes it while the app runs.
+    private(set) var style: TerminalStyle
     let width: @Sendable () -> Int
     let height: @Sendable () -> Int
     let animates: Bool
@@ -67,6 +68,14 @@ public actor TTYRenderer: ScreenHost {
         self.seenResumes = controlsTerminal ? TerminalModes.resumes : 0
         self.height = height
         self.width = width
+    }
+
+    /// Draws in `style` from now on, the screen shown included, at once: a theme chosen while
+    /// the app runs recolours what is on the terminal without waiting for a key.
+    public func restyle(_ style: TerminalStyle) {
+        guard style != self.style else { return }
+        self.style = style
+        if screen != nil { paint() }
     }
 
     // MARK: - ScreenHost
