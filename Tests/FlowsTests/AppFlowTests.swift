@@ -6,6 +6,7 @@ import FlowTestSupport
 import FlowsApp
 import Foundation
 import LocalStore
+import Preferences
 import Primitives
 import Testing
 import UnauthenticatedFlow
@@ -54,6 +55,7 @@ struct AppFlowTests {
     func expiredSession() async throws {
         struct Expired: AppFlow.Dependencies, AccountsService {
             var accounts: any AccountsService { self }
+            var themes: any ThemeManager { FollowedThemes() }
             func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
             func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
             func signOut() async throws(AccountsError) {}

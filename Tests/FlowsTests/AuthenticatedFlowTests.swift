@@ -22,6 +22,8 @@ struct AuthenticatedFlowTests {
         await flow.expectResult(AuthenticatedFlow.FlowResult.signedOut)
         #expect(try await fixture.accounts.currentUser() == nil)
         #expect(try fixture.rows().sessions == 0)
+        // The screens took Ada's theme while she was home, and nobody's once she signed out.
+        #expect(fixture.followed.users == [user.id, nil])
     }
 
     @Test("quit leaves the user signed in", arguments: [
@@ -34,6 +36,7 @@ struct AuthenticatedFlowTests {
         await flow.send(event)
         await flow.expectResult(expected)
         #expect(try await fixture.accounts.currentUser() == user)
+        #expect(fixture.followed.users == [user.id])
     }
 
     @Test("a sign-out the store refuses shows the error and stays")

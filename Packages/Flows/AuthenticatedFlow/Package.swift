@@ -11,6 +11,7 @@ let package = Package(
         .package(path: "../../FlowKit"),
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Accounts"),
+        .package(path: "../../Domain/Preferences"),
     ],
     targets: [
         .target(
@@ -19,6 +20,7 @@ let package = Package(
                 .product(name: "FlowKit", package: "FlowKit"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Accounts", package: "Accounts"),
+                .product(name: "Preferences", package: "Preferences"),
             ]
         ),
     ]

@@ -6,13 +6,18 @@ import AppFlow
 import Foundation
 import GRDB
 import LocalStore
+import Preferences
 import Primitives
+import Synchronization
 
 /// What every flow needs, on a private in-memory store, and a way to look into the store.
 struct Fixture: AppFlow.Dependencies {
     let database = LocalDatabase(.memory, migrations: AccountsSchema.registerMigrations(in:))
     let tokens = InMemorySessionTokenStore()
     let accounts: any AccountsService
+    /// Whom the flows told the ThemeManager to follow.
+    let followed = FollowedThemes()
+    var themes: any ThemeManager { followed }
 
     init() {
         accounts = LiveAccountsService(
@@ -44,6 +49,16 @@ struct Fixture: AppFlow.Dependencies {
 /// What every flow needs, on a store that is unavailable.
 struct Unavailable: AppFlow.Dependencies {
     let accounts: any AccountsService = UnavailableAccounts()
+    let themes: any ThemeManager = FollowedThemes()
+}
+
+/// A ThemeManager that remembers whom it was told to follow, in order.
+final class FollowedThemes: ThemeManager {
+    private let followed = Mutex<[UserID?]>([])
+
+    func follow(_ user: UserID?) async { followed.withLock { $0.append(user) } }
+
+    var users: [UserID?] { followed.withLock { $0 } }
 }
 
 /// An accounts service whose store is unavailable.

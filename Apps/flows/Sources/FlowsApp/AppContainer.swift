@@ -16,11 +16,15 @@ public struct AppContainer: AppFlow.Dependencies {
     public let accounts: any AccountsService
     public let expenses: any ExpensesService
     public let preferences: any PreferencesService
+    /// Colours the screens with the signed-in user's theme once the launcher attaches a renderer.
+    public let terminalThemes: TerminalThemeManager
+    public var themes: any ThemeManager { terminalThemes }
 
     public init(accounts: any AccountsService, expenses: any ExpensesService, preferences: any PreferencesService) {
         self.accounts = accounts
         self.expenses = expenses
         self.preferences = preferences
+        terminalThemes = TerminalThemeManager(preferences: preferences)
     }
 
     /// The app on the embedded store in `location`, opened on first use.

@@ -120,8 +120,11 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("When to use colour on a terminal: auto (not with NO_COLOR or TERM=dumb), always, never.", valueName: "WHEN"))
     var color: TerminalStyle.Choice = .auto
 
-    @Option(help: ArgumentHelp("The palette on a terminal: dark, light, high-contrast, no-colour.", valueName: "THEME"))
-    var theme: TerminalStyle.Theme = .dark
+    @Option(help: ArgumentHelp(
+        "The palette on a terminal for this run: dark, light, high-contrast, no-colour (otherwise the signed-in user's stored theme, dark before anyone signs in).",
+        valueName: "THEME"
+    ))
+    var theme: TerminalStyle.Theme?
 
     @Option(help: ArgumentHelp("Write what happens as a script to FILE (mode 0600), to replay with --script or flows test.", valueName: "FILE"))
     var record: String?

@@ -4,6 +4,7 @@ import FlowTerminal
 import FlowTesting
 import Foundation
 import LocalStore
+import Preferences
 
 /// Runs a flow from the command line: builds the container and the renderer, runs the flow,
 /// prints its result and turns its end into an exit status.
@@ -34,7 +35,7 @@ enum Launcher {
             ? TTYRenderer(
                 keys: TerminalKeys(),
                 output: StandardError(),
-                style: .resolve(options.color, environment: environment, outputIsTerminal: true, theme: options.theme),
+                style: .resolve(options.color, environment: environment, outputIsTerminal: true, theme: options.theme ?? .dark),
                 animates: true,
                 controlsTerminal: true,
                 height: { TerminalModes.height() },
@@ -45,7 +46,11 @@ enum Launcher {
         let recorder = recording.map { _ in ScriptRecorder(wrapping: renderer, flow: entry.name) }
         let watch = ScreenWatch(wrapping: recorder ?? renderer)
         if interactive { TerminalModes.enableInteractive() }
-        let outcome = await entry.run(container: .live(location: location), router: AppRouter(host: watch))
+        let container = AppContainer.live(location: location)
+        if let tty, options.theme == nil {
+            await follow(container.terminalThemes, on: tty, options: options, environment: environment)
+        }
+        let outcome = await entry.run(container: container, router: AppRouter(host: watch))
         if interactive {
             await tty?.finish()
             TerminalModes.restore()
@@ -146,6 +151,18 @@ enum Launcher {
     }
 
     /// The result of a run that stopped before its flow ended.
+    /// Lets the signed-in user's stored theme colour the terminal, unless colour is off for this
+    /// run (NO_COLOR, TERM=dumb, --color never): `--theme` wins too, and the caller does not
+    /// attach the manager then.
+    private static func follow(_ themes: TerminalThemeManager, on tty: TTYRenderer, options: RunOptions, environment: [String: String]) async {
+        let start = TerminalStyle.resolve(options.color, environment: environment, outputIsTerminal: true)
+        guard start.colors else { return }
+        await themes.attach { theme in
+            let palette = theme.flatMap { TerminalStyle.Theme(rawValue: $0.rawValue) } ?? start.theme
+            await tty.restyle(TerminalStyle.resolve(options.color, environment: environment, outputIsTerminal: true, theme: palette))
+        }
+    }
+
     static func json(failure: String, stopped: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -47,3 +47,12 @@ public enum PreferencesError: Error, Equatable, Sendable {
         }
     }
 }
+
+/// Colours the app's screens with the signed-in user's stored theme and follows each change to
+/// it, made here or in another process (the design's ThemeManager, injected into the flows that
+/// know who is signed in rather than reached as a global).
+public protocol ThemeManager: Sendable {
+    /// From now on the screens follow `user`'s stored theme; nil goes back to the colours the
+    /// run started with (nobody is signed in).
+    func follow(_ user: UserID?) async
+}

@@ -1,5 +1,6 @@
 import Accounts
 import FlowKit
+import Preferences
 
 /// The home of a signed-in user: shows who is signed in and offers to sign out.
 /// (Its Account, Friends and Expenses tabs come with their own flows.)
@@ -36,6 +37,8 @@ public actor AuthenticatedFlow: InventoriedFlow {
     /// What the flow needs from the app: its own needs and those of the tabs it starts.
     public protocol Dependencies: Sendable {
         var accounts: any AccountsService { get }
+        /// The screens take the signed-in user's theme while the home is open.
+        var themes: any ThemeManager { get }
     }
 
     /// The home's tabs, each a child flow (Account, Friends and Expenses join as they are built).
@@ -60,6 +63,14 @@ public actor AuthenticatedFlow: InventoriedFlow {
     }
 
     public func perform() async -> FlowResult {
+        await dependencies.themes.follow(user.id)
+        let result = await home()
+        // Signed out: nobody's theme any more. (Closing the app keeps the user signed in.)
+        if result == .signedOut { await dependencies.themes.follow(nil) }
+        return result
+    }
+
+    private func home() async -> FlowResult {
         var model = AuthenticatedViewModel(user: user, tabs: Self.tabs.tabs(selected: nil))
         return await presenter.presenting(model.state) { view in
             while true {

@@ -1,0 +1,40 @@
+import Preferences
+import Primitives
+
+/// The ThemeManager of the `flows` app: watches the followed user's stored preferences and hands
+/// each theme to the renderer, which recolours the screen shown at once.
+///
+/// Until a renderer is attached (tests, the plain renderer, `--theme` or NO_COLOR choosing the
+/// colours for the run) following someone changes nothing on screen.
+public actor TerminalThemeManager: ThemeManager {
+    /// Applies a theme to what is drawn; nil is the run's own colours.
+    public typealias Apply = @Sendable (Theme?) async -> Void
+
+    private let preferences: any PreferencesService
+    private var apply: Apply?
+    private var watching: Task<Void, Never>?
+
+    public init(preferences: any PreferencesService) {
+        self.preferences = preferences
+    }
+
+    /// Where themes go from now on.
+    public func attach(_ apply: @escaping Apply) {
+        self.apply = apply
+    }
+
+    public func follow(_ user: UserID?) async {
+        watching?.cancel()
+        watching = nil
+        guard let user else {
+            await apply?(nil)
+            return
+        }
+        let changes = preferences.changes(of: user)
+        watching = Task { [apply] in
+            for await preferences in changes {
+                await apply?(preferences.theme)
+            }
+        }
+    }
+}
