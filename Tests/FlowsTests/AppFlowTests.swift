@@ -61,6 +61,9 @@ struct AppFlowTests {
             func signOut() async throws(AccountsError) {}
             func storedSession() async throws(AccountsError) -> StoredSession { .expired }
             func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { [] }
+            func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User { throw .noSuchAccount }
+            func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User { throw .noSuchAccount }
+            func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError) { throw .noSuchAccount }
         }
         let flow = start(Expired())
         await flow.expectText(StoredSession.expiredNotice)

@@ -68,4 +68,7 @@ struct UnavailableAccounts: AccountsService {
     func signOut() async throws(AccountsError) { throw .storeUnavailable("disk on fire") }
     func storedSession() async throws(AccountsError) -> StoredSession { throw .storeUnavailable("disk on fire") }
     func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { throw .storeUnavailable("disk on fire") }
+    func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
+    func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
+    func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError) { throw .storeUnavailable("disk on fire") }
 }

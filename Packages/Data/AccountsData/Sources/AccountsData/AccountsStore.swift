@@ -30,6 +30,15 @@ public protocol AccountsWriting: AccountsReading {
     func touchSession(tokenHash: String, at time: Double) throws
     /// Ends a user's sessions last used before `time`.
     func deleteSessions(userID: String, unusedSince time: Double) throws
+    /// Ends every session of a user but the one with `tokenHash` (none kept when nil).
+    func deleteSessions(userID: String, except tokenHash: String?) throws
+    /// Replaces a user's display name.
+    func updateDisplayName(userID: String, to name: String) throws
+    /// Replaces a user's email; throws ``AccountsDataError/emailTaken`` when another user has
+    /// the key.
+    func updateEmail(userID: String, to email: String, key: String) throws
+    /// Replaces a user's password hash.
+    func updatePasswordHash(userID: String, to hash: String) throws
 }
 
 /// Failures a store reports in terms the domain can act on.

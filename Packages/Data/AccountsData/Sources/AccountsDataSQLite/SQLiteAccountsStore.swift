@@ -86,6 +86,22 @@ private struct Transaction: AccountsWriting {
         try db.execute(sql: "DELETE FROM session WHERE user_id = ? AND last_used_at < ?", arguments: [userID, time])
     }
 
+    func deleteSessions(userID: String, except tokenHash: String?) throws {
+        try db.execute(sql: "DELETE FROM session WHERE user_id = ? AND token_hash IS NOT ?", arguments: [userID, tokenHash])
+    }
+
+    func updateDisplayName(userID: String, to name: String) throws {
+        try refusals { try db.execute(sql: "UPDATE user SET display_name = ? WHERE id = ?", arguments: [name, userID]) }
+    }
+
+    func updateEmail(userID: String, to email: String, key: String) throws {
+        try refusals { try db.execute(sql: "UPDATE user SET email = ?, email_key = ? WHERE id = ?", arguments: [email, key, userID]) }
+    }
+
+    func updatePasswordHash(userID: String, to hash: String) throws {
+        try refusals { try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, userID]) }
+    }
+
     /// Turns a constraint's refusal into a store error the domain can name, never "unavailable".
     private func refusals(_ work: () throws -> Void) throws {
         do {

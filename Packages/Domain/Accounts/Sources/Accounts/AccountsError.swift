@@ -9,6 +9,12 @@ public enum AccountsError: Error, Equatable, Sendable {
     case emailTaken
     /// Sign-in failed; never says which of the two was wrong.
     case wrongEmailOrPassword
+    /// A change to the account asked for the current password, and this is not it.
+    case wrongPassword
+    /// A new password that is the current one.
+    case samePassword
+    /// The account acted on does not exist (any more).
+    case noSuchAccount
     /// A rule of the store refused the change (one the checks above should have caught); the
     /// text says which. Nothing was changed.
     case refused(String)
@@ -23,6 +29,9 @@ public enum AccountsError: Error, Equatable, Sendable {
         case .invalidPassword(let problem): problem.message
         case .emailTaken: "An account with this email already exists; sign in instead."
         case .wrongEmailOrPassword: "wrong email or password"
+        case .wrongPassword: "That is not your current password."
+        case .samePassword: "The new password is the current one; choose another."
+        case .noSuchAccount: "This account no longer exists; sign in again."
         case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         }

@@ -22,6 +22,20 @@ public protocol AccountsService: Sendable {
     /// The ones among `people` that have an account. (User ids are random: knowing one is not
     /// learning anything about who it is.)
     func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID>
+
+    // MARK: - Account settings, each by the acting user on their own account
+
+    /// Changes the user's display name, under the sign-up rules for names.
+    func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User
+
+    /// Changes the user's email once their current password checks out; the new email must be
+    /// valid and unique after normalisation.
+    func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User
+
+    /// Changes the user's password once the current one checks out; the new one follows the
+    /// sign-up rules and differs from the current one. Every other session of the user ends;
+    /// this store's current one stays.
+    func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError)
 }
 
 extension AccountsService {

@@ -119,6 +119,75 @@ public struct LiveAccountsService: AccountsService {
         return Set(found.map(UserID.init(rawValue:)))
     }
 
+    // MARK: - Account settings
+
+    public func changeDisplayName(to displayName: String, of user: UserID) async throws(AccountsError) -> User {
+        let name: DisplayName
+        do throws(DisplayName.Problem) { name = try DisplayName(displayName) } catch { throw .invalidDisplayName(error) }
+        let id = user.rawValue
+        let record = try await storing {
+            try await store.write { db in
+                guard try db.user(id: id) != nil else { throw AccountsError.noSuchAccount }
+                try db.updateDisplayName(userID: id, to: name.value)
+                return try db.user(id: id)
+            }
+        }
+        guard let record else { throw .noSuchAccount }
+        return try self.user(from: record)
+    }
+
+    public func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User {
+        let address: EmailAddress
+        do throws(EmailAddress.Problem) { address = try EmailAddress(email) } catch { throw .invalidEmail(error) }
+        let checked = try await checkPassword(password, of: user)
+        let id = user.rawValue
+        let record = try await storing {
+            try await store.write { db in
+                // The password checked is still the account's: nobody changed it meanwhile.
+                guard let current = try db.user(id: id), current.passwordHash == checked.passwordHash else {
+                    throw AccountsError.wrongPassword
+                }
+                try db.updateEmail(userID: id, to: address.value, key: address.key)
+                return try db.user(id: id)
+            }
+        }
+        guard let record else { throw .noSuchAccount }
+        return try self.user(from: record)
+    }
+
+    public func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError) {
+        do throws(PasswordRules.Problem) { try PasswordRules.check(new) } catch { throw .invalidPassword(error) }
+        let checked = try await checkPassword(current, of: user)
+        guard new != current else { throw .samePassword }
+        let hash = await hasher.hash(new)
+        let id = user.rawValue
+        let tokens = tokens
+        let remembered = self.current.token.withLock { $0 }
+        try await storing {
+            let kept = try remembered ?? tokens.load()
+            try await store.write { db in
+                guard let stored = try db.user(id: id), stored.passwordHash == checked.passwordHash else {
+                    throw AccountsError.wrongPassword
+                }
+                try db.updatePasswordHash(userID: id, to: hash)
+                // Every other session ends: a device that knew the old password is signed out.
+                try db.deleteSessions(userID: id, except: kept.map(SessionToken.hash))
+            }
+        }
+    }
+
+    /// The user's record once `password` is their current one: the same bcrypt work whether
+    /// the account exists or not.
+    private func checkPassword(_ password: String, of user: UserID) async throws(AccountsError) -> UserRecord {
+        let id = user.rawValue
+        guard let record = try await storing({ try await store.read { try $0.user(id: id) } }) else {
+            await hasher.verifyDecoy(password)
+            throw .noSuchAccount
+        }
+        guard await hasher.verify(password, against: record.passwordHash) else { throw .wrongPassword }
+        return record
+    }
+
     private enum Found: Sendable {
         case nothing
         case expired
@@ -174,6 +243,8 @@ public struct LiveAccountsService: AccountsService {
     private func storing<T>(_ work: () async throws -> T) async throws(AccountsError) -> T {
         do {
             return try await work()
+        } catch let error as AccountsError {
+            throw error
         } catch AccountsDataError.emailTaken {
             throw .emailTaken
 

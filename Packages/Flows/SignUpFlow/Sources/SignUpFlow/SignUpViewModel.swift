@@ -80,7 +80,7 @@ struct SignUpViewModel: ViewModel {
         case .invalidPassword:
             state.passwordError = error.message
             state.phase = .idle
-        case .wrongEmailOrPassword, .refused, .storeUnavailable:
+        case .wrongEmailOrPassword, .wrongPassword, .samePassword, .noSuchAccount, .refused, .storeUnavailable:
             state.phase = .failed(error.message)
         }
     }
