@@ -166,8 +166,7 @@ let package = Package(
                 .product(name: "ArchitectureRules", package: "ArchitectureCheck"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Expenses", package: "Expenses"),
-                .product(name: "Preferences", package: "Preferences"),
-            ] + accountsModules + flowModules + [
+            ] + accountsModules + preferencesModules + flowModules + [
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -56,6 +56,7 @@ struct AppFlowTests {
         struct Expired: AppFlow.Dependencies, AccountsService {
             var accounts: any AccountsService { self }
             var themes: any ThemeManager { FollowedThemes() }
+            var preferences: any PreferencesService { UnavailablePreferences() }
             func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
             func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
             func signOut() async throws(AccountsError) {}

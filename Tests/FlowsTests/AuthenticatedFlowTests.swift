@@ -1,10 +1,11 @@
+import AccountFlow
 import Accounts
 import AuthenticatedFlow
 import FlowKit
 import FlowTestSupport
 import Testing
 
-/// The home, tested exhaustively (it starts no child yet).
+/// The home, tested exhaustively; its tabs are stood in for.
 @Suite("AuthenticatedFlow")
 struct AuthenticatedFlowTests {
     let fixture = Fixture()
@@ -24,6 +25,20 @@ struct AuthenticatedFlowTests {
         #expect(try fixture.rows().sessions == 0)
         // The screens took Ada's theme while she was home, and nobody's once she signed out.
         #expect(fixture.followed.users == [user.id, nil])
+    }
+
+    @Test("the Account tab starts AccountFlow; back from it, the home shows the user as they are now")
+    func accountTab() async throws {
+        let user = try await fixture.existingUser(signedIn: true)
+        let renamed = try await fixture.accounts.changeDisplayName(to: "Countess Ada", of: user.id)
+        let flow = start(user)
+        #expect(await flow.expectScreen("home")?.tabs.map(\.id) == ["account"])
+        await flow.expectChild(AccountFlow.self, producing: .closed(renamed))
+        await flow.tap("account")
+        await flow.expectText("Signed in as Countess Ada <ada@example.com>.")
+        await flow.tap("quit")
+        await flow.expectResult(AuthenticatedFlow.FlowResult.closed)
+        #expect(await flow.startedChildren == ["AccountFlow"])
     }
 
     @Test("quit leaves the user signed in", arguments: [

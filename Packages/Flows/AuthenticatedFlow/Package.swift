@@ -12,6 +12,7 @@ let package = Package(
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Accounts"),
         .package(path: "../../Domain/Preferences"),
+        .package(path: "../AccountFlow"),
     ],
     targets: [
         .target(
@@ -21,6 +22,7 @@ let package = Package(
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Accounts", package: "Accounts"),
                 .product(name: "Preferences", package: "Preferences"),
+                .product(name: "AccountFlow", package: "AccountFlow"),
             ]
         ),
     ]

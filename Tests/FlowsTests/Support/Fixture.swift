@@ -7,14 +7,20 @@ import Foundation
 import GRDB
 import LocalStore
 import Preferences
+import PreferencesDataSQLite
+import PreferencesLive
 import Primitives
 import Synchronization
 
 /// What every flow needs, on a private in-memory store, and a way to look into the store.
 struct Fixture: AppFlow.Dependencies {
-    let database = LocalDatabase(.memory, migrations: AccountsSchema.registerMigrations(in:))
+    let database = LocalDatabase(.memory) { migrator in
+        AccountsSchema.registerMigrations(in: &migrator)
+        PreferencesSchema.registerMigrations(in: &migrator)
+    }
     let tokens = InMemorySessionTokenStore()
     let accounts: any AccountsService
+    let preferences: any PreferencesService
     /// Whom the flows told the ThemeManager to follow.
     let followed = FollowedThemes()
     var themes: any ThemeManager { followed }
@@ -27,6 +33,7 @@ struct Fixture: AppFlow.Dependencies {
             random: SeededRandomSource(seed: 1),
             now: { Date(timeIntervalSince1970: 1_800_000_000) }
         )
+        preferences = LivePreferencesService(store: SQLitePreferencesStore(database: database))
     }
 
     /// An account made before the test starts; signed out unless `signedIn`.
@@ -50,6 +57,14 @@ struct Fixture: AppFlow.Dependencies {
 struct Unavailable: AppFlow.Dependencies {
     let accounts: any AccountsService = UnavailableAccounts()
     let themes: any ThemeManager = FollowedThemes()
+    let preferences: any PreferencesService = UnavailablePreferences()
+}
+
+/// A preferences service whose store is unavailable.
+struct UnavailablePreferences: PreferencesService {
+    func preferences(of user: UserID) async throws(PreferencesError) -> Preferences { throw .storeUnavailable("disk on fire") }
+    func update(_ preferences: Preferences, of user: UserID) async throws(PreferencesError) { throw .storeUnavailable("disk on fire") }
+    func changes(of user: UserID) -> AsyncStream<Preferences> { AsyncStream { $0.finish() } }
 }
 
 /// A ThemeManager that remembers whom it was told to follow, in order.

@@ -1,3 +1,4 @@
+import AccountFlow
 import Accounts
 import AppFlow
 import AuthenticatedFlow
@@ -5,6 +6,7 @@ import FlowKit
 import SignInFlow
 import SignUpFlow
 import UnauthenticatedFlow
+import UpdateDisplayNameFlow
 
 // The root manifest depends on AppFlow, the root of the flow hierarchy; every other flow is
 // built with it (each parent depends on its children), which is how this file can import them.
@@ -27,8 +29,20 @@ public enum FlowCatalog {
         FlowEntry(SignUpFlow.self, "Create an account and sign in with it") { container, router in
             SignUpFlow(dependencies: container, router: router)
         },
-        FlowEntry(AuthenticatedFlow.self, "Your home: who is signed in, and sign out (signs in first if needed)") { user, container, router in
+        FlowEntry(
+            AuthenticatedFlow.self, "Your home: who is signed in, its tabs, and sign out (signs in first if needed)",
+            children: [AccountFlow.self]
+        ) { user, container, router in
             AuthenticatedFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(
+            AccountFlow.self, "Your account: name, email, friend code and theme, and changing them (signs in first if needed)",
+            children: [UpdateDisplayNameFlow.self]
+        ) { user, container, router in
+            AccountFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(UpdateDisplayNameFlow.self, "Change the name friends see (signs in first if needed)") { user, container, router in
+            UpdateDisplayNameFlow(user: user, dependencies: container, router: router)
         },
     ]
 

@@ -1,3 +1,4 @@
+import AccountFlow
 import Accounts
 import FlowKit
 import Preferences
@@ -35,7 +36,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     }
 
     /// What the flow needs from the app: its own needs and those of the tabs it starts.
-    public protocol Dependencies: Sendable {
+    public protocol Dependencies: AccountFlow.Dependencies {
         var accounts: any AccountsService { get }
         /// The screens take the signed-in user's theme while the home is open.
         var themes: any ThemeManager { get }
@@ -43,14 +44,16 @@ public actor AuthenticatedFlow: InventoriedFlow {
 
     /// The home's tabs, each a child flow (Account, Friends and Expenses join as they are built).
     /// A tab's flow gives back nil to come back to the home, or the home's own result to end it.
-    static let tabs = ChildMenu<AuthenticatedFlow, FlowResult?>([])
+    static let tabs = ChildMenu<AuthenticatedFlow, FlowResult?>([
+        .init("account", "Account") { flow in await flow.account() },
+    ])
 
     /// Every screen, action and message this flow can show, for coverage reports.
     public static var inventory: FlowInventory {
         FlowInventory(drawing: AuthenticatedView(), for: AuthenticatedViewModel.examples(tabs: tabs.tabs(selected: nil)))
     }
 
-    private let user: User
+    private var user: User
     private let dependencies: any Dependencies
     private let router: AppRouter
     private let presenter: AuthenticatedPresenter
@@ -86,7 +89,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
                     }
                 case .open(let tab):
                     if let result = await Self.tabs.open(tab, in: self), let ended = result { return ended }
-                    model.back()
+                    model.back(user: user)
                 case .quit:
                     return .closed
                 case .cancel:
@@ -95,5 +98,13 @@ public actor AuthenticatedFlow: InventoriedFlow {
                 await view.show(model.state)
             }
         }
+    }
+
+    /// The Account tab; back from it, the home shows the user as they are now.
+    private func account() async -> FlowResult? {
+        if case .closed(let updated) = await router.start(AccountFlow(user: user, dependencies: dependencies, router: router)) {
+            user = updated
+        }
+        return nil
     }
 }

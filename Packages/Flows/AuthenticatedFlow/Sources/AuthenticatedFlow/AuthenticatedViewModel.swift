@@ -41,7 +41,10 @@ struct AuthenticatedViewModel: ViewModel {
         state.phase = .failed(error.message)
     }
 
-    mutating func back() {
+    /// Back from a tab: the user as they are now.
+    mutating func back(user: User) {
+        state.displayName = user.displayName.value
+        state.email = user.email.value
         state.phase = .idle
     }
 }

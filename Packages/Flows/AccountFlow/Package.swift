@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// One user path. Its only public symbol is the flow actor (with its nested result type).
+let package = Package(
+    name: "AccountFlow",
+    products: [
+        .library(name: "AccountFlow", targets: ["AccountFlow"]),
+    ],
+    dependencies: [
+        .package(path: "../../FlowKit"),
+        .package(path: "../../Domain/Primitives"),
+        .package(path: "../../Domain/Accounts"),
+        .package(path: "../../Domain/Preferences"),
+        .package(path: "../UpdateDisplayNameFlow"),
+    ],
+    targets: [
+        .target(
+            name: "AccountFlow",
+            dependencies: [
+                .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Accounts", package: "Accounts"),
+                .product(name: "Preferences", package: "Preferences"),
+                .product(name: "UpdateDisplayNameFlow", package: "UpdateDisplayNameFlow"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}

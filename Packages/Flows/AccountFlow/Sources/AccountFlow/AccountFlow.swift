@@ -1,0 +1,108 @@
+import Accounts
+import FlowKit
+import Preferences
+import UpdateDisplayNameFlow
+
+/// The Account tab: who the user is (name, email, friend code), their theme, and one action per
+/// change they can make, each its own flow. After a change, a notice says what changed.
+public actor AccountFlow: InventoriedFlow {
+    /// How the tab was left.
+    public enum FlowResult: FlowOutcome {
+        /// Back to the home; the user as they are now (changed or not).
+        case closed(User)
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .closed: "closed"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        public var status: FlowOutcomeStatus {
+            switch self {
+            case .closed: .completed
+            case .cancelled: .cancelled
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
+            try container.encode(name, forKey: .result)
+            if case .closed(let user) = self { try container.encode(user, forKey: "user") }
+        }
+    }
+
+    /// What the flow needs from the app: its own needs and its children's.
+    public protocol Dependencies: UpdateDisplayNameFlow.Dependencies {
+        var accounts: any AccountsService { get }
+        var preferences: any PreferencesService { get }
+    }
+
+    /// The changes the tab offers, each a child flow; each gives back the notice to show, or
+    /// nil when it was cancelled.
+    static let changes = ChildMenu<AccountFlow, String?>([
+        .init("change-name", "Change name") { flow in await flow.changeName() },
+    ])
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: AccountView(), for: AccountViewModel.examples(actions: changes.actions))
+    }
+
+    private var user: User
+    private var changed = false
+    private let dependencies: any Dependencies
+    private let router: AppRouter
+    private let presenter: AccountPresenter
+
+    public init(user: User, dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.dependencies = dependencies
+        self.router = router
+        presenter = AccountPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = AccountViewModel(user: user, actions: Self.changes.actions)
+        do throws(PreferencesError) {
+            model.loaded(try await dependencies.preferences.preferences(of: user.id))
+        } catch {
+            model.failed(error.message)
+        }
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .open(let id):
+                    let notice = await Self.changes.open(id, in: self) ?? nil
+                    model.returned(user: user, notice: notice)
+                case .themeChosen(let theme):
+                    guard let current = model.preferences, current.theme != theme else { break }
+                    var chosen = current
+                    chosen.theme = theme
+                    do throws(PreferencesError) {
+                        try await dependencies.preferences.update(chosen, of: user.id)
+                        model.saved(chosen, notice: "Theme changed to \(theme.rawValue).")
+                        changed = true
+                    } catch {
+                        model.failed(error.message)
+                    }
+                case .back:
+                    return changed ? .closed(user) : .cancelled
+                }
+                await view.show(model.state)
+            }
+        }
+    }
+
+    private func changeName() async -> String? {
+        switch await router.start(UpdateDisplayNameFlow(user: user, dependencies: dependencies, router: router)) {
+        case .changed(let updated):
+            user = updated
+            changed = true
+            return "Name changed to \(updated.displayName.value)."
+        case .cancelled:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import FlowKit
+import Primitives
+
+/// Draws the Account tab: who the user is, their theme, and the changes they can make. Its
+/// identifiers are the contract scripts use.
+struct AccountView: View {
+    static let screenID: ScreenID = "account"
+    static let theme: ElementID = "theme"
+    static let back: ElementID = "back"
+
+    func screen(for state: AccountViewState) -> Screen {
+        let themes = Theme.allCases.map { Choice(id: ElementID($0.rawValue), label: Self.label($0)) }
+        return Screen(
+            id: Self.screenID,
+            title: "Account",
+            text: ["Name: \(state.name)", "Email: \(state.email)", "Friend code: \(state.friendCode)"],
+            fields: [
+                Field(id: Self.theme, label: "Theme", input: .choice(themes, selected: state.theme.map { ElementID($0.rawValue) }), hint: "the colours of every screen"),
+            ],
+            actions: state.actions + [Action(id: Self.back, label: "Back", role: .cancel)],
+            status: state.phase.status(busy: "Saving") ?? state.notice.map(ScreenStatus.notice)
+        )
+    }
+
+    private static func label(_ theme: Theme) -> String {
+        switch theme {
+        case .dark: "Dark"
+        case .light: "Light"
+        case .highContrast: "High contrast"
+        case .noColour: "No colour"
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Accounts
+import FlowKit
+import Preferences
+import Primitives
+
+/// What the Account tab shows.
+struct AccountViewState: Equatable, Sendable {
+    var name: String
+    var email: String
+    var friendCode: String
+    /// The stored theme; nil until the preferences are read.
+    var theme: Theme?
+    /// The changes offered, one per child flow.
+    var actions: [Action]
+    var phase = Phase.idle
+    /// What the last change did ("Name changed to ...").
+    var notice: String?
+}
+
+/// Turns the user, their preferences and what the changes answered into the tab's state.
+struct AccountViewModel: ViewModel {
+    /// A state for each thing the screen can show: the flow's coverage inventory is drawn from
+    /// these.
+    static func examples(actions: [Action]) -> [AccountViewState] {
+        let user = AccountViewState(name: "", email: "", friendCode: "", theme: .dark, actions: actions)
+        var failed = user
+        failed.phase = .failed(PreferencesError.storeUnavailable(FlowInventory.anyDetail).message)
+        var noticed = user
+        noticed.notice = FlowInventory.anyDetail
+        return [user, failed, noticed]
+    }
+
+    private(set) var state: AccountViewState
+    private(set) var preferences: Preferences?
+
+    init(user: User, actions: [Action]) {
+        state = AccountViewState(
+            name: user.displayName.value, email: user.email.value, friendCode: user.friendCode.description, actions: actions
+        )
+    }
+
+    mutating func loaded(_ preferences: Preferences) {
+        self.preferences = preferences
+        state.theme = preferences.theme
+    }
+
+    mutating func saved(_ preferences: Preferences, notice: String) {
+        loaded(preferences)
+        state.notice = notice
+        state.phase = .idle
+    }
+
+    /// Back from a change: the user as they are now, and what changed (nil when cancelled).
+    mutating func returned(user: User, notice: String?) {
+        state.name = user.displayName.value
+        state.email = user.email.value
+        state.notice = notice
+        state.phase = .idle
+    }
+
+    mutating func failed(_ message: String) {
+        state.notice = nil
+        state.phase = .failed(message)
+    }
+}

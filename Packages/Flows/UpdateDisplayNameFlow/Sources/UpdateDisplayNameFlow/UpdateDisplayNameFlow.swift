@@ -1,0 +1,77 @@
+import Accounts
+import FlowKit
+
+/// Changes the signed-in user's display name, under the sign-up rules for names.
+public actor UpdateDisplayNameFlow: InventoriedFlow {
+    /// How the change ended.
+    public enum FlowResult: FlowOutcome {
+        /// The name is changed; the user as they are now.
+        case changed(User)
+        /// The user left; nothing was written.
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .changed: "changed"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        public var status: FlowOutcomeStatus {
+            switch self {
+            case .changed: .completed
+            case .cancelled: .cancelled
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
+            try container.encode(name, forKey: .result)
+            if case .changed(let user) = self { try container.encode(user, forKey: "user") }
+        }
+    }
+
+    /// What the flow needs from the app.
+    public protocol Dependencies: Sendable {
+        var accounts: any AccountsService { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: UpdateDisplayNameView(), for: UpdateDisplayNameViewModel.examples)
+    }
+
+    private let user: User
+    private let dependencies: any Dependencies
+    private let presenter: UpdateDisplayNamePresenter
+
+    public init(user: User, dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.dependencies = dependencies
+        presenter = UpdateDisplayNamePresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = UpdateDisplayNameViewModel(current: user.displayName.value)
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .nameChanged(let name):
+                    model.nameChanged(name)
+                case .save:
+                    guard model.check() else { break }
+                    model.saving()
+                    await view.show(model.state)
+                    do throws(AccountsError) {
+                        return .changed(try await dependencies.accounts.changeDisplayName(to: model.state.name, of: user.id))
+                    } catch {
+                        model.failed(error)
+                    }
+                case .cancel:
+                    return .cancelled
+                }
+                await view.show(model.state)
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import FlowKit
+
+/// Draws the name form. Its identifiers are the contract scripts use.
+struct UpdateDisplayNameView: View {
+    static let screenID: ScreenID = "update-display-name"
+    static let name: ElementID = "display-name"
+    static let save: ElementID = "save"
+    static let cancel: ElementID = "cancel"
+
+    func screen(for state: UpdateDisplayNameViewState) -> Screen {
+        Screen(
+            id: Self.screenID,
+            title: "Change name",
+            text: ["Your name is what friends see."],
+            fields: [
+                Field(id: Self.name, label: "Display name", input: .text(state.name), hint: "1 to 50 characters", error: state.nameError),
+            ],
+            actions: [
+                Action(id: Self.save, label: "Save", role: .primary),
+                Action(id: Self.cancel, label: "Cancel", role: .cancel),
+            ],
+            status: state.phase.status(busy: "Saving your name")
+        )
+    }
+}

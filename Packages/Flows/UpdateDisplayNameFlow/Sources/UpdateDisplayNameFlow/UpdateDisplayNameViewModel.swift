@@ -1,0 +1,60 @@
+import Accounts
+import FlowKit
+import Primitives
+
+/// What the name form shows.
+struct UpdateDisplayNameViewState: Equatable, Sendable {
+    var name: String
+    var nameError: String?
+    var phase = Phase.idle
+}
+
+/// Turns what the user types and what the service answers into the name form's state.
+struct UpdateDisplayNameViewModel: ViewModel {
+    /// A state for each thing the screen can show (idle, saving, every refusal): the flow's
+    /// coverage inventory is drawn from these.
+    static var examples: [UpdateDisplayNameViewState] {
+        let refusals = DisplayName.Problem.allCases.map(AccountsError.invalidDisplayName)
+            + [.noSuchAccount, .refused(FlowInventory.anyDetail), .storeUnavailable(FlowInventory.anyDetail)]
+        var saving = UpdateDisplayNameViewModel(current: "")
+        saving.saving()
+        return [UpdateDisplayNameViewModel(current: "").state, saving.state] + refusals.map { error in
+            var model = UpdateDisplayNameViewModel(current: "")
+            model.failed(error)
+            return model.state
+        }
+    }
+
+    private(set) var state: UpdateDisplayNameViewState
+
+    /// Starts from the name the user has now.
+    init(current: String) {
+        state = UpdateDisplayNameViewState(name: current)
+    }
+
+    mutating func nameChanged(_ name: String) {
+        state.name = name
+        state.nameError = Validation.message { () throws(DisplayName.Problem) in _ = try DisplayName(name) }
+        state.phase = .idle
+    }
+
+    /// Checks the name as it stands; true when it can be sent.
+    mutating func check() -> Bool {
+        nameChanged(state.name)
+        return state.nameError == nil
+    }
+
+    mutating func saving() {
+        state.phase = .loading
+    }
+
+    mutating func failed(_ error: AccountsError) {
+        switch error {
+        case .invalidDisplayName:
+            state.nameError = error.message
+            state.phase = .idle
+        default:
+            state.phase = .failed(error.message)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import AccountFlow
+import Accounts
+import FlowKit
+import FlowTestSupport
+import Preferences
+import Primitives
+import Testing
+import UpdateDisplayNameFlow
+
+/// A parent flow: its own screen checked, its children stood in for.
+@Suite("AccountFlow")
+struct AccountFlowTests {
+    let fixture = Fixture()
+
+    private func start(_ user: User, _ dependencies: any AccountFlow.Dependencies) -> FlowTest {
+        FlowTest { router in AccountFlow(user: user, dependencies: dependencies, router: router) }
+    }
+
+    @Test("shows the user's name, email, friend code and stored theme, and one action per change")
+    func shows() async throws {
+        let user = try await fixture.existingUser(signedIn: true)
+        try await fixture.preferences.update(Preferences(theme: .highContrast, defaultCurrency: .eur), of: user.id)
+        let flow = start(user, fixture)
+        await flow.expectSnapshot("""
+            == Account == [account]
+            Name: Ada Lovelace
+            Email: ada@example.com
+            Friend code: \(user.friendCode)
+              Theme (theme, choice; the colours of every screen): [ ] Light (light) | [ ] Dark (dark) | [x] High contrast (high-contrast) | [ ] No colour (no-colour)
+              Actions: Change name (change-name) | Back (back, cancel)
+            """)
+        await flow.back()
+        await flow.expectResult(AccountFlow.FlowResult.cancelled)
+    }
+
+    @Test("after a name change the tab shows the new name with a notice; a cancelled change says nothing")
+    func changeName() async throws {
+        let user = try await fixture.existingUser(signedIn: true)
+        let renamed = try await fixture.accounts.changeDisplayName(to: "Countess Ada", of: user.id)
+        let flow = start(user, fixture)
+        await flow.expectScreen("account")
+        await flow.expectChild(UpdateDisplayNameFlow.self, producing: .cancelled)
+        await flow.tap("change-name")
+        #expect(await flow.expectScreen("account")?.status == nil)
+        await flow.expectChild(UpdateDisplayNameFlow.self, producing: .changed(renamed))
+        await flow.tap("change-name")
+        await flow.expectText("Name: Countess Ada")
+        #expect(await flow.expectScreen("account")?.status == .notice("Name changed to Countess Ada."))
+        await flow.tap("back")
+        await flow.expectResult(AccountFlow.FlowResult.closed(renamed))
+    }
+
+    @Test("choosing a theme stores it at once and says so; choosing the same one again changes nothing")
+    func theme() async throws {
+        let user = try await fixture.existingUser(signedIn: true)
+        let flow = start(user, fixture)
+        await flow.expectScreen("account")
+        await flow.choose("theme", "light")
+        #expect(await flow.expectScreen("account")?.status == .notice("Theme changed to light."))
+        #expect(try await fixture.preferences.preferences(of: user.id) == Preferences(theme: .light, defaultCurrency: .eur))
+        await flow.choose("theme", "light")
+        await flow.skipScreen()
+        await flow.back()
+        await flow.expectResult(AccountFlow.FlowResult.closed(user))
+    }
+
+    @Test("preferences that cannot be read or stored show the store's error; the rest of the tab works")
+    func storeFails() async throws {
+        struct Mixed: AccountFlow.Dependencies {
+            let accounts: any AccountsService
+            let preferences: any PreferencesService = UnavailablePreferences()
+        }
+        let user = try await fixture.existingUser(signedIn: true)
+        let flow = start(user, Mixed(accounts: fixture.accounts))
+        await flow.expectError(nil, "The local store is unavailable: disk on fire")
+        await flow.expectChild(UpdateDisplayNameFlow.self, producing: .cancelled)
+        await flow.tap("change-name")
+        await flow.expectScreen("account")
+        await flow.cancel()
+        await flow.expectResult(AccountFlow.FlowResult.cancelled)
+    }
+}
