@@ -6,6 +6,8 @@ import Preferences
 import Primitives
 import Testing
 import UpdateDisplayNameFlow
+import UpdateEmailFlow
+import UpdatePasswordFlow
 
 /// A parent flow: its own screen checked, its children stood in for.
 @Suite("AccountFlow")
@@ -27,7 +29,7 @@ struct AccountFlowTests {
             Email: ada@example.com
             Friend code: \(user.friendCode)
               Theme (theme, choice; the colours of every screen): [ ] Light (light) | [ ] Dark (dark) | [x] High contrast (high-contrast) | [ ] No colour (no-colour)
-              Actions: Change name (change-name) | Back (back, cancel)
+              Actions: Change name (change-name) | Change email (change-email) | Change password (change-password) | Back (back, cancel)
             """)
         await flow.back()
         await flow.expectResult(AccountFlow.FlowResult.cancelled)
@@ -48,6 +50,23 @@ struct AccountFlowTests {
         #expect(await flow.expectScreen("account")?.status == .notice("Name changed to Countess Ada."))
         await flow.tap("back")
         await flow.expectResult(AccountFlow.FlowResult.closed(renamed))
+    }
+
+    @Test("after an email or password change the tab says what changed")
+    func emailAndPassword() async throws {
+        let user = try await fixture.existingUser(signedIn: true)
+        let moved = try await fixture.accounts.changeEmail(to: "ada@lovelace.org", password: "correct horse", of: user.id)
+        let flow = start(user, fixture)
+        await flow.expectScreen("account")
+        await flow.expectChild(UpdateEmailFlow.self, producing: .changed(moved))
+        await flow.tap("change-email")
+        await flow.expectText("Email: ada@lovelace.org")
+        #expect(await flow.expectScreen("account")?.status == .notice("Email changed to ada@lovelace.org."))
+        await flow.expectChild(UpdatePasswordFlow.self, producing: .changed)
+        await flow.tap("change-password")
+        #expect(await flow.expectScreen("account")?.status == .notice("Password changed; your other sessions are signed out."))
+        await flow.back()
+        await flow.expectResult(AccountFlow.FlowResult.closed(moved))
     }
 
     @Test("choosing a theme stores it at once and says so; choosing the same one again changes nothing")

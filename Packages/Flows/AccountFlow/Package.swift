@@ -13,6 +13,8 @@ let package = Package(
         .package(path: "../../Domain/Accounts"),
         .package(path: "../../Domain/Preferences"),
         .package(path: "../UpdateDisplayNameFlow"),
+        .package(path: "../UpdateEmailFlow"),
+        .package(path: "../UpdatePasswordFlow"),
     ],
     targets: [
         .target(
@@ -23,6 +25,8 @@ let package = Package(
                 .product(name: "Accounts", package: "Accounts"),
                 .product(name: "Preferences", package: "Preferences"),
                 .product(name: "UpdateDisplayNameFlow", package: "UpdateDisplayNameFlow"),
+                .product(name: "UpdateEmailFlow", package: "UpdateEmailFlow"),
+                .product(name: "UpdatePasswordFlow", package: "UpdatePasswordFlow"),
             ]
         ),
     ]

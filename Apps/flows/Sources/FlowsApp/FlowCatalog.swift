@@ -7,6 +7,8 @@ import SignInFlow
 import SignUpFlow
 import UnauthenticatedFlow
 import UpdateDisplayNameFlow
+import UpdateEmailFlow
+import UpdatePasswordFlow
 
 // The root manifest depends on AppFlow, the root of the flow hierarchy; every other flow is
 // built with it (each parent depends on its children), which is how this file can import them.
@@ -37,12 +39,18 @@ public enum FlowCatalog {
         },
         FlowEntry(
             AccountFlow.self, "Your account: name, email, friend code and theme, and changing them (signs in first if needed)",
-            children: [UpdateDisplayNameFlow.self]
+            children: [UpdateDisplayNameFlow.self, UpdateEmailFlow.self, UpdatePasswordFlow.self]
         ) { user, container, router in
             AccountFlow(user: user, dependencies: container, router: router)
         },
         FlowEntry(UpdateDisplayNameFlow.self, "Change the name friends see (signs in first if needed)") { user, container, router in
             UpdateDisplayNameFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(UpdateEmailFlow.self, "Change the email you sign in with; asks your password (signs in first if needed)") { user, container, router in
+            UpdateEmailFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(UpdatePasswordFlow.self, "Change your password and sign out your other sessions (signs in first if needed)") { user, container, router in
+            UpdatePasswordFlow(user: user, dependencies: container, router: router)
         },
     ]
 

@@ -2,6 +2,8 @@ import Accounts
 import FlowKit
 import Preferences
 import UpdateDisplayNameFlow
+import UpdateEmailFlow
+import UpdatePasswordFlow
 
 /// The Account tab: who the user is (name, email, friend code), their theme, and one action per
 /// change they can make, each its own flow. After a change, a notice says what changed.
@@ -34,7 +36,7 @@ public actor AccountFlow: InventoriedFlow {
     }
 
     /// What the flow needs from the app: its own needs and its children's.
-    public protocol Dependencies: UpdateDisplayNameFlow.Dependencies {
+    public protocol Dependencies: UpdateDisplayNameFlow.Dependencies, UpdateEmailFlow.Dependencies, UpdatePasswordFlow.Dependencies {
         var accounts: any AccountsService { get }
         var preferences: any PreferencesService { get }
     }
@@ -43,6 +45,8 @@ public actor AccountFlow: InventoriedFlow {
     /// nil when it was cancelled.
     static let changes = ChildMenu<AccountFlow, String?>([
         .init("change-name", "Change name") { flow in await flow.changeName() },
+        .init("change-email", "Change email") { flow in await flow.changeEmail() },
+        .init("change-password", "Change password") { flow in await flow.changePassword() },
     ])
 
     /// Every screen, action and message this flow can show, for coverage reports.
@@ -101,6 +105,27 @@ public actor AccountFlow: InventoriedFlow {
             user = updated
             changed = true
             return "Name changed to \(updated.displayName.value)."
+        case .cancelled:
+            return nil
+        }
+    }
+
+    private func changeEmail() async -> String? {
+        switch await router.start(UpdateEmailFlow(user: user, dependencies: dependencies, router: router)) {
+        case .changed(let updated):
+            user = updated
+            changed = true
+            return "Email changed to \(updated.email.value)."
+        case .cancelled:
+            return nil
+        }
+    }
+
+    private func changePassword() async -> String? {
+        switch await router.start(UpdatePasswordFlow(user: user, dependencies: dependencies, router: router)) {
+        case .changed:
+            changed = true
+            return "Password changed; your other sessions are signed out."
         case .cancelled:
             return nil
         }

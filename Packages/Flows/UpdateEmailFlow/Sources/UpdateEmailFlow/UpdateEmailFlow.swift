@@ -1,0 +1,79 @@
+import Accounts
+import FlowKit
+
+/// Changes the email the user signs in with: the new address, and the current password to show
+/// it is them.
+public actor UpdateEmailFlow: InventoriedFlow {
+    /// How the change ended.
+    public enum FlowResult: FlowOutcome {
+        /// The email is changed; the user as they are now.
+        case changed(User)
+        /// The user left; nothing was written.
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .changed: "changed"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        public var status: FlowOutcomeStatus {
+            switch self {
+            case .changed: .completed
+            case .cancelled: .cancelled
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
+            try container.encode(name, forKey: .result)
+            if case .changed(let user) = self { try container.encode(user, forKey: "user") }
+        }
+    }
+
+    /// What the flow needs from the app.
+    public protocol Dependencies: Sendable {
+        var accounts: any AccountsService { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory { FlowInventory(drawing: UpdateEmailView(), for: UpdateEmailViewModel.examples) }
+
+    private let user: User
+    private let dependencies: any Dependencies
+    private let presenter: UpdateEmailPresenter
+
+    public init(user: User, dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.dependencies = dependencies
+        presenter = UpdateEmailPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = UpdateEmailViewModel(current: user.email.value)
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .emailChanged(let email):
+                    model.emailChanged(email)
+                case .passwordChanged(let password):
+                    model.passwordChanged(password)
+                case .save:
+                    guard model.checkAll() else { break }
+                    model.saving()
+                    await view.show(model.state)
+                    do throws(AccountsError) {
+                        let form = model.form
+                        return .changed(try await dependencies.accounts.changeEmail(to: form.email, password: form.password, of: user.id))
+                    } catch {
+                        model.failed(error)
+                    }
+                case .cancel:
+                    return .cancelled
+                }
+                await view.show(model.state)
+            }
+        }
+    }
+}

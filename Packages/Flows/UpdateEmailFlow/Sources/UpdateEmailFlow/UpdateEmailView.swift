@@ -1,0 +1,27 @@
+import FlowKit
+
+/// Draws the email form. Its identifiers are the contract scripts use.
+struct UpdateEmailView: View {
+    static let screenID: ScreenID = "update-email"
+    static let email: ElementID = "email"
+    static let password: ElementID = "password"
+    static let save: ElementID = "save"
+    static let cancel: ElementID = "cancel"
+
+    func screen(for state: UpdateEmailViewState) -> Screen {
+        Screen(
+            id: Self.screenID,
+            title: "Change email",
+            text: ["You sign in with \(state.current) now. Your current password shows it is you."],
+            fields: [
+                Field(id: Self.email, label: "New email", input: .text(state.email), error: state.emailError),
+                Field(id: Self.password, label: "Current password", input: .secret(isSet: state.passwordIsSet), error: state.passwordError),
+            ],
+            actions: [
+                Action(id: Self.save, label: "Save", role: .primary),
+                Action(id: Self.cancel, label: "Cancel", role: .cancel),
+            ],
+            status: state.phase.status(busy: "Checking your password")
+        )
+    }
+}

@@ -1,0 +1,81 @@
+import Accounts
+import FlowKit
+
+/// Changes the user's password: the current one, then the new one twice. On success every
+/// other session of the user ends; this one stays.
+public actor UpdatePasswordFlow: InventoriedFlow {
+    /// How the change ended.
+    public enum FlowResult: FlowOutcome {
+        /// The password is changed and the user's other sessions have ended.
+        case changed
+        /// The user left; nothing was written.
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .changed: "changed"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        public var status: FlowOutcomeStatus {
+            switch self {
+            case .changed: .completed
+            case .cancelled: .cancelled
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
+            try container.encode(name, forKey: .result)
+        }
+    }
+
+    /// What the flow needs from the app.
+    public protocol Dependencies: Sendable {
+        var accounts: any AccountsService { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory { FlowInventory(drawing: UpdatePasswordView(), for: UpdatePasswordViewModel.examples) }
+
+    private let user: User
+    private let dependencies: any Dependencies
+    private let presenter: UpdatePasswordPresenter
+
+    public init(user: User, dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.dependencies = dependencies
+        presenter = UpdatePasswordPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = UpdatePasswordViewModel()
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .currentChanged(let password):
+                    model.currentChanged(password)
+                case .newChanged(let password):
+                    model.newChanged(password)
+                case .repeatChanged(let password):
+                    model.repeatChanged(password)
+                case .save:
+                    guard model.checkAll() else { break }
+                    model.saving()
+                    await view.show(model.state)
+                    do throws(AccountsError) {
+                        let form = model.form
+                        try await dependencies.accounts.changePassword(from: form.current, to: form.new, of: user.id)
+                        return .changed
+                    } catch {
+                        model.failed(error)
+                    }
+                case .cancel:
+                    return .cancelled
+                }
+                await view.show(model.state)
+            }
+        }
+    }
+}
