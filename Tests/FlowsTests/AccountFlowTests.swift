@@ -23,12 +23,14 @@ struct AccountFlowTests {
         let user = try await fixture.existingUser(signedIn: true)
         try await fixture.preferences.update(Preferences(theme: .highContrast, defaultCurrency: .eur), of: user.id)
         let flow = start(user, fixture)
+        let currencies = Currency.all.map { "[\($0 == .eur ? "x" : " ")] \($0.code) (\($0.code))" }.joined(separator: " | ")
         await flow.expectSnapshot("""
             == Account == [account]
             Name: Ada Lovelace
             Email: ada@example.com
             Friend code: \(user.friendCode)
               Theme (theme, choice; the colours of every screen): [ ] Light (light) | [ ] Dark (dark) | [x] High contrast (high-contrast) | [ ] No colour (no-colour)
+              Default currency (default-currency, choice; what a new expense starts in): \(currencies)
               Actions: Change name (change-name) | Change email (change-email) | Change password (change-password) | Back (back, cancel)
             """)
         await flow.back()
@@ -69,7 +71,7 @@ struct AccountFlowTests {
         await flow.expectResult(AccountFlow.FlowResult.closed(moved))
     }
 
-    @Test("choosing a theme stores it at once and says so; choosing the same one again changes nothing")
+    @Test("choosing a theme or a default currency stores it at once and says so; choosing the same theme again changes nothing")
     func theme() async throws {
         let user = try await fixture.existingUser(signedIn: true)
         let flow = start(user, fixture)
@@ -79,6 +81,9 @@ struct AccountFlowTests {
         #expect(try await fixture.preferences.preferences(of: user.id) == Preferences(theme: .light, defaultCurrency: .eur))
         await flow.choose("theme", "light")
         await flow.skipScreen()
+        await flow.choose("default-currency", "KWD")
+        #expect(await flow.expectScreen("account")?.status == .notice("Default currency changed to KWD."))
+        #expect(try await fixture.preferences.preferences(of: user.id) == Preferences(theme: .light, defaultCurrency: .kwd))
         await flow.back()
         await flow.expectResult(AccountFlow.FlowResult.closed(user))
     }

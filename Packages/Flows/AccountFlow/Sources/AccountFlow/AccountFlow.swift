@@ -81,21 +81,29 @@ public actor AccountFlow: InventoriedFlow {
                     let notice = await Self.changes.open(id, in: self) ?? nil
                     model.returned(user: user, notice: notice)
                 case .themeChosen(let theme):
-                    guard let current = model.preferences, current.theme != theme else { break }
-                    var chosen = current
+                    guard var chosen = model.preferences, chosen.theme != theme else { break }
                     chosen.theme = theme
-                    do throws(PreferencesError) {
-                        try await dependencies.preferences.update(chosen, of: user.id)
-                        model.saved(chosen, notice: "Theme changed to \(theme.rawValue).")
-                        changed = true
-                    } catch {
-                        model.failed(error.message)
-                    }
+                    await save(chosen, notice: "Theme changed to \(theme.rawValue).", in: &model)
+                case .currencyChosen(let currency):
+                    guard var chosen = model.preferences, chosen.defaultCurrency != currency else { break }
+                    chosen.defaultCurrency = currency
+                    await save(chosen, notice: "Default currency changed to \(currency.code).", in: &model)
                 case .back:
                     return changed ? .closed(user) : .cancelled
                 }
                 await view.show(model.state)
             }
+        }
+    }
+
+    /// Stores the preferences at once: a theme recolours the screens through the ThemeManager.
+    private func save(_ preferences: Preferences, notice: String, in model: inout AccountViewModel) async {
+        do throws(PreferencesError) {
+            try await dependencies.preferences.update(preferences, of: user.id)
+            model.saved(preferences, notice: notice)
+            changed = true
+        } catch {
+            model.failed(error.message)
         }
     }
 

@@ -6,16 +6,22 @@ import Primitives
 struct AccountView: View {
     static let screenID: ScreenID = "account"
     static let theme: ElementID = "theme"
+    static let defaultCurrency: ElementID = "default-currency"
     static let back: ElementID = "back"
 
     func screen(for state: AccountViewState) -> Screen {
         let themes = Theme.allCases.map { Choice(id: ElementID($0.rawValue), label: Self.label($0)) }
+        let currencies = Currency.all.map { Choice(id: ElementID($0.code), label: $0.code) }
         return Screen(
             id: Self.screenID,
             title: "Account",
             text: ["Name: \(state.name)", "Email: \(state.email)", "Friend code: \(state.friendCode)"],
             fields: [
                 Field(id: Self.theme, label: "Theme", input: .choice(themes, selected: state.theme.map { ElementID($0.rawValue) }), hint: "the colours of every screen"),
+                Field(
+                    id: Self.defaultCurrency, label: "Default currency",
+                    input: .choice(currencies, selected: state.defaultCurrency.map { ElementID($0.code) }), hint: "what a new expense starts in"
+                ),
             ],
             actions: state.actions + [Action(id: Self.back, label: "Back", role: .cancel)],
             status: state.phase.status(busy: "Saving") ?? state.notice.map(ScreenStatus.notice)

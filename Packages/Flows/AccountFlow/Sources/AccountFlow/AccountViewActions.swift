@@ -6,6 +6,7 @@ enum AccountAction: Sendable, Equatable {
     /// Start the change (the child flow) with this identifier.
     case open(ElementID)
     case themeChosen(Theme)
+    case currencyChosen(Currency)
     case back
 }
 
@@ -17,6 +18,8 @@ struct AccountViewActions: ViewActions {
         switch event {
         case .choose(AccountView.theme, let options):
             options.first.flatMap { Theme(rawValue: $0.rawValue) }.map(AccountAction.themeChosen)
+        case .choose(AccountView.defaultCurrency, let options):
+            options.first.flatMap { Currency(code: $0.rawValue) }.map(AccountAction.currencyChosen)
         case .tap(AccountView.back), .back, .cancel: .back
         case .tap(let change): .open(change)
         case .fill, .choose: nil

@@ -10,6 +10,8 @@ struct AccountViewState: Equatable, Sendable {
     var friendCode: String
     /// The stored theme; nil until the preferences are read.
     var theme: Theme?
+    /// The currency new expenses start in; nil until the preferences are read.
+    var defaultCurrency: Currency?
     /// The changes offered, one per child flow.
     var actions: [Action]
     var phase = Phase.idle
@@ -22,7 +24,7 @@ struct AccountViewModel: ViewModel {
     /// A state for each thing the screen can show: the flow's coverage inventory is drawn from
     /// these.
     static func examples(actions: [Action]) -> [AccountViewState] {
-        let user = AccountViewState(name: "", email: "", friendCode: "", theme: .dark, actions: actions)
+        let user = AccountViewState(name: "", email: "", friendCode: "", theme: .dark, defaultCurrency: .eur, actions: actions)
         var failed = user
         failed.phase = .failed(PreferencesError.storeUnavailable(FlowInventory.anyDetail).message)
         var noticed = user
@@ -42,6 +44,7 @@ struct AccountViewModel: ViewModel {
     mutating func loaded(_ preferences: Preferences) {
         self.preferences = preferences
         state.theme = preferences.theme
+        state.defaultCurrency = preferences.defaultCurrency
     }
 
     mutating func saved(_ preferences: Preferences, notice: String) {
