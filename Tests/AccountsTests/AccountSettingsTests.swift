@@ -84,4 +84,35 @@ struct AccountSettingsTests {
         }
         _ = try await laptop.signIn(email: "ada@example.com", password: "battery staple")
     }
+
+    @Test("an avatar is none until chosen, then initials on a colour, a picture kept whole, or none again")
+    func avatar() async throws {
+        let user = try await ada()
+        #expect(try await fixture.service.avatar(of: user.id) == .none)
+        try await fixture.service.changeAvatar(to: .initials(.teal), of: user.id)
+        #expect(try await fixture.service.avatar(of: user.id) == .initials(.teal))
+        // The header of a 3 x 2 PNG (its CRC from Python's zlib): all a picture needs to be taken.
+        let bytes: [UInt8] = [
+            0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x03,
+            0x00, 0x00, 0x00, 0x02, 0x08, 0x02, 0x00, 0x00, 0x00, 0x12, 0x16, 0xF1, 0x4D,
+        ]
+        let picture = try AvatarImage(bytes: bytes)
+        try await fixture.service.changeAvatar(to: .image(picture), of: user.id)
+        #expect(try await fixture.service.avatar(of: user.id) == .image(picture))
+        #expect(try fixture.count("avatar") == 1)
+        try await fixture.service.changeAvatar(to: .none, of: user.id)
+        #expect(try await fixture.service.avatar(of: user.id) == .none)
+        #expect(try fixture.count("avatar") == 0)
+        await #expect(throws: AccountsError.noSuchAccount) {
+            try await fixture.service.changeAvatar(to: .initials(.red), of: UserID(rawValue: "nobody"))
+        }
+    }
+
+    @Test("initials are the first letters of the first and last words, in upper case")
+    func initials() throws {
+        #expect(try DisplayName("Ada Lovelace").initials == "AL")
+        #expect(try DisplayName("ada").initials == "A")
+        #expect(try DisplayName("Jean-Luc de la Tour").initials == "JT")
+        #expect(try DisplayName("émile zola").initials == "ÉZ")
+    }
 }

@@ -17,6 +17,8 @@ public protocol AccountsReading {
     func existingUserIDs(among ids: [String]) throws -> Set<String>
     /// Every session of a user, oldest first.
     func sessions(userID: String) throws -> [SessionRecord]
+    /// The user's avatar, or nil when they have none.
+    func avatar(userID: String) throws -> AvatarRecord?
 }
 
 /// Changes inside a transaction.
@@ -39,6 +41,8 @@ public protocol AccountsWriting: AccountsReading {
     func updateEmail(userID: String, to email: String, key: String) throws
     /// Replaces a user's password hash.
     func updatePasswordHash(userID: String, to hash: String) throws
+    /// Replaces a user's avatar; nil removes it.
+    func saveAvatar(_ avatar: AvatarRecord?, userID: String) throws
 }
 
 /// Failures a store reports in terms the domain can act on.

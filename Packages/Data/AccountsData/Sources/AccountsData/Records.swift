@@ -26,6 +26,28 @@ public struct UserRecord: Equatable, Sendable {
     }
 }
 
+/// A stored avatar: initials on a colour, or a picture with its format and size.
+public struct AvatarRecord: Equatable, Sendable {
+    public var userID: String
+    /// `initials` or `image`.
+    public var kind: String
+    public var colour: String?
+    public var format: String?
+    public var width: Int?
+    public var height: Int?
+    public var bytes: [UInt8]?
+
+    public init(userID: String, kind: String, colour: String? = nil, format: String? = nil, width: Int? = nil, height: Int? = nil, bytes: [UInt8]? = nil) {
+        self.userID = userID
+        self.kind = kind
+        self.colour = colour
+        self.format = format
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+    }
+}
+
 /// A stored session: only the hash of its token is kept.
 public struct SessionRecord: Equatable, Sendable {
     /// SHA-256 of the token, in hexadecimal.

@@ -52,5 +52,20 @@ public enum AccountsSchema {
                     BEGIN SELECT RAISE(ABORT, 'a friend code is nine upper-case characters'); END;
                 """)
         }
+        // An avatar is kept in the store, picture and all (at most 1 MiB), not as a path to the
+        // user's file, which may move or go.
+        migrator.registerMigration("accounts.v4.avatars") { db in
+            try db.execute(sql: """
+                CREATE TABLE avatar (
+                    user_id TEXT PRIMARY KEY NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('initials', 'image')),
+                    colour TEXT CHECK ((kind = 'initials') = (colour IS NOT NULL)),
+                    format TEXT CHECK ((kind = 'image') = (format IS NOT NULL)),
+                    width INTEGER CHECK (width BETWEEN 1 AND 4096),
+                    height INTEGER CHECK (height BETWEEN 1 AND 4096),
+                    bytes BLOB CHECK ((kind = 'image') = (bytes IS NOT NULL) AND (bytes IS NULL OR length(bytes) BETWEEN 1 AND 1048576))
+                ) STRICT;
+                """)
+        }
     }
 }

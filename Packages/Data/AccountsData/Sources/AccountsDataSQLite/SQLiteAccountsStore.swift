@@ -1,4 +1,5 @@
 import AccountsData
+import Foundation
 import GRDB
 import LocalStore
 
@@ -84,6 +85,26 @@ private struct Transaction: AccountsWriting {
 
     func deleteSessions(userID: String, unusedSince time: Double) throws {
         try db.execute(sql: "DELETE FROM session WHERE user_id = ? AND last_used_at < ?", arguments: [userID, time])
+    }
+
+    func avatar(userID: String) throws -> AvatarRecord? {
+        try Row.fetchOne(db, sql: "SELECT * FROM avatar WHERE user_id = ?", arguments: [userID]).map { row in
+            AvatarRecord(
+                userID: row["user_id"], kind: row["kind"], colour: row["colour"], format: row["format"], width: row["width"],
+                height: row["height"], bytes: (row["bytes"] as Data?).map { [UInt8]($0) }
+            )
+        }
+    }
+
+    func saveAvatar(_ avatar: AvatarRecord?, userID: String) throws {
+        try db.execute(sql: "DELETE FROM avatar WHERE user_id = ?", arguments: [userID])
+        guard let avatar else { return }
+        try refusals {
+            try db.execute(
+                sql: "INSERT INTO avatar (user_id, kind, colour, format, width, height, bytes) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [userID, avatar.kind, avatar.colour, avatar.format, avatar.width, avatar.height, avatar.bytes.map { Data($0) }]
+            )
+        }
     }
 
     func deleteSessions(userID: String, except tokenHash: String?) throws {

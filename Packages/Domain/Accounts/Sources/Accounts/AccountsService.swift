@@ -36,6 +36,12 @@ public protocol AccountsService: Sendable {
     /// sign-up rules and differs from the current one. Every other session of the user ends;
     /// this store's current one stays.
     func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError)
+
+    /// The user's avatar; ``Avatar/none`` until they choose one.
+    func avatar(of user: UserID) async throws(AccountsError) -> Avatar
+
+    /// Replaces the user's avatar (a picture is kept whole in the store).
+    func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError)
 }
 
 extension AccountsService {

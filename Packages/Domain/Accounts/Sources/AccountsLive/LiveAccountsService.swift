@@ -176,6 +176,40 @@ public struct LiveAccountsService: AccountsService {
         }
     }
 
+    public func avatar(of user: UserID) async throws(AccountsError) -> Avatar {
+        let id = user.rawValue
+        guard let record = try await storing({ try await store.read { try $0.avatar(userID: id) } }) else { return .none }
+        do {
+            switch record.kind {
+            case "initials":
+                return .initials(try SaveFormatter.value(AvatarColour.self, from: record.colour ?? ""))
+            case "image":
+                // Checked again: what the store gives back is a picture by the same rules.
+                return .image(try AvatarImage(bytes: record.bytes ?? []))
+            default:
+                throw SaveFormatError(type: "avatar kind", text: record.kind)
+            }
+        } catch {
+            throw .storeUnavailable("the stored avatar of \(user) is damaged: \(error)")
+        }
+    }
+
+    public func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError) {
+        let id = user.rawValue
+        let record: AvatarRecord? = switch avatar {
+        case .none: nil
+        case .initials(let colour): AvatarRecord(userID: id, kind: "initials", colour: SaveFormatter.text(colour))
+        case .image(let image):
+            AvatarRecord(userID: id, kind: "image", format: image.format.rawValue, width: image.width, height: image.height, bytes: image.bytes)
+        }
+        try await storing {
+            try await store.write { db in
+                guard try db.user(id: id) != nil else { throw AccountsError.noSuchAccount }
+                try db.saveAvatar(record, userID: id)
+            }
+        }
+    }
+
     /// The user's record once `password` is their current one: the same bcrypt work whether
     /// the account exists or not.
     private func checkPassword(_ password: String, of user: UserID) async throws(AccountsError) -> UserRecord {
