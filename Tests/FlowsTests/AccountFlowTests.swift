@@ -1,10 +1,12 @@
 import AccountFlow
+import FlowsServices
 import Accounts
 import FlowKit
 import FlowTestSupport
 import Preferences
 import Primitives
 import Testing
+import UpdateAvatarFlow
 import UpdateDisplayNameFlow
 import UpdateEmailFlow
 import UpdatePasswordFlow
@@ -31,7 +33,7 @@ struct AccountFlowTests {
             Friend code: \(user.friendCode)
               Theme (theme, choice; the colours of every screen): [ ] Light (light) | [ ] Dark (dark) | [x] High contrast (high-contrast) | [ ] No colour (no-colour)
               Default currency (default-currency, choice; what a new expense starts in): \(currencies)
-              Actions: Change name (change-name) | Change email (change-email) | Change password (change-password) | Back (back, cancel)
+              Actions: Change name (change-name) | Change email (change-email) | Change password (change-password) | Change avatar (change-avatar) | Back (back, cancel)
             """)
         await flow.back()
         await flow.expectResult(AccountFlow.FlowResult.cancelled)
@@ -54,7 +56,7 @@ struct AccountFlowTests {
         await flow.expectResult(AccountFlow.FlowResult.closed(renamed))
     }
 
-    @Test("after an email or password change the tab says what changed")
+    @Test("after an email, password or avatar change the tab says what changed")
     func emailAndPassword() async throws {
         let user = try await fixture.existingUser(signedIn: true)
         let moved = try await fixture.accounts.changeEmail(to: "ada@lovelace.org", password: "correct horse", of: user.id)
@@ -67,6 +69,9 @@ struct AccountFlowTests {
         await flow.expectChild(UpdatePasswordFlow.self, producing: .changed)
         await flow.tap("change-password")
         #expect(await flow.expectScreen("account")?.status == .notice("Password changed; your other sessions are signed out."))
+        await flow.expectChild(UpdateAvatarFlow.self, producing: .changed(.initials(.teal)))
+        await flow.tap("change-avatar")
+        #expect(await flow.expectScreen("account")?.status == .notice("Avatar changed to your initials on teal."))
         await flow.back()
         await flow.expectResult(AccountFlow.FlowResult.closed(moved))
     }
@@ -93,6 +98,7 @@ struct AccountFlowTests {
         struct Mixed: AccountFlow.Dependencies {
             let accounts: any AccountsService
             let preferences: any PreferencesService = UnavailablePreferences()
+            let files: any UserFiles = LocalUserFiles()
         }
         let user = try await fixture.existingUser(signedIn: true)
         let flow = start(user, Mixed(accounts: fixture.accounts))

@@ -4,6 +4,7 @@ import AuthenticatedFlow
 import FlowKit
 import FlowTestSupport
 import FlowsApp
+import FlowsServices
 import Foundation
 import LocalStore
 import Preferences
@@ -57,6 +58,7 @@ struct AppFlowTests {
             var accounts: any AccountsService { self }
             var themes: any ThemeManager { FollowedThemes() }
             var preferences: any PreferencesService { UnavailablePreferences() }
+            var files: any UserFiles { LocalUserFiles() }
             func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
             func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
             func signOut() async throws(AccountsError) {}

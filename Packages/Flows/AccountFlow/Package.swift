@@ -15,6 +15,7 @@ let package = Package(
         .package(path: "../UpdateDisplayNameFlow"),
         .package(path: "../UpdateEmailFlow"),
         .package(path: "../UpdatePasswordFlow"),
+        .package(path: "../UpdateAvatarFlow"),
     ],
     targets: [
         .target(
@@ -27,6 +28,7 @@ let package = Package(
                 .product(name: "UpdateDisplayNameFlow", package: "UpdateDisplayNameFlow"),
                 .product(name: "UpdateEmailFlow", package: "UpdateEmailFlow"),
                 .product(name: "UpdatePasswordFlow", package: "UpdatePasswordFlow"),
+                .product(name: "UpdateAvatarFlow", package: "UpdateAvatarFlow"),
             ]
         ),
     ]

@@ -3,6 +3,7 @@ import AccountsData
 import AccountsDataSQLite
 import AccountsLive
 import AppFlow
+import FlowsServices
 import Foundation
 import GRDB
 import LocalStore
@@ -21,6 +22,7 @@ struct Fixture: AppFlow.Dependencies {
     let tokens = InMemorySessionTokenStore()
     let accounts: any AccountsService
     let preferences: any PreferencesService
+    let files: any UserFiles = LocalUserFiles()
     /// Whom the flows told the ThemeManager to follow.
     let followed = FollowedThemes()
     var themes: any ThemeManager { followed }
@@ -58,6 +60,7 @@ struct Unavailable: AppFlow.Dependencies {
     let accounts: any AccountsService = UnavailableAccounts()
     let themes: any ThemeManager = FollowedThemes()
     let preferences: any PreferencesService = UnavailablePreferences()
+    let files: any UserFiles = LocalUserFiles()
 }
 
 /// A preferences service whose store is unavailable.

@@ -6,6 +6,7 @@ import FlowsServices
 import Foundation
 import LocalStore
 import Preferences
+import Primitives
 
 /// The composition root: the one place (with the tests) that knows which implementation serves
 /// each abstraction.
@@ -19,6 +20,8 @@ public struct AppContainer: AppFlow.Dependencies {
     /// Colours the screens with the signed-in user's theme once the launcher attaches a renderer.
     public let terminalThemes: TerminalThemeManager
     public var themes: any ThemeManager { terminalThemes }
+    /// Files the user names at a prompt (an avatar picture).
+    public let files: any UserFiles = LocalUserFiles()
 
     public init(accounts: any AccountsService, expenses: any ExpensesService, preferences: any PreferencesService) {
         self.accounts = accounts

@@ -6,6 +6,7 @@ import FlowKit
 import SignInFlow
 import SignUpFlow
 import UnauthenticatedFlow
+import UpdateAvatarFlow
 import UpdateDisplayNameFlow
 import UpdateEmailFlow
 import UpdatePasswordFlow
@@ -39,7 +40,7 @@ public enum FlowCatalog {
         },
         FlowEntry(
             AccountFlow.self, "Your account: name, email, friend code and theme, and changing them (signs in first if needed)",
-            children: [UpdateDisplayNameFlow.self, UpdateEmailFlow.self, UpdatePasswordFlow.self]
+            children: [UpdateDisplayNameFlow.self, UpdateEmailFlow.self, UpdatePasswordFlow.self, UpdateAvatarFlow.self]
         ) { user, container, router in
             AccountFlow(user: user, dependencies: container, router: router)
         },
@@ -48,6 +49,9 @@ public enum FlowCatalog {
         },
         FlowEntry(UpdateEmailFlow.self, "Change the email you sign in with; asks your password (signs in first if needed)") { user, container, router in
             UpdateEmailFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(UpdateAvatarFlow.self, "Change your avatar: a PNG or JPEG picture, your initials on a colour, or none (signs in first if needed)") { user, container, router in
+            UpdateAvatarFlow(user: user, dependencies: container, router: router)
         },
         FlowEntry(UpdatePasswordFlow.self, "Change your password and sign out your other sessions (signs in first if needed)") { user, container, router in
             UpdatePasswordFlow(user: user, dependencies: container, router: router)

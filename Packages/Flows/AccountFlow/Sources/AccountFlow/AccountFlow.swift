@@ -1,6 +1,7 @@
 import Accounts
 import FlowKit
 import Preferences
+import UpdateAvatarFlow
 import UpdateDisplayNameFlow
 import UpdateEmailFlow
 import UpdatePasswordFlow
@@ -36,7 +37,7 @@ public actor AccountFlow: InventoriedFlow {
     }
 
     /// What the flow needs from the app: its own needs and its children's.
-    public protocol Dependencies: UpdateDisplayNameFlow.Dependencies, UpdateEmailFlow.Dependencies, UpdatePasswordFlow.Dependencies {
+    public protocol Dependencies: UpdateDisplayNameFlow.Dependencies, UpdateEmailFlow.Dependencies, UpdatePasswordFlow.Dependencies, UpdateAvatarFlow.Dependencies {
         var accounts: any AccountsService { get }
         var preferences: any PreferencesService { get }
     }
@@ -47,6 +48,7 @@ public actor AccountFlow: InventoriedFlow {
         .init("change-name", "Change name") { flow in await flow.changeName() },
         .init("change-email", "Change email") { flow in await flow.changeEmail() },
         .init("change-password", "Change password") { flow in await flow.changePassword() },
+        .init("change-avatar", "Change avatar") { flow in await flow.changeAvatar() },
     ])
 
     /// Every screen, action and message this flow can show, for coverage reports.
@@ -124,6 +126,20 @@ public actor AccountFlow: InventoriedFlow {
             user = updated
             changed = true
             return "Email changed to \(updated.email.value)."
+        case .cancelled:
+            return nil
+        }
+    }
+
+    private func changeAvatar() async -> String? {
+        switch await router.start(UpdateAvatarFlow(user: user, dependencies: dependencies, router: router)) {
+        case .changed(let avatar):
+            changed = true
+            return switch avatar {
+            case .none: "Avatar removed."
+            case .initials(let colour): "Avatar changed to your initials on \(colour.rawValue)."
+            case .image(let image): "Avatar changed to a \(image.width) x \(image.height) picture."
+            }
         case .cancelled:
             return nil
         }

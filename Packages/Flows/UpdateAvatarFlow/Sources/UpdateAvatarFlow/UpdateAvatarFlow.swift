@@ -1,0 +1,112 @@
+import Accounts
+import FlowKit
+import Primitives
+
+/// Changes the user's avatar: a PNG or JPEG picture from a file, their initials on a colour, or
+/// none. A picture is read and checked before anything is written.
+public actor UpdateAvatarFlow: InventoriedFlow {
+    /// How the change ended.
+    public enum FlowResult: FlowOutcome {
+        /// The avatar is changed; what it is now.
+        case changed(Avatar)
+        /// The user left; nothing was written.
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .changed: "changed"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        public var status: FlowOutcomeStatus {
+            switch self {
+            case .changed: .completed
+            case .cancelled: .cancelled
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
+            try container.encode(name, forKey: .result)
+            // What kind of avatar, not the picture's bytes.
+            if case .changed(let avatar) = self { try container.encode(UpdateAvatarViewModel.describe(avatar), forKey: "avatar") }
+        }
+    }
+
+    /// What the flow needs from the app.
+    public protocol Dependencies: Sendable {
+        var accounts: any AccountsService { get }
+        var files: any UserFiles { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory { FlowInventory(drawing: UpdateAvatarView(), for: UpdateAvatarViewModel.examples) }
+
+    private let user: User
+    private let dependencies: any Dependencies
+    private let presenter: UpdateAvatarPresenter
+
+    public init(user: User, dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.dependencies = dependencies
+        presenter = UpdateAvatarPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = UpdateAvatarViewModel(initials: user.displayName.initials)
+        do throws(AccountsError) {
+            model.loaded(try await dependencies.accounts.avatar(of: user.id))
+        } catch {
+            model.failed(error.message)
+        }
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .kindChosen(let kind):
+                    model.kindChosen(kind)
+                case .pathChanged(let path):
+                    model.pathChanged(path)
+                case .colourChosen(let colour):
+                    model.colourChosen(colour)
+                case .save:
+                    guard let avatar = chosen(&model) else { break }
+                    model.saving()
+                    await view.show(model.state)
+                    do throws(AccountsError) {
+                        try await dependencies.accounts.changeAvatar(to: avatar, of: user.id)
+                        return .changed(avatar)
+                    } catch {
+                        model.failed(error.message)
+                    }
+                case .cancel:
+                    return .cancelled
+                }
+                await view.show(model.state)
+            }
+        }
+    }
+
+    /// The avatar the form describes, the picture read and checked; nil with the form's errors
+    /// set when it describes none yet.
+    private func chosen(_ model: inout UpdateAvatarViewModel) -> Avatar? {
+        switch model.state.kind {
+        case .none:
+            return Avatar.none
+        case .initials:
+            return .initials(model.colour)
+        case .picture:
+            do throws(UserFileProblem) {
+                let bytes = try dependencies.files.contents(of: model.state.path, atMost: AvatarImage.maximumBytes)
+                do throws(AvatarProblem) {
+                    return .image(try AvatarImage(bytes: bytes))
+                } catch {
+                    model.pathRefused(error.message)
+                }
+            } catch {
+                model.pathRefused(error.message)
+            }
+            return nil
+        }
+    }
+}

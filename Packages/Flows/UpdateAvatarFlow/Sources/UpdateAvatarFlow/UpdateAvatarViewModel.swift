@@ -1,0 +1,99 @@
+import Accounts
+import FlowKit
+import Primitives
+
+/// What the avatar form shows.
+struct UpdateAvatarViewState: Equatable, Sendable {
+    /// The kinds of avatar offered.
+    enum Kind: String, Sendable, CaseIterable {
+        case picture, initials, none
+    }
+
+    /// The user's initials, as the initials avatar shows them.
+    var initials: String
+    /// What the user has now, in words.
+    var current = ""
+    var kind = Kind.picture
+    var path = ""
+    /// The palette's colours by name, and the one chosen.
+    var colours = AvatarColour.allCases.map(\.rawValue)
+    var colour = AvatarColour.blue.rawValue
+    var pathError: String?
+    var phase = Phase.idle
+}
+
+/// Turns what the user chooses and what the service and the file answer into the form's state.
+struct UpdateAvatarViewModel: ViewModel {
+    /// A state for each thing the screen can show: the flow's coverage inventory is drawn from
+    /// these.
+    static var examples: [UpdateAvatarViewState] {
+        let base = UpdateAvatarViewModel(initials: "AL")
+        var saving = base
+        saving.saving()
+        var failed = base
+        failed.failed(FlowInventory.anyDetail)
+        var refused = base
+        refused.pathRefused(FlowInventory.anyDetail)
+        var empty = base
+        empty.pathChanged("")
+        return [base.state, saving.state, failed.state, refused.state, empty.state]
+    }
+
+    /// An avatar in words: `a PNG picture, 64 x 64`, `initials AL on teal`, `none`.
+    static func describe(_ avatar: Avatar, initials: String? = nil) -> String {
+        switch avatar {
+        case .none: "none"
+        case .initials(let colour): "initials\(initials.map { " \($0)" } ?? "") on \(colour.rawValue)"
+        case .image(let image): "a \(image.format == .png ? "PNG" : "JPEG") picture, \(image.width) x \(image.height)"
+        }
+    }
+
+    private(set) var state: UpdateAvatarViewState
+
+    /// The colour chosen, as the domain knows it.
+    var colour: AvatarColour { AvatarColour(rawValue: state.colour) ?? .blue }
+
+    init(initials: String) {
+        state = UpdateAvatarViewState(initials: initials)
+    }
+
+    mutating func loaded(_ avatar: Avatar) {
+        state.current = Self.describe(avatar, initials: state.initials)
+        if case .initials(let colour) = avatar {
+            state.kind = .initials
+            state.colour = colour.rawValue
+        }
+    }
+
+    mutating func kindChosen(_ kind: UpdateAvatarViewState.Kind) {
+        state.kind = kind
+        state.pathError = nil
+        state.phase = .idle
+    }
+
+    mutating func pathChanged(_ path: String) {
+        state.path = path
+        state.kind = .picture
+        state.pathError = path.trimmingWhitespace().isEmpty ? UserFileProblem.noPath.message : nil
+        state.phase = .idle
+    }
+
+    mutating func colourChosen(_ colour: AvatarColour) {
+        state.colour = colour.rawValue
+        state.kind = .initials
+        state.phase = .idle
+    }
+
+    mutating func pathRefused(_ message: String) {
+        state.pathError = message
+        state.phase = .idle
+    }
+
+    mutating func saving() {
+        state.phase = .loading
+    }
+
+    mutating func failed(_ message: String) {
+        state.phase = .failed(message)
+    }
+}
