@@ -187,6 +187,10 @@ let package = Package(
             dependencies: ["FlowsApp"]
         ),
         .testTarget(
+            name: "QRCodeTests",
+            dependencies: [.product(name: "QRCode", package: "FlowKit")]
+        ),
+        .testTarget(
             name: "ArchitectureTests",
             dependencies: [.product(name: "ArchitectureRules", package: "ArchitectureCheck")]
         ),

@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "FlowTerminal", targets: ["FlowTerminal"]),
         .library(name: "FlowTesting", targets: ["FlowTesting"]),
         .library(name: "FlowTestSupport", targets: ["FlowTestSupport"]),
+        .library(name: "QRCode", targets: ["QRCode"]),
     ],
     targets: [
         // MARK: - Flow, roles, Screen, AppRouter
@@ -24,6 +25,9 @@ let package = Package(
 
         // MARK: - Flows in Swift tests: FlowTest, failures recorded at the step's line
         .target(name: "FlowTestSupport", dependencies: ["FlowKit", "FlowTesting"]),
+
+        // MARK: - QR codes: text to a matrix of modules, and a drawing of it for a terminal
+        .target(name: "QRCode"),
     ]
 )
 
