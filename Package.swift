@@ -117,6 +117,7 @@ let package = Package(
             dependencies: [
                 .product(name: "FlowKit", package: "FlowKit"),
                 .product(name: "FlowTerminal", package: "FlowKit"),
+                .product(name: "QRCode", package: "FlowKit"),
             ]
         ),
         .testTarget(

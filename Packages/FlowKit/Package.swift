@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "FlowKit"),
 
         // MARK: - Renderers for a terminal
-        .target(name: "FlowTerminal", dependencies: ["FlowKit"]),
+        .target(name: "FlowTerminal", dependencies: ["FlowKit", "QRCode"]),
 
         // MARK: - Driving flows from scripts and tests
         .target(name: "FlowTesting", dependencies: ["FlowKit"]),

@@ -33,7 +33,7 @@ struct AccountFlowTests {
             Friend code: \(user.friendCode)
               Theme (theme, choice; the colours of every screen): [ ] Light (light) | [ ] Dark (dark) | [x] High contrast (high-contrast) | [ ] No colour (no-colour)
               Default currency (default-currency, choice; what a new expense starts in): \(currencies)
-              Actions: Change name (change-name) | Change email (change-email) | Change password (change-password) | Change avatar (change-avatar) | Back (back, cancel)
+              Actions: Change name (change-name) | Change email (change-email) | Change password (change-password) | Change avatar (change-avatar) | Show my friend code as a QR code (show-qr) | Back (back, cancel)
             """)
         await flow.back()
         await flow.expectResult(AccountFlow.FlowResult.cancelled)

@@ -16,6 +16,7 @@ let package = Package(
         .package(path: "../UpdateEmailFlow"),
         .package(path: "../UpdatePasswordFlow"),
         .package(path: "../UpdateAvatarFlow"),
+        .package(path: "../QrPreviewFlow"),
     ],
     targets: [
         .target(
@@ -29,6 +30,7 @@ let package = Package(
                 .product(name: "UpdateEmailFlow", package: "UpdateEmailFlow"),
                 .product(name: "UpdatePasswordFlow", package: "UpdatePasswordFlow"),
                 .product(name: "UpdateAvatarFlow", package: "UpdateAvatarFlow"),
+                .product(name: "QrPreviewFlow", package: "QrPreviewFlow"),
             ]
         ),
     ]

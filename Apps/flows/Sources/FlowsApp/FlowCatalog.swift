@@ -3,6 +3,7 @@ import Accounts
 import AppFlow
 import AuthenticatedFlow
 import FlowKit
+import QrPreviewFlow
 import SignInFlow
 import SignUpFlow
 import UnauthenticatedFlow
@@ -40,7 +41,7 @@ public enum FlowCatalog {
         },
         FlowEntry(
             AccountFlow.self, "Your account: name, email, friend code and theme, and changing them (signs in first if needed)",
-            children: [UpdateDisplayNameFlow.self, UpdateEmailFlow.self, UpdatePasswordFlow.self, UpdateAvatarFlow.self]
+            children: [UpdateDisplayNameFlow.self, UpdateEmailFlow.self, UpdatePasswordFlow.self, UpdateAvatarFlow.self, QrPreviewFlow.self]
         ) { user, container, router in
             AccountFlow(user: user, dependencies: container, router: router)
         },
@@ -52,6 +53,9 @@ public enum FlowCatalog {
         },
         FlowEntry(UpdateAvatarFlow.self, "Change your avatar: a PNG or JPEG picture, your initials on a colour, or none (signs in first if needed)") { user, container, router in
             UpdateAvatarFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(QrPreviewFlow.self, "Your friend code as a QR code to scan, and as text (signs in first if needed)") { user, _, router in
+            QrPreviewFlow(user: user, router: router)
         },
         FlowEntry(UpdatePasswordFlow.self, "Change your password and sign out your other sessions (signs in first if needed)") { user, container, router in
             UpdatePasswordFlow(user: user, dependencies: container, router: router)

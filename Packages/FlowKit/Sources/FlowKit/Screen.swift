@@ -9,6 +9,8 @@ public struct Screen: Equatable, Sendable, Codable {
     public var title: String
     /// Paragraphs of text shown under the title.
     public var text: [String]
+    /// Pictures shown under the text, drawn by each renderer as it can.
+    public var figures: [Figure]
     public var fields: [Field]
     public var actions: [Action]
     public var status: ScreenStatus?
@@ -22,6 +24,7 @@ public struct Screen: Equatable, Sendable, Codable {
         id: ScreenID,
         title: String,
         text: [String] = [],
+        figures: [Figure] = [],
         fields: [Field] = [],
         actions: [Action] = [],
         status: ScreenStatus? = nil,
@@ -31,6 +34,7 @@ public struct Screen: Equatable, Sendable, Codable {
         self.id = id
         self.title = title
         self.text = text
+        self.figures = figures
         self.fields = fields
         self.actions = actions
         self.status = status
@@ -170,6 +174,13 @@ extension Screen {
     public var fieldErrors: [String] {
         fields.compactMap { field in field.error.map { "\(field.label): \($0)" } }
     }
+}
+
+/// A picture a screen shows under its text.
+public enum Figure: Equatable, Sendable, Codable {
+    /// A QR code of the text: terminals draw its modules (dark on light, with a quiet zone, so a
+    /// phone reads it whatever the theme); scripts see the text it holds.
+    case qrCode(String)
 }
 
 /// What a screen is doing or has to say, beside its content.

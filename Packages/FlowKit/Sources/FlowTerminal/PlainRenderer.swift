@@ -124,6 +124,12 @@ public actor PlainRenderer: ScreenHost {
             lines.append("Tabs: " + screen.tabs.map { $0.isSelected ? "[\($0.label)]" : $0.label }.joined(separator: " | "))
         }
         lines += screen.text
+        for figure in screen.figures {
+            switch FigureDrawing.lines(of: figure) {
+            case .drawn(let drawing): lines += [""] + drawing + [""]
+            case .failed(let reason): lines.append("(\(reason))")
+            }
+        }
         if !screen.fields.isEmpty, screen.actions.contains(where: { $0.role != .primary }) {
             lines.append("(Type ? at a prompt for other options.)")
         }

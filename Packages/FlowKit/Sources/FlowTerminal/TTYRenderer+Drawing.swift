@@ -2,7 +2,7 @@ import FlowKit
 
 /// How a piece of a drawn row looks.
 enum Look: Sendable {
-    case plain, bold, dim, error, accent, selected
+    case plain, bold, dim, error, accent, selected, figure
 }
 
 /// A piece of a drawn row in one look. Its text is made safe for the terminal when the span is
@@ -71,6 +71,18 @@ extension TTYRenderer {
         }
         for paragraph in screen.text.flatMap({ $0.split(separator: "\n", omittingEmptySubsequences: false) }) {
             layout.rows += Self.wrap([Span(String(paragraph))], width: usable)
+        }
+        for figure in screen.figures {
+            layout.rows.append([])
+            // A figure is never wrapped: a QR code cut at the edge reads as nothing.
+            switch FigureDrawing.lines(of: figure) {
+            case .drawn(let lines) where (lines.first?.count ?? 0) <= usable:
+                layout.rows += lines.map { [Span($0, .figure)] }
+            case .drawn(let lines):
+                layout.rows += Self.wrap([Span("(Widen the terminal to \((lines.first?.count ?? 0) + 1) columns to see the QR code.)", .dim)], width: usable)
+            case .failed(let reason):
+                layout.rows += Self.wrap([Span("(\(reason))", .dim)], width: usable)
+            }
         }
         layout.rows.append([])
 
@@ -430,6 +442,7 @@ extension TTYRenderer {
             case .error: style.error(span.text)
             case .accent: style.accent(span.text)
             case .selected: style.selected(span.text)
+            case .figure: style.figure(span.text)
             }
         }.joined()
     }

@@ -63,6 +63,9 @@ public struct TerminalStyle: Sendable, Equatable {
     func error(_ text: String) -> String { wrap(text, palette.error) }
     func accent(_ text: String) -> String { wrap(text, palette.accent) }
     func selected(_ text: String) -> String { wrap(text, palette.selected) }
+    /// A figure that must be dark on light to be read (a QR code): black on bright white in
+    /// every theme; as it is without colour.
+    func figure(_ text: String) -> String { wrap(text, "30;107") }
 
     private func wrap(_ text: String, _ code: String) -> String {
         colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

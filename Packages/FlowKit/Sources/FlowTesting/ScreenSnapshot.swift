@@ -11,6 +11,11 @@ public enum ScreenSnapshot {
             lines.append("  Tabs: " + screen.tabs.map { "\($0.label) (\($0.id)\($0.isSelected ? ", selected" : ""))" }.joined(separator: " | "))
         }
         lines += screen.text
+        for figure in screen.figures {
+            switch figure {
+            case .qrCode(let text): lines.append("  QR code of \(text)")
+            }
+        }
         for field in screen.fields {
             var label = "\(field.label) (\(field.id), \(field.input.kindName)"
             if let hint = field.hint { label += "; \(hint)" }

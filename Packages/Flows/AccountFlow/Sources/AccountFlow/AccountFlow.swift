@@ -1,6 +1,7 @@
 import Accounts
 import FlowKit
 import Preferences
+import QrPreviewFlow
 import UpdateAvatarFlow
 import UpdateDisplayNameFlow
 import UpdateEmailFlow
@@ -49,6 +50,7 @@ public actor AccountFlow: InventoriedFlow {
         .init("change-email", "Change email") { flow in await flow.changeEmail() },
         .init("change-password", "Change password") { flow in await flow.changePassword() },
         .init("change-avatar", "Change avatar") { flow in await flow.changeAvatar() },
+        .init("show-qr", "Show my friend code as a QR code") { flow in await flow.showCode() },
     ])
 
     /// Every screen, action and message this flow can show, for coverage reports.
@@ -129,6 +131,11 @@ public actor AccountFlow: InventoriedFlow {
         case .cancelled:
             return nil
         }
+    }
+
+    private func showCode() async -> String? {
+        _ = await router.start(QrPreviewFlow(user: user, router: router))
+        return nil
     }
 
     private func changeAvatar() async -> String? {

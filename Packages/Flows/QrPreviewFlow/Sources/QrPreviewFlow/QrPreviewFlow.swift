@@ -1,0 +1,54 @@
+import Accounts
+import FlowKit
+
+/// Shows the user's friend code as a QR code a friend's phone can scan, and as text to type.
+public actor QrPreviewFlow: InventoriedFlow {
+    /// How the preview was left.
+    public enum FlowResult: FlowOutcome {
+        /// The user went back, having shown the code.
+        case closed
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .closed: "closed"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        public var status: FlowOutcomeStatus {
+            switch self {
+            case .closed: .completed
+            case .cancelled: .cancelled
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
+            try container.encode(name, forKey: .result)
+        }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: QrPreviewView(), for: [QrPreviewViewModel(code: FlowInventory.anyDetail).state])
+    }
+
+    private let user: User
+    private let presenter: QrPreviewPresenter
+
+    public init(user: User, router: AppRouter) {
+        self.user = user
+        presenter = QrPreviewPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        let model = QrPreviewViewModel(code: user.friendCode.description)
+        return await presenter.presenting(model.state) { view in
+            switch await view.next() {
+            case .back: .closed
+            case .cancel: .cancelled
+            }
+        }
+    }
+}
