@@ -48,4 +48,18 @@ struct FigureTests {
         await renderer.present(screen)
         for line in expected { #expect(output.text.contains(line)) }
     }
+
+    @Test("initials are a badge on their colour, or in brackets without colour, in both renderers")
+    func initials() async {
+        let badge = Screen(id: "account", title: "Account", figures: [.initials("AL", colour: "teal")])
+        let coloured = TextBuffer()
+        await TTYRenderer(keys: ScriptedKeys([]), output: coloured, style: TerminalStyle(theme: .dark), width: { 40 }).present(badge)
+        #expect(coloured.text.contains("\u{1B}[1;97;48;5;30m AL \u{1B}[0m"))
+        let grid = TerminalGrid(width: 40)
+        await TTYRenderer(keys: ScriptedKeys([]), output: grid, style: TerminalStyle(colors: false), width: { 40 }).present(badge)
+        #expect(grid.lines.contains("[AL]"))
+        let plain = TextBuffer()
+        await PlainRenderer(input: LinesInput([]), output: plain, answers: [:], prompts: false).present(badge)
+        #expect(plain.text.contains("[AL]"))
+    }
 }

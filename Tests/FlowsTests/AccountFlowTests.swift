@@ -31,6 +31,7 @@ struct AccountFlowTests {
             Name: Ada Lovelace
             Email: ada@example.com
             Friend code: \(user.friendCode)
+            Avatar: none
               Theme (theme, choice; the colours of every screen): [ ] Light (light) | [ ] Dark (dark) | [x] High contrast (high-contrast) | [ ] No colour (no-colour)
               Default currency (default-currency, choice; what a new expense starts in): \(currencies)
               Actions: Change name (change-name) | Change email (change-email) | Change password (change-password) | Change avatar (change-avatar) | Show my friend code as a QR code (show-qr) | Back (back, cancel)

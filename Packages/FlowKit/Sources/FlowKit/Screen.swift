@@ -181,6 +181,10 @@ public enum Figure: Equatable, Sendable, Codable {
     /// A QR code of the text: terminals draw its modules (dark on light, with a quiet zone, so a
     /// phone reads it whatever the theme); scripts see the text it holds.
     case qrCode(String)
+    /// Someone's initials on a colour of the avatar palette (`red`, `orange`, `yellow`, `green`,
+    /// `teal`, `blue`, `purple`, `pink`): terminals draw a coloured badge, or the initials in
+    /// brackets without colour.
+    case initials(String, colour: String)
 }
 
 /// What a screen is doing or has to say, beside its content.

@@ -5,6 +5,8 @@ import QRCode
 enum FigureDrawing {
     enum Result: Equatable {
         case drawn([String])
+        /// A badge: its text, and the SGR background of its colour.
+        case badge(String, background: String)
         /// What stops the figure from being drawn, in a sentence.
         case failed(String)
     }
@@ -19,6 +21,14 @@ enum FigureDrawing {
             } catch {
                 return .failed("This text is too long for a QR code.")
             }
+        case .initials(let initials, let colour):
+            return .badge(initials, background: backgrounds[colour] ?? "100")
         }
     }
+
+    /// The avatar palette as 256-colour backgrounds, under white bold initials.
+    private static let backgrounds: [String: String] = [
+        "red": "48;5;160", "orange": "48;5;166", "yellow": "48;5;136", "green": "48;5;28",
+        "teal": "48;5;30", "blue": "48;5;25", "purple": "48;5;91", "pink": "48;5;162",
+    ]
 }

@@ -127,6 +127,7 @@ public actor PlainRenderer: ScreenHost {
         for figure in screen.figures {
             switch FigureDrawing.lines(of: figure) {
             case .drawn(let drawing): lines += [""] + drawing + [""]
+            case .badge(let initials, _): lines.append("[\(initials)]")
             case .failed(let reason): lines.append("(\(reason))")
             }
         }

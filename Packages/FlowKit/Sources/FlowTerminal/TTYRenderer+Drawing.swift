@@ -1,8 +1,10 @@
 import FlowKit
 
 /// How a piece of a drawn row looks.
-enum Look: Sendable {
+enum Look: Sendable, Equatable {
     case plain, bold, dim, error, accent, selected, figure
+    /// An avatar's initials on the SGR background of their colour.
+    case badge(String)
 }
 
 /// A piece of a drawn row in one look. Its text is made safe for the terminal when the span is
@@ -80,6 +82,9 @@ extension TTYRenderer {
                 layout.rows += lines.map { [Span($0, .figure)] }
             case .drawn(let lines):
                 layout.rows += Self.wrap([Span("(Widen the terminal to \((lines.first?.count ?? 0) + 1) columns to see the QR code.)", .dim)], width: usable)
+            case .badge(let initials, let background):
+                // Without colour the brackets say where the badge begins and ends.
+                layout.rows.append([style.colors ? Span(" \(initials) ", .badge(background)) : Span("[\(initials)]")])
             case .failed(let reason):
                 layout.rows += Self.wrap([Span("(\(reason))", .dim)], width: usable)
             }
@@ -443,6 +448,7 @@ extension TTYRenderer {
             case .accent: style.accent(span.text)
             case .selected: style.selected(span.text)
             case .figure: style.figure(span.text)
+            case .badge(let background): style.badge(span.text, background: background)
             }
         }.joined()
     }

@@ -66,6 +66,8 @@ public struct TerminalStyle: Sendable, Equatable {
     /// A figure that must be dark on light to be read (a QR code): black on bright white in
     /// every theme; as it is without colour.
     func figure(_ text: String) -> String { wrap(text, "30;107") }
+    /// An avatar badge: bold white on its colour's background.
+    func badge(_ text: String, background: String) -> String { wrap(text, "1;97;" + background) }
 
     private func wrap(_ text: String, _ code: String) -> String {
         colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

@@ -14,6 +14,7 @@ public enum ScreenSnapshot {
         for figure in screen.figures {
             switch figure {
             case .qrCode(let text): lines.append("  QR code of \(text)")
+            case .initials(let initials, let colour): lines.append("  Avatar: \(initials) on \(colour)")
             }
         }
         for field in screen.fields {

@@ -78,12 +78,15 @@ public actor AccountFlow: InventoriedFlow {
         } catch {
             model.failed(error.message)
         }
+        await loadAvatar(into: &model)
         return await presenter.presenting(model.state) { view in
             while true {
                 switch await view.next() {
                 case .open(let id):
                     let notice = await Self.changes.open(id, in: self) ?? nil
                     model.returned(user: user, notice: notice)
+                    // A new avatar, or a new name with new initials.
+                    await loadAvatar(into: &model)
                 case .themeChosen(let theme):
                     guard var chosen = model.preferences, chosen.theme != theme else { break }
                     chosen.theme = theme
@@ -97,6 +100,15 @@ public actor AccountFlow: InventoriedFlow {
                 }
                 await view.show(model.state)
             }
+        }
+    }
+
+    /// The avatar as stored now; a store that cannot give it leaves the tab's other parts.
+    private func loadAvatar(into model: inout AccountViewModel) async {
+        do throws(AccountsError) {
+            model.avatarLoaded(try await dependencies.accounts.avatar(of: user.id), initials: user.displayName.initials)
+        } catch {
+            model.failed(error.message)
         }
     }
 

@@ -8,6 +8,16 @@ struct AccountViewState: Equatable, Sendable {
     var name: String
     var email: String
     var friendCode: String
+    /// The avatar in words ("none", "a 64 x 48 JPEG picture"), and the initials and colour when
+    /// it is initials.
+    var avatar = "none"
+    var badge: Badge?
+
+    /// Initials on a colour of the avatar palette.
+    struct Badge: Equatable, Sendable {
+        var initials: String
+        var colour: String
+    }
     /// The stored theme; nil until the preferences are read.
     var theme: Theme?
     /// The currency new expenses start in; nil until the preferences are read.
@@ -45,6 +55,17 @@ struct AccountViewModel: ViewModel {
         self.preferences = preferences
         state.theme = preferences.theme
         state.defaultCurrency = preferences.defaultCurrency
+    }
+
+    mutating func avatarLoaded(_ avatar: Avatar, initials: String) {
+        state.badge = nil
+        switch avatar {
+        case .none: state.avatar = "none"
+        case .initials(let colour):
+            state.avatar = "initials on \(colour.rawValue)"
+            state.badge = AccountViewState.Badge(initials: initials, colour: colour.rawValue)
+        case .image(let image): state.avatar = "a \(image.width) x \(image.height) \(image.format == .png ? "PNG" : "JPEG") picture"
+        }
     }
 
     mutating func saved(_ preferences: Preferences, notice: String) {
