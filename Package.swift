@@ -185,7 +185,12 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["FlowsApp"]
+            dependencies: [
+                "FlowsApp",
+                "FlowsServices",
+                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "Preferences", package: "Preferences"),
+            ]
         ),
         .testTarget(
             name: "QRCodeTests",

@@ -1,0 +1,63 @@
+import FlowsServices
+import Foundation
+import LocalStore
+import Preferences
+import Testing
+
+/// The stored theme colouring a running `flows`, through a real pseudo-terminal.
+@Suite("The theme in a real terminal", .enabled(if: PseudoTerminal.available, "this machine has no pseudo-terminals"))
+struct ThemeTerminalTests {
+    let flows: FlowsProcess
+
+    init() throws {
+        flows = try FlowsProcess()
+    }
+
+    private var environment: [String: String] {
+        ["FLOWS_HOME": flows.home.path, "TERM": "xterm-256color", "PATH": "/usr/bin:/bin", "HOME": flows.home.path]
+    }
+
+    /// What the renderer drew in its last repaint (each clears below its first row).
+    private func lastFrame(_ output: String) -> String {
+        output.components(separatedBy: "\u{1B}[J").last ?? output
+    }
+
+    @Test("a theme chosen on the Account screen draws the next frame in its palette; one stored by another process recolours the running screen")
+    func followsTheStoredTheme() async throws {
+        defer { flows.removeHome() }
+        let signUp = try flows.run(
+            ["run", "SignUp", "--no-input", "--set", "email=ada@example.com", "--set", "password=correct horse", "--set", "display-name=Ada"],
+            environment: ["FLOWS_HOME": flows.home.path]
+        )
+        #expect(signUp.status == 0)
+
+        let session = try PseudoTerminal(arguments: ["run", "Authenticated"], environment: environment)
+        try session.waitFor("Signed in as Ada")
+        session.type("\u{1B}[Z\r")                      // Shift-Tab from Sign out to the Account tab, Enter
+        try session.waitFor("Friend code:")
+        var mark = session.output.utf8.count
+        session.type("\u{1B}[Z\u{1B}[Z")                 // Shift-Tab twice: to the theme
+        session.type("\u{1B}[A\r")                       // Up to Light, Enter
+        _ = try session.waitFor("Theme changed to light.", since: mark)
+        // The last frame: the light palette's accent (34) marks the notice; the dark one's (96)
+        // is gone.
+        let chosen = lastFrame(session.output(since: mark))
+        #expect(chosen.contains("\u{1B}[34m"))
+        #expect(!chosen.contains("\u{1B}[96m"))
+
+        // Another process changes Ada's stored theme: the running screen follows.
+        mark = session.output.utf8.count
+        let services = LocalServices.open(StoreLocation(directory: flows.home))
+        guard let ada = try await services.accounts.currentUser() else {
+            Issue.record("nobody is signed in")
+            return
+        }
+        try await services.preferences.update(Preferences(theme: .highContrast, defaultCurrency: .eur), of: ada.id)
+        _ = try session.waitFor("\u{1B}[1;93m", since: mark, seconds: 10)  // high contrast's accent
+        let followed = lastFrame(session.output(since: mark))
+        #expect(followed.contains("Theme changed to light."))
+        #expect(!followed.contains("\u{1B}[34m"))
+        session.type("\u{3}")                            // Ctrl-C leaves the app
+        #expect(session.exitStatus() == 130)
+    }
+}
