@@ -17,9 +17,16 @@ struct ThemeTerminalTests {
         ["FLOWS_HOME": flows.home.path, "TERM": "xterm-256color", "PATH": "/usr/bin:/bin", "HOME": flows.home.path]
     }
 
-    /// What the renderer drew in its last repaint (each clears below its first row).
-    private func lastFrame(_ output: String) -> String {
-        output.components(separatedBy: "\u{1B}[J").last ?? output
+    /// The renderer's last repaint (each clears below its first row) once it satisfies
+    /// `done`, or the last one after 10 seconds.
+    private func frame(of session: PseudoTerminal, since mark: Int, until done: (String) -> Bool) -> String {
+        var last = ""
+        for _ in 0..<100 {
+            session.drain(seconds: 0.1)
+            last = session.output(since: mark).components(separatedBy: "\u{1B}[J").last ?? ""
+            if done(last) { break }
+        }
+        return last
     }
 
     @Test("a theme chosen on the Account screen draws the next frame in its palette; one stored by another process recolours the running screen")
@@ -39,9 +46,10 @@ struct ThemeTerminalTests {
         session.type("\u{1B}[Z\u{1B}[Z")                 // Shift-Tab twice: to the theme
         session.type("\u{1B}[A\r")                       // Up to Light, Enter
         _ = try session.waitFor("Theme changed to light.", since: mark)
-        // The last frame: the light palette's accent (34) marks the notice; the dark one's (96)
-        // is gone.
-        let chosen = lastFrame(session.output(since: mark))
+        // The notice may first be drawn in the old palette: the theme reaches the renderer
+        // through the ThemeManager, a moment later. Then a frame in the light palette: its
+        // accent (34) marks the notice, and the dark one's (96) is gone.
+        let chosen = frame(of: session, since: mark) { $0.contains("Theme changed to light.") && $0.contains("\u{1B}[34m") }
         #expect(chosen.contains("\u{1B}[34m"))
         #expect(!chosen.contains("\u{1B}[96m"))
 
@@ -53,8 +61,8 @@ struct ThemeTerminalTests {
             return
         }
         try await services.preferences.update(Preferences(theme: .highContrast, defaultCurrency: .eur), of: ada.id)
-        _ = try session.waitFor("\u{1B}[1;93m", since: mark, seconds: 10)  // high contrast's accent
-        let followed = lastFrame(session.output(since: mark))
+        // High contrast's accent.
+        let followed = frame(of: session, since: mark) { $0.contains("\u{1B}[1;93m") }
         #expect(followed.contains("Theme changed to light."))
         #expect(!followed.contains("\u{1B}[34m"))
         session.type("\u{3}")                            // Ctrl-C leaves the app
