@@ -1,3 +1,4 @@
+import Foundation
 import FlowKit
 import Synchronization
 import Testing
@@ -123,6 +124,24 @@ struct RolesTests {
         #expect(menu.tabs(selected: "second").map(\.isSelected) == [false, true])
         #expect(await menu.open("second", in: "home") == "home started second")
         #expect(await menu.open("third", in: "home") == nil)
+    }
+
+    @Test("a result is completed, or cancelled for its cancel, unless it says otherwise; it encodes as its name and its details")
+    func outcomeDefaults() throws {
+        enum Outcome: FlowOutcome {
+            case saved(String)
+            case cancelled
+            var name: String { if case .saved = self { "saved" } else { "cancelled" } }
+            func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
+                if case .saved(let what) = self { try container.encode(what, forKey: "what") }
+            }
+        }
+        #expect(Outcome.saved("x").status == .completed)
+        #expect(Outcome.cancelled.status == .cancelled)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(Outcome.saved("x")), as: UTF8.self) == #"{"result":"saved","what":"x"}"#)
+        #expect(String(decoding: try encoder.encode(Outcome.cancelled), as: UTF8.self) == #"{"result":"cancelled"}"#)
     }
 
     @Test("the router starts children through its starter, which a test can replace")

@@ -140,9 +140,7 @@ enum LaunchOutcome: FlowOutcome {
         if case .failed(let message) = self { message } else { nil }
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: OutcomeCodingKey.self)
-        try container.encode(name, forKey: .result)
+    func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
         if case .failed(let message) = self { try container.encode(message, forKey: "error") }
     }
 }

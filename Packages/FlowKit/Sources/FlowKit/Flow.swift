@@ -14,7 +14,9 @@ public protocol Flow<FlowResult>: Actor {
 /// The typed result of a flow.
 ///
 /// `name` is a short kebab-case word (`signed-in`, `cancelled`) used by the CLI's `--json`
-/// output and by scripts that expect a result; the encoded form is `{"result": name, ...}`.
+/// output and by scripts that expect a result; the encoded form is `{"result": name, ...}`, the
+/// rest written by ``encodeDetails(to:)``. A result says only its names and what it carries:
+/// its status is `completed`, `cancelled` for ``cancelled``, unless it says otherwise.
 public protocol FlowOutcome: Sendable, Equatable, Encodable {
     /// The result of a flow the user cancelled; a cancelled flow has written nothing.
     static var cancelled: Self { get }
@@ -27,10 +29,26 @@ public protocol FlowOutcome: Sendable, Equatable, Encodable {
 
     /// Why the path failed, in a sentence for the user; nil unless the status is `failed`.
     var failureReason: String? { get }
+
+    /// Writes what the result carries beside its name (`"user": ...`); nothing by default.
+    func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws
 }
 
 extension FlowOutcome {
     public var failureReason: String? { nil }
+
+    /// Completed, or cancelled for ``cancelled``: a result that can be declined or can fail
+    /// says so itself.
+    public var status: FlowOutcomeStatus { self == .cancelled ? .cancelled : .completed }
+
+    public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {}
+
+    /// `{"result": name}` and the details.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: OutcomeCodingKey.self)
+        try container.encode(name, forKey: .result)
+        try encodeDetails(to: &container)
+    }
 }
 
 /// How a flow ended.

@@ -23,16 +23,7 @@ public actor AccountFlow: InventoriedFlow {
             }
         }
 
-        public var status: FlowOutcomeStatus {
-            switch self {
-            case .closed: .completed
-            case .cancelled: .cancelled
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
-            try container.encode(name, forKey: .result)
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             if case .closed(let user) = self { try container.encode(user, forKey: "user") }
         }
     }

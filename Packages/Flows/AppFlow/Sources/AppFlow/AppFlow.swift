@@ -34,9 +34,7 @@ public actor AppFlow: InventoriedFlow {
             if case .failed(let message) = self { message } else { nil }
         }
 
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
-            try container.encode(name, forKey: .result)
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             switch self {
             case .closed(let user): try container.encode(user, forKey: "user")
             case .failed(let message): try container.encode(message, forKey: "error")

@@ -21,18 +21,6 @@ public actor AuthenticatedFlow: InventoriedFlow {
             case .cancelled: "cancelled"
             }
         }
-
-        public var status: FlowOutcomeStatus {
-            switch self {
-            case .signedOut, .closed: .completed
-            case .cancelled: .cancelled
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
-            try container.encode(name, forKey: .result)
-        }
     }
 
     /// What the flow needs from the app: its own needs and those of the tabs it starts.

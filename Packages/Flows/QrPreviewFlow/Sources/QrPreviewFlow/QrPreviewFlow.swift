@@ -15,18 +15,6 @@ public actor QrPreviewFlow: InventoriedFlow {
             case .cancelled: "cancelled"
             }
         }
-
-        public var status: FlowOutcomeStatus {
-            switch self {
-            case .closed: .completed
-            case .cancelled: .cancelled
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
-            try container.encode(name, forKey: .result)
-        }
     }
 
     /// Every screen, action and message this flow can show, for coverage reports.

@@ -28,16 +28,7 @@ public actor SignInFlow: InventoriedFlow {
             }
         }
 
-        public var status: FlowOutcomeStatus {
-            switch self {
-            case .signedIn, .signedUp: .completed
-            case .cancelled: .cancelled
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
-            try container.encode(name, forKey: .result)
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             switch self {
             case .signedIn(let user), .signedUp(let user): try container.encode(user, forKey: "user")
             case .cancelled: break

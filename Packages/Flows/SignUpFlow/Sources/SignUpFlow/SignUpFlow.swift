@@ -18,16 +18,7 @@ public actor SignUpFlow: InventoriedFlow {
             }
         }
 
-        public var status: FlowOutcomeStatus {
-            switch self {
-            case .signedUp: .completed
-            case .cancelled: .cancelled
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
-            try container.encode(name, forKey: .result)
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             if case .signedUp(let user) = self { try container.encode(user, forKey: "user") }
         }
     }

@@ -28,9 +28,7 @@ public actor UnauthenticatedFlow: InventoriedFlow {
             }
         }
 
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
-            try container.encode(name, forKey: .result)
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             if case .authenticated(let user) = self { try container.encode(user, forKey: "user") }
         }
     }

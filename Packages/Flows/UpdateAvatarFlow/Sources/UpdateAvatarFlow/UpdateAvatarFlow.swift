@@ -19,16 +19,7 @@ public actor UpdateAvatarFlow: InventoriedFlow {
             }
         }
 
-        public var status: FlowOutcomeStatus {
-            switch self {
-            case .changed: .completed
-            case .cancelled: .cancelled
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
-            try container.encode(name, forKey: .result)
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             // What kind of avatar, not the picture's bytes.
             if case .changed(let avatar) = self { try container.encode(UpdateAvatarViewModel.describe(avatar), forKey: "avatar") }
         }

@@ -17,18 +17,6 @@ public actor UpdatePasswordFlow: InventoriedFlow {
             case .cancelled: "cancelled"
             }
         }
-
-        public var status: FlowOutcomeStatus {
-            switch self {
-            case .changed: .completed
-            case .cancelled: .cancelled
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: OutcomeCodingKey.self)
-            try container.encode(name, forKey: .result)
-        }
     }
 
     /// What the flow needs from the app.
