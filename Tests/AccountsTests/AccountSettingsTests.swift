@@ -108,6 +108,17 @@ struct AccountSettingsTests {
         }
     }
 
+    @Test("an avatar in words, as every screen and result names it")
+    func summary() throws {
+        #expect(Avatar.none.summary == "none")
+        #expect(Avatar.initials(.teal).summary == "initials on teal")
+        let header: [UInt8] = [
+            0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x03,
+            0x00, 0x00, 0x00, 0x02, 0x08, 0x02, 0x00, 0x00, 0x00, 0x12, 0x16, 0xF1, 0x4D,
+        ]
+        #expect(Avatar.image(try AvatarImage(bytes: header)).summary == "a 3 x 2 PNG picture")
+    }
+
     @Test("initials are the first letters of the first and last words, in upper case")
     func initials() throws {
         #expect(try DisplayName("Ada Lovelace").initials == "AL")

@@ -72,7 +72,7 @@ struct AccountFlowTests {
         #expect(await flow.expectScreen("account")?.status == .notice("Password changed; your other sessions are signed out."))
         await flow.expectChild(UpdateAvatarFlow.self, producing: .changed(.initials(.teal)))
         await flow.tap("change-avatar")
-        #expect(await flow.expectScreen("account")?.status == .notice("Avatar changed to your initials on teal."))
+        #expect(await flow.expectScreen("account")?.status == .notice("Avatar changed to initials on teal."))
         await flow.back()
         await flow.expectResult(AccountFlow.FlowResult.closed(moved))
     }

@@ -177,7 +177,7 @@ extension Screen {
 }
 
 /// A picture a screen shows under its text.
-public enum Figure: Equatable, Sendable, Codable {
+public enum Figure: Hashable, Sendable, Codable {
     /// A QR code of the text: terminals draw its modules (dark on light, with a quiet zone, so a
     /// phone reads it whatever the theme); scripts see the text it holds.
     case qrCode(String)

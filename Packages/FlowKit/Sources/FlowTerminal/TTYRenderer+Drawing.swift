@@ -77,7 +77,9 @@ extension TTYRenderer {
         for figure in screen.figures {
             layout.rows.append([])
             // A figure is never wrapped: a QR code cut at the edge reads as nothing.
-            switch FigureDrawing.lines(of: figure) {
+            let drawing = drawnFigures[figure] ?? FigureDrawing.lines(of: figure)
+            drawnFigures[figure] = drawing
+            switch drawing {
             case .drawn(let lines) where (lines.first?.count ?? 0) <= usable:
                 layout.rows += lines.map { [Span($0, .figure)] }
             case .drawn(let lines):

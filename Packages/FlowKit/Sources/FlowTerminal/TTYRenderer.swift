@@ -43,6 +43,8 @@ public actor TTYRenderer: ScreenHost {
     /// Said under the screen's status until the next key (input that was not UTF-8).
     var inputNotice: String?
     var filters: [ElementID: String] = [:]
+    /// The shown screen's figures as drawn: a QR code is encoded once, not at every repaint.
+    var drawnFigures: [Figure: FigureDrawing.Result] = [:]
     var filtering: ElementID?
     var spinner: Task<Void, Never>?
     var frame = 0
@@ -136,6 +138,7 @@ public actor TTYRenderer: ScreenHost {
             highlights = [:]
             picks = [:]
             filters = [:]
+            drawnFigures = [:]
             filtering = nil
             inputNotice = nil
             windowTop = 0

@@ -7,6 +7,17 @@ public enum Avatar: Equatable, Sendable, Codable {
     case image(AvatarImage)
 }
 
+extension Avatar {
+    /// The avatar in words: `none`, `initials on teal`, `a 64 x 48 JPEG picture`.
+    public var summary: String {
+        switch self {
+        case .none: "none"
+        case .initials(let colour): "initials on \(colour.rawValue)"
+        case .image(let image): "a \(image.width) x \(image.height) \(image.format == .png ? "PNG" : "JPEG") picture"
+        }
+    }
+}
+
 /// The palette initials are drawn on.
 public enum AvatarColour: String, Sendable, Codable, CaseIterable, SavedAsText {
     case red, orange, yellow, green, teal, blue, purple, pink

@@ -145,11 +145,7 @@ public actor AccountFlow: InventoriedFlow {
         switch await router.start(UpdateAvatarFlow(user: user, dependencies: dependencies, router: router)) {
         case .changed(let avatar):
             changed = true
-            return switch avatar {
-            case .none: "Avatar removed."
-            case .initials(let colour): "Avatar changed to your initials on \(colour.rawValue)."
-            case .image(let image): "Avatar changed to a \(image.width) x \(image.height) picture."
-            }
+            return avatar == .none ? "Avatar removed." : "Avatar changed to \(avatar.summary)."
         case .cancelled:
             return nil
         }

@@ -58,14 +58,8 @@ struct AccountViewModel: ViewModel {
     }
 
     mutating func avatarLoaded(_ avatar: Avatar, initials: String) {
-        state.badge = nil
-        switch avatar {
-        case .none: state.avatar = "none"
-        case .initials(let colour):
-            state.avatar = "initials on \(colour.rawValue)"
-            state.badge = AccountViewState.Badge(initials: initials, colour: colour.rawValue)
-        case .image(let image): state.avatar = "a \(image.width) x \(image.height) \(image.format == .png ? "PNG" : "JPEG") picture"
-        }
+        state.avatar = avatar.summary
+        state.badge = if case .initials(let colour) = avatar { AccountViewState.Badge(initials: initials, colour: colour.rawValue) } else { nil }
     }
 
     mutating func saved(_ preferences: Preferences, notice: String) {

@@ -21,7 +21,7 @@ public actor UpdateAvatarFlow: InventoriedFlow {
 
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             // What kind of avatar, not the picture's bytes.
-            if case .changed(let avatar) = self { try container.encode(UpdateAvatarViewModel.describe(avatar), forKey: "avatar") }
+            if case .changed(let avatar) = self { try container.encode(avatar.summary, forKey: "avatar") }
         }
     }
 

@@ -39,15 +39,6 @@ struct UpdateAvatarViewModel: ViewModel {
         return [base.state, saving.state, failed.state, refused.state, empty.state]
     }
 
-    /// An avatar in words: `a PNG picture, 64 x 64`, `initials AL on teal`, `none`.
-    static func describe(_ avatar: Avatar, initials: String? = nil) -> String {
-        switch avatar {
-        case .none: "none"
-        case .initials(let colour): "initials\(initials.map { " \($0)" } ?? "") on \(colour.rawValue)"
-        case .image(let image): "a \(image.format == .png ? "PNG" : "JPEG") picture, \(image.width) x \(image.height)"
-        }
-    }
-
     private(set) var state: UpdateAvatarViewState
 
     /// The colour chosen, as the domain knows it.
@@ -58,7 +49,7 @@ struct UpdateAvatarViewModel: ViewModel {
     }
 
     mutating func loaded(_ avatar: Avatar) {
-        state.current = Self.describe(avatar, initials: state.initials)
+        state.current = avatar.summary
         if case .initials(let colour) = avatar {
             state.kind = .initials
             state.colour = colour.rawValue
