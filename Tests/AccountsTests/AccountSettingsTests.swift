@@ -108,6 +108,15 @@ struct AccountSettingsTests {
         }
     }
 
+    @Test("a picture's stand-in colour is the same for the same user every time, and users spread over the whole palette")
+    func standInColour() {
+        let ids = (0..<400).map { UserID(rawValue: "user-\($0)") }
+        #expect(ids.map(AvatarColour.standIn(for:)) == ids.map(AvatarColour.standIn(for:)))
+        #expect(Set(ids.map(AvatarColour.standIn(for:))) == Set(AvatarColour.allCases))
+        // Not Swift's hash, seeded anew in every process: FNV-1a of "ada" is green on any run.
+        #expect(AvatarColour.standIn(for: UserID(rawValue: "ada")) == .green)
+    }
+
     @Test("an avatar in words, as every screen and result names it")
     func summary() throws {
         #expect(Avatar.none.summary == "none")

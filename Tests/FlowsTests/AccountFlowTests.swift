@@ -4,6 +4,8 @@ import Accounts
 import FlowKit
 import FlowTestSupport
 import Preferences
+import PreferencesDataSQLite
+import PreferencesLive
 import Primitives
 import Testing
 import UpdateAvatarFlow
@@ -77,6 +79,22 @@ struct AccountFlowTests {
         await flow.expectResult(AccountFlow.FlowResult.closed(moved))
     }
 
+    @Test("a picture avatar is shown as the picture, with the user's initials on their stand-in colour for terminals that cannot draw it")
+    func picture() async throws {
+        let user = try await fixture.existingUser(signedIn: true)
+        let png: [UInt8] = [
+            0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+            0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x02, 0x08, 0x02, 0x00, 0x00, 0x00, 0x12, 0x16, 0xF1, 0x4D,
+        ]
+        try await fixture.accounts.changeAvatar(to: .image(try AvatarImage(bytes: png)), of: user.id)
+        let flow = start(user, fixture)
+        await flow.expectText("Avatar: a 3 x 2 PNG picture")
+        let colour = AvatarColour.standIn(for: user.id).rawValue
+        #expect(await flow.expectScreen("account")?.figures == [.picture(Picture(bytes: png, format: .png, width: 3, height: 2, initials: "AL", colour: colour))])
+        await flow.back()
+        await flow.expectResult(AccountFlow.FlowResult.cancelled)
+    }
+
     @Test("choosing a theme or a default currency stores it at once and says so; choosing the same theme again changes nothing")
     func theme() async throws {
         let user = try await fixture.existingUser(signedIn: true)
@@ -109,5 +127,68 @@ struct AccountFlowTests {
         await flow.expectScreen("account")
         await flow.cancel()
         await flow.expectResult(AccountFlow.FlowResult.cancelled)
+    }
+
+    @Test("a theme and a currency stored by another process show on the tab while it waits, and the tab's own choices are not shown twice")
+    func followsOtherProcesses() async throws {
+        let user = try await fixture.existingUser(signedIn: true)
+        let host = WaitingHost()
+        let flow = AccountFlow(user: user, dependencies: fixture, router: AppRouter(host: host))
+        let run = Task { await flow.perform() }
+        #expect(await host.waitUntil { $0.id == "account" })
+        // Another process: its own service on the same store, so only the watch can see it.
+        let elsewhere = LivePreferencesService(store: SQLitePreferencesStore(database: fixture.database))
+        try await elsewhere.update(Preferences(theme: .highContrast, defaultCurrency: .jpy), of: user.id)
+        #expect(await host.waitUntil { Self.selected("theme", on: $0) == "high-contrast" && Self.selected("default-currency", on: $0) == "JPY" })
+        #expect(await host.latest?.status == nil)
+
+        await host.answer(.choose("theme", ["light"]))
+        #expect(await host.waitUntil { $0.status == .notice("Theme changed to light.") })
+        let updates = await host.updates
+        // The watch sees the tab's own choice come back and leaves the screen as it is.
+        try await Task.sleep(for: changePollInterval * 2)
+        #expect(await host.updates == updates)
+        #expect(Self.selected("theme", on: await host.latest) == "light")
+        await host.answer(.back)
+        #expect(await run.value == .closed(user))
+    }
+
+    private static func selected(_ field: ElementID, on screen: Screen?) -> String? {
+        guard case .choice(_, let selected)? = screen?.fields.first(where: { $0.id == field })?.input else { return nil }
+        return selected?.rawValue
+    }
+}
+
+/// A host whose user takes their time: it keeps the latest screen, counts updates, and answers
+/// the flow's question only when told.
+private actor WaitingHost: ScreenHost {
+    private(set) var latest: Screen?
+    private(set) var updates = 0
+    private var waiting: CheckedContinuation<UserEvent, Never>?
+
+    func present(_ screen: Screen) async { latest = screen }
+    func update(_ screen: Screen) async {
+        latest = screen
+        updates += 1
+    }
+    func dismiss(_ screenID: ScreenID) async {}
+    func nextEvent(on screen: Screen) async -> UserEvent {
+        latest = screen
+        return await withCheckedContinuation { waiting = $0 }
+    }
+
+    func answer(_ event: UserEvent) {
+        waiting?.resume(returning: event)
+        waiting = nil
+    }
+
+    /// Whether the flow comes to wait on a screen that holds within 10 seconds (the watch polls
+    /// every half second).
+    func waitUntil(_ holds: (Screen) -> Bool) async -> Bool {
+        for _ in 0..<1_000 {
+            if waiting != nil, let latest, holds(latest) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
     }
 }

@@ -38,6 +38,7 @@ enum Launcher {
                 style: .resolve(options.color, environment: environment, outputIsTerminal: true, theme: options.theme ?? .dark),
                 animates: true,
                 controlsTerminal: true,
+                images: TerminalImages.detect(environment: environment, tmuxPassthrough: tmuxPassesSequencesOn),
                 height: { TerminalModes.height() },
                 width: { TerminalModes.width() }
             )
@@ -181,6 +182,27 @@ enum Launcher {
     static func complain(_ message: String) {
         StandardError().write(TerminalText.sanitized("flows: \(message)\n"))
     }
+
+    /// Whether the tmux this runs in passes escape sequences on to the terminal outside
+    /// (`allow-passthrough` on or all): only then can a picture be drawn inside tmux.
+    static func tmuxPassesSequencesOn() -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux", "show-options", "-gv", "allow-passthrough"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return false
+        }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let value = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return process.terminationStatus == 0 && (value == "on" || value == "all")
+    }
+
 }
 
 /// A command line that cannot run as written: said in one line, exit status 2, no usage dump.

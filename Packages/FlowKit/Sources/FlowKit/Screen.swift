@@ -185,6 +185,47 @@ public enum Figure: Hashable, Sendable, Codable {
     /// `teal`, `blue`, `purple`, `pink`): terminals draw a coloured badge, or the initials in
     /// brackets without colour.
     case initials(String, colour: String)
+    /// A picture (a PNG or a JPEG file): terminals that draw images show it; the others show
+    /// the initials badge it falls back to.
+    case picture(Picture)
+}
+
+/// The bytes of an image file, what kind it is, its size in pixels, and the badge drawn where
+/// the image cannot be.
+public struct Picture: Hashable, Sendable, Codable {
+    public enum Format: String, Sendable, Codable {
+        case png
+        case jpeg
+    }
+
+    public var bytes: [UInt8]
+    public var format: Format
+    public var width: Int
+    public var height: Int
+    /// The badge (``Figure/initials(_:colour:)``) drawn instead on a terminal without images.
+    public var initials: String
+    public var colour: String
+
+    public init(bytes: [UInt8], format: Format, width: Int, height: Int, initials: String, colour: String) {
+        self.bytes = bytes
+        self.format = format
+        self.width = width
+        self.height = height
+        self.initials = initials
+        self.colour = colour
+    }
+
+    /// Hashes the size and 256 bytes spread over the file, not all of them: a renderer keys
+    /// what it drew by figure at every repaint, and a picture may be a megabyte.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(format)
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(bytes.count)
+        for index in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 256)) { hasher.combine(bytes[index]) }
+        hasher.combine(initials)
+        hasher.combine(colour)
+    }
 }
 
 /// What a screen is doing or has to say, beside its content.

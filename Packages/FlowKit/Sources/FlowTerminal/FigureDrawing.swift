@@ -23,6 +23,9 @@ enum FigureDrawing {
             }
         case .initials(let initials, let colour):
             return .badge(initials, background: backgrounds[colour] ?? "100")
+        case .picture(let picture):
+            // Drawn as a picture only by a renderer that knows the terminal can.
+            return .badge(picture.initials, background: backgrounds[picture.colour] ?? "100")
         }
     }
 

@@ -5,6 +5,9 @@ enum Look: Sendable, Equatable {
     case plain, bold, dim, error, accent, selected, figure
     /// An avatar's initials on the SGR background of their colour.
     case badge(String)
+    /// Where a picture of the layout's `pictures` is drawn, the row's first cell: blank text,
+    /// with the picture over it and over the blank rows below.
+    case picture(Int)
 }
 
 /// A piece of a drawn row in one look. Its text is made safe for the terminal when the span is
@@ -40,6 +43,8 @@ struct Layout {
     var mustSee: Int?
     /// The rows of the status, which stay in view when the screen is taller than the terminal.
     var status: Range<Int>?
+    /// The pictures to draw, and the cells each takes.
+    var pictures: [(picture: Picture, columns: Int, rows: Int)] = []
 }
 
 /// Laying the screen out as rows that fit the width, and painting them in place.
@@ -76,6 +81,15 @@ extension TTYRenderer {
         }
         for figure in screen.figures {
             layout.rows.append([])
+            if case .picture(let picture) = figure, let images, images.draws(picture.format) {
+                let cells = TerminalImages.cells(for: picture)
+                if cells.columns <= usable {
+                    layout.pictures.append((picture, cells.columns, cells.rows))
+                    layout.rows.append([Span(" ", .picture(layout.pictures.count - 1))])
+                    layout.rows += Array(repeating: [], count: cells.rows - 1)
+                    continue
+                }
+            }
             // A figure is never wrapped: a QR code cut at the edge reads as nothing.
             let drawing = drawnFigures[figure] ?? FigureDrawing.lines(of: figure)
             drawnFigures[figure] = drawing
@@ -376,7 +390,7 @@ extension TTYRenderer {
                 result.append(span)
             }
         }
-        while let last = result.last, last.look != .selected, last.text.last == " " {
+        while let last = result.last, last.look != .selected, !last.isPicture, last.text.last == " " {
             let trimmed = last.text.trimmingTrailingSpaces()
             if trimmed.isEmpty { result.removeLast() } else { result[result.count - 1] = Span(trimmed, last.look); break }
         }
@@ -451,6 +465,7 @@ extension TTYRenderer {
             case .selected: style.selected(span.text)
             case .figure: style.figure(span.text)
             case .badge(let background): style.badge(span.text, background: background)
+            case .picture: span.text
             }
         }.joined()
     }
@@ -466,12 +481,14 @@ extension TTYRenderer {
                 // The last drawing was left above what the shell printed meanwhile: draw anew.
                 seenResumes = resumes
                 drawnRows = []
+                placements = []
                 cursorRow = 0
             }
         }
         let width = max(1, self.width())
         let usable = max(1, width - 1)
-        let (rows, cursor) = fitted(layout(usable: usable), height: max(1, height()), usable: usable)
+        let laidOut = layout(usable: usable)
+        let (rows, cursor) = fitted(laidOut, height: max(1, height()), usable: usable)
         let texts = rows.map(\.text)
         var text = ""
         if !drawnRows.isEmpty {
@@ -479,7 +496,12 @@ extension TTYRenderer {
             if up > 0 { text += "\u{1B}[\(up)A" }
             text += "\r\u{1B}[J"
         }
+        if let images {
+            for shown in placements { text += images.remove(id: shown.id, placement: shown.placement) }
+        }
+        placements = []
         text += rows.map { render(Self.cut($0, to: usable)) }.joined(separator: "\r\n")
+        text += drawPictures(of: laidOut, in: rows)
         let place: (row: Int, column: Int)
         if let cursor {
             let up = rows.count - 1 - cursor.row
@@ -494,13 +516,49 @@ extension TTYRenderer {
             // A suspend may have come while the frame was made: written now, it would move up
             // over the shell's lines. Look again just before writing (the window left is the write).
             guard !TerminalModes.isSuspended else { return }
-            if TerminalModes.resumes != seenResumes { return paint() }
+            if TerminalModes.resumes != seenResumes {
+                // Nothing of this frame was written: its pictures are sent again with the next.
+                sentPictures = [:]
+                return paint()
+            }
         }
         drawnRows = texts
         drawnWidth = width
         (cursorRow, cursorColumn) = place
         if controlsTerminal { TerminalModes.drawingBelowCursor(rows.count - 1 - cursorRow) }
         output.write(text)
+    }
+
+    /// The pictures of the rows just written, each over its blank cells, with the cursor back
+    /// at the end of the last row. A picture is drawn only when all its rows are in view.
+    private func drawPictures(of layout: Layout, in rows: [Row]) -> String {
+        guard let images, !layout.pictures.isEmpty else { return "" }
+        var text = ""
+        for (index, row) in rows.enumerated() {
+            guard case .picture(let number)? = row.first?.look, layout.pictures.indices.contains(number) else { continue }
+            let (picture, columns, height) = layout.pictures[number]
+            let below = rows.dropFirst(index + 1).prefix(height - 1)
+            guard below.count == height - 1, below.allSatisfy(\.isEmpty) else { continue }
+            var id = sentPictures[picture]
+            if id == nil, images.kind == .kitty {
+                id = newImageID()
+                sentPictures[picture] = id
+                text += images.transmit(picture, id: id ?? 0)
+            }
+            let placement = newImageID()
+            let up = rows.count - 1 - index
+            text += (up > 0 ? "\u{1B}[\(up)A" : "") + "\r"
+            text += images.place(picture, id: id ?? 0, placement: placement, columns: columns, rows: height)
+            text += up > 0 ? "\u{1B}[\(up)B" : ""
+            if let id { placements.append((id, placement)) }
+        }
+        guard !text.isEmpty else { return "" }
+        return text + "\r" + (rows.last.map { $0.width > 0 ? "\u{1B}[\($0.width)C" : "" } ?? "")
+    }
+
+    private func newImageID() -> UInt32 {
+        defer { nextImageID = nextImageID >= 0xFFFF_FFF0 ? 1 : nextImageID + 1 }
+        return nextImageID
     }
 
     /// How many rows up the first row of the last drawing is, once a terminal that re-wraps long
@@ -578,9 +636,15 @@ extension TTYRenderer {
         let down = drawnRows.count - 1 - cursorRow
         output.write((down > 0 ? "\u{1B}[\(down)B" : "") + "\r\n\u{1B}[?25h")
         drawnRows = []
+        // Its pictures stay with the drawing in the scrollback.
+        placements = []
         cursorRow = 0
         if controlsTerminal { TerminalModes.drawingBelowCursor(nil) }
     }
+}
+
+extension Span {
+    var isPicture: Bool { if case .picture = look { true } else { false } }
 }
 
 extension Range where Bound == Int {

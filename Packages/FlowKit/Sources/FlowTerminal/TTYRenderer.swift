@@ -21,6 +21,8 @@ public actor TTYRenderer: ScreenHost {
     let height: @Sendable () -> Int
     let animates: Bool
     let controlsTerminal: Bool
+    /// How this terminal draws pictures, if it can.
+    let images: TerminalImages?
 
     public private(set) var stop: PlainRenderer.Stop?
     var screen: Screen?
@@ -45,6 +47,13 @@ public actor TTYRenderer: ScreenHost {
     var filters: [ElementID: String] = [:]
     /// The shown screen's figures as drawn: a QR code is encoded once, not at every repaint.
     var drawnFigures: [Figure: FigureDrawing.Result] = [:]
+    /// Pictures already sent to a kitty terminal, by the id they were sent under; the
+    /// placements the region shows now, taken away before it is drawn again.
+    var sentPictures: [Picture: UInt32] = [:]
+    var placements: [(id: UInt32, placement: UInt32)] = []
+    /// Ids for pictures and placements, from a random start: other programs in the same kitty
+    /// window number theirs too.
+    var nextImageID = UInt32.random(in: 1...0x7FFF_0000)
     var filtering: ElementID?
     var spinner: Task<Void, Never>?
     var frame = 0
@@ -56,12 +65,15 @@ public actor TTYRenderer: ScreenHost {
     ///     ``TerminalModes``): the renderer then tells the signal handlers where its drawing is, so
     ///     Ctrl-C, SIGTERM and Ctrl-Z leave the cursor below it, draws nothing while suspended, and
     ///     draws anew after a resume.
+    ///   - images: how the terminal draws pictures (``TerminalImages/detect(environment:tmuxPassthrough:)``);
+    ///     without it a picture is drawn as its initials badge.
     ///   - height, width: the terminal's size, asked at every paint.
     public init(
         keys: any KeySource, output: any TextOutput, style: TerminalStyle, animates: Bool = false,
-        controlsTerminal: Bool = false,
+        controlsTerminal: Bool = false, images: TerminalImages? = nil,
         height: @escaping @Sendable () -> Int = { 1_000 }, width: @escaping @Sendable () -> Int
     ) {
+        self.images = images
         self.keys = keys
         self.output = output
         self.style = style

@@ -49,10 +49,28 @@ public final class TerminalGrid: TextOutput {
     /// Where the cursor is on the screen (row, column), counting from zero.
     public var cursor: (row: Int, column: Int) { state.withLock { ($0.row, $0.column) } }
 
+    /// The pictures on the screen and above it (kitty placements, iTerm2 inline images), with
+    /// their screen row (negative once scrolled off) and their bytes.
+    public var pictures: [GridPicture] { state.withLock { $0.pictures } }
+
     /// Changes the size, re-wrapping every line at the new width as a reflowing terminal does.
     public func resize(width: Int, height: Int) {
         state.withLock { $0.resize(width: max(1, width), height: max(1, height)) }
     }
+}
+
+/// A picture a ``TerminalGrid`` was asked to draw.
+public struct GridPicture: Equatable, Sendable {
+    public enum Kind: Sendable { case kitty, iTerm2 }
+    public var kind: Kind
+    public var row: Int
+    public var column: Int
+    public var columns: Int
+    public var rows: Int
+    public var bytes: [UInt8]
+    /// kitty's image and placement ids.
+    public var id: UInt32?
+    public var placement: UInt32?
 }
 
 /// One row of cells. A wide character takes its cell and a `\0` after it.
@@ -73,6 +91,11 @@ struct GridState: Sendable {
     var row = 0
     var column = 0
     var pending: [Character] = []
+    var pictures: [GridPicture] = []
+    /// kitty: pictures sent by id, and the one arriving in chunks.
+    var kittyImages: [UInt32: [UInt8]] = [:]
+    var kittyUpload: (id: UInt32, base64: String)?
+    var saved = (row: 0, column: 0)
 
     init(width: Int, height: Int) {
         self.width = width
@@ -95,18 +118,133 @@ struct GridState: Sendable {
         }
     }
 
-    /// A complete `ESC [ params final` sequence, or nil while it is still arriving.
-    private mutating func completeSequence() -> (parameters: String, final: Character)? {
+    enum Sequence {
+        /// `ESC [ params final`
+        case control(parameters: String, final: Character)
+        /// `ESC P`, `ESC ]` or `ESC _`, its text, up to `ESC \` (or BEL for `ESC ]`).
+        case string(introducer: Character, body: String)
+        case saveCursor, restoreCursor
+    }
+
+    /// A complete sequence, or nil while it is still arriving (what is not understood is dropped).
+    private mutating func completeSequence() -> Sequence? {
         guard pending.count >= 2 else { return nil }
-        guard pending[1] == "[" else {
+        switch pending[1] {
+        case "[":
+            guard let last = pending.last, pending.count > 2, let ascii = last.asciiValue, (0x40...0x7E).contains(ascii) else { return nil }
+            return .control(parameters: String(pending[2..<(pending.count - 1)]), final: last)
+        case "P", "]", "_":
+            let count = pending.count
+            if count >= 4, pending[count - 2] == "\u{1B}", pending[count - 1] == "\\" {
+                // tmux doubles every ESC inside its passthrough: a doubled one does not end it.
+                if pending[1] == "P", (pending[2..<(count - 2)].reduce(0) { $1 == "\u{1B}" ? $0 + 1 : $0 }) % 2 == 1 { return nil }
+                return .string(introducer: pending[1], body: String(pending[2..<(count - 2)]))
+            }
+            if pending[1] == "]", pending[count - 1] == "\u{07}" {
+                return .string(introducer: "]", body: String(pending[2..<(count - 1)]))
+            }
+            return nil
+        case "7": return .saveCursor
+        case "8": return .restoreCursor
+        default:
             pending = []
             return nil
         }
-        guard let last = pending.last, pending.count > 2, let ascii = last.asciiValue, (0x40...0x7E).contains(ascii) else { return nil }
-        return (String(pending[2..<(pending.count - 1)]), last)
     }
 
-    private mutating func apply(_ sequence: (parameters: String, final: Character)) {
+    private mutating func apply(_ sequence: Sequence) {
+        switch sequence {
+        case .control(let parameters, let final): apply(parameters: parameters, final: final)
+        case .saveCursor: saved = (row, column)
+        case .restoreCursor:
+            (row, column) = saved
+            ensureRow()
+        case .string(let introducer, let body):
+            switch introducer {
+            case "P" where body.hasPrefix("tmux;"):
+                var inner = ""
+                var escaped = false
+                for character in body.dropFirst(5) {
+                    if character == "\u{1B}", !escaped {
+                        escaped = true
+                        continue
+                    }
+                    escaped = false
+                    inner.append(character)
+                }
+                for character in inner { consume(character) }
+            case "_" where body.hasPrefix("G"): applyKitty(body.dropFirst())
+            case "]" where body.hasPrefix("1337;File="): applyITerm2(body.dropFirst(10))
+            default: break
+            }
+        }
+    }
+
+    /// The kitty graphics commands the renderer sends: send (`a=t`, in chunks), place (`a=p`)
+    /// and take a placement away (`a=d,d=i`).
+    private mutating func applyKitty(_ command: Substring) {
+        let parts = command.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+        var keys: [Substring: Substring] = [:]
+        for pair in (parts.first ?? "").split(separator: ",") {
+            let kv = pair.split(separator: "=", maxSplits: 1)
+            if kv.count == 2 { keys[kv[0]] = kv[1] }
+        }
+        let payload = parts.count > 1 ? String(parts[1]) : ""
+        let id = keys["i"].flatMap { UInt32($0) }
+        let more = keys["m"] == "1"
+        switch keys["a"] {
+        case "t":
+            guard let id else { return }
+            kittyUpload = (id, payload)
+        case "p":
+            guard let id, let bytes = kittyImages[id] else { return }
+            let placement = keys["p"].flatMap { UInt32($0) }
+            pictures.removeAll { $0.id == id && $0.placement == placement }
+            pictures.append(GridPicture(
+                kind: .kitty, row: row, column: column, columns: keys["c"].flatMap { Int($0) } ?? 1,
+                rows: keys["r"].flatMap { Int($0) } ?? 1, bytes: bytes, id: id, placement: placement
+            ))
+            if keys["C"] != "1" { row += (keys["r"].flatMap { Int($0) } ?? 1) - 1 }
+            ensureRow()
+            return
+        case "d":
+            let placement = keys["p"].flatMap { UInt32($0) }
+            pictures.removeAll { $0.id == id && (placement == nil || $0.placement == placement) }
+            return
+        case nil:
+            guard kittyUpload != nil else { return }
+            kittyUpload?.base64 += payload
+        default:
+            return
+        }
+        if !more, let upload = kittyUpload {
+            kittyImages[upload.id] = Base64.decode(upload.base64) ?? []
+            kittyUpload = nil
+        }
+    }
+
+    /// iTerm2's inline image: `File=key=value;...:base64`, drawn at the cursor, which moves to
+    /// its last row, past its right edge.
+    private mutating func applyITerm2(_ file: Substring) {
+        guard let colon = file.firstIndex(of: ":") else { return }
+        var keys: [Substring: Substring] = [:]
+        for pair in file[..<colon].split(separator: ";") {
+            let kv = pair.split(separator: "=", maxSplits: 1)
+            if kv.count == 2 { keys[kv[0]] = kv[1] }
+        }
+        let columns = keys["width"].flatMap { Int($0) } ?? 1
+        let rows = keys["height"].flatMap { Int($0) } ?? 1
+        ensureRow()
+        pictures.append(GridPicture(
+            kind: .iTerm2, row: row, column: column, columns: columns, rows: rows,
+            bytes: Base64.decode(file[file.index(after: colon)...]) ?? []
+        ))
+        for _ in 1..<max(1, rows) { lineFeed(carriageReturn: false) }
+        column = min(width - 1, column + columns)
+    }
+
+    private mutating func apply(parameters: String, final: Character) {
+        let sequence = (parameters: parameters, final: final)
         let numbers = sequence.parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
         let first = numbers.first ?? nil
         let count = max(1, first ?? 1)
@@ -128,12 +266,16 @@ struct GridState: Sendable {
         case "J":
             ensureRow()
             switch first ?? 0 {
-            case 2: screen = screen.map { _ in GridRow() }
+            case 2:
+                screen = screen.map { _ in GridRow() }
+                pictures.removeAll { $0.row >= 0 }
             case 3: scrollback = []
             default:
                 if screen[row].cells.count > column { screen[row].cells.removeSubrange(column...) }
                 screen[row].wraps = false
                 screen.removeSubrange((row + 1)...)
+                // iTerm2's pictures are cells and go with them; kitty keeps its placements.
+                pictures.removeAll { $0.kind == .iTerm2 && ($0.row > row || ($0.row == row && $0.column >= column)) }
             }
         default: break  // Styles, cursor visibility, modes.
         }
@@ -168,6 +310,7 @@ struct GridState: Sendable {
         if row + 1 >= height {
             ensureRow()
             scrollback.append(screen.removeFirst())
+            for index in pictures.indices { pictures[index].row -= 1 }
             row = height - 1
         } else {
             row += 1

@@ -15,6 +15,8 @@ public enum ScreenSnapshot {
             switch figure {
             case .qrCode(let text): lines.append("  QR code of \(text)")
             case .initials(let initials, let colour): lines.append("  Avatar: \(initials) on \(colour)")
+            case .picture(let picture):
+                lines.append("  Picture: \(picture.width) x \(picture.height) \(picture.format.rawValue.uppercased()), \(picture.bytes.count) bytes; else \(picture.initials) on \(picture.colour)")
             }
         }
         for field in screen.fields {

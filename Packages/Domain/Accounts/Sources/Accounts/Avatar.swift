@@ -21,6 +21,14 @@ extension Avatar {
 /// The palette initials are drawn on.
 public enum AvatarColour: String, Sendable, Codable, CaseIterable, SavedAsText {
     case red, orange, yellow, green, teal, blue, purple, pink
+
+    /// The colour under a user's initials where their picture cannot be drawn: the same for the
+    /// same user in every run and on every machine (FNV-1a of the id, not Swift's seeded hash).
+    public static func standIn(for user: UserID) -> AvatarColour {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in user.rawValue.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return allCases[Int(hash % UInt64(allCases.count))]
+    }
 }
 
 extension DisplayName {

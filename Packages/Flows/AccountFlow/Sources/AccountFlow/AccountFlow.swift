@@ -51,6 +51,11 @@ public actor AccountFlow: InventoriedFlow {
 
     private var user: User
     private var changed = false
+    /// The tab's state, kept by the flow: the loop below and the watch on the stored
+    /// preferences both change it.
+    private var model: AccountViewModel
+    /// Preferences being stored by this tab: the watch sees them come back and leaves them.
+    private var saving: Preferences?
     private let dependencies: any Dependencies
     private let router: AppRouter
     private let presenter: AccountPresenter
@@ -60,32 +65,39 @@ public actor AccountFlow: InventoriedFlow {
         self.dependencies = dependencies
         self.router = router
         presenter = AccountPresenter(router: router)
+        model = AccountViewModel(user: user, actions: Self.changes.actions)
     }
 
     public func perform() async -> FlowResult {
-        var model = AccountViewModel(user: user, actions: Self.changes.actions)
         do throws(PreferencesError) {
             model.loaded(try await dependencies.preferences.preferences(of: user.id))
         } catch {
             model.failed(error.message)
         }
-        await loadAvatar(into: &model)
+        await loadAvatar()
         return await presenter.presenting(model.state) { view in
+            // A theme or currency chosen in another process shows here too, as the colours do.
+            let watch = Task { [dependencies, user] in
+                for await preferences in dependencies.preferences.changes(of: user.id) {
+                    await self.storedElsewhere(preferences, view: view)
+                }
+            }
+            defer { watch.cancel() }
             while true {
                 switch await view.next() {
                 case .open(let id):
                     let notice = await Self.changes.open(id, in: self) ?? nil
                     model.returned(user: user, notice: notice)
                     // A new avatar, or a new name with new initials.
-                    await loadAvatar(into: &model)
+                    await loadAvatar()
                 case .themeChosen(let theme):
                     guard var chosen = model.preferences, chosen.theme != theme else { break }
                     chosen.theme = theme
-                    await save(chosen, notice: "Theme changed to \(theme.rawValue).", in: &model)
+                    await save(chosen, notice: "Theme changed to \(theme.rawValue).")
                 case .currencyChosen(let currency):
                     guard var chosen = model.preferences, chosen.defaultCurrency != currency else { break }
                     chosen.defaultCurrency = currency
-                    await save(chosen, notice: "Default currency changed to \(currency.code).", in: &model)
+                    await save(chosen, notice: "Default currency changed to \(currency.code).")
                 case .back:
                     return changed ? .closed(user) : .cancelled
                 }
@@ -94,17 +106,26 @@ public actor AccountFlow: InventoriedFlow {
         }
     }
 
+    /// Preferences stored by someone else (another process, another tab): shown as they are.
+    private func storedElsewhere(_ preferences: Preferences, view: AccountViewActions) async {
+        guard preferences != saving, preferences != model.preferences else { return }
+        model.loaded(preferences)
+        await view.show(model.state)
+    }
+
     /// The avatar as stored now; a store that cannot give it leaves the tab's other parts.
-    private func loadAvatar(into model: inout AccountViewModel) async {
+    private func loadAvatar() async {
         do throws(AccountsError) {
-            model.avatarLoaded(try await dependencies.accounts.avatar(of: user.id), initials: user.displayName.initials)
+            model.avatarLoaded(try await dependencies.accounts.avatar(of: user.id), of: user)
         } catch {
             model.failed(error.message)
         }
     }
 
     /// Stores the preferences at once: a theme recolours the screens through the ThemeManager.
-    private func save(_ preferences: Preferences, notice: String, in model: inout AccountViewModel) async {
+    private func save(_ preferences: Preferences, notice: String) async {
+        saving = preferences
+        defer { saving = nil }
         do throws(PreferencesError) {
             try await dependencies.preferences.update(preferences, of: user.id)
             model.saved(preferences, notice: notice)

@@ -16,7 +16,7 @@ struct AccountView: View {
             id: Self.screenID,
             title: "Account",
             text: ["Name: \(state.name)", "Email: \(state.email)", "Friend code: \(state.friendCode)", "Avatar: \(state.avatar)"],
-            figures: state.badge.map { [.initials($0.initials, colour: $0.colour)] } ?? [],
+            figures: state.avatarFigure.map { [$0] } ?? [],
             fields: [
                 Field(id: Self.theme, label: "Theme", input: .choice(themes, selected: state.theme.map { ElementID($0.rawValue) }), hint: "the colours of every screen"),
                 Field(

@@ -8,16 +8,10 @@ struct AccountViewState: Equatable, Sendable {
     var name: String
     var email: String
     var friendCode: String
-    /// The avatar in words ("none", "a 64 x 48 JPEG picture"), and the initials and colour when
-    /// it is initials.
+    /// The avatar in words ("none", "a 64 x 48 JPEG picture"), and as drawn: initials on
+    /// their colour, or the picture (with initials to draw where it cannot be).
     var avatar = "none"
-    var badge: Badge?
-
-    /// Initials on a colour of the avatar palette.
-    struct Badge: Equatable, Sendable {
-        var initials: String
-        var colour: String
-    }
+    var avatarFigure: Figure?
     /// The stored theme; nil until the preferences are read.
     var theme: Theme?
     /// The currency new expenses start in; nil until the preferences are read.
@@ -57,9 +51,18 @@ struct AccountViewModel: ViewModel {
         state.defaultCurrency = preferences.defaultCurrency
     }
 
-    mutating func avatarLoaded(_ avatar: Avatar, initials: String) {
+    mutating func avatarLoaded(_ avatar: Avatar, of user: User) {
         state.avatar = avatar.summary
-        state.badge = if case .initials(let colour) = avatar { AccountViewState.Badge(initials: initials, colour: colour.rawValue) } else { nil }
+        let initials = user.displayName.initials
+        state.avatarFigure = switch avatar {
+        case .none: nil
+        case .initials(let colour): .initials(initials, colour: colour.rawValue)
+        case .image(let image):
+            .picture(Picture(
+                bytes: image.bytes, format: image.format == .png ? .png : .jpeg, width: image.width, height: image.height,
+                initials: initials, colour: AvatarColour.standIn(for: user.id).rawValue
+            ))
+        }
     }
 
     mutating func saved(_ preferences: Preferences, notice: String) {
