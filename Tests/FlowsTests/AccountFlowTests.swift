@@ -103,6 +103,7 @@ struct AccountFlowTests {
         await flow.choose("theme", "light")
         #expect(await flow.expectScreen("account")?.status == .notice("Theme changed to light."))
         #expect(try await fixture.preferences.preferences(of: user.id) == Preferences(theme: .light, defaultCurrency: .eur))
+        #expect(fixture.followed.shown == [.light])
         await flow.choose("theme", "light")
         await flow.skipScreen()
         await flow.choose("default-currency", "KWD")
@@ -118,6 +119,7 @@ struct AccountFlowTests {
             let accounts: any AccountsService
             let preferences: any PreferencesService = UnavailablePreferences()
             let files: any UserFiles = LocalUserFiles()
+            let themes: any ThemeManager = FollowedThemes()
         }
         let user = try await fixture.existingUser(signedIn: true)
         let flow = start(user, Mixed(accounts: fixture.accounts))

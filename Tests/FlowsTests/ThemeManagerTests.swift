@@ -41,4 +41,15 @@ struct ThemeManagerTests {
         try await Task.sleep(for: .milliseconds(100))
         #expect(applied.themes.withLock { $0 } == [.light, .highContrast, nil])
     }
+
+    @Test("show applies a theme before it returns, so the next frame is already in it")
+    func showsAtOnce() async {
+        let manager = TerminalThemeManager(preferences: LocalServices.inMemory().preferences)
+        let applied = Applied()
+        await manager.show(.light)
+        #expect(applied.themes.withLock { $0 }.isEmpty)
+        await manager.attach { theme in applied.themes.withLock { $0.append(theme) } }
+        await manager.show(.highContrast)
+        #expect(applied.themes.withLock { $0 } == [.highContrast])
+    }
 }

@@ -74,9 +74,14 @@ struct UnavailablePreferences: PreferencesService {
 final class FollowedThemes: ThemeManager {
     private let followed = Mutex<[UserID?]>([])
 
+    private let shownThemes = Mutex<[Theme]>([])
+
     func follow(_ user: UserID?) async { followed.withLock { $0.append(user) } }
+    func show(_ theme: Theme) async { shownThemes.withLock { $0.append(theme) } }
 
     var users: [UserID?] { followed.withLock { $0 } }
+    /// The themes flows asked to show at once, in order.
+    var shown: [Theme] { shownThemes.withLock { $0 } }
 }
 
 /// An accounts service whose store is unavailable.

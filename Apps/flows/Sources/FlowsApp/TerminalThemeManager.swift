@@ -37,4 +37,8 @@ public actor TerminalThemeManager: ThemeManager {
             }
         }
     }
+
+    public func show(_ theme: Theme) async {
+        await apply?(theme)
+    }
 }

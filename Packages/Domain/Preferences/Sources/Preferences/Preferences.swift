@@ -55,4 +55,8 @@ public protocol ThemeManager: Sendable {
     /// From now on the screens follow `user`'s stored theme; nil goes back to the colours the
     /// run started with (nobody is signed in).
     func follow(_ user: UserID?) async
+
+    /// Colours the screens with `theme` now: a flow that has just stored it calls this before it
+    /// draws the screen that says so, which the watch would otherwise recolour a moment later.
+    func show(_ theme: Theme) async
 }

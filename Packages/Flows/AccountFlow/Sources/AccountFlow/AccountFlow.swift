@@ -32,6 +32,7 @@ public actor AccountFlow: InventoriedFlow {
     public protocol Dependencies: UpdateDisplayNameFlow.Dependencies, UpdateEmailFlow.Dependencies, UpdatePasswordFlow.Dependencies, UpdateAvatarFlow.Dependencies {
         var accounts: any AccountsService { get }
         var preferences: any PreferencesService { get }
+        var themes: any ThemeManager { get }
     }
 
     /// The changes the tab offers, each a child flow; each gives back the notice to show, or
@@ -93,7 +94,8 @@ public actor AccountFlow: InventoriedFlow {
                 case .themeChosen(let theme):
                     guard var chosen = model.preferences, chosen.theme != theme else { break }
                     chosen.theme = theme
-                    await save(chosen, notice: "Theme changed to \(theme.rawValue).")
+                    // In the new colours before the notice is drawn, not a frame later.
+                    if await save(chosen, notice: "Theme changed to \(theme.rawValue).") { await dependencies.themes.show(theme) }
                 case .currencyChosen(let currency):
                     guard var chosen = model.preferences, chosen.defaultCurrency != currency else { break }
                     chosen.defaultCurrency = currency
@@ -123,15 +125,19 @@ public actor AccountFlow: InventoriedFlow {
     }
 
     /// Stores the preferences at once: a theme recolours the screens through the ThemeManager.
-    private func save(_ preferences: Preferences, notice: String) async {
+    /// Whether they were stored.
+    @discardableResult
+    private func save(_ preferences: Preferences, notice: String) async -> Bool {
         saving = preferences
         defer { saving = nil }
         do throws(PreferencesError) {
             try await dependencies.preferences.update(preferences, of: user.id)
             model.saved(preferences, notice: notice)
             changed = true
+            return true
         } catch {
             model.failed(error.message)
+            return false
         }
     }
 
