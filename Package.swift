@@ -14,6 +14,12 @@ let expensesModules: [Target.Dependency] = [
     .product(name: "ExpensesData", package: "ExpensesData"),
     .product(name: "ExpensesDataSQLite", package: "ExpensesData"),
 ]
+let friendsModules: [Target.Dependency] = [
+    .product(name: "Friends", package: "Friends"),
+    .product(name: "FriendsLive", package: "Friends"),
+    .product(name: "FriendsData", package: "FriendsData"),
+    .product(name: "FriendsDataSQLite", package: "FriendsData"),
+]
 let preferencesModules: [Target.Dependency] = [
     .product(name: "Preferences", package: "Preferences"),
     .product(name: "PreferencesLive", package: "Preferences"),
@@ -43,9 +49,11 @@ let package = Package(
         .package(path: "Packages/Domain/Primitives"),
         .package(path: "Packages/Domain/Accounts"),
         .package(path: "Packages/Domain/Expenses"),
+        .package(path: "Packages/Domain/Friends"),
         .package(path: "Packages/Domain/Preferences"),
         .package(path: "Packages/Data/AccountsData"),
         .package(path: "Packages/Data/ExpensesData"),
+        .package(path: "Packages/Data/FriendsData"),
         .package(path: "Packages/Data/PreferencesData"),
         .package(path: "Packages/Flows/AppFlow"),
         .package(path: "Packages/Tools/ArchitectureCheck"),
@@ -64,7 +72,7 @@ let package = Package(
             dependencies: [
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + preferencesModules + [
+            ] + accountsModules + expensesModules + friendsModules + preferencesModules + [
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Apps/flows/Sources/FlowsServices"
@@ -78,7 +86,7 @@ let package = Package(
                 .product(name: "FlowTesting", package: "FlowKit"),
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + preferencesModules + flowModules + [
+            ] + accountsModules + expensesModules + friendsModules + preferencesModules + flowModules + [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/flows/Sources/FlowsApp"
@@ -148,6 +156,17 @@ let package = Package(
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "FriendsTests",
+            dependencies: [
+                "FlowsServices",
+                .product(name: "Primitives", package: "Primitives"),
+            ] + accountsModules + expensesModules + friendsModules + [
+                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(

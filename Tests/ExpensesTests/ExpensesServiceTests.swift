@@ -176,6 +176,8 @@ struct FailureInjectionTests {
             return try inner.addToBalance(low: low, high: high, currency: currency, amount: amount)
         }
         func insert(_ activity: ActivityRecord) throws { try step(); try inner.insert(activity) }
+        func shareAnything(_ person: String, _ other: String) throws -> Bool { try inner.shareAnything(person, other) }
+        func renamePerson(from: String, to: String) throws { try step(); try inner.renamePerson(from: from, to: to) }
     }
 
     @Test("a failure at any step of adding leaves no partial expense and unchanged balances", arguments: 1...4)

@@ -64,6 +64,9 @@ struct AppFlowTests {
             func signOut() async throws(AccountsError) {}
             func storedSession() async throws(AccountsError) -> StoredSession { .expired }
             func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { [] }
+            func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] { [] }
+            func user(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> User? { nil }
+            func user(withEmail email: String, for user: UserID) async throws(AccountsError) -> User? { nil }
             func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User { throw .noSuchAccount }
             func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User { throw .noSuchAccount }
             func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError) { throw .noSuchAccount }

@@ -91,6 +91,9 @@ struct UnavailableAccounts: AccountsService {
     func signOut() async throws(AccountsError) { throw .storeUnavailable("disk on fire") }
     func storedSession() async throws(AccountsError) -> StoredSession { throw .storeUnavailable("disk on fire") }
     func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { throw .storeUnavailable("disk on fire") }
+    func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] { throw .storeUnavailable("disk on fire") }
+    func user(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> User? { throw .storeUnavailable("disk on fire") }
+    func user(withEmail email: String, for user: UserID) async throws(AccountsError) -> User? { throw .storeUnavailable("disk on fire") }
     func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
     func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
     func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError) { throw .storeUnavailable("disk on fire") }

@@ -6,6 +6,9 @@ import Expenses
 import ExpensesDataSQLite
 import ExpensesLive
 import Foundation
+import Friends
+import FriendsDataSQLite
+import FriendsLive
 import GRDB
 import LocalStore
 import Preferences
@@ -19,11 +22,13 @@ import Primitives
 public struct LocalServices: Sendable {
     public let accounts: any AccountsService
     public let expenses: any ExpensesService
+    public let friends: any FriendsService
     public let preferences: any PreferencesService
 
-    public init(accounts: any AccountsService, expenses: any ExpensesService, preferences: any PreferencesService) {
+    public init(accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, preferences: any PreferencesService) {
         self.accounts = accounts
         self.expenses = expenses
+        self.friends = friends
         self.preferences = preferences
     }
 
@@ -32,11 +37,7 @@ public struct LocalServices: Sendable {
     public static func open(_ location: StoreLocation) -> LocalServices {
         let database = LocalDatabase(.file(location.databaseFile), migrations: registerMigrations)
         let accounts = LiveAccountsService(store: SQLiteAccountsStore(database: database), tokens: FileSessionTokenStore(location: location))
-        return LocalServices(
-            accounts: accounts,
-            expenses: LiveExpensesService(store: SQLiteExpensesStore(database: database), people: AccountsPeople(accounts: accounts)),
-            preferences: LivePreferencesService(store: SQLitePreferencesStore(database: database))
-        )
+        return wired(database: database, accounts: accounts, random: SystemRandomSource(), now: Date.init)
     }
 
     /// The services on a private in-memory store of the same implementation, with seeded
@@ -56,11 +57,26 @@ public struct LocalServices: Sendable {
             random: random,
             now: { now }
         )
+        return wired(database: database, accounts: accounts, random: random, now: { now })
+    }
+
+    /// The other areas' services around the accounts.
+    ///
+    /// Friends read balances and move a linked contact's expenses through a ledger of their own
+    /// (the same store; neither names new people, so it needs no one's contacts), and the app's
+    /// ledger knows people from the accounts and the contacts.
+    private static func wired(
+        database: LocalDatabase, accounts: any AccountsService, random: any RandomSource, now: @escaping @Sendable () -> Date
+    ) -> LocalServices {
+        let expensesStore = SQLiteExpensesStore(database: database)
+        let ledger = LiveExpensesService(store: expensesStore, people: AccountsPeople(accounts: accounts), random: random, now: now)
+        let friends = LiveFriendsService(
+            store: SQLiteFriendsStore(database: database), accounts: accounts, expenses: ledger, merging: ledger, random: random, now: now
+        )
         return LocalServices(
             accounts: accounts,
-            expenses: LiveExpensesService(
-                store: SQLiteExpensesStore(database: database), people: AccountsPeople(accounts: accounts), random: random, now: { now }
-            ),
+            expenses: LiveExpensesService(store: expensesStore, people: KnownPeople(accounts: accounts, friends: friends), random: random, now: now),
+            friends: friends,
             preferences: LivePreferencesService(store: SQLitePreferencesStore(database: database))
         )
     }
@@ -70,6 +86,7 @@ public struct LocalServices: Sendable {
         AccountsSchema.registerMigrations(in: &migrator)
         ExpensesSchema.registerMigrations(in: &migrator)
         PreferencesSchema.registerMigrations(in: &migrator)
+        FriendsSchema.registerMigrations(in: &migrator)
     }
 }
 
@@ -83,5 +100,22 @@ public struct AccountsPeople: PeopleDirectory {
 
     public func unknown(among people: Set<UserID>) async throws -> Set<UserID> {
         people.subtracting(try await accounts.existing(among: people))
+    }
+}
+
+/// Everyone expenses can name: accounts and contacts.
+public struct KnownPeople: PeopleDirectory {
+    let accounts: any AccountsService
+    let friends: any FriendsService
+
+    public init(accounts: any AccountsService, friends: any FriendsService) {
+        self.accounts = accounts
+        self.friends = friends
+    }
+
+    public func unknown(among people: Set<UserID>) async throws -> Set<UserID> {
+        let withoutAccount = people.subtracting(try await accounts.existing(among: people))
+        guard !withoutAccount.isEmpty else { return [] }
+        return withoutAccount.subtracting(try await friends.contacts(among: withoutAccount))
     }
 }

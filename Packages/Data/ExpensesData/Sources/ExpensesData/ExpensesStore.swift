@@ -35,6 +35,11 @@ public protocol ExpensesWriting: ExpensesReading {
     @discardableResult
     func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64
     func insert(_ activity: ActivityRecord) throws
+    /// Whether the two people are in one expense or one payment together.
+    func shareAnything(_ person: String, _ other: String) throws -> Bool
+    /// Puts `to` wherever `from` is named: in expenses, payments and activity (not balances,
+    /// which the caller moves with ``addToBalance(low:high:currency:amount:)``).
+    func renamePerson(from: String, to: String) throws
 }
 
 /// Failures a store reports in terms the domain can act on.

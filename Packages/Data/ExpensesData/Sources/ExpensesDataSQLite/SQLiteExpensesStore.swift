@@ -206,6 +206,29 @@ private struct Transaction: ExpensesWriting {
         return sum
     }
 
+    func shareAnything(_ person: String, _ other: String) throws -> Bool {
+        let expense = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM expense_person AS a JOIN expense_person AS b ON b.expense_id = a.expense_id AND b.user_id = ?
+                           WHERE a.user_id = ?)
+            """, arguments: [other, person]) ?? false
+        let payment = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM settlement WHERE (from_user = ? AND to_user = ?) OR (from_user = ? AND to_user = ?))
+            """, arguments: [person, other, other, person]) ?? false
+        return expense || payment
+    }
+
+    func renamePerson(from: String, to: String) throws {
+        try db.execute(sql: """
+            UPDATE expense_person SET user_id = :to WHERE user_id = :from;
+            UPDATE expense SET created_by = :to WHERE created_by = :from;
+            UPDATE settlement SET from_user = :to WHERE from_user = :from;
+            UPDATE settlement SET to_user = :to WHERE to_user = :from;
+            UPDATE settlement SET created_by = :to WHERE created_by = :from;
+            UPDATE activity SET actor = :to WHERE actor = :from;
+            UPDATE activity_person SET user_id = :to WHERE user_id = :from;
+            """, arguments: ["from": from, "to": to])
+    }
+
     func insert(_ activity: ActivityRecord) throws {
         try db.cachedStatement(
             sql: "INSERT INTO activity (id, at, actor, kind, subject, summary) VALUES (?, ?, ?, ?, ?, ?)"

@@ -23,6 +23,17 @@ public protocol AccountsService: Sendable {
     /// learning anything about who it is.)
     func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID>
 
+    // MARK: - Finding people, for `user` to add or show as friends
+
+    /// The accounts among `people` (name, email, friend code); ids without one are left out.
+    func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User]
+
+    /// The account a friend code names, or nil.
+    func user(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> User?
+
+    /// The account an email names (after normalisation, in any case), or nil.
+    func user(withEmail email: String, for user: UserID) async throws(AccountsError) -> User?
+
     // MARK: - Account settings, each by the acting user on their own account
 
     /// Changes the user's display name, under the sign-up rules for names.

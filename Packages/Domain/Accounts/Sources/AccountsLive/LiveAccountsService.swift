@@ -119,6 +119,26 @@ public struct LiveAccountsService: AccountsService {
         return Set(found.map(UserID.init(rawValue:)))
     }
 
+    public func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] {
+        let ids = people.map(\.rawValue)
+        let records = try await storing { try await store.read { db in try ids.compactMap { try db.user(id: $0) } } }
+        var users: [User] = []
+        for record in records { users.append(try self.user(from: record)) }
+        return users
+    }
+
+    public func user(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> User? {
+        let text = code.rawValue
+        guard let record = try await storing({ try await store.read { try $0.user(friendCode: text) } }) else { return nil }
+        return try self.user(from: record)
+    }
+
+    public func user(withEmail email: String, for user: UserID) async throws(AccountsError) -> User? {
+        let key = EmailAddress.key(for: email)
+        guard let record = try await storing({ try await store.read { try $0.user(emailKey: key) } }) else { return nil }
+        return try self.user(from: record)
+    }
+
     // MARK: - Account settings
 
     public func changeDisplayName(to displayName: String, of user: UserID) async throws(AccountsError) -> User {

@@ -149,6 +149,8 @@ public enum ExpensesError: Error, Equatable, Sendable {
     case invalidSettlement(String)
     /// The write would take a balance or a position beyond ``LedgerLimits``; nothing changed.
     case beyondLimit(Currency)
+    /// Two people cannot become one (``PersonMerging``); the reason says why.
+    case cannotMerge(String)
     /// A rule of the store refused the write (one the checks above should have caught).
     case refused(String)
     case storeUnavailable(String)
@@ -162,6 +164,7 @@ public enum ExpensesError: Error, Equatable, Sendable {
         case .invalidSettlement(let reason): reason
         case .beyondLimit(let currency):
             "This would take a balance beyond \(LedgerLimits.largest(currency)) between two people (or a thousand times that for one person); nothing was saved."
+        case .cannotMerge(let reason): reason
         case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         }
@@ -173,4 +176,16 @@ public enum ExpensesError: Error, Equatable, Sendable {
 public protocol PeopleDirectory: Sendable {
     /// The ones among `people` that are not known.
     func unknown(among people: Set<UserID>) async throws -> Set<UserID>
+}
+
+/// Makes two people one in the ledger: what a contact (a person without an account) took part
+/// in becomes the account's. The Friends area calls it when a contact's owner links the contact
+/// to an account, after checking that the contact is theirs; it is not a service of its own.
+public protocol PersonMerging: Sendable {
+    /// Every expense, payment, balance and activity of `contact` becomes `account`'s, in one
+    /// transaction: each part and payment keeps its amount, and the balances `contact` had are
+    /// added to `account`'s with the same people. Refused (``ExpensesError/cannotMerge(_:)``)
+    /// when the two are in one expense or payment together, since one person cannot owe
+    /// themselves.
+    func merge(_ contact: UserID, into account: UserID) async throws(ExpensesError)
 }

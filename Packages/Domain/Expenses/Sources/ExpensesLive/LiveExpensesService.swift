@@ -269,6 +269,39 @@ public struct LiveExpensesService: ExpensesService {
     }
 }
 
+extension LiveExpensesService: PersonMerging {
+    public func merge(_ contact: UserID, into account: UserID) async throws(ExpensesError) {
+        guard contact != account else { throw .cannotMerge("A person cannot be linked to themselves.") }
+        let (from, to) = (contact.rawValue, account.rawValue)
+        try await storing {
+            try await store.write { db in
+                guard try !db.shareAnything(from, to) else {
+                    throw ExpensesError.cannotMerge("They are in an expense or a payment together, so they cannot be one person.")
+                }
+                // Each of the contact's balances moves to the same pair with the account in its
+                // place; a pair seen from the other side changes sign.
+                for record in try db.balances(of: from) {
+                    _ = try db.addToBalance(low: record.low, high: record.high, currency: record.currency, amount: -record.amount)
+                    let other = record.low == from ? record.high : record.low
+                    // A pair's amount is what its low side is owed by its high side.
+                    let owedToAccount = record.low == from ? record.amount : -record.amount
+                    let (low, high, amount) = to < other ? (to, other, owedToAccount) : (other, to, -owedToAccount)
+                    let balance: Int64
+                    do {
+                        balance = try db.addToBalance(low: low, high: high, currency: record.currency, amount: amount)
+                    } catch ExpensesDataError.outOfRange {
+                        throw ExpensesError.beyondLimit(try Self.currency(record.currency))
+                    }
+                    guard balance.magnitude <= LedgerLimits.maximumAmount.magnitude else {
+                        throw ExpensesError.beyondLimit(try Self.currency(record.currency))
+                    }
+                }
+                try db.renamePerson(from: from, to: to)
+            }
+        }
+    }
+}
+
 /// Applies balance changes in a transaction; one that takes a pair's balance beyond
 /// ``LedgerLimits/maximumAmount`` throws, which rolls the whole write back.
 private func apply(_ deltas: [PairBalances.Delta], in db: any ExpensesWriting) throws {

@@ -1,0 +1,82 @@
+/// One side of a friendship between two accounts; a friendship is kept as two rows, one each way.
+public struct FriendshipRecord: Equatable, Sendable {
+    public var userID: String
+    public var friendID: String
+    /// Seconds since 1970.
+    public var since: Double
+
+    public init(userID: String, friendID: String, since: Double) {
+        self.userID = userID
+        self.friendID = friendID
+        self.since = since
+    }
+}
+
+/// A person without an account, kept by the user who added them. Plain values: the domain
+/// checks, the store keeps.
+public struct ContactRecord: Equatable, Sendable {
+    public var id: String
+    public var ownerID: String
+    public var name: String
+    public var email: String?
+    /// The email's normalised key, to find contacts by email.
+    public var emailKey: String?
+    public var createdAt: Double
+    /// The account the contact is being linked to, once their owner asked; the contact goes when
+    /// the link is done.
+    public var linkedTo: String?
+    /// Removed from the owner's friends; kept so the expenses they were in still name them.
+    public var removed: Bool
+
+    public init(
+        id: String, ownerID: String, name: String, email: String?, emailKey: String?, createdAt: Double,
+        linkedTo: String? = nil, removed: Bool = false
+    ) {
+        self.id = id
+        self.ownerID = ownerID
+        self.name = name
+        self.email = email
+        self.emailKey = emailKey
+        self.createdAt = createdAt
+        self.linkedTo = linkedTo
+        self.removed = removed
+    }
+}
+
+/// Where friendships and contacts are kept; everything one `write` does is one transaction.
+public protocol FriendsStore: Sendable {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any FriendsReading) throws -> T) async throws -> T
+    func write<T: Sendable>(_ body: @escaping @Sendable (any FriendsWriting) throws -> T) async throws -> T
+}
+
+/// Look-ups inside a transaction.
+public protocol FriendsReading {
+    /// The accounts `userID` is friends with.
+    func friendships(of userID: String) throws -> [FriendshipRecord]
+    func isFriend(_ userID: String, _ friendID: String) throws -> Bool
+    /// The contacts `ownerID` keeps: not removed, linked or not.
+    func contacts(ownerID: String) throws -> [ContactRecord]
+    func contact(id: String) throws -> ContactRecord?
+    /// Contacts (of anyone, not removed, not yet linked) whose email has this key.
+    func contacts(emailKey: String) throws -> [ContactRecord]
+    /// The ones among `ids` that are contacts (removed ones too: expenses still name them).
+    func existingContactIDs(among ids: [String]) throws -> Set<String>
+}
+
+/// Changes inside a transaction.
+public protocol FriendsWriting: FriendsReading {
+    /// Adds both rows of a friendship (nothing when it exists).
+    func befriend(_ userID: String, _ friendID: String, since: Double) throws
+    /// Removes both rows of a friendship.
+    func unfriend(_ userID: String, _ friendID: String) throws
+    func insert(_ contact: ContactRecord) throws
+    func setLinkedTo(_ accountID: String?, contactID: String) throws
+    func setRemoved(contactID: String) throws
+    func deleteContact(id: String) throws
+}
+
+/// What a store refused.
+public enum FriendsDataError: Error, Equatable, Sendable {
+    /// A constraint of the store refused the write, named.
+    case refused(String)
+}

@@ -1,0 +1,105 @@
+import FriendsData
+import GRDB
+import LocalStore
+
+/// The Friends store on the embedded SQLite database.
+public struct SQLiteFriendsStore: FriendsStore {
+    private let database: LocalDatabase
+
+    public init(database: LocalDatabase) {
+        self.database = database
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any FriendsReading) throws -> T) async throws -> T {
+        try database.read { db in try body(Transaction(db: db)) }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any FriendsWriting) throws -> T) async throws -> T {
+        do {
+            return try database.write { db in try body(Transaction(db: db)) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            // A constraint refusing a write is a refusal with its reason, not a broken store.
+            throw FriendsDataError.refused(error.message ?? "a constraint of the store")
+        }
+    }
+}
+
+/// The store's operations inside one GRDB transaction.
+private struct Transaction: FriendsWriting {
+    let db: Database
+
+    func friendships(of userID: String) throws -> [FriendshipRecord] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM friendship WHERE user_id = ?"), arguments: [userID]).map { row in
+            FriendshipRecord(userID: row["user_id"], friendID: row["friend_id"], since: row["since"])
+        }
+    }
+
+    func isFriend(_ userID: String, _ friendID: String) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM friendship WHERE user_id = ? AND friend_id = ?)"),
+            arguments: [userID, friendID]
+        ) ?? false
+    }
+
+    func contacts(ownerID: String) throws -> [ContactRecord] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM contact WHERE owner_id = ? AND removed = 0"), arguments: [ownerID])
+            .map(ContactRecord.init(row:))
+    }
+
+    func contact(id: String) throws -> ContactRecord? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM contact WHERE id = ?"), arguments: [id]).map(ContactRecord.init(row:))
+    }
+
+    func contacts(emailKey: String) throws -> [ContactRecord] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM contact WHERE email_key = ? AND removed = 0 AND linked_to IS NULL"),
+            arguments: [emailKey]
+        ).map(ContactRecord.init(row:))
+    }
+
+    func existingContactIDs(among ids: [String]) throws -> Set<String> {
+        let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM contact WHERE id = ?)")
+        return Set(try ids.filter { try Bool.fetchOne(statement, arguments: [$0]) ?? false })
+    }
+
+    func befriend(_ userID: String, _ friendID: String, since: Double) throws {
+        let statement = try db.cachedStatement(sql: "INSERT INTO friendship (user_id, friend_id, since) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+        try statement.execute(arguments: [userID, friendID, since])
+        try statement.execute(arguments: [friendID, userID, since])
+    }
+
+    func unfriend(_ userID: String, _ friendID: String) throws {
+        let statement = try db.cachedStatement(sql: "DELETE FROM friendship WHERE user_id = ? AND friend_id = ?")
+        try statement.execute(arguments: [userID, friendID])
+        try statement.execute(arguments: [friendID, userID])
+    }
+
+    func insert(_ contact: ContactRecord) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO contact (id, owner_id, name, email, email_key, created_at, linked_to, removed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                contact.id, contact.ownerID, contact.name, contact.email, contact.emailKey, contact.createdAt, contact.linkedTo, contact.removed,
+            ])
+    }
+
+    func setLinkedTo(_ accountID: String?, contactID: String) throws {
+        try db.cachedStatement(sql: "UPDATE contact SET linked_to = ? WHERE id = ?").execute(arguments: [accountID, contactID])
+    }
+
+    func setRemoved(contactID: String) throws {
+        try db.cachedStatement(sql: "UPDATE contact SET removed = 1 WHERE id = ?").execute(arguments: [contactID])
+    }
+
+    func deleteContact(id: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM contact WHERE id = ?").execute(arguments: [id])
+    }
+}
+
+extension ContactRecord {
+    fileprivate init(row: Row) {
+        self.init(
+            id: row["id"], ownerID: row["owner_id"], name: row["name"], email: row["email"], emailKey: row["email_key"],
+            createdAt: row["created_at"], linkedTo: row["linked_to"], removed: row["removed"]
+        )
+    }
+}

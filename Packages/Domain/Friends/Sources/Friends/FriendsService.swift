@@ -1,0 +1,132 @@
+import Primitives
+
+/// Someone a user shares costs with: another account (the friendship is mutual) or a contact,
+/// a person without an account whom the user keeps and who takes part in expenses like anyone.
+public struct Friend: Equatable, Hashable, Sendable, Codable {
+    public enum Kind: Equatable, Hashable, Sendable, Codable {
+        /// Another account, found by its friend code or its email.
+        case account(email: EmailAddress, friendCode: FriendCode)
+        /// A person without an account, with an email if one was given.
+        case contact(email: EmailAddress?)
+    }
+
+    /// The person's id in expenses: an account's id, or the contact's own.
+    public let id: UserID
+    public let name: DisplayName
+    public let kind: Kind
+
+    public init(id: UserID, name: DisplayName, kind: Kind) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+    }
+
+    public var isContact: Bool {
+        if case .contact = kind { true } else { false }
+    }
+}
+
+/// How an account is named when adding it as a friend or linking a contact to it.
+public enum AccountQuery: Equatable, Sendable {
+    /// A friend code as typed: any case, spaces and dashes anywhere.
+    case friendCode(String)
+    /// An email as typed.
+    case email(String)
+}
+
+/// Friends and contacts, each read and change by the acting user on their own friends.
+///
+/// Every method that writes does so in one transaction, except linking, which moves a contact's
+/// expenses and then ends the contact: a link cut short is finished by the owner's next read.
+public protocol FriendsService: Sendable {
+    /// The user's friends: accounts and contacts, by name.
+    func friends(of user: UserID) async throws(FriendsError) -> [Friend]
+
+    /// One of the user's friends; nil for anyone else.
+    func friend(_ id: UserID, of user: UserID) async throws(FriendsError) -> Friend?
+
+    /// The account a friend code or email names, for the user to confirm before adding it:
+    /// refused when it is the user, already a friend, or unknown.
+    func find(_ query: AccountQuery, for user: UserID) async throws(FriendsError) -> Friend
+
+    /// Adds the account a friend code or email names; the friendship is mutual.
+    func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend
+
+    /// Adds a contact: a name under the rules for display names, and an email or nil. Refused
+    /// when the email belongs to an account (add the account instead) or to another of the
+    /// user's contacts, or when another of their contacts has the same name.
+    func addContact(name: String, email: String?, by user: UserID) async throws(FriendsError) -> Friend
+
+    /// Removes a friend, only when the user is settled with them in every currency (refused
+    /// with the balances otherwise). A removed contact is still named in past expenses.
+    func remove(_ friend: UserID, by user: UserID) async throws(FriendsError)
+
+    /// Links one of the user's contacts to the account a friend code or email names: the
+    /// contact's expenses, payments and balances become the account's, unchanged, the account
+    /// becomes the user's friend, and the contact goes.
+    func link(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend
+
+    /// Links every contact that has the user's email (in anyone's list) to the user: what
+    /// signing up with a contact's email does. Returns the contacts' owners.
+    @discardableResult
+    func claimContacts(for user: UserID) async throws(FriendsError) -> [UserID]
+
+    /// The ones among `people` that are contacts (of anyone): people expenses can name.
+    func contacts(among people: Set<UserID>) async throws(FriendsError) -> Set<UserID>
+}
+
+/// Why a change to friends was refused or could not be made.
+public enum FriendsError: Error, Equatable, Sendable {
+    case invalidFriendCode(FriendCodeProblem)
+    case invalidEmail(EmailAddress.Problem)
+    case invalidName(DisplayName.Problem)
+    /// A user cannot be their own friend.
+    case yourself
+    case alreadyFriends(DisplayName)
+    case unknownFriendCode(FriendCode)
+    case unknownEmail(String)
+    /// The email belongs to an account: add the account instead of a contact.
+    case emailHasAccount(String)
+    case contactEmailTaken(String)
+    case contactNameTaken(DisplayName)
+    /// The person is not one of the user's friends (or not a contact, for a link).
+    case notAFriend
+    case notAContact
+    /// Removing is refused while a balance is open; the balances, seen from the user's side.
+    case notSettled(DisplayName, [Money])
+    /// A contact cannot be linked to this account; the reason says why.
+    case cannotLink(String)
+    /// A rule of the store refused the write.
+    case refused(String)
+    case storeUnavailable(String)
+
+    /// One sentence for the user.
+    public var message: String {
+        switch self {
+        case .invalidFriendCode(let problem): problem.message
+        case .invalidEmail(let problem): problem.message
+        case .invalidName(let problem): problem.message
+        case .yourself: "That is you: add someone else."
+        case .alreadyFriends(let name): "\(name.value) is already your friend."
+        case .unknownFriendCode(let code): "No account has the friend code \(code)."
+        case .unknownEmail(let email): "No account has the email \(email)."
+        case .emailHasAccount(let email): "\(email) has an account: add them by email instead."
+        case .contactEmailTaken(let email): "One of your contacts already has the email \(email)."
+        case .contactNameTaken(let name): "You already have a contact named \(name.value)."
+        case .notAFriend: "That person is not one of your friends."
+        case .notAContact: "That person is not one of your contacts."
+        case .notSettled(let name, let balances):
+            "Settle up with \(name.value) first: " + balances.map { Self.describe($0, name: name) }.joined(separator: ", ") + "."
+        case .cannotLink(let reason): reason
+        case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
+        case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
+        }
+    }
+
+    /// A balance from the user's side: positive when the friend owes them.
+    public static func describe(_ balance: Money, name: DisplayName) -> String {
+        if balance.minorUnits > 0 { return "\(name.value) owes you \(balance)" }
+        if balance.minorUnits < 0, let owed = try? balance.negated() { return "you owe \(name.value) \(owed)" }
+        return "settled up"
+    }
+}

@@ -1,0 +1,280 @@
+import Accounts
+import Expenses
+import FlowsServices
+import Friends
+import Foundation
+import PropertyBased
+import Primitives
+import Testing
+
+/// The app's services on a private in-memory store, with three accounts.
+private struct World {
+    let services = LocalServices.inMemory()
+    var friends: any FriendsService { services.friends }
+    var expenses: any ExpensesService { services.expenses }
+
+    func account(_ name: String) async throws -> User {
+        let user = try await services.accounts.signUp(email: "\(name.lowercased())@example.com", displayName: name, password: "correct horse")
+        try await services.accounts.signOut()
+        return user
+    }
+
+    /// An expense of `amount` cents paid by `payer`, shared equally.
+    @discardableResult
+    func expense(_ amount: Int64, paidBy payer: UserID, among people: [UserID], by user: UserID? = nil, currency: Currency = .eur) async throws -> Expense {
+        try await expenses.add(
+            ExpenseDraft(
+                description: "Dinner", amount: Money(minorUnits: amount, currency: currency), day: try Day("2026-11-22"), category: .food,
+                payers: [Payer(user: payer, amount: Money(minorUnits: amount, currency: currency))], participants: people, rule: .equal
+            ),
+            by: user ?? payer
+        )
+    }
+}
+
+@Suite("Friends: accounts and contacts")
+struct FriendsServiceTests {
+    @Test("adding by friend code (any case, dashes or not) or by email makes a mutual friendship")
+    func addMutual() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        let bob = try await world.account("Bob")
+        let cy = try await world.account("Cy")
+        let code = bob.friendCode.description.lowercased().replacingOccurrences(of: "-", with: " ")
+        let found = try await world.friends.find(.friendCode(code), for: ada.id)
+        #expect(found == Friend(id: bob.id, name: bob.displayName, kind: .account(email: bob.email, friendCode: bob.friendCode)))
+        #expect(try await world.friends.friends(of: ada.id).isEmpty)
+        _ = try await world.friends.add(.friendCode(code), by: ada.id)
+        _ = try await world.friends.add(.email(" CY@Example.com "), by: ada.id)
+        #expect(try await world.friends.friends(of: ada.id).map(\.id) == [bob.id, cy.id])
+        #expect(try await world.friends.friends(of: bob.id).map(\.id) == [ada.id])
+        #expect(try await world.friends.friends(of: cy.id).map(\.id) == [ada.id])
+        // Nobody else sees anything.
+        #expect(try await world.friends.friend(cy.id, of: bob.id) == nil)
+    }
+
+    @Test("refused, saying which: yourself, a duplicate, an unknown or mistyped code, an unknown or invalid email")
+    func refusals() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        let bob = try await world.account("Bob")
+        _ = try await world.friends.add(.email("bob@example.com"), by: ada.id)
+        await #expect(throws: FriendsError.yourself) { try await world.friends.add(.friendCode(ada.friendCode.description), by: ada.id) }
+        await #expect(throws: FriendsError.alreadyFriends(bob.displayName)) { try await world.friends.add(.email("BOB@example.com"), by: ada.id) }
+        await #expect(throws: FriendsError.alreadyFriends(ada.displayName)) { try await world.friends.add(.email("ada@example.com"), by: bob.id) }
+        await #expect(throws: FriendsError.unknownEmail("zed@example.com")) { try await world.friends.add(.email("zed@example.com"), by: ada.id) }
+        await #expect(throws: FriendsError.invalidEmail(.shape)) { try await world.friends.add(.email("zed"), by: ada.id) }
+        let unknown = try FriendCode(validCode(different: [ada.friendCode, bob.friendCode]))
+        await #expect(throws: FriendsError.unknownFriendCode(unknown)) { try await world.friends.add(.friendCode(unknown.description), by: ada.id) }
+        await #expect {
+            try await world.friends.add(.friendCode("K7QX"), by: ada.id)
+        } throws: { ($0 as? FriendsError).map { if case .invalidFriendCode = $0 { true } else { false } } ?? false }
+        #expect(try await world.friends.friends(of: ada.id).map(\.id) == [bob.id])
+    }
+
+    @Test("a contact has a name and maybe an email; refused: an account's email, a contact's email or name taken, a bad name")
+    func contacts() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        _ = try await world.account("Bob")
+        let sam = try await world.friends.addContact(name: " Sam ", email: nil, by: ada.id)
+        #expect(sam.name.value == "Sam" && sam.kind == .contact(email: nil))
+        let kim = try await world.friends.addContact(name: "Kim", email: "kim@example.com", by: ada.id)
+        await #expect(throws: FriendsError.emailHasAccount("bob@example.com")) { try await world.friends.addContact(name: "Bobby", email: "bob@example.com", by: ada.id) }
+        await #expect(throws: FriendsError.contactEmailTaken("KIM@example.com")) { try await world.friends.addContact(name: "Kimberly", email: "KIM@example.com", by: ada.id) }
+        await #expect(throws: FriendsError.contactNameTaken(try DisplayName("sam"))) { try await world.friends.addContact(name: "sam", email: nil, by: ada.id) }
+        await #expect(throws: FriendsError.invalidName(.empty)) { try await world.friends.addContact(name: "  ", email: nil, by: ada.id) }
+        #expect(try await world.friends.friends(of: ada.id).map(\.id) == [kim.id, sam.id])
+        // A contact is a person expenses can name.
+        try await world.expense(3_000, paidBy: ada.id, among: [ada.id, sam.id])
+        #expect(try await world.expenses.balances(of: ada.id).map(\.amount) == [Money(minorUnits: 1_500, currency: .eur)])
+        // Another user's contact list is their own.
+        #expect(try await world.friends.friend(sam.id, of: UserID(rawValue: "someone")) == nil)
+    }
+
+    @Test("removing is refused with the balances while any is open, in any currency, and allowed once settled")
+    func remove() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        let bob = try await world.account("Bob")
+        _ = try await world.friends.add(.email("bob@example.com"), by: ada.id)
+        try await world.expense(1_250, paidBy: ada.id, among: [bob.id], by: ada.id)
+        try await world.expense(300, paidBy: bob.id, among: [ada.id], currency: .usd)
+        await #expect(throws: FriendsError.notSettled(bob.displayName, [Money(minorUnits: 1_250, currency: .eur), Money(minorUnits: -300, currency: .usd)])) {
+            try await world.friends.remove(bob.id, by: ada.id)
+        }
+        #expect(FriendsError.notSettled(bob.displayName, [Money(minorUnits: 1_250, currency: .eur), Money(minorUnits: -300, currency: .usd)]).message
+            == "Settle up with Bob first: Bob owes you 12.50 EUR, you owe Bob 3.00 USD.")
+        _ = try await world.expenses.settle(from: bob.id, to: ada.id, amount: Money(minorUnits: 1_250, currency: .eur), day: try Day("2026-11-23"), by: bob.id)
+        _ = try await world.expenses.settle(from: ada.id, to: bob.id, amount: Money(minorUnits: 300, currency: .usd), day: try Day("2026-11-23"), by: ada.id)
+        try await world.friends.remove(bob.id, by: ada.id)
+        #expect(try await world.friends.friends(of: ada.id).isEmpty)
+        #expect(try await world.friends.friends(of: bob.id).isEmpty)
+        await #expect(throws: FriendsError.notAFriend) { try await world.friends.remove(bob.id, by: ada.id) }
+    }
+
+    @Test("linking a contact to an account moves their expenses and balances to it, makes a friendship, and ends the contact")
+    func link() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        let bob = try await world.account("Bob")
+        let dee = try await world.account("Dee")
+        let sam = try await world.friends.addContact(name: "Sam", email: nil, by: ada.id)
+        try await world.expense(3_000, paidBy: ada.id, among: [ada.id, sam.id, bob.id])
+        try await world.expense(900, paidBy: dee.id, among: [ada.id, dee.id])
+        // Refused, and nothing changes: Bob and Sam are in one expense together.
+        await #expect(throws: FriendsError.cannotLink("They are in an expense or a payment together, so they cannot be one person.")) {
+            try await world.friends.link(sam.id, to: .email("bob@example.com"), by: ada.id)
+        }
+        #expect(try await world.friends.friends(of: ada.id).map(\.id) == [sam.id])
+        // Linked to Dee: Sam's 10.00 and Dee's 4.50 with Ada become Dee's 5.50 the other way.
+        let linked = try await world.friends.link(sam.id, to: .friendCode(dee.friendCode.description), by: ada.id)
+        #expect(linked.id == dee.id)
+        #expect(try await world.friends.friends(of: ada.id).map(\.id) == [dee.id])
+        #expect(try await world.friends.friends(of: dee.id).map(\.id) == [ada.id])
+        #expect(try await world.expenses.balances(of: dee.id) == [
+            Balance(other: ada.id, amount: Money(minorUnits: -550, currency: .eur)),
+            Balance(other: bob.id, amount: Money(minorUnits: 0, currency: .eur)),
+        ].filter { $0.amount.minorUnits != 0 })
+        let dinner = try await world.expenses.expenses(of: dee.id, page: PageRequest()).first { $0.amount.minorUnits == 3_000 }
+        #expect(dinner?.split.parts.map(\.user) == [ada.id, dee.id, bob.id])
+        #expect(try await world.friends.contacts(among: [sam.id]).isEmpty)
+        await #expect(throws: FriendsError.notAContact) { try await world.friends.link(sam.id, to: .email("dee@example.com"), by: ada.id) }
+    }
+
+    @Test("claiming: signing up with a contact's email links every contact with it")
+    func claim() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        let kim = try await world.friends.addContact(name: "Kim", email: "kim@example.com", by: ada.id)
+        try await world.expense(2_000, paidBy: ada.id, among: [ada.id, kim.id])
+        let real = try await world.account("Kim")
+        #expect(try await world.friends.claimContacts(for: real.id) == [ada.id])
+        #expect(try await world.friends.friends(of: ada.id).map(\.id) == [real.id])
+        #expect(try await world.expenses.balances(of: real.id) == [Balance(other: ada.id, amount: Money(minorUnits: -1_000, currency: .eur))])
+        #expect(try await world.expenses.expenses(of: real.id, page: PageRequest()).count == 1)
+    }
+}
+
+/// A friend code that is none of `taken`.
+private func validCode(different taken: [FriendCode]) -> String {
+    var random = SeededRandomSource(seed: 77)
+    while true {
+        let code = FriendCode.random(using: random)
+        if !taken.contains(code) { return code.description }
+        random = SeededRandomSource(seed: 78)
+    }
+}
+
+@Suite("Friends: properties")
+struct FriendsPropertyTests {
+    /// A small random generator, seeded by the property's input.
+    private struct Steps {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+    }
+
+    @Test("friendship is symmetric after any sequence of adds and removes")
+    func symmetric() async throws {
+        await propertyCheck(count: 15, input: Gen.int(in: 0...1_000_000)) { seed in
+            let world = World()
+            var users: [User] = []
+            for name in ["Ann", "Ben", "Cat", "Dan", "Eve"] { users.append(try! await world.account(name)) }
+            var steps = Steps(state: UInt64(seed))
+            for _ in 0..<25 {
+                let (a, b) = (users[steps.next(5)], users[steps.next(5)])
+                if steps.next(3) == 0 {
+                    _ = try? await world.friends.remove(b.id, by: a.id)
+                } else {
+                    _ = try? await world.friends.add(.friendCode(b.friendCode.description), by: a.id)
+                }
+            }
+            for a in users {
+                let friends = Set(try! await world.friends.friends(of: a.id).map(\.id))
+                #expect(!friends.contains(a.id))
+                for b in users where b.id != a.id {
+                    let theirs = Set(try! await world.friends.friends(of: b.id).map(\.id))
+                    #expect(friends.contains(b.id) == theirs.contains(a.id))
+                }
+            }
+        }
+    }
+
+    @Test("removing is refused exactly when some balance with the friend is not zero")
+    func removeWhenSettled() async throws {
+        await propertyCheck(count: 20, input: Gen.int(in: 0...1_000_000)) { seed in
+            let world = World()
+            let ann = try! await world.account("Ann")
+            let ben = try! await world.account("Ben")
+            _ = try! await world.friends.add(.email("ben@example.com"), by: ann.id)
+            var steps = Steps(state: UInt64(seed))
+            for _ in 0..<steps.next(4) {
+                let currency = [Currency.eur, .usd, .jpy][steps.next(3)]
+                let amount = Int64(1 + steps.next(5)) * 100
+                let (payer, other) = steps.next(2) == 0 ? (ann.id, ben.id) : (ben.id, ann.id)
+                if steps.next(2) == 0 {
+                    try! await world.expense(amount, paidBy: payer, among: [other], by: payer, currency: currency)
+                } else {
+                    _ = try! await world.expenses.settle(
+                        from: payer, to: other, amount: Money(minorUnits: amount, currency: currency), day: try! Day("2026-11-22"), by: payer
+                    )
+                }
+            }
+            let open = try! await world.expenses.balances(of: ann.id).filter { $0.amount.minorUnits != 0 }
+            do {
+                try await world.friends.remove(ben.id, by: ann.id)
+                #expect(open.isEmpty)
+            } catch {
+                #expect(error as? FriendsError == .notSettled(ben.displayName, open.map(\.amount)))
+            }
+        }
+    }
+
+    @Test("linking a contact to an account leaves every balance (the two counted as one person) and every expense's parts unchanged")
+    func linkKeepsTheLedger() async throws {
+        await propertyCheck(count: 15, input: Gen.int(in: 0...1_000_000)) { seed in
+            let world = World()
+            let ann = try! await world.account("Ann")
+            let ben = try! await world.account("Ben")
+            let dee = try! await world.account("Dee")
+            let sam = try! await world.friends.addContact(name: "Sam", email: nil, by: ann.id)
+            var steps = Steps(state: UInt64(seed))
+            // Sam never shares an expense with Dee: the two are to become one person.
+            for _ in 0..<(1 + steps.next(8)) {
+                // Ann adds each one and is in it; anyone in it may have paid.
+                let people = [ann.id] + [ben.id, steps.next(2) == 0 ? sam.id : dee.id].filter { _ in steps.next(4) != 0 }
+                let payer = people[steps.next(people.count)]
+                try! await world.expense(Int64(1 + steps.next(10_000)), paidBy: payer, among: people, by: ann.id, currency: steps.next(3) == 0 ? .usd : .eur)
+            }
+            func net(_ person: UserID) async -> [String: Int64] {
+                var sums: [String: Int64] = [:]
+                for balance in try! await world.expenses.balances(of: person) where balance.other != sam.id && balance.other != dee.id {
+                    sums["\(balance.other)/\(balance.amount.currency.code)", default: 0] += balance.amount.minorUnits
+                }
+                return sums
+            }
+            func merged(_ a: [String: Int64], _ b: [String: Int64]) -> [String: Int64] { a.merging(b, uniquingKeysWith: +).filter { $0.value != 0 } }
+            let before = merged(await net(sam.id), await net(dee.id))
+            let others = (await net(ann.id), await net(ben.id))
+            let expensesBefore = try! await world.expenses.expenses(of: ann.id, page: PageRequest(limit: 1_000))
+
+            _ = try! await world.friends.link(sam.id, to: .email("dee@example.com"), by: ann.id)
+
+            #expect(merged(await net(dee.id), [:]) == before)
+            #expect(try! await world.expenses.balances(of: sam.id).isEmpty)
+            // Ann's and Ben's balances with everyone but Sam and Dee are as they were.
+            let (annAfter, benAfter) = (await net(ann.id), await net(ben.id))
+            #expect(annAfter == others.0 && benAfter == others.1)
+            let after = try! await world.expenses.expenses(of: ann.id, page: PageRequest(limit: 1_000))
+            #expect(after.count == expensesBefore.count)
+            for (old, new) in zip(expensesBefore, after) {
+                #expect(old.id == new.id)
+                #expect(old.split.parts.map { ($0.user == sam.id ? dee.id : $0.user, $0.amount) }.elementsEqual(new.split.parts.map { ($0.user, $0.amount) }) { $0 == $1 })
+                #expect(old.payers.map { $0.user == sam.id ? Payer(user: dee.id, amount: $0.amount) : $0 } == new.payers)
+            }
+        }
+    }
+}
