@@ -185,8 +185,7 @@ let package = Package(
                 .product(name: "FlowTestSupport", package: "FlowKit"),
                 .product(name: "ArchitectureRules", package: "ArchitectureCheck"),
                 .product(name: "Primitives", package: "Primitives"),
-                .product(name: "Expenses", package: "Expenses"),
-            ] + accountsModules + preferencesModules + flowModules + [
+            ] + accountsModules + expensesModules + friendsModules + preferencesModules + flowModules + [
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -1,7 +1,9 @@
 import Accounts
 import AppFlow
 import AuthenticatedFlow
+import Expenses
 import FlowKit
+import Friends
 import FlowTestSupport
 import FlowsApp
 import FlowsServices
@@ -56,6 +58,8 @@ struct AppFlowTests {
     func expiredSession() async throws {
         struct Expired: AppFlow.Dependencies, AccountsService {
             var accounts: any AccountsService { self }
+            var expenses: any ExpensesService { Unavailable().expenses }
+            var friends: any FriendsService { Unavailable().friends }
             var themes: any ThemeManager { FollowedThemes() }
             var preferences: any PreferencesService { UnavailablePreferences() }
             var files: any UserFiles { LocalUserFiles() }

@@ -13,6 +13,7 @@ let package = Package(
         .package(path: "../../Domain/Accounts"),
         .package(path: "../../Domain/Preferences"),
         .package(path: "../AccountFlow"),
+        .package(path: "../FriendsFlow"),
     ],
     targets: [
         .target(
@@ -23,6 +24,7 @@ let package = Package(
                 .product(name: "Accounts", package: "Accounts"),
                 .product(name: "Preferences", package: "Preferences"),
                 .product(name: "AccountFlow", package: "AccountFlow"),
+                .product(name: "FriendsFlow", package: "FriendsFlow"),
             ]
         ),
     ]

@@ -3,6 +3,12 @@ import AccountsData
 import AccountsDataSQLite
 import AccountsLive
 import AppFlow
+import Expenses
+import ExpensesDataSQLite
+import ExpensesLive
+import Friends
+import FriendsDataSQLite
+import FriendsLive
 import FlowsServices
 import Foundation
 import GRDB
@@ -18,9 +24,13 @@ struct Fixture: AppFlow.Dependencies {
     let database = LocalDatabase(.memory) { migrator in
         AccountsSchema.registerMigrations(in: &migrator)
         PreferencesSchema.registerMigrations(in: &migrator)
+        ExpensesSchema.registerMigrations(in: &migrator)
+        FriendsSchema.registerMigrations(in: &migrator)
     }
     let tokens = InMemorySessionTokenStore()
     let accounts: any AccountsService
+    let expenses: any ExpensesService
+    let friends: any FriendsService
     let preferences: any PreferencesService
     let files: any UserFiles = LocalUserFiles()
     /// Whom the flows told the ThemeManager to follow.
@@ -36,6 +46,16 @@ struct Fixture: AppFlow.Dependencies {
             now: { Date(timeIntervalSince1970: 1_800_000_000) }
         )
         preferences = LivePreferencesService(store: SQLitePreferencesStore(database: database))
+        let now: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }
+        let ledger = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: AccountsPeople(accounts: accounts))
+        friends = LiveFriendsService(
+            store: SQLiteFriendsStore(database: database), accounts: accounts, expenses: ledger, merging: ledger,
+            random: SeededRandomSource(seed: 2), now: now
+        )
+        expenses = LiveExpensesService(
+            store: SQLiteExpensesStore(database: database), people: KnownPeople(accounts: accounts, friends: friends),
+            random: SeededRandomSource(seed: 3), now: now
+        )
     }
 
     /// An account made before the test starts; signed out unless `signedIn`.
@@ -57,6 +77,10 @@ struct Fixture: AppFlow.Dependencies {
 
 /// What every flow needs, on a store that is unavailable.
 struct Unavailable: AppFlow.Dependencies {
+    /// The areas whose store is not the one failing: working, on a store of their own.
+    private let working = LocalServices.inMemory()
+    var expenses: any ExpensesService { working.expenses }
+    var friends: any FriendsService { working.friends }
     let accounts: any AccountsService = UnavailableAccounts()
     let themes: any ThemeManager = FollowedThemes()
     let preferences: any PreferencesService = UnavailablePreferences()

@@ -4,6 +4,7 @@ import AccountsData
 import Expenses
 import FlowsServices
 import Foundation
+import Friends
 import LocalStore
 import Preferences
 import Primitives
@@ -16,6 +17,7 @@ import Primitives
 public struct AppContainer: AppFlow.Dependencies {
     public let accounts: any AccountsService
     public let expenses: any ExpensesService
+    public let friends: any FriendsService
     public let preferences: any PreferencesService
     /// Colours the screens with the signed-in user's theme once the launcher attaches a renderer.
     public let terminalThemes: TerminalThemeManager
@@ -23,9 +25,10 @@ public struct AppContainer: AppFlow.Dependencies {
     /// Files the user names at a prompt (an avatar picture).
     public let files: any UserFiles = LocalUserFiles()
 
-    public init(accounts: any AccountsService, expenses: any ExpensesService, preferences: any PreferencesService) {
+    public init(accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, preferences: any PreferencesService) {
         self.accounts = accounts
         self.expenses = expenses
+        self.friends = friends
         self.preferences = preferences
         terminalThemes = TerminalThemeManager(preferences: preferences)
     }
@@ -46,6 +49,6 @@ public struct AppContainer: AppFlow.Dependencies {
     }
 
     private init(_ services: LocalServices) {
-        self.init(accounts: services.accounts, expenses: services.expenses, preferences: services.preferences)
+        self.init(accounts: services.accounts, expenses: services.expenses, friends: services.friends, preferences: services.preferences)
     }
 }

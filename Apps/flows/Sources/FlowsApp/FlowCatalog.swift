@@ -1,8 +1,10 @@
 import AccountFlow
 import Accounts
+import AddFriendFlow
 import AppFlow
 import AuthenticatedFlow
 import FlowKit
+import FriendsFlow
 import QrPreviewFlow
 import SignInFlow
 import SignUpFlow
@@ -35,9 +37,18 @@ public enum FlowCatalog {
         },
         FlowEntry(
             AuthenticatedFlow.self, "Your home: who is signed in, its tabs, and sign out (signs in first if needed)",
-            children: [AccountFlow.self]
+            children: [FriendsFlow.self, AccountFlow.self]
         ) { user, container, router in
             AuthenticatedFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(
+            FriendsFlow.self, "Your friends with your balance with each, and adding one (signs in first if needed)",
+            children: [AddFriendFlow.self]
+        ) { user, container, router in
+            FriendsFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(AddFriendFlow.self, "Add a friend by friend code or email, or a contact without an account (signs in first if needed)") { user, container, router in
+            AddFriendFlow(user: user, dependencies: container, router: router)
         },
         FlowEntry(
             AccountFlow.self, "Your account: name, email, friend code and theme, and changing them (signs in first if needed)",

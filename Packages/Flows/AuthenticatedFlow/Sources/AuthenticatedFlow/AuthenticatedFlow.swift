@@ -1,6 +1,7 @@
 import AccountFlow
 import Accounts
 import FlowKit
+import FriendsFlow
 import Preferences
 
 /// The home of a signed-in user: shows who is signed in and offers to sign out.
@@ -24,15 +25,16 @@ public actor AuthenticatedFlow: InventoriedFlow {
     }
 
     /// What the flow needs from the app: its own needs and those of the tabs it starts.
-    public protocol Dependencies: AccountFlow.Dependencies {
+    public protocol Dependencies: AccountFlow.Dependencies, FriendsFlow.Dependencies {
         var accounts: any AccountsService { get }
         /// The screens take the signed-in user's theme while the home is open.
         var themes: any ThemeManager { get }
     }
 
-    /// The home's tabs, each a child flow (Account, Friends and Expenses join as they are built).
+    /// The home's tabs, each a child flow (Expenses joins when it is built).
     /// A tab's flow gives back nil to come back to the home, or the home's own result to end it.
     static let tabs = ChildMenu<AuthenticatedFlow, FlowResult?>([
+        .init("friends", "Friends") { flow in await flow.friends() },
         .init("account", "Account") { flow in await flow.account() },
     ])
 
@@ -86,6 +88,12 @@ public actor AuthenticatedFlow: InventoriedFlow {
                 await view.show(model.state)
             }
         }
+    }
+
+    /// The Friends tab.
+    private func friends() async -> FlowResult? {
+        _ = await router.start(FriendsFlow(user: user, dependencies: dependencies, router: router))
+        return nil
     }
 
     /// The Account tab; back from it, the home shows the user as they are now.

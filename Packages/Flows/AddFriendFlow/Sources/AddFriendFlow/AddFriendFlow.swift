@@ -1,0 +1,110 @@
+import Accounts
+import FlowKit
+import Friends
+
+/// Adds a friend: the user chooses how (an account's friend code or email, or a new contact
+/// without an account), types the one value, and confirms who was found before it is added.
+public actor AddFriendFlow: InventoriedFlow {
+    /// How adding ended.
+    public enum FlowResult: FlowOutcome {
+        /// The friend (an account or a contact) is added.
+        case added(Friend)
+        /// The user left; nothing was written.
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .added: "added"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
+            if case .added(let friend) = self { try container.encode(friend, forKey: "friend") }
+        }
+    }
+
+    /// What the flow needs from the app.
+    public protocol Dependencies: Sendable {
+        var friends: any FriendsService { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: AddFriendView(), for: AddFriendViewModel.examples)
+    }
+
+    private let user: User
+    private let dependencies: any Dependencies
+    private let presenter: AddFriendPresenter
+
+    public init(user: User, dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.dependencies = dependencies
+        presenter = AddFriendPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = AddFriendViewModel()
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .howChosen(let how):
+                    model.howChosen(how)
+                case .valueChanged(let value):
+                    model.valueChanged(value)
+                case .contactEmailChanged(let email):
+                    model.contactEmailChanged(email)
+                case .find:
+                    guard model.check() else { break }
+                    model.busy()
+                    await view.show(model.state)
+                    await find(into: &model)
+                case .confirm:
+                    guard let found = model.state.found else { break }
+                    model.busy()
+                    await view.show(model.state)
+                    if let added = await add(found, model: &model) { return .added(added) }
+                case .back:
+                    // From the confirmation back to the form; from the form, out.
+                    guard model.state.found != nil else { return .cancelled }
+                    model.backToForm()
+                case .cancel:
+                    return .cancelled
+                }
+                await view.show(model.state)
+            }
+        }
+    }
+
+    /// Looks up the account the code or email names, or shows the contact to be made.
+    private func find(into model: inout AddFriendViewModel) async {
+        let state = model.state
+        switch state.how {
+        case .friendCode, .email:
+            do throws(FriendsError) {
+                let query: AccountQuery = state.how == .friendCode ? .friendCode(state.value) : .email(state.value)
+                model.found(try await dependencies.friends.find(query, for: user.id))
+            } catch {
+                model.failed(error)
+            }
+        case .contact:
+            model.contactReady()
+        }
+    }
+
+    private func add(_ found: AddFriendViewState.Found, model: inout AddFriendViewModel) async -> Friend? {
+        let state = model.state
+        do throws(FriendsError) {
+            switch state.how {
+            case .friendCode: return try await dependencies.friends.add(.friendCode(state.value), by: user.id)
+            case .email: return try await dependencies.friends.add(.email(state.value), by: user.id)
+            case .contact:
+                return try await dependencies.friends.addContact(name: state.value, email: state.contactEmail.isEmpty ? nil : state.contactEmail, by: user.id)
+            }
+        } catch {
+            model.failed(error)
+            return nil
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import FlowKit
+
+/// Draws the add-a-friend form and, once someone is found, the confirmation. Its identifiers
+/// are the contract scripts use.
+struct AddFriendView: View {
+    static let screenID: ScreenID = "add-friend"
+    static let how: ElementID = "how"
+    static let value: ElementID = "value"
+    static let contactEmail: ElementID = "contact-email"
+    static let find: ElementID = "find"
+    static let add: ElementID = "add"
+    static let back: ElementID = "back"
+    static let cancel: ElementID = "cancel"
+
+    func screen(for state: AddFriendViewState) -> Screen {
+        let status = state.phase.status(busy: "Looking")
+        if let found = state.found {
+            return Screen(
+                id: Self.screenID,
+                title: "Add a friend",
+                text: [found.question] + found.details,
+                actions: [
+                    Action(id: Self.add, label: "Add", role: .primary),
+                    Action(id: Self.back, label: "Back", role: .secondary),
+                    Action(id: Self.cancel, label: "Cancel", role: .cancel),
+                ],
+                status: status
+            )
+        }
+        let choices = AddFriendViewState.How.allCases.map { Choice(id: ElementID($0.rawValue), label: $0.label) }
+        var fields = [
+            Field(id: Self.how, label: "How", input: .choice(choices, selected: ElementID(state.how.rawValue))),
+            Field(id: Self.value, label: state.how.fieldLabel, input: .text(state.value), hint: state.how.hint, error: state.valueError),
+        ]
+        if state.how == .contact {
+            fields.append(Field(
+                id: Self.contactEmail, label: "Their email", input: .text(state.contactEmail),
+                hint: "optional: links them when they sign up", error: state.contactEmailError
+            ))
+        }
+        return Screen(
+            id: Self.screenID,
+            title: "Add a friend",
+            text: ["Someone with an account: by their friend code or email. Someone without one: as a contact, by name."],
+            fields: fields,
+            actions: [
+                Action(id: Self.find, label: "Find", role: .primary),
+                Action(id: Self.cancel, label: "Cancel", role: .cancel),
+            ],
+            status: status
+        )
+    }
+}

@@ -1,0 +1,167 @@
+import FlowKit
+import Friends
+import Primitives
+
+/// What the add-a-friend screen shows.
+struct AddFriendViewState: Equatable, Sendable {
+    enum How: String, Sendable, CaseIterable {
+        case friendCode = "friend-code"
+        case email
+        case contact
+
+        var label: String {
+            switch self {
+            case .friendCode: "By friend code"
+            case .email: "By email"
+            case .contact: "A new contact without an account"
+            }
+        }
+
+        var fieldLabel: String {
+            switch self {
+            case .friendCode: "Friend code"
+            case .email: "Email"
+            case .contact: "Name"
+            }
+        }
+
+        var hint: String {
+            switch self {
+            case .friendCode: "like K7QX-M3RD-9, any case"
+            case .email: "the email they signed up with"
+            case .contact: "1 to 50 characters"
+            }
+        }
+    }
+
+    /// Who is about to be added, in words.
+    struct Found: Equatable, Sendable {
+        var question: String
+        var details: [String]
+    }
+
+    var how = How.friendCode
+    var value = ""
+    var valueError: String?
+    var contactEmail = ""
+    var contactEmailError: String?
+    var found: Found?
+    var phase = Phase.idle
+}
+
+/// Turns what the user types and what the service answers into the screen's state.
+struct AddFriendViewModel: ViewModel {
+    /// A state for each thing the screen can show: each way, each refusal, the confirmations.
+    static var examples: [AddFriendViewState] {
+        var states = AddFriendViewState.How.allCases.map { how in
+            var model = AddFriendViewModel()
+            model.howChosen(how)
+            return model.state
+        }
+        let refusals: [FriendsError] = [
+            .yourself, .invalidFriendCode(.length(4)), .invalidEmail(.shape), .invalidName(.empty),
+            .storeUnavailable(FlowInventory.anyDetail),
+        ]
+        for error in refusals {
+            var model = AddFriendViewModel()
+            model.failed(error)
+            states.append(model.state)
+        }
+        var contact = AddFriendViewModel()
+        contact.howChosen(.contact)
+        contact.valueChanged(FlowInventory.anyDetail)
+        contact.contactReady()
+        states.append(contact.state)
+        return states
+    }
+
+    private(set) var state = AddFriendViewState()
+
+    mutating func howChosen(_ how: AddFriendViewState.How) {
+        guard how != state.how else { return }
+        state = AddFriendViewState(how: how)
+    }
+
+    mutating func valueChanged(_ value: String) {
+        state.value = value
+        state.valueError = nil
+        state.phase = .idle
+    }
+
+    mutating func contactEmailChanged(_ email: String) {
+        state.contactEmail = email
+        state.contactEmailError = nil
+        state.phase = .idle
+    }
+
+    /// Checks the value as it stands, as the service will; true when it can be looked up.
+    mutating func check() -> Bool {
+        let value = state.value
+        switch state.how {
+        case .friendCode:
+            do throws(FriendCodeProblem) {
+                _ = try FriendCode(value)
+                state.valueError = nil
+            } catch {
+                state.valueError = error.message
+            }
+        case .email:
+            state.valueError = Validation.message { () throws(EmailAddress.Problem) in _ = try EmailAddress(value) }
+        case .contact:
+            state.valueError = Validation.message { () throws(DisplayName.Problem) in _ = try DisplayName(value) }
+            let email = state.contactEmail
+            if !email.trimmingCharacters(in: .whitespaces).isEmpty {
+                state.contactEmailError = Validation.message { () throws(EmailAddress.Problem) in _ = try EmailAddress(email) }
+            }
+        }
+        return state.valueError == nil && state.contactEmailError == nil
+    }
+
+    mutating func busy() {
+        state.phase = .loading
+    }
+
+    /// The account found, to confirm.
+    mutating func found(_ friend: Friend) {
+        var details: [String] = []
+        if case .account(let email, let code) = friend.kind { details = ["Email: \(email.value)", "Friend code: \(code)"] }
+        state.found = AddFriendViewState.Found(question: "Add \(friend.name.value) as a friend?", details: details)
+        state.phase = .idle
+    }
+
+    /// The contact to make, to confirm.
+    mutating func contactReady() {
+        let name = state.value.trimmingCharacters(in: .whitespacesAndNewlines)
+        let email = state.contactEmail.trimmingCharacters(in: .whitespaces)
+        state.found = AddFriendViewState.Found(
+            question: "Add \(name) as a contact?",
+            details: ["No account: they take part in expenses you add."] + (email.isEmpty ? [] : ["Email: \(email)"])
+        )
+        state.phase = .idle
+    }
+
+    mutating func backToForm() {
+        state.found = nil
+        state.phase = .idle
+    }
+
+    /// A refusal goes under the field it is about; anything else is the screen's error.
+    mutating func failed(_ error: FriendsError) {
+        state.phase = .idle
+        switch error {
+        case .invalidFriendCode, .unknownFriendCode, .invalidEmail, .unknownEmail, .yourself, .alreadyFriends,
+             .invalidName, .contactNameTaken, .emailHasAccount:
+            if case .emailHasAccount = error, state.how == .contact {
+                state.contactEmailError = error.message
+            } else {
+                state.valueError = error.message
+            }
+            state.found = nil
+        case .contactEmailTaken:
+            state.contactEmailError = error.message
+            state.found = nil
+        default:
+            state.phase = .failed(error.message)
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import FlowKit
+
+/// What the user can do on the Friends tab.
+enum FriendsAction: Sendable, Equatable {
+    case filterChanged(String)
+    case open(ElementID)
+    case back
+}
+
+/// Carries the tab's states to the screen and the user's events back.
+struct FriendsViewActions: ViewActions {
+    let connection: ScreenConnection<FriendsView>
+
+    static func action(for event: UserEvent) -> FriendsAction? {
+        switch event {
+        case .fill(FriendsView.filter, let text): .filterChanged(text)
+        case .tap(FriendsView.back), .back, .cancel: .back
+        case .tap(let id): .open(id)
+        case .fill, .choose: nil
+        }
+    }
+}
