@@ -142,6 +142,23 @@ struct FriendsServiceTests {
         await #expect(throws: FriendsError.notAContact) { try await world.friends.link(sam.id, to: .email("dee@example.com"), by: ada.id) }
     }
 
+    @Test("an expense edited from the contact to the account (its activity names both) does not stop the link")
+    func linkAfterSwap() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        let dee = try await world.account("Dee")
+        let sam = try await world.friends.addContact(name: "Sam", email: nil, by: ada.id)
+        let lunch = try await world.expense(1_000, paidBy: ada.id, among: [ada.id, sam.id])
+        _ = try await world.expenses.edit(lunch.id, to: ExpenseDraft(
+            description: "Lunch", amount: lunch.amount, day: lunch.day, category: lunch.category,
+            payers: lunch.payers, participants: [ada.id, dee.id], rule: .equal
+        ), by: ada.id)
+        try await world.expense(400, paidBy: ada.id, among: [ada.id, sam.id])
+        #expect(try await world.friends.link(sam.id, to: .email("dee@example.com"), by: ada.id).id == dee.id)
+        #expect(try await world.expenses.balances(of: dee.id) == [Balance(other: ada.id, amount: Money(minorUnits: -700, currency: .eur))])
+        #expect(try await world.expenses.activity(of: dee.id, limit: 10).count == 3)
+    }
+
     @Test("claiming: signing up with a contact's email links every contact with it")
     func claim() async throws {
         let world = World()

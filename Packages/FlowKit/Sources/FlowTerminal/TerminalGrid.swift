@@ -136,8 +136,10 @@ struct GridState: Sendable {
         case "P", "]", "_":
             let count = pending.count
             if count >= 4, pending[count - 2] == "\u{1B}", pending[count - 1] == "\\" {
-                // tmux doubles every ESC inside its passthrough: a doubled one does not end it.
-                if pending[1] == "P", (pending[2..<(count - 2)].reduce(0) { $1 == "\u{1B}" ? $0 + 1 : $0 }) % 2 == 1 { return nil }
+                // tmux doubles every ESC inside its passthrough: an even run of ESCs before the
+                // backslash is an escaped one, not the end.
+                let escapes = pending[2..<(count - 1)].reversed().prefix { $0 == "\u{1B}" }.count
+                if pending[1] == "P", escapes % 2 == 0 { return nil }
                 return .string(introducer: pending[1], body: String(pending[2..<(count - 2)]))
             }
             if pending[1] == "]", pending[count - 1] == "\u{07}" {

@@ -225,7 +225,9 @@ private struct Transaction: ExpensesWriting {
             UPDATE settlement SET to_user = :to WHERE to_user = :from;
             UPDATE settlement SET created_by = :to WHERE created_by = :from;
             UPDATE activity SET actor = :to WHERE actor = :from;
-            UPDATE activity_person SET user_id = :to WHERE user_id = :from;
+            -- An activity can name both (an edit that swapped one for the other): it keeps one row.
+            UPDATE OR IGNORE activity_person SET user_id = :to WHERE user_id = :from;
+            DELETE FROM activity_person WHERE user_id = :from;
             """, arguments: ["from": from, "to": to])
     }
 

@@ -169,6 +169,8 @@ public struct LiveFriendsService: FriendsService {
         } catch .cannotMerge(let reason) {
             try await storing { try await store.write { try $0.setLinkedTo(nil, contactID: contact.id) } }
             throw .cannotLink(reason)
+        } catch .refused(let rule) {
+            throw .refused(rule)
         } catch {
             throw .storeUnavailable(error.message)
         }

@@ -61,10 +61,10 @@ public actor AddFriendFlow: InventoriedFlow {
                     await view.show(model.state)
                     await find(into: &model)
                 case .confirm:
-                    guard let found = model.state.found else { break }
+                    guard model.state.found != nil else { break }
                     model.busy()
                     await view.show(model.state)
-                    if let added = await add(found, model: &model) { return .added(added) }
+                    if let added = await add(model: &model) { return .added(added) }
                 case .back:
                     // From the confirmation back to the form; from the form, out.
                     guard model.state.found != nil else { return .cancelled }
@@ -93,7 +93,8 @@ public actor AddFriendFlow: InventoriedFlow {
         }
     }
 
-    private func add(_ found: AddFriendViewState.Found, model: inout AddFriendViewModel) async -> Friend? {
+    /// Adds who the confirmation showed; nil (with the refusal on the form) when it was refused.
+    private func add(model: inout AddFriendViewModel) async -> Friend? {
         let state = model.state
         do throws(FriendsError) {
             switch state.how {

@@ -149,16 +149,11 @@ struct AddFriendViewModel: ViewModel {
     mutating func failed(_ error: FriendsError) {
         state.phase = .idle
         switch error {
-        case .invalidFriendCode, .unknownFriendCode, .invalidEmail, .unknownEmail, .yourself, .alreadyFriends,
-             .invalidName, .contactNameTaken, .emailHasAccount:
-            if case .emailHasAccount = error, state.how == .contact {
-                state.contactEmailError = error.message
-            } else {
-                state.valueError = error.message
-            }
-            state.found = nil
-        case .contactEmailTaken:
+        case .contactEmailTaken, .emailHasAccount:
             state.contactEmailError = error.message
+            state.found = nil
+        case .invalidFriendCode, .unknownFriendCode, .invalidEmail, .unknownEmail, .yourself, .alreadyFriends, .invalidName, .contactNameTaken:
+            state.valueError = error.message
             state.found = nil
         default:
             state.phase = .failed(error.message)

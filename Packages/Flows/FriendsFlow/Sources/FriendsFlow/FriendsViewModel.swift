@@ -88,9 +88,14 @@ struct FriendsViewModel: ViewModel {
         state.rows = entries.filter { needle.isEmpty || $0.friend.name.value.lowercased().contains(needle) }.map { entry in
             FriendsViewState.Row(
                 name: entry.friend.name.value, isContact: entry.friend.isContact,
-                balances: entry.balances.isEmpty ? "settled up" : entry.balances.map { FriendsError.describe($0, name: entry.friend.name).replacingFirst(entry.friend.name.value + " ", with: "") }.joined(separator: ", ")
+                balances: entry.balances.isEmpty ? "settled up" : entry.balances.map(Self.describe).joined(separator: ", ")
             )
         }
+    }
+
+    /// A balance from the user's side, after the friend's name: "owes you 12.50 EUR", "you owe 3.00 USD".
+    private static func describe(_ balance: Money) -> String {
+        balance.minorUnits > 0 ? "owes you \(balance)" : "you owe \((try? balance.negated()) ?? balance)"
     }
 
     private static func size(_ money: Money) -> Int128 {
@@ -101,8 +106,3 @@ struct FriendsViewModel: ViewModel {
     }
 }
 
-extension String {
-    fileprivate func replacingFirst(_ prefix: String, with replacement: String) -> String {
-        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
-    }
-}
