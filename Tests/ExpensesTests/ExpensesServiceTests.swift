@@ -111,6 +111,33 @@ struct ExpensesServiceTests {
         #expect(try await service.balances(of: ann) == [Balance(other: bob, amount: eur(-1000))])
     }
 
+    @Test("the expenses two people share, newest first and paged, from either side; an edit that moves the day moves it in the list")
+    func shared() async throws {
+        let service = ledger.service()
+        // Ann shares three with Bob, among others that are hers alone or with Cy; Bob has more with Cy.
+        let days = ["2026-11-03", "2026-11-01", "2026-11-05", "2026-11-02", "2026-11-04", "2026-11-06"]
+        var withBob: [Expense] = []
+        for (index, day) in days.enumerated() {
+            let people = [[ann, bob], [ann], [ann, bob, cy], [ann, cy], [ann, bob], [bob, cy]][index]
+            let payer = people[0]
+            let expense = try await service.add(
+                try draft(eur(600), paidBy: [(payer, 600)], among: people, description: "E\(index)", day: day), by: payer
+            )
+            if people.contains(ann) && people.contains(bob) { withBob.append(expense) }
+        }
+        let newestFirst = withBob.sorted { $0.day > $1.day }.map(\.description)
+        #expect(newestFirst == ["E2", "E4", "E0"])
+        #expect(try await service.expenses(of: ann, sharedWith: bob, page: PageRequest(limit: 10)).map(\.description) == newestFirst)
+        #expect(try await service.expenses(of: bob, sharedWith: ann, page: PageRequest(limit: 10)).map(\.description) == newestFirst)
+        #expect(try await service.expenses(of: ann, sharedWith: bob, page: PageRequest(offset: 1, limit: 1)).map(\.description) == ["E4"])
+        #expect(try await service.expenses(of: ann, sharedWith: ann, page: PageRequest(limit: 2)).map(\.description) == ["E2", "E4"])
+        #expect(try await service.expenses(of: ann, sharedWith: UserID(rawValue: "unknown-zed"), page: PageRequest()).isEmpty)
+        // Moving E0 to the newest day puts it first, in both lists.
+        _ = try await service.edit(withBob[0].id, to: try draft(eur(600), paidBy: [(ann, 600)], among: [ann, bob], description: "E0", day: "2026-11-09"), by: ann)
+        #expect(try await service.expenses(of: ann, sharedWith: bob, page: PageRequest(limit: 1)).map(\.description) == ["E0"])
+        #expect(try await service.expenses(of: ann, page: PageRequest(limit: 1)).map(\.description) == ["E0"])
+    }
+
     @Test("suggested payments settle everyone in a currency")
     func suggestions() async throws {
         let service = ledger.service()
@@ -167,6 +194,9 @@ struct FailureInjectionTests {
         func insert(_ settlement: SettlementRecord) throws { try step(); try inner.insert(settlement) }
         func deleteSettlement(id: String) throws { try step(); try inner.deleteSettlement(id: id) }
         func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] { try inner.expenseIDs(of: user, offset: offset, limit: limit) }
+        func expenseIDs(sharedBy user: String, with other: String, offset: Int, limit: Int) throws -> [String] {
+            try inner.expenseIDs(sharedBy: user, with: other, offset: offset, limit: limit)
+        }
         func settlement(id: String) throws -> SettlementRecord? { try inner.settlement(id: id) }
         func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
             try inner.settlements(of: user, offset: offset, limit: limit)

@@ -80,13 +80,14 @@ struct MigrationTests {
         try writeVersion2(expenses)
 
         let database = LocalDatabase(.file(file), migrations: ExpensesSchema.registerMigrations(in:))
-        #expect(try database.appliedMigrations().last == "expenses.v3.fewer-trees")
+        #expect(try database.appliedMigrations().suffix(2) == ["expenses.v3.fewer-trees", "expenses.v4.people-by-day"])
         let service = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: TestPeople())
         for (expense, _) in expenses {
             #expect(try await service.expense(expense.id, for: cy) == expense)
         }
         #expect(try await service.expense(ExpenseID(rawValue: "e-taxi"), for: ann)?.payers.map(\.user) == [bob, ann])
         #expect(try await service.expenses(of: ann, page: PageRequest(offset: 0, limit: 10)).map(\.id.rawValue) == ["e-taxi", "e-dinner"])
+        #expect(try await service.expenses(of: cy, sharedWith: bob, page: PageRequest(offset: 1, limit: 10)).map(\.id.rawValue) == ["e-dinner"])
         let partsOfCy = expenses.compactMap { expense, _ in expense.split.parts.first { $0.user == cy }?.amount }
         #expect(try await service.spending(of: cy).byCategory.map(\.amount) == partsOfCy)
         #expect(try await service.activity(of: cy, limit: 10).map(\.summary) == ["line m-3", "line a-2", "line x-1"])

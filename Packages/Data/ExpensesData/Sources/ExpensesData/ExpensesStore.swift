@@ -16,6 +16,8 @@ public protocol ExpensesReading {
     func activity(of user: String, limit: Int) throws -> [ActivityRecord]
     /// The ids of the expenses `user` pays or shares, newest first (day, then creation).
     func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String]
+    /// The ids of the expenses both `user` and `other` are in, in the same order.
+    func expenseIDs(sharedBy user: String, with other: String, offset: Int, limit: Int) throws -> [String]
     func settlement(id: String) throws -> SettlementRecord?
     /// The payments `user` made or received, newest first.
     func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord]

@@ -102,12 +102,40 @@ private struct Transaction: ExpensesWriting {
     func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] {
         try String.fetchAll(
             db.cachedStatement(sql: """
-                SELECT id FROM expense WHERE id IN (SELECT expense_id FROM expense_person WHERE user_id = ?)
-                ORDER BY day DESC, created_at DESC, id
+                SELECT expense_id FROM expense_person WHERE user_id = ?
+                ORDER BY day DESC, created_at DESC, expense_id
                 LIMIT ? OFFSET ?
                 """),
             arguments: [user, limit, offset]
         )
+    }
+
+    func expenseIDs(sharedBy user: String, with other: String, offset: Int, limit: Int) throws -> [String] {
+        // Walk the list of whoever is in fewer expenses, newest first, and keep the ones the other
+        // is in too (one look-up by key each): a page costs what the smaller list holds before it.
+        let (walked, probed) = try expenseCount(of: other, upTo: Self.countCap) <= expenseCount(of: user, upTo: Self.countCap)
+            ? (other, user) : (user, other)
+        return try String.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT walked.expense_id FROM expense_person AS walked
+                CROSS JOIN expense_person AS probed ON probed.expense_id = walked.expense_id AND probed.user_id = ?
+                WHERE walked.user_id = ?
+                ORDER BY walked.day DESC, walked.created_at DESC, walked.expense_id
+                LIMIT ? OFFSET ?
+                """),
+            arguments: [probed, walked, limit, offset]
+        )
+    }
+
+    /// Counting stops here: past it, both lists are long and either will do.
+    private static let countCap = 10_000
+
+    /// How many expenses `user` is in, counted by index up to `cap`.
+    private func expenseCount(of user: String, upTo cap: Int) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM expense_person WHERE user_id = ? LIMIT ?)"),
+            arguments: [user, cap]
+        ) ?? 0
     }
 
     func settlement(id: String) throws -> SettlementRecord? {
@@ -156,13 +184,14 @@ private struct Transaction: ExpensesWriting {
         ])
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO expense_person (expense_id, user_id, paid, paid_position, part, part_position, rule_value)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO expense_person (expense_id, user_id, day, created_at, paid, paid_position, part, part_position, rule_value)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         )
         for person in try PersonRow.rows(of: expense) {
             try statement.execute(arguments: [
-                expense.id, person.user, person.paid, person.paidPosition, person.part, person.partPosition, person.ruleValue,
+                expense.id, person.user, expense.day, expense.createdAt,
+                person.paid, person.paidPosition, person.part, person.partPosition, person.ruleValue,
             ])
         }
     }

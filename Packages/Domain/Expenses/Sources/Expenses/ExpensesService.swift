@@ -33,6 +33,8 @@ public protocol ExpensesService: Sendable {
 
     /// The expenses `user` is in, newest first (by day, then by when they were written).
     func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
+    /// The expenses both `user` and `other` are in, in the same order: what they share.
+    func expenses(of user: UserID, sharedWith other: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
     /// The payments `user` made or received, newest first.
     func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement]
     /// The currencies `user` has a balance in, by code.

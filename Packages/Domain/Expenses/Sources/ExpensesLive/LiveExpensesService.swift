@@ -176,6 +176,15 @@ public struct LiveExpensesService: ExpensesService {
         }
     }
 
+    public func expenses(of user: UserID, sharedWith other: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
+        try await storing {
+            try await store.read { db in
+                try db.expenseIDs(sharedBy: user.rawValue, with: other.rawValue, offset: page.offset, limit: page.limit)
+                    .compactMap { try db.expense(id: $0)?.expense() }
+            }
+        }
+    }
+
     public func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
         let records = try await storing { try await store.read { try $0.settlements(of: user.rawValue, offset: page.offset, limit: page.limit) } }
         return try records.map(Self.settlement(from:))
