@@ -27,6 +27,16 @@ struct ScreenTests {
         #expect(screen.fields.map(\.input.kindName) == ["text", "secret", "choice", "multi-choice", "confirm"])
     }
 
+    @Test("readable identifiers for options: words in lower case joined by dashes, numbered when alike, never empty")
+    func readableIdentifiers() {
+        let labels = ["Sam Park", "sam  park!", "Zoë O'Neill", "李雷", "!!!", "", "Sam Park 2", "Sam Park"]
+        #expect(ElementID.readable(for: labels) == [
+            "sam-park", "sam-park-2", "zoë-o-neill", "李雷", "option", "option-2", "sam-park-2-2", "sam-park-3",
+        ])
+        let many = ElementID.readable(for: Array(repeating: "Ann", count: 50))
+        #expect(Set(many).count == 50)
+    }
+
     @Test("a screen survives a JSON round trip")
     func codable() throws {
         let data = try JSONEncoder().encode(screen)

@@ -74,6 +74,7 @@ struct AppFlowTests {
             func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User { throw .noSuchAccount }
             func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User { throw .noSuchAccount }
             func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError) { throw .noSuchAccount }
+            func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar { .none }
             func avatar(of user: UserID) async throws(AccountsError) -> Avatar { .none }
             func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError) { throw .noSuchAccount }
         }

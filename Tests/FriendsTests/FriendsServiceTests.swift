@@ -127,6 +127,16 @@ struct FriendsServiceTests {
             try await world.friends.link(sam.id, to: .email("bob@example.com"), by: ada.id)
         }
         #expect(try await world.friends.friends(of: ada.id).map(\.id) == [sam.id])
+        // Before linking, who the link would go to, with nothing written; only the owner may ask.
+        #expect(try await world.friends.linkTarget(sam.id, to: .email("DEE@example.com"), by: ada.id).id == dee.id)
+        await #expect(throws: FriendsError.notAContact) { try await world.friends.linkTarget(sam.id, to: .email("dee@example.com"), by: bob.id) }
+        await #expect(throws: FriendsError.unknownEmail("zed@example.com")) {
+            try await world.friends.linkTarget(sam.id, to: .email("zed@example.com"), by: ada.id)
+        }
+        await #expect(throws: FriendsError.cannotLink("A contact cannot be linked to your own account.")) {
+            try await world.friends.linkTarget(sam.id, to: .email("ada@example.com"), by: ada.id)
+        }
+        #expect(try await world.friends.friends(of: ada.id).map(\.id) == [sam.id])
         // Linked to Dee: Sam's 10.00 and Dee's 4.50 with Ada become Dee's 5.50 the other way.
         let linked = try await world.friends.link(sam.id, to: .friendCode(dee.friendCode.description), by: ada.id)
         #expect(linked.id == dee.id)

@@ -89,6 +89,35 @@ struct DayTests {
         #expect(Day.today(at: instant, in: try #require(TimeZone(identifier: "Asia/Tokyo"))).description == "2026-11-22")
     }
 
+    @Test("days after and before: across months, leap days and years; nothing beyond years 1 to 9999")
+    func addingDays() throws {
+        #expect(try Day("2026-11-22").adding(days: -1)?.description == "2026-11-21")
+        #expect(try Day("2026-03-01").adding(days: -1)?.description == "2026-02-28")
+        #expect(try Day("2024-03-01").adding(days: -1)?.description == "2024-02-29")
+        #expect(try Day("2026-12-31").adding(days: 1)?.description == "2027-01-01")
+        #expect(try Day("2000-02-28").adding(days: 366)?.description == "2001-02-28")
+        #expect(try Day("1970-01-01").adding(days: 0)?.description == "1970-01-01")
+        #expect(try Day("0001-01-01").adding(days: -1) == nil)
+        #expect(try Day("9999-12-31").adding(days: 1) == nil)
+        #expect(try Day("2026-11-22").adding(days: .max) == nil)
+        #expect(try Day("2026-11-22").adding(days: .min) == nil)
+    }
+
+    /// From 1590 on: Foundation's Gregorian calendar turns Julian before October 1582.
+    @Test("adding days agrees with the calendar, and going there and back returns the day")
+    func addingDaysAgrees() async throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let start = try Day("2026-11-22")
+        let origin = try #require(calendar.date(from: DateComponents(year: 2026, month: 11, day: 22)))
+        await propertyCheck(count: 500, input: Gen.int(in: -150_000...700_000)) { count in
+            let moved = try #require(start.adding(days: count))
+            let date = try #require(calendar.date(byAdding: .day, value: count, to: origin))
+            #expect(Day.today(at: date, in: calendar.timeZone) == moved)
+            #expect(moved.adding(days: -count) == start)
+        }
+    }
+
     @Test("order, months, and JSON as text")
     func orderAndCodable() throws {
         #expect(try Day("2026-01-31") < Day("2026-02-01"))

@@ -14,6 +14,7 @@ let package = Package(
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Domain/Friends"),
         .package(path: "../AddFriendFlow"),
+        .package(path: "../UserPreviewFlow"),
     ],
     targets: [
         .target(
@@ -25,6 +26,7 @@ let package = Package(
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
                 .product(name: "AddFriendFlow", package: "AddFriendFlow"),
+                .product(name: "UserPreviewFlow", package: "UserPreviewFlow"),
             ]
         ),
     ]

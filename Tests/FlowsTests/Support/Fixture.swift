@@ -121,6 +121,7 @@ struct UnavailableAccounts: AccountsService {
     func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
     func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
     func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError) { throw .storeUnavailable("disk on fire") }
+    func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar { throw .storeUnavailable("disk on fire") }
     func avatar(of user: UserID) async throws(AccountsError) -> Avatar { throw .storeUnavailable("disk on fire") }
     func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError) { throw .storeUnavailable("disk on fire") }
 }

@@ -13,6 +13,7 @@ import UpdateAvatarFlow
 import UpdateDisplayNameFlow
 import UpdateEmailFlow
 import UpdatePasswordFlow
+import UserPreviewFlow
 
 // The root manifest depends on AppFlow, the root of the flow hierarchy; every other flow is
 // built with it (each parent depends on its children), which is how this file can import them.
@@ -43,12 +44,18 @@ public enum FlowCatalog {
         },
         FlowEntry(
             FriendsFlow.self, "Your friends with your balance with each, and adding one (signs in first if needed)",
-            children: [AddFriendFlow.self]
+            children: [AddFriendFlow.self, UserPreviewFlow.self]
         ) { user, container, router in
             FriendsFlow(user: user, dependencies: container, router: router)
         },
         FlowEntry(AddFriendFlow.self, "Add a friend by friend code or email, or a contact without an account (signs in first if needed)") { user, container, router in
             AddFriendFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(
+            UserPreviewFlow.self,
+            "One friend: balances, shared expenses, removing them, linking a contact (choose whom first; signs in first if needed)"
+        ) { user, container, router in
+            UserPreviewFlow(user: user, friend: nil, dependencies: container, router: router)
         },
         FlowEntry(
             AccountFlow.self, "Your account: name, email, friend code and theme, and changing them (signs in first if needed)",

@@ -1,28 +1,104 @@
 import Accounts
+import Expenses
 import FlowTesting
+import Friends
+import Primitives
 
 /// What `given` steps can set up in a test container.
 ///
 /// - `given account EMAIL PASSWORD NAME`: an account, signed out.
 /// - `given signed-in EMAIL PASSWORD NAME`: an account, signed in.
+/// - `given friends EMAIL EMAIL`: the two accounts are friends.
+/// - `given contact EMAIL NAME [CONTACT-EMAIL]`: the account keeps a contact.
+/// - `given expense EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...`: the account pays AMOUNT
+///   on DAY, split equally between them and each PERSON (an account's email, or the name of
+///   one of their friends or contacts).
+/// - `given expenses COUNT EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...`: COUNT of those,
+///   described `DESCRIPTION 1` to `DESCRIPTION COUNT`, one day earlier each, from DAY back.
 enum ScriptFixtures {
+    static let known = "account, signed-in, friends, contact, expense, expenses"
+
     static func prepare(_ container: AppContainer) -> ScriptRunner.Prepare {
         { words in
-            switch words.first {
-            case "account", "signed-in":
-                guard words.count == 4 else {
-                    throw FixtureError("write it as: given \(words[0]) EMAIL PASSWORD NAME")
-                }
-                do {
-                    _ = try await container.accounts.signUp(email: words[1], displayName: words[3], password: words[2])
-                    if words[0] == "account" { try await container.accounts.signOut() }
-                } catch {
-                    throw FixtureError("could not set up the account: \((error as? AccountsError)?.message ?? "\(error)")")
-                }
-            default:
-                throw FixtureError("unknown setup '\(words.joined(separator: " "))'; known: account, signed-in")
+            do {
+                try await prepare(words, in: container)
+            } catch let error as FixtureError {
+                throw error
+            } catch let error as AccountsError {
+                throw FixtureError("could not set up '\(words.joined(separator: " "))': \(error.message)")
+            } catch let error as FriendsError {
+                throw FixtureError("could not set up '\(words.joined(separator: " "))': \(error.message)")
+            } catch let error as ExpensesError {
+                throw FixtureError("could not set up '\(words.joined(separator: " "))': \(error.message)")
+            } catch {
+                throw FixtureError("could not set up '\(words.joined(separator: " "))': \(error)")
             }
         }
+    }
+
+    private static func prepare(_ words: [String], in container: AppContainer) async throws {
+        switch words.first {
+        case "account", "signed-in":
+            guard words.count == 4 else { throw FixtureError("write it as: given \(words[0]) EMAIL PASSWORD NAME") }
+            _ = try await container.accounts.signUp(email: words[1], displayName: words[3], password: words[2])
+            if words[0] == "account" { try await container.accounts.signOut() }
+        case "friends":
+            guard words.count == 3 else { throw FixtureError("write it as: given friends EMAIL EMAIL") }
+            let user = try await account(words[1], in: container)
+            _ = try await container.friends.add(.email(words[2]), by: user.id)
+        case "contact":
+            guard words.count == 3 || words.count == 4 else { throw FixtureError("write it as: given contact EMAIL NAME [CONTACT-EMAIL]") }
+            let user = try await account(words[1], in: container)
+            _ = try await container.friends.addContact(name: words[2], email: words.count == 4 ? words[3] : nil, by: user.id)
+        case "expense":
+            guard words.count >= 7 else { throw FixtureError("write it as: given expense EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...") }
+            try await addExpenses(count: 1, words: Array(words.dropFirst()), numbered: false, in: container)
+        case "expenses":
+            guard words.count >= 8, let count = Int(words[1]), (1...1_000).contains(count) else {
+                throw FixtureError("write it as: given expenses COUNT EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON... (COUNT from 1 to 1000)")
+            }
+            try await addExpenses(count: count, words: Array(words.dropFirst(2)), numbered: true, in: container)
+        default:
+            throw FixtureError("unknown setup '\(words.joined(separator: " "))'; known: \(known)")
+        }
+    }
+
+    /// `EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...`, `count` times on days going back.
+    private static func addExpenses(count: Int, words: [String], numbered: Bool, in container: AppContainer) async throws {
+        let payer = try await account(words[0], in: container)
+        guard let currency = Currency(code: words[3]) else { throw FixtureError("\(words[3]) is not a currency code") }
+        let amount: Money
+        do throws(Money.Problem) { amount = try Money(parsing: words[2], currency: currency) } catch { throw FixtureError("\(words[2]): \(error.message)") }
+        let first: Day
+        do throws(Day.Problem) { first = try Day(words[4]) } catch { throw FixtureError("\(words[4]): \(error.message)") }
+        var people = [payer.id]
+        for person in words.dropFirst(5) { people.append(try await self.person(person, for: payer, in: container)) }
+        for index in 0..<count {
+            guard let day = first.adding(days: -index) else { throw FixtureError("\(count) days before \(first) is not a day") }
+            let draft = ExpenseDraft(
+                description: numbered ? "\(words[1]) \(index + 1)" : words[1], amount: amount, day: day, category: .general,
+                payers: [Payer(user: payer.id, amount: amount)], participants: people, rule: .equal
+            )
+            _ = try await container.expenses.add(draft, by: payer.id)
+        }
+    }
+
+    /// An account by its email.
+    private static func account(_ email: String, in container: AppContainer) async throws -> User {
+        // Looking an account up needs someone to look: any id will do for a fixture.
+        guard let user = try await container.accounts.user(withEmail: email, for: UserID(rawValue: "fixture")) else {
+            throw FixtureError("no account has the email \(email); set it up first with given account or given signed-in")
+        }
+        return user
+    }
+
+    /// A person in an expense: an account by email, or one of the payer's friends by name.
+    private static func person(_ text: String, for payer: User, in container: AppContainer) async throws -> UserID {
+        if text.contains("@") { return try await account(text, in: container).id }
+        guard let friend = try await container.friends.friends(of: payer.id).first(where: { $0.name.value == text }) else {
+            throw FixtureError("\(payer.displayName.value) has no friend or contact named \(text)")
+        }
+        return friend.id
     }
 
     struct FixtureError: Error, CustomStringConvertible {

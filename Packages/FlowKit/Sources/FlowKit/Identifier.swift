@@ -42,3 +42,25 @@ public typealias ScreenID = Identifier<ScreenKind>
 
 /// The identifier of an interactive element of a screen (`email`, `sign-in`, `quit`).
 public typealias ElementID = Identifier<ElementKind>
+
+extension Identifier where Kind == ElementKind {
+    /// Identifiers for options named by `labels` (people, categories), in the same order, that a
+    /// script can type: the letters and digits of each label in lower case, its words joined by
+    /// dashes (`Sam Park` is `sam-park`); a label with none is `option`. A second label alike
+    /// gets `-2`, a third `-3`, in the order given.
+    public static func readable(for labels: [String]) -> [ElementID] {
+        var taken: Set<String> = []
+        return labels.map { label in
+            let words = label.lowercased().split { !($0.isLetter || $0.isNumber) }
+            let base = words.isEmpty ? "option" : words.joined(separator: "-")
+            var candidate = base
+            var number = 1
+            while taken.contains(candidate) {
+                number += 1
+                candidate = "\(base)-\(number)"
+            }
+            taken.insert(candidate)
+            return ElementID(candidate)
+        }
+    }
+}

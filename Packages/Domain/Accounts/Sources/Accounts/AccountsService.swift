@@ -34,6 +34,10 @@ public protocol AccountsService: Sendable {
     /// The account an email names (after normalisation, in any case), or nil.
     func user(withEmail email: String, for user: UserID) async throws(AccountsError) -> User?
 
+    /// Another account's avatar, shown to `user` beside the name ``users(_:for:)`` gives;
+    /// ``Avatar/none`` for someone without one or without an account.
+    func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar
+
     // MARK: - Account settings, each by the acting user on their own account
 
     /// Changes the user's display name, under the sign-up rules for names.

@@ -196,6 +196,10 @@ public struct LiveAccountsService: AccountsService {
         }
     }
 
+    public func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar {
+        try await avatar(of: person)
+    }
+
     public func avatar(of user: UserID) async throws(AccountsError) -> Avatar {
         let id = user.rawValue
         guard let record = try await storing({ try await store.read { try $0.avatar(userID: id) } }) else { return .none }

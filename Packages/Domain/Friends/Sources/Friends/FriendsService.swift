@@ -66,6 +66,10 @@ public protocol FriendsService: Sendable {
     /// becomes the user's friend, and the contact goes.
     func link(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend
 
+    /// The account a link would go to, for the user to confirm: what ``link(_:to:by:)`` checks
+    /// first, with nothing written. (An account that is already a friend may be linked to.)
+    func linkTarget(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend
+
     /// Links every contact that has the user's email (in anyone's list) to the user: what
     /// signing up with a contact's email does. Returns the contacts' owners.
     @discardableResult

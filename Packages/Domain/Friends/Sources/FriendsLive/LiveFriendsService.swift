@@ -124,16 +124,26 @@ public struct LiveFriendsService: FriendsService {
     // MARK: - Linking contacts to accounts
 
     public func link(_ contactID: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend {
+        let (contact, account) = try await linkable(contactID, to: query, by: user)
+        let target = account.id.rawValue
+        try await storing { try await store.write { try $0.setLinkedTo(target, contactID: contact.id) } }
+        try await complete(contact, linkedTo: target)
+        return Self.friend(from: account)
+    }
+
+    public func linkTarget(_ contactID: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend {
+        Self.friend(from: try await linkable(contactID, to: query, by: user).account)
+    }
+
+    /// The user's contact and the account the query names, when the one may be linked to the other.
+    private func linkable(_ contactID: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> (contact: ContactRecord, account: User) {
         let stored = try await storing { try await store.read { try $0.contact(id: contactID.rawValue) } }
         guard let contact = stored, contact.ownerID == user.rawValue, !contact.removed, contact.linkedTo == nil else {
             throw .notAContact
         }
         let account = try await account(for: query, by: user)
         guard account.id != user else { throw .cannotLink("A contact cannot be linked to your own account.") }
-        let target = account.id.rawValue
-        try await storing { try await store.write { try $0.setLinkedTo(target, contactID: contact.id) } }
-        try await complete(contact, linkedTo: target)
-        return Self.friend(from: account)
+        return (contact, account)
     }
 
     public func claimContacts(for user: UserID) async throws(FriendsError) -> [UserID] {

@@ -44,6 +44,42 @@ public struct Day: Hashable, Sendable, Codable, Comparable, CustomStringConverti
         self.day = day
     }
 
+    /// The day `count` days after this one (before it, for a negative count); nil beyond the
+    /// years 1 to 9999.
+    public func adding(days count: Int) -> Day? {
+        let (number, overflow) = Self.dayNumber(year, month, day).addingReportingOverflow(count)
+        guard !overflow, let moved = Self.civil(fromDayNumber: number) else { return nil }
+        return moved
+    }
+
+    /// Days since 1970-01-01 of a valid day (the proleptic Gregorian calendar's civil-from-days
+    /// arithmetic, in integers).
+    private static func dayNumber(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The day `number` days after 1970-01-01, when it falls in the years 1 to 9999.
+    private static func civil(fromDayNumber number: Int) -> Day? {
+        // Years 1 to 9999 are days -719,162 to 2,932,896: anything beyond is refused first,
+        // so the arithmetic below cannot overflow.
+        guard (-719_162...2_932_896).contains(number) else { return nil }
+        let shifted = number + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return try? Day(year: year, month: month, day: day)
+    }
+
     /// `yyyy-MM-dd`: the stored form.
     public var description: String {
         "\(Self.padded(year, 4))-\(Self.padded(month, 2))-\(Self.padded(day, 2))"

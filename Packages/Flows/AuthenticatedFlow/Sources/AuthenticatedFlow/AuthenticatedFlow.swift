@@ -44,6 +44,8 @@ public actor AuthenticatedFlow: InventoriedFlow {
     }
 
     private var user: User
+    /// What the home says when it shows again (after a tab, or what signing in found).
+    private var notice: String?
     private let dependencies: any Dependencies
     private let router: AppRouter
     private let presenter: AuthenticatedPresenter
@@ -57,6 +59,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
 
     public func perform() async -> FlowResult {
         await dependencies.themes.follow(user.id)
+        notice = await claimContacts()
         let result = await home()
         // Signed out: nobody's theme any more. (Closing the app keeps the user signed in.)
         if result == .signedOut { await dependencies.themes.follow(nil) }
@@ -65,6 +68,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
 
     private func home() async -> FlowResult {
         var model = AuthenticatedViewModel(user: user, tabs: Self.tabs.tabs(selected: nil))
+        model.said(notice)
         return await presenter.presenting(model.state) { view in
             while true {
                 switch await view.next() {
@@ -78,8 +82,10 @@ public actor AuthenticatedFlow: InventoriedFlow {
                         model.failed(error)
                     }
                 case .open(let tab):
+                    notice = nil
                     if let result = await Self.tabs.open(tab, in: self), let ended = result { return ended }
                     model.back(user: user)
+                    model.said(notice)
                 case .quit:
                     return .closed
                 case .cancel:
@@ -90,10 +96,27 @@ public actor AuthenticatedFlow: InventoriedFlow {
         }
     }
 
-    /// The Friends tab.
+    /// The Friends tab, and what a friend's preview asked for.
     private func friends() async -> FlowResult? {
-        _ = await router.start(FriendsFlow(user: user, dependencies: dependencies, router: router))
+        switch await router.start(FriendsFlow(user: user, dependencies: dependencies, router: router)) {
+        case .closed, .cancelled: break
+        // AddExpense and SettleUp are not built yet: the home says so rather than doing nothing.
+        case .addExpense(let friend): notice = "Adding an expense with \(friend.name.value) is not in this version yet."
+        case .settleUp(let friend): notice = "Settling up with \(friend.name.value) is not in this version yet."
+        }
         return nil
+    }
+
+    /// Contacts that others made with this user's email become this user (what they shared
+    /// moves to the account): what the home says about it, or nil when there were none. A
+    /// failure is left for the next start to try again.
+    private func claimContacts() async -> String? {
+        guard let owners = try? await dependencies.friends.claimContacts(for: user.id), !owners.isEmpty,
+              let people = try? await dependencies.accounts.users(Set(owners), for: user.id), !people.isEmpty
+        else { return nil }
+        let names = people.map(\.displayName.value).sorted()
+        let who = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        return "\(who) had you as a contact: what you shared is on your account now, and you are friends."
     }
 
     /// The Account tab; back from it, the home shows the user as they are now.

@@ -16,7 +16,7 @@ struct AuthenticatedView: View {
                 Action(id: Self.signOut, label: "Sign out", role: .secondary),
                 Action(id: Self.quit, label: "Quit", role: .cancel),
             ],
-            status: state.phase.status(busy: "Signing out"),
+            status: state.phase.status(busy: "Signing out") ?? state.notice.map(ScreenStatus.notice),
             tabs: state.tabs
         )
     }

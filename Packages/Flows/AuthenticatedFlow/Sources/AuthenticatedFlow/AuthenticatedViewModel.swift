@@ -8,6 +8,7 @@ struct AuthenticatedViewState: Equatable, Sendable {
     /// The home's tabs, one per child flow.
     var tabs: [Tab] = []
     var phase = Phase.idle
+    var notice: String?
 }
 
 /// Turns the signed-in user and what sign-out answers into the home screen's state.
@@ -35,6 +36,11 @@ struct AuthenticatedViewModel: ViewModel {
 
     mutating func signingOut() {
         state.phase = .loading
+        state.notice = nil
+    }
+
+    mutating func said(_ notice: String?) {
+        state.notice = notice
     }
 
     mutating func failed(_ error: AccountsError) {

@@ -4,26 +4,42 @@ import Expenses
 import FlowKit
 import Friends
 import Primitives
+import UserPreviewFlow
 
 /// The Friends tab: each friend with the balance in each currency, the user's totals on top,
-/// the largest balances first, filtered as the user types; adding a friend is a child flow.
+/// the largest balances first, filtered as the user types. Adding a friend and opening one
+/// (UserPreview) are child flows; what a preview asks of the flows above (adding an expense
+/// with the friend, settling up) is passed up as the tab's result.
 public actor FriendsFlow: InventoriedFlow {
     /// How the tab was left.
     public enum FlowResult: FlowOutcome {
         /// Back to the home.
         case closed
+        /// The user wants to add an expense with this friend.
+        case addExpense(Friend)
+        /// The user wants to settle up with this friend.
+        case settleUp(Friend)
         case cancelled
 
         public var name: String {
             switch self {
             case .closed: "closed"
+            case .addExpense: "add-expense"
+            case .settleUp: "settle-up"
             case .cancelled: "cancelled"
+            }
+        }
+
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
+            switch self {
+            case .addExpense(let friend), .settleUp(let friend): try container.encode(friend, forKey: "friend")
+            case .closed, .cancelled: break
             }
         }
     }
 
     /// What the flow needs from the app: its own needs and its children's.
-    public protocol Dependencies: AddFriendFlow.Dependencies {
+    public protocol Dependencies: AddFriendFlow.Dependencies, UserPreviewFlow.Dependencies {
         var friends: any FriendsService { get }
         var expenses: any ExpensesService { get }
     }
@@ -58,6 +74,14 @@ public actor FriendsFlow: InventoriedFlow {
                 switch await view.next() {
                 case .filterChanged(let text):
                     model.filterChanged(text)
+                case .more:
+                    model.more()
+                case .openFriend(let id):
+                    guard let friend = model.friend(id) else { break }
+                    let (notice, handedUp) = await preview(friend)
+                    if let handedUp { return handedUp }
+                    await load(into: &model)
+                    model.said(notice)
                 case .open(let id):
                     let notice = await Self.children.open(id, in: self) ?? nil
                     await load(into: &model)
@@ -81,6 +105,18 @@ public actor FriendsFlow: InventoriedFlow {
             }
         } catch {
             model.failed(error.message)
+        }
+    }
+
+    /// Opens a friend's preview: a notice for the tab after a change, or what to hand up.
+    private func preview(_ friend: Friend) async -> (notice: String?, handedUp: FlowResult?) {
+        switch await router.start(UserPreviewFlow(user: user, friend: friend, dependencies: dependencies, router: router)) {
+        case .closed, .cancelled: (nil, nil)
+        case .addExpense(let friend): (nil, .addExpense(friend))
+        case .settleUp(let friend): (nil, .settleUp(friend))
+        case .removed(let friend): ("\(friend.name.value) removed.", nil)
+        case .linked(let contact, let account):
+            ("\(contact.name.value) is now \(account.name.value)'s account: what you shared moved to it.", nil)
         }
     }
 

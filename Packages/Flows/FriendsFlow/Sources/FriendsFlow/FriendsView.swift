@@ -4,21 +4,30 @@ import FlowKit
 struct FriendsView: View {
     static let screenID: ScreenID = "friends"
     static let filter: ElementID = "filter"
+    static let friend: ElementID = "friend"
+    static let more: ElementID = "more"
     static let back: ElementID = "back"
 
     func screen(for state: FriendsViewState) -> Screen {
         var text = state.totals
+        var fields = [Field(id: Self.filter, label: "Filter", input: .text(state.filter), hint: "part of a name")]
+        var actions = state.actions
         if state.rows.isEmpty {
             text.append(state.filter.isEmpty ? "No friends yet: add someone to share costs with." : "No friend matches \"\(state.filter)\".")
         } else {
-            text += state.rows.map { "\($0.name)\($0.isContact ? " (contact)" : ""): \($0.balances)" }
+            let rows = state.rows.map { Choice(id: $0.id, label: "\($0.name)\($0.isContact ? " (contact)" : ""): \($0.balances)") }
+            fields.append(Field(id: Self.friend, label: "Open", input: .choice(rows, selected: nil), hint: "a friend's balances and shared expenses"))
+            if state.rows.count < state.matching {
+                text.append("Showing \(state.rows.count) of \(state.matching): type part of a name to find the others.")
+                actions.append(Action(id: Self.more, label: "Show more"))
+            }
         }
         return Screen(
             id: Self.screenID,
             title: "Friends",
             text: text,
-            fields: [Field(id: Self.filter, label: "Filter", input: .text(state.filter), hint: "part of a name")],
-            actions: state.actions + [Action(id: Self.back, label: "Back", role: .cancel)],
+            fields: fields,
+            actions: actions + [Action(id: Self.back, label: "Back", role: .cancel)],
             status: state.phase.status(busy: "Loading") ?? state.notice.map(ScreenStatus.notice)
         )
     }

@@ -7,6 +7,8 @@ import Primitives
 struct FriendsViewState: Equatable, Sendable {
     /// One friend, with their balances in words ("owes you 12.50 EUR, you owe 3.00 USD").
     struct Row: Equatable, Sendable {
+        /// What a script chooses to open them: their name in lower case, words joined by dashes.
+        var id: ElementID
         var name: String
         var isContact: Bool
         var balances: String
@@ -14,7 +16,11 @@ struct FriendsViewState: Equatable, Sendable {
 
     /// The user's totals per currency, one line each.
     var totals: [String] = []
+    /// The friends shown: the first ``FriendsViewModel/shownAtFirst`` that match the filter,
+    /// more on request.
     var rows: [Row] = []
+    /// How many match the filter in all.
+    var matching = 0
     var filter = ""
     var actions: [Action]
     var phase = Phase.idle
@@ -32,11 +38,22 @@ struct FriendsViewModel: ViewModel {
         failed.failed(FlowInventory.anyDetail)
         var noticed = empty
         noticed.said(FlowInventory.anyDetail)
-        return [empty.state, filtered.state, failed.state, noticed.state]
+        var states = [empty.state, filtered.state, failed.state, noticed.state]
+        // More friends than are shown at first: the list and the action that shows more.
+        if let name = try? DisplayName("Someone") {
+            var many = FriendsViewModel(actions: actions)
+            many.loaded((0...shownAtFirst).map { Friend(id: UserID(rawValue: "\($0)"), name: name, kind: .contact(email: nil)) }, balances: [])
+            states.append(many.state)
+        }
+        return states
     }
+
+    /// Friends shown before the user asks for more (or narrows the list by typing).
+    static let shownAtFirst = 20
 
     /// A friend and their balances, kept to filter and sort without reading again.
     private struct Entry {
+        var id: ElementID
         var friend: Friend
         var balances: [Money]
         /// The largest balance, as a magnitude in thousandths of a major unit: what sorts them.
@@ -45,6 +62,8 @@ struct FriendsViewModel: ViewModel {
 
     private(set) var state: FriendsViewState
     private var entries: [Entry] = []
+    /// How many matching friends are shown.
+    private var limit = shownAtFirst
 
     init(actions: [Action]) {
         state = FriendsViewState(actions: actions)
@@ -53,9 +72,11 @@ struct FriendsViewModel: ViewModel {
     mutating func loaded(_ friends: [Friend], balances: [Balance]) {
         var byFriend: [UserID: [Money]] = [:]
         for balance in balances where balance.amount.minorUnits != 0 { byFriend[balance.other, default: []].append(balance.amount) }
-        entries = friends.map { friend in
+        // Identifiers follow the friends' order by name, so a balance moving does not change them.
+        let ids = ElementID.readable(for: friends.map(\.name.value))
+        entries = zip(ids, friends).map { id, friend in
             let open = (byFriend[friend.id] ?? []).sorted { $0.currency.code < $1.currency.code }
-            return Entry(friend: friend, balances: open, size: open.map(Self.size).max() ?? 0)
+            return Entry(id: id, friend: friend, balances: open, size: open.map(Self.size).max() ?? 0)
         }
         // Largest balance first; then by name.
         entries.sort { ($0.size, $1.friend.name.value.lowercased()) > ($1.size, $0.friend.name.value.lowercased()) }
@@ -72,7 +93,19 @@ struct FriendsViewModel: ViewModel {
 
     mutating func filterChanged(_ text: String) {
         state.filter = text
+        limit = Self.shownAtFirst
         show()
+    }
+
+    /// Shows more of the matching friends.
+    mutating func more() {
+        limit += Self.shownAtFirst
+        show()
+    }
+
+    /// The friend a row's identifier names.
+    func friend(_ id: ElementID) -> Friend? {
+        entries.first { $0.id == id }?.friend
     }
 
     mutating func said(_ notice: String?) {
@@ -85,9 +118,11 @@ struct FriendsViewModel: ViewModel {
 
     private mutating func show() {
         let needle = state.filter.trimmingCharacters(in: .whitespaces).lowercased()
-        state.rows = entries.filter { needle.isEmpty || $0.friend.name.value.lowercased().contains(needle) }.map { entry in
+        let matching = entries.filter { needle.isEmpty || $0.friend.name.value.lowercased().contains(needle) }
+        state.matching = matching.count
+        state.rows = matching.prefix(limit).map { entry in
             FriendsViewState.Row(
-                name: entry.friend.name.value, isContact: entry.friend.isContact,
+                id: entry.id, name: entry.friend.name.value, isContact: entry.friend.isContact,
                 balances: entry.balances.isEmpty ? "settled up" : entry.balances.map(Self.describe).joined(separator: ", ")
             )
         }

@@ -1,0 +1,202 @@
+import Accounts
+import Expenses
+import FlowKit
+import Friends
+import Primitives
+
+/// One friend or contact: who they are, the balance with them in each currency, and the
+/// expenses the two share, newest first and paged. Adding an expense with them and settling up
+/// are returned as the result, for the flows above to start; removing them and linking a
+/// contact to their account happen here, each after asking.
+public actor UserPreviewFlow: InventoriedFlow {
+    /// How the preview ended.
+    public enum FlowResult: FlowOutcome {
+        /// Back to where it was started.
+        case closed
+        /// The user wants to add an expense with this person.
+        case addExpense(Friend)
+        /// The user wants to settle up with this person.
+        case settleUp(Friend)
+        /// The person is no longer a friend (or contact).
+        case removed(Friend)
+        /// The contact is now the account: their expenses and balances moved to it.
+        case linked(Friend, to: Friend)
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .closed: "closed"
+            case .addExpense: "add-expense"
+            case .settleUp: "settle-up"
+            case .removed: "removed"
+            case .linked: "linked"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
+            switch self {
+            case .addExpense(let friend), .settleUp(let friend), .removed(let friend):
+                try container.encode(friend, forKey: "friend")
+            case .linked(let contact, let account):
+                try container.encode(contact, forKey: "contact")
+                try container.encode(account, forKey: "account")
+            case .closed, .cancelled:
+                break
+            }
+        }
+    }
+
+    /// What the flow needs from the app.
+    public protocol Dependencies: Sendable {
+        var accounts: any AccountsService { get }
+        var friends: any FriendsService { get }
+        var expenses: any ExpensesService { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: UserPreviewView(), for: UserPreviewViewModel.examples)
+    }
+
+    private let user: User
+    private let friend: Friend?
+    private let dependencies: any Dependencies
+    private let presenter: UserPreviewPresenter
+
+    /// The preview of `friend`; without one, the user first chooses among their friends.
+    public init(user: User, friend: Friend?, dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.friend = friend
+        self.dependencies = dependencies
+        presenter = UserPreviewPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = UserPreviewViewModel(friend: friend)
+        if friend == nil { await loadFriends(into: &model) } else { await load(into: &model) }
+        return await presenter.presenting(model.state) { view in
+            while true {
+                let step = model.state.step
+                switch await view.next() {
+                case .picked(let id):
+                    guard step == .pick, let chosen = model.person(id) else { break }
+                    model.chose(chosen)
+                    await load(into: &model)
+                case .addExpense:
+                    if step == .preview, let friend = model.friend { return .addExpense(friend) }
+                case .settleUp:
+                    if step == .preview, model.state.canSettle, let friend = model.friend { return .settleUp(friend) }
+                case .older:
+                    guard step == .preview, model.state.hasOlder else { break }
+                    model.turn(older: true)
+                    await load(into: &model)
+                case .newer:
+                    guard step == .preview, model.state.hasNewer else { break }
+                    model.turn(older: false)
+                    await load(into: &model)
+                case .remove:
+                    if step == .preview {
+                        model.confirmingRemove()
+                    } else if step == .confirmRemove, let friend = model.friend {
+                        model.busy()
+                        await view.show(model.state)
+                        if await remove(friend, model: &model) { return .removed(friend) }
+                    }
+                case .link:
+                    if step == .preview, model.state.isContact {
+                        model.linking()
+                    } else if step == .confirmLink, let contact = model.friend {
+                        model.busy()
+                        await view.show(model.state)
+                        if let account = await link(contact, model: &model) { return .linked(contact, to: account) }
+                    }
+                case .linkHowChosen(let how):
+                    if step == .link { model.linkHowChosen(how) }
+                case .linkValueChanged(let value):
+                    if step == .link { model.linkValueChanged(value) }
+                case .find:
+                    guard step == .link, let contact = model.friend, model.checkLink() else { break }
+                    model.busy()
+                    await view.show(model.state)
+                    await findLink(for: contact, model: &model)
+                case .back:
+                    if !model.back() { return .closed }
+                case .cancel:
+                    return .cancelled
+                }
+                await view.show(model.state)
+            }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The friends to choose from, when started without one.
+    private func loadFriends(into model: inout UserPreviewViewModel) async {
+        do throws(FriendsError) {
+            model.pickable(try await dependencies.friends.friends(of: user.id))
+        } catch {
+            model.failed(error.message)
+        }
+    }
+
+    /// The balances with the friend, the page of shared expenses, the names of the others in
+    /// them (among the user's friends), and the friend's avatar.
+    private func load(into model: inout UserPreviewViewModel) async {
+        guard let friend = model.friend else { return }
+        let me = user.id
+        let page = PageRequest(offset: model.offset, limit: UserPreviewViewModel.pageSize + 1)
+        let balances: [Money]
+        let expenses: [Expense]
+        do throws(ExpensesError) {
+            balances = try await dependencies.expenses.balances(of: me).filter { $0.other == friend.id && $0.amount.minorUnits != 0 }.map(\.amount)
+            expenses = try await dependencies.expenses.expenses(of: me, sharedWith: friend.id, page: page)
+        } catch {
+            model.failed(error.message)
+            return
+        }
+        var names: [UserID: String] = [:]
+        let others = Set(expenses.flatMap(\.people)).subtracting([me, friend.id])
+        for other in others {
+            // Someone the user does not know by name stays "someone else".
+            if let known = try? await dependencies.friends.friend(other, of: me) { names[other] = known.name.value }
+        }
+        // The avatar is a picture beside the name: without it, the preview still stands.
+        let avatar = friend.isContact ? Avatar.none : (try? await dependencies.accounts.avatar(of: friend.id, for: me)) ?? .none
+        model.loaded(balances: balances, page: expenses, user: me, names: names, avatar: avatar)
+    }
+
+    // MARK: - Changing
+
+    /// Removes the friend; false (with the refusal on the preview) when refused.
+    private func remove(_ friend: Friend, model: inout UserPreviewViewModel) async -> Bool {
+        do throws(FriendsError) {
+            try await dependencies.friends.remove(friend.id, by: user.id)
+            return true
+        } catch {
+            await load(into: &model)
+            model.failed(error.message)
+            return false
+        }
+    }
+
+    /// Looks up the account the contact would be linked to, to confirm.
+    private func findLink(for contact: Friend, model: inout UserPreviewViewModel) async {
+        do throws(FriendsError) {
+            model.linkFound(try await dependencies.friends.linkTarget(contact.id, to: model.linkQuery, by: user.id))
+        } catch {
+            model.linkFailed(error)
+        }
+    }
+
+    /// Links the contact; the account, or nil (with the refusal on the form) when refused.
+    private func link(_ contact: Friend, model: inout UserPreviewViewModel) async -> Friend? {
+        do throws(FriendsError) {
+            return try await dependencies.friends.link(contact.id, to: model.linkQuery, by: user.id)
+        } catch {
+            model.linkFailed(error)
+            return nil
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import FlowKit
+
+/// Draws a friend's preview, and the steps that ask before removing them or linking a contact.
+/// Its identifiers are the contract scripts use.
+struct UserPreviewView: View {
+    static let screenID: ScreenID = "user-preview"
+    static let person: ElementID = "person"
+    static let how: ElementID = "how"
+    static let value: ElementID = "value"
+    static let addExpense: ElementID = "add-expense"
+    static let settleUp: ElementID = "settle-up"
+    static let older: ElementID = "older"
+    static let newer: ElementID = "newer"
+    static let link: ElementID = "link"
+    static let find: ElementID = "find"
+    static let remove: ElementID = "remove"
+    static let back: ElementID = "back"
+
+    func screen(for state: UserPreviewViewState) -> Screen {
+        let status = state.phase.status(busy: "Working") ?? state.notice.map(ScreenStatus.notice)
+        let backAction = Action(id: Self.back, label: "Back", role: .cancel)
+        switch state.step {
+        case .pick:
+            guard !state.people.isEmpty else {
+                return Screen(id: Self.screenID, title: "Friend", text: ["No friends yet: add one on the Friends tab."], actions: [backAction], status: status)
+            }
+            let people = state.people.map { Choice(id: $0.id, label: $0.label) }
+            return Screen(
+                id: Self.screenID, title: "Friend", text: ["Whose balances and shared expenses?"],
+                fields: [Field(id: Self.person, label: "Friend", input: .choice(people, selected: nil), hint: "type to filter")],
+                actions: [backAction], status: status
+            )
+
+        case .preview:
+            var text = state.about + state.balances
+            if state.expenses.isEmpty {
+                text.append(state.hasNewer ? "No older shared expenses." : "No shared expenses yet.")
+            } else {
+                text.append("Shared expenses, newest first (\(state.range ?? "")):")
+                text += state.expenses
+            }
+            var actions = [Action(id: Self.addExpense, label: "Add an expense with \(state.name)", role: .primary)]
+            if state.canSettle { actions.append(Action(id: Self.settleUp, label: "Settle up")) }
+            if state.hasOlder { actions.append(Action(id: Self.older, label: "Older expenses")) }
+            if state.hasNewer { actions.append(Action(id: Self.newer, label: "Newer expenses")) }
+            if state.isContact { actions.append(Action(id: Self.link, label: "Link to their account")) }
+            actions += [Action(id: Self.remove, label: "Remove"), backAction]
+            return Screen(
+                id: Self.screenID, title: state.name, text: text, figures: state.figure.map { [$0] } ?? [], actions: actions, status: status
+            )
+
+        case .confirmRemove:
+            let kind = state.isContact ? "contacts" : "friends"
+            return Screen(
+                id: Self.screenID, title: state.name,
+                text: ["Remove \(state.name) from your \(kind)?", "The expenses you shared still show \(state.name)."],
+                actions: [Action(id: Self.remove, label: "Remove", role: .primary), backAction], status: status
+            )
+
+        case .link:
+            let choices = UserPreviewViewState.LinkHow.allCases.map { Choice(id: ElementID($0.rawValue), label: $0.label) }
+            let (label, hint) = state.linkHow == .friendCode ? ("Friend code", "like K7QX-M3RD-9, any case") : ("Email", "the email of their account")
+            return Screen(
+                id: Self.screenID, title: state.name,
+                text: ["Link \(state.name) to the account they now have: what you shared with \(state.name) becomes that account's."],
+                fields: [
+                    Field(id: Self.how, label: "How", input: .choice(choices, selected: ElementID(state.linkHow.rawValue))),
+                    Field(id: Self.value, label: label, input: .text(state.linkValue), hint: hint, error: state.linkError),
+                ],
+                actions: [Action(id: Self.find, label: "Find", role: .primary), backAction], status: status
+            )
+
+        case .confirmLink:
+            return Screen(
+                id: Self.screenID, title: state.name, text: state.linkFound,
+                actions: [Action(id: Self.link, label: "Link", role: .primary), backAction], status: status
+            )
+        }
+    }
+}

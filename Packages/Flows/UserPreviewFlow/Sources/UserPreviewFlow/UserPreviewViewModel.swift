@@ -1,0 +1,315 @@
+import Accounts
+import Expenses
+import FlowKit
+import Friends
+import Primitives
+
+/// What a friend's preview shows.
+struct UserPreviewViewState: Equatable, Sendable {
+    /// Where the preview is: choosing whom (when started without someone), the person, or one of
+    /// the two changes that ask first.
+    enum Step: Equatable, Sendable {
+        case pick
+        case preview
+        case confirmRemove
+        case link
+        case confirmLink
+    }
+
+    /// How the account a contact is linked to is named.
+    enum LinkHow: String, Sendable, CaseIterable {
+        case friendCode = "friend-code"
+        case email
+
+        var label: String {
+            switch self {
+            case .friendCode: "By friend code"
+            case .email: "By email"
+            }
+        }
+    }
+
+    /// One of the friends to choose from.
+    struct Person: Equatable, Sendable {
+        var id: ElementID
+        var label: String
+    }
+
+    var step = Step.preview
+    var people: [Person] = []
+    var name = ""
+    var isContact = false
+    /// Who they are: an account (email, friend code) or a contact.
+    var about: [String] = []
+    var figure: Figure?
+    /// One sentence per currency, or that the two are settled up.
+    var balances: [String] = []
+    var canSettle = false
+    /// The shared expenses of this page, one line each, newest first.
+    var expenses: [String] = []
+    /// Which expenses the page shows ("1 to 10").
+    var range: String?
+    var hasNewer = false
+    var hasOlder = false
+    var linkHow = LinkHow.friendCode
+    var linkValue = ""
+    var linkError: String?
+    /// The account found for a link, in words, to confirm.
+    var linkFound: [String] = []
+    var phase = Phase.idle
+    var notice: String?
+}
+
+/// Turns the friend, the balances and the shared expenses into the preview's state.
+struct UserPreviewViewModel: ViewModel {
+    /// Shared expenses per page.
+    static let pageSize = 10
+
+    /// A state for each thing the screen can show.
+    static var examples: [UserPreviewViewState] {
+        let someone = UserID(rawValue: "someone")
+        guard let name = try? DisplayName("Someone"), let email = try? EmailAddress("someone@example.com") else { return [] }
+        let code = FriendCode.random(using: SeededRandomSource(seed: 1))
+        let account = Friend(id: someone, name: name, kind: .account(email: email, friendCode: code))
+        let contact = Friend(id: someone, name: name, kind: .contact(email: nil))
+        var states: [UserPreviewViewState] = []
+        var picking = UserPreviewViewModel(friend: nil)
+        picking.pickable([account])
+        states.append(picking.state)
+        var nobody = UserPreviewViewModel(friend: nil)
+        nobody.pickable([])
+        states.append(nobody.state)
+        for friend in [account, contact] {
+            var model = UserPreviewViewModel(friend: friend)
+            model.loaded(balances: [], page: [], user: someone, names: [:], avatar: .none)
+            states.append(model.state)
+            model.confirmingRemove()
+            states.append(model.state)
+        }
+        var linking = UserPreviewViewModel(friend: contact)
+        linking.loaded(balances: [], page: [], user: someone, names: [:], avatar: .none)
+        linking.linking()
+        states.append(linking.state)
+        for error in [FriendsError.unknownEmail(FlowInventory.anyDetail), .cannotLink(FlowInventory.anyDetail)] {
+            var refused = linking
+            refused.linkFailed(error)
+            states.append(refused.state)
+        }
+        linking.linkFound(account)
+        states.append(linking.state)
+        // Removing refused while a balance is open (the message names them), and a store failure.
+        let refusal = FriendsError.notSettled(name, []).message
+        let unsettled = (refusal.components(separatedBy: name.value).first ?? refusal) + FlowInventory.anyDetail
+        for message in [unsettled, FriendsError.storeUnavailable(FlowInventory.anyDetail).message] {
+            var failed = UserPreviewViewModel(friend: account)
+            failed.failed(message)
+            states.append(failed.state)
+        }
+        return states
+    }
+
+    private(set) var state = UserPreviewViewState()
+    /// Whose preview it is; nil while the user chooses.
+    private(set) var friend: Friend?
+    /// Where the page of shared expenses starts.
+    private(set) var offset = 0
+    private var choices: [(id: ElementID, friend: Friend)] = []
+
+    init(friend: Friend?) {
+        if let friend { chose(friend) } else { state.step = .pick }
+    }
+
+    // MARK: - Choosing whom
+
+    /// The friends to choose from, by name.
+    mutating func pickable(_ friends: [Friend]) {
+        let ids = ElementID.readable(for: friends.map(\.name.value))
+        choices = Array(zip(ids, friends)).map { (id: $0.0, friend: $0.1) }
+        state.people = choices.map { UserPreviewViewState.Person(id: $0.id, label: $0.friend.name.value + ($0.friend.isContact ? " (contact)" : "")) }
+        state.step = .pick
+        state.phase = .idle
+    }
+
+    func person(_ id: ElementID) -> Friend? {
+        choices.first { $0.id == id }?.friend
+    }
+
+    mutating func chose(_ friend: Friend) {
+        self.friend = friend
+        offset = 0
+        state.step = .preview
+        state.name = friend.name.value
+        switch friend.kind {
+        case .account(let email, let code):
+            state.isContact = false
+            state.about = ["A friend with an account: \(email.value), friend code \(code)."]
+        case .contact(let email):
+            state.isContact = true
+            state.about = ["A contact without an account" + (email.map { ": \($0.value), linked to them if they sign up with it." } ?? ".")]
+        }
+    }
+
+    // MARK: - The preview
+
+    /// The balances with the friend (open ones only), a page of shared expenses (one more than a
+    /// page when there are older ones), and the names of the others in them.
+    mutating func loaded(balances: [Money], page: [Expense], user: UserID, names: [UserID: String], avatar: Avatar) {
+        guard let friend else { return }
+        let name = friend.name
+        state.balances = balances.isEmpty
+            ? ["You and \(name.value) are settled up."]
+            : balances.sorted { $0.currency.code < $1.currency.code }.map { Self.sentence(FriendsError.describe($0, name: name)) }
+        state.canSettle = !balances.isEmpty
+        var names = names
+        names[user] = "you"
+        names[friend.id] = name.value
+        let shown = page.prefix(Self.pageSize)
+        state.expenses = shown.map { Self.line(for: $0, user: user, friend: friend, names: names) }
+        state.range = shown.isEmpty ? nil : "\(offset + 1) to \(offset + shown.count)"
+        state.hasOlder = page.count > Self.pageSize
+        state.hasNewer = offset > 0
+        state.figure = Self.figure(for: avatar, of: friend)
+        state.step = .preview
+        state.phase = .idle
+    }
+
+    /// The next page of older expenses, or the one before it.
+    mutating func turn(older: Bool) {
+        offset = older ? offset + Self.pageSize : max(0, offset - Self.pageSize)
+        state.notice = nil
+    }
+
+    // MARK: - Removing and linking
+
+    mutating func confirmingRemove() {
+        state.step = .confirmRemove
+        state.notice = nil
+        state.phase = .idle
+    }
+
+    mutating func linking() {
+        state.step = .link
+        state.notice = nil
+        state.phase = .idle
+    }
+
+    mutating func linkHowChosen(_ how: UserPreviewViewState.LinkHow) {
+        guard how != state.linkHow else { return }
+        state.linkHow = how
+        state.linkValue = ""
+        state.linkError = nil
+    }
+
+    mutating func linkValueChanged(_ value: String) {
+        state.linkValue = value
+        state.linkError = nil
+        state.phase = .idle
+    }
+
+    /// Checks the value as the service will; true when it can be looked up.
+    mutating func checkLink() -> Bool {
+        let value = state.linkValue
+        switch state.linkHow {
+        case .friendCode:
+            do throws(FriendCodeProblem) {
+                _ = try FriendCode(value)
+                state.linkError = nil
+            } catch {
+                state.linkError = error.message
+            }
+        case .email:
+            state.linkError = Validation.message { () throws(EmailAddress.Problem) in _ = try EmailAddress(value) }
+        }
+        return state.linkError == nil
+    }
+
+    var linkQuery: AccountQuery {
+        state.linkHow == .friendCode ? .friendCode(state.linkValue) : .email(state.linkValue)
+    }
+
+    /// The account the contact would be linked to, to confirm.
+    mutating func linkFound(_ account: Friend) {
+        var details = ["Link \(state.name) to \(account.name.value)'s account?"]
+        if case .account(let email, let code) = account.kind { details.append("Email: \(email.value), friend code \(code).") }
+        details.append("Every expense, payment and balance you have with \(state.name) becomes theirs, and they become your friend. This cannot be undone.")
+        state.linkFound = details
+        state.step = .confirmLink
+        state.phase = .idle
+    }
+
+    /// A refusal of the link goes under the field when it is about what was typed.
+    mutating func linkFailed(_ error: FriendsError) {
+        state.step = .link
+        switch error {
+        case .invalidFriendCode, .unknownFriendCode, .invalidEmail, .unknownEmail:
+            state.linkError = error.message
+            state.phase = .idle
+        default:
+            state.phase = .failed(error.message)
+        }
+    }
+
+    /// Back one step: from a confirmation or the link form to the preview. False at the preview
+    /// (or the choice), which back leaves.
+    mutating func back() -> Bool {
+        switch state.step {
+        case .pick, .preview:
+            return false
+        case .confirmRemove, .link:
+            state.step = .preview
+        case .confirmLink:
+            state.step = .link
+        }
+        state.phase = .idle
+        return true
+    }
+
+    mutating func busy() {
+        state.phase = .loading
+    }
+
+    /// A refusal or a failure, shown on the preview.
+    mutating func failed(_ message: String) {
+        if state.step != .pick { state.step = .preview }
+        state.phase = .failed(message)
+    }
+
+    // MARK: - Words
+
+    /// "you owe Bob 3.00 USD" as a sentence.
+    private static func sentence(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst() + "."
+    }
+
+    /// `2026-11-20 Dinner: 42.00 EUR paid by you; your part 21.00 EUR, Bob's 21.00 EUR`.
+    private static func line(for expense: Expense, user: UserID, friend: Friend, names: [UserID: String]) -> String {
+        let payers = list(expense.payers.map { names[$0.user] ?? "someone else" })
+        func part(of person: UserID, as owner: String, none: String) -> String {
+            guard let part = expense.split.parts.first(where: { $0.user == person }), part.amount.minorUnits > 0 else { return none }
+            return "\(owner) \(part.amount)"
+        }
+        let mine = part(of: user, as: "your part", none: "no part for you")
+        let theirs = part(of: friend.id, as: "\(friend.name.value)'s", none: "no part for \(friend.name.value)")
+        return "\(expense.day) \(expense.description): \(expense.amount) paid by \(payers); \(mine), \(theirs)"
+    }
+
+    /// `you`, `you and Bob`, `you, Bob and Cy`.
+    private static func list(_ names: [String]) -> String {
+        guard let last = names.last else { return "nobody" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " and " + last
+    }
+
+    /// An account's avatar as a figure: the picture, or the initials on their colour.
+    private static func figure(for avatar: Avatar, of friend: Friend) -> Figure? {
+        let initials = friend.name.initials
+        return switch avatar {
+        case .none: nil
+        case .initials(let colour): .initials(initials, colour: colour.rawValue)
+        case .image(let image):
+            .picture(Picture(
+                bytes: image.bytes, format: image.format == .png ? .png : .jpeg, width: image.width, height: image.height,
+                initials: initials, colour: AvatarColour.standIn(for: friend.id).rawValue
+            ))
+        }
+    }
+}
