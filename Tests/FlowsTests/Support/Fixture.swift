@@ -87,6 +87,25 @@ struct Unavailable: AppFlow.Dependencies {
     let files: any UserFiles = LocalUserFiles()
 }
 
+/// An expenses service whose store is unavailable.
+struct UnavailableExpenses: ExpensesService {
+    private var failure: ExpensesError { .storeUnavailable("disk on fire") }
+    func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense { throw failure }
+    func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense { throw failure }
+    func delete(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) { throw failure }
+    func expense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense? { throw failure }
+    func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement { throw failure }
+    func balances(of user: UserID) async throws(ExpensesError) -> [Balance] { throw failure }
+    func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] { throw failure }
+    func activity(of user: UserID, limit: Int) async throws(ExpensesError) -> [Activity] { throw failure }
+    func spending(of user: UserID) async throws(ExpensesError) -> SpendingReport { throw failure }
+    func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { throw failure }
+    func expenses(of user: UserID, sharedWith other: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { throw failure }
+    func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] { throw failure }
+    func currencies(of user: UserID) async throws(ExpensesError) -> [Currency] { throw failure }
+    func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) { throw failure }
+}
+
 /// A preferences service whose store is unavailable.
 struct UnavailablePreferences: PreferencesService {
     func preferences(of user: UserID) async throws(PreferencesError) -> Preferences { throw .storeUnavailable("disk on fire") }
