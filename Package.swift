@@ -108,6 +108,13 @@ let package = Package(
             dependencies: ["FlowsApp", .product(name: "FlowTesting", package: "FlowKit")],
             path: "Benchmarks/flows-bench"
         ),
+        // The Friends tab and a friend's preview with 1,000 friends and 100,000 shared expenses.
+        .executableTarget(
+            name: "friends-bench",
+            dependencies: ["FlowsApp", .product(name: "FlowKit", package: "FlowKit"), .product(name: "Primitives", package: "Primitives")]
+                + accountsModules + expensesModules + friendsModules,
+            path: "Benchmarks/friends-bench"
+        ),
         // The ledger on SQLite: adding expenses, reading balances among a million, simplifying.
         .executableTarget(
             name: "ledger-bench",

@@ -1,0 +1,110 @@
+import Accounts
+import Expenses
+import FlowKit
+import FlowsApp
+import Foundation
+import Friends
+import Primitives
+
+// The Friends tab and a friend's preview at scale (Scripts/bench): one user with 1,000 friends
+// (100 accounts and 900 contacts) and 100,000 expenses, each shared with one of them, on the
+// app's in-memory store. Times, as the flows run them through the router:
+//   - the Friends tab's first screen, from launching the flow to the screen presented;
+//   - a preview's first page, from choosing a friend on the tab to their preview presented.
+// Prints figures; asserts nothing. FRIENDS and SHARED scale the data set.
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// Answers the tab's first screen by opening its first friend, the preview by leaving it, and
+/// the tab shown again by leaving it too; notes when each screen arrived.
+actor TimingHost: ScreenHost {
+    let clock = ContinuousClock()
+    private(set) var tabShown: ContinuousClock.Instant?
+    private(set) var chosen: ContinuousClock.Instant?
+    private(set) var previewShown: ContinuousClock.Instant?
+    private(set) var previewRows = 0
+    private var answered = 0
+
+    func present(_ screen: Screen) async { arrived(screen) }
+    func update(_ screen: Screen) async { arrived(screen) }
+    func dismiss(_ screenID: ScreenID) async {}
+
+    private func arrived(_ screen: Screen) {
+        if screen.id == "friends", tabShown == nil { tabShown = clock.now }
+        if screen.id == "user-preview", previewShown == nil, screen.text.contains(where: { $0.hasPrefix("Shared expenses") }) {
+            previewShown = clock.now
+            previewRows = screen.text.count
+        }
+    }
+
+    func nextEvent(on screen: Screen) async -> UserEvent {
+        answered += 1
+        if screen.id == "friends", chosen == nil, let first = screen.field("friend")?.input.options.first {
+            chosen = clock.now
+            return .choose("friend", [first.id])
+        }
+        return .cancel
+    }
+}
+
+let environment = ProcessInfo.processInfo.environment
+let friendCount = Int(environment["FRIENDS"] ?? "") ?? 1_000
+let sharedCount = Int(environment["SHARED"] ?? "") ?? 100_000
+let runs = Int(environment["RUNS"] ?? "") ?? 20
+let accountsAmongFriends = min(100, friendCount)
+
+let container = AppContainer.inMemory()
+let building = ContinuousClock().now
+var friends: [UserID] = []
+for index in 0..<accountsAmongFriends {
+    let friend = try await container.accounts.signUp(email: "friend\(index)@example.com", displayName: "Friend \(index)", password: "correct horse")
+    friends.append(friend.id)
+}
+let ada = try await container.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
+for index in 0..<accountsAmongFriends { _ = try await container.friends.add(.email("friend\(index)@example.com"), by: ada.id) }
+for index in accountsAmongFriends..<friendCount {
+    friends.append(try await container.friends.addContact(name: "Contact \(index)", email: nil, by: ada.id).id)
+}
+let start = try Day("2026-11-22")
+for index in 0..<sharedCount {
+    let friend = friends[index % friends.count]
+    let currency: Currency = index % 3 == 0 ? .usd : .eur
+    let amount = Money(minorUnits: Int64(100 + index % 9_900), currency: currency)
+    let payer = index % 2 == 0 ? ada.id : friend
+    let draft = ExpenseDraft(
+        description: "Expense \(index)", amount: amount, day: start.adding(days: -(index / 50)) ?? start, category: .general,
+        payers: [Payer(user: payer, amount: amount)], participants: [ada.id, friend], rule: .equal
+    )
+    _ = try await container.expenses.add(draft, by: ada.id)
+}
+print("Data set: 1 user, \(friendCount) friends (\(accountsAmongFriends) accounts, \(friendCount - accountsAmongFriends) contacts), \(sharedCount) shared expenses, built in \(String(format: "%.1f", milliseconds(ContinuousClock().now - building) / 1000)) s")
+
+guard let entry = FlowCatalog.entry(named: "Friends") else {
+    print("the catalog has no Friends flow")
+    exit(1)
+}
+var tabTimes: [Double] = []
+var previewTimes: [Double] = []
+var rows = 0
+for _ in 0..<runs {
+    let host = TimingHost()
+    let launched = ContinuousClock().now
+    _ = await entry.run(container: container, router: AppRouter(host: host))
+    guard let tab = await host.tabShown, let chosen = await host.chosen, let preview = await host.previewShown else {
+        print("the benchmark did not reach the preview")
+        exit(1)
+    }
+    tabTimes.append(milliseconds(tab - launched))
+    previewTimes.append(milliseconds(preview - chosen))
+    rows = await host.previewRows
+}
+print("Friends tab, first screen (\(friendCount) friends with balances), median of \(runs): \(String(format: "%.2f", median(tabTimes))) ms  (target: under 50 ms)")
+print("UserPreview, first page (\(rows) lines, one friend of \(friendCount)), median of \(runs): \(String(format: "%.2f", median(previewTimes))) ms  (target: under 50 ms)")
