@@ -104,6 +104,29 @@ struct DayTests {
     }
 
     /// From 1590 on: Foundation's Gregorian calendar turns Julian before October 1582.
+    @Test("a day as typed on a form: yyyy-MM-dd, today, yesterday, a weekday (the latest on or before today)", arguments: [
+        ("today", "2026-11-23"), (" Yesterday ", "2026-11-22"), ("monday", "2026-11-23"), ("MON", "2026-11-23"),
+        ("sunday", "2026-11-22"), ("tue", "2026-11-17"), ("Saturday", "2026-11-21"), ("2026-02-28", "2026-02-28"),
+    ])
+    func typed(text: String, expected: String) throws {
+        // 2026-11-23 is a Monday.
+        let today = try Day("2026-11-23")
+        #expect(today.weekday == .monday)
+        #expect(try Day(typed: text, today: today).description == expected)
+    }
+
+    @Test("what a form refuses says what it accepts; a day that does not exist says so")
+    func typedRefused() throws {
+        let today = try Day("2026-11-23")
+        for text in ["", "tomorrow", "mo", "23/11/2026", "2026-11-2"] {
+            #expect(throws: Day.Problem.notADay) { try Day(typed: text, today: today) }
+        }
+        #expect(throws: Day.Problem.noSuchDay) { try Day(typed: "2026-02-30", today: today) }
+        #expect(throws: Day.Problem.outOfRange) { try Day(typed: "yesterday", today: try Day("0001-01-01")) }
+        #expect(try Day("1970-01-01").weekday == .thursday)
+        #expect(try Day("0001-01-01").weekday == .monday)
+    }
+
     @Test("adding days agrees with the calendar, and going there and back returns the day")
     func addingDaysAgrees() async throws {
         var calendar = Calendar(identifier: .gregorian)

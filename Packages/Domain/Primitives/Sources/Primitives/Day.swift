@@ -44,6 +44,47 @@ public struct Day: Hashable, Sendable, Codable, Comparable, CustomStringConverti
         self.day = day
     }
 
+    /// Reads a day as a person types it on a form: `yyyy-MM-dd`, `today`, `yesterday`, or a
+    /// weekday (`monday` or `mon`, any case), which is the latest such day on or before `today`.
+    public init(typed text: String, today: Day) throws(Problem) {
+        let word = text.trimmingWhitespace().lowercased()
+        if word == "today" {
+            self = today
+            return
+        }
+        if word == "yesterday" {
+            guard let day = today.adding(days: -1) else { throw .outOfRange }
+            self = day
+            return
+        }
+        if let weekday = Weekday.allCases.first(where: { $0.rawValue == word || $0.rawValue.prefix(3) == word }) {
+            let back = (today.weekday.index - weekday.index + 7) % 7
+            guard let day = today.adding(days: -back) else { throw .outOfRange }
+            self = day
+            return
+        }
+        do {
+            try self.init(text)
+        } catch .shape {
+            throw .notADay
+        }
+    }
+
+    /// A day of the week, Monday first.
+    public enum Weekday: String, Sendable, CaseIterable {
+        case monday, tuesday, wednesday, thursday, friday, saturday, sunday
+
+        /// Monday is 0, Sunday 6.
+        public var index: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    }
+
+    /// Which day of the week it is.
+    public var weekday: Weekday {
+        // 1970-01-01 was a Thursday (index 3).
+        let index = ((Self.dayNumber(year, month, day) % 7) + 7 + 3) % 7
+        return Weekday.allCases[index]
+    }
+
     /// The day `count` days after this one (before it, for a negative count); nil beyond the
     /// years 1 to 9999.
     public func adding(days count: Int) -> Day? {
@@ -109,12 +150,15 @@ public struct Day: Hashable, Sendable, Codable, Comparable, CustomStringConverti
     /// Why a text is not a day.
     public enum Problem: ValidationProblem, CaseIterable {
         case shape
+        /// What a form accepts was not typed (``Day/init(typed:today:)``).
+        case notADay
         case noSuchDay
         case outOfRange
 
         public var message: String {
             switch self {
             case .shape: "Enter a day as yyyy-MM-dd, like 2026-11-22."
+            case .notADay: "Enter a day as yyyy-MM-dd (like 2026-11-22), today, yesterday or a weekday."
             case .noSuchDay: "That day does not exist."
             case .outOfRange: "Enter a year from 0001 to 9999."
             }
