@@ -175,6 +175,19 @@ struct UserPreviewFlowTests {
         #expect(await flow.expectScreen("user-preview") == first)
     }
 
+    @Test("a friend's avatar is shown beside their preview, and stays while pages turn")
+    func avatar() async throws {
+        let bob = try await fixture.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
+        try await fixture.accounts.changeAvatar(to: .initials(.green), of: bob.id)
+        let ada = try await fixture.existingUser(signedIn: true)
+        let friend = try await fixture.friends.add(.email("bob@example.com"), by: ada.id)
+        for day in 1...11 { try await expense(600, paidBy: ada.id, among: [ada.id, bob.id], day: "2026-11-\(10 + day)") }
+        let flow = start(ada, friend: friend)
+        #expect(await flow.expectScreen("user-preview")?.figures == [.initials("BS", colour: "green")])
+        await flow.tap("older")
+        #expect(await flow.expectScreen("user-preview")?.figures == [.initials("BS", colour: "green")])
+    }
+
     @Test("a ledger that fails while reading shows its error on the preview; back leaves")
     func storeFails() async throws {
         let ada = try await fixture.existingUser(signedIn: true)

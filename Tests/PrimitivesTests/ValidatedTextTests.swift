@@ -29,3 +29,14 @@ struct ValidatedTextTests {
         }
     }
 }
+
+@Suite("Text")
+struct TextTests {
+    @Test("lists in words: one, two, or more with commas and a last 'and'; nothing for none")
+    func listedInWords() {
+        #expect([String]().listedInWords == "")
+        #expect(["Ann"].listedInWords == "Ann")
+        #expect(["Ann", "Bob"].listedInWords == "Ann and Bob")
+        #expect(["Ann", "Bob", "Cy"].listedInWords == "Ann, Bob and Cy")
+    }
+}

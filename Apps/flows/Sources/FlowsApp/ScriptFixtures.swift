@@ -24,14 +24,9 @@ enum ScriptFixtures {
                 try await prepare(words, in: container)
             } catch let error as FixtureError {
                 throw error
-            } catch let error as AccountsError {
-                throw FixtureError("could not set up '\(words.joined(separator: " "))': \(error.message)")
-            } catch let error as FriendsError {
-                throw FixtureError("could not set up '\(words.joined(separator: " "))': \(error.message)")
-            } catch let error as ExpensesError {
-                throw FixtureError("could not set up '\(words.joined(separator: " "))': \(error.message)")
             } catch {
-                throw FixtureError("could not set up '\(words.joined(separator: " "))': \(error)")
+                let reason = (error as? AccountsError)?.message ?? (error as? FriendsError)?.message ?? (error as? ExpensesError)?.message
+                throw FixtureError("could not set up '\(words.joined(separator: " "))': \(reason ?? "\(error)")")
             }
         }
     }

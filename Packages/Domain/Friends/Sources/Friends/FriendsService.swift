@@ -32,6 +32,36 @@ public enum AccountQuery: Equatable, Sendable {
     case friendCode(String)
     /// An email as typed.
     case email(String)
+
+    /// What was typed, read: a friend code, or an email that is well formed (as typed, for the
+    /// accounts to normalise). Refused with ``FriendsError/invalidFriendCode(_:)`` or
+    /// ``FriendsError/invalidEmail(_:)``: the check the service makes first.
+    public func read() throws(FriendsError) -> Read {
+        switch self {
+        case .friendCode(let text):
+            do throws(FriendCodeProblem) { return .friendCode(try FriendCode(text)) } catch { throw .invalidFriendCode(error) }
+        case .email(let text):
+            do throws(EmailAddress.Problem) { _ = try EmailAddress(text) } catch { throw .invalidEmail(error) }
+            return .email(text)
+        }
+    }
+
+    /// A query that can be looked up.
+    public enum Read: Equatable, Sendable {
+        case friendCode(FriendCode)
+        case email(String)
+    }
+
+    /// Why what was typed cannot name an account, or nil when it can be looked up: for a form
+    /// to check as the user types, as the service will.
+    public var problem: FriendsError? {
+        do throws(FriendsError) {
+            _ = try read()
+            return nil
+        } catch {
+            return error
+        }
+    }
 }
 
 /// Friends and contacts, each read and change by the acting user on their own friends.

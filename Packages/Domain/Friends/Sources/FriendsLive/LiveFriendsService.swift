@@ -150,6 +150,10 @@ public struct LiveFriendsService: FriendsService {
         guard let me = try await accountsNamed([user], for: user).first else { return [] }
         let key = EmailAddress.key(for: me.email.value)
         let id = user.rawValue
+        // The home asks at every start: almost always nobody has, so a read answers without
+        // taking the store's write lock.
+        let waiting = try await storing { try await store.read { try $0.contacts(emailKey: key).contains { $0.ownerID != id } } }
+        guard waiting else { return [] }
         let claimed = try await storing {
             try await store.write { db in
                 let contacts = try db.contacts(emailKey: key).filter { $0.ownerID != id }
@@ -211,16 +215,13 @@ public struct LiveFriendsService: FriendsService {
     // MARK: - Accounts
 
     private func account(for query: AccountQuery, by user: UserID) async throws(FriendsError) -> User {
-        switch query {
-        case .friendCode(let text):
-            let code: FriendCode
-            do throws(FriendCodeProblem) { code = try FriendCode(text) } catch { throw .invalidFriendCode(error) }
+        switch try query.read() {
+        case .friendCode(let code):
             guard let found = try await accountsCall({ try await accounts.user(withFriendCode: code, for: user) }) else {
                 throw .unknownFriendCode(code)
             }
             return found
         case .email(let text):
-            do throws(EmailAddress.Problem) { _ = try EmailAddress(text) } catch { throw .invalidEmail(error) }
             guard let found = try await accountsCall({ try await accounts.user(withEmail: text, for: user) }) else {
                 throw .unknownEmail(text.trimmingCharacters(in: .whitespacesAndNewlines))
             }

@@ -25,3 +25,11 @@ extension Sequence<UInt8> {
         return String(decoding: result, as: UTF8.self)
     }
 }
+
+extension BidirectionalCollection<String> {
+    /// The texts as a sentence lists them: `Ann`, `Ann and Bob`, `Ann, Bob and Cy`; empty for none.
+    public var listedInWords: String {
+        guard let last = last else { return "" }
+        return count == 1 ? last : dropLast().joined(separator: ", ") + " and " + last
+    }
+}

@@ -99,14 +99,9 @@ struct AddFriendViewModel: ViewModel {
         let value = state.value
         switch state.how {
         case .friendCode:
-            do throws(FriendCodeProblem) {
-                _ = try FriendCode(value)
-                state.valueError = nil
-            } catch {
-                state.valueError = error.message
-            }
+            state.valueError = AccountQuery.friendCode(value).problem?.message
         case .email:
-            state.valueError = Validation.message { () throws(EmailAddress.Problem) in _ = try EmailAddress(value) }
+            state.valueError = AccountQuery.email(value).problem?.message
         case .contact:
             state.valueError = Validation.message { () throws(DisplayName.Problem) in _ = try DisplayName(value) }
             let email = state.contactEmail

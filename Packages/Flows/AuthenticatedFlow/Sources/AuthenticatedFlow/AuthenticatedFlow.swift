@@ -3,6 +3,7 @@ import Accounts
 import FlowKit
 import FriendsFlow
 import Preferences
+import Primitives
 
 /// The home of a signed-in user: shows who is signed in and offers to sign out.
 /// (Its Account, Friends and Expenses tabs come with their own flows.)
@@ -114,8 +115,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
         guard let owners = try? await dependencies.friends.claimContacts(for: user.id), !owners.isEmpty,
               let people = try? await dependencies.accounts.users(Set(owners), for: user.id), !people.isEmpty
         else { return nil }
-        let names = people.map(\.displayName.value).sorted()
-        let who = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        let who = people.map(\.displayName.value).sorted().listedInWords
         return "\(who) had you as a contact: what you shared is on your account now, and you are friends."
     }
 

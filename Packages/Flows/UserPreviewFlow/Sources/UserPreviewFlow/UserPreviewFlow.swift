@@ -142,7 +142,7 @@ public actor UserPreviewFlow: InventoriedFlow {
     }
 
     /// The balances with the friend, the page of shared expenses, the names of the others in
-    /// them (among the user's friends), and the friend's avatar.
+    /// them (among the user's friends), and the friend's avatar the first time.
     private func load(into model: inout UserPreviewViewModel) async {
         guard let friend = model.friend else { return }
         let me = user.id
@@ -162,8 +162,11 @@ public actor UserPreviewFlow: InventoriedFlow {
             // Someone the user does not know by name stays "someone else".
             if let known = try? await dependencies.friends.friend(other, of: me) { names[other] = known.name.value }
         }
-        // The avatar is a picture beside the name: without it, the preview still stands.
-        let avatar = friend.isContact ? Avatar.none : (try? await dependencies.accounts.avatar(of: friend.id, for: me)) ?? .none
+        // The avatar is a picture beside the name, read once: without it, the preview still stands.
+        var avatar: Avatar?
+        if !model.hasAvatar {
+            avatar = friend.isContact ? Avatar.none : (try? await dependencies.accounts.avatar(of: friend.id, for: me)) ?? .none
+        }
         model.loaded(balances: balances, page: expenses, user: me, names: names, avatar: avatar)
     }
 

@@ -113,6 +113,8 @@ struct UserPreviewViewModel: ViewModel {
     private(set) var friend: Friend?
     /// Where the page of shared expenses starts.
     private(set) var offset = 0
+    /// Whether the friend's avatar is read: once per preview, not at every page.
+    private(set) var hasAvatar = false
     private var choices: [(id: ElementID, friend: Friend)] = []
 
     init(friend: Friend?) {
@@ -137,6 +139,8 @@ struct UserPreviewViewModel: ViewModel {
     mutating func chose(_ friend: Friend) {
         self.friend = friend
         offset = 0
+        hasAvatar = false
+        state.figure = nil
         state.step = .preview
         state.name = friend.name.value
         switch friend.kind {
@@ -152,8 +156,9 @@ struct UserPreviewViewModel: ViewModel {
     // MARK: - The preview
 
     /// The balances with the friend (open ones only), a page of shared expenses (one more than a
-    /// page when there are older ones), and the names of the others in them.
-    mutating func loaded(balances: [Money], page: [Expense], user: UserID, names: [UserID: String], avatar: Avatar) {
+    /// page when there are older ones), the names of the others in them, and the avatar when it
+    /// was read (nil keeps the one shown).
+    mutating func loaded(balances: [Money], page: [Expense], user: UserID, names: [UserID: String], avatar: Avatar?) {
         guard let friend else { return }
         let name = friend.name
         state.balances = balances.isEmpty
@@ -168,7 +173,10 @@ struct UserPreviewViewModel: ViewModel {
         state.range = shown.isEmpty ? nil : "\(offset + 1) to \(offset + shown.count)"
         state.hasOlder = page.count > Self.pageSize
         state.hasNewer = offset > 0
-        state.figure = Self.figure(for: avatar, of: friend)
+        if let avatar {
+            state.figure = Self.figure(for: avatar, of: friend)
+            hasAvatar = true
+        }
         state.step = .preview
         state.phase = .idle
     }
@@ -208,18 +216,7 @@ struct UserPreviewViewModel: ViewModel {
 
     /// Checks the value as the service will; true when it can be looked up.
     mutating func checkLink() -> Bool {
-        let value = state.linkValue
-        switch state.linkHow {
-        case .friendCode:
-            do throws(FriendCodeProblem) {
-                _ = try FriendCode(value)
-                state.linkError = nil
-            } catch {
-                state.linkError = error.message
-            }
-        case .email:
-            state.linkError = Validation.message { () throws(EmailAddress.Problem) in _ = try EmailAddress(value) }
-        }
+        state.linkError = linkQuery.problem?.message
         return state.linkError == nil
     }
 
@@ -283,7 +280,7 @@ struct UserPreviewViewModel: ViewModel {
 
     /// `2026-11-20 Dinner: 42.00 EUR paid by you; your part 21.00 EUR, Bob's 21.00 EUR`.
     private static func line(for expense: Expense, user: UserID, friend: Friend, names: [UserID: String]) -> String {
-        let payers = list(expense.payers.map { names[$0.user] ?? "someone else" })
+        let payers = expense.payers.map { names[$0.user] ?? "someone else" }.listedInWords
         func part(of person: UserID, as owner: String, none: String) -> String {
             guard let part = expense.split.parts.first(where: { $0.user == person }), part.amount.minorUnits > 0 else { return none }
             return "\(owner) \(part.amount)"
@@ -291,12 +288,6 @@ struct UserPreviewViewModel: ViewModel {
         let mine = part(of: user, as: "your part", none: "no part for you")
         let theirs = part(of: friend.id, as: "\(friend.name.value)'s", none: "no part for \(friend.name.value)")
         return "\(expense.day) \(expense.description): \(expense.amount) paid by \(payers); \(mine), \(theirs)"
-    }
-
-    /// `you`, `you and Bob`, `you, Bob and Cy`.
-    private static func list(_ names: [String]) -> String {
-        guard let last = names.last else { return "nobody" }
-        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " and " + last
     }
 
     /// An account's avatar as a figure: the picture, or the initials on their colour.
