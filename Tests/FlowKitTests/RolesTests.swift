@@ -41,7 +41,7 @@ private struct NoteViewActions: ViewActions {
         case .fill(NoteView.text, let text): .edited(text)
         case .tap(NoteView.save): .save
         case .tap(NoteView.cancel), .back, .cancel: .cancel
-        case .fill, .choose, .tap: nil
+        case .fill, .edit, .choose, .tap: nil
         }
     }
 }

@@ -19,6 +19,9 @@ public struct Screen: Equatable, Sendable, Codable {
     /// The tabs of a tabbed flow (Account, Friends, Expenses), one of them selected; choosing
     /// one is a `tap` of its identifier.
     public var tabs: [Tab]
+    /// Paragraphs shown under the fields, before the actions: what the answers so far come to
+    /// (an expense's parts as they are typed).
+    public var footer: [String]
 
     public init(
         id: ScreenID,
@@ -29,7 +32,8 @@ public struct Screen: Equatable, Sendable, Codable {
         actions: [Action] = [],
         status: ScreenStatus? = nil,
         breadcrumb: [String] = [],
-        tabs: [Tab] = []
+        tabs: [Tab] = [],
+        footer: [String] = []
     ) {
         self.id = id
         self.title = title
@@ -40,10 +44,21 @@ public struct Screen: Equatable, Sendable, Codable {
         self.status = status
         self.breadcrumb = breadcrumb
         self.tabs = tabs
+        self.footer = footer
     }
 
     /// The field with this identifier, if the screen has one.
     public func field(_ id: ElementID) -> Field? { fields.first { $0.id == id } }
+
+    /// The table field and its row that a cell identifier (``ElementID/cell(_:of:)``) names.
+    public func cell(_ id: ElementID) -> (field: Field, row: TableRow)? {
+        for field in fields {
+            guard case .table(let rows, _, _) = field.input, let rowID = id.row(in: field.id),
+                  let row = rows.first(where: { $0.id == rowID }) else { continue }
+            return (field, row)
+        }
+        return nil
+    }
 
     /// The action with this identifier, if the screen has one.
     public func action(_ id: ElementID) -> Action? { actions.first { $0.id == id } }
@@ -84,6 +99,8 @@ public struct Field: Equatable, Sendable, Codable {
         case .choice(_, let selected): selected != nil
         case .multiChoice(_, let selected): !selected.isEmpty
         case .confirm(let value): value != nil
+        case .money(let value, _, _), .day(let value, _): !value.isEmpty
+        case .table(let rows, _, _): rows.allSatisfy { !$0.value.isEmpty }
         }
     }
 }
@@ -100,12 +117,30 @@ public enum Input: Equatable, Sendable, Codable {
     case multiChoice([Choice], selected: [ElementID])
     /// Yes or no.
     case confirm(Bool?)
+    /// An amount as typed (`12.50`), in a currency with that many decimals: renderers show the
+    /// currency beside it and refuse, as it is typed, what no amount in it could be.
+    case money(String, currency: String, decimals: Int)
+    /// A day as typed (`2026-11-22`, `today`, `yesterday`, `fri`) and, once the flow has read
+    /// it, the day it is (`Friday 2026-11-20`), shown beside it.
+    case day(String, resolved: String?)
+    /// One value per row, edited in place (each person's exact amount, percentage or shares), in
+    /// a unit (`EUR`, `%`, `shares`) with at most `decimals` decimals. Each cell is filled on its
+    /// own, by the identifier ``ElementID/cell(_:of:)`` makes of the field's and the row's.
+    case table([TableRow], unit: String, decimals: Int)
 
     /// The options of a choice or multi-choice field; empty for other kinds.
     public var options: [Choice] {
         switch self {
         case .choice(let options, _), .multiChoice(let options, _): options
-        case .text, .secret, .confirm: []
+        case .text, .secret, .confirm, .money, .day, .table: []
+        }
+    }
+
+    /// Whether the value is typed (filled), not picked (chosen).
+    public var isTyped: Bool {
+        switch self {
+        case .text, .secret, .money, .day: true
+        case .choice, .multiChoice, .confirm, .table: false
         }
     }
 
@@ -117,6 +152,9 @@ public enum Input: Equatable, Sendable, Codable {
         case .choice: "choice"
         case .multiChoice: "multi-choice"
         case .confirm: "confirm"
+        case .money: "money"
+        case .day: "day"
+        case .table: "table"
         }
     }
 }
@@ -125,10 +163,52 @@ public enum Input: Equatable, Sendable, Codable {
 public struct Choice: Equatable, Sendable, Codable {
     public var id: ElementID
     public var label: String
+    /// What else tells the option apart (an email), shown beside the label; typing it filters
+    /// and picks the option as the label does.
+    public var detail: String?
 
-    public init(id: ElementID, label: String) {
+    public init(id: ElementID, label: String, detail: String? = nil) {
         self.id = id
         self.label = label
+        self.detail = detail
+    }
+
+    /// Whether a filter typed by the user matches: anywhere in the label or the detail, without case.
+    public func matches(_ filter: String) -> Bool {
+        let filter = filter.lowercased()
+        return filter.isEmpty || label.lowercased().contains(filter) || (detail?.lowercased().contains(filter) ?? false)
+    }
+}
+
+/// One row of a ``Input/table(_:unit:decimals:)`` field.
+public struct TableRow: Equatable, Sendable, Codable {
+    public var id: ElementID
+    public var label: String
+    /// The value as typed.
+    public var value: String
+    /// What the value comes to, shown after it (`→ 14.00 EUR`).
+    public var note: String?
+
+    public init(id: ElementID, label: String, value: String, note: String? = nil) {
+        self.id = id
+        self.label = label
+        self.value = value
+        self.note = note
+    }
+}
+
+extension Identifier where Kind == ElementKind {
+    /// The identifier of one cell of a table field: `parts.bob-stone` for row `bob-stone` of
+    /// `parts`. Scripts fill it (`fill parts.bob-stone 12.00`) and `--set` answers it.
+    public static func cell(_ row: ElementID, of table: ElementID) -> ElementID {
+        ElementID("\(table.rawValue).\(row.rawValue)")
+    }
+
+    /// The row this cell identifier names in `table`, or nil when it is not one of its cells.
+    public func row(in table: ElementID) -> ElementID? {
+        let prefix = table.rawValue + "."
+        guard rawValue.hasPrefix(prefix), rawValue.count > prefix.count else { return nil }
+        return ElementID(String(rawValue.dropFirst(prefix.count)))
     }
 }
 

@@ -3,8 +3,13 @@
 /// Renderers produce events from key presses or typed lines; the test harness produces them
 /// from scripts. Flows receive them through their ViewActions.
 public enum UserEvent: Equatable, Sendable, Codable {
-    /// A text or secret field was given a value.
+    /// A typed field (or a table's cell) was given a value: the user confirmed it.
     case fill(ElementID, String)
+    /// The text of a money, day or table cell field as it is being typed, key by key, before it
+    /// is confirmed with a ``fill(_:_:)``. A flow may show what it comes to (a live preview) and
+    /// clear an error it fixes, but should not complain about text not yet finished. Only
+    /// interactive renderers send it; scripts fill.
+    case edit(ElementID, String)
     /// Options were picked in a choice, multi-choice or confirm field (`yes` / `no`).
     case choose(ElementID, [ElementID])
     /// An action was taken.

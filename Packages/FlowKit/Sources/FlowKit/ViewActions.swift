@@ -12,7 +12,7 @@
 ///         switch event {
 ///         case .tap(SignInView.submit): .submit
 ///         case .tap(SignInView.cancel), .back, .cancel: .cancel
-///         case .fill, .choose, .tap: nil
+///         case .fill, .edit, .choose, .tap: nil
 ///         }
 ///     }
 /// }

@@ -43,6 +43,7 @@ public actor PlainRenderer: ScreenHost {
     public private(set) var stop: Stop?
     private var shownID: ScreenID?
     private var shownStatus: ScreenStatus?
+    private var shownFooter: [String] = []
     private var answered: Set<ElementID> = []
     private var submitted = false
     /// The open question, asked again after a suspend.
@@ -73,6 +74,10 @@ public actor PlainRenderer: ScreenHost {
         // A screen on top again after a dismissal is drawn when it next asks for something: a
         // flow that is about to leave it too should not leave it printed in the log.
         guard screen.id == shownID else { return }
+        if screen.footer != shownFooter {
+            shownFooter = screen.footer
+            write(screen.footer)
+        }
         if screen.status != shownStatus {
             shownStatus = screen.status
             if let status = screen.status { say(status) }
@@ -104,7 +109,23 @@ public actor PlainRenderer: ScreenHost {
             }
         }
 
-        for field in screen.fields where field.error != nil || !answered.contains(field.id) {
+        for field in screen.fields {
+            if case .table(let rows, let unit, _) = field.input {
+                if let error = field.error, answered.contains(field.id) {
+                    // The rows as a whole were refused: each is asked again.
+                    write(["Error: \(error)"])
+                    answered.remove(field.id)
+                    for row in rows { answered.remove(ElementID.cell(row.id, of: field.id)) }
+                }
+                for row in rows where !answered.contains(ElementID.cell(row.id, of: field.id)) {
+                    let cell = Field(id: ElementID.cell(row.id, of: field.id), label: "\(field.label), \(row.label)", input: .text(row.value), hint: unit)
+                    if let event = await ask(cell, on: screen) { return event }
+                    if stop != nil { return .cancel }
+                }
+                answered.insert(field.id)
+                continue
+            }
+            guard field.error != nil || !answered.contains(field.id) else { continue }
             if let event = await ask(field, on: screen) { return event }
             if stop != nil { return .cancel }
         }
@@ -117,6 +138,7 @@ public actor PlainRenderer: ScreenHost {
         guard stop == nil else { return }
         shownID = screen.id
         shownStatus = screen.status
+        shownFooter = screen.footer
         answered = []
         submitted = false
         var lines = ["", "== \(screen.heading) =="]
@@ -131,6 +153,7 @@ public actor PlainRenderer: ScreenHost {
             case .failed(let reason): lines.append("(\(reason))")
             }
         }
+        lines += screen.footer
         if !screen.fields.isEmpty, screen.actions.contains(where: { $0.role != .primary }) {
             lines.append("(Type ? at a prompt for other options.)")
         }
@@ -216,6 +239,10 @@ public actor PlainRenderer: ScreenHost {
         switch field.input {
         case .text(let value) where !value.isEmpty && field.error == nil:
             text += " [\(value)]"
+        case .day(let value, let resolved) where !value.isEmpty && field.error == nil:
+            text += " [\(value)" + (resolved.map { ": \($0)" } ?? "") + "]"
+        case .money(let value, let currency, _):
+            text += " in \(currency)" + (value.isEmpty || field.error != nil ? "" : " [\(value)]")
         case .secret(isSet: true) where field.error == nil:
             text += " [unchanged]"
         case .choice(let options, _), .multiChoice(let options, _):
@@ -229,14 +256,16 @@ public actor PlainRenderer: ScreenHost {
     }
 
     private func listOptions(_ options: [Choice]) {
-        write(options.enumerated().map { "  \($0.offset + 1)) \($0.element.label)" })
+        write(options.enumerated().map { "  \($0.offset + 1)) \($0.element.label)" + ($0.element.detail.map { " (\($0))" } ?? "") })
     }
 
     /// The event an answer makes for a field, or nil when the answer is not one the field takes.
     private func event(for field: Field, answer: String) -> UserEvent? {
         switch field.input {
-        case .text, .secret:
+        case .text, .secret, .money, .day:
             return .fill(field.id, answer)
+        case .table:
+            return nil
         case .choice(let options, _):
             return pick(answer, from: options).map { .choose(field.id, [$0]) }
         case .multiChoice(let options, _):
@@ -255,7 +284,7 @@ public actor PlainRenderer: ScreenHost {
 
     private func refusal(for field: Field) -> String {
         switch field.input {
-        case .text, .secret: "that answer was not taken"
+        case .text, .secret, .money, .day, .table: "that answer was not taken"
         case .choice(let options, _): "enter a number from 1 to \(options.count)"
         case .multiChoice(let options, _): "enter numbers from 1 to \(options.count), separated by commas"
         case .confirm: "answer y or n"
@@ -270,6 +299,7 @@ public actor PlainRenderer: ScreenHost {
         }
         return options.first {
             $0.id.rawValue.caseInsensitiveEquals(answer) || $0.label.caseInsensitiveEquals(answer)
+                || ($0.detail?.caseInsensitiveEquals(answer) ?? false)
         }?.id
     }
 

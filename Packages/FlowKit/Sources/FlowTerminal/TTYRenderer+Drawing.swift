@@ -140,8 +140,14 @@ extension TTYRenderer {
             }
         }
 
-        if !screen.actions.isEmpty {
+        if !screen.footer.isEmpty {
             if !screen.fields.isEmpty { layout.rows.append([]) }
+            for paragraph in screen.footer {
+                layout.rows += Self.wrap([Span(paragraph)], width: usable)
+            }
+        }
+        if !screen.actions.isEmpty {
+            if !screen.fields.isEmpty || !screen.footer.isEmpty { layout.rows.append([]) }
             let firstAction = tabCount + screen.fields.count
             let items: [Row] = screen.actions.enumerated().map { offset, action in
                 firstAction + offset == focus
@@ -179,16 +185,57 @@ extension TTYRenderer {
     /// field is focused and edited); the row of the highlighted option (a focused choice).
     func valueRows(of field: Field, focused: Bool, width: Int) -> (rows: [Row], cursor: (row: Int, column: Int)?, highlighted: Int?) {
         switch field.input {
-        case .text, .secret:
+        case .text, .secret, .money, .day:
             let editor = editors[field.id] ?? LineEditor()
+            // After the value: a money field's currency, a day's reading.
+            let after: Span? = switch field.input {
+            case .money(_, let currency, _): Span(" " + currency, .dim)
+            case .day(_, let resolved?) where !editor.text.isEmpty: Span("  → " + resolved, .dim)
+            default: nil
+            }
             if editor.text.isEmpty, !focused, let hint = field.hint {
-                return (Self.wrap([Span(hint, .dim)], width: width), nil, nil)
+                return (Self.wrap([Span(hint, .dim)] + (after.map { [$0] } ?? []), width: width), nil, nil)
             }
             let isSecret = if case .secret = field.input { true } else { false }
             let shown = isSecret ? String(repeating: "•", count: editor.characters.count) : editor.text
             let column = isSecret ? editor.cursor : Span(String(editor.characters[..<editor.cursor])).width
-            let (rows, cursor) = Self.wrapCharacters(Span(shown), width: width, cursor: column)
+            var (rows, cursor) = Self.wrapCharacters(Span(shown), width: width, cursor: column)
+            if let after {
+                if let last = rows.last, last.width + after.width <= width {
+                    rows[rows.count - 1] = last + [after]
+                } else {
+                    rows += Self.wrap([after], width: width)
+                }
+            }
             return (rows, focused ? cursor : nil, nil)
+
+        case .table(let rows, let unit, _):
+            // One row per person: the label, the value being typed with its unit, what it comes to.
+            let labelWidth = min(rows.map { Span($0.label).width }.max() ?? 0, max(1, width / 2))
+            let current = highlights[field.id] ?? 0
+            var lines: [Row] = []
+            var cursor: (row: Int, column: Int)?
+            var highlighted: Int?
+            for (index, row) in rows.enumerated() {
+                let cell = ElementID.cell(row.id, of: field.id)
+                let editor = editors[cell] ?? LineEditor(row.value)
+                let isCurrent = focused && index == current
+                let label = Span(row.label)
+                let padding = String(repeating: " ", count: max(0, labelWidth - label.width) + 2)
+                var line: Row = [Span(isCurrent ? "› " : "  ", .accent), Span(row.label, isCurrent ? .bold : .plain), Span(padding)]
+                let valueColumn = line.width
+                line.append(Span(editor.text.isEmpty ? "…" : editor.text, editor.text.isEmpty ? .dim : .plain))
+                line.append(Span(" " + unit, .dim))
+                if let note = row.note { line.append(Span("  " + note, .dim)) }
+                if isCurrent {
+                    highlighted = lines.count
+                    let column = valueColumn + Span(String(editor.characters[..<editor.cursor])).width
+                    if column < width { cursor = (lines.count, column) }
+                }
+                lines += Self.wrap(line, width: width, hanging: 4)
+            }
+            if focused { lines.append([Span("↑/↓ to move between rows, enter to confirm", .dim)]) }
+            return (lines, cursor, highlighted)
 
         case .choice(let options, let selected):
             guard focused else {
@@ -197,7 +244,7 @@ extension TTYRenderer {
             }
             let header: Row = filtering == field.id
                 ? [Span("/" + (filters[field.id] ?? "")), Span("  type to filter, enter to pick, esc to stop", .dim)]
-                : [Span("↑/↓ to move, / to filter, enter to pick", .dim)]
+                : [Span("↑/↓ to move, type to filter, enter to pick", .dim)]
             var rows = Self.wrap(header, width: width)
             let shown = visible(options, for: field.id)
             if shown.isEmpty { rows += Self.wrap([Span("no option matches", .dim)], width: width) }
@@ -205,7 +252,7 @@ extension TTYRenderer {
             for (index, option) in shown.enumerated() {
                 let current = index == highlights[field.id]
                 if current { highlighted = rows.count }
-                rows += Self.wrap([current ? Span("› \(option.label)", .selected) : Span("  \(option.label)")], width: width, hanging: 2)
+                rows += Self.wrap([current ? Span("› \(option.label)", .selected) : Span("  \(option.label)")] + Self.detail(option), width: width, hanging: 2)
             }
             return (rows, nil, highlighted)
 
@@ -213,21 +260,31 @@ extension TTYRenderer {
             let chosen = picks[field.id] ?? []
             guard focused else {
                 let labels = options.filter { chosen.contains($0.id) }.map(\.label).joined(separator: ", ")
-                return (Self.wrap([Span(labels)], width: width), nil, nil)
+                return (Self.wrap([labels.isEmpty ? Span("(none)", .dim) : Span(labels)], width: width), nil, nil)
             }
-            var rows = Self.wrap([Span("space to pick, enter when done", .dim)], width: width)
+            let header: Row = filtering == field.id
+                ? [Span("/" + (filters[field.id] ?? "")), Span("  type to filter, enter to pick or unpick, esc to stop", .dim)]
+                : [Span("space to pick, type to filter, enter when done", .dim)]
+            var rows = Self.wrap(header, width: width)
+            let shown = visible(options, for: field.id)
+            if shown.isEmpty { rows += Self.wrap([Span("no one matches", .dim)], width: width) }
             var highlighted: Int?
-            for (index, option) in options.enumerated() {
+            for (index, option) in shown.enumerated() {
                 let text = (chosen.contains(option.id) ? "[x] " : "[ ] ") + option.label
                 let current = index == highlights[field.id]
                 if current { highlighted = rows.count }
-                rows += Self.wrap([Span(text, current ? .selected : .plain)], width: width, hanging: 4)
+                rows += Self.wrap([Span(text, current ? .selected : .plain)] + Self.detail(option), width: width, hanging: 4)
             }
             return (rows, nil, highlighted)
 
         case .confirm(let value):
             return ([[value.map { Span($0 ? "yes" : "no") } ?? Span("y/n", .dim)]], nil, nil)
         }
+    }
+
+    /// An option's detail (an email), dim after its label.
+    static func detail(_ option: Choice) -> Row {
+        option.detail.map { [Span("  " + $0, .dim)] } ?? []
     }
 
     // MARK: - Wrapping

@@ -48,19 +48,36 @@ extension TTYRenderer {
 
     func handle(_ key: Key, in field: Field, on screen: Screen) -> UserEvent? {
         switch field.input {
-        case .text, .secret:
+        case .text, .secret, .money, .day:
             if key == .enter {
                 let value = editors[field.id]?.text ?? ""
                 if focus - tabCount == screen.fields.count - 1, let primary = screen.primaryAction { submitAfterFill = primary.id }
                 focus += 1
-                return .fill(field.id, value)
+                return confirm(field.id, value)
             }
             if key == .up { return moveFocus(-1, on: screen) }
             if key == .down { return moveFocus(1, on: screen) }
-            var editor = editors[field.id] ?? LineEditor()
-            _ = editor.handle(key)
-            editors[field.id] = editor
-            return nil
+            return edit(key, cell: field.id, of: field.input)
+
+        case .table(let rows, _, _):
+            guard !rows.isEmpty else { return moveFocus(key == .up ? -1 : 1, on: screen) }
+            let current = min(highlights[field.id] ?? 0, rows.count - 1)
+            let cell = ElementID.cell(rows[current].id, of: field.id)
+            let changed = unconfirmed.contains(cell) || (editors[cell].map { $0.text != rows[current].value } ?? false)
+            switch key {
+            case .up, .down, .enter:
+                let step = key == .up ? -1 : 1
+                if rows.indices.contains(current + step) {
+                    highlights[field.id] = current + step
+                } else {
+                    if key == .enter, focus - tabCount == screen.fields.count - 1, let primary = screen.primaryAction { submitAfterFill = primary.id }
+                    let event = moveFocus(step, on: screen)
+                    if !changed { return event }
+                }
+                return changed || key == .enter ? confirm(cell, editors[cell]?.text ?? rows[current].value) : nil
+            default:
+                return edit(key, cell: cell, of: field.input)
+            }
 
         case .choice(let options, _):
             let shown = visible(options, for: field.id)
@@ -76,22 +93,36 @@ extension TTYRenderer {
                 focus += 1
                 filters[field.id] = nil
                 return .choose(field.id, [shown[current].id])
+            case .character(let character) where !character.isWhitespace:
+                // Typing starts the filter (j and k move, / starts it empty).
+                filtering = field.id
+                filters[field.id] = String(character)
+                highlights[field.id] = 0
             default: break
             }
             return nil
 
         case .multiChoice(let options, _):
+            let shown = visible(options, for: field.id)
             let current = highlights[field.id] ?? 0
             switch key {
             case .up, .character("k"): highlights[field.id] = max(0, current - 1)
-            case .down, .character("j"): highlights[field.id] = min(options.count - 1, current + 1)
+            case .down, .character("j"): highlights[field.id] = min(max(0, shown.count - 1), current + 1)
             case .character(" "):
-                guard options.indices.contains(current) else { return nil }
-                picks[field.id, default: []].formSymmetricDifference([options[current].id])
+                guard shown.indices.contains(current) else { return nil }
+                picks[field.id, default: []].formSymmetricDifference([shown[current].id])
+            case .character("/"):
+                filtering = field.id
+                highlights[field.id] = 0
             case .enter:
                 focus += 1
+                filters[field.id] = nil
                 let chosen = options.map(\.id).filter { picks[field.id, default: []].contains($0) }
                 return .choose(field.id, chosen)
+            case .character(let character) where !character.isWhitespace:
+                filtering = field.id
+                filters[field.id] = String(character)
+                highlights[field.id] = 0
             default: break
             }
             return nil
@@ -107,10 +138,62 @@ extension TTYRenderer {
         }
     }
 
+    /// An editing key in a typed field or a table's cell. A money field or a table keeps only
+    /// text that an amount with its decimals could become, and says why a key was refused; a
+    /// money field, a day or a cell reports the text as it changes (``UserEvent/edit(_:_:)``),
+    /// and is confirmed (filled) when the focus leaves it.
+    func edit(_ key: Key, cell: ElementID, of input: Input) -> UserEvent? {
+        let before = editors[cell] ?? LineEditor()
+        var editor = before
+        _ = editor.handle(key)
+        editors[cell] = editor
+        guard editor.text != before.text else { return nil }
+        switch input {
+        case .money(_, let unit, let decimals), .table(_, let unit, let decimals):
+            if let refusal = Self.amountRefusal(editor.text, decimals: decimals, unit: unit) {
+                inputNotice = refusal
+                editors[cell] = before
+                return nil
+            }
+        case .day: break
+        default: return nil
+        }
+        unconfirmed.insert(cell)
+        return .edit(cell, editor.text)
+    }
+
+    /// The fill that confirms a typed value.
+    func confirm(_ cell: ElementID, _ value: String) -> UserEvent {
+        unconfirmed.remove(cell)
+        return .fill(cell, value)
+    }
+
+    /// Why text typed for an amount with `decimals` decimals cannot become one, or nil when it
+    /// can: digits, then at most one decimal point (or comma) and that many digits.
+    static func amountRefusal(_ text: String, decimals: Int, unit: String) -> String? {
+        let whole = decimals == 0 ? "whole numbers only" : "digits and one decimal point, \(decimals) decimal\(decimals == 1 ? "" : "s") at most"
+        let refusal = "\(unit): \(whole)"
+        var separators = 0
+        var afterSeparator = 0
+        for character in text {
+            if character == "." || character == "," {
+                separators += 1
+                guard separators == 1, decimals > 0 else { return refusal }
+            } else if ("0"..."9").contains(character) {
+                if separators == 1 { afterSeparator += 1 }
+                guard afterSeparator <= decimals else { return refusal }
+            } else {
+                return refusal
+            }
+        }
+        return nil
+    }
+
     /// Keys while a choice list is being filtered: typing narrows it, Enter picks the
     /// highlighted option, Esc leaves the filter.
     func filter(_ key: Key, in field: ElementID, options: [Choice]) -> UserEvent? {
         var text = filters[field] ?? ""
+        let isMulti = if case .multiChoice? = screen?.field(field)?.input { true } else { false }
         switch key {
         case .character(let character): text.append(character)
         case .paste(let pasted): text += pasted.filter { !$0.isNewline }
@@ -127,6 +210,12 @@ extension TTYRenderer {
             guard let pick = shown.indices.contains(highlights[field] ?? 0) ? shown[highlights[field] ?? 0] : nil else { return nil }
             filtering = nil
             filters[field] = nil
+            if isMulti {
+                // Picked (or unpicked) in place: type again for the next one, Enter when done.
+                picks[field, default: []].formSymmetricDifference([pick.id])
+                highlights[field] = options.firstIndex { $0.id == pick.id } ?? 0
+                return nil
+            }
             focus += 1
             return .choose(field, [pick.id])
         default: return nil
@@ -139,7 +228,7 @@ extension TTYRenderer {
     /// The options a choice shows under its filter (matching anywhere, without case).
     func visible(_ options: [Choice], for field: ElementID) -> [Choice] {
         guard let text = filters[field], !text.isEmpty else { return options }
-        return options.filter { $0.label.lowercased().contains(text.lowercased()) }
+        return options.filter { $0.matches(text) }
     }
 
     /// Starts or stops the spinner of a busy screen.
@@ -172,12 +261,16 @@ extension TTYRenderer {
         focus = (focus + step + count) % count
         if (0..<screen.fields.count).contains(leaving) {
             let field = screen.fields[leaving]
-            if let editor = editors[field.id] {
-                switch field.input {
-                case .text(let value) where editor.text != value: return .fill(field.id, editor.text)
-                case .secret where !editor.text.isEmpty: return .fill(field.id, editor.text)
-                default: break
-                }
+            switch field.input {
+            case .text(let value), .money(let value, _, _), .day(let value, _):
+                if let editor = editors[field.id], editor.text != value || unconfirmed.contains(field.id) { return confirm(field.id, editor.text) }
+            case .secret:
+                if let editor = editors[field.id], !editor.text.isEmpty { return .fill(field.id, editor.text) }
+            case .table(let rows, _, _):
+                guard let row = rows.indices.contains(highlights[field.id] ?? 0) ? rows[highlights[field.id] ?? 0] : nil else { break }
+                let cell = ElementID.cell(row.id, of: field.id)
+                if let editor = editors[cell], editor.text != row.value || unconfirmed.contains(cell) { return confirm(cell, editor.text) }
+            default: break
             }
         }
         return nil

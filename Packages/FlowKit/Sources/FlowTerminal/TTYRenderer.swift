@@ -6,10 +6,13 @@ import FlowKit
 /// It draws below what is already on the terminal and repaints only its own region, so the
 /// scrollback keeps what happened. Keys: Tab / Shift-Tab or Down / Up move between elements;
 /// in a text field, typing edits (Left, Right, Home, End, Backspace, Delete, Ctrl-U, Ctrl-W,
-/// Alt-B, Alt-F, Alt-Backspace) and Enter confirms (on the last field it also submits); in a
-/// choice, Up / Down or j / k move and Enter or Space picks; Space toggles in a multi-choice;
-/// y / n answer a confirm; Enter takes the focused action; Esc goes back; Ctrl-D cancels. Other
-/// Alt keys do nothing. The layout for narrow and short terminals is in TTYRenderer+Drawing.
+/// Alt-B, Alt-F, Alt-Backspace) and Enter confirms (on the last field it also submits); a money
+/// field (and a table) refuses a key no amount could take and says why, and reports its text,
+/// like a day's, as it is typed; in a table, Up / Down move between rows, each row edited in
+/// place; in a choice, Up / Down or j / k move, typing (or /) filters, and Enter or Space picks;
+/// in a multi-choice, Space toggles, and Enter on a filtered list toggles its first match; y / n
+/// answer a confirm; Enter takes the focused action; Esc goes back; Ctrl-D cancels. Other Alt
+/// keys do nothing. The layout for narrow and short terminals is in TTYRenderer+Drawing.
 public actor TTYRenderer: ScreenHost {
     // State is internal (not private) so the key handling and the drawing, in files of their
     // own, can reach it; nothing outside the renderer touches it.
@@ -45,6 +48,8 @@ public actor TTYRenderer: ScreenHost {
     /// Said under the screen's status until the next key (input that was not UTF-8).
     var inputNotice: String?
     var filters: [ElementID: String] = [:]
+    /// Typed fields and cells edited since they were last confirmed: leaving one fills it.
+    var unconfirmed: Set<ElementID> = []
     /// The shown screen's figures as drawn: a QR code is encoded once, not at every repaint.
     var drawnFigures: [Figure: FigureDrawing.Result] = [:]
     /// Pictures already sent to a kitty terminal, by the id they were sent under; the
@@ -133,6 +138,19 @@ public actor TTYRenderer: ScreenHost {
 
     // MARK: - State
 
+    /// The values of a screen's text, money and day fields and of its tables' cells.
+    static func typedValues(of screen: Screen) -> [ElementID: String] {
+        var values: [ElementID: String] = [:]
+        for field in screen.fields {
+            switch field.input {
+            case .text(let value), .money(let value, _, _), .day(let value, _): values[field.id] = value
+            case .table(let rows, _, _): for row in rows { values[.cell(row.id, of: field.id)] = row.value }
+            default: break
+            }
+        }
+        return values
+    }
+
     var elements: [ElementID] { screen?.elementIDs ?? [] }
 
     /// How many tabs come before the fields in the focus order.
@@ -150,6 +168,7 @@ public actor TTYRenderer: ScreenHost {
             highlights = [:]
             picks = [:]
             filters = [:]
+            unconfirmed = []
             drawnFigures = [:]
             filtering = nil
             inputNotice = nil
@@ -157,9 +176,14 @@ public actor TTYRenderer: ScreenHost {
             focus = next.tabs.count + (next.fields.firstIndex { !$0.hasValue || $0.error != nil } ?? next.fields.count)
             if next.fields.isEmpty, let primary = next.actions.firstIndex(where: { $0.role == .primary }) { focus = next.tabs.count + primary }
         }
+        // A typed value the flow changed (not the one being typed) replaces what its editor holds.
+        let before = fresh ? [:] : (screen.map(Self.typedValues) ?? [:])
+        for (cell, value) in Self.typedValues(of: next) where editors[cell] == nil || fresh
+            || (before[cell] != value && editors[cell]?.text != value) {
+            editors[cell] = LineEditor(value)
+        }
         for field in next.fields {
             switch field.input {
-            case .text(let value) where editors[field.id] == nil || fresh: editors[field.id] = LineEditor(value)
             case .secret(let isSet) where !isSet: editors[field.id] = LineEditor()
             case .choice(let options, let selected) where highlights[field.id] == nil:
                 highlights[field.id] = options.firstIndex { $0.id == selected } ?? 0

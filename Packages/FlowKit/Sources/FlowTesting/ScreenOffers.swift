@@ -5,17 +5,18 @@ package enum ScreenOffers {
     /// Why `event` does not fit `screen`, or nil when it does.
     package static func mismatch(of event: UserEvent, on screen: Screen) -> String? {
         switch event {
-        case .fill(let id, _):
+        case .fill(let id, _), .edit(let id, _):
+            if screen.cell(id) != nil { return nil }
             guard let field = screen.field(id) else { return "the screen \(screen.id) has no field \(id)" }
-            switch field.input {
-            case .text, .secret: return nil
-            default: return "\(id) is a \(field.input.kindName) field: use choose"
+            if case .table(let rows, _, _) = field.input {
+                return "\(id) is a table: fill one of its cells, \(rows.map { ElementID.cell($0.id, of: id).rawValue }.joined(separator: ", "))"
             }
+            return field.input.isTyped ? nil : "\(id) is a \(field.input.kindName) field: use choose"
         case .choose(let id, let options):
             guard let field = screen.field(id) else { return "the screen \(screen.id) has no field \(id)" }
             let known: [ElementID]
             switch field.input {
-            case .text, .secret: return "\(id) is a \(field.input.kindName) field: use fill"
+            case .text, .secret, .money, .day, .table: return "\(id) is a \(field.input.kindName) field: use fill"
             case .confirm: known = [.yes, .no]
             case .choice, .multiChoice: known = field.input.options.map(\.id)
             }
@@ -47,6 +48,8 @@ package enum ScreenOffers {
                 "\(field.id) (\(field.input.kindName): \(options.map(\.id.rawValue).joined(separator: ", ")))"
             case .confirm:
                 "\(field.id) (confirm: yes, no)"
+            case .table(let rows, _, _):
+                "\(field.id) (table: \(rows.map { ElementID.cell($0.id, of: field.id).rawValue }.joined(separator: ", ")))"
             default:
                 "\(field.id) (\(field.input.kindName))"
             }

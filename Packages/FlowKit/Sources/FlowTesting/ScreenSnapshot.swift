@@ -21,10 +21,20 @@ public enum ScreenSnapshot {
         }
         for field in screen.fields {
             var label = "\(field.label) (\(field.id), \(field.input.kindName)"
+            if case .table(_, let unit, _) = field.input { label += " in \(unit)" }
             if let hint = field.hint { label += "; \(hint)" }
-            lines.append("  \(label)): \(value(of: field.input))")
+            if case .table(let rows, _, _) = field.input {
+                lines.append("  \(label)):")
+                for row in rows {
+                    let value = row.value.isEmpty ? "(empty)" : shown(row.value)
+                    lines.append("    \(row.label) (\(ElementID.cell(row.id, of: field.id))): \(value)" + (row.note.map { " \($0)" } ?? ""))
+                }
+            } else {
+                lines.append("  \(label)): \(value(of: field.input))")
+            }
             if let error = field.error { lines.append("    Error: \(error)") }
         }
+        lines += screen.footer
         if !screen.actions.isEmpty {
             let actions = screen.actions.map { action in
                 action.role == .secondary ? "\(action.label) (\(action.id))" : "\(action.label) (\(action.id), \(action.role.rawValue))"
@@ -47,12 +57,22 @@ public enum ScreenSnapshot {
         case .secret(let isSet):
             isSet ? "********" : "(empty)"
         case .choice(let options, let selected):
-            options.map { "[\($0.id == selected ? "x" : " ")] \($0.label) (\($0.id))" }.joined(separator: " | ")
+            options.map { "[\($0.id == selected ? "x" : " ")] \(described($0))" }.joined(separator: " | ")
         case .multiChoice(let options, let selected):
-            options.map { "[\(selected.contains($0.id) ? "x" : " ")] \($0.label) (\($0.id))" }.joined(separator: " | ")
+            options.map { "[\(selected.contains($0.id) ? "x" : " ")] \(described($0))" }.joined(separator: " | ")
         case .confirm(let value):
             value.map { $0 ? "yes" : "no" } ?? "(unanswered)"
+        case .money(let value, let currency, _):
+            value.isEmpty ? "(empty) \(currency)" : "\(shown(value)) \(currency)"
+        case .day(let value, let resolved):
+            (value.isEmpty ? "(empty)" : shown(value)) + (resolved.map { " → \($0)" } ?? "")
+        case .table:
+            ""
         }
+    }
+
+    private static func described(_ option: Choice) -> String {
+        "\(option.label)" + (option.detail.map { ", \($0)" } ?? "") + " (\(option.id))"
     }
 
     /// A value as a script would write it, shortened when very long.

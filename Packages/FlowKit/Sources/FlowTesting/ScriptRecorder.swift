@@ -25,18 +25,19 @@ public actor ScriptRecorder: ScreenHost {
     public func dismiss(_ screenID: ScreenID) async { await inner.dismiss(screenID) }
 
     public func nextEvent(on screen: Screen) async -> UserEvent {
-        if screen.id != lastScreen {
-            lines.append(Script.Verb.expectScreen(screen.id).scriptLine)
-            lastScreen = screen.id
-        }
+        var expectations: [String] = []
+        if screen.id != lastScreen { expectations.append(Script.Verb.expectScreen(screen.id).scriptLine) }
         for field in screen.fields {
-            if let error = field.error { lines.append(Script.Verb.expectError(field.id, error).scriptLine) }
+            if let error = field.error { expectations.append(Script.Verb.expectError(field.id, error).scriptLine) }
         }
         if case .error(let message) = screen.status {
-            lines.append(Script.Verb.expectError(nil, message).scriptLine)
+            expectations.append(Script.Verb.expectError(nil, message).scriptLine)
         }
         let event = await inner.nextEvent(on: screen)
-        lines.append(Self.verb(for: event).scriptLine)
+        // Text being typed is not a step: the fill that confirms it is.
+        guard let verb = Self.verb(for: event) else { return event }
+        lastScreen = screen.id
+        lines += expectations + [verb.scriptLine]
         return event
     }
 
@@ -45,9 +46,10 @@ public actor ScriptRecorder: ScreenHost {
         (lines + [Script.Verb.expectResult(outcome.name).scriptLine]).joined(separator: "\n") + "\n"
     }
 
-    private static func verb(for event: UserEvent) -> Script.Verb {
+    private static func verb(for event: UserEvent) -> Script.Verb? {
         switch event {
         case .fill(let id, let value): .fill(id, value)
+        case .edit: nil
         case .choose(let id, let options): .choose(id, options.map(\.rawValue))
         case .tap(let id): .tap(id)
         case .back: .back

@@ -22,7 +22,7 @@ struct AccountViewActions: ViewActions {
             options.first.flatMap { Currency(code: $0.rawValue) }.map(AccountAction.currencyChosen)
         case .tap(AccountView.back), .back, .cancel: .back
         case .tap(let change): .open(change)
-        case .fill, .choose: nil
+        case .fill, .edit, .choose: nil
         }
     }
 }

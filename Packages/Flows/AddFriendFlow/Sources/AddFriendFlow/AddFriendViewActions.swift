@@ -24,7 +24,7 @@ struct AddFriendViewActions: ViewActions {
         case .tap(AddFriendView.add): .confirm
         case .tap(AddFriendView.back), .back: .back
         case .tap(AddFriendView.cancel), .cancel: .cancel
-        case .fill, .choose, .tap: nil
+        case .fill, .edit, .choose, .tap: nil
         }
     }
 }

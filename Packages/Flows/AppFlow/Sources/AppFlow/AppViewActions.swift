@@ -14,7 +14,7 @@ struct AppViewActions: ViewActions {
         switch event {
         case .tap(AppView.retry): .retry
         case .tap(AppView.quit), .back, .cancel: .quit
-        case .fill, .choose, .tap: nil
+        case .fill, .edit, .choose, .tap: nil
         }
     }
 }

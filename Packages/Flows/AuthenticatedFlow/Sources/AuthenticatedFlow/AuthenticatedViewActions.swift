@@ -19,7 +19,7 @@ struct AuthenticatedViewActions: ViewActions {
         case .tap(AuthenticatedView.quit): .quit
         case .tap(let tab): .open(tab)
         case .back, .cancel: .cancel
-        case .fill, .choose: nil
+        case .fill, .edit, .choose: nil
         }
     }
 }

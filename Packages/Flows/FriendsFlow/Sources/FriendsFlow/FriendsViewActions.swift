@@ -22,7 +22,7 @@ struct FriendsViewActions: ViewActions {
         case .tap(FriendsView.more): .more
         case .tap(FriendsView.back), .back, .cancel: .back
         case .tap(let id): .open(id)
-        case .fill, .choose: nil
+        case .fill, .edit, .choose: nil
         }
     }
 }

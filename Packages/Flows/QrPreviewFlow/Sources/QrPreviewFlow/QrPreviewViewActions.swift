@@ -14,7 +14,7 @@ struct QrPreviewViewActions: ViewActions {
         switch event {
         case .tap(QrPreviewView.back), .back: .back
         case .cancel: .cancel
-        case .fill, .choose, .tap: nil
+        case .fill, .edit, .choose, .tap: nil
         }
     }
 }

@@ -21,7 +21,7 @@ struct SignInViewActions: ViewActions {
         case .tap(SignInView.submit): .submit
         case .tap(SignInView.cancel), .back, .cancel: .cancel
         case .tap(let child): .open(child)
-        case .fill, .choose: nil
+        case .fill, .edit, .choose: nil
         }
     }
 }

@@ -20,7 +20,7 @@ struct SignUpViewActions: ViewActions {
         case .fill(SignUpView.displayName, let value): .displayNameChanged(value)
         case .tap(SignUpView.submit): .submit
         case .tap(SignUpView.cancel), .back, .cancel: .cancel
-        case .fill, .choose, .tap: nil
+        case .fill, .edit, .choose, .tap: nil
         }
     }
 }

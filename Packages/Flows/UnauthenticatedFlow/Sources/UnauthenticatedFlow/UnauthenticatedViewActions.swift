@@ -17,7 +17,7 @@ struct UnauthenticatedViewActions: ViewActions {
         case .tap(UnauthenticatedView.quit): .quit
         case .tap(let child): .open(child)
         case .back, .cancel: .cancel
-        case .fill, .choose: nil
+        case .fill, .edit, .choose: nil
         }
     }
 }

@@ -23,7 +23,7 @@ struct UpdateAvatarViewActions: ViewActions {
         case .fill(UpdateAvatarView.path, let value): .pathChanged(value)
         case .tap(UpdateAvatarView.save): .save
         case .tap(UpdateAvatarView.cancel), .back, .cancel: .cancel
-        case .fill, .choose, .tap: nil
+        case .fill, .edit, .choose, .tap: nil
         }
     }
 }

@@ -16,7 +16,7 @@ struct UpdateDisplayNameViewActions: ViewActions {
         case .fill(UpdateDisplayNameView.name, let value): .nameChanged(value)
         case .tap(UpdateDisplayNameView.save): .save
         case .tap(UpdateDisplayNameView.cancel), .back, .cancel: .cancel
-        case .fill, .choose, .tap: nil
+        case .fill, .edit, .choose, .tap: nil
         }
     }
 }

@@ -18,7 +18,7 @@ struct UpdateEmailViewActions: ViewActions {
         case .fill(UpdateEmailView.password, let value): .passwordChanged(value)
         case .tap(UpdateEmailView.save): .save
         case .tap(UpdateEmailView.cancel), .back, .cancel: .cancel
-        case .fill, .choose, .tap: nil
+        case .fill, .edit, .choose, .tap: nil
         }
     }
 }

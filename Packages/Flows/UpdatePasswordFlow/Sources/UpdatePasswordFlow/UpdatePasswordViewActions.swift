@@ -20,7 +20,7 @@ struct UpdatePasswordViewActions: ViewActions {
         case .fill(UpdatePasswordView.repeated, let value): .repeatChanged(value)
         case .tap(UpdatePasswordView.save): .save
         case .tap(UpdatePasswordView.cancel), .back, .cancel: .cancel
-        case .fill, .choose, .tap: nil
+        case .fill, .edit, .choose, .tap: nil
         }
     }
 }

@@ -35,7 +35,7 @@ struct UserPreviewViewActions: ViewActions {
         case .tap(UserPreviewView.find): .find
         case .tap(UserPreviewView.back), .back: .back
         case .cancel: .cancel
-        case .fill, .choose, .tap: nil
+        case .fill, .edit, .choose, .tap: nil
         }
     }
 }
