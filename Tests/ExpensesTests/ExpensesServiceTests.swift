@@ -138,6 +138,37 @@ struct ExpensesServiceTests {
         #expect(try await service.expenses(of: ann, page: PageRequest(limit: 1)).map(\.description) == ["E0"])
     }
 
+    @Test("a note and the rule as given are kept; a blank note is none; a long one or one with control characters is refused")
+    func notes() async throws {
+        let service = ledger.service()
+        var given = try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob], rule: .shares([ann: 1, bob: 3]))
+        given.note = "  at the station  "
+        let kept = try await service.add(given, by: ann)
+        let read = try await service.expense(kept.id, for: bob)
+        #expect(read?.note == "at the station")
+        #expect(read?.rule == .shares([ann: 1, bob: 3]))
+        given.note = "   "
+        #expect(try await service.add(given, by: ann).note == nil)
+        for refused in [String(repeating: "n", count: Expense.noteLimit + 1), "a\u{7}b"] {
+            given.note = refused
+            await #expect(throws: ExpensesError.invalid(.note)) { try await service.add(given, by: ann) }
+        }
+        given.note = String(repeating: "n", count: Expense.noteLimit)
+        #expect(try await service.add(given, by: ann).note?.count == Expense.noteLimit)
+    }
+
+    @Test("the people of a user's newest expenses, most recent first, each once; nobody else's")
+    func recentPeople() async throws {
+        let service = ledger.service()
+        #expect(try await service.recentPeople(of: ann).isEmpty)
+        let dan = UserID(rawValue: "d-dan")
+        for (people, day) in [([ann, bob], "2026-11-01"), ([ann, cy], "2026-11-03"), ([ann, bob, cy], "2026-11-02"), ([bob, dan], "2026-11-09")] {
+            _ = try await service.add(try draft(eur(600), paidBy: [(people[0], 600)], among: people, day: day), by: people[0])
+        }
+        #expect(try await service.recentPeople(of: ann) == [cy, bob])
+        #expect(try await service.recentPeople(of: bob) == [dan, ann, cy])
+    }
+
     @Test("suggested payments settle everyone in a currency")
     func suggestions() async throws {
         let service = ledger.service()
@@ -197,6 +228,7 @@ struct FailureInjectionTests {
         func expenseIDs(sharedBy user: String, with other: String, offset: Int, limit: Int) throws -> [String] {
             try inner.expenseIDs(sharedBy: user, with: other, offset: offset, limit: limit)
         }
+        func recentPeople(of user: String, scanning: Int) throws -> [String] { try inner.recentPeople(of: user, scanning: scanning) }
         func settlement(id: String) throws -> SettlementRecord? { try inner.settlement(id: id) }
         func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
             try inner.settlements(of: user, offset: offset, limit: limit)

@@ -101,6 +101,7 @@ struct UnavailableExpenses: ExpensesService {
     func spending(of user: UserID) async throws(ExpensesError) -> SpendingReport { throw failure }
     func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { throw failure }
     func expenses(of user: UserID, sharedWith other: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { throw failure }
+    func recentPeople(of user: UserID) async throws(ExpensesError) -> [UserID] { throw failure }
     func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] { throw failure }
     func currencies(of user: UserID) async throws(ExpensesError) -> [Currency] { throw failure }
     func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) { throw failure }

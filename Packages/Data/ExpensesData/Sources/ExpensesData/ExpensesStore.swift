@@ -17,6 +17,8 @@ public protocol ExpensesReading {
     /// The ids of the expenses `user` pays or shares, newest first (day, then creation).
     func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String]
     /// The ids of the expenses both `user` and `other` are in, in the same order.
+    /// The other people in `user`'s newest `scanning` expenses, the most recent first.
+    func recentPeople(of user: String, scanning: Int) throws -> [String]
     func expenseIDs(sharedBy user: String, with other: String, offset: Int, limit: Int) throws -> [String]
     func settlement(id: String) throws -> SettlementRecord?
     /// The payments `user` made or received, newest first.

@@ -14,6 +14,7 @@ public struct StoredExpense: Equatable, Sendable {
     public var createdAt: Double
     public var payers: [Payer]
     public var parts: [Part]
+    public var note: String?
 
     public struct Payer: Equatable, Sendable {
         public var user: String
@@ -38,7 +39,7 @@ public struct StoredExpense: Equatable, Sendable {
 
     public init(
         id: String, description: String, amount: Int64, currency: String, day: String, category: String,
-        splitMode: String, createdBy: String, createdAt: Double, payers: [Payer], parts: [Part]
+        splitMode: String, createdBy: String, createdAt: Double, payers: [Payer], parts: [Part], note: String? = nil
     ) {
         self.id = id
         self.description = description
@@ -51,6 +52,7 @@ public struct StoredExpense: Equatable, Sendable {
         self.createdAt = createdAt
         self.payers = payers
         self.parts = parts
+        self.note = note
     }
 }
 

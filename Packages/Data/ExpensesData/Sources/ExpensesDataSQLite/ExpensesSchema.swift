@@ -189,5 +189,11 @@ public enum ExpensesSchema {
                 CREATE INDEX expense_person_by_day ON expense_person(user_id, day DESC, created_at DESC);
                 """)
         }
+        // An expense may carry a note (where, what for).
+        migrator.registerMigration("expenses.v5.notes") { db in
+            try db.execute(sql: """
+                ALTER TABLE expense ADD COLUMN note TEXT CHECK (note IS NULL OR length(note) BETWEEN 1 AND 500);
+                """)
+        }
     }
 }

@@ -46,7 +46,8 @@ private struct Transaction: ExpensesWriting {
             id: row["id"], description: row["description"], amount: row["amount"], currency: row["currency"], day: row["day"],
             category: row["category"], splitMode: row["split_mode"], createdBy: row["created_by"], createdAt: row["created_at"],
             payers: payers.sorted { $0.position < $1.position }.map(\.payer),
-            parts: parts.sorted { $0.position < $1.position }.map(\.part)
+            parts: parts.sorted { $0.position < $1.position }.map(\.part),
+            note: row["note"]
         )
     }
 
@@ -107,6 +108,21 @@ private struct Transaction: ExpensesWriting {
                 LIMIT ? OFFSET ?
                 """),
             arguments: [user, limit, offset]
+        )
+    }
+
+    func recentPeople(of user: String, scanning: Int) throws -> [String] {
+        try String.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT other.user_id FROM (
+                    SELECT expense_id, day, created_at FROM expense_person WHERE user_id = ?
+                    ORDER BY day DESC, created_at DESC LIMIT ?
+                ) AS recent
+                JOIN expense_person AS other ON other.expense_id = recent.expense_id AND other.user_id <> ?
+                GROUP BY other.user_id
+                ORDER BY max(recent.day) DESC, max(recent.created_at) DESC, other.user_id
+                """),
+            arguments: [user, scanning, user]
         )
     }
 
@@ -175,12 +191,12 @@ private struct Transaction: ExpensesWriting {
     func insert(_ expense: StoredExpense) throws {
         try db.cachedStatement(
             sql: """
-                INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category,
-            expense.splitMode, expense.createdBy, expense.createdAt,
+            expense.splitMode, expense.createdBy, expense.createdAt, expense.note,
         ])
         let statement = try db.cachedStatement(
             sql: """

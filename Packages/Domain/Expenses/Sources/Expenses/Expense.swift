@@ -34,8 +34,13 @@ public struct ExpenseDraft: Equatable, Sendable {
     /// Who shares it (just the user, for a personal expense).
     public var participants: [UserID]
     public var rule: SplitRule
+    /// Anything else worth keeping (where, what for); nil or blank for none.
+    public var note: String?
 
-    public init(description: String, amount: Money, day: Day, category: Category, payers: [Payer], participants: [UserID], rule: SplitRule) {
+    public init(
+        description: String, amount: Money, day: Day, category: Category, payers: [Payer], participants: [UserID],
+        rule: SplitRule, note: String? = nil
+    ) {
         self.description = description
         self.amount = amount
         self.day = day
@@ -43,6 +48,7 @@ public struct ExpenseDraft: Equatable, Sendable {
         self.payers = payers
         self.participants = participants
         self.rule = rule
+        self.note = note
     }
 }
 
@@ -54,6 +60,12 @@ public struct Expense: Equatable, Sendable {
     public let category: Category
     public let payers: [Payer]
     public let split: Split
+    /// The rule the split was made by, as given: what an edit starts from.
+    public let rule: SplitRule
+    public let note: String?
+
+    /// The most characters a note may have.
+    public static let noteLimit = 500
 
     public var amount: Money { split.amount }
 
@@ -63,6 +75,8 @@ public struct Expense: Equatable, Sendable {
         guard (1...100).contains(description.count) else { throw .description }
         guard draft.amount.minorUnits <= LedgerLimits.maximumAmount else { throw .amountTooLarge(draft.amount.currency) }
         guard !description.containsControlCharacters else { throw .descriptionControlCharacters }
+        let note = draft.note?.trimmingWhitespace() ?? ""
+        guard note.count <= Self.noteLimit, !note.containsControlCharacters else { throw .note }
         guard !draft.payers.isEmpty else { throw .noPayer }
         guard Set(draft.payers.map(\.user)).count == draft.payers.count else { throw .duplicatePayer }
         var paid: Int64 = 0
@@ -83,6 +97,8 @@ public struct Expense: Equatable, Sendable {
         }
         self.id = id
         self.description = description
+        self.note = note.isEmpty ? nil : note
+        rule = draft.rule
         day = draft.day
         category = draft.category
         payers = draft.payers
@@ -107,6 +123,7 @@ public enum ExpenseProblem: Error, Equatable, Sendable {
     case payerAmount
     case paymentsDoNotAddUp(paid: Money?, amount: Money)
     case amountTooLarge(Currency)
+    case note
     case split(SplitProblem)
 
     public var message: String {
@@ -120,6 +137,7 @@ public enum ExpenseProblem: Error, Equatable, Sendable {
         case .paymentsDoNotAddUp(let paid?, let amount): "The payments add up to \(paid), not \(amount)."
         case .paymentsDoNotAddUp(nil, let amount): "The payments add up to more than \(amount)."
         case .amountTooLarge(let currency): "An amount is at most \(LedgerLimits.largest(currency))."
+        case .note: "A note is at most \(Expense.noteLimit) characters, without control characters."
         case .split(let problem): problem.message
         }
     }

@@ -35,6 +35,9 @@ public protocol ExpensesService: Sendable {
     func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
     /// The expenses both `user` and `other` are in, in the same order: what they share.
     func expenses(of user: UserID, sharedWith other: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
+    /// The people in `user`'s most recent expenses (their newest 500), the most recent first:
+    /// whom they are likely to share the next one with.
+    func recentPeople(of user: UserID) async throws(ExpensesError) -> [UserID]
     /// The payments `user` made or received, newest first.
     func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement]
     /// The currencies `user` has a balance in, by code.

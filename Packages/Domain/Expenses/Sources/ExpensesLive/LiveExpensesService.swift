@@ -185,6 +185,15 @@ public struct LiveExpensesService: ExpensesService {
         }
     }
 
+    public func recentPeople(of user: UserID) async throws(ExpensesError) -> [UserID] {
+        try await storing {
+            try await store.read { try $0.recentPeople(of: user.rawValue, scanning: Self.recentScan).map(UserID.init(rawValue:)) }
+        }
+    }
+
+    /// How many of a user's newest expenses tell who they share with most recently.
+    static let recentScan = 500
+
     public func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
         let records = try await storing { try await store.read { try $0.settlements(of: user.rawValue, offset: page.offset, limit: page.limit) } }
         return try records.map(Self.settlement(from:))

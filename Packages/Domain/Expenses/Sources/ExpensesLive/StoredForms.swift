@@ -22,7 +22,8 @@ extension StoredExpense {
             createdBy: createdBy.rawValue,
             createdAt: createdAt,
             payers: expense.payers.map { StoredExpense.Payer(user: $0.user.rawValue, amount: $0.amount.minorUnits) },
-            parts: expense.split.parts.map { StoredExpense.Part(user: $0.user.rawValue, amount: $0.amount.minorUnits, ruleValue: ruleValues[$0.user]) }
+            parts: expense.split.parts.map { StoredExpense.Part(user: $0.user.rawValue, amount: $0.amount.minorUnits, ruleValue: ruleValues[$0.user]) },
+            note: expense.note
         )
     }
 
@@ -45,7 +46,8 @@ extension StoredExpense {
             category: try SaveFormatter.value(Category.self, from: category),
             payers: payers.map { Expenses.Payer(user: UserID(rawValue: $0.user), amount: Money(minorUnits: $0.amount, currency: currency)) },
             participants: users,
-            rule: rule
+            rule: rule,
+            note: note
         )
         return try Expense(id: ExpenseID(rawValue: id), draft: draft)
     }
