@@ -38,7 +38,8 @@ struct CLITests {
         #expect(signIn.status == 0, "\(signIn.stderr)")
         #expect(signIn.stdout.contains(#""result":"signed-in""#))
 
-        let app = try flows.run(["--json"], input: "2\n")
+        // The home's menu: 1) Add an expense, 2) Sign out, 3) Quit.
+        let app = try flows.run(["--json"], input: "3\n")
         #expect(app.status == 0, "\(app.stderr)")
         #expect(app.stderr.contains("Signed in as Ada Lovelace <ada@example.com>."))
         #expect(app.stdout.contains(#""result":"closed""#))

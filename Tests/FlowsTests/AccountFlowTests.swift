@@ -27,7 +27,8 @@ struct AccountFlowTests {
         let user = try await fixture.existingUser(signedIn: true)
         try await fixture.preferences.update(Preferences(theme: .highContrast, defaultCurrency: .eur), of: user.id)
         let flow = start(user, fixture)
-        let currencies = Currency.all.map { "[\($0 == .eur ? "x" : " ")] \($0.code) (\($0.code))" }.joined(separator: " | ")
+        // A list this long is summed up in transcripts.
+        let currencies = "[x] EUR (EUR) and \(Currency.all.count - 1) other options"
         await flow.expectSnapshot("""
             == Account == [account]
             Name: Ada Lovelace

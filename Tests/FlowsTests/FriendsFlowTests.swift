@@ -1,3 +1,4 @@
+import AddExpenseFlow
 import AddFriendFlow
 import Accounts
 import AuthenticatedFlow
@@ -97,14 +98,25 @@ struct FriendsFlowTests {
         #expect(await shown() == 20)
     }
 
-    @Test("the home starts what a preview handed up; until AddExpense and SettleUp exist it says so")
+    @Test("the home starts what a preview handed up: AddExpense with that friend; until SettleUp exists it says so")
     func homeActsOnIt() async throws {
         let (ada, bob) = try await adaAndBob()
+        let lunch = try await fixture.expenses.add(
+            ExpenseDraft(
+                description: "Lunch", amount: Money(minorUnits: 2000, currency: .eur), day: Fixture.sunday, category: .food,
+                payers: [Payer(user: ada.id, amount: Money(minorUnits: 2000, currency: .eur))], participants: [ada.id, bob.id], rule: .equal
+            ),
+            by: ada.id
+        )
         let flow = FlowTest { [fixture] router in AuthenticatedFlow(user: ada, dependencies: fixture, router: router) }
         #expect(await flow.expectScreen("home")?.status == nil)
         await flow.expectChild(FriendsFlow.self, producing: .addExpense(bob))
+        await flow.expectChild(AddExpenseFlow.self, producing: .added(lunch, names: [:], by: ada.id))
         await flow.tap("friends")
-        await flow.expectText("Adding an expense with Bob Stone is not in this version yet.")
+        await flow.expectText("Added Lunch, 20.00 EUR.")
+        await flow.expectChild(FriendsFlow.self, producing: .settleUp(bob))
+        await flow.tap("friends")
+        await flow.expectText("Settling up with Bob Stone is not in this version yet.")
         await flow.expectChild(FriendsFlow.self, producing: .closed)
         await flow.tap("friends")
         #expect(await flow.expectScreen("home")?.status == nil)

@@ -12,8 +12,11 @@ let package = Package(
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Accounts"),
         .package(path: "../../Domain/Preferences"),
+        .package(path: "../../Domain/Expenses"),
+        .package(path: "../../Domain/Friends"),
         .package(path: "../AccountFlow"),
         .package(path: "../FriendsFlow"),
+        .package(path: "../AddExpenseFlow"),
     ],
     targets: [
         .target(
@@ -23,8 +26,11 @@ let package = Package(
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Accounts", package: "Accounts"),
                 .product(name: "Preferences", package: "Preferences"),
+                .product(name: "Expenses", package: "Expenses"),
+                .product(name: "Friends", package: "Friends"),
                 .product(name: "AccountFlow", package: "AccountFlow"),
                 .product(name: "FriendsFlow", package: "FriendsFlow"),
+                .product(name: "AddExpenseFlow", package: "AddExpenseFlow"),
             ]
         ),
     ]

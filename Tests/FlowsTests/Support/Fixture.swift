@@ -33,6 +33,9 @@ struct Fixture: AppFlow.Dependencies {
     let friends: any FriendsService
     let preferences: any PreferencesService
     let files: any UserFiles = LocalUserFiles()
+    /// The day forms start on: a Sunday.
+    var today: Day { Fixture.sunday }
+    static let sunday = (try? Day("2026-11-22")) ?? Day.today(at: Date(timeIntervalSince1970: 0), in: .gmt)
     /// Whom the flows told the ThemeManager to follow.
     let followed = FollowedThemes()
     var themes: any ThemeManager { followed }
@@ -85,6 +88,7 @@ struct Unavailable: AppFlow.Dependencies {
     let themes: any ThemeManager = FollowedThemes()
     let preferences: any PreferencesService = UnavailablePreferences()
     let files: any UserFiles = LocalUserFiles()
+    var today: Day { Fixture.sunday }
 }
 
 /// An expenses service whose store is unavailable.

@@ -24,8 +24,17 @@ public struct AppContainer: AppFlow.Dependencies {
     public var themes: any ThemeManager { terminalThemes }
     /// Files the user names at a prompt (an avatar picture).
     public let files: any UserFiles = LocalUserFiles()
+    /// The clock and the time zone that say what day it is for the user.
+    private let now: @Sendable () -> Date
+    private let timeZone: TimeZone
+    public var today: Day { Day.today(at: now(), in: timeZone) }
 
-    public init(accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, preferences: any PreferencesService) {
+    public init(
+        accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, preferences: any PreferencesService,
+        now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone = .current
+    ) {
+        self.now = now
+        self.timeZone = timeZone
         self.accounts = accounts
         self.expenses = expenses
         self.friends = friends
@@ -39,16 +48,19 @@ public struct AppContainer: AppFlow.Dependencies {
     }
 
     /// The app on a private in-memory store of the same implementation, with seeded randomness
-    /// and a fixed clock, so that every run is identical. bcrypt runs at its lowest cost.
+    /// and a fixed clock (in UTC), so that every run is identical. bcrypt runs at its lowest cost.
     public static func inMemory(
         seed: UInt64 = 1,
         now: Date = Date(timeIntervalSince1970: 1_800_000_000),
         sessionTokens: any SessionTokenStore = InMemorySessionTokenStore()
     ) -> AppContainer {
-        AppContainer(LocalServices.inMemory(seed: seed, now: now, sessionTokens: sessionTokens))
+        AppContainer(LocalServices.inMemory(seed: seed, now: now, sessionTokens: sessionTokens), now: { now }, timeZone: .gmt)
     }
 
-    private init(_ services: LocalServices) {
-        self.init(accounts: services.accounts, expenses: services.expenses, friends: services.friends, preferences: services.preferences)
+    private init(_ services: LocalServices, now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone = .current) {
+        self.init(
+            accounts: services.accounts, expenses: services.expenses, friends: services.friends, preferences: services.preferences,
+            now: now, timeZone: timeZone
+        )
     }
 }

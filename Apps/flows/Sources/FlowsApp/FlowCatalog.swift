@@ -1,10 +1,12 @@
 import AccountFlow
 import Accounts
+import AddExpenseFlow
 import AddFriendFlow
 import AppFlow
 import AuthenticatedFlow
 import FlowKit
 import FriendsFlow
+import PickCounterpartyFlow
 import QrPreviewFlow
 import SignInFlow
 import SignUpFlow
@@ -38,9 +40,18 @@ public enum FlowCatalog {
         },
         FlowEntry(
             AuthenticatedFlow.self, "Your home: who is signed in, its tabs, and sign out (signs in first if needed)",
-            children: [FriendsFlow.self, AccountFlow.self]
+            children: [FriendsFlow.self, AccountFlow.self, AddExpenseFlow.self]
         ) { user, container, router in
             AuthenticatedFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(
+            AddExpenseFlow.self, "Add an expense: whom it is with, the amount, who paid and how it is split (signs in first if needed)",
+            children: [PickCounterpartyFlow.self]
+        ) { user, container, router in
+            AddExpenseFlow(user: user.id, dependencies: container, router: router)
+        },
+        FlowEntry(PickCounterpartyFlow.self, "Choose friends and contacts to share an expense with, or add a new contact (signs in first if needed)") { user, container, router in
+            PickCounterpartyFlow(user: user.id, dependencies: container, router: router)
         },
         FlowEntry(
             FriendsFlow.self, "Your friends with your balance with each, and adding one (signs in first if needed)",

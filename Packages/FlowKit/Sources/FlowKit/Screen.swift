@@ -82,13 +82,17 @@ public struct Field: Equatable, Sendable, Codable {
     public var hint: String?
     /// The inline validation message, shown under the field until its value is fixed.
     public var error: String?
+    /// The field may stay empty (a note, a choice of nobody): a run without prompts does not ask
+    /// for it, and the focus starts past it.
+    public var isOptional: Bool
 
-    public init(id: ElementID, label: String, input: Input, hint: String? = nil, error: String? = nil) {
+    public init(id: ElementID, label: String, input: Input, hint: String? = nil, error: String? = nil, isOptional: Bool = false) {
         self.id = id
         self.label = label
         self.input = input
         self.hint = hint
         self.error = error
+        self.isOptional = isOptional
     }
 
     /// Whether the field holds a value (a secret counts as holding one once it is set).

@@ -197,7 +197,7 @@ public actor PlainRenderer: ScreenHost {
             if let error = field.error {
                 return halt(.refusedAnswer(field: field.id, message: error))
             }
-            if field.hasValue, !answered.contains(field.id) {
+            if field.hasValue || field.isOptional, !answered.contains(field.id) {
                 answered.insert(field.id)
                 return nil
             }

@@ -56,6 +56,10 @@ public enum ScreenSnapshot {
             value.isEmpty ? "(empty)" : shown(value)
         case .secret(let isSet):
             isSet ? "********" : "(empty)"
+        case .choice(let options, let selected) where options.count > longList:
+            // A long list (currencies) is summed up: what is picked, and how many others there are.
+            (options.first { $0.id == selected }.map { "[x] \(described($0))" } ?? "(none picked)")
+                + " and \(options.count - (selected == nil ? 0 : 1)) other options"
         case .choice(let options, let selected):
             options.map { "[\($0.id == selected ? "x" : " ")] \(described($0))" }.joined(separator: " | ")
         case .multiChoice(let options, let selected):
@@ -70,6 +74,9 @@ public enum ScreenSnapshot {
             ""
         }
     }
+
+    /// The most options a single choice lists in full.
+    static let longList = 20
 
     private static func described(_ option: Choice) -> String {
         "\(option.label)" + (option.detail.map { ", \($0)" } ?? "") + " (\(option.id))"

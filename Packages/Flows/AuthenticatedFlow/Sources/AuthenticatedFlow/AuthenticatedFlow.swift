@@ -1,12 +1,15 @@
 import AccountFlow
 import Accounts
+import AddExpenseFlow
+import Expenses
 import FlowKit
+import Friends
 import FriendsFlow
 import Preferences
 import Primitives
 
-/// The home of a signed-in user: shows who is signed in and offers to sign out.
-/// (Its Account, Friends and Expenses tabs come with their own flows.)
+/// The home of a signed-in user: shows who is signed in, its tabs (Friends, Account), adding an
+/// expense from anywhere in it, and signing out.
 public actor AuthenticatedFlow: InventoriedFlow {
     /// How the home screen ended.
     public enum FlowResult: FlowOutcome {
@@ -26,7 +29,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     }
 
     /// What the flow needs from the app: its own needs and those of the tabs it starts.
-    public protocol Dependencies: AccountFlow.Dependencies, FriendsFlow.Dependencies {
+    public protocol Dependencies: AccountFlow.Dependencies, FriendsFlow.Dependencies, AddExpenseFlow.Dependencies {
         var accounts: any AccountsService { get }
         /// The screens take the signed-in user's theme while the home is open.
         var themes: any ThemeManager { get }
@@ -73,6 +76,10 @@ public actor AuthenticatedFlow: InventoriedFlow {
         return await presenter.presenting(model.state) { view in
             while true {
                 switch await view.next() {
+                case .addExpense:
+                    notice = nil
+                    await addExpense(with: [])
+                    model.said(notice)
                 case .signOut:
                     model.signingOut()
                     await view.show(model.state)
@@ -101,11 +108,18 @@ public actor AuthenticatedFlow: InventoriedFlow {
     private func friends() async -> FlowResult? {
         switch await router.start(FriendsFlow(user: user, dependencies: dependencies, router: router)) {
         case .closed, .cancelled: break
-        // AddExpense and SettleUp are not built yet: the home says so rather than doing nothing.
-        case .addExpense(let friend): notice = "Adding an expense with \(friend.name.value) is not in this version yet."
+        case .addExpense(let friend): await addExpense(with: [friend])
+        // SettleUp is not built yet: the home says so rather than doing nothing.
         case .settleUp(let friend): notice = "Settling up with \(friend.name.value) is not in this version yet."
         }
         return nil
+    }
+
+    /// Adds an expense (with `friends`, or with whom the user picks first); the home then says
+    /// what was added.
+    private func addExpense(with friends: [Friend]) async {
+        guard case .added(let expense, _, _) = await router.start(AddExpenseFlow(user: user.id, with: friends, dependencies: dependencies, router: router)) else { return }
+        notice = "Added \(expense.description), \(expense.amount)."
     }
 
     /// Contacts that others made with this user's email become this user (what they shared

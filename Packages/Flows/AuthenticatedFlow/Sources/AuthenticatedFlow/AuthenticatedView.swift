@@ -1,9 +1,11 @@
 import FlowKit
 
-/// Draws the home screen: who is signed in, the flow's children as tabs, sign out and quit. Its
+/// Draws the home screen: who is signed in, the flow's children as tabs, adding an expense,
+/// sign out and quit. Its
 /// identifiers are the contract scripts use.
 struct AuthenticatedView: View {
     static let screenID: ScreenID = "home"
+    static let addExpense: ElementID = "add-expense"
     static let signOut: ElementID = "sign-out"
     static let quit: ElementID = "quit"
 
@@ -13,6 +15,7 @@ struct AuthenticatedView: View {
             title: "Flows",
             text: ["Signed in as \(state.displayName) <\(state.email)>."],
             actions: [
+                Action(id: Self.addExpense, label: "Add an expense", role: .primary),
                 Action(id: Self.signOut, label: "Sign out", role: .secondary),
                 Action(id: Self.quit, label: "Quit", role: .cancel),
             ],

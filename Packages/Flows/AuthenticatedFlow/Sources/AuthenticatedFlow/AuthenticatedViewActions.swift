@@ -2,6 +2,7 @@ import FlowKit
 
 /// What the user can do on the home screen.
 enum AuthenticatedAction: Sendable, Equatable {
+    case addExpense
     case signOut
     case quit
     /// Open the tab (the child flow) with this identifier.
@@ -15,6 +16,7 @@ struct AuthenticatedViewActions: ViewActions {
 
     static func action(for event: UserEvent) -> AuthenticatedAction? {
         switch event {
+        case .tap(AuthenticatedView.addExpense): .addExpense
         case .tap(AuthenticatedView.signOut): .signOut
         case .tap(AuthenticatedView.quit): .quit
         case .tap(let tab): .open(tab)

@@ -1,0 +1,35 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// One user path. Its only public symbol is the flow actor (with its nested result type).
+let package = Package(
+    name: "AddExpenseFlow",
+    products: [
+        .library(name: "AddExpenseFlow", targets: ["AddExpenseFlow"]),
+    ],
+    dependencies: [
+        .package(path: "../../FlowKit"),
+        .package(path: "../../Domain/Primitives"),
+        .package(path: "../../Domain/Expenses"),
+        .package(path: "../../Domain/Friends"),
+        .package(path: "../../Domain/Preferences"),
+        .package(path: "../PickCounterpartyFlow"),
+    ],
+    targets: [
+        .target(
+            name: "AddExpenseFlow",
+            dependencies: [
+                .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Expenses", package: "Expenses"),
+                .product(name: "Friends", package: "Friends"),
+                .product(name: "Preferences", package: "Preferences"),
+                .product(name: "PickCounterpartyFlow", package: "PickCounterpartyFlow"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}

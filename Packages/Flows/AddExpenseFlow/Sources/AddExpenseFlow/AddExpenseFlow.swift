@@ -1,0 +1,138 @@
+import Expenses
+import FlowKit
+import Friends
+import PickCounterpartyFlow
+import Preferences
+import Primitives
+
+/// Adds an expense: who shares it (PickCounterparty, unless it was started with someone), then
+/// one form with the description, amount, currency, day, category, who paid (one or several),
+/// how it is split, and a note. Under the form, the parts it comes to, on every key. Saving
+/// writes it in one transaction; leaving at any step writes nothing.
+public actor AddExpenseFlow: InventoriedFlow {
+    /// How adding ended.
+    public enum FlowResult: FlowOutcome {
+        /// The expense is recorded; the names of the people in it, for what is shown of it.
+        case added(Expense, names: [UserID: String], by: UserID)
+        /// The user left; nothing was written.
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .added: "added"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
+            if case .added(let expense, let names, let user) = self {
+                try container.encode(AddedExpense(expense, names: names, by: user), forKey: "expense")
+            }
+        }
+    }
+
+    /// What the flow needs from the app: its own needs and those of PickCounterparty.
+    public protocol Dependencies: PickCounterpartyFlow.Dependencies {
+        var expenses: any ExpensesService { get }
+        var preferences: any PreferencesService { get }
+        /// The day it is now in the user's time zone: where the form's day starts.
+        var today: Day { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: AddExpenseView(), for: AddExpenseViewModel.examples)
+    }
+
+    private let user: UserID
+    private var with: [Friend]
+    private let dependencies: any Dependencies
+    private let router: AppRouter
+    private let presenter: AddExpensePresenter
+
+    /// Adds an expense of `user`'s with `with`; with nobody given, it asks first whom it is with.
+    public init(user: UserID, with: [Friend] = [], dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.with = with
+        self.dependencies = dependencies
+        self.router = router
+        presenter = AddExpensePresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        if with.isEmpty {
+            guard case .picked(let picked) = await pickPeople() else { return .cancelled }
+            with = picked
+        }
+        let currency = (try? await dependencies.preferences.preferences(of: user).defaultCurrency) ?? Preferences.standard.defaultCurrency
+        var model = AddExpenseViewModel(user: user, with: with, currency: currency, today: dependencies.today)
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .typed(let id, let text, let isFinal):
+                    model.typed(id, text, isFinal: isFinal)
+                case .chose(let id, let options):
+                    model.chose(id, options)
+                case .people:
+                    if case .picked(let picked) = await pickPeople() {
+                        with = picked
+                        model.peopleChanged(picked)
+                    }
+                case .save:
+                    guard let draft = model.check() else { break }
+                    model.busy()
+                    await view.show(model.state)
+                    do throws(ExpensesError) {
+                        let expense = try await dependencies.expenses.add(draft, by: user)
+                        return .added(expense, names: model.names, by: user)
+                    } catch {
+                        model.failed(error)
+                    }
+                case .cancel:
+                    return .cancelled
+                }
+                await view.show(model.state)
+            }
+        }
+    }
+
+    private func pickPeople() async -> PickCounterpartyFlow.FlowResult {
+        await router.start(PickCounterpartyFlow(user: user, picked: with.map(\.id), dependencies: dependencies, router: router))
+    }
+}
+
+/// An added expense as `--json` prints it: amounts as text in the currency's decimals, each
+/// person with their name.
+struct AddedExpense: Encodable {
+    struct Share: Encodable {
+        var user: String
+        var name: String
+        var amount: String
+    }
+
+    var id: String
+    var description: String
+    var amount: String
+    var currency: String
+    var day: String
+    var category: String
+    var split: String
+    var note: String?
+    var paidBy: [Share]
+    var parts: [Share]
+    var extraUnits: [String]
+
+    init(_ expense: Expense, names: [UserID: String], by user: UserID) {
+        id = expense.id.rawValue
+        description = expense.description
+        amount = expense.amount.amountText
+        currency = expense.amount.currency.code
+        day = expense.day.description
+        category = expense.category.rawValue
+        split = expense.rule.mode.rawValue
+        note = expense.note
+        paidBy = expense.payers.map { Share(user: $0.user.rawValue, name: names[$0.user] ?? $0.user.rawValue, amount: $0.amount.amountText) }
+        parts = expense.split.parts.map { Share(user: $0.user.rawValue, name: names[$0.user] ?? $0.user.rawValue, amount: $0.amount.amountText) }
+        extraUnits = AddExpenseViewModel.extraUnits(of: expense.split, names: names, you: user)
+    }
+}

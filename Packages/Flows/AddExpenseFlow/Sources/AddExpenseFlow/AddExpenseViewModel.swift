@@ -1,0 +1,523 @@
+import Expenses
+import FlowKit
+import Friends
+import Primitives
+
+/// What the expense form shows, in plain values: every answer as typed, each field's message,
+/// the tables the split needs, and the parts the answers come to.
+struct AddExpenseViewState: Equatable, Sendable {
+    struct Table: Equatable, Sendable {
+        var unit: String
+        var decimals: Int
+        var rows: [TableRow]
+    }
+
+    var people: [(id: ElementID, name: String)]
+    var description: String
+    var amount: String
+    var currency: String
+    var decimals: Int
+    var currencies: [String]
+    var day: String
+    var dayRead: String?
+    var category: String
+    var categories: [String]
+    var youShare: Bool
+    var payers: [ElementID]
+    var paid: Table?
+    var sharers: Int
+    var mode: String
+    var parts: Table?
+    var note: String
+    var errors: [ElementID: String]
+    var preview: [String]
+    var phase: Phase
+
+    static func == (left: Self, right: Self) -> Bool {
+        left.people.map(\.id) == right.people.map(\.id) && left.people.map(\.name) == right.people.map(\.name)
+            && left.description == right.description && left.amount == right.amount && left.currency == right.currency
+            && left.day == right.day && left.dayRead == right.dayRead && left.category == right.category
+            && left.youShare == right.youShare && left.payers == right.payers && left.paid == right.paid
+            && left.mode == right.mode && left.parts == right.parts && left.note == right.note
+            && left.errors == right.errors && left.preview == right.preview && left.phase == right.phase
+    }
+}
+
+/// Why an answer is not taken, in words for the user.
+struct Refusal: Error, Equatable {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// The answers as the flow reads them, in the domain's values.
+struct AddExpenseForm: Equatable, Sendable {
+    /// Someone in the expense: the user (`you`) or a friend.
+    struct Person: Equatable, Sendable {
+        var id: ElementID
+        var user: UserID
+        var name: String
+    }
+
+    var people: [Person]
+    var description = ""
+    var amount = ""
+    var currency: Currency
+    var day = "today"
+    var dayRead: String?
+    var category = Category.general
+    var youShare = true
+    var payers: [ElementID] = [AddExpenseViewModel.you]
+    /// What each payer paid, when there are several.
+    var paid: [ElementID: String] = [:]
+    var mode = SplitMode.equal
+    /// Each sharer's exact amount, percentage or shares.
+    var parts: [ElementID: String] = [:]
+    var note = ""
+    var errors: [ElementID: String] = [:]
+    /// Each sharer's part as the answers stand, when they are complete.
+    var preview: Split?
+    var phase = Phase.idle
+
+    /// The people who share it: everyone picked, and the user unless they left themselves out.
+    var sharers: [Person] {
+        people.filter { $0.id != AddExpenseViewModel.you || youShare }
+    }
+
+    var payingPeople: [Person] {
+        people.filter { payers.contains($0.id) }
+    }
+}
+
+/// Turns the user's answers into the form's state, checks each answer as the service will, and
+/// works out the parts on every change.
+struct AddExpenseViewModel: ViewModel {
+    static let you: ElementID = "you"
+
+    static var examples: [AddExpenseViewState] {
+        formExamples.map(\.state)
+    }
+
+    private static var formExamples: [AddExpenseViewModel] {
+        guard let name = try? DisplayName("Someone"), let today = try? Day("2026-11-22") else { return [] }
+        let someone = Friend(id: UserID(rawValue: "someone"), name: name, kind: .contact(email: nil))
+        let me = UserID(rawValue: "me")
+        var form = AddExpenseViewModel(user: me, with: [someone], currency: .eur, today: today)
+        var states = [form]
+        for (field, value) in [(AddExpenseView.description, " "), (AddExpenseView.amount, "0"), (AddExpenseView.day, "someday"), (AddExpenseView.note, "\u{7}")] {
+            var broken = form
+            broken.typed(field, value, isFinal: true)
+            states.append(broken)
+        }
+        form.typed(AddExpenseView.amount, "1", isFinal: true)
+        for mode in SplitMode.allCases {
+            var split = form
+            split.chose(AddExpenseView.split, [ElementID(mode.rawValue)])
+            split.typed(.cell("someone", of: AddExpenseView.parts), "x", isFinal: true)
+            states.append(split)
+        }
+        var paying = form
+        paying.chose(AddExpenseView.paidBy, ["you", "someone"])
+        paying.typed(.cell("someone", of: AddExpenseView.paid), "7", isFinal: true)
+        _ = paying.check()
+        states.append(paying)
+        var alone = form
+        alone.chose(AddExpenseView.youShare, [.no])
+        alone.chose(AddExpenseView.paidBy, [])
+        _ = alone.check()
+        states.append(alone)
+        var saving = form
+        saving.busy()
+        states.append(saving)
+        saving.failed(.storeUnavailable(FlowInventory.anyDetail))
+        states.append(saving)
+        return states
+    }
+
+    private(set) var form: AddExpenseForm
+    private let user: UserID
+    private let today: Day
+    /// Values the form filled in itself (parts and payments spread evenly), which follow the
+    /// amount and the people until the user types one.
+    private var partsAreOwn = false
+    private var paidIsOwn = false
+
+    init(user: UserID, with friends: [Friend], currency: Currency, today: Day) {
+        self.user = user
+        self.today = today
+        form = AddExpenseForm(people: [], currency: currency)
+        peopleChanged(friends)
+        readDay()
+    }
+
+    // MARK: - Answers
+
+    /// The people picked besides the user; what was typed for those still in stays.
+    mutating func peopleChanged(_ friends: [Friend]) {
+        let ids = ElementID.readable(for: ["You"] + friends.map(\.name.value))
+        form.people = [AddExpenseForm.Person(id: Self.you, user: user, name: "You")]
+            + zip(ids.dropFirst(), friends).map { AddExpenseForm.Person(id: $0, user: $1.id, name: $1.name.value) }
+        let everyone = Set(form.people.map(\.id))
+        form.payers = form.payers.filter(everyone.contains)
+        if form.payers.isEmpty { form.payers = [Self.you] }
+        if form.people.count == 1 { form.youShare = true }
+        form.errors = [:]
+        refreshTables()
+    }
+
+    mutating func typed(_ id: ElementID, _ text: String, isFinal: Bool) {
+        switch id {
+        case AddExpenseView.description: form.description = text
+        case AddExpenseView.amount: form.amount = text
+        case AddExpenseView.day:
+            form.day = text
+            readDay()
+        case AddExpenseView.note: form.note = text
+        default:
+            if let row = id.row(in: AddExpenseView.parts), form.sharers.contains(where: { $0.id == row }) {
+                form.parts[row] = text
+                partsAreOwn = false
+            } else if let row = id.row(in: AddExpenseView.paid), form.payers.contains(row) {
+                form.paid[row] = text
+                paidIsOwn = false
+            } else {
+                return
+            }
+        }
+        form.phase = .idle
+        refreshTables()
+        let field = id.row(in: AddExpenseView.parts) != nil ? AddExpenseView.parts : id.row(in: AddExpenseView.paid) != nil ? AddExpenseView.paid : id
+        let problem = check(field)
+        // As it is typed, a message only goes away; a confirmed answer shows its own.
+        if isFinal || problem == nil { form.errors[field] = problem }
+        if field == AddExpenseView.amount, isFinal || check(AddExpenseView.parts) == nil { form.errors[AddExpenseView.parts] = check(AddExpenseView.parts) }
+    }
+
+    mutating func chose(_ id: ElementID, _ options: [ElementID]) {
+        switch id {
+        case AddExpenseView.currency:
+            guard let currency = options.first.flatMap({ Currency(code: $0.rawValue) }) else { return }
+            form.currency = currency
+        case AddExpenseView.category:
+            guard let category = options.first.flatMap({ Category(rawValue: $0.rawValue) }) else { return }
+            form.category = category
+        case AddExpenseView.split:
+            guard let mode = options.first.flatMap({ SplitMode(rawValue: $0.rawValue) }) else { return }
+            form.mode = mode
+            form.parts = [:]
+            partsAreOwn = true
+            form.errors[AddExpenseView.parts] = nil
+        case AddExpenseView.youShare:
+            form.youShare = options.first != .no
+            form.errors[AddExpenseView.youShare] = nil
+        case AddExpenseView.paidBy:
+            form.payers = form.people.map(\.id).filter(options.contains)
+            form.paid = [:]
+            paidIsOwn = true
+            form.errors[AddExpenseView.paidBy] = nil
+            form.errors[AddExpenseView.paid] = nil
+        default:
+            return
+        }
+        form.phase = .idle
+        refreshTables()
+        // A currency with fewer decimals can make the amounts typed wrong.
+        if id == AddExpenseView.currency {
+            for field in [AddExpenseView.amount, AddExpenseView.paid, AddExpenseView.parts] where form.errors[field] != nil || !value(of: field).isEmpty {
+                form.errors[field] = check(field)
+            }
+        }
+    }
+
+    private func value(of field: ElementID) -> String {
+        switch field {
+        case AddExpenseView.amount: form.amount
+        case AddExpenseView.paid: form.paid.values.joined()
+        case AddExpenseView.parts: form.parts.values.joined()
+        default: ""
+        }
+    }
+
+    // MARK: - Reading and checking
+
+    private mutating func readDay() {
+        form.dayRead = (try? Day(typed: form.day, today: today)).map(Self.describe)
+    }
+
+    /// `Friday 2027-01-15`.
+    static func describe(_ day: Day) -> String {
+        "\(day.weekday.rawValue.prefix(1).uppercased())\(day.weekday.rawValue.dropFirst()) \(day)"
+    }
+
+    private var amount: Result<Money, Refusal> {
+        do throws(Money.Problem) {
+            let money = try Money(parsing: form.amount, currency: form.currency)
+            guard money.isPositive else { return .failure(Refusal(SplitProblem.amountNotPositive.message)) }
+            guard money.minorUnits <= LedgerLimits.maximumAmount else { return .failure(Refusal(ExpenseProblem.amountTooLarge(form.currency).message)) }
+            return .success(money)
+        } catch {
+            return .failure(Refusal(error.message))
+        }
+    }
+
+    /// What is wrong with one field's answer, or nil.
+    func check(_ field: ElementID) -> String? {
+        switch field {
+        case AddExpenseView.description:
+            let trimmed = form.description.trimmingWhitespace()
+            if trimmed.containsControlCharacters { return ExpenseProblem.descriptionControlCharacters.message }
+            return (1...100).contains(trimmed.count) ? nil : ExpenseProblem.description.message
+        case AddExpenseView.amount:
+            if case .failure(let refusal) = amount { return refusal.message }
+            return nil
+        case AddExpenseView.day:
+            do throws(Day.Problem) {
+                _ = try Day(typed: form.day, today: today)
+                return nil
+            } catch {
+                return error.message
+            }
+        case AddExpenseView.note:
+            let note = form.note.trimmingWhitespace()
+            return note.count <= Expense.noteLimit && !note.containsControlCharacters ? nil : ExpenseProblem.note.message
+        case AddExpenseView.youShare:
+            return form.sharers.isEmpty ? "Someone has to share it: you, or someone you picked." : nil
+        case AddExpenseView.paidBy:
+            return form.payers.isEmpty ? ExpenseProblem.noPayer.message : nil
+        case AddExpenseView.paid:
+            if case .failure(let refusal) = payments { return refusal.message }
+            return nil
+        case AddExpenseView.parts:
+            if case .failure(let refusal) = rule { return refusal.message }
+            guard case .success(let rule) = rule, case .success(let amount) = amount else { return nil }
+            do throws(SplitProblem) {
+                _ = try Split(amount: amount, participants: form.sharers.map(\.user), rule: rule)
+                return nil
+            } catch {
+                return error.message
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// Who paid what: the one payer the whole amount, or each payer what they typed.
+    private var payments: Result<[Payer], Refusal> {
+        guard case .success(let amount) = amount else { return .failure(Refusal("Enter the amount first.")) }
+        guard form.payers.count > 1 else {
+            return .success(form.payingPeople.map { Payer(user: $0.user, amount: amount) })
+        }
+        var payers: [Payer] = []
+        var total: Int64 = 0
+        for person in form.payingPeople {
+            let text = form.paid[person.id] ?? ""
+            do throws(Money.Problem) {
+                let paid = try Money(parsing: text, currency: form.currency)
+                guard paid.isPositive else { return .failure(Refusal("\(person.name): \(ExpenseProblem.payerAmount.message)")) }
+                guard paid.minorUnits <= LedgerLimits.maximumAmount else { return .failure(Refusal(ExpenseProblem.amountTooLarge(form.currency).message)) }
+                total += paid.minorUnits
+                payers.append(Payer(user: person.user, amount: paid))
+            } catch {
+                return .failure(Refusal("\(person.name): \(error.message)"))
+            }
+        }
+        guard total == amount.minorUnits else {
+            return .failure(Refusal(ExpenseProblem.paymentsDoNotAddUp(paid: Money(minorUnits: total, currency: form.currency), amount: amount).message))
+        }
+        return .success(payers)
+    }
+
+    /// The split rule the parts typed make.
+    private var rule: Result<SplitRule, Refusal> {
+        let sharers = form.sharers
+        switch form.mode {
+        case .equal:
+            return .success(.equal)
+        case .exact:
+            var parts: [UserID: Money] = [:]
+            for person in sharers {
+                do throws(Money.Problem) {
+                    let part = try Money(parsing: form.parts[person.id] ?? "", currency: form.currency)
+                    guard part.minorUnits <= LedgerLimits.maximumAmount else { return .failure(Refusal(ExpenseProblem.amountTooLarge(form.currency).message)) }
+                    parts[person.user] = part
+                } catch {
+                    return .failure(Refusal("\(person.name): \(error.message)"))
+                }
+            }
+            return .success(.exact(parts))
+        case .percentages:
+            var points: [UserID: Int] = [:]
+            for person in sharers {
+                guard let value = Self.hundredths(form.parts[person.id] ?? ""), value <= 10_000 else {
+                    return .failure(Refusal("\(person.name): enter a percentage from 0 to 100, like 50 or 33.33."))
+                }
+                points[person.user] = value
+            }
+            return .success(.percentages(points))
+        case .shares:
+            var shares: [UserID: Int] = [:]
+            for person in sharers {
+                let text = (form.parts[person.id] ?? "").trimmingWhitespace()
+                guard text.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(text), value <= Split.maximumShare else {
+                    return .failure(Refusal("\(person.name): \(SplitProblem.shareTooLarge.message)"))
+                }
+                shares[person.user] = value
+            }
+            return .success(.shares(shares))
+        }
+    }
+
+    /// `33.33` as 3333: digits, then at most one point (or comma) and two digits.
+    static func hundredths(_ text: String) -> Int? {
+        let trimmed = text.trimmingWhitespace()
+        let parts = trimmed.split(separator: trimmed.contains(",") ? "," : ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].count <= 3,
+              parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+              parts.count == 1 || (1...2).contains(parts[1].count),
+              let whole = Int(parts[0])
+        else { return nil }
+        let fraction = parts.count == 2 ? String(parts[1]) + String(repeating: "0", count: 2 - parts[1].count) : "00"
+        return whole * 100 + (Int(fraction) ?? 0)
+    }
+
+    // MARK: - The parts as they stand
+
+    /// Fills in what the form fills itself (even payments and parts, one share each), then works
+    /// out the parts if the answers are complete.
+    private mutating func refreshTables() {
+        let sharers = form.sharers
+        let amount = try? self.amount.get()
+        if form.payers.count > 1 {
+            if paidIsOwn || form.paid.isEmpty {
+                paidIsOwn = true
+                form.paid = Self.evenly(amount, among: form.payingPeople.map(\.id), currency: form.currency)
+            }
+        } else {
+            form.paid = [:]
+        }
+        switch form.mode {
+        case .equal:
+            form.parts = [:]
+        case .exact where partsAreOwn || form.parts.isEmpty:
+            partsAreOwn = true
+            form.parts = Self.evenly(amount, among: sharers.map(\.id), currency: form.currency)
+        case .percentages where partsAreOwn || form.parts.isEmpty:
+            partsAreOwn = true
+            let percent = Currency(code: "EUR") ?? form.currency
+            form.parts = Self.evenly(Money(minorUnits: 10_000, currency: percent), among: sharers.map(\.id), currency: percent)
+                .mapValues { $0.hasSuffix(".00") ? String($0.dropLast(3)) : $0 }
+        case .shares where partsAreOwn || form.parts.isEmpty:
+            partsAreOwn = true
+            form.parts = Dictionary(uniqueKeysWithValues: sharers.map { ($0.id, "1") })
+        default:
+            for person in sharers where form.parts[person.id] == nil { form.parts[person.id] = "" }
+        }
+        form.preview = nil
+        if let amount, case .success(let rule) = rule {
+            form.preview = try? Split(amount: amount, participants: sharers.map(\.user), rule: rule)
+        }
+    }
+
+    /// An amount spread evenly (the leftover units to the first), as the form shows amounts.
+    private static func evenly(_ amount: Money?, among ids: [ElementID], currency: Currency) -> [ElementID: String] {
+        guard let amount, !ids.isEmpty,
+              let split = try? Split(amount: amount, participants: ids.map { UserID(rawValue: $0.rawValue) }, rule: .equal)
+        else { return Dictionary(uniqueKeysWithValues: ids.map { ($0, "") }) }
+        return Dictionary(uniqueKeysWithValues: split.parts.map { (ElementID($0.user.rawValue), $0.amount.amountText) })
+    }
+
+    /// Who got each leftover unit and why, one sentence each, the user as "You".
+    static func extraUnits(of split: Split, names: [UserID: String], you: UserID) -> [String] {
+        let unit = Money(minorUnits: 1, currency: split.amount.currency)
+        return split.extraUnits.map { extra in
+            let who = extra.user == you ? "You get" : "\(names[extra.user] ?? "Someone") gets"
+            var sentence = "\(who) 1 extra unit (\(unit)): the exact part leaves \(extra.remainder)/\(extra.denominator) of a unit, the "
+                + (extra.rank == 1 ? "largest remainder" : "remainder ranked \(extra.rank)")
+            if extra.wonTie { sentence += ", and ties go to the smaller user id" }
+            return sentence + "."
+        }
+    }
+
+    /// Each part in words, and who got each leftover unit and why.
+    var previewLines: [String] {
+        guard let split = form.preview else {
+            return ["Parts: they show here once the amount and the split are complete."]
+        }
+        let names = Dictionary(form.people.map { ($0.user, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var lines = ["Parts: " + split.parts.map { "\(names[$0.user] ?? "Someone") \($0.amount)" }.joined(separator: ", ") + "."]
+        lines += Self.extraUnits(of: split, names: names, you: user)
+        if split.extraUnits.isEmpty, form.sharers.count > 1 { lines.append("Every part is exact: no unit is left over.") }
+        return lines
+    }
+
+    /// What the screen shows now.
+    var state: AddExpenseViewState {
+        let code = form.currency.code
+        let paid = form.payers.count > 1
+            ? AddExpenseViewState.Table(unit: code, decimals: form.currency.decimals, rows: form.payingPeople.map { TableRow(id: $0.id, label: $0.name, value: form.paid[$0.id] ?? "") })
+            : nil
+        let table: (unit: String, decimals: Int)? = switch form.mode {
+        case .equal: nil
+        case .exact: (code, form.currency.decimals)
+        case .percentages: ("%", 2)
+        case .shares: ("shares", 0)
+        }
+        let parts = table.map { table in
+            AddExpenseViewState.Table(unit: table.unit, decimals: table.decimals, rows: form.sharers.map { person in
+                TableRow(id: person.id, label: person.name, value: form.parts[person.id] ?? "", note: form.preview?.amount(for: person.user).map { "→ \($0)" })
+            })
+        }
+        return AddExpenseViewState(
+            people: form.people.map { ($0.id, $0.name) }, description: form.description, amount: form.amount, currency: code,
+            decimals: form.currency.decimals, currencies: Currency.all.map(\.code), day: form.day, dayRead: form.dayRead,
+            category: form.category.rawValue, categories: Category.allCases.map(\.rawValue), youShare: form.youShare, payers: form.payers,
+            paid: paid, sharers: form.sharers.count, mode: form.mode.rawValue, parts: parts, note: form.note, errors: form.errors,
+            preview: previewLines, phase: form.phase
+        )
+    }
+
+    /// Each person's name (the user's own is "You").
+    var names: [UserID: String] {
+        Dictionary(form.people.map { ($0.user, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    // MARK: - Saving
+
+    /// Checks every answer; the draft to save, or nil with every message shown.
+    mutating func check() -> ExpenseDraft? {
+        let fields = [AddExpenseView.description, AddExpenseView.amount, AddExpenseView.day, AddExpenseView.youShare, AddExpenseView.paidBy, AddExpenseView.paid, AddExpenseView.parts, AddExpenseView.note]
+        for field in fields { form.errors[field] = check(field) }
+        guard form.errors.isEmpty,
+              case .success(let amount) = amount, case .success(let payers) = payments, case .success(let rule) = rule,
+              let day = try? Day(typed: form.day, today: today)
+        else { return nil }
+        let note = form.note.trimmingWhitespace()
+        return ExpenseDraft(
+            description: form.description, amount: amount, day: day, category: form.category,
+            payers: payers, participants: form.sharers.map(\.user), rule: rule, note: note.isEmpty ? nil : note
+        )
+    }
+
+    mutating func busy() {
+        form.phase = .loading
+    }
+
+    /// A refusal from the ledger goes under the field it is about; anything else is the form's error.
+    mutating func failed(_ error: ExpensesError) {
+        form.phase = .idle
+        guard case .invalid(let problem) = error else {
+            form.phase = .failed(error.message)
+            return
+        }
+        let field: ElementID = switch problem {
+        case .description, .descriptionControlCharacters: AddExpenseView.description
+        case .amountTooLarge: AddExpenseView.amount
+        case .note: AddExpenseView.note
+        case .noPayer, .duplicatePayer: AddExpenseView.paidBy
+        case .payerCurrency, .payerAmount, .paymentsDoNotAddUp: AddExpenseView.paid
+        case .split(.noParticipants), .split(.duplicateParticipant): AddExpenseView.youShare
+        case .split(.amountNotPositive): AddExpenseView.amount
+        case .split: AddExpenseView.parts
+        }
+        form.errors[field] = problem.message
+    }
+}

@@ -1,0 +1,102 @@
+import Expenses
+import FlowKit
+import Friends
+import Primitives
+
+/// Chooses whom an expense is shared with, among the user's friends and contacts: the ones in
+/// their latest expenses first, filtered as they type. Someone not in the list can be added as
+/// a new contact on the spot (through the Friends domain) and is picked at once.
+public actor PickCounterpartyFlow: InventoriedFlow {
+    /// How choosing ended.
+    public enum FlowResult: FlowOutcome {
+        /// The people picked besides the user (none for a personal expense), in the list's order.
+        case picked([Friend])
+        /// The user left; the choice they had stays as it was (a contact added meanwhile stays too).
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .picked: "picked"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
+            if case .picked(let friends) = self { try container.encode(friends, forKey: "people") }
+        }
+    }
+
+    /// What the flow needs from the app.
+    public protocol Dependencies: Sendable {
+        var friends: any FriendsService { get }
+        var expenses: any ExpensesService { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: PickCounterpartyView(), for: PickCounterpartyViewModel.examples)
+    }
+
+    private let user: UserID
+    private let picked: [UserID]
+    private let dependencies: any Dependencies
+    private let presenter: PickCounterpartyPresenter
+
+    /// The choice for `user`, starting with `picked` picked.
+    public init(user: UserID, picked: [UserID] = [], dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.picked = picked
+        self.dependencies = dependencies
+        presenter = PickCounterpartyPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = await load()
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .picked(let ids):
+                    model.picked(ids)
+                case .done:
+                    if model.canFinish { return .picked(model.pickedFriends) }
+                case .newContact:
+                    model.newContact()
+                case .nameChanged(let name):
+                    model.nameChanged(name)
+                case .emailChanged(let email):
+                    model.emailChanged(email)
+                case .add:
+                    guard model.state.step == .newContact else { break }
+                    model.busy()
+                    await view.show(model.state)
+                    let email = model.state.email.trimmingWhitespace()
+                    do throws(FriendsError) {
+                        model.added(try await dependencies.friends.addContact(name: model.state.name, email: email.isEmpty ? nil : email, by: user))
+                    } catch {
+                        model.failed(error)
+                    }
+                case .back:
+                    guard model.state.step == .newContact else { return .cancelled }
+                    model.backToPicking()
+                case .cancel:
+                    return .cancelled
+                }
+                await view.show(model.state)
+            }
+        }
+    }
+
+    /// The user's friends, in the order of their latest expenses. Without the order (the ledger
+    /// failing) they come by name; without the friends, the screen says why.
+    private func load() async -> PickCounterpartyViewModel {
+        do throws(FriendsError) {
+            let friends = try await dependencies.friends.friends(of: user)
+            let recent = (try? await dependencies.expenses.recentPeople(of: user)) ?? []
+            return PickCounterpartyViewModel(friends: friends, recent: recent, picked: picked)
+        } catch {
+            var model = PickCounterpartyViewModel(friends: [], recent: [], picked: [])
+            model.loadFailed(error)
+            return model
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import FlowKit
+import Friends
+import Primitives
+
+/// What the choice of people shows.
+struct PickCounterpartyViewState: Equatable, Sendable {
+    /// One friend or contact on offer.
+    struct Person: Equatable, Sendable {
+        var id: ElementID
+        var friend: Friend
+
+        /// Who they are besides their name: an account's email, a contact's, or that they are a contact.
+        var detail: String {
+            switch friend.kind {
+            case .account(let email, _): email.value
+            case .contact(let email?): "\(email.value), a contact"
+            case .contact(nil): "a contact"
+            }
+        }
+    }
+
+    enum Step: Equatable, Sendable {
+        case pick
+        case newContact
+    }
+
+    var people: [Person] = []
+    var picked: [ElementID] = []
+    var pickError: String?
+    var step = Step.pick
+    var name = ""
+    var nameError: String?
+    var email = ""
+    var emailError: String?
+    var notice: String?
+    var phase = Phase.idle
+}
+
+/// Turns the user's friends, who they shared with lately, and what they pick into the screen's state.
+struct PickCounterpartyViewModel: ViewModel {
+    static var examples: [PickCounterpartyViewState] {
+        guard let name = try? DisplayName("Someone") else { return [] }
+        let bob = Friend(id: UserID(rawValue: "someone"), name: name, kind: .contact(email: nil))
+        var picking = PickCounterpartyViewModel(friends: [bob], recent: [], picked: [bob.id])
+        var states = [picking.state]
+        picking.picked([picking.state.people[0].id, picking.state.people[0].id])
+        states.append(picking.state)
+        var adding = PickCounterpartyViewModel(friends: [], recent: [], picked: [])
+        adding.newContact()
+        states.append(adding.state)
+        for error in [FriendsError.invalidName(.empty), .contactEmailTaken(FlowInventory.anyDetail), .storeUnavailable(FlowInventory.anyDetail)] {
+            var failing = adding
+            failing.failed(error)
+            states.append(failing.state)
+        }
+        var added = adding
+        added.added(bob)
+        states.append(added.state)
+        return states
+    }
+
+    private(set) var state = PickCounterpartyViewState()
+
+    /// Friends that were in the user's latest expenses first, most recent first; the others by name.
+    init(friends: [Friend], recent: [UserID], picked: [UserID]) {
+        let byID = Dictionary(friends.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let recentFriends = recent.compactMap { byID[$0] }
+        let recentIDs = Set(recentFriends.map(\.id))
+        let ordered = recentFriends + friends.filter { !recentIDs.contains($0.id) }
+        // "you" is the user's own identifier on the expense form, so no one else takes it.
+        let ids = ElementID.readable(for: ["You"] + ordered.map(\.name.value)).dropFirst()
+        state.people = zip(ids, ordered).map { PickCounterpartyViewState.Person(id: $0, friend: $1) }
+        state.picked = state.people.filter { picked.contains($0.friend.id) }.map(\.id)
+    }
+
+    /// The friends picked, in the order they are listed.
+    var pickedFriends: [Friend] {
+        state.people.filter { state.picked.contains($0.id) }.map(\.friend)
+    }
+
+    mutating func picked(_ ids: [ElementID]) {
+        state.notice = nil
+        state.phase = .idle
+        var seen: Set<ElementID> = []
+        for id in ids where !seen.insert(id).inserted {
+            let name = state.people.first { $0.id == id }?.friend.name.value ?? id.rawValue
+            state.pickError = "\(name) is picked twice: pick each person once."
+            return
+        }
+        state.pickError = nil
+        state.picked = state.people.map(\.id).filter(seen.contains)
+    }
+
+    /// Whether the choice can be handed back.
+    var canFinish: Bool { state.pickError == nil }
+
+    mutating func newContact() {
+        state.step = .newContact
+        state.name = ""
+        state.email = ""
+        state.nameError = nil
+        state.emailError = nil
+        state.notice = nil
+        state.phase = .idle
+    }
+
+    mutating func nameChanged(_ name: String) {
+        state.name = name
+        state.nameError = nil
+        state.phase = .idle
+    }
+
+    mutating func emailChanged(_ email: String) {
+        state.email = email
+        state.emailError = nil
+        state.phase = .idle
+    }
+
+    mutating func backToPicking() {
+        state.step = .pick
+        state.phase = .idle
+    }
+
+    mutating func busy() {
+        state.phase = .loading
+    }
+
+    mutating func loadFailed(_ error: FriendsError) {
+        state.phase = .failed(error.message)
+    }
+
+    /// The new contact is listed first and picked.
+    mutating func added(_ friend: Friend) {
+        let taken = ["You"] + state.people.map(\.friend.name.value)
+        let id = ElementID.readable(for: taken + [friend.name.value]).last ?? "option"
+        state.people.insert(PickCounterpartyViewState.Person(id: id, friend: friend), at: 0)
+        state.picked.insert(id, at: 0)
+        state.step = .pick
+        state.phase = .idle
+        state.notice = "\(friend.name.value) is now one of your contacts, and picked."
+    }
+
+    /// A refusal goes under the field it is about; anything else is the screen's error.
+    mutating func failed(_ error: FriendsError) {
+        switch error {
+        case .invalidName, .contactNameTaken: state.nameError = error.message
+        case .invalidEmail, .emailHasAccount, .contactEmailTaken: state.emailError = error.message
+        default: state.phase = .failed(error.message)
+        }
+        if state.nameError != nil || state.emailError != nil { state.phase = .idle }
+    }
+}
