@@ -56,6 +56,8 @@ public enum ScreenSnapshot {
             value.isEmpty ? "(empty)" : shown(value)
         case .secret(let isSet):
             isSet ? "********" : "(empty)"
+        case .choice([], _), .multiChoice([], _):
+            "(nothing to choose from)"
         case .choice(let options, let selected) where options.count > longList:
             // A long list (currencies) is summed up: what is picked, and how many others there are.
             (options.first { $0.id == selected }.map { "[x] \(described($0))" } ?? "(none picked)")

@@ -92,6 +92,7 @@ struct AddExpenseForm: Equatable, Sendable {
 /// works out the parts on every change.
 struct AddExpenseViewModel: ViewModel {
     static let you: ElementID = "you"
+    static let notIn = "You are in neither part: share it or pay for it (an expense you add has you in it)."
 
     static var examples: [AddExpenseViewState] {
         formExamples.map(\.state)
@@ -209,12 +210,14 @@ struct AddExpenseViewModel: ViewModel {
         case AddExpenseView.youShare:
             form.youShare = options.first != .no
             form.errors[AddExpenseView.youShare] = nil
+            form.errors[AddExpenseView.parts] = nil
         case AddExpenseView.paidBy:
             form.payers = form.people.map(\.id).filter(options.contains)
             form.paid = [:]
             paidIsOwn = true
             form.errors[AddExpenseView.paidBy] = nil
             form.errors[AddExpenseView.paid] = nil
+            if form.errors[AddExpenseView.youShare] != nil { form.errors[AddExpenseView.youShare] = check(AddExpenseView.youShare) }
         default:
             return
         }
@@ -280,7 +283,9 @@ struct AddExpenseViewModel: ViewModel {
             let note = form.note.trimmingWhitespace()
             return note.count <= Expense.noteLimit && !note.containsControlCharacters ? nil : ExpenseProblem.note.message
         case AddExpenseView.youShare:
-            return form.sharers.isEmpty ? "Someone has to share it: you, or someone you picked." : nil
+            if form.sharers.isEmpty { return "Someone has to share it: you, or someone you picked." }
+            if !form.youShare, !form.payers.contains(Self.you) { return Self.notIn }
+            return nil
         case AddExpenseView.paidBy:
             return form.payers.isEmpty ? ExpenseProblem.noPayer.message : nil
         case AddExpenseView.paid:
@@ -419,10 +424,12 @@ struct AddExpenseViewModel: ViewModel {
 
     /// An amount spread evenly (the leftover units to the first), as the form shows amounts.
     private static func evenly(_ amount: Money?, among ids: [ElementID], currency: Currency) -> [ElementID: String] {
-        guard let amount, !ids.isEmpty,
-              let split = try? Split(amount: amount, participants: ids.map { UserID(rawValue: $0.rawValue) }, rule: .equal)
-        else { return Dictionary(uniqueKeysWithValues: ids.map { ($0, "") }) }
-        return Dictionary(uniqueKeysWithValues: split.parts.map { (ElementID($0.user.rawValue), $0.amount.amountText) })
+        // Ties go to the smaller identifier: numbered in order, the first rows win them.
+        let numbered = ids.indices.map { UserID(rawValue: String(repeating: "0", count: 8 - String($0).count) + String($0)) }
+        guard let amount, !ids.isEmpty, let split = try? Split(amount: amount, participants: numbered, rule: .equal) else {
+            return Dictionary(uniqueKeysWithValues: ids.map { ($0, "") })
+        }
+        return Dictionary(uniqueKeysWithValues: zip(ids, split.parts).map { ($0, $1.amount.amountText) })
     }
 
     /// Who got each leftover unit and why, one sentence each, the user as "You".
@@ -504,6 +511,10 @@ struct AddExpenseViewModel: ViewModel {
     /// A refusal from the ledger goes under the field it is about; anything else is the form's error.
     mutating func failed(_ error: ExpensesError) {
         form.phase = .idle
+        if error == .notInExpense {
+            form.errors[AddExpenseView.youShare] = Self.notIn
+            return
+        }
         guard case .invalid(let problem) = error else {
             form.phase = .failed(error.message)
             return

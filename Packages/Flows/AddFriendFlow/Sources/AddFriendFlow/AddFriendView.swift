@@ -35,7 +35,7 @@ struct AddFriendView: View {
         if state.how == .contact {
             fields.append(Field(
                 id: Self.contactEmail, label: "Their email", input: .text(state.contactEmail),
-                hint: "optional: links them when they sign up", error: state.contactEmailError
+                hint: "optional: links them when they sign up", error: state.contactEmailError, isOptional: true
             ))
         }
         return Screen(

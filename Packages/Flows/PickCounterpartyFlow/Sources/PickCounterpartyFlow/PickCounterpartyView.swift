@@ -26,7 +26,7 @@ struct PickCounterpartyView: View {
                         : "You are in it. Pick the others, most recent first (none for a personal expense); typing filters the list.",
                 ],
                 fields: [
-                    Field(id: Self.with, label: "With", input: .multiChoice(options, selected: state.picked), hint: "by name or email", error: state.pickError),
+                    Field(id: Self.with, label: "With", input: .multiChoice(options, selected: state.picked), hint: "by name or email", error: state.pickError, isOptional: true),
                 ],
                 actions: [
                     Action(id: Self.done, label: "Done", role: .primary),
@@ -42,7 +42,7 @@ struct PickCounterpartyView: View {
                 text: ["Someone without an account: they share expenses like anyone, and can link an account later."],
                 fields: [
                     Field(id: Self.name, label: "Name", input: .text(state.name), hint: "1 to 50 characters", error: state.nameError),
-                    Field(id: Self.email, label: "Their email", input: .text(state.email), hint: "optional: links them when they sign up", error: state.emailError),
+                    Field(id: Self.email, label: "Their email", input: .text(state.email), hint: "optional: links them when they sign up", error: state.emailError, isOptional: true),
                 ],
                 actions: [
                     Action(id: Self.add, label: "Add and pick", role: .primary),
