@@ -77,6 +77,42 @@ struct CLITests {
         #expect(wrong.stderr.contains("flows: wrong email or password"))
     }
 
+    @Test("AddExpense without prompts: --set for every field, with= by email, a table's cells by parts.ROW, --json prints each part")
+    func addExpenseScripted() throws {
+        defer { flows.removeHome() }
+        for (email, name) in [("bob@example.com", "Bob Stone"), ("ada@example.com", "Ada Lovelace")] {
+            let signUp = try flows.run(["run", "SignUp", "--no-input", "--set", "email=\(email)", "--set", "display-name=\(name)", "--set", "password=correct horse"])
+            #expect(signUp.status == 0, "\(signUp.stderr)")
+        }
+        let friend = try flows.run(["run", "AddFriend", "--no-input", "--set", "how=email", "--set", "value=bob@example.com", "--json"])
+        #expect(friend.status == 0, "\(friend.stderr)")
+        #expect(friend.stdout.contains(#""result":"added""#))
+
+        let dinner = try flows.run([
+            "run", "AddExpense", "--no-input", "--set", "description=Dinner", "--set", "amount=42.00",
+            "--set", "with=bob@example.com", "--set", "split=equal", "--json",
+        ])
+        #expect(dinner.status == 0, "\(dinner.stderr)")
+        #expect(dinner.stdout.contains(#""result":"added""#))
+        #expect(dinner.stdout.contains(#""parts":[{"amount":"21.00","name":"You""#))
+        #expect(dinner.stdout.contains(#"{"amount":"21.00","name":"Bob Stone""#))
+
+        let shares = try flows.run([
+            "run", "AddExpense", "--no-input", "--set", "description=Cab", "--set", "amount=10", "--set", "with=Bob Stone",
+            "--set", "split=shares", "--set", "parts.you=2", "--set", "parts.bob-stone=1", "--json",
+        ])
+        #expect(shares.status == 0, "\(shares.stderr)")
+        #expect(shares.stdout.contains(#""parts":[{"amount":"6.67","name":"You""#))
+        #expect(shares.stdout.contains(#""extraUnits":["You get 1 extra unit (0.01 EUR)"#))
+
+        let refused = try flows.run(["run", "AddExpense", "--no-input", "--set", "description=Dinner", "--set", "amount=12.345", "--set", "with=bob@example.com"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("the answer for amount was refused: EUR has 2 decimals at most."))
+        let missing = try flows.run(["run", "AddExpense", "--no-input", "--set", "with=bob@example.com"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no answer for Description (description); pass --set description=VALUE"))
+    }
+
     @Test("--record writes a private script that --script and flows test replay")
     func recordAndReplay() throws {
         defer { flows.removeHome() }

@@ -79,7 +79,10 @@ public struct FlowEntry: Sendable {
     /// Refuses answers given in advance (`--set`) for fields this flow never asks for.
     func checkAnswers(_ identifiers: some Sequence<ElementID>) throws {
         let known = fields
-        let unknown = identifiers.filter { !known.contains($0) }.map(\.rawValue).sorted()
+        // A table's cell is its field and a row: `parts.bob-stone`.
+        let unknown = identifiers.filter { id in
+            !known.contains(id) && !known.contains { id.row(in: $0) != nil }
+        }.map(\.rawValue).sorted()
         guard !unknown.isEmpty else { return }
         let offered = known.isEmpty ? "it asks for nothing" : "its fields are " + known.map(\.rawValue).joined(separator: ", ")
         throw UsageError("--set \(unknown.joined(separator: ", ")): \(name) has no such field; \(offered)")

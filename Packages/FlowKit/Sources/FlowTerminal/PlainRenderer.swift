@@ -46,6 +46,8 @@ public actor PlainRenderer: ScreenHost {
     private var shownFooter: [String] = []
     private var answered: Set<ElementID> = []
     private var submitted = false
+    /// The screen whose primary action was taken last, to tell a next step from a refusal.
+    private var submittedScreen: Screen?
     /// The open question, asked again after a suspend.
     private var lastPrompt = ""
 
@@ -96,16 +98,21 @@ public actor PlainRenderer: ScreenHost {
             // The screen is still here after its action: a new round of questions.
             submitted = false
             answered = []
+            let unchanged = screen == submittedScreen
+            submittedScreen = nil
             if !prompts {
                 if case .error(let message) = screen.status {
                     return halt(.failed(message))
                 }
-                // Say why, as a prompting run would: the errors under the fields.
+                // Without errors and changed, it is the screen's next step (a confirmation):
+                // it is answered like any other. Otherwise say why, as a prompting run would.
                 let problems = screen.fieldErrors
-                return halt(.failed(
-                    "\(screen.title) did not finish with the answers given"
-                        + (problems.isEmpty ? "" : ": " + problems.joined(separator: "; "))
-                ))
+                if unchanged || !problems.isEmpty {
+                    return halt(.failed(
+                        "\(screen.title) did not finish with the answers given"
+                            + (problems.isEmpty ? "" : ": " + problems.joined(separator: "; "))
+                    ))
+                }
             }
         }
 
@@ -269,10 +276,13 @@ public actor PlainRenderer: ScreenHost {
         case .choice(let options, _):
             return pick(answer, from: options).map { .choose(field.id, [$0]) }
         case .multiChoice(let options, _):
-            let parts = answer.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-            let picked = parts.compactMap { pick($0, from: options) }
-            guard picked.count == parts.count else { return nil }
-            return .choose(field.id, picked)
+            // Separated by commas (names hold spaces), or by spaces (`1 3`).
+            for separators in [[","], [",", " "]] as [[Character]] {
+                let parts = answer.split(whereSeparator: separators.contains).map(String.init).filter { !$0.trimmingWhitespace().isEmpty }
+                let picked = parts.compactMap { pick($0, from: options) }
+                if picked.count == parts.count { return .choose(field.id, picked) }
+            }
+            return nil
         case .confirm:
             switch answer.lowercased() {
             case "y", "yes": return .choose(field.id, [.yes])
@@ -316,11 +326,13 @@ public actor PlainRenderer: ScreenHost {
 
         if field == nil, !screen.fields.isEmpty, let primary = screen.primaryAction {
             submitted = true
+            submittedScreen = screen
             return .tap(primary.id)
         }
         if !prompts {
             if let primary = screen.primaryAction {
                 submitted = true
+                submittedScreen = screen
                 return .tap(primary.id)
             }
             return halt(.missingAnswer(field: "action", label: "the action to take on \(screen.title)"))
