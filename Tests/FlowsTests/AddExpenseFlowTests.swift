@@ -1,0 +1,153 @@
+import AddExpenseFlow
+import Accounts
+import Expenses
+import FlowKit
+import FlowTestSupport
+import Friends
+import PickCounterpartyFlow
+import Preferences
+import Primitives
+import Testing
+
+/// AddExpense and PickCounterparty against the live services on the fixture's store.
+@Suite("AddExpenseFlow")
+struct AddExpenseFlowTests {
+    let fixture = Fixture()
+
+    private func adaAndBob() async throws -> (ada: User, bob: Friend) {
+        _ = try await fixture.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
+        let ada = try await fixture.existingUser(signedIn: true)
+        return (ada, try await fixture.friends.add(.email("bob@example.com"), by: ada.id))
+    }
+
+    private func start(_ user: User, with friends: [Friend] = [], _ dependencies: any AddExpenseFlow.Dependencies) -> FlowTest {
+        FlowTest { router in AddExpenseFlow(user: user.id, with: friends, dependencies: dependencies, router: router) }
+    }
+
+    /// Rows of the expense and contact tables: what a path wrote.
+    private func written() throws -> (expenses: Int, contacts: Int) {
+        try fixture.database.writer().read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM expense") ?? -1, try Int.fetchOne(db, sql: "SELECT count(*) FROM contact") ?? -1)
+        }
+    }
+
+    @Test("text as it is typed moves the parts at every key and never complains; confirming it does; a fix clears the message as it is typed")
+    func asTyped() async throws {
+        let (ada, bob) = try await adaAndBob()
+        let flow = start(ada, with: [bob], fixture)
+        await flow.expectText("Parts: they show here once the amount and the split are complete.")
+        await flow.send(.edit("amount", "1"))
+        await flow.expectText("Parts: You 0.50 EUR, Bob Stone 0.50 EUR.")
+        await flow.send(.edit("amount", "12."))
+        #expect(await flow.expectScreen("add-expense")?.field("amount")?.error == nil)
+        await flow.send(.fill("amount", "12."))
+        await flow.expectError("amount", "Enter an amount like 12.50, 12,50 or 12 (no thousands separators).")
+        await flow.send(.edit("amount", "12.5"))
+        #expect(await flow.expectScreen("add-expense")?.field("amount")?.error == nil)
+        await flow.expectText("Parts: You 6.25 EUR, Bob Stone 6.25 EUR.")
+        await flow.choose("split", "shares")
+        await flow.skipScreen()
+        await flow.send(.edit("parts.bob-stone", "3"))
+        await flow.expectText("Bob Stone (parts.bob-stone): 3 → 9.37 EUR")
+        await flow.cancel()
+        await flow.expectResult(AddExpenseFlow.FlowResult.cancelled)
+        #expect(try written().expenses == 0)
+    }
+
+    @Test("leaving writes nothing: from the choice of people, from a new contact's form, from the form")
+    func cancelWritesNothing() async throws {
+        let (ada, _) = try await adaAndBob()
+        let before = try written()
+        let fromPicking = start(ada, fixture)
+        await fromPicking.expectScreen("pick-counterparty")
+        await fromPicking.tap("new-contact")
+        await fromPicking.fill(["name": "Sam Park"])
+        await fromPicking.skipScreen()
+        await fromPicking.cancel()
+        await fromPicking.expectResult(AddExpenseFlow.FlowResult.cancelled)
+
+        let fromForm = start(ada, fixture)
+        await fromForm.expectScreen("pick-counterparty")
+        await fromForm.choose("with", "bob-stone")
+        await fromForm.skipScreen()
+        await fromForm.tap("done")
+        await fromForm.fill(["description": "Dinner", "amount": "30"])
+        await fromForm.expectText("Parts: You 15.00 EUR, Bob Stone 15.00 EUR.")
+        await fromForm.back()
+        await fromForm.expectResult(AddExpenseFlow.FlowResult.cancelled)
+        #expect(try written() == before)
+    }
+
+    @Test("nobody paying is refused; a payer leaving the people leaves the payers; the form keeps what was typed")
+    func payers() async throws {
+        let (ada, bob) = try await adaAndBob()
+        let flow = start(ada, with: [bob], fixture)
+        await flow.fill(["description": "Taxi", "amount": "20"])
+        await flow.skipScreen()
+        await flow.choose("paid-by")
+        await flow.skipScreen()
+        await flow.tap("save")
+        await flow.expectError("paid-by", "Say who paid.")
+        #expect(await flow.expectScreen("add-expense")?.field("description")?.input == .text("Taxi"))
+        await flow.choose("paid-by", "bob-stone")
+        await flow.skipScreen()
+        await flow.expectChild(PickCounterpartyFlow.self, producing: .picked([]))
+        await flow.tap("people")
+        let alone = await flow.expectScreen("add-expense")
+        #expect(alone?.text == ["A personal expense: only you are in it."])
+        #expect(alone?.field("paid-by") == nil)
+        #expect(alone?.field("amount")?.input == .money("20", currency: "EUR", decimals: 2))
+        await flow.tap("save")
+        guard case .added(let expense, _, _) = await flow.result(as: AddExpenseFlow.FlowResult.self) else {
+            Issue.record("not added")
+            return
+        }
+        #expect(expense.payers.map(\.user) == [ada.id])
+        #expect(expense.isPersonal)
+    }
+
+    @Test("a ledger that fails says so on the form, which keeps every answer")
+    func ledgerFails() async throws {
+        let (ada, bob) = try await adaAndBob()
+        struct Broken: AddExpenseFlow.Dependencies {
+            let fixture: Fixture
+            var friends: any FriendsService { fixture.friends }
+            var expenses: any ExpensesService { UnavailableExpenses() }
+            var preferences: any PreferencesService { fixture.preferences }
+            var today: Day { fixture.today }
+        }
+        let flow = start(ada, with: [bob], Broken(fixture: fixture))
+        await flow.fill(["description": "Taxi", "amount": "20"])
+        await flow.skipScreen()
+        await flow.tap("save")
+        let screen = await flow.expectScreen("add-expense")
+        #expect(screen?.status == .error("The local store is unavailable: disk on fire"))
+        #expect(screen?.field("description")?.input == .text("Taxi"))
+        await flow.cancel()
+        await flow.expectResult(AddExpenseFlow.FlowResult.cancelled)
+    }
+
+    @Test("the choice of people lists whom the user shared with last first, then the others by name, each once")
+    func recentFirst() async throws {
+        let (ada, bob) = try await adaAndBob()
+        let sam = try await fixture.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
+        let amy = try await fixture.friends.addContact(name: "Amy Wu", email: nil, by: ada.id)
+        let eur = { (units: Int64) in Money(minorUnits: units, currency: .eur) }
+        for (person, day) in [(bob, "2026-11-01"), (sam, "2026-11-03")] {
+            _ = try await fixture.expenses.add(
+                ExpenseDraft(description: "Lunch", amount: eur(600), day: try Day(day), category: .food, payers: [Payer(user: ada.id, amount: eur(600))], participants: [ada.id, person.id], rule: .equal),
+                by: ada.id
+            )
+        }
+        let flow = FlowTest { [fixture] router in PickCounterpartyFlow(user: ada.id, picked: [bob.id], dependencies: fixture, router: router) }
+        let screen = await flow.expectScreen("pick-counterparty")
+        #expect(screen?.field("with")?.input == .multiChoice([
+            Choice(id: "sam-park", label: "Sam Park", detail: "a contact"),
+            Choice(id: "bob-stone", label: "Bob Stone", detail: "bob@example.com"),
+            Choice(id: "amy-wu", label: "Amy Wu", detail: "a contact"),
+        ], selected: ["bob-stone"]))
+        await flow.tap("done")
+        await flow.expectResult(PickCounterpartyFlow.FlowResult.picked([bob]))
+        _ = amy
+    }
+}
