@@ -83,7 +83,7 @@ public struct Field: Equatable, Sendable, Codable {
     /// The inline validation message, shown under the field until its value is fixed.
     public var error: String?
     /// The field may stay empty (a note, a choice of nobody): a run without prompts does not ask
-    /// for it, and the focus starts past it.
+    /// for it.
     public var isOptional: Bool
 
     public init(id: ElementID, label: String, input: Input, hint: String? = nil, error: String? = nil, isOptional: Bool = false) {
@@ -167,8 +167,8 @@ public enum Input: Equatable, Sendable, Codable {
 public struct Choice: Equatable, Sendable, Codable {
     public var id: ElementID
     public var label: String
-    /// What else tells the option apart (an email), shown beside the label; typing it filters
-    /// and picks the option as the label does.
+    /// What else tells the option apart (an email), shown beside the label; typing its start
+    /// filters, and typing it whole picks the option, as the label does.
     public var detail: String?
 
     public init(id: ElementID, label: String, detail: String? = nil) {
@@ -177,10 +177,11 @@ public struct Choice: Equatable, Sendable, Codable {
         self.detail = detail
     }
 
-    /// Whether a filter typed by the user matches: anywhere in the label or the detail, without case.
+    /// Whether a filter typed by the user matches, without case: anywhere in the label, or the
+    /// start of the detail (`bob@` finds bob@example.com; `.com` does not find every email).
     public func matches(_ filter: String) -> Bool {
         let filter = filter.lowercased()
-        return filter.isEmpty || label.lowercased().contains(filter) || (detail?.lowercased().contains(filter) ?? false)
+        return filter.isEmpty || label.lowercased().contains(filter) || (detail?.lowercased().hasPrefix(filter) ?? false)
     }
 }
 

@@ -173,7 +173,7 @@ public actor TTYRenderer: ScreenHost {
             filtering = nil
             inputNotice = nil
             windowTop = 0
-            focus = next.tabs.count + (next.fields.firstIndex { (!$0.hasValue && !$0.isOptional) || $0.error != nil } ?? next.fields.count)
+            focus = next.tabs.count + (next.fields.firstIndex { !$0.hasValue || $0.error != nil } ?? next.fields.count)
             if next.fields.isEmpty, let primary = next.actions.firstIndex(where: { $0.role == .primary }) { focus = next.tabs.count + primary }
         }
         // A typed value the flow changed (not the one being typed) replaces what its editor holds.
