@@ -83,6 +83,22 @@ struct FormInputTests {
         #expect(grid.lines.contains { $0.contains("[x] Bob Stone  bob@example.com") })
     }
 
+    @Test("a choice filters as soon as the user types a letter (j and k still move); enter picks the first match")
+    func choiceTyping() async {
+        let screen = Screen(id: "pick", title: "Pick", fields: [
+            Field(id: "currency", label: "Currency", input: .choice([Choice(id: "EUR", label: "EUR"), Choice(id: "JPY", label: "JPY"), Choice(id: "USD", label: "USD")], selected: "EUR")),
+        ], actions: [Action(id: "save", label: "Save", role: .primary)])
+        let (renderer, grid) = tty([.shiftTab, .character("u"), .character("s")])
+        await renderer.present(screen)
+        _ = await renderer.nextEvent(on: screen)
+        #expect(grid.lines.contains("› Currency  /us  type to filter, enter to pick, esc to stop"))
+        #expect(grid.lines.contains("            › USD"))
+        #expect(!grid.lines.contains { $0.contains("EUR") })
+        let (second, _) = tty([.shiftTab] + typed("us") + [.enter])
+        await second.present(screen)
+        #expect(await second.nextEvent(on: screen) == .choose("currency", ["USD"]))
+    }
+
     @Test("plain: each row of a table is asked on its own, with its unit; a money prompt names the currency")
     func plainTable() async {
         let output = TextBuffer()

@@ -125,8 +125,25 @@ struct PlainRendererTests {
         #expect(await renderer.nextEvent(on: form) == .choose("currency", ["jpy"]))
         #expect(await renderer.nextEvent(on: form) == .choose("with", ["bob", "cy"]))
         #expect(await renderer.nextEvent(on: form) == .choose("sure", [.yes]))
-        #expect(output.text.contains("Error: enter a number from 1 to 2"))
+        #expect(output.text.contains("Error: enter a number from 1 to 2, or an option as written"))
         #expect(output.text.contains("Error: answer y or n"))
+    }
+
+    @Test("a long list is named by its ends until an answer is not one of it; a prompt says what Enter keeps")
+    func longListAndKept() async {
+        let codes = (0..<30).map { "C\($0 < 10 ? "0" : "")\($0)" }
+        let form = Screen(id: "form", title: "Form", fields: [
+            Field(id: "currency", label: "Currency", input: .choice(codes.map { Choice(id: ElementID($0), label: $0) }, selected: "C07")),
+            Field(id: "sure", label: "Sure", input: .confirm(true)),
+        ], actions: [Action(id: "save", label: "Save", role: .primary)])
+        let (renderer, output) = renderer(["C99", "c12", ""])
+        await renderer.present(form)
+        #expect(await renderer.nextEvent(on: form) == .choose("currency", ["C12"]))
+        #expect(await renderer.nextEvent(on: form) == .tap("save"))
+        #expect(output.text.contains("  30 options, from C00 to C29: type one, or its number\nCurrency [1-30] (Enter keeps C07): C99\n"))
+        #expect(output.text.contains("Error: enter a number from 1 to 30, or an option as written\n  1) C00\n"))
+        #expect(output.text.contains("  30) C29\nCurrency [1-30] (Enter keeps C07): c12\n"))
+        #expect(output.text.contains("Sure [y/n] (Enter keeps yes): \n"))
     }
 
     @Test("after a failed submit every field is asked again, keeping values on Enter")

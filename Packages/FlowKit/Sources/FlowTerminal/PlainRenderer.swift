@@ -211,8 +211,9 @@ public actor PlainRenderer: ScreenHost {
             return halt(.missingAnswer(field: field.id, label: field.label))
         }
 
+        var listWhole = false
         while true {
-            if !field.input.options.isEmpty { listOptions(field.input.options) }
+            if !field.input.options.isEmpty { listOptions(field.input.options, whole: listWhole) }
             prompt(promptText(for: field))
             let line: String
             switch await read(secret: field.isSecret) {
@@ -237,6 +238,7 @@ public actor PlainRenderer: ScreenHost {
                 return event
             }
             write(["Error: \(refusal(for: field))"])
+            listWhole = true
         }
     }
 
@@ -252,17 +254,31 @@ public actor PlainRenderer: ScreenHost {
             text += " in \(currency)" + (value.isEmpty || field.error != nil ? "" : " [\(value)]")
         case .secret(isSet: true) where field.error == nil:
             text += " [unchanged]"
-        case .choice(let options, _), .multiChoice(let options, _):
+        case .choice(let options, let selected):
             text += options.count == 1 ? " [1]" : " [1-\(options.count)]"
-        case .confirm:
+            if field.error == nil, let current = options.first(where: { $0.id == selected }) { text += " (Enter keeps \(current.label))" }
+        case .multiChoice(let options, let selected):
+            text += options.count == 1 ? " [1]" : " [1-\(options.count)]"
+            let current = options.filter { selected.contains($0.id) }.map(\.label)
+            if field.error == nil, !current.isEmpty { text += " (Enter keeps \(current.joined(separator: ", ")))" }
+        case .confirm(let value):
             text += " [y/n]"
+            if field.error == nil, let value { text += " (Enter keeps \(value ? "yes" : "no"))" }
         default:
             break
         }
         return text + ": "
     }
 
-    private func listOptions(_ options: [Choice]) {
+    /// The most options listed before each question; a longer list (currencies) is named by its
+    /// ends, and listed whole only after an answer that is not one of them.
+    static let longList = 20
+
+    private func listOptions(_ options: [Choice], whole: Bool) {
+        if !whole, options.count > Self.longList, let first = options.first, let last = options.last {
+            write(["  \(options.count) options, from \(first.label) to \(last.label): type one, or its number"])
+            return
+        }
         write(options.enumerated().map { "  \($0.offset + 1)) \($0.element.label)" + ($0.element.detail.map { " (\($0))" } ?? "") })
     }
 
@@ -295,7 +311,7 @@ public actor PlainRenderer: ScreenHost {
     private func refusal(for field: Field) -> String {
         switch field.input {
         case .text, .secret, .money, .day, .table: "that answer was not taken"
-        case .choice(let options, _): "enter a number from 1 to \(options.count)"
+        case .choice(let options, _): "enter a number from 1 to \(options.count), or an option as written"
         case .multiChoice(let options, _): "enter numbers from 1 to \(options.count), separated by commas"
         case .confirm: "answer y or n"
         }
