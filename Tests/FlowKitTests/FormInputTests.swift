@@ -55,6 +55,39 @@ struct FormInputTests {
         #expect(grid.lines.contains("You pay 10.00 EUR."))
     }
 
+    @Test("text that no longer fits (after a change of currency) can still be edited down; typing keeps the focus while another field shows a message")
+    func editingAfterErrors() async {
+        var screen = Self.form
+        screen.fields[0].input = .money("12.50", currency: "JPY", decimals: 0)
+        screen.fields[0].error = "JPY has no decimals: enter a whole amount."
+        let (renderer, _) = tty([.end, .backspace, .backspace, .backspace, .character("1")])
+        await renderer.present(screen)
+        #expect(await renderer.nextEvent(on: screen) == .edit("amount", "12.5"))
+        #expect(await renderer.nextEvent(on: screen) == .edit("amount", "12."))
+        #expect(await renderer.nextEvent(on: screen) == .edit("amount", "12"))
+        #expect(await renderer.nextEvent(on: screen) == .edit("amount", "121"))
+
+        // The focus on Parts (below a day with a message) stays there at every key.
+        var parts = Self.form
+        parts.fields[0].input = .money("20", currency: "EUR", decimals: 2)
+        parts.fields[1].error = "That day does not exist."
+        let (second, grid) = tty([.tab, .character("5"), .character("6")])
+        await second.present(parts)
+        #expect(await second.nextEvent(on: parts) == .edit("parts.you", "15"))
+        await second.update(parts)
+        #expect(await second.nextEvent(on: parts) == .edit("parts.you", "156"))
+        #expect(grid.lines.contains("› Parts   › You        15 shares  → 10.00 EUR"))
+    }
+
+    @Test("enter on a table's last row confirms it even unchanged, and moves on")
+    func tableLastRow() async {
+        var screen = Self.form
+        screen.fields[0].input = .money("20", currency: "EUR", decimals: 2)
+        let (renderer, _) = tty([.down, .enter])
+        await renderer.present(screen)
+        #expect(await renderer.nextEvent(on: screen) == .fill("parts.bob-stone", ""))
+    }
+
     @Test("a table: typing edits the focused row's cell, down confirms it and moves on; a whole-number table refuses a point")
     func table() async {
         var screen = Self.form

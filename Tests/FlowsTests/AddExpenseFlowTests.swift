@@ -106,6 +106,46 @@ struct AddExpenseFlowTests {
         #expect(expense.isPersonal)
     }
 
+    @Test("one person left sharing takes the whole amount, whatever was typed in the table")
+    func oneSharerLeft() async throws {
+        let (ada, bob) = try await adaAndBob()
+        let flow = start(ada, with: [bob], fixture)
+        await flow.fill(["description": "Gift", "amount": "20"])
+        await flow.skipScreen()
+        await flow.choose("split", "percentages")
+        await flow.fill(["parts.you": "70"])
+        await flow.expectError("parts", "The percentages add up to 120.00 %, not 100 %.")
+        await flow.choose("you-share", "no")
+        await flow.expectText("Parts: Bob Stone 20.00 EUR.")
+        await flow.tap("save")
+        guard case .added(let expense, _, _) = await flow.result(as: AddExpenseFlow.FlowResult.self) else {
+            Issue.record("not added")
+            return
+        }
+        #expect(expense.split.parts.map(\.user) == [bob.id])
+        #expect(expense.rule == .equal)
+    }
+
+    @Test("after people are picked again, what was chosen for each stays with that person, not with a row's place")
+    func repickKeepsPeople() async throws {
+        let (ada, _) = try await adaAndBob()
+        _ = try await fixture.accounts.signUp(email: "alex@example.com", displayName: "Alex", password: "correct horse")
+        let account = try await fixture.friends.add(.email("alex@example.com"), by: ada.id)
+        let contact = try await fixture.friends.addContact(name: "Alex", email: nil, by: ada.id)
+        let flow = start(ada, with: [contact, account], fixture)
+        let first = await flow.expectScreen("add-expense")
+        #expect(first?.field("paid-by")?.input.options.map(\.id) == ["you", "alex", "alex-2"])
+        await flow.choose("paid-by", "alex-2")
+        await flow.skipScreen()
+        await flow.expectChild(PickCounterpartyFlow.self, producing: .picked([account]))
+        await flow.tap("people")
+        // The account, second before, is the only Alex now: "alex". It still paid.
+        let again = await flow.expectScreen("add-expense")
+        #expect(again?.field("paid-by")?.input == .multiChoice([Choice(id: "you", label: "You"), Choice(id: "alex", label: "Alex")], selected: ["alex"]))
+        await flow.cancel()
+        await flow.expectResult(AddExpenseFlow.FlowResult.cancelled)
+    }
+
     @Test("a ledger that fails says so on the form, which keeps every answer")
     func ledgerFails() async throws {
         let (ada, bob) = try await adaAndBob()

@@ -19,7 +19,7 @@ struct MoneyTests {
         ("12.505", .eur, .tooManyDecimals(.eur)), ("1.5", .jpy, .noDecimals(.jpy)), ("1.2345", .kwd, .tooManyDecimals(.kwd)),
         ("1,000.50", .eur, .shape), ("12.", .eur, .shape), (".5", .eur, .shape), ("12 50", .eur, .shape),
         ("1e3", .eur, .shape), ("€12", .eur, .shape), ("٣", .eur, .shape), ("99999999999999999999", .eur, .tooLarge),
-        ("92233720368547758.08", .eur, .tooLarge),
+        ("92233720368547758.08", .eur, .tooLarge), ("3\u{301}", .eur, .shape), ("1.3\u{301}", .eur, .shape),
     ] as [(String, Currency, Money.Problem)])
     func refuses(text: String, currency: Currency, problem: Money.Problem) {
         #expect(throws: problem) { try Money(parsing: text, currency: currency) }

@@ -32,6 +32,14 @@ struct ValidatedTextTests {
 
 @Suite("Text")
 struct TextTests {
+    @Test("an ASCII digit is 0 to 9 alone: not another script's digit, not a digit with a combining mark")
+    func asciiDigits() {
+        #expect("0123456789".allSatisfy { $0.isASCIIDigit })
+        #expect(!Character("3\u{301}").isASCIIDigit)
+        #expect(!Character("٣").isASCIIDigit)
+        #expect(!Character("a").isASCIIDigit)
+    }
+
     @Test("lists in words: one, two, or more with commas and a last 'and'; nothing for none")
     func listedInWords() {
         #expect([String]().listedInWords == "")

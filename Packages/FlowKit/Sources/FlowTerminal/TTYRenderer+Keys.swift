@@ -67,14 +67,15 @@ extension TTYRenderer {
             switch key {
             case .up, .down, .enter:
                 let step = key == .up ? -1 : 1
+                let value = editors[cell]?.text ?? rows[current].value
                 if rows.indices.contains(current + step) {
                     highlights[field.id] = current + step
-                } else {
-                    if key == .enter, focus - tabCount == screen.fields.count - 1, let primary = screen.primaryAction { submitAfterFill = primary.id }
-                    let event = moveFocus(step, on: screen)
-                    if !changed { return event }
+                    return changed || key == .enter ? confirm(cell, value) : nil
                 }
-                return changed || key == .enter ? confirm(cell, editors[cell]?.text ?? rows[current].value) : nil
+                // Past the first or last row: on to the element before or after.
+                if key == .enter, focus - tabCount == screen.fields.count - 1, let primary = screen.primaryAction { submitAfterFill = primary.id }
+                let event = moveFocus(step, on: screen)
+                return key == .enter ? confirm(cell, value) : event
             default:
                 return edit(key, cell: cell, of: field.input)
             }
@@ -150,7 +151,9 @@ extension TTYRenderer {
         guard editor.text != before.text else { return nil }
         switch input {
         case .money(_, let unit, let decimals), .table(_, let unit, let decimals):
-            if let refusal = Self.amountRefusal(editor.text, decimals: decimals, unit: unit) {
+            // (Text that was already wrong, after a change of currency, can still be edited.)
+            if let refusal = Self.amountRefusal(editor.text, decimals: decimals, unit: unit),
+               Self.amountRefusal(before.text, decimals: decimals, unit: unit) == nil {
                 inputNotice = refusal
                 editors[cell] = before
                 return nil
@@ -179,7 +182,7 @@ extension TTYRenderer {
             if character == "." || character == "," {
                 separators += 1
                 guard separators == 1, decimals > 0 else { return refusal }
-            } else if ("0"..."9").contains(character) {
+            } else if character.unicodeScalars.count == 1, character.isASCII, character.isWholeNumber {
                 if separators == 1 { afterSeparator += 1 }
                 guard afterSeparator <= decimals else { return refusal }
             } else {

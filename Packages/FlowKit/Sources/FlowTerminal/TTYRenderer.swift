@@ -189,15 +189,21 @@ public actor TTYRenderer: ScreenHost {
                 highlights[field.id] = options.firstIndex { $0.id == selected } ?? 0
             case .multiChoice(_, let selected) where picks[field.id] == nil:
                 picks[field.id] = Set(selected)
+            case .table(let rows, _, _) where (highlights[field.id] ?? 0) >= rows.count:
+                // Fewer rows than before: the last one is the current one.
+                highlights[field.id] = max(0, rows.count - 1)
             default: break
             }
         }
+        let previous = screen
         let previousStatus = screen?.status
         screen = next
         animate(busy: { if case .busy = next.status { true } else { false } }())
         // After a change, the first field with an error takes the focus back; after a failed
         // submit, the first field that needs an answer again (a cleared password) does.
-        if !fresh, let broken = next.fields.firstIndex(where: { $0.error != nil }), next.tabs.count + broken < focus {
+        // (Only a message that is new: a field typed into key by key must keep the focus.)
+        if !fresh, let broken = next.fields.firstIndex(where: { $0.error != nil && previous?.field($0.id)?.error != $0.error }),
+           next.tabs.count + broken < focus {
             focus = next.tabs.count + broken
         } else if !fresh, case .error = next.status, next.status != previousStatus,
                   let empty = next.fields.firstIndex(where: { !$0.hasValue }) {

@@ -189,10 +189,11 @@ public enum ExpensesSchema {
                 CREATE INDEX expense_person_by_day ON expense_person(user_id, day DESC, created_at DESC);
                 """)
         }
-        // An expense may carry a note (where, what for).
+        // An expense may carry a note (where, what for). Its length is the domain's rule, in
+        // characters as people see them; SQLite would count code points.
         migrator.registerMigration("expenses.v5.notes") { db in
             try db.execute(sql: """
-                ALTER TABLE expense ADD COLUMN note TEXT CHECK (note IS NULL OR length(note) BETWEEN 1 AND 500);
+                ALTER TABLE expense ADD COLUMN note TEXT CHECK (note IS NULL OR length(note) > 0);
                 """)
         }
     }

@@ -115,12 +115,13 @@ private struct Transaction: ExpensesWriting {
         try String.fetchAll(
             db.cachedStatement(sql: """
                 SELECT other.user_id FROM (
-                    SELECT expense_id, day, created_at FROM expense_person WHERE user_id = ?
-                    ORDER BY day DESC, created_at DESC LIMIT ?
+                    SELECT expense_id, row_number() OVER (ORDER BY day DESC, created_at DESC, expense_id) AS place
+                    FROM expense_person WHERE user_id = ?
+                    ORDER BY day DESC, created_at DESC, expense_id LIMIT ?
                 ) AS recent
                 JOIN expense_person AS other ON other.expense_id = recent.expense_id AND other.user_id <> ?
                 GROUP BY other.user_id
-                ORDER BY max(recent.day) DESC, max(recent.created_at) DESC, other.user_id
+                ORDER BY min(recent.place), other.user_id
                 """),
             arguments: [user, scanning, user]
         )

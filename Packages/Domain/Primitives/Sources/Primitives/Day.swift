@@ -22,7 +22,7 @@ public struct Day: Hashable, Sendable, Codable, Comparable, CustomStringConverti
         let trimmed = text.trimmingWhitespace()
         let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+              parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { throw .shape }
         try self.init(year: year, month: month, day: day)

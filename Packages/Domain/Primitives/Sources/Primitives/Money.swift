@@ -32,7 +32,7 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
         let parts = trimmed.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "." || $0 == "," })
         let whole = parts[0]
         let fraction = parts.count == 2 ? parts[1] : ""
-        let isDigit = { (character: Character) in ("0"..."9").contains(character) }
+        let isDigit = { (character: Character) in character.isASCIIDigit }
         guard !whole.isEmpty, whole.allSatisfy(isDigit), fraction.allSatisfy(isDigit) else { throw .shape }
         guard parts.count == 1 || !fraction.isEmpty else { throw .shape }
         guard fraction.count <= currency.decimals else {

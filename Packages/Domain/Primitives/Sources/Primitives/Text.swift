@@ -33,3 +33,11 @@ extension BidirectionalCollection<String> {
         return count == 1 ? last : dropLast().joined(separator: ", ") + " and " + last
     }
 }
+
+extension Character {
+    /// One of 0 to 9, alone: not another script's digit, and not a digit with a combining mark
+    /// (`"3\u{301}"` is one Character that sorts between "0" and "9").
+    public var isASCIIDigit: Bool {
+        unicodeScalars.count == 1 && ("0"..."9").contains(unicodeScalars.first ?? " ")
+    }
+}

@@ -154,12 +154,18 @@ struct AddExpenseViewModel: ViewModel {
 
     /// The people picked besides the user; what was typed for those still in stays.
     mutating func peopleChanged(_ friends: [Friend]) {
+        // What was chosen and typed goes with the person, not with a row's place.
+        let users = Dictionary(form.people.map { ($0.id, $0.user) }, uniquingKeysWith: { first, _ in first })
+        let payers = Set(form.payers.compactMap { users[$0] })
+        let paid = Dictionary(form.paid.compactMap { id, text in users[id].map { ($0, text) } }, uniquingKeysWith: { first, _ in first })
+        let parts = Dictionary(form.parts.compactMap { id, text in users[id].map { ($0, text) } }, uniquingKeysWith: { first, _ in first })
         let ids = ElementID.readable(for: ["You"] + friends.map(\.name.value))
         form.people = [AddExpenseForm.Person(id: Self.you, user: user, name: "You")]
             + zip(ids.dropFirst(), friends).map { AddExpenseForm.Person(id: $0, user: $1.id, name: $1.name.value) }
-        let everyone = Set(form.people.map(\.id))
-        form.payers = form.payers.filter(everyone.contains)
+        form.payers = form.people.filter { payers.contains($0.user) }.map(\.id)
         if form.payers.isEmpty { form.payers = [Self.you] }
+        form.paid = Dictionary(form.people.compactMap { person in paid[person.user].map { (person.id, $0) } }, uniquingKeysWith: { first, _ in first })
+        form.parts = Dictionary(form.people.compactMap { person in parts[person.user].map { (person.id, $0) } }, uniquingKeysWith: { first, _ in first })
         if form.people.count == 1 { form.youShare = true }
         form.errors = [:]
         refreshTables()
@@ -190,7 +196,11 @@ struct AddExpenseViewModel: ViewModel {
         let problem = check(field)
         // As it is typed, a message only goes away; a confirmed answer shows its own.
         if isFinal || problem == nil { form.errors[field] = problem }
-        if field == AddExpenseView.amount, isFinal || check(AddExpenseView.parts) == nil { form.errors[AddExpenseView.parts] = check(AddExpenseView.parts) }
+        if field == AddExpenseView.amount {
+            for dependent in [AddExpenseView.parts, AddExpenseView.paid] where isFinal || check(dependent) == nil {
+                form.errors[dependent] = check(dependent)
+            }
+        }
     }
 
     mutating func chose(_ id: ElementID, _ options: [ElementID]) {
@@ -209,7 +219,6 @@ struct AddExpenseViewModel: ViewModel {
             form.errors[AddExpenseView.parts] = nil
         case AddExpenseView.youShare:
             form.youShare = options.first != .no
-            form.errors[AddExpenseView.youShare] = nil
             form.errors[AddExpenseView.parts] = nil
         case AddExpenseView.paidBy:
             form.payers = form.people.map(\.id).filter(options.contains)
@@ -223,6 +232,7 @@ struct AddExpenseViewModel: ViewModel {
         }
         form.phase = .idle
         refreshTables()
+        if id == AddExpenseView.youShare { form.errors[AddExpenseView.youShare] = check(AddExpenseView.youShare) }
         // A currency with fewer decimals can make the amounts typed wrong.
         if id == AddExpenseView.currency {
             for field in [AddExpenseView.amount, AddExpenseView.paid, AddExpenseView.parts] where form.errors[field] != nil || !value(of: field).isEmpty {
@@ -289,6 +299,8 @@ struct AddExpenseViewModel: ViewModel {
         case AddExpenseView.paidBy:
             return form.payers.isEmpty ? ExpenseProblem.noPayer.message : nil
         case AddExpenseView.paid:
+            // One payer pays the amount; a wrong amount has its own message.
+            guard form.payers.count > 1, case .success = amount else { return nil }
             if case .failure(let refusal) = payments { return refusal.message }
             return nil
         case AddExpenseView.parts:
@@ -319,7 +331,9 @@ struct AddExpenseViewModel: ViewModel {
                 let paid = try Money(parsing: text, currency: form.currency)
                 guard paid.isPositive else { return .failure(Refusal("\(person.name): \(ExpenseProblem.payerAmount.message)")) }
                 guard paid.minorUnits <= LedgerLimits.maximumAmount else { return .failure(Refusal(ExpenseProblem.amountTooLarge(form.currency).message)) }
-                total += paid.minorUnits
+                let (sum, overflow) = total.addingReportingOverflow(paid.minorUnits)
+                guard !overflow else { return .failure(Refusal(ExpenseProblem.paymentsDoNotAddUp(paid: nil, amount: amount).message)) }
+                total = sum
                 payers.append(Payer(user: person.user, amount: paid))
             } catch {
                 return .failure(Refusal("\(person.name): \(error.message)"))
@@ -334,6 +348,8 @@ struct AddExpenseViewModel: ViewModel {
     /// The split rule the parts typed make.
     private var rule: Result<SplitRule, Refusal> {
         let sharers = form.sharers
+        // One person takes the whole amount, whatever the mode (its table is not shown).
+        guard sharers.count > 1 else { return .success(.equal) }
         switch form.mode {
         case .equal:
             return .success(.equal)
@@ -362,7 +378,7 @@ struct AddExpenseViewModel: ViewModel {
             var shares: [UserID: Int] = [:]
             for person in sharers {
                 let text = (form.parts[person.id] ?? "").trimmingWhitespace()
-                guard text.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(text), value <= Split.maximumShare else {
+                guard text.allSatisfy(\.isASCIIDigit), let value = Int(text), value <= Split.maximumShare else {
                     return .failure(Refusal("\(person.name): \(SplitProblem.shareTooLarge.message)"))
                 }
                 shares[person.user] = value
@@ -376,7 +392,7 @@ struct AddExpenseViewModel: ViewModel {
         let trimmed = text.trimmingWhitespace()
         let parts = trimmed.split(separator: trimmed.contains(",") ? "," : ".", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].count <= 3,
-              parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+              parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
               parts.count == 1 || (1...2).contains(parts[1].count),
               let whole = Int(parts[0])
         else { return nil }

@@ -15,7 +15,7 @@ struct AuthenticatedView: View {
             title: "Flows",
             text: ["Signed in as \(state.displayName) <\(state.email)>."],
             actions: [
-                Action(id: Self.addExpense, label: "Add an expense", role: .primary),
+                Action(id: Self.addExpense, label: "Add an expense"),
                 Action(id: Self.signOut, label: "Sign out", role: .secondary),
                 Action(id: Self.quit, label: "Quit", role: .cancel),
             ],

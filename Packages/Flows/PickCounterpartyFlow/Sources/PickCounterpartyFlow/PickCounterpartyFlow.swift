@@ -95,7 +95,7 @@ public actor PickCounterpartyFlow: InventoriedFlow {
             return PickCounterpartyViewModel(friends: friends, recent: recent, picked: picked)
         } catch {
             var model = PickCounterpartyViewModel(friends: [], recent: [], picked: [])
-            model.loadFailed(error)
+            model.failedToLoad(error)
             return model
         }
     }

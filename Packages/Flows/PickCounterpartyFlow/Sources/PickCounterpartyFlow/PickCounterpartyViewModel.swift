@@ -9,11 +9,11 @@ struct PickCounterpartyViewState: Equatable, Sendable {
         var id: ElementID
         var friend: Friend
 
-        /// Who they are besides their name: an account's email, a contact's, or that they are a contact.
+        /// Who they are besides their name: their email (typed whole, it picks them), or that
+        /// they are a contact without one.
         var detail: String {
             switch friend.kind {
-            case .account(let email, _): email.value
-            case .contact(let email?): "\(email.value), a contact"
+            case .account(let email, _), .contact(let email?): email.value
             case .contact(nil): "a contact"
             }
         }
@@ -45,6 +45,9 @@ struct PickCounterpartyViewModel: ViewModel {
         var states = [picking.state]
         picking.picked([picking.state.people[0].id, picking.state.people[0].id])
         states.append(picking.state)
+        var unread = PickCounterpartyViewModel(friends: [], recent: [], picked: [])
+        unread.failedToLoad(.storeUnavailable(FlowInventory.anyDetail))
+        states.append(unread.state)
         var adding = PickCounterpartyViewModel(friends: [], recent: [], picked: [])
         adding.newContact()
         states.append(adding.state)
@@ -91,8 +94,10 @@ struct PickCounterpartyViewModel: ViewModel {
         state.picked = state.people.map(\.id).filter(seen.contains)
     }
 
-    /// Whether the choice can be handed back.
-    var canFinish: Bool { state.pickError == nil }
+    /// Whether the choice can be handed back: nothing picked twice, and the friends were read
+    /// (an empty choice from a list that failed to load would drop everyone picked before).
+    var canFinish: Bool { state.pickError == nil && !loadFailed }
+    private(set) var loadFailed = false
 
     mutating func newContact() {
         state.step = .newContact
@@ -125,8 +130,9 @@ struct PickCounterpartyViewModel: ViewModel {
         state.phase = .loading
     }
 
-    mutating func loadFailed(_ error: FriendsError) {
-        state.phase = .failed(error.message)
+    mutating func failedToLoad(_ error: FriendsError) {
+        loadFailed = true
+        state.phase = .failed(error.message + " Cancel, and try again later.")
     }
 
     /// The new contact is listed first and picked.
