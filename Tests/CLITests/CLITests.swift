@@ -111,6 +111,11 @@ struct CLITests {
         let missing = try flows.run(["run", "AddExpense", "--no-input", "--set", "with=bob@example.com"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no answer for Description (description); pass --set description=VALUE"))
+
+        // What was written recounts to the balances kept.
+        let verify = try flows.run(["verify"])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout == "Ledger verified: 2 expenses, 0 payments, 1 balances; every balance matches its recount.\n")
     }
 
     @Test("--record writes a private script that --script and flows test replay")
@@ -162,7 +167,7 @@ struct CLITests {
         #expect(!outcome.stderr.isEmpty)
     }
 
-    @Test("--help on every command", arguments: [["--help"], ["list", "--help"], ["run", "--help"], ["test", "--help"], ["help", "run"]])
+    @Test("--help on every command", arguments: [["--help"], ["list", "--help"], ["run", "--help"], ["test", "--help"], ["verify", "--help"], ["help", "run"]])
     func help(arguments: [String]) throws {
         defer { flows.removeHome() }
         let outcome = try flows.run(arguments)

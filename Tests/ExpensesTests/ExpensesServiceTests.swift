@@ -229,6 +229,11 @@ struct FailureInjectionTests {
             try inner.expenseIDs(sharedBy: user, with: other, offset: offset, limit: limit)
         }
         func recentPeople(of user: String, scanning: Int) throws -> [String] { try inner.recentPeople(of: user, scanning: scanning) }
+        func forEachLedgerRow(
+            expensePerson: (LedgerRow) throws -> Void, settlement: (SettlementRecord) throws -> Void, balance: (BalanceRecord) throws -> Void
+        ) throws {
+            try inner.forEachLedgerRow(expensePerson: expensePerson, settlement: settlement, balance: balance)
+        }
         func settlement(id: String) throws -> SettlementRecord? { try inner.settlement(id: id) }
         func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
             try inner.settlements(of: user, offset: offset, limit: limit)

@@ -24,6 +24,8 @@ public struct AppContainer: AppFlow.Dependencies {
     public var themes: any ThemeManager { terminalThemes }
     /// Files the user names at a prompt (an avatar picture).
     public let files: any UserFiles = LocalUserFiles()
+    /// The recount of the whole ledger (`flows verify`), when the container has one.
+    public let verifier: (any LedgerVerifier)?
     /// The clock and the time zone that say what day it is for the user.
     private let now: @Sendable () -> Date
     private let timeZone: TimeZone
@@ -31,8 +33,9 @@ public struct AppContainer: AppFlow.Dependencies {
 
     public init(
         accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, preferences: any PreferencesService,
-        now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone = .current
+        now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone = .current, verifier: (any LedgerVerifier)? = nil
     ) {
+        self.verifier = verifier
         self.now = now
         self.timeZone = timeZone
         self.accounts = accounts
@@ -60,7 +63,7 @@ public struct AppContainer: AppFlow.Dependencies {
     private init(_ services: LocalServices, now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone = .current) {
         self.init(
             accounts: services.accounts, expenses: services.expenses, friends: services.friends, preferences: services.preferences,
-            now: now, timeZone: timeZone
+            now: now, timeZone: timeZone, verifier: services.verifier
         )
     }
 }

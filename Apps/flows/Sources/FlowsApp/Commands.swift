@@ -1,7 +1,10 @@
 import ArgumentParser
+import Expenses
 import FlowKit
 import FlowTerminal
 import Foundation
+import LocalStore
+import Primitives
 
 /// `flows`: runs the whole app, or with a subcommand lists or runs one flow.
 struct FlowsCommand: AsyncParsableCommand {
@@ -19,13 +22,58 @@ struct FlowsCommand: AsyncParsableCommand {
             Exit status: 0 done, 1 failed, declined or cancelled, 2 usage error, 130 interrupted.
             """,
         version: FlowsCLI.version,
-        subcommands: [ListCommand.self, RunCommand.self, TestCommand.self]
+        subcommands: [ListCommand.self, RunCommand.self, TestCommand.self, VerifyCommand.self]
     )
 
     @OptionGroup var options: RunOptions
 
     func run() async throws {
         try await Launcher.launch(flowNamed: "App", options: options)
+    }
+}
+
+/// `flows verify`: recounts every balance of the store from its expenses and payments.
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Recount every balance from the expenses and payments, and compare it with the balances kept.",
+        discussion: """
+            Reads the whole store (FLOWS_HOME, else XDG_DATA_HOME/flows, else ~/.local/share/flows). \
+            Prints each balance that differs from its recount and each expense that does not add up, \
+            then one summary line. Exit status: 0 when everything matches, 1 when anything differs \
+            or the store cannot be read.
+            """,
+    )
+
+    func run() async throws {
+        let location: StoreLocation
+        do {
+            location = try StoreLocation.resolve(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            Launcher.complain(error.description)
+            throw ExitCode.failure
+        }
+        guard let verifier = AppContainer.live(location: location).verifier else { throw ExitCode.failure }
+        let check: LedgerCheck
+        do {
+            check = try await verifier.verify()
+        } catch {
+            Launcher.complain(error.message)
+            throw ExitCode.failure
+        }
+        for expense in check.brokenExpenses { StandardOutput.line("expense \(expense)") }
+        for difference in check.differences { StandardOutput.line(Self.describe(difference)) }
+        StandardOutput.line(check.summary)
+        if !check.isSound { throw ExitCode.failure }
+    }
+
+    /// `EUR a-ann <- b-bob: kept 10.00, recounted 12.00` (what the second owes the first).
+    static func describe(_ difference: LedgerCheck.Difference) -> String {
+        func amount(_ units: Int128) -> String {
+            guard let currency = Currency(code: difference.currency), let small = Int64(exactly: units) else { return "\(units) minor units" }
+            return Money(minorUnits: small, currency: currency).amountText
+        }
+        return "\(difference.currency) \(difference.high) owes \(difference.low): kept \(amount(Int128(difference.kept))), recounted \(amount(difference.recounted))"
     }
 }
 

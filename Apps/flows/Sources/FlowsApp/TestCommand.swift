@@ -1,4 +1,5 @@
 import ArgumentParser
+import Expenses
 import FlowKit
 import FlowTesting
 import Foundation
@@ -58,7 +59,8 @@ struct TestCommand: AsyncParsableCommand {
     }
 }
 
-/// How the project's scripts run under `flows test`: each on a fresh in-memory container.
+/// How the project's scripts run under `flows test`: each on a fresh in-memory container, whose
+/// ledger is recounted afterwards (`flows verify`).
 public enum GoldenScripts {
     /// The launch for a script, by its `flow NAME` line; `given` steps set up the container.
     public static func launch(for script: Script) throws -> GoldenSuite.Launch {
@@ -69,8 +71,20 @@ public enum GoldenScripts {
             throw UsageError("\(script.file): unknown flow '\(name)'")
         }
         let container = AppContainer.inMemory()
-        return GoldenSuite.Launch(flow: entry.name, prepare: ScriptFixtures.prepare(container)) { router in
-            await entry.run(container: container, router: router)
-        }
+        return GoldenSuite.Launch(
+            flow: entry.name, prepare: ScriptFixtures.prepare(container),
+            run: { router in await entry.run(container: container, router: router) },
+            afterwards: {
+                // Whatever the script wrote, every kept balance must match its recount.
+                guard let verifier = container.verifier else { return nil }
+                do throws(ExpensesError) {
+                    let check = try await verifier.verify()
+                    if check.isSound { return nil }
+                    return ([check.summary] + check.brokenExpenses + check.differences.map(VerifyCommand.describe)).joined(separator: "\n")
+                } catch {
+                    return "the ledger could not be recounted: \(error.message)"
+                }
+            }
+        )
     }
 }

@@ -24,8 +24,14 @@ public struct LocalServices: Sendable {
     public let expenses: any ExpensesService
     public let friends: any FriendsService
     public let preferences: any PreferencesService
+    /// The recount of the whole ledger (`flows verify`): the store's owner's, not a user's.
+    public let verifier: any LedgerVerifier
 
-    public init(accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, preferences: any PreferencesService) {
+    public init(
+        accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, preferences: any PreferencesService,
+        verifier: any LedgerVerifier
+    ) {
+        self.verifier = verifier
         self.accounts = accounts
         self.expenses = expenses
         self.friends = friends
@@ -77,7 +83,8 @@ public struct LocalServices: Sendable {
             accounts: accounts,
             expenses: LiveExpensesService(store: expensesStore, people: KnownPeople(accounts: accounts, friends: friends), random: random, now: now),
             friends: friends,
-            preferences: LivePreferencesService(store: SQLitePreferencesStore(database: database))
+            preferences: LivePreferencesService(store: SQLitePreferencesStore(database: database)),
+            verifier: LiveLedgerVerifier(store: expensesStore)
         )
     }
 

@@ -12,11 +12,18 @@ public struct GoldenSuite: Sendable {
         public var flow: String
         public var prepare: ScriptRunner.Prepare?
         public var run: @Sendable (AppRouter) async -> AnyFlowOutcome
+        /// A check of what the run left behind (the app recounts its ledger): a problem to
+        /// report, or nil.
+        public var afterwards: (@Sendable () async -> String?)?
 
-        public init(flow: String, prepare: ScriptRunner.Prepare?, run: @escaping @Sendable (AppRouter) async -> AnyFlowOutcome) {
+        public init(
+            flow: String, prepare: ScriptRunner.Prepare?, run: @escaping @Sendable (AppRouter) async -> AnyFlowOutcome,
+            afterwards: (@Sendable () async -> String?)? = nil
+        ) {
             self.flow = flow
             self.prepare = prepare
             self.run = run
+            self.afterwards = afterwards
         }
     }
 
@@ -76,6 +83,7 @@ public struct GoldenSuite: Sendable {
         let goldenPath = Self.goldenPath(for: path)
         var problems: [String] = []
         if let failure = run.failure { problems.append(failure.description) }
+        if let problem = await launch.afterwards?() { problems.append(problem) }
 
         if update {
             do {

@@ -16,15 +16,42 @@ public protocol ExpensesReading {
     func activity(of user: String, limit: Int) throws -> [ActivityRecord]
     /// The ids of the expenses `user` pays or shares, newest first (day, then creation).
     func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String]
-    /// The ids of the expenses both `user` and `other` are in, in the same order.
     /// The other people in `user`'s newest `scanning` expenses, the most recent first.
     func recentPeople(of user: String, scanning: Int) throws -> [String]
+    /// The ids of the expenses both `user` and `other` are in, in the same order.
     func expenseIDs(sharedBy user: String, with other: String, offset: Int, limit: Int) throws -> [String]
     func settlement(id: String) throws -> SettlementRecord?
     /// The payments `user` made or received, newest first.
     func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord]
     /// The sums of `user`'s parts by category, and by month.
     func spending(of user: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord])
+
+    /// Every expense's people, expense by expense (their rows together), then every payment,
+    /// then every kept balance, a row at a time: what a recount of the whole ledger reads.
+    /// Not a user's read: only the store's owner checks the whole ledger.
+    func forEachLedgerRow(
+        expensePerson: (LedgerRow) throws -> Void, settlement: (SettlementRecord) throws -> Void, balance: (BalanceRecord) throws -> Void
+    ) throws
+}
+
+/// One person in one expense, for a recount: the expense's amount and currency, what the
+/// person paid (if anything) and their part (if any).
+public struct LedgerRow: Equatable, Sendable {
+    public var expense: String
+    public var amount: Int64
+    public var currency: String
+    public var user: String
+    public var paid: Int64?
+    public var part: Int64?
+
+    public init(expense: String, amount: Int64, currency: String, user: String, paid: Int64?, part: Int64?) {
+        self.expense = expense
+        self.amount = amount
+        self.currency = currency
+        self.user = user
+        self.paid = paid
+        self.part = part
+    }
 }
 
 /// Changes inside a transaction.

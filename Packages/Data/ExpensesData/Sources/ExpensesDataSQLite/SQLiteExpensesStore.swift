@@ -111,6 +111,24 @@ private struct Transaction: ExpensesWriting {
         )
     }
 
+    func forEachLedgerRow(
+        expensePerson: (LedgerRow) throws -> Void, settlement: (SettlementRecord) throws -> Void, balance: (BalanceRecord) throws -> Void
+    ) throws {
+        // The expenses in the order of their key, each one's people found by the prefix of theirs.
+        let people = try Row.fetchCursor(db, sql: """
+            SELECT expense.id, expense.amount, expense.currency, person.user_id, person.paid, person.part
+            FROM expense JOIN expense_person AS person ON person.expense_id = expense.id
+            ORDER BY expense.id
+            """)
+        while let row = try people.next() {
+            try expensePerson(LedgerRow(expense: row[0], amount: row[1], currency: row[2], user: row[3], paid: row[4], part: row[5]))
+        }
+        let settlements = try Row.fetchCursor(db, sql: "SELECT * FROM settlement")
+        while let row = try settlements.next() { try settlement(SettlementRecord(row: row)) }
+        let balances = try Row.fetchCursor(db, sql: "SELECT * FROM balance")
+        while let row = try balances.next() { try balance(BalanceRecord(row: row)) }
+    }
+
     func recentPeople(of user: String, scanning: Int) throws -> [String] {
         try String.fetchAll(
             db.cachedStatement(sql: """

@@ -93,11 +93,20 @@ extension Expense {
         var net: [UserID: Int64] = [:]
         for payer in payers { net[payer.user, default: 0] += payer.amount.minorUnits }
         for part in split.parts { net[part.user, default: 0] -= part.amount.minorUnits }
+        return PairBalances.deltas(forNets: net, in: amount.currency)
+    }
+}
+
+extension PairBalances {
+    /// The changes an expense makes, from each person's net in it (what they paid minus their
+    /// part, adding up to zero): those behind owe those ahead, paired in user-id order. What
+    /// ``Expense/balanceDeltas`` uses, and what a recount of the whole ledger uses.
+    public static func deltas(forNets net: [UserID: Int64], in currency: Currency) -> [Delta] {
         let byID = { (left: (key: UserID, value: Int64), right: (key: UserID, value: Int64)) in left.key.rawValue < right.key.rawValue }
         let creditors = net.filter { $0.value > 0 }.sorted(by: byID).map { (user: $0.key, units: $0.value) }
         let debtors = net.filter { $0.value < 0 }.sorted(by: byID).map { (user: $0.key, units: -$0.value) }
         return Settling.fill(creditors: creditors, debtors: debtors).map {
-            PairBalances.Delta(creditor: $0.creditor, debtor: $0.debtor, amount: Money(minorUnits: $0.units, currency: amount.currency))
+            Delta(creditor: $0.creditor, debtor: $0.debtor, amount: Money(minorUnits: $0.units, currency: currency))
         }
     }
 }
