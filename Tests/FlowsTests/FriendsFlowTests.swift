@@ -8,6 +8,7 @@ import FlowTestSupport
 import Friends
 import FriendsFlow
 import Primitives
+import SettleUpFlow
 import Testing
 import UserPreviewFlow
 
@@ -98,7 +99,7 @@ struct FriendsFlowTests {
         #expect(await shown() == 20)
     }
 
-    @Test("the home starts what a preview handed up: AddExpense with that friend; until SettleUp exists it says so")
+    @Test("the home starts what a preview handed up: AddExpense or SettleUp with that friend, and says what was recorded")
     func homeActsOnIt() async throws {
         let (ada, bob) = try await adaAndBob()
         let lunch = try await fixture.expenses.add(
@@ -115,8 +116,10 @@ struct FriendsFlowTests {
         await flow.tap("friends")
         await flow.expectText("Added Lunch, 20.00 EUR.")
         await flow.expectChild(FriendsFlow.self, producing: .settleUp(bob))
+        let paid = Settlement(id: ExpenseID(rawValue: "s-1"), from: bob.id, to: ada.id, amount: Money(minorUnits: 1000, currency: .eur), day: Fixture.sunday)
+        await flow.expectChild(SettleUpFlow.self, producing: .settled(paid, with: "Bob Stone"))
         await flow.tap("friends")
-        await flow.expectText("Settling up with Bob Stone is not in this version yet.")
+        await flow.expectText("Recorded: Bob Stone paid you 10.00 EUR.")
         await flow.expectChild(FriendsFlow.self, producing: .closed)
         await flow.tap("friends")
         #expect(await flow.expectScreen("home")?.status == nil)

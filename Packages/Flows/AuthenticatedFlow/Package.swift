@@ -17,6 +17,7 @@ let package = Package(
         .package(path: "../AccountFlow"),
         .package(path: "../FriendsFlow"),
         .package(path: "../AddExpenseFlow"),
+        .package(path: "../SettleUpFlow"),
     ],
     targets: [
         .target(
@@ -31,6 +32,7 @@ let package = Package(
                 .product(name: "AccountFlow", package: "AccountFlow"),
                 .product(name: "FriendsFlow", package: "FriendsFlow"),
                 .product(name: "AddExpenseFlow", package: "AddExpenseFlow"),
+                .product(name: "SettleUpFlow", package: "SettleUpFlow"),
             ]
         ),
     ]

@@ -8,6 +8,7 @@ import FlowKit
 import FriendsFlow
 import PickCounterpartyFlow
 import QrPreviewFlow
+import SettleUpFlow
 import SignInFlow
 import SignUpFlow
 import UnauthenticatedFlow
@@ -40,7 +41,7 @@ public enum FlowCatalog {
         },
         FlowEntry(
             AuthenticatedFlow.self, "Your home: who is signed in, its tabs, and sign out (signs in first if needed)",
-            children: [FriendsFlow.self, AccountFlow.self, AddExpenseFlow.self]
+            children: [FriendsFlow.self, AccountFlow.self, AddExpenseFlow.self, SettleUpFlow.self]
         ) { user, container, router in
             AuthenticatedFlow(user: user, dependencies: container, router: router)
         },
@@ -52,6 +53,9 @@ public enum FlowCatalog {
         },
         FlowEntry(PickCounterpartyFlow.self, "Choose friends and contacts to share an expense with, or add a new contact (signs in first if needed)") { user, container, router in
             PickCounterpartyFlow(user: user.id, dependencies: container, router: router)
+        },
+        FlowEntry(SettleUpFlow.self, "Record a payment that settles a balance, whole or in part (signs in first if needed)") { user, container, router in
+            SettleUpFlow(user: user.id, dependencies: container, router: router)
         },
         FlowEntry(
             FriendsFlow.self, "Your friends with your balance with each, and adding one (signs in first if needed)",

@@ -7,9 +7,10 @@ import Friends
 import FriendsFlow
 import Preferences
 import Primitives
+import SettleUpFlow
 
 /// The home of a signed-in user: shows who is signed in, its tabs (Friends, Account), adding an
-/// expense from anywhere in it, and signing out.
+/// expense from anywhere in it, settling up with a friend a preview names, and signing out.
 public actor AuthenticatedFlow: InventoriedFlow {
     /// How the home screen ended.
     public enum FlowResult: FlowOutcome {
@@ -29,7 +30,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     }
 
     /// What the flow needs from the app: its own needs and those of the tabs it starts.
-    public protocol Dependencies: AccountFlow.Dependencies, FriendsFlow.Dependencies, AddExpenseFlow.Dependencies {
+    public protocol Dependencies: AccountFlow.Dependencies, FriendsFlow.Dependencies, AddExpenseFlow.Dependencies, SettleUpFlow.Dependencies {
         var accounts: any AccountsService { get }
         /// The screens take the signed-in user's theme while the home is open.
         var themes: any ThemeManager { get }
@@ -109,10 +110,17 @@ public actor AuthenticatedFlow: InventoriedFlow {
         switch await router.start(FriendsFlow(user: user, dependencies: dependencies, router: router)) {
         case .closed, .cancelled: break
         case .addExpense(let friend): await addExpense(with: [friend])
-        // SettleUp is not built yet: the home says so rather than doing nothing.
-        case .settleUp(let friend): notice = "Settling up with \(friend.name.value) is not in this version yet."
+        case .settleUp(let friend): await settleUp(with: friend)
         }
         return nil
+    }
+
+    /// Records a payment with `friend`; the home then says what was recorded.
+    private func settleUp(with friend: Friend) async {
+        guard case .settled(let settlement, let name) = await router.start(SettleUpFlow(user: user.id, with: friend, dependencies: dependencies, router: router)) else { return }
+        notice = settlement.from == user.id
+            ? "Recorded: you paid \(name) \(settlement.amount)."
+            : "Recorded: \(name) paid you \(settlement.amount)."
     }
 
     /// Adds an expense (with `friends`, or with whom the user picks first); the home then says

@@ -1,0 +1,129 @@
+import Accounts
+import Expenses
+import FlowKit
+import Friends
+import Primitives
+
+/// Settles up with someone: whom (everyone the user has an open balance with, unless started
+/// with a friend), the currency, and the amount, which starts at the whole balance and can be
+/// less (a partial payment), or more after a confirmation. The payment is recorded by whoever
+/// owes paying: the user, or the other person paying the user.
+public actor SettleUpFlow: InventoriedFlow {
+    /// How settling up ended.
+    public enum FlowResult: FlowOutcome {
+        /// The payment is recorded; the other person's name, for what is said of it.
+        case settled(Settlement, with: String)
+        /// The user left; nothing was written.
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .settled: "settled"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
+            guard case .settled(let settlement, let name) = self else { return }
+            try container.encode(settlement.id.rawValue, forKey: "id")
+            try container.encode(settlement.from.rawValue, forKey: "from")
+            try container.encode(settlement.to.rawValue, forKey: "to")
+            try container.encode(settlement.amount.amountText, forKey: "amount")
+            try container.encode(settlement.amount.currency.code, forKey: "currency")
+            try container.encode(settlement.day.description, forKey: "day")
+            try container.encode(name, forKey: "with")
+        }
+    }
+
+    /// What the flow needs from the app.
+    public protocol Dependencies: Sendable {
+        var accounts: any AccountsService { get }
+        var friends: any FriendsService { get }
+        var expenses: any ExpensesService { get }
+        /// The day it is now in the user's time zone: where the payment's day starts.
+        var today: Day { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: SettleUpView(), for: SettleUpViewModel.examples)
+    }
+
+    private let user: UserID
+    private let friend: Friend?
+    private let dependencies: any Dependencies
+    private let presenter: SettleUpPresenter
+
+    /// Settling up for `user`, with `friend` (or whom they choose first).
+    public init(user: UserID, with friend: Friend? = nil, dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.friend = friend
+        self.dependencies = dependencies
+        presenter = SettleUpPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model: SettleUpViewModel
+        do throws(ExpensesError) {
+            model = SettleUpViewModel(people: try await people(), today: dependencies.today)
+        } catch {
+            model = SettleUpViewModel(people: [], today: dependencies.today)
+            model.failed(error)
+        }
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .personChosen(let id):
+                    model.chose(id)
+                case .currencyChosen(let id):
+                    model.choseCurrency(id.rawValue)
+                case .typed(let id, let text, let isFinal):
+                    model.typed(id, text, isFinal: isFinal)
+                case .next:
+                    if let id = model.state.person { model.chose(id) }
+                case .record:
+                    let confirmed = if case .more = model.state.step { true } else { false }
+                    guard let payment = model.check(confirmed: confirmed), let other = model.state.chosen else { break }
+                    model.busy()
+                    await view.show(model.state)
+                    do throws(ExpensesError) {
+                        let settlement = try await dependencies.expenses.settle(
+                            from: payment.from ?? user, to: payment.to ?? user, amount: payment.amount, day: payment.day, by: user
+                        )
+                        return .settled(settlement, with: other.name)
+                    } catch {
+                        model.failed(error)
+                    }
+                case .back:
+                    if !model.back() { return .cancelled }
+                case .cancel:
+                    return .cancelled
+                }
+                await view.show(model.state)
+            }
+        }
+    }
+
+    /// Everyone with an open balance, named: friends by their names, other accounts by theirs,
+    /// anyone else as someone. With a friend given, only them (when a balance is open).
+    private func people() async throws(ExpensesError) -> [SettleUpViewState.Person] {
+        let balances = try await dependencies.expenses.balances(of: user)
+        var names: [UserID: String] = [:]
+        for friend in (try? await dependencies.friends.friends(of: user)) ?? [] { names[friend.id] = friend.name.value }
+        let strangers = Set(balances.map(\.other)).subtracting(names.keys)
+        if !strangers.isEmpty {
+            for account in (try? await dependencies.accounts.users(strangers, for: user)) ?? [] { names[account.id] = account.displayName.value }
+        }
+        var order: [UserID] = []
+        var byPerson: [UserID: [Money]] = [:]
+        for balance in balances where friend == nil || balance.other == friend?.id {
+            if byPerson[balance.other] == nil { order.append(balance.other) }
+            byPerson[balance.other, default: []].append(balance.amount)
+        }
+        order.sort { (names[$0] ?? "~", $0.rawValue) < (names[$1] ?? "~", $1.rawValue) }
+        let labels = order.map { names[$0] ?? "Someone" }
+        return zip(ElementID.readable(for: labels), order).map { id, other in
+            SettleUpViewState.Person(id: id, user: other, name: names[other] ?? "Someone", balances: byPerson[other] ?? [])
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import FlowKit
+import Primitives
+
+/// Draws settling up: whom with, then the payment (starting at the whole balance), then a
+/// question when it is more than the balance. Its identifiers are the contract scripts use.
+struct SettleUpView: View {
+    static let screenID: ScreenID = "settle-up"
+    static let person: ElementID = "person"
+    static let currency: ElementID = "currency"
+    static let amount: ElementID = "amount"
+    static let day: ElementID = "day"
+    static let next: ElementID = "next"
+    static let record: ElementID = "record"
+    static let recordAnyway: ElementID = "record-anyway"
+    static let back: ElementID = "back"
+    static let cancel: ElementID = "cancel"
+
+    func screen(for state: SettleUpViewState) -> Screen {
+        let status = state.phase.status(busy: "Recording")
+        switch state.step {
+        case .pick:
+            guard !state.people.isEmpty else {
+                return Screen(
+                    id: Self.screenID, title: "Settle up", text: ["You are settled up with everyone: nothing to pay or to receive."],
+                    actions: [Action(id: Self.cancel, label: "Back", role: .cancel)], status: status
+                )
+            }
+            let options = state.people.map { Choice(id: $0.id, label: $0.name, detail: $0.balances.map { Self.describe($0, name: nil) }.joined(separator: "; ")) }
+            return Screen(
+                id: Self.screenID, title: "Settle up", text: ["Whom with? Everyone you have an open balance with."],
+                fields: [Field(id: Self.person, label: "With", input: .choice(options, selected: state.person))],
+                actions: [Action(id: Self.next, label: "Next", role: .primary), Action(id: Self.cancel, label: "Cancel", role: .cancel)],
+                status: status
+            )
+        case .form:
+            guard let person = state.chosen, let currency = state.currency else { return Screen(id: Self.screenID, title: "Settle up") }
+            var fields: [Field] = []
+            if person.balances.count > 1 {
+                let options = person.balances.map { Choice(id: ElementID($0.currency.code), label: $0.currency.code) }
+                fields.append(Field(id: Self.currency, label: "Currency", input: .choice(options, selected: ElementID(currency.code))))
+            }
+            let paying = state.balance?.isNegative ?? true
+            fields += [
+                Field(id: Self.amount, label: paying ? "You pay" : "\(person.name) pays you", input: .money(state.amount, currency: currency.code, decimals: currency.decimals),
+                      hint: "the whole balance, or less", error: state.amountError),
+                Field(id: Self.day, label: "Day", input: .day(state.day, resolved: state.dayRead), hint: "yyyy-MM-dd, today, yesterday or a weekday", error: state.dayError),
+            ]
+            return Screen(
+                id: Self.screenID, title: "Settle up with \(person.name)",
+                text: person.balances.map { Self.describe($0, name: person.name) + "." },
+                fields: fields,
+                actions: [
+                    Action(id: Self.record, label: "Record the payment", role: .primary),
+                    Action(id: Self.back, label: "Back"),
+                    Action(id: Self.cancel, label: "Cancel", role: .cancel),
+                ],
+                status: status
+            )
+        case .more(let question):
+            return Screen(
+                id: Self.screenID, title: "Settle up", text: [question, "Record it anyway?"],
+                actions: [
+                    Action(id: Self.recordAnyway, label: "Record it anyway", role: .primary),
+                    Action(id: Self.back, label: "Back", role: .cancel),
+                ],
+                status: status
+            )
+        }
+    }
+
+    /// A balance in words: `You owe Bob Stone 12.00 EUR` (or, without a name, `you owe 12.00 EUR`).
+    static func describe(_ balance: Money, name: String?) -> String {
+        let amount = "\(balance.magnitudeText) \(balance.currency.code)"
+        guard let name else { return balance.isNegative ? "you owe \(amount)" : "owes you \(amount)" }
+        return balance.isNegative ? "You owe \(name) \(amount)" : "\(name) owes you \(amount)"
+    }
+}
