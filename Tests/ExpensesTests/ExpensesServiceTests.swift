@@ -218,7 +218,7 @@ struct FailureInjectionTests {
         func expense(id: String) throws -> StoredExpense? { try inner.expense(id: id) }
         func balances(of user: String) throws -> [BalanceRecord] { try inner.balances(of: user) }
         func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord] { try inner.balances(among: people, in: currency) }
-        func activity(of user: String, limit: Int) throws -> [ActivityRecord] { try inner.activity(of: user, limit: limit) }
+        func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord] { try inner.activity(of: user, offset: offset, limit: limit) }
         func spending(of user: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) { try inner.spending(of: user) }
         func insert(_ expense: StoredExpense) throws { try step(); try inner.insert(expense) }
         func deleteExpense(id: String) throws { try step(); try inner.deleteExpense(id: id) }

@@ -64,6 +64,7 @@ struct AppFlowTests {
             var preferences: any PreferencesService { UnavailablePreferences() }
             var files: any UserFiles { LocalUserFiles() }
             var today: Day { Fixture.sunday }
+            var timeZone: TimeZone { .gmt }
             func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
             func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
             func signOut() async throws(AccountsError) {}

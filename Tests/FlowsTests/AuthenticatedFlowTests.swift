@@ -32,7 +32,7 @@ struct AuthenticatedFlowTests {
         let user = try await fixture.existingUser(signedIn: true)
         let renamed = try await fixture.accounts.changeDisplayName(to: "Countess Ada", of: user.id)
         let flow = start(user)
-        #expect(await flow.expectScreen("home")?.tabs.map(\.id) == ["friends", "account"])
+        #expect(await flow.expectScreen("home")?.tabs.map(\.id) == ["expenses", "friends", "account"])
         await flow.expectChild(AccountFlow.self, producing: .closed(renamed))
         await flow.tap("account")
         await flow.expectText("Signed in as Countess Ada <ada@example.com>.")

@@ -18,6 +18,7 @@ let package = Package(
         .package(path: "../FriendsFlow"),
         .package(path: "../AddExpenseFlow"),
         .package(path: "../SettleUpFlow"),
+        .package(path: "../ExpensesFlow"),
     ],
     targets: [
         .target(
@@ -33,6 +34,7 @@ let package = Package(
                 .product(name: "FriendsFlow", package: "FriendsFlow"),
                 .product(name: "AddExpenseFlow", package: "AddExpenseFlow"),
                 .product(name: "SettleUpFlow", package: "SettleUpFlow"),
+                .product(name: "ExpensesFlow", package: "ExpensesFlow"),
             ]
         ),
     ]

@@ -35,6 +35,7 @@ struct Fixture: AppFlow.Dependencies {
     let files: any UserFiles = LocalUserFiles()
     /// The day forms start on: a Sunday.
     var today: Day { Fixture.sunday }
+    var timeZone: TimeZone { .gmt }
     static let sunday = (try? Day("2026-11-22")) ?? Day.today(at: Date(timeIntervalSince1970: 0), in: .gmt)
     /// Whom the flows told the ThemeManager to follow.
     let followed = FollowedThemes()
@@ -89,6 +90,7 @@ struct Unavailable: AppFlow.Dependencies {
     let preferences: any PreferencesService = UnavailablePreferences()
     let files: any UserFiles = LocalUserFiles()
     var today: Day { Fixture.sunday }
+    var timeZone: TimeZone { .gmt }
 }
 
 /// An expenses service whose store is unavailable.
@@ -101,7 +103,7 @@ struct UnavailableExpenses: ExpensesService {
     func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement { throw failure }
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance] { throw failure }
     func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] { throw failure }
-    func activity(of user: UserID, limit: Int) async throws(ExpensesError) -> [Activity] { throw failure }
+    func activity(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Activity] { throw failure }
     func spending(of user: UserID) async throws(ExpensesError) -> SpendingReport { throw failure }
     func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { throw failure }
     func expenses(of user: UserID, sharedWith other: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { throw failure }

@@ -28,7 +28,8 @@ public struct AppContainer: AppFlow.Dependencies {
     public let verifier: (any LedgerVerifier)?
     /// The clock and the time zone that say what day it is for the user.
     private let now: @Sendable () -> Date
-    private let timeZone: TimeZone
+    /// The user's time zone: what day it is, and the day a change is shown on.
+    public let timeZone: TimeZone
     public var today: Day { Day.today(at: now(), in: timeZone) }
 
     public init(

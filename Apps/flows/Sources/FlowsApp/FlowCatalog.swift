@@ -4,6 +4,7 @@ import AddExpenseFlow
 import AddFriendFlow
 import AppFlow
 import AuthenticatedFlow
+import ExpensesFlow
 import FlowKit
 import FriendsFlow
 import PickCounterpartyFlow
@@ -41,9 +42,15 @@ public enum FlowCatalog {
         },
         FlowEntry(
             AuthenticatedFlow.self, "Your home: who is signed in, its tabs, and sign out (signs in first if needed)",
-            children: [FriendsFlow.self, AccountFlow.self, AddExpenseFlow.self, SettleUpFlow.self]
+            children: [ExpensesFlow.self, FriendsFlow.self, AccountFlow.self, AddExpenseFlow.self, SettleUpFlow.self]
         ) { user, container, router in
             AuthenticatedFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(
+            ExpensesFlow.self, "Your balances, the payments that would settle them, and the activity (signs in first if needed)",
+            children: [SettleUpFlow.self]
+        ) { user, container, router in
+            ExpensesFlow(user: user.id, dependencies: container, router: router)
         },
         FlowEntry(
             AddExpenseFlow.self, "Add an expense: whom it is with, the amount, who paid and how it is split (signs in first if needed)",

@@ -13,7 +13,8 @@ public protocol ExpensesReading {
     func balances(of user: String) throws -> [BalanceRecord]
     /// The balances in a currency between any two of `people`.
     func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord]
-    func activity(of user: String, limit: Int) throws -> [ActivityRecord]
+    /// The changes that involve `user`, newest first.
+    func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord]
     /// The ids of the expenses `user` pays or shares, newest first (day, then creation).
     func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String]
     /// The other people in `user`'s newest `scanning` expenses, the most recent first.

@@ -76,7 +76,7 @@ private struct Transaction: ExpensesWriting {
         return found
     }
 
-    func activity(of user: String, limit: Int) throws -> [ActivityRecord] {
+    func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord] {
         let rows = try Row.fetchAll(
             db,
             sql: """
@@ -84,9 +84,9 @@ private struct Transaction: ExpensesWriting {
                 JOIN activity ON activity.seq = activity_person.seq
                 WHERE activity_person.user_id = ?
                 ORDER BY activity_person.at DESC, activity_person.seq DESC
-                LIMIT ?
+                LIMIT ? OFFSET ?
                 """,
-            arguments: [user, limit]
+            arguments: [user, limit, offset]
         )
         return try rows.map { row in
             let people = try String.fetchAll(

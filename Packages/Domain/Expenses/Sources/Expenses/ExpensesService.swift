@@ -27,7 +27,7 @@ public protocol ExpensesService: Sendable {
     /// people `user` has a balance with (balances with anyone else are not theirs to see).
     func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment]
     /// The newest changes that involve `user`, newest first.
-    func activity(of user: UserID, limit: Int) async throws(ExpensesError) -> [Activity]
+    func activity(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Activity]
     /// What `user`'s own parts of expenses came to, by category and by month.
     func spending(of user: UserID) async throws(ExpensesError) -> SpendingReport
 
@@ -45,6 +45,13 @@ public protocol ExpensesService: Sendable {
     /// Takes back a recorded payment: balances return to what they were without it. Only its
     /// payer or payee may.
     func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError)
+}
+
+extension ExpensesService {
+    /// The newest `limit` changes that involve `user`.
+    public func activity(of user: UserID, limit: Int) async throws(ExpensesError) -> [Activity] {
+        try await activity(of: user, page: PageRequest(limit: limit))
+    }
 }
 
 /// Which part of a long list to read: `limit` items after skipping `offset`.

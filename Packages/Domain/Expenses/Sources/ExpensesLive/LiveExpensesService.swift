@@ -145,8 +145,8 @@ public struct LiveExpensesService: ExpensesService {
         return DebtSimplifier.payments(for: net, currency: currency)
     }
 
-    public func activity(of user: UserID, limit: Int) async throws(ExpensesError) -> [Activity] {
-        let records = try await storing { try await store.read { try $0.activity(of: user.rawValue, limit: max(0, limit)) } }
+    public func activity(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Activity] {
+        let records = try await storing { try await store.read { try $0.activity(of: user.rawValue, offset: page.offset, limit: page.limit) } }
         return try records.map { record throws(ExpensesError) in
             guard let kind = try? SaveFormatter.value(Activity.Kind.self, from: record.kind) else {
                 throw .storeUnavailable("the activity \(record.id) has an unknown kind")

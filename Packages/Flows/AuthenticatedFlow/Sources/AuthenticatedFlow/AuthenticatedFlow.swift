@@ -2,6 +2,7 @@ import AccountFlow
 import Accounts
 import AddExpenseFlow
 import Expenses
+import ExpensesFlow
 import FlowKit
 import Friends
 import FriendsFlow
@@ -30,7 +31,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     }
 
     /// What the flow needs from the app: its own needs and those of the tabs it starts.
-    public protocol Dependencies: AccountFlow.Dependencies, FriendsFlow.Dependencies, AddExpenseFlow.Dependencies, SettleUpFlow.Dependencies {
+    public protocol Dependencies: AccountFlow.Dependencies, FriendsFlow.Dependencies, AddExpenseFlow.Dependencies, ExpensesFlow.Dependencies {
         var accounts: any AccountsService { get }
         /// The screens take the signed-in user's theme while the home is open.
         var themes: any ThemeManager { get }
@@ -39,6 +40,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     /// The home's tabs, each a child flow (Expenses joins when it is built).
     /// A tab's flow gives back nil to come back to the home, or the home's own result to end it.
     static let tabs = ChildMenu<AuthenticatedFlow, FlowResult?>([
+        .init("expenses", "Expenses") { flow in await flow.expenses() },
         .init("friends", "Friends") { flow in await flow.friends() },
         .init("account", "Account") { flow in await flow.account() },
     ])
@@ -78,8 +80,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
             while true {
                 switch await view.next() {
                 case .addExpense:
-                    notice = nil
-                    await addExpense(with: [])
+                    notice = await addExpense(with: [])
                     model.said(notice)
                 case .signOut:
                     model.signingOut()
@@ -109,7 +110,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     private func friends() async -> FlowResult? {
         switch await router.start(FriendsFlow(user: user, dependencies: dependencies, router: router)) {
         case .closed, .cancelled: break
-        case .addExpense(let friend): await addExpense(with: [friend])
+        case .addExpense(let friend): notice = await addExpense(with: [friend])
         case .settleUp(let friend): await settleUp(with: friend)
         }
         return nil
@@ -123,11 +124,20 @@ public actor AuthenticatedFlow: InventoriedFlow {
             : "Recorded: \(name) paid you \(settlement.amount)."
     }
 
-    /// Adds an expense (with `friends`, or with whom the user picks first); the home then says
-    /// what was added.
-    private func addExpense(with friends: [Friend]) async {
-        guard case .added(let expense, _, _) = await router.start(AddExpenseFlow(user: user.id, with: friends, dependencies: dependencies, router: router)) else { return }
-        notice = "Added \(expense.description), \(expense.amount)."
+    /// Adds an expense (with `friends`, or with whom the user picks first): what to say of it,
+    /// or nil when the user left.
+    private func addExpense(with friends: [Friend]) async -> String? {
+        guard case .added(let expense, _, _) = await router.start(AddExpenseFlow(user: user.id, with: friends, dependencies: dependencies, router: router)) else { return nil }
+        return "Added \(expense.description), \(expense.amount)."
+    }
+
+    /// The Expenses tab; an expense it asks for is added here, and the tab opens again on it.
+    private func expenses() async -> FlowResult? {
+        var said: String?
+        while case .addExpense = await router.start(ExpensesFlow(user: user.id, notice: said, dependencies: dependencies, router: router)) {
+            said = await addExpense(with: [])
+        }
+        return nil
     }
 
     /// Contacts that others made with this user's email become this user (what they shared

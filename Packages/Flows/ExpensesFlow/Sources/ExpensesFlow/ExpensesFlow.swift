@@ -1,0 +1,134 @@
+import Accounts
+import Expenses
+import FlowKit
+import Foundation
+import Friends
+import Primitives
+import SettleUpFlow
+
+/// The Expenses tab: the user's balances per currency and per person, the payments that would
+/// settle them (simplified among the people they share balances with), and the activity,
+/// newest first, a page at a time. Settling up happens here (SettleUp); adding an expense is
+/// handed up, for the home to start.
+public actor ExpensesFlow: InventoriedFlow {
+    /// How the tab ended.
+    public enum FlowResult: FlowOutcome {
+        case closed
+        /// The user wants to add an expense.
+        case addExpense
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .closed: "closed"
+            case .addExpense: "add-expense"
+            case .cancelled: "cancelled"
+            }
+        }
+    }
+
+    /// What the flow needs from the app: its own needs and SettleUp's.
+    public protocol Dependencies: SettleUpFlow.Dependencies {
+        var accounts: any AccountsService { get }
+        var friends: any FriendsService { get }
+        var expenses: any ExpensesService { get }
+        /// The user's time zone: the day each change is shown on.
+        var timeZone: TimeZone { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: ExpensesView(), for: ExpensesViewModel.examples)
+    }
+
+    private let user: UserID
+    private let notice: String?
+    private let dependencies: any Dependencies
+    private let router: AppRouter
+    private let presenter: ExpensesPresenter
+
+    /// The tab for `user`, saying `notice` when it opens (what was just added).
+    public init(user: UserID, notice: String? = nil, dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.notice = notice
+        self.dependencies = dependencies
+        self.router = router
+        presenter = ExpensesPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = ExpensesViewModel(user: user, timeZone: dependencies.timeZone)
+        var page = 0
+        await load(into: &model, page: page)
+        model.said(notice)
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .older:
+                    guard model.state.hasOlder else { break }
+                    page += 1
+                    await turn(&model, to: page)
+                case .newer:
+                    guard page > 0 else { break }
+                    page -= 1
+                    await turn(&model, to: page)
+                case .addExpense:
+                    return .addExpense
+                case .settleUp:
+                    let result = await router.start(SettleUpFlow(user: user, dependencies: dependencies, router: router))
+                    page = 0
+                    await load(into: &model, page: page)
+                    if case .settled(let settlement, let name) = result {
+                        model.said(settlement.from == user ? "Recorded: you paid \(name) \(settlement.amount)." : "Recorded: \(name) paid you \(settlement.amount).")
+                    }
+                case .back:
+                    return .closed
+                }
+                await view.show(model.state)
+            }
+        }
+    }
+
+    /// Balances, suggestions for each currency, names, and the page of activity.
+    private func load(into model: inout ExpensesViewModel, page: Int) async {
+        do throws(ExpensesError) {
+            let balances = try await dependencies.expenses.balances(of: user)
+            var suggestions: [SuggestedPayment] = []
+            for currency in Set(balances.map(\.amount.currency)).sorted(by: { $0.code < $1.code }) {
+                suggestions += try await dependencies.expenses.suggestedPayments(for: user, in: currency)
+            }
+            let activity = try await dependencies.expenses.activity(of: user, page: Self.page(page))
+            let people = Set(balances.map(\.other) + suggestions.flatMap { [$0.from, $0.to] } + activity.map(\.actor)).subtracting([user])
+            model.loaded(balances: balances, suggestions: suggestions, activity: Array(activity.prefix(ExpensesViewModel.pageSize)), names: await names(of: people))
+            model.turned(to: page, hasOlder: activity.count > ExpensesViewModel.pageSize)
+        } catch {
+            model.failed(error)
+        }
+    }
+
+    private func turn(_ model: inout ExpensesViewModel, to page: Int) async {
+        do throws(ExpensesError) {
+            let activity = try await dependencies.expenses.activity(of: user, page: Self.page(page))
+            model.page(Array(activity.prefix(ExpensesViewModel.pageSize)))
+            model.turned(to: page, hasOlder: activity.count > ExpensesViewModel.pageSize)
+        } catch {
+            model.failed(error)
+        }
+    }
+
+    /// A page, with one more item to tell whether an older page exists.
+    private static func page(_ number: Int) -> PageRequest {
+        PageRequest(offset: number * ExpensesViewModel.pageSize, limit: ExpensesViewModel.pageSize + 1)
+    }
+
+    /// Friends by their names, other accounts by theirs; anyone else stays unnamed ("Someone").
+    private func names(of people: Set<UserID>) async -> [UserID: String] {
+        var names: [UserID: String] = [:]
+        for friend in (try? await dependencies.friends.friends(of: user)) ?? [] where people.contains(friend.id) { names[friend.id] = friend.name.value }
+        let strangers = people.subtracting(names.keys)
+        if !strangers.isEmpty {
+            for account in (try? await dependencies.accounts.users(strangers, for: user)) ?? [] { names[account.id] = account.displayName.value }
+        }
+        return names
+    }
+}

@@ -1,0 +1,35 @@
+import FlowKit
+
+/// Draws the Expenses tab: balances, the payments that would settle them, and the activity,
+/// a page at a time. Its identifiers are the contract scripts use.
+struct ExpensesView: View {
+    static let screenID: ScreenID = "expenses"
+    static let older: ElementID = "older"
+    static let newer: ElementID = "newer"
+    static let addExpense: ElementID = "add-expense"
+    static let settleUp: ElementID = "settle-up"
+    static let back: ElementID = "back"
+
+    func screen(for state: ExpensesViewState) -> Screen {
+        var text = ["Balances:"] + (state.balances.isEmpty ? ["You are settled up with everyone."] : state.balances)
+        if !state.suggestions.isEmpty { text += ["Payments that would settle you up:"] + state.suggestions }
+        if state.activity.isEmpty {
+            text.append(state.page == 0 ? "No activity yet: add an expense." : "No older activity.")
+        } else {
+            text.append("Activity, newest first (\(state.page * state.pageSize + 1) to \(state.page * state.pageSize + state.activity.count)):")
+            text += state.activity
+        }
+        var actions = [Action(id: Self.addExpense, label: "Add an expense", role: .primary)]
+        if !state.balances.isEmpty { actions.append(Action(id: Self.settleUp, label: "Settle up")) }
+        if state.hasOlder { actions.append(Action(id: Self.older, label: "Older")) }
+        if state.page > 0 { actions.append(Action(id: Self.newer, label: "Newer")) }
+        actions.append(Action(id: Self.back, label: "Back", role: .cancel))
+        return Screen(
+            id: Self.screenID,
+            title: "Expenses",
+            text: text,
+            actions: actions,
+            status: state.phase.status(busy: "Loading") ?? state.notice.map(ScreenStatus.notice)
+        )
+    }
+}

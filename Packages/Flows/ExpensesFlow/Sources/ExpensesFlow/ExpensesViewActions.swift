@@ -1,0 +1,26 @@
+import FlowKit
+
+/// What the user can do on the Expenses tab.
+enum ExpensesAction: Sendable, Equatable {
+    case older
+    case newer
+    case addExpense
+    case settleUp
+    case back
+}
+
+/// Carries the tab's states to its screen and the user's events back.
+struct ExpensesViewActions: ViewActions {
+    let connection: ScreenConnection<ExpensesView>
+
+    static func action(for event: UserEvent) -> ExpensesAction? {
+        switch event {
+        case .tap(ExpensesView.older): .older
+        case .tap(ExpensesView.newer): .newer
+        case .tap(ExpensesView.addExpense): .addExpense
+        case .tap(ExpensesView.settleUp): .settleUp
+        case .tap(ExpensesView.back), .back, .cancel: .back
+        case .fill, .edit, .choose, .tap: nil
+        }
+    }
+}

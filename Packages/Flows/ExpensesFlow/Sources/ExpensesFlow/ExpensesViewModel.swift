@@ -1,0 +1,110 @@
+import Expenses
+import FlowKit
+import Foundation
+import Primitives
+
+/// What the Expenses tab shows, already in words.
+struct ExpensesViewState: Equatable, Sendable {
+    var balances: [String] = []
+    var suggestions: [String] = []
+    var activity: [String] = []
+    var page = 0
+    var pageSize = ExpensesViewModel.pageSize
+    var hasOlder = false
+    var notice: String?
+    var phase = Phase.idle
+}
+
+/// Turns balances, suggested payments and activity into sentences with people's names.
+struct ExpensesViewModel: ViewModel {
+    static let pageSize = 10
+
+    static var examples: [ExpensesViewState] {
+        let me = UserID(rawValue: "me")
+        let someone = UserID(rawValue: "someone")
+        var empty = ExpensesViewModel(user: me, timeZone: .gmt)
+        empty.loaded(balances: [], suggestions: [], activity: [], names: [:])
+        var full = ExpensesViewModel(user: me, timeZone: .gmt)
+        let owed = Money(minorUnits: 1200, currency: .eur)
+        full.loaded(
+            balances: [Balance(other: someone, amount: owed), Balance(other: someone, amount: Money(minorUnits: -300, currency: .usd))],
+            suggestions: [SuggestedPayment(from: someone, to: me, amount: owed)],
+            activity: Activity.Kind.allCases.map { Activity(kind: $0, actor: someone, subject: ExpenseID(rawValue: "e"), summary: FlowInventory.anyDetail, at: Date(timeIntervalSince1970: 0)) },
+            names: [someone: "Someone"]
+        )
+        full.turned(to: 1, hasOlder: true)
+        var failing = ExpensesViewModel(user: me, timeZone: .gmt)
+        failing.failed(.storeUnavailable(FlowInventory.anyDetail))
+        var said = empty
+        said.said(FlowInventory.anyDetail)
+        return [empty.state, full.state, failing.state, said.state]
+    }
+
+    private(set) var state = ExpensesViewState()
+    private let user: UserID
+    private let timeZone: TimeZone
+    private var names: [UserID: String] = [:]
+
+    init(user: UserID, timeZone: TimeZone) {
+        self.user = user
+        self.timeZone = timeZone
+    }
+
+    private func name(_ person: UserID, capitalised: Bool = false) -> String {
+        person == user ? (capitalised ? "You" : "you") : names[person] ?? "Someone"
+    }
+
+    mutating func loaded(balances: [Balance], suggestions: [SuggestedPayment], activity: [Activity], names: [UserID: String]) {
+        self.names = names
+        state.phase = .idle
+        var totals: [Currency: Int128] = [:]
+        for balance in balances { totals[balance.amount.currency, default: 0] += Int128(balance.amount.minorUnits) }
+        var lines: [String] = []
+        for (currency, total) in totals.sorted(by: { $0.key.code < $1.key.code }) where total != 0 {
+            let amount = Int64(exactly: total.magnitude).map { Money(minorUnits: $0, currency: currency).description } ?? "\(total.magnitude) minor units of \(currency.code)"
+            lines.append(total > 0 ? "In all, you are owed \(amount)." : "In all, you owe \(amount).")
+        }
+        let ordered = balances.sorted { (self.name($0.other), $0.amount.currency.code) < (self.name($1.other), $1.amount.currency.code) }
+        for balance in ordered {
+            let amount = Money(minorUnits: Int64(balance.amount.minorUnits.magnitude), currency: balance.amount.currency)
+            lines.append(balance.amount.isPositive ? "\(name(balance.other, capitalised: true)) owes you \(amount)." : "You owe \(name(balance.other)) \(amount).")
+        }
+        state.balances = lines
+        state.suggestions = suggestions.map { payment in
+            payment.from == user ? "You pay \(name(payment.to)) \(payment.amount)." : "\(name(payment.from, capitalised: true)) pays \(name(payment.to)) \(payment.amount)."
+        }
+        page(activity)
+    }
+
+    /// One page of activity, in words: `2027-01-15 You added Dinner, 30.00 EUR.`
+    mutating func page(_ activity: [Activity]) {
+        state.activity = activity.map { item in
+            let day = Day.today(at: item.at, in: timeZone)
+            let what = switch item.kind {
+            case .added: "added"
+            case .edited: "edited"
+            case .deleted: "deleted"
+            case .settled: "recorded"
+            case .unsettled: "took back"
+            }
+            return "\(day) \(name(item.actor, capitalised: true)) \(what) \(item.summary)."
+        }
+    }
+
+    mutating func turned(to page: Int, hasOlder: Bool) {
+        state.page = page
+        state.hasOlder = hasOlder
+    }
+
+    mutating func said(_ notice: String?) {
+        state.notice = notice
+    }
+
+    mutating func busy() {
+        state.phase = .loading
+    }
+
+    mutating func failed(_ error: ExpensesError) {
+        state.phase = .failed(error.message)
+    }
+}
