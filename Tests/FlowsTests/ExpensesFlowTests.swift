@@ -1,0 +1,105 @@
+import Accounts
+import Expenses
+import ExpensesFlow
+import FlowKit
+import FlowTestSupport
+import Foundation
+import Friends
+import Primitives
+import SettleUpFlow
+import Testing
+
+/// The Expenses tab and SettleUp against the live services on the fixture's store.
+@Suite("ExpensesFlow and SettleUpFlow")
+struct ExpensesFlowTests {
+    let fixture = Fixture()
+
+    private func adaAndBob() async throws -> (ada: User, bob: Friend) {
+        _ = try await fixture.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
+        let ada = try await fixture.existingUser(signedIn: true)
+        return (ada, try await fixture.friends.add(.email("bob@example.com"), by: ada.id))
+    }
+
+    private func lunch(_ units: Int64, paidBy payer: UserID, with other: UserID, description: String = "Lunch") async throws {
+        let amount = Money(minorUnits: units, currency: .eur)
+        _ = try await fixture.expenses.add(
+            ExpenseDraft(description: description, amount: amount, day: Fixture.sunday, category: .food, payers: [Payer(user: payer, amount: amount)], participants: [payer, other], rule: .equal),
+            by: payer
+        )
+    }
+
+    @Test("nothing yet: settled up with everyone, no activity, no Settle up; exactly ten changes make one page")
+    func emptyAndOnePage() async throws {
+        let (ada, bob) = try await adaAndBob()
+        let empty = FlowTest { [fixture] router in ExpensesFlow(user: ada.id, dependencies: fixture, router: router) }
+        let first = await empty.expectScreen("expenses")
+        #expect(first?.text == ["Balances:", "You are settled up with everyone.", "No activity yet: add an expense."])
+        #expect(first?.action("settle-up") == nil)
+        await empty.tap("back")
+        await empty.expectResult(ExpensesFlow.FlowResult.closed)
+
+        for index in 1...10 { try await lunch(200, paidBy: ada.id, with: bob.id, description: "Lunch \(index)") }
+        let ten = FlowTest { [fixture] router in ExpensesFlow(user: ada.id, dependencies: fixture, router: router) }
+        let page = await ten.expectScreen("expenses")
+        #expect(page?.text.contains("Activity, newest first (1 to 10):") == true)
+        #expect(page?.action("older") == nil)
+        #expect(page?.text.contains("Bob Stone owes you 10.00 EUR.") == true)
+        await ten.expectChild(SettleUpFlow.self, producing: .cancelled)
+        await ten.tap("settle-up")
+        await ten.expectScreen("expenses")
+        await ten.tap("add-expense")
+        await ten.expectResult(ExpensesFlow.FlowResult.addExpense)
+    }
+
+    @Test("a ledger that cannot be read says so on the tab, which can still be left")
+    func failing() async throws {
+        let (ada, _) = try await adaAndBob()
+        struct Broken: ExpensesFlow.Dependencies {
+            let fixture: Fixture
+            var accounts: any AccountsService { fixture.accounts }
+            var friends: any FriendsService { fixture.friends }
+            var expenses: any ExpensesService { UnavailableExpenses() }
+            var today: Day { fixture.today }
+            var timeZone: TimeZone { .gmt }
+        }
+        let flow = FlowTest { [fixture] router in ExpensesFlow(user: ada.id, dependencies: Broken(fixture: fixture), router: router) }
+        #expect(await flow.expectScreen("expenses")?.status == .error("The local store is unavailable: disk on fire"))
+        await flow.tap("back")
+        await flow.expectResult(ExpensesFlow.FlowResult.closed)
+    }
+
+    @Test("settling up when owed records the other person paying the user; a failing ledger keeps the form; back with one person leaves")
+    func settleUpOwed() async throws {
+        let (ada, bob) = try await adaAndBob()
+        try await lunch(2400, paidBy: ada.id, with: bob.id)
+        let flow = FlowTest { [fixture] router in SettleUpFlow(user: ada.id, dependencies: fixture, router: router) }
+        await flow.expectText("Bob Stone owes you 12.00 EUR.")
+        await flow.fill("amount", "10")
+        await flow.skipScreen()
+        await flow.tap("record")
+        guard case .settled(let settlement, let name) = await flow.result(as: SettleUpFlow.FlowResult.self) else {
+            Issue.record("not settled")
+            return
+        }
+        #expect(settlement.from == bob.id && settlement.to == ada.id && settlement.amount == Money(minorUnits: 1000, currency: .eur))
+        #expect(name == "Bob Stone")
+        #expect(try await fixture.expenses.balances(of: ada.id) == [Balance(other: bob.id, amount: Money(minorUnits: 200, currency: .eur))])
+
+        struct Broken: SettleUpFlow.Dependencies {
+            let fixture: Fixture
+            var accounts: any AccountsService { fixture.accounts }
+            var friends: any FriendsService { fixture.friends }
+            var expenses: any ExpensesService { UnavailableExpenses() }
+            var today: Day { fixture.today }
+        }
+        let failing = FlowTest { [fixture] router in SettleUpFlow(user: ada.id, dependencies: Broken(fixture: fixture), router: router) }
+        #expect(await failing.expectScreen("settle-up")?.status == .error("The local store is unavailable: disk on fire"))
+        await failing.cancel()
+        await failing.expectResult(SettleUpFlow.FlowResult.cancelled)
+
+        let leaving = FlowTest { [fixture] router in SettleUpFlow(user: ada.id, dependencies: fixture, router: router) }
+        await leaving.expectText("Bob Stone owes you 2.00 EUR.")
+        await leaving.back()
+        await leaving.expectResult(SettleUpFlow.FlowResult.cancelled)
+    }
+}
