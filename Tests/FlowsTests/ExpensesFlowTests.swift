@@ -5,6 +5,7 @@ import FlowKit
 import FlowTestSupport
 import Foundation
 import Friends
+import Preferences
 import Primitives
 import SettleUpFlow
 import Testing
@@ -59,6 +60,7 @@ struct ExpensesFlowTests {
             var accounts: any AccountsService { fixture.accounts }
             var friends: any FriendsService { fixture.friends }
             var expenses: any ExpensesService { UnavailableExpenses() }
+            var preferences: any PreferencesService { fixture.preferences }
             var today: Day { fixture.today }
             var timeZone: TimeZone { .gmt }
         }

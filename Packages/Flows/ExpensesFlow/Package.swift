@@ -14,6 +14,7 @@ let package = Package(
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Domain/Friends"),
         .package(path: "../SettleUpFlow"),
+        .package(path: "../ExpenseDetailFlow"),
     ],
     targets: [
         .target(
@@ -25,6 +26,7 @@ let package = Package(
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
                 .product(name: "SettleUpFlow", package: "SettleUpFlow"),
+                .product(name: "ExpenseDetailFlow", package: "ExpenseDetailFlow"),
             ]
         ),
     ]

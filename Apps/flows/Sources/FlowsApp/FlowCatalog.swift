@@ -4,6 +4,7 @@ import AddExpenseFlow
 import AddFriendFlow
 import AppFlow
 import AuthenticatedFlow
+import ExpenseDetailFlow
 import ExpensesFlow
 import FlowKit
 import FriendsFlow
@@ -48,9 +49,15 @@ public enum FlowCatalog {
         },
         FlowEntry(
             ExpensesFlow.self, "Your balances, the payments that would settle them, and the activity (signs in first if needed)",
-            children: [SettleUpFlow.self]
+            children: [SettleUpFlow.self, ExpenseDetailFlow.self]
         ) { user, container, router in
             ExpensesFlow(user: user.id, dependencies: container, router: router)
+        },
+        FlowEntry(
+            ExpenseDetailFlow.self, "One expense: who paid, each part and why, editing it as saved, deleting it (choose which first; signs in first if needed)",
+            children: [AddExpenseFlow.self]
+        ) { user, container, router in
+            ExpenseDetailFlow(user: user.id, expense: nil, dependencies: container, router: router)
         },
         FlowEntry(
             AddExpenseFlow.self, "Add an expense: whom it is with, the amount, who paid and how it is split (signs in first if needed)",

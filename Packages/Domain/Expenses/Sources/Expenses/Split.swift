@@ -115,14 +115,16 @@ public struct Split: Equatable, Sendable {
         parts.first { $0.user == user }?.amount
     }
 
-    /// Why each leftover unit went where it did, one sentence each, with names from `name`.
-    public func explanation(naming name: (UserID) -> String) -> [String] {
+    /// Why each leftover unit went where it did, one sentence each, with names from `name`;
+    /// `you` is spoken to ("You get ...").
+    public func explanation(naming name: (UserID) -> String, you: UserID? = nil) -> [String] {
         guard !extraUnits.isEmpty else {
             return ["Every part is exact: no unit was left over."]
         }
         let unit = Money(minorUnits: 1, currency: amount.currency)
         return extraUnits.map { extra in
-            var sentence = "\(name(extra.user)) gets 1 extra unit (\(unit)): the exact part leaves "
+            let who = extra.user == you ? "You get" : "\(name(extra.user)) gets"
+            var sentence = "\(who) 1 extra unit (\(unit)): the exact part leaves "
                 + "\(extra.remainder)/\(extra.denominator) of a unit, the "
                 + (extra.rank == 1 ? "largest remainder" : "remainder ranked \(extra.rank)")
             if extra.wonTie { sentence += ", and ties go to the smaller user id" }

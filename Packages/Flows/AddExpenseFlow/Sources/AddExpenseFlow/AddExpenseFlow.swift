@@ -14,19 +14,25 @@ public actor AddExpenseFlow: InventoriedFlow {
     public enum FlowResult: FlowOutcome {
         /// The expense is recorded; the names of the people in it, for what is shown of it.
         case added(Expense, names: [UserID: String], by: UserID)
+        /// The expense edited is saved as it is now.
+        case edited(Expense, names: [UserID: String], by: UserID)
         /// The user left; nothing was written.
         case cancelled
 
         public var name: String {
             switch self {
             case .added: "added"
+            case .edited: "edited"
             case .cancelled: "cancelled"
             }
         }
 
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .added(let expense, let names, let user) = self {
+            switch self {
+            case .added(let expense, let names, let user), .edited(let expense, let names, let user):
                 try container.encode(AddedExpense(expense, names: names, by: user), forKey: "expense")
+            case .cancelled:
+                break
             }
         }
     }
@@ -46,6 +52,7 @@ public actor AddExpenseFlow: InventoriedFlow {
 
     private let user: UserID
     private var with: [Friend]
+    private let editing: Expense?
     private let dependencies: any Dependencies
     private let router: AppRouter
     private let presenter: AddExpensePresenter
@@ -54,18 +61,30 @@ public actor AddExpenseFlow: InventoriedFlow {
     public init(user: UserID, with: [Friend] = [], dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.with = with
+        editing = nil
+        self.dependencies = dependencies
+        self.router = router
+        presenter = AddExpensePresenter(router: router)
+    }
+
+    /// Edits `expense`, whose other people are `friends`: the form opens as it was saved.
+    public init(user: UserID, editing expense: Expense, with friends: [Friend], dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        with = friends
+        editing = expense
         self.dependencies = dependencies
         self.router = router
         presenter = AddExpensePresenter(router: router)
     }
 
     public func perform() async -> FlowResult {
-        if with.isEmpty {
+        if with.isEmpty, editing == nil {
             guard case .picked(let picked) = await pickPeople() else { return .cancelled }
             with = picked
         }
         let currency = (try? await dependencies.preferences.preferences(of: user).defaultCurrency) ?? Preferences.standard.defaultCurrency
         var model = AddExpenseViewModel(user: user, with: with, currency: currency, today: dependencies.today)
+        if let editing { model.opened(editing) }
         return await presenter.presenting(model.state) { view in
             while true {
                 switch await view.next() {
@@ -83,6 +102,10 @@ public actor AddExpenseFlow: InventoriedFlow {
                     model.busy()
                     await view.show(model.state)
                     do throws(ExpensesError) {
+                        if let editing {
+                            let expense = try await dependencies.expenses.edit(editing.id, to: draft, by: user)
+                            return .edited(expense, names: model.names, by: user)
+                        }
                         let expense = try await dependencies.expenses.add(draft, by: user)
                         return .added(expense, names: model.names, by: user)
                     } catch {

@@ -49,7 +49,7 @@ struct AddExpenseView: View {
 
         return Screen(
             id: Self.screenID,
-            title: "Add an expense",
+            title: state.isEditing ? "Edit an expense" : "Add an expense",
             text: [others.isEmpty ? "A personal expense: only you are in it." : "With " + (["you"] + others).listedInWords + "."],
             fields: fields,
             actions: [

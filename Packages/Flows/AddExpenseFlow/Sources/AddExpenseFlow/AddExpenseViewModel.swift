@@ -32,6 +32,8 @@ struct AddExpenseViewState: Equatable, Sendable {
     var errors: [ElementID: String]
     var preview: [String]
     var phase: Phase
+    /// An expense being edited, not a new one.
+    var isEditing = false
 
     static func == (left: Self, right: Self) -> Bool {
         left.people.map(\.id) == right.people.map(\.id) && left.people.map(\.name) == right.people.map(\.name)
@@ -40,6 +42,7 @@ struct AddExpenseViewState: Equatable, Sendable {
             && left.youShare == right.youShare && left.payers == right.payers && left.paid == right.paid
             && left.mode == right.mode && left.parts == right.parts && left.note == right.note
             && left.errors == right.errors && left.preview == right.preview && left.phase == right.phase
+            && left.isEditing == right.isEditing
     }
 }
 
@@ -141,6 +144,7 @@ struct AddExpenseViewModel: ViewModel {
     /// amount and the people until the user types one.
     private var partsAreOwn = false
     private var paidIsOwn = false
+    private(set) var isEditing = false
 
     init(user: UserID, with friends: [Friend], currency: Currency, today: Day) {
         self.user = user
@@ -151,6 +155,42 @@ struct AddExpenseViewModel: ViewModel {
     }
 
     // MARK: - Answers
+
+    /// The form of a saved expense, exactly as saved: its split's mode and each person's value,
+    /// its payers and what each paid, its day, category and note.
+    mutating func opened(_ expense: Expense) {
+        isEditing = true
+        form.description = expense.description
+        form.currency = expense.amount.currency
+        form.amount = expense.amount.amountText
+        form.day = expense.day.description
+        readDay()
+        form.category = expense.category
+        form.note = expense.note ?? ""
+        let ids = Dictionary(form.people.map { ($0.user, $0.id) }, uniquingKeysWith: { first, _ in first })
+        form.youShare = expense.split.parts.contains { $0.user == user } || form.people.count == 1
+        form.payers = expense.payers.compactMap { ids[$0.user] }
+        form.paid = expense.payers.count > 1
+            ? Dictionary(expense.payers.compactMap { payer in ids[payer.user].map { ($0, payer.amount.amountText) } }, uniquingKeysWith: { first, _ in first })
+            : [:]
+        paidIsOwn = false
+        form.mode = expense.rule.mode
+        let values: [UserID: String] = switch expense.rule {
+        case .equal: [:]
+        case .exact(let parts): parts.mapValues(\.amountText)
+        case .percentages(let points): points.mapValues(Self.percentText)
+        case .shares(let shares): shares.mapValues { String($0) }
+        }
+        form.parts = Dictionary(values.compactMap { user, text in ids[user].map { ($0, text) } }, uniquingKeysWith: { first, _ in first })
+        partsAreOwn = false
+        refreshTables()
+    }
+
+    /// 3333 basis points as `33.33`, 5000 as `50`.
+    static func percentText(_ points: Int) -> String {
+        let fraction = points % 100
+        return fraction == 0 ? "\(points / 100)" : "\(points / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
 
     /// The people picked besides the user; what was typed for those still in stays.
     mutating func peopleChanged(_ friends: [Friend]) {
@@ -448,16 +488,10 @@ struct AddExpenseViewModel: ViewModel {
         return Dictionary(uniqueKeysWithValues: zip(ids, split.parts).map { ($0, $1.amount.amountText) })
     }
 
-    /// Who got each leftover unit and why, one sentence each, the user as "You".
+    /// Who got each leftover unit and why, one sentence each, the user as "You" (none when
+    /// every part is exact).
     static func extraUnits(of split: Split, names: [UserID: String], you: UserID) -> [String] {
-        let unit = Money(minorUnits: 1, currency: split.amount.currency)
-        return split.extraUnits.map { extra in
-            let who = extra.user == you ? "You get" : "\(names[extra.user] ?? "Someone") gets"
-            var sentence = "\(who) 1 extra unit (\(unit)): the exact part leaves \(extra.remainder)/\(extra.denominator) of a unit, the "
-                + (extra.rank == 1 ? "largest remainder" : "remainder ranked \(extra.rank)")
-            if extra.wonTie { sentence += ", and ties go to the smaller user id" }
-            return sentence + "."
-        }
+        split.extraUnits.isEmpty ? [] : split.explanation(naming: { names[$0] ?? "Someone" }, you: you)
     }
 
     /// Each part in words, and who got each leftover unit and why.
@@ -494,7 +528,7 @@ struct AddExpenseViewModel: ViewModel {
             decimals: form.currency.decimals, currencies: Currency.all.map(\.code), day: form.day, dayRead: form.dayRead,
             category: form.category.rawValue, categories: Category.allCases.map(\.rawValue), youShare: form.youShare, payers: form.payers,
             paid: paid, sharers: form.sharers.count, mode: form.mode.rawValue, parts: parts, note: form.note, errors: form.errors,
-            preview: previewLines, phase: form.phase
+            preview: previewLines, phase: form.phase, isEditing: isEditing
         )
     }
 

@@ -1,4 +1,5 @@
 import Accounts
+import ExpenseDetailFlow
 import Expenses
 import FlowKit
 import Foundation
@@ -7,9 +8,10 @@ import Primitives
 import SettleUpFlow
 
 /// The Expenses tab: the user's balances per currency and per person, the payments that would
-/// settle them (simplified among the people they share balances with), and the activity,
-/// newest first, a page at a time. Settling up happens here (SettleUp); adding an expense is
-/// handed up, for the home to start.
+/// settle them (simplified among the people they share balances with), the activity, newest
+/// first, a page at a time, and the newest expenses to open (ExpenseDetail: parts, edit,
+/// delete). Settling up happens here (SettleUp); adding an expense is handed up, for the home
+/// to start.
 public actor ExpensesFlow: InventoriedFlow {
     /// How the tab ended.
     public enum FlowResult: FlowOutcome {
@@ -28,7 +30,7 @@ public actor ExpensesFlow: InventoriedFlow {
     }
 
     /// What the flow needs from the app: its own needs and SettleUp's.
-    public protocol Dependencies: SettleUpFlow.Dependencies {
+    public protocol Dependencies: SettleUpFlow.Dependencies, ExpenseDetailFlow.Dependencies {
         var accounts: any AccountsService { get }
         var friends: any FriendsService { get }
         var expenses: any ExpensesService { get }
@@ -72,6 +74,12 @@ public actor ExpensesFlow: InventoriedFlow {
                     guard page > 0 else { break }
                     page -= 1
                     await turn(&model, to: page)
+                case .open(let id):
+                    guard let expense = model.openable[id] else { break }
+                    let result = await router.start(ExpenseDetailFlow(user: user, expense: expense, dependencies: dependencies, router: router))
+                    page = 0
+                    await load(into: &model, page: page)
+                    if case .deleted(let summary) = result { model.said("Deleted \(summary).") }
                 case .addExpense:
                     return .addExpense
                 case .settleUp:
@@ -101,6 +109,7 @@ public actor ExpensesFlow: InventoriedFlow {
             let people = Set(balances.map(\.other) + suggestions.flatMap { [$0.from, $0.to] } + activity.map(\.actor)).subtracting([user])
             model.loaded(balances: balances, suggestions: suggestions, activity: Array(activity.prefix(ExpensesViewModel.pageSize)), names: await names(of: people))
             model.turned(to: page, hasOlder: activity.count > ExpensesViewModel.pageSize)
+            model.recent(try await dependencies.expenses.expenses(of: user, page: PageRequest(limit: ExpensesViewModel.pageSize)))
         } catch {
             model.failed(error)
         }

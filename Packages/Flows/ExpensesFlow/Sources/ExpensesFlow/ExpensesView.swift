@@ -4,6 +4,7 @@ import FlowKit
 /// a page at a time. Its identifiers are the contract scripts use.
 struct ExpensesView: View {
     static let screenID: ScreenID = "expenses"
+    static let expense: ElementID = "expense"
     static let older: ElementID = "older"
     static let newer: ElementID = "newer"
     static let addExpense: ElementID = "add-expense"
@@ -24,10 +25,14 @@ struct ExpensesView: View {
         if state.hasOlder { actions.append(Action(id: Self.older, label: "Older")) }
         if state.page > 0 { actions.append(Action(id: Self.newer, label: "Newer")) }
         actions.append(Action(id: Self.back, label: "Back", role: .cancel))
+        let fields = state.recent.isEmpty ? [] : [
+            Field(id: Self.expense, label: "Open", input: .choice(state.recent, selected: nil), hint: "one of your newest expenses: its parts, edit, delete"),
+        ]
         return Screen(
             id: Self.screenID,
             title: "Expenses",
             text: text,
+            fields: fields,
             actions: actions,
             status: state.phase.status(busy: "Loading") ?? state.notice.map(ScreenStatus.notice)
         )

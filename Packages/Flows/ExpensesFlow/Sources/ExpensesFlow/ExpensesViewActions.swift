@@ -2,6 +2,7 @@ import FlowKit
 
 /// What the user can do on the Expenses tab.
 enum ExpensesAction: Sendable, Equatable {
+    case open(ElementID)
     case older
     case newer
     case addExpense
@@ -15,6 +16,7 @@ struct ExpensesViewActions: ViewActions {
 
     static func action(for event: UserEvent) -> ExpensesAction? {
         switch event {
+        case .choose(ExpensesView.expense, let ids): ids.first.map(ExpensesAction.open)
         case .tap(ExpensesView.older): .older
         case .tap(ExpensesView.newer): .newer
         case .tap(ExpensesView.addExpense): .addExpense

@@ -8,6 +8,8 @@ struct ExpensesViewState: Equatable, Sendable {
     var balances: [String] = []
     var suggestions: [String] = []
     var activity: [String] = []
+    /// The user's newest expenses, to open.
+    var recent: [Choice] = []
     var page = 0
     var pageSize = ExpensesViewModel.pageSize
     var hasOlder = false
@@ -44,6 +46,8 @@ struct ExpensesViewModel: ViewModel {
     private let user: UserID
     private let timeZone: TimeZone
     private var names: [UserID: String] = [:]
+    /// The expenses on offer to open, by their choice's id.
+    private(set) var openable: [ElementID: ExpenseID] = [:]
 
     init(user: UserID, timeZone: TimeZone) {
         self.user = user
@@ -89,6 +93,13 @@ struct ExpensesViewModel: ViewModel {
             }
             return "\(day) \(name(item.actor, capitalised: true)) \(what) \(item.summary)."
         }
+    }
+
+    /// The newest expenses, offered to open: `2027-01-15 Dinner, 30.00 EUR`.
+    mutating func recent(_ expenses: [Expense]) {
+        let ids = ElementID.readable(for: expenses.map(\.description))
+        openable = Dictionary(zip(ids, expenses.map(\.id)), uniquingKeysWith: { first, _ in first })
+        state.recent = zip(ids, expenses).map { Choice(id: $0, label: "\($1.day) \($1.description), \($1.amount)") }
     }
 
     mutating func turned(to page: Int, hasOlder: Bool) {

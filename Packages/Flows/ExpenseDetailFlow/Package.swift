@@ -1,0 +1,35 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// One user path. Its only public symbol is the flow actor (with its nested result type).
+let package = Package(
+    name: "ExpenseDetailFlow",
+    products: [
+        .library(name: "ExpenseDetailFlow", targets: ["ExpenseDetailFlow"]),
+    ],
+    dependencies: [
+        .package(path: "../../FlowKit"),
+        .package(path: "../../Domain/Primitives"),
+        .package(path: "../../Domain/Accounts"),
+        .package(path: "../../Domain/Expenses"),
+        .package(path: "../../Domain/Friends"),
+        .package(path: "../AddExpenseFlow"),
+    ],
+    targets: [
+        .target(
+            name: "ExpenseDetailFlow",
+            dependencies: [
+                .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Accounts", package: "Accounts"),
+                .product(name: "Expenses", package: "Expenses"),
+                .product(name: "Friends", package: "Friends"),
+                .product(name: "AddExpenseFlow", package: "AddExpenseFlow"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}

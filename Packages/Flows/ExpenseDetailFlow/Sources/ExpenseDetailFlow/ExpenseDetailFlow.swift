@@ -1,0 +1,140 @@
+import Accounts
+import AddExpenseFlow
+import Expenses
+import FlowKit
+import Friends
+import Primitives
+
+/// One expense: what it was, who paid what, each part and why any extra unit went where it
+/// did. Editing opens AddExpense's form exactly as the expense was saved (its split's mode and
+/// values, its payers); deleting asks first.
+public actor ExpenseDetailFlow: InventoriedFlow {
+    /// How the details ended.
+    public enum FlowResult: FlowOutcome {
+        /// Back; the expense may have been edited meanwhile.
+        case closed
+        /// The expense is deleted; its summary (`Dinner, 30.00 EUR`), for what is said of it.
+        case deleted(String)
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .closed: "closed"
+            case .deleted: "deleted"
+            case .cancelled: "cancelled"
+            }
+        }
+
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
+            if case .deleted(let summary) = self { try container.encode(summary, forKey: "expense") }
+        }
+    }
+
+    /// What the flow needs from the app: its own needs and AddExpense's.
+    public protocol Dependencies: AddExpenseFlow.Dependencies {
+        var accounts: any AccountsService { get }
+        var friends: any FriendsService { get }
+        var expenses: any ExpensesService { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: ExpenseDetailView(), for: ExpenseDetailViewModel.examples)
+    }
+
+    private let user: UserID
+    private var expense: ExpenseID?
+    private let dependencies: any Dependencies
+    private let router: AppRouter
+    private let presenter: ExpenseDetailPresenter
+
+    /// The details of `expense`; without one, the user first picks among their newest.
+    public init(user: UserID, expense: ExpenseID?, dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.expense = expense
+        self.dependencies = dependencies
+        self.router = router
+        presenter = ExpenseDetailPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = ExpenseDetailViewModel(user: user)
+        var shown: (expense: Expense, friends: [Friend], names: [UserID: String])?
+        if let expense { shown = await load(expense, into: &model) } else { await loadPickable(into: &model) }
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .picked(let id):
+                    guard let picked = model.pickable[id] else { break }
+                    shown = await load(picked, into: &model)
+                case .edit:
+                    guard let current = shown else { break }
+                    model.said(nil)
+                    let editing = AddExpenseFlow(user: user, editing: current.expense, with: current.friends, dependencies: dependencies, router: router)
+                    if case .edited = await router.start(editing) {
+                        shown = await load(current.expense.id, into: &model)
+                        model.said("Saved.")
+                    }
+                case .delete:
+                    guard shown != nil else { break }
+                    model.askDelete()
+                case .confirmDelete:
+                    guard let current = shown else { break }
+                    model.busy()
+                    await view.show(model.state)
+                    do throws(ExpensesError) {
+                        try await dependencies.expenses.delete(current.expense.id, by: user)
+                        return .deleted("\(current.expense.description), \(current.expense.amount)")
+                    } catch {
+                        model.failed(error)
+                    }
+                case .back:
+                    if model.state.step == .confirmDelete {
+                        model.backToDetail()
+                    } else {
+                        return .closed
+                    }
+                }
+                await view.show(model.state)
+            }
+        }
+    }
+
+    /// The expense and its people's names (friends, then accounts, else "Someone"), shown;
+    /// nil when it cannot be read (the screen says why).
+    private func load(_ id: ExpenseID, into model: inout ExpenseDetailViewModel) async -> (Expense, [Friend], [UserID: String])? {
+        do throws(ExpensesError) {
+            guard let expense = try await dependencies.expenses.expense(id, for: user) else {
+                model.failed(.notFound(id))
+                return nil
+            }
+            let others = expense.people.subtracting([user])
+            var friends = ((try? await dependencies.friends.friends(of: user)) ?? []).filter { others.contains($0.id) }
+            let strangers = others.subtracting(friends.map(\.id))
+            for account in (try? await dependencies.accounts.users(strangers, for: user)) ?? [] {
+                friends.append(Friend(id: account.id, name: account.displayName, kind: .contact(email: nil)))
+            }
+            if let someone = try? DisplayName("Someone") {
+                for person in strangers.subtracting(friends.map(\.id)) { friends.append(Friend(id: person, name: someone, kind: .contact(email: nil))) }
+            }
+            // In the expense's own order: its parts, then payers who have none.
+            let order = expense.split.parts.map(\.user) + expense.payers.map(\.user)
+            friends.sort { (order.firstIndex(of: $0.id) ?? .max) < (order.firstIndex(of: $1.id) ?? .max) }
+            let names = Dictionary(friends.map { ($0.id, $0.name.value) }, uniquingKeysWith: { first, _ in first })
+            model.show(expense, names: names)
+            return (expense, friends, names)
+        } catch {
+            model.failed(error)
+            return nil
+        }
+    }
+
+    private func loadPickable(into model: inout ExpenseDetailViewModel) async {
+        do throws(ExpensesError) {
+            model.pickable(try await dependencies.expenses.expenses(of: user, page: PageRequest(limit: 20)))
+        } catch {
+            model.pickable([])
+            model.failed(error)
+        }
+    }
+}

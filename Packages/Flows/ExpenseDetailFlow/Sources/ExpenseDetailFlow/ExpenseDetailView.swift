@@ -1,0 +1,47 @@
+import FlowKit
+
+/// Draws one expense: what it was, who paid, each part and why any extra unit went where it
+/// did; editing and deleting it (after a question). Its identifiers are the contract scripts use.
+struct ExpenseDetailView: View {
+    static let screenID: ScreenID = "expense-detail"
+    static let expense: ElementID = "expense"
+    static let edit: ElementID = "edit"
+    static let delete: ElementID = "delete"
+    static let confirmDelete: ElementID = "confirm-delete"
+    static let back: ElementID = "back"
+
+    func screen(for state: ExpenseDetailViewState) -> Screen {
+        let status = state.phase.status(busy: "Working") ?? state.notice.map(ScreenStatus.notice)
+        switch state.step {
+        case .pick:
+            let options = state.choices.map { Choice(id: $0.id, label: $0.label) }
+            return Screen(
+                id: Self.screenID, title: "An expense",
+                text: [options.isEmpty ? "You are in no expense yet." : "Which expense? Your newest first."],
+                fields: options.isEmpty ? [] : [Field(id: Self.expense, label: "Expense", input: .choice(options, selected: nil))],
+                actions: [Action(id: Self.back, label: "Back", role: .cancel)],
+                status: status
+            )
+        case .detail:
+            return Screen(
+                id: Self.screenID, title: state.title, text: state.lines,
+                actions: [
+                    Action(id: Self.edit, label: "Edit"),
+                    Action(id: Self.delete, label: "Delete"),
+                    Action(id: Self.back, label: "Back", role: .cancel),
+                ],
+                status: status
+            )
+        case .confirmDelete:
+            return Screen(
+                id: Self.screenID, title: state.title,
+                text: ["Delete \(state.title)? Everyone's balances go back to what they were without it."],
+                actions: [
+                    Action(id: Self.confirmDelete, label: "Delete", role: .primary),
+                    Action(id: Self.back, label: "Back", role: .cancel),
+                ],
+                status: status
+            )
+        }
+    }
+}
