@@ -34,6 +34,20 @@ private struct World {
 
 @Suite("Friends: accounts and contacts")
 struct FriendsServiceTests {
+    @Test("names as the user knows people: friends and their own contacts, other accounts; someone else's contact has none")
+    func names() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        let bob = try await world.account("Bob")
+        let cy = try await world.account("Cy")
+        _ = try await world.friends.add(.email("bob@example.com"), by: ada.id)
+        let sam = try await world.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
+        let bobsContact = try await world.friends.addContact(name: "Dee", email: nil, by: bob.id)
+        let names = try await world.friends.names(of: [bob.id, sam.id, cy.id, bobsContact.id], for: ada.id)
+        #expect(names.mapValues(\.value) == [bob.id: "Bob", sam.id: "Sam Park", cy.id: "Cy"])
+        #expect(try await world.friends.names(of: [], for: ada.id).isEmpty)
+    }
+
     @Test("adding by friend code (any case, dashes or not) or by email makes a mutual friendship")
     func addMutual() async throws {
         let world = World()

@@ -10,7 +10,6 @@ let package = Package(
     dependencies: [
         .package(path: "../../FlowKit"),
         .package(path: "../../Domain/Primitives"),
-        .package(path: "../../Domain/Accounts"),
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Domain/Friends"),
     ],
@@ -20,7 +19,6 @@ let package = Package(
             dependencies: [
                 .product(name: "FlowKit", package: "FlowKit"),
                 .product(name: "Primitives", package: "Primitives"),
-                .product(name: "Accounts", package: "Accounts"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
             ]

@@ -107,6 +107,10 @@ public protocol FriendsService: Sendable {
 
     /// The ones among `people` that are contacts (of anyone): people expenses can name.
     func contacts(among people: Set<UserID>) async throws(FriendsError) -> Set<UserID>
+
+    /// The names `user` knows the ones among `people` by: their friends' and contacts' names,
+    /// and other accounts' display names. Someone else's contact has no name for them (absent).
+    func names(of people: Set<UserID>, for user: UserID) async throws(FriendsError) -> [UserID: DisplayName]
 }
 
 /// Why a change to friends was refused or could not be made.

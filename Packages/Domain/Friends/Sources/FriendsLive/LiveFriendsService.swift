@@ -59,6 +59,14 @@ public struct LiveFriendsService: FriendsService {
         return Set(try await storing { try await store.read { try $0.existingContactIDs(among: ids) } }.map(UserID.init(rawValue:)))
     }
 
+    public func names(of people: Set<UserID>, for user: UserID) async throws(FriendsError) -> [UserID: DisplayName] {
+        guard !people.isEmpty else { return [:] }
+        var names: [UserID: DisplayName] = [:]
+        for friend in try await friends(of: user) where people.contains(friend.id) { names[friend.id] = friend.name }
+        for account in try await accountsNamed(people.subtracting(names.keys), for: user) { names[account.id] = account.displayName }
+        return names
+    }
+
     // MARK: - Adding and removing
 
     public func find(_ query: AccountQuery, for user: UserID) async throws(FriendsError) -> Friend {

@@ -70,6 +70,11 @@ public struct Day: Hashable, Sendable, Codable, Comparable, CustomStringConverti
         }
     }
 
+    /// The day with its weekday, as a form shows what was typed: `Friday 2027-01-15`.
+    public var withWeekday: String {
+        "\(weekday.rawValue.prefix(1).uppercased())\(weekday.rawValue.dropFirst()) \(self)"
+    }
+
     /// A day of the week, Monday first.
     public enum Weekday: String, Sendable, CaseIterable {
         case monday, tuesday, wednesday, thursday, friday, saturday, sunday

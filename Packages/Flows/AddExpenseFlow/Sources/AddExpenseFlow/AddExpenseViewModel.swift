@@ -293,13 +293,9 @@ struct AddExpenseViewModel: ViewModel {
     // MARK: - Reading and checking
 
     private mutating func readDay() {
-        form.dayRead = (try? Day(typed: form.day, today: today)).map(Self.describe)
+        form.dayRead = (try? Day(typed: form.day, today: today)).map(\.withWeekday)
     }
 
-    /// `Friday 2027-01-15`.
-    static func describe(_ day: Day) -> String {
-        "\(day.weekday.rawValue.prefix(1).uppercased())\(day.weekday.rawValue.dropFirst()) \(day)"
-    }
 
     private var amount: Result<Money, Refusal> {
         do throws(Money.Problem) {

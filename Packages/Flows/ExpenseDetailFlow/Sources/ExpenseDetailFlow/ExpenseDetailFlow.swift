@@ -1,4 +1,3 @@
-import Accounts
 import AddExpenseFlow
 import Expenses
 import FlowKit
@@ -32,7 +31,6 @@ public actor ExpenseDetailFlow: InventoriedFlow {
 
     /// What the flow needs from the app: its own needs and AddExpense's.
     public protocol Dependencies: AddExpenseFlow.Dependencies {
-        var accounts: any AccountsService { get }
         var friends: any FriendsService { get }
         var expenses: any ExpensesService { get }
     }
@@ -108,14 +106,13 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                 model.failed(.notFound(id))
                 return nil
             }
+            // The edit form takes the others as friends; only their names matter there.
             let others = expense.people.subtracting([user])
-            var friends = ((try? await dependencies.friends.friends(of: user)) ?? []).filter { others.contains($0.id) }
-            let strangers = others.subtracting(friends.map(\.id))
-            for account in (try? await dependencies.accounts.users(strangers, for: user)) ?? [] {
-                friends.append(Friend(id: account.id, name: account.displayName, kind: .contact(email: nil)))
-            }
-            if let someone = try? DisplayName("Someone") {
-                for person in strangers.subtracting(friends.map(\.id)) { friends.append(Friend(id: person, name: someone, kind: .contact(email: nil))) }
+            let known = (try? await dependencies.friends.names(of: others, for: user)) ?? [:]
+            var friends: [Friend] = []
+            for person in others {
+                guard let name = known[person] ?? (try? DisplayName("Someone")) else { continue }
+                friends.append(Friend(id: person, name: name, kind: .contact(email: nil)))
             }
             // In the expense's own order: its parts, then payers who have none.
             let order = expense.split.parts.map(\.user) + expense.payers.map(\.user)

@@ -1,4 +1,3 @@
-import Accounts
 import ExpenseDetailFlow
 import Expenses
 import FlowKit
@@ -31,7 +30,6 @@ public actor ExpensesFlow: InventoriedFlow {
 
     /// What the flow needs from the app: its own needs and SettleUp's.
     public protocol Dependencies: SettleUpFlow.Dependencies, ExpenseDetailFlow.Dependencies {
-        var accounts: any AccountsService { get }
         var friends: any FriendsService { get }
         var expenses: any ExpensesService { get }
         /// The user's time zone: the day each change is shown on.
@@ -132,12 +130,6 @@ public actor ExpensesFlow: InventoriedFlow {
 
     /// Friends by their names, other accounts by theirs; anyone else stays unnamed ("Someone").
     private func names(of people: Set<UserID>) async -> [UserID: String] {
-        var names: [UserID: String] = [:]
-        for friend in (try? await dependencies.friends.friends(of: user)) ?? [] where people.contains(friend.id) { names[friend.id] = friend.name.value }
-        let strangers = people.subtracting(names.keys)
-        if !strangers.isEmpty {
-            for account in (try? await dependencies.accounts.users(strangers, for: user)) ?? [] { names[account.id] = account.displayName.value }
-        }
-        return names
+        ((try? await dependencies.friends.names(of: people, for: user)) ?? [:]).mapValues(\.value)
     }
 }

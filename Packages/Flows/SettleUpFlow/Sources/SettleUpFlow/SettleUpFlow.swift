@@ -1,4 +1,3 @@
-import Accounts
 import Expenses
 import FlowKit
 import Friends
@@ -37,7 +36,6 @@ public actor SettleUpFlow: InventoriedFlow {
 
     /// What the flow needs from the app.
     public protocol Dependencies: Sendable {
-        var accounts: any AccountsService { get }
         var friends: any FriendsService { get }
         var expenses: any ExpensesService { get }
         /// The day it is now in the user's time zone: where the payment's day starts.
@@ -104,16 +102,11 @@ public actor SettleUpFlow: InventoriedFlow {
         }
     }
 
-    /// Everyone with an open balance, named: friends by their names, other accounts by theirs,
+    /// Everyone with an open balance, by the names the user knows them by (friends, accounts),
     /// anyone else as someone. With a friend given, only them (when a balance is open).
     private func people() async throws(ExpensesError) -> [SettleUpViewState.Person] {
         let balances = try await dependencies.expenses.balances(of: user)
-        var names: [UserID: String] = [:]
-        for friend in (try? await dependencies.friends.friends(of: user)) ?? [] { names[friend.id] = friend.name.value }
-        let strangers = Set(balances.map(\.other)).subtracting(names.keys)
-        if !strangers.isEmpty {
-            for account in (try? await dependencies.accounts.users(strangers, for: user)) ?? [] { names[account.id] = account.displayName.value }
-        }
+        let names = ((try? await dependencies.friends.names(of: Set(balances.map(\.other)), for: user)) ?? [:]).mapValues(\.value)
         var order: [UserID] = []
         var byPerson: [UserID: [Money]] = [:]
         for balance in balances where friend == nil || balance.other == friend?.id {

@@ -71,13 +71,10 @@ struct SettleUpViewModel: ViewModel {
     init(people: [SettleUpViewState.Person], today: Day) {
         self.today = today
         state.people = people
-        state.dayRead = Self.describe(today)
+        state.dayRead = today.withWeekday
         if people.count == 1, let only = people.first { chose(only.id) }
     }
 
-    static func describe(_ day: Day) -> String {
-        "\(day.weekday.rawValue.prefix(1).uppercased())\(day.weekday.rawValue.dropFirst()) \(day)"
-    }
 
     /// The person to settle with: the form starts at the whole balance in their first currency.
     mutating func chose(_ id: ElementID) {
@@ -103,7 +100,7 @@ struct SettleUpViewModel: ViewModel {
             if isFinal || problem == nil { state.amountError = problem }
         case SettleUpView.day:
             state.day = text
-            state.dayRead = (try? Day(typed: text, today: today)).map(Self.describe)
+            state.dayRead = (try? Day(typed: text, today: today)).map(\.withWeekday)
             let problem = dayProblem
             if isFinal || problem == nil { state.dayError = problem }
         default:
