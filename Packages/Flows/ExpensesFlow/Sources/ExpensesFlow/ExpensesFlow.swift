@@ -78,6 +78,24 @@ public actor ExpensesFlow: InventoriedFlow {
                     page = 0
                     await load(into: &model, page: page)
                     if case .deleted(let summary) = result { model.said("Deleted \(summary).") }
+                case .payment(let id):
+                    model.askTakeBack(id)
+                case .takeBack:
+                    guard let payment = model.pendingTakeBack else { break }
+                    model.busy()
+                    await view.show(model.state)
+                    do throws(ExpensesError) {
+                        try await dependencies.expenses.undoSettlement(payment.id, by: user)
+                        model.keep()
+                        page = 0
+                        await load(into: &model, page: page)
+                        model.said("Payment of \(payment.amount) taken back.")
+                    } catch {
+                        model.keep()
+                        model.failed(error)
+                    }
+                case .keep:
+                    model.keep()
                 case .addExpense:
                     return .addExpense
                 case .settleUp:
@@ -88,7 +106,8 @@ public actor ExpensesFlow: InventoriedFlow {
                         model.said(settlement.from == user ? "Recorded: you paid \(name) \(settlement.amount)." : "Recorded: \(name) paid you \(settlement.amount).")
                     }
                 case .back:
-                    return .closed
+                    guard model.state.takingBack != nil else { return .closed }
+                    model.keep()
                 }
                 await view.show(model.state)
             }
@@ -104,10 +123,13 @@ public actor ExpensesFlow: InventoriedFlow {
                 suggestions += try await dependencies.expenses.suggestedPayments(for: user, in: currency)
             }
             let activity = try await dependencies.expenses.activity(of: user, page: Self.page(page))
-            let people = Set(balances.map(\.other) + suggestions.flatMap { [$0.from, $0.to] } + activity.map(\.actor)).subtracting([user])
+            let payments = try await dependencies.expenses.settlements(of: user, page: PageRequest(limit: 5))
+            let people = Set(balances.map(\.other) + suggestions.flatMap { [$0.from, $0.to] } + activity.map(\.actor) + payments.flatMap { [$0.from, $0.to] })
+                .subtracting([user])
             model.loaded(balances: balances, suggestions: suggestions, activity: Array(activity.prefix(ExpensesViewModel.pageSize)), names: await names(of: people))
             model.turned(to: page, hasOlder: activity.count > ExpensesViewModel.pageSize)
             model.recent(try await dependencies.expenses.expenses(of: user, page: PageRequest(limit: ExpensesViewModel.pageSize)))
+            model.payments(payments)
         } catch {
             model.failed(error)
         }

@@ -10,8 +10,21 @@ struct ExpensesView: View {
     static let addExpense: ElementID = "add-expense"
     static let settleUp: ElementID = "settle-up"
     static let back: ElementID = "back"
+    static let payment: ElementID = "payment"
+    static let takeBack: ElementID = "take-back"
+    static let keep: ElementID = "keep"
 
     func screen(for state: ExpensesViewState) -> Screen {
+        if let question = state.takingBack {
+            return Screen(
+                id: Self.screenID, title: "Expenses", text: [question, "Balances go back to what they were without it; the activity keeps both."],
+                actions: [
+                    Action(id: Self.takeBack, label: "Take it back", role: .primary),
+                    Action(id: Self.keep, label: "Keep it", role: .cancel),
+                ],
+                status: state.phase.status(busy: "Taking it back")
+            )
+        }
         var text = ["Balances:"] + (state.balances.isEmpty ? ["You are settled up with everyone."] : state.balances)
         if !state.suggestions.isEmpty { text += ["Payments that would settle you up:"] + state.suggestions }
         if state.activity.isEmpty {
@@ -25,9 +38,12 @@ struct ExpensesView: View {
         if state.hasOlder { actions.append(Action(id: Self.older, label: "Older")) }
         if state.page > 0 { actions.append(Action(id: Self.newer, label: "Newer")) }
         actions.append(Action(id: Self.back, label: "Back", role: .cancel))
-        let fields = state.recent.isEmpty ? [] : [
+        var fields = state.recent.isEmpty ? [] : [
             Field(id: Self.expense, label: "Open", input: .choice(state.recent, selected: nil), hint: "one of your newest expenses: its parts, edit, delete"),
         ]
+        if !state.payments.isEmpty {
+            fields.append(Field(id: Self.payment, label: "Take back", input: .choice(state.payments, selected: nil), hint: "one of your newest payments, recorded by mistake"))
+        }
         return Screen(
             id: Self.screenID,
             title: "Expenses",

@@ -3,6 +3,9 @@ import FlowKit
 /// What the user can do on the Expenses tab.
 enum ExpensesAction: Sendable, Equatable {
     case open(ElementID)
+    case payment(ElementID)
+    case takeBack
+    case keep
     case older
     case newer
     case addExpense
@@ -17,6 +20,9 @@ struct ExpensesViewActions: ViewActions {
     static func action(for event: UserEvent) -> ExpensesAction? {
         switch event {
         case .choose(ExpensesView.expense, let ids): ids.first.map(ExpensesAction.open)
+        case .choose(ExpensesView.payment, let ids): ids.first.map(ExpensesAction.payment)
+        case .tap(ExpensesView.takeBack): .takeBack
+        case .tap(ExpensesView.keep): .keep
         case .tap(ExpensesView.older): .older
         case .tap(ExpensesView.newer): .newer
         case .tap(ExpensesView.addExpense): .addExpense

@@ -10,6 +10,10 @@ struct ExpensesViewState: Equatable, Sendable {
     var activity: [String] = []
     /// The user's newest expenses, to open.
     var recent: [Choice] = []
+    /// The user's newest payments, to take back.
+    var payments: [Choice] = []
+    /// The question before a payment is taken back.
+    var takingBack: String?
     var page = 0
     var pageSize = ExpensesViewModel.pageSize
     var hasOlder = false
@@ -39,7 +43,10 @@ struct ExpensesViewModel: ViewModel {
         failing.failed(.storeUnavailable(FlowInventory.anyDetail))
         var said = empty
         said.said(FlowInventory.anyDetail)
-        return [empty.state, full.state, failing.state, said.state]
+        var asking = full
+        asking.payments([Settlement(id: ExpenseID(rawValue: "s"), from: someone, to: me, amount: owed, day: Day.today(at: Date(timeIntervalSince1970: 0), in: .gmt))])
+        if let first = asking.state.payments.first { asking.askTakeBack(first.id) }
+        return [empty.state, full.state, failing.state, said.state, asking.state]
     }
 
     private(set) var state = ExpensesViewState()
@@ -48,6 +55,10 @@ struct ExpensesViewModel: ViewModel {
     private var names: [UserID: String] = [:]
     /// The expenses on offer to open, by their choice's id.
     private(set) var openable: [ElementID: ExpenseID] = [:]
+    /// The payments on offer to take back, by their choice's id.
+    private(set) var payable: [ElementID: Settlement] = [:]
+    /// The payment the question is about.
+    private(set) var pendingTakeBack: Settlement?
 
     init(user: UserID, timeZone: TimeZone) {
         self.user = user
@@ -89,9 +100,11 @@ struct ExpensesViewModel: ViewModel {
             case .edited: "edited"
             case .deleted: "deleted"
             case .settled: "recorded"
-            case .unsettled: "took back"
+            // Its summary says it already: "Payment taken back, 12.00 EUR".
+            case .unsettled: ""
             }
-            return "\(day) \(name(item.actor, capitalised: true)) \(what) \(item.summary)."
+            let who = name(item.actor, capitalised: true)
+            return what.isEmpty ? "\(day) \(who): \(item.summary)." : "\(day) \(who) \(what) \(item.summary)."
         }
     }
 
@@ -100,6 +113,31 @@ struct ExpensesViewModel: ViewModel {
         let ids = ElementID.readable(for: expenses.map(\.description))
         openable = Dictionary(zip(ids, expenses.map(\.id)), uniquingKeysWith: { first, _ in first })
         state.recent = zip(ids, expenses).map { Choice(id: $0, label: "\($1.day) \($1.description), \($1.amount)") }
+    }
+
+    /// The newest payments, offered to take back: `2027-01-15 Cy Young paid you 30.00 EUR`.
+    mutating func payments(_ settlements: [Settlement]) {
+        let labels = settlements.map { payment in
+            payment.from == user ? "\(payment.day) You paid \(name(payment.to)) \(payment.amount)" : "\(payment.day) \(name(payment.from, capitalised: true)) paid \(name(payment.to)) \(payment.amount)"
+        }
+        let ids = ElementID.readable(for: settlements.map { "payment \($0.day)" })
+        payable = Dictionary(zip(ids, settlements), uniquingKeysWith: { first, _ in first })
+        state.payments = zip(ids, labels).map { Choice(id: $0, label: $1) }
+    }
+
+    /// Asks before taking back the payment offered as `id`.
+    mutating func askTakeBack(_ id: ElementID) {
+        guard let payment = payable[id] else { return }
+        pendingTakeBack = payment
+        state.notice = nil
+        let whose = payment.from == user ? "your" : "\(name(payment.from, capitalised: true))'s"
+        state.takingBack = "Take back \(whose) payment of \(payment.amount) to \(name(payment.to)), on \(payment.day)?"
+    }
+
+    mutating func keep() {
+        pendingTakeBack = nil
+        state.takingBack = nil
+        state.phase = .idle
     }
 
     mutating func turned(to page: Int, hasOlder: Bool) {
