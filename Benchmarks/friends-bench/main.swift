@@ -6,7 +6,7 @@ import Foundation
 import Friends
 import Primitives
 
-// The Friends tab, a friend's preview and AddExpense at scale (Scripts/bench): one user with 1,000 friends
+// The Friends tab, a friend's preview, AddExpense and the Expenses tab at scale (Scripts/bench): one user with 1,000 friends
 // (100 accounts and 900 contacts) and 100,000 expenses, each shared with one of them, on the
 // app's in-memory store. Times, as the flows run them through the router:
 //   - the Friends tab's first screen, from launching the flow to the screen presented;
@@ -196,3 +196,64 @@ print("AddExpense, the form after picking 99 of them, median of \(runs): \(Strin
 let sortedKeys = keyTimes.sorted()
 let p99 = sortedKeys.isEmpty ? 0 : sortedKeys[min(sortedKeys.count - 1, sortedKeys.count * 99 / 100)]
 print("AddExpense, parts again at every key (\(sharers) people by shares), median of \(keyTimes.count) keys: \(String(format: "%.3f", median(keyTimes))) ms, p99 \(String(format: "%.3f", p99)) ms  (target: under 1 ms)")
+
+// The Expenses tab over the same 100,000 expenses: its first screen (balances with 1,000
+// people, the suggested payments in each currency, the first page of activity, the newest
+// expenses and payments), and pages of activity deep in the list (Older, 50 times from the
+// first: the 50th page starts 500 changes in). Then `flows verify`'s recount of the store.
+
+/// Takes the first screen's time, then pages back `pages` times, timing each page.
+actor ExpensesHost: ScreenHost {
+    let clock = ContinuousClock()
+    let pages: Int
+    private(set) var firstShown: ContinuousClock.Instant?
+    private(set) var pageTimes: [Double] = []
+    private var sent: ContinuousClock.Instant?
+
+    init(pages: Int) { self.pages = pages }
+
+    func present(_ screen: Screen) async { arrived(screen) }
+    func update(_ screen: Screen) async { arrived(screen) }
+    func dismiss(_ screenID: ScreenID) async {}
+
+    private func arrived(_ screen: Screen) {
+        guard screen.id == "expenses" else { return }
+        if firstShown == nil { firstShown = clock.now }
+        if let sent {
+            pageTimes.append(milliseconds(clock.now - sent))
+            self.sent = nil
+        }
+    }
+
+    func nextEvent(on screen: Screen) async -> UserEvent {
+        guard pageTimes.count < pages, screen.action("older") != nil else { return .cancel }
+        sent = clock.now
+        return .tap("older")
+    }
+}
+
+guard let expensesTab = FlowCatalog.entry(named: "Expenses") else {
+    print("the catalog has no Expenses flow")
+    exit(1)
+}
+var tabFirst: [Double] = []
+var deepPages: [Double] = []
+for _ in 0..<max(1, runs / 4) {
+    let host = ExpensesHost(pages: 50)
+    let launched = ContinuousClock().now
+    _ = await expensesTab.run(container: container, router: AppRouter(host: host))
+    guard let first = await host.firstShown else {
+        print("the benchmark did not reach the Expenses tab")
+        exit(1)
+    }
+    tabFirst.append(milliseconds(first - launched))
+    deepPages += await host.pageTimes
+}
+let sortedPages = deepPages.sorted()
+print("Expenses tab, first screen (\(sharedCount) expenses, \(friendCount) people), median of \(tabFirst.count): \(String(format: "%.2f", median(tabFirst))) ms  (target: under 50 ms)")
+print("Expenses tab, a page of activity (pages 1 to 50), median of \(deepPages.count): \(String(format: "%.2f", median(deepPages))) ms, slowest \(String(format: "%.2f", sortedPages.last ?? 0)) ms  (target: under 50 ms)")
+if let verifier = container.verifier {
+    let started = ContinuousClock().now
+    let check = try await verifier.verify()
+    print("flows verify over \(check.expenses) expenses and \(check.balances) balances: \(String(format: "%.2f", milliseconds(ContinuousClock().now - started) / 1000)) s, \(check.isSound ? "sound" : "DIFFERS")")
+}

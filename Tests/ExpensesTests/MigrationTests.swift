@@ -80,7 +80,7 @@ struct MigrationTests {
         try writeVersion2(expenses)
 
         let database = LocalDatabase(.file(file), migrations: ExpensesSchema.registerMigrations(in:))
-        #expect(try database.appliedMigrations().suffix(3) == ["expenses.v3.fewer-trees", "expenses.v4.people-by-day", "expenses.v5.notes"])
+        #expect(try database.appliedMigrations().suffix(4) == ["expenses.v3.fewer-trees", "expenses.v4.people-by-day", "expenses.v5.notes", "expenses.v6.activity-people-by-line"])
         let service = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: TestPeople())
         for (expense, _) in expenses {
             #expect(try await service.expense(expense.id, for: cy) == expense)

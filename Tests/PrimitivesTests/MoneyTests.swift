@@ -141,6 +141,22 @@ struct DayTests {
         }
     }
 
+    @Test("the day of an instant in a time zone agrees with the calendar's, at any instant and offset")
+    func dayOfInstantAgrees() async throws {
+        let zones = try ["UTC", "America/New_York", "Asia/Tokyo", "Asia/Kathmandu", "Pacific/Chatham", "Pacific/Apia", "America/St_Johns"]
+            .map { try #require(TimeZone(identifier: $0)) }
+        await propertyCheck(count: 1_000, input: Gen.int(in: -2_000_000_000...4_000_000_000)) { seconds in
+            let instant = Date(timeIntervalSince1970: Double(seconds))
+            for zone in zones {
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = zone
+                let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+                let expected = try Day(year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0)
+                #expect(Day.today(at: instant, in: zone) == expected, "\(seconds) in \(zone.identifier)")
+            }
+        }
+    }
+
     @Test("order, months, and JSON as text")
     func orderAndCodable() throws {
         #expect(try Day("2026-01-31") < Day("2026-02-01"))

@@ -30,12 +30,12 @@ public struct Day: Hashable, Sendable, Codable, Comparable, CustomStringConverti
 
     /// The day it is at `now` in `timeZone` (the user's, in the app).
     public static func today(at now: Date, in timeZone: TimeZone) -> Day {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: now)
-        // A Gregorian calendar always yields the three components of a valid day.
-        return (try? Day(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1))
-            ?? Day(unchecked: 1970, 1, 1)
+        // The zone's offset at that instant, then whole days from 1970-01-01 in integers: a
+        // Calendar made for each call costs milliseconds, and lists show a day per line.
+        let local = now.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: now))
+        let epoch = Day(unchecked: 1970, 1, 1)
+        guard local.isFinite, abs(local) < 3e11 else { return epoch }
+        return epoch.adding(days: Int((local / 86_400).rounded(.down))) ?? epoch
     }
 
     private init(unchecked year: Int, _ month: Int, _ day: Int) {
