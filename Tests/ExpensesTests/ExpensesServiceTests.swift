@@ -109,6 +109,12 @@ struct ExpensesServiceTests {
         #expect(report.byCategory.map { "\($0.label) \($0.amount)" } == ["food 3000 JPY", "shopping 25.00 EUR", "food 10.00 EUR"])
         #expect(report.byMonth.map { "\($0.label) \($0.amount)" } == ["2026-10 25.00 EUR", "2026-11 10.00 EUR", "2026-11 3000 JPY"])
         #expect(try await service.balances(of: ann) == [Balance(other: bob, amount: eur(-1000))])
+        // A range keeps the expenses of its days, both ends included.
+        let november = try await service.spending(of: ann, from: try Day("2026-11-02"), through: try Day("2026-11-05"))
+        #expect(november.byMonth.map { "\($0.label) \($0.amount)" } == ["2026-11 10.00 EUR", "2026-11 3000 JPY"])
+        let october = try await service.spending(of: ann, from: nil, through: try Day("2026-11-01"))
+        #expect(october.byCategory.map { "\($0.label) \($0.amount)" } == ["shopping 25.00 EUR"])
+        #expect(try await service.spending(of: ann, from: try Day("2026-11-06"), through: nil).byCategory.isEmpty)
     }
 
     @Test("the expenses two people share, newest first and paged, from either side; an edit that moves the day moves it in the list")
@@ -219,7 +225,9 @@ struct FailureInjectionTests {
         func balances(of user: String) throws -> [BalanceRecord] { try inner.balances(of: user) }
         func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord] { try inner.balances(among: people, in: currency) }
         func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord] { try inner.activity(of: user, offset: offset, limit: limit) }
-        func spending(of user: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) { try inner.spending(of: user) }
+        func spending(of user: String, from: String, through: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) {
+            try inner.spending(of: user, from: from, through: through)
+        }
         func insert(_ expense: StoredExpense) throws { try step(); try inner.insert(expense) }
         func deleteExpense(id: String) throws { try step(); try inner.deleteExpense(id: id) }
         func insert(_ settlement: SettlementRecord) throws { try step(); try inner.insert(settlement) }

@@ -14,6 +14,7 @@ let package = Package(
         .package(path: "../../Domain/Friends"),
         .package(path: "../SettleUpFlow"),
         .package(path: "../ExpenseDetailFlow"),
+        .package(path: "../ReportsFlow"),
     ],
     targets: [
         .target(
@@ -25,6 +26,7 @@ let package = Package(
                 .product(name: "Friends", package: "Friends"),
                 .product(name: "SettleUpFlow", package: "SettleUpFlow"),
                 .product(name: "ExpenseDetailFlow", package: "ExpenseDetailFlow"),
+                .product(name: "ReportsFlow", package: "ReportsFlow"),
             ]
         ),
     ]

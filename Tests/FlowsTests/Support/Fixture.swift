@@ -104,7 +104,7 @@ struct UnavailableExpenses: ExpensesService {
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance] { throw failure }
     func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] { throw failure }
     func activity(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Activity] { throw failure }
-    func spending(of user: UserID) async throws(ExpensesError) -> SpendingReport { throw failure }
+    func spending(of user: UserID, from first: Day?, through last: Day?) async throws(ExpensesError) -> SpendingReport { throw failure }
     func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { throw failure }
     func expenses(of user: UserID, sharedWith other: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { throw failure }
     func recentPeople(of user: UserID) async throws(ExpensesError) -> [UserID] { throw failure }

@@ -10,6 +10,7 @@ import FlowKit
 import FriendsFlow
 import PickCounterpartyFlow
 import QrPreviewFlow
+import ReportsFlow
 import SettleUpFlow
 import SignInFlow
 import SignUpFlow
@@ -49,9 +50,12 @@ public enum FlowCatalog {
         },
         FlowEntry(
             ExpensesFlow.self, "Your balances, the payments that would settle them, and the activity (signs in first if needed)",
-            children: [SettleUpFlow.self, ExpenseDetailFlow.self]
+            children: [SettleUpFlow.self, ExpenseDetailFlow.self, ReportsFlow.self]
         ) { user, container, router in
             ExpensesFlow(user: user.id, dependencies: container, router: router)
+        },
+        FlowEntry(ReportsFlow.self, "Your own spending for a range of days, by category and by month, with bars (signs in first if needed)") { user, container, router in
+            ReportsFlow(user: user.id, dependencies: container, router: router)
         },
         FlowEntry(
             ExpenseDetailFlow.self, "One expense: who paid, each part and why, editing it as saved, deleting it (choose which first; signs in first if needed)",

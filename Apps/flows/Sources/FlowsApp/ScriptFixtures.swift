@@ -12,7 +12,7 @@ import Primitives
 /// - `given contact EMAIL NAME [CONTACT-EMAIL]`: the account keeps a contact.
 /// - `given expense EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...`: the account pays AMOUNT
 ///   on DAY, split equally between them and each PERSON (an account's email, or the name of
-///   one of their friends or contacts).
+///   one of their friends or contacts); with no PERSON, it is the account's own.
 /// - `given expenses COUNT EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...`: COUNT of those,
 ///   described `DESCRIPTION 1` to `DESCRIPTION COUNT`, one day earlier each, from DAY back.
 enum ScriptFixtures {
@@ -46,10 +46,10 @@ enum ScriptFixtures {
             let user = try await account(words[1], in: container)
             _ = try await container.friends.addContact(name: words[2], email: words.count == 4 ? words[3] : nil, by: user.id)
         case "expense":
-            guard words.count >= 7 else { throw FixtureError("write it as: given expense EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...") }
+            guard words.count >= 6 else { throw FixtureError("write it as: given expense EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...") }
             try await addExpenses(count: 1, words: Array(words.dropFirst()), numbered: false, in: container)
         case "expenses":
-            guard words.count >= 8, let count = Int(words[1]), (1...1_000).contains(count) else {
+            guard words.count >= 7, let count = Int(words[1]), (1...1_000).contains(count) else {
                 throw FixtureError("write it as: given expenses COUNT EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON... (COUNT from 1 to 1000)")
             }
             try await addExpenses(count: count, words: Array(words.dropFirst(2)), numbered: true, in: container)

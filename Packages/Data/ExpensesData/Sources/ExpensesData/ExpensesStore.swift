@@ -25,7 +25,8 @@ public protocol ExpensesReading {
     /// The payments `user` made or received, newest first.
     func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord]
     /// The sums of `user`'s parts by category, and by month.
-    func spending(of user: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord])
+    /// (`from` and `through` are days, `yyyy-MM-dd`, both included.)
+    func spending(of user: String, from: String, through: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord])
 
     /// Every expense's people, expense by expense (their rows together), then every payment,
     /// then every kept balance, a row at a time: what a recount of the whole ledger reads.

@@ -190,18 +190,19 @@ private struct Transaction: ExpensesWriting {
         ).map(SettlementRecord.init(row:))
     }
 
-    func spending(of user: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) {
+    func spending(of user: String, from: String, through: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) {
+        // The user's rows in the range, found in their list by day (the index of v4).
         let grouped = { (group: String, order: String) throws -> [SpendingRecord] in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT \(group) AS grouping, expense.currency AS currency, sum(expense_person.part) AS total
                     FROM expense_person JOIN expense ON expense.id = expense_person.expense_id
-                    WHERE expense_person.user_id = ? AND expense_person.part > 0
+                    WHERE expense_person.user_id = ? AND expense_person.day BETWEEN ? AND ? AND expense_person.part > 0
                     GROUP BY grouping, currency
                     ORDER BY \(order)
                     """,
-                arguments: [user]
+                arguments: [user, from, through]
             ).map { SpendingRecord(group: $0["grouping"], currency: $0["currency"], amount: $0["total"]) }
         }
         return (try grouped("expense.category", "total DESC, grouping"), try grouped("substr(expense.day, 1, 7)", "grouping, currency"))

@@ -28,8 +28,9 @@ public protocol ExpensesService: Sendable {
     func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment]
     /// The newest changes that involve `user`, newest first.
     func activity(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Activity]
-    /// What `user`'s own parts of expenses came to, by category and by month.
-    func spending(of user: UserID) async throws(ExpensesError) -> SpendingReport
+    /// What `user`'s own parts of expenses came to, by category and by month, for the expenses
+    /// of the days from `first` through `last` (each end open when nil).
+    func spending(of user: UserID, from first: Day?, through last: Day?) async throws(ExpensesError) -> SpendingReport
 
     /// The expenses `user` is in, newest first (by day, then by when they were written).
     func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
@@ -48,6 +49,11 @@ public protocol ExpensesService: Sendable {
 }
 
 extension ExpensesService {
+    /// What `user`'s own parts of all their expenses came to, by category and by month.
+    public func spending(of user: UserID) async throws(ExpensesError) -> SpendingReport {
+        try await spending(of: user, from: nil, through: nil)
+    }
+
     /// The newest `limit` changes that involve `user`.
     public func activity(of user: UserID, limit: Int) async throws(ExpensesError) -> [Activity] {
         try await activity(of: user, page: PageRequest(limit: limit))

@@ -158,8 +158,9 @@ public struct LiveExpensesService: ExpensesService {
         }
     }
 
-    public func spending(of user: UserID) async throws(ExpensesError) -> SpendingReport {
-        let sums = try await storing { try await store.read { try $0.spending(of: user.rawValue) } }
+    public func spending(of user: UserID, from first: Day?, through last: Day?) async throws(ExpensesError) -> SpendingReport {
+        let (from, through) = (first?.description ?? "0001-01-01", last?.description ?? "9999-12-31")
+        let sums = try await storing { try await store.read { try $0.spending(of: user.rawValue, from: from, through: through) } }
         let lines = { (records: [SpendingRecord]) throws(ExpensesError) -> [SpendingReport.Line] in
             try records.map { record throws(ExpensesError) in
                 SpendingReport.Line(label: record.group, amount: Money(minorUnits: record.amount, currency: try Self.currency(record.currency)))

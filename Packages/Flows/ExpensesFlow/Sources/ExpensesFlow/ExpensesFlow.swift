@@ -4,13 +4,14 @@ import FlowKit
 import Foundation
 import Friends
 import Primitives
+import ReportsFlow
 import SettleUpFlow
 
 /// The Expenses tab: the user's balances per currency and per person, the payments that would
 /// settle them (simplified among the people they share balances with), the activity, newest
 /// first, a page at a time, and the newest expenses to open (ExpenseDetail: parts, edit,
-/// delete). Settling up happens here (SettleUp); adding an expense is handed up, for the home
-/// to start.
+/// delete), and the user's spending (Reports). Settling up happens here (SettleUp); adding an
+/// expense is handed up, for the home to start.
 public actor ExpensesFlow: InventoriedFlow {
     /// How the tab ended.
     public enum FlowResult: FlowOutcome {
@@ -29,7 +30,7 @@ public actor ExpensesFlow: InventoriedFlow {
     }
 
     /// What the flow needs from the app: its own needs and SettleUp's.
-    public protocol Dependencies: SettleUpFlow.Dependencies, ExpenseDetailFlow.Dependencies {
+    public protocol Dependencies: SettleUpFlow.Dependencies, ExpenseDetailFlow.Dependencies, ReportsFlow.Dependencies {
         var friends: any FriendsService { get }
         var expenses: any ExpensesService { get }
         /// The user's time zone: the day each change is shown on.
@@ -96,6 +97,8 @@ public actor ExpensesFlow: InventoriedFlow {
                     }
                 case .keep:
                     model.keep()
+                case .reports:
+                    _ = await router.start(ReportsFlow(user: user, dependencies: dependencies, router: router))
                 case .addExpense:
                     return .addExpense
                 case .settleUp:

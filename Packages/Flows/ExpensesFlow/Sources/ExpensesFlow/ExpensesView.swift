@@ -13,6 +13,7 @@ struct ExpensesView: View {
     static let payment: ElementID = "payment"
     static let takeBack: ElementID = "take-back"
     static let keep: ElementID = "keep"
+    static let reports: ElementID = "reports"
 
     func screen(for state: ExpensesViewState) -> Screen {
         if let question = state.takingBack {
@@ -35,6 +36,7 @@ struct ExpensesView: View {
         }
         var actions = [Action(id: Self.addExpense, label: "Add an expense", role: .primary)]
         if !state.balances.isEmpty { actions.append(Action(id: Self.settleUp, label: "Settle up")) }
+        actions.append(Action(id: Self.reports, label: "Reports"))
         if state.hasOlder { actions.append(Action(id: Self.older, label: "Older")) }
         if state.page > 0 { actions.append(Action(id: Self.newer, label: "Newer")) }
         actions.append(Action(id: Self.back, label: "Back", role: .cancel))

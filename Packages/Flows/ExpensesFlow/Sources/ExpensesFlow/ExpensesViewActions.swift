@@ -5,6 +5,7 @@ enum ExpensesAction: Sendable, Equatable {
     case open(ElementID)
     case payment(ElementID)
     case takeBack
+    case reports
     case keep
     case older
     case newer
@@ -22,6 +23,7 @@ struct ExpensesViewActions: ViewActions {
         case .choose(ExpensesView.expense, let ids): ids.first.map(ExpensesAction.open)
         case .choose(ExpensesView.payment, let ids): ids.first.map(ExpensesAction.payment)
         case .tap(ExpensesView.takeBack): .takeBack
+        case .tap(ExpensesView.reports): .reports
         case .tap(ExpensesView.keep): .keep
         case .tap(ExpensesView.older): .older
         case .tap(ExpensesView.newer): .newer

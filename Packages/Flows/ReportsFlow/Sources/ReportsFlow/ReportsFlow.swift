@@ -1,0 +1,71 @@
+import Expenses
+import FlowKit
+import Primitives
+
+/// The user's own spending (their parts of expenses) for a range of days, by category and by
+/// month, each currency apart, with bars drawn in text.
+public actor ReportsFlow: InventoriedFlow {
+    /// How the reports ended: they only show, so there is nothing else to say.
+    public enum FlowResult: FlowOutcome {
+        case closed
+        case cancelled
+
+        public var name: String {
+            switch self {
+            case .closed: "closed"
+            case .cancelled: "cancelled"
+            }
+        }
+    }
+
+    /// What the flow needs from the app.
+    public protocol Dependencies: Sendable {
+        var expenses: any ExpensesService { get }
+        /// The day it is now in the user's time zone: where the range ends.
+        var today: Day { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: ReportsView(), for: ReportsViewModel.examples)
+    }
+
+    private let user: UserID
+    private let dependencies: any Dependencies
+    private let presenter: ReportsPresenter
+
+    public init(user: UserID, dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.dependencies = dependencies
+        presenter = ReportsPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = ReportsViewModel(today: dependencies.today)
+        await show(&model)
+        return await presenter.presenting(model.state) { view in
+            while true {
+                switch await view.next() {
+                case .typed(let id, let text, let isFinal):
+                    model.typed(id, text, isFinal: isFinal)
+                case .show:
+                    model.busy()
+                    await view.show(model.state)
+                    await show(&model)
+                case .back:
+                    return .closed
+                }
+                await view.show(model.state)
+            }
+        }
+    }
+
+    private func show(_ model: inout ReportsViewModel) async {
+        guard let range = model.range() else { return }
+        do throws(ExpensesError) {
+            model.shown(try await dependencies.expenses.spending(of: user, from: range.from, through: range.through))
+        } catch {
+            model.failed(error)
+        }
+    }
+}
