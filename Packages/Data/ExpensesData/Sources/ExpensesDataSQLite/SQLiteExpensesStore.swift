@@ -191,21 +191,34 @@ private struct Transaction: ExpensesWriting {
     }
 
     func spending(of user: String, from: String, through: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) {
-        // The user's rows in the range, found in their list by day (the index of v4).
-        let grouped = { (group: String, order: String) throws -> [SpendingRecord] in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(group) AS grouping, expense.currency AS currency, sum(expense_person.part) AS total
-                    FROM expense_person JOIN expense ON expense.id = expense_person.expense_id
-                    WHERE expense_person.user_id = ? AND expense_person.day BETWEEN ? AND ? AND expense_person.part > 0
-                    GROUP BY grouping, currency
-                    ORDER BY \(order)
-                    """,
-                arguments: [user, from, through]
-            ).map { SpendingRecord(group: $0["grouping"], currency: $0["currency"], amount: $0["total"]) }
+        // The user's rows in the range, found in their list by day (the index of v4), read once
+        // and summed by category, month and currency; the two lists are added up from that.
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT expense.category AS category, substr(expense_person.day, 1, 7) AS month, expense.currency AS currency,
+                       sum(expense_person.part) AS total
+                FROM expense_person JOIN expense ON expense.id = expense_person.expense_id
+                WHERE expense_person.user_id = ? AND expense_person.day BETWEEN ? AND ? AND expense_person.part > 0
+                GROUP BY category, month, currency
+                """),
+            arguments: [user, from, through]
+        )
+        var byCategory: [[String]: Int64] = [:]
+        var byMonth: [[String]: Int64] = [:]
+        for row in rows {
+            let (category, month, currency, total): (String, String, String, Int64) = (row["category"], row["month"], row["currency"], row["total"])
+            // A sum past 64 bits is refused, as SQLite's sum() refuses it.
+            let (categorySum, categoryOverflow) = byCategory[[category, currency], default: 0].addingReportingOverflow(total)
+            let (monthSum, monthOverflow) = byMonth[[month, currency], default: 0].addingReportingOverflow(total)
+            guard !categoryOverflow, !monthOverflow else { throw ExpensesDataError.outOfRange }
+            byCategory[[category, currency]] = categorySum
+            byMonth[[month, currency]] = monthSum
         }
-        return (try grouped("expense.category", "total DESC, grouping"), try grouped("substr(expense.day, 1, 7)", "grouping, currency"))
+        let records = { (sums: [[String]: Int64]) in sums.map { SpendingRecord(group: $0.key[0], currency: $0.key[1], amount: $0.value) } }
+        return (
+            records(byCategory).sorted { ($1.amount, $0.group, $0.currency) < ($0.amount, $1.group, $1.currency) },
+            records(byMonth).sorted { ($0.group, $0.currency) < ($1.group, $1.currency) }
+        )
     }
 
     func insert(_ expense: StoredExpense) throws {
