@@ -158,16 +158,10 @@ public enum SplitProblem: Error, Equatable, Sendable {
         case .exactSumMismatch(let sum?, let amount): "The parts add up to \(sum), not \(amount)."
         case .exactSumMismatch(nil, let amount): "The parts add up to more than \(amount)."
         case .percentagesSum(let basisPoints):
-            "The percentages add up to \(basisPoints / 100).\(String(format2: basisPoints % 100)) %, not 100 %."
+            "The percentages add up to \(SplitRule.percentText(basisPoints: basisPoints)) %, not 100 %."
         case .percentageTooLarge: "A percentage is at most 100 %."
         case .shareTooLarge: "A share is a whole number from 0 to \(Split.maximumShare)."
         case .noShares: "Give at least one person a share."
         }
-    }
-}
-
-extension String {
-    fileprivate init(format2 value: Int) {
-        self = value < 10 ? "0\(value)" : "\(value)"
     }
 }

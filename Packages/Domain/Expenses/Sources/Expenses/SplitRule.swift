@@ -11,6 +11,12 @@ public enum SplitRule: Equatable, Sendable {
     /// Whole shares: 1, 2 and 3 shares get 1/6, 2/6 and 3/6.
     case shares([UserID: Int])
 
+    /// Basis points as people read a percentage: 3333 is `33.33`, 5000 is `50.00`.
+    public static func percentText(basisPoints: Int) -> String {
+        let fraction = basisPoints.magnitude % 100
+        return "\(basisPoints / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
     /// The stored name of the rule.
     public var mode: SplitMode {
         switch self {

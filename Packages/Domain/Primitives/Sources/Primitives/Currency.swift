@@ -22,10 +22,8 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
         return result
     }
 
-    /// Every currency known, by code.
-    public static var all: [Currency] {
-        table.keys.sorted().compactMap { Currency(code: $0) }
-    }
+    /// Every currency known, by code (worked out once: forms list them at every key).
+    public static let all: [Currency] = table.keys.sorted().compactMap { Currency(code: $0) }
 
     public static let eur = Currency(known: "EUR", decimals: 2)
     public static let usd = Currency(known: "USD", decimals: 2)

@@ -186,10 +186,14 @@ struct AddExpenseViewModel: ViewModel {
         refreshTables()
     }
 
-    /// 3333 basis points as `33.33`, 5000 as `50`.
+    /// 3333 basis points as `33.33`, 5000 as `50`: what the table shows, to type over.
     static func percentText(_ points: Int) -> String {
-        let fraction = points % 100
-        return fraction == 0 ? "\(points / 100)" : "\(points / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+        withoutZeroFraction(SplitRule.percentText(basisPoints: points))
+    }
+
+    /// `50.00` as `50`; anything else as it is.
+    static func withoutZeroFraction(_ text: String) -> String {
+        text.hasSuffix(".00") ? String(text.dropLast(3)) : text
     }
 
     /// The people picked besides the user; what was typed for those still in stays.
@@ -319,12 +323,8 @@ struct AddExpenseViewModel: ViewModel {
             if case .failure(let refusal) = amount { return refusal.message }
             return nil
         case AddExpenseView.day:
-            do throws(Day.Problem) {
-                _ = try Day(typed: form.day, today: today)
-                return nil
-            } catch {
-                return error.message
-            }
+            let (day, today) = (form.day, today)
+            return Validation.message { () throws(Day.Problem) in _ = try Day(typed: day, today: today) }
         case AddExpenseView.note:
             let note = form.note.trimmingWhitespace()
             return note.count <= Expense.noteLimit && !note.containsControlCharacters ? nil : ExpenseProblem.note.message
@@ -461,7 +461,7 @@ struct AddExpenseViewModel: ViewModel {
             partsAreOwn = true
             let percent = Currency(code: "EUR") ?? form.currency
             form.parts = Self.evenly(Money(minorUnits: 10_000, currency: percent), among: sharers.map(\.id), currency: percent)
-                .mapValues { $0.hasSuffix(".00") ? String($0.dropLast(3)) : $0 }
+                .mapValues(Self.withoutZeroFraction)
         case .shares where partsAreOwn || form.parts.isEmpty:
             partsAreOwn = true
             form.parts = Dictionary(uniqueKeysWithValues: sharers.map { ($0.id, "1") })

@@ -80,7 +80,7 @@ struct ExpenseDetailViewModel: ViewModel {
             let given: String? = switch expense.rule {
             case .equal: nil
             case .exact: nil
-            case .percentages(let points): points[part.user].map { "\($0 / 100).\($0 % 100 < 10 ? "0" : "")\($0 % 100) %" }
+            case .percentages(let points): points[part.user].map { "\(SplitRule.percentText(basisPoints: $0)) %" }
             case .shares(let shares): shares[part.user].map { $0 == 1 ? "1 share" : "\($0) shares" }
             }
             return "\(name(part.user)) \(part.amount)" + (given.map { " (\($0))" } ?? "")

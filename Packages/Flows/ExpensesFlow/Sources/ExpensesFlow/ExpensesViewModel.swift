@@ -74,16 +74,9 @@ struct ExpensesViewModel: ViewModel {
         state.phase = .idle
         var totals: [Currency: Int128] = [:]
         for balance in balances { totals[balance.amount.currency, default: 0] += Int128(balance.amount.minorUnits) }
-        var lines: [String] = []
-        for (currency, total) in totals.sorted(by: { $0.key.code < $1.key.code }) where total != 0 {
-            let amount = Int64(exactly: total.magnitude).map { Money(minorUnits: $0, currency: currency).description } ?? "\(total.magnitude) minor units of \(currency.code)"
-            lines.append(total > 0 ? "In all, you are owed \(amount)." : "In all, you owe \(amount).")
-        }
+        var lines = totals.sorted { $0.key.code < $1.key.code }.compactMap { BalanceWords.total($0.value, in: $0.key) }
         let ordered = balances.sorted { (self.name($0.other), $0.amount.currency.code) < (self.name($1.other), $1.amount.currency.code) }
-        for balance in ordered {
-            let amount = Money(minorUnits: Int64(balance.amount.minorUnits.magnitude), currency: balance.amount.currency)
-            lines.append(balance.amount.isPositive ? "\(name(balance.other, capitalised: true)) owes you \(amount)." : "You owe \(name(balance.other)) \(amount).")
-        }
+        lines += ordered.map { BalanceWords.sentence($0.amount, name: name($0.other, capitalised: true)) }
         state.balances = lines
         state.suggestions = suggestions.map { payment in
             payment.from == user ? "You pay \(name(payment.to)) \(payment.amount)." : "\(name(payment.from, capitalised: true)) pays \(name(payment.to)) \(payment.amount)."

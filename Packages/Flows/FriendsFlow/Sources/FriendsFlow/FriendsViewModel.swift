@@ -82,11 +82,7 @@ struct FriendsViewModel: ViewModel {
         entries.sort { ($0.size, $1.friend.name.value.lowercased()) > ($1.size, $0.friend.name.value.lowercased()) }
         var totals: [Currency: Int128] = [:]
         for entry in entries { for money in entry.balances { totals[money.currency, default: 0] += Int128(money.minorUnits) } }
-        state.totals = totals.keys.sorted { $0.code < $1.code }.compactMap { currency in
-            guard let total = totals[currency], total != 0, let units = Int64(exactly: total) else { return nil }
-            let money = Money(minorUnits: units, currency: currency)
-            return total > 0 ? "In all, you are owed \(money)." : "In all, you owe \((try? money.negated()) ?? money)."
-        }
+        state.totals = totals.keys.sorted { $0.code < $1.code }.compactMap { BalanceWords.total(totals[$0] ?? 0, in: $0) }
         state.phase = .idle
         show()
     }
@@ -123,14 +119,9 @@ struct FriendsViewModel: ViewModel {
         state.rows = matching.prefix(limit).map { entry in
             FriendsViewState.Row(
                 id: entry.id, name: entry.friend.name.value, isContact: entry.friend.isContact,
-                balances: entry.balances.isEmpty ? "settled up" : entry.balances.map(Self.describe).joined(separator: ", ")
+                balances: entry.balances.isEmpty ? "settled up" : entry.balances.map(BalanceWords.phrase).joined(separator: ", ")
             )
         }
-    }
-
-    /// A balance from the user's side, after the friend's name: "owes you 12.50 EUR", "you owe 3.00 USD".
-    private static func describe(_ balance: Money) -> String {
-        balance.minorUnits > 0 ? "owes you \(balance)" : "you owe \((try? balance.negated()) ?? balance)"
     }
 
     private static func size(_ money: Money) -> Int128 {

@@ -68,12 +68,7 @@ struct ReportsViewModel: ViewModel {
     }
 
     private func problem(_ text: String) -> String? {
-        do throws(Day.Problem) {
-            _ = try Day(typed: text, today: today)
-            return nil
-        } catch {
-            return error.message
-        }
+        Validation.message { () throws(Day.Problem) in _ = try Day(typed: text, today: today) }
     }
 
     /// The range to add up, or nil with the messages shown.

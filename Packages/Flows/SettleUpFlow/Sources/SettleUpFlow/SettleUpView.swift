@@ -25,7 +25,7 @@ struct SettleUpView: View {
                     actions: [Action(id: Self.cancel, label: "Back", role: .cancel)], status: status
                 )
             }
-            let options = state.people.map { Choice(id: $0.id, label: $0.name, detail: $0.balances.map { Self.describe($0, name: nil) }.joined(separator: "; ")) }
+            let options = state.people.map { Choice(id: $0.id, label: $0.name, detail: $0.phrases) }
             return Screen(
                 id: Self.screenID, title: "Settle up", text: ["Whom with? Everyone you have an open balance with."],
                 fields: [Field(id: Self.person, label: "With", input: .choice(options, selected: state.person))],
@@ -47,7 +47,7 @@ struct SettleUpView: View {
             ]
             return Screen(
                 id: Self.screenID, title: "Settle up with \(person.name)",
-                text: person.balances.map { Self.describe($0, name: person.name) + "." },
+                text: person.sentences,
                 fields: fields,
                 actions: [
                     Action(id: Self.record, label: "Record the payment", role: .primary),
@@ -66,12 +66,5 @@ struct SettleUpView: View {
                 status: status
             )
         }
-    }
-
-    /// A balance in words: `You owe Bob Stone 12.00 EUR` (or, without a name, `you owe 12.00 EUR`).
-    static func describe(_ balance: Money, name: String?) -> String {
-        let amount = "\(balance.magnitudeText) \(balance.currency.code)"
-        guard let name else { return balance.isNegative ? "you owe \(amount)" : "owes you \(amount)" }
-        return balance.isNegative ? "You owe \(name) \(amount)" : "\(name) owes you \(amount)"
     }
 }

@@ -20,6 +20,11 @@ struct SettleUpViewState: Equatable, Sendable {
         var name: String
         /// Positive: they owe the user.
         var balances: [Money]
+
+        /// `you owe 12.00 EUR; owes you 3.00 USD`, beside their name.
+        var phrases: String { balances.map(BalanceWords.phrase).joined(separator: "; ") }
+        /// `You owe Bob Stone 12.00 EUR.`, one per currency.
+        var sentences: [String] { balances.map { BalanceWords.sentence($0, name: name) } }
     }
 
     var step = Step.pick
@@ -127,12 +132,7 @@ struct SettleUpViewModel: ViewModel {
     }
 
     private var dayProblem: String? {
-        do throws(Day.Problem) {
-            _ = try Day(typed: state.day, today: today)
-            return nil
-        } catch {
-            return error.message
-        }
+        Validation.message { () throws(Day.Problem) in _ = try Day(typed: state.day, today: today) }
     }
 
     /// The payment to record, or nil with the messages shown (or the question when it is more
@@ -186,7 +186,5 @@ struct Refusal: Error, Equatable {
 
 extension Money {
     /// The amount without its sign or currency: `12.00`.
-    var magnitudeText: String {
-        isNegative ? String(amountText.dropFirst()) : amountText
-    }
+    var magnitudeText: String { BalanceWords.owed(self).amountText }
 }

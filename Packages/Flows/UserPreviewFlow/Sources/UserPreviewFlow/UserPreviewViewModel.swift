@@ -162,8 +162,8 @@ struct UserPreviewViewModel: ViewModel {
         guard let friend else { return }
         let name = friend.name
         state.balances = balances.isEmpty
-            ? ["You and \(name.value) are settled up."]
-            : balances.sorted { $0.currency.code < $1.currency.code }.map { Self.sentence(FriendsError.describe($0, name: name)) }
+            ? [BalanceWords.sentence(.zero(.eur), name: name.value)]
+            : balances.sorted { $0.currency.code < $1.currency.code }.map { BalanceWords.sentence($0, name: name.value) }
         state.canSettle = !balances.isEmpty
         var names = names
         names[user] = "you"
@@ -274,10 +274,6 @@ struct UserPreviewViewModel: ViewModel {
     // MARK: - Words
 
     /// "you owe Bob 3.00 USD" as a sentence.
-    private static func sentence(_ text: String) -> String {
-        text.prefix(1).uppercased() + text.dropFirst() + "."
-    }
-
     /// `2026-11-20 Dinner: 42.00 EUR paid by you; your part 21.00 EUR, Bob's 21.00 EUR`.
     private static func line(for expense: Expense, user: UserID, friend: Friend, names: [UserID: String]) -> String {
         let payers = expense.payers.map { names[$0.user] ?? "someone else" }.listedInWords

@@ -1,0 +1,32 @@
+import Primitives
+
+/// How a balance reads, seen from the user: positive when the other person owes the user. One
+/// wording for every screen that shows balances (the Friends tab, a preview, settling up, the
+/// Expenses tab).
+public enum BalanceWords {
+    /// The amount without its sign: what is owed, whichever way.
+    public static func owed(_ balance: Money) -> Money {
+        balance.isNegative ? (try? balance.negated()) ?? balance : balance
+    }
+
+    /// After the other person's name in a list: `owes you 12.50 EUR`, `you owe 3.00 USD`.
+    public static func phrase(_ balance: Money) -> String {
+        balance.isNegative ? "you owe \(owed(balance))" : "owes you \(balance)"
+    }
+
+    /// `Bob Stone owes you 12.50 EUR.`, `You owe Bob Stone 3.00 USD.`, or, at zero,
+    /// `You and Bob Stone are settled up.`
+    public static func sentence(_ balance: Money, name: String) -> String {
+        if balance.isZero { return "You and \(name) are settled up." }
+        return balance.isNegative ? "You owe \(name) \(owed(balance))." : "\(name) owes you \(balance)."
+    }
+
+    /// What everyone comes to in one currency (a sum of many balances, in 128 bits):
+    /// `In all, you are owed 37.00 EUR.` or `In all, you owe 6.00 USD.`; nil at zero.
+    public static func total(_ units: Int128, in currency: Currency) -> String? {
+        guard units != 0 else { return nil }
+        let amount = Int64(exactly: units.magnitude).map { Money(minorUnits: $0, currency: currency).description }
+            ?? "more than \(LedgerLimits.largest(currency))"
+        return units > 0 ? "In all, you are owed \(amount)." : "In all, you owe \(amount)."
+    }
+}
