@@ -38,9 +38,11 @@ struct CLITests {
         #expect(signIn.status == 0, "\(signIn.stderr)")
         #expect(signIn.stdout.contains(#""result":"signed-in""#))
 
-        // The home's menu: 1) Add an expense, 2) Sign out, 3) Quit.
-        let app = try flows.run(["--json"], input: "3\n")
+        // The home opens on the Expenses tab: 1) Add an expense, 2) Reports, 3) Back; then the
+        // home's menu: 1) Add an expense, 2) Sign out, 3) Quit.
+        let app = try flows.run(["--json"], input: "3\n3\n")
         #expect(app.status == 0, "\(app.stderr)")
+        #expect(app.stderr.contains("No activity yet: add an expense."))
         #expect(app.stderr.contains("Signed in as Ada Lovelace <ada@example.com>."))
         #expect(app.stdout.contains(#""result":"closed""#))
     }

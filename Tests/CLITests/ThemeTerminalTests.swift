@@ -39,6 +39,8 @@ struct ThemeTerminalTests {
         #expect(signUp.status == 0)
 
         let session = try PseudoTerminal(arguments: ["run", "Authenticated"], environment: environment)
+        try session.waitFor("No activity yet")           // the home opens on the Expenses tab
+        session.type("\u{1B}")                          // Esc: back to the home's tabs
         try session.waitFor("Signed in as Ada")
         session.type("\u{1B}[Z\r")                      // Shift-Tab from Sign out to the Account tab, Enter
         try session.waitFor("Friend code:")

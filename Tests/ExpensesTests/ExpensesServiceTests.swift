@@ -76,6 +76,49 @@ struct ExpensesServiceTests {
         #expect(try ledger.count("balance") == 0)
     }
 
+    @Test("a deleted expense is restored as it was, balances with it, once, and only by someone in it")
+    func restore() async throws {
+        let service = ledger.service()
+        let dinner = try await service.add(
+            try draft(eur(3001), paidBy: [(ann, 2000), (bob, 1001)], among: [ann, bob, cy], rule: .shares([ann: 1, bob: 2, cy: 3])), by: ann
+        )
+        let before = try await service.balances(of: ann)
+        try await service.delete(dinner.id, by: bob)
+        #expect(try await service.deletedExpenses(of: cy, page: PageRequest()) == [dinner])
+        #expect(try await service.expenses(of: cy, page: PageRequest()) == [])
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.restore(dinner.id, by: UserID(rawValue: "d-dan")) }
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.edit(dinner.id, to: try draft(eur(10), paidBy: [(ann, 10)], among: [ann]), by: ann) }
+
+        #expect(try await service.restore(dinner.id, by: cy) == dinner)
+        #expect(try await service.expense(dinner.id, for: cy) == dinner)
+        #expect(try await service.balances(of: ann) == before)
+        #expect(try await service.deletedExpenses(of: cy, page: PageRequest()) == [])
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.restore(dinner.id, by: cy) }
+        #expect(try await service.activity(of: ann, limit: 10).map(\.kind) == [.restored, .deleted, .added])
+        #expect(try await service.activity(of: ann, limit: 1).first?.summary == "Dinner, 30.01 EUR")
+        // Deleted again, it can be restored again.
+        try await service.delete(dinner.id, by: ann)
+        #expect(try await service.restore(dinner.id, by: ann) == dinner)
+        #expect(try ledger.count("deleted_expense") == 0)
+        #expect(try ledger.count("deleted_expense_person") == 0)
+    }
+
+    @Test("deleted expenses are listed to the people in them, the most recently deleted first, paged")
+    func deletedList() async throws {
+        let service = ledger.service()
+        for index in 0..<3 {
+            // Each one deleted a minute after the one before.
+            let at = Date(timeIntervalSince1970: 1_800_000_000 + Double(index) * 60)
+            let service = LiveExpensesService(store: ledger.store, people: TestPeople(), random: SeededRandomSource(seed: UInt64(index + 20)), now: { at })
+            let expense = try await service.add(try draft(eur(100), paidBy: [(ann, 100)], among: [ann, index == 1 ? cy : bob], description: "E\(index)"), by: ann)
+            try await service.delete(expense.id, by: ann)
+        }
+        #expect(try await service.deletedExpenses(of: ann, page: PageRequest()).map(\.description) == ["E2", "E1", "E0"])
+        #expect(try await service.deletedExpenses(of: ann, page: PageRequest(offset: 1, limit: 1)).map(\.description) == ["E1"])
+        #expect(try await service.deletedExpenses(of: bob, page: PageRequest()).map(\.description) == ["E2", "E0"])
+        #expect(try await service.deletedExpenses(of: cy, page: PageRequest()).map(\.description) == ["E1"])
+    }
+
     @Test("only people in an expense change it")
     func permissions() async throws {
         let service = ledger.service()
@@ -230,6 +273,12 @@ struct FailureInjectionTests {
         }
         func insert(_ expense: StoredExpense) throws { try step(); try inner.insert(expense) }
         func deleteExpense(id: String) throws { try step(); try inner.deleteExpense(id: id) }
+        func moveToDeleted(id: String, by user: String, at: Double) throws { try step(); try inner.moveToDeleted(id: id, by: user, at: at) }
+        func restoreDeleted(id: String) throws { try step(); try inner.restoreDeleted(id: id) }
+        func deletedExpense(id: String) throws -> StoredExpense? { try inner.deletedExpense(id: id) }
+        func deletedExpenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] {
+            try inner.deletedExpenseIDs(of: user, offset: offset, limit: limit)
+        }
         func insert(_ settlement: SettlementRecord) throws { try step(); try inner.insert(settlement) }
         func deleteSettlement(id: String) throws { try step(); try inner.deleteSettlement(id: id) }
         func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] { try inner.expenseIDs(of: user, offset: offset, limit: limit) }
@@ -286,6 +335,29 @@ struct FailureInjectionTests {
     }
 }
 
+extension FailureInjectionTests {
+    @Test("a failure at any step of deleting or restoring leaves the expense where it was, balances with it", arguments: 1...4)
+    func deleteAndRestore(failAt: Int) async throws {
+        let ledger = Ledger()
+        let good = ledger.service()
+        let dinner = try await good.add(try draft(eur(900), paidBy: [(ann, 900)], among: [ann, bob, cy]), by: ann)
+        let owed = [Balance(other: bob, amount: eur(300)), Balance(other: cy, amount: eur(300))]
+        let failing = ledger.service(store: FailingStore(inner: ledger.store, failAt: failAt))
+
+        await #expect(throws: ExpensesError.self) { try await failing.delete(dinner.id, by: ann) }
+        #expect(try await good.expense(dinner.id, for: ann) == dinner)
+        #expect(try await good.balances(of: ann) == owed)
+        #expect(try ledger.count("deleted_expense") == 0)
+
+        try await good.delete(dinner.id, by: ann)
+        await #expect(throws: ExpensesError.self) { _ = try await failing.restore(dinner.id, by: ann) }
+        #expect(try await good.expense(dinner.id, for: ann) == nil)
+        #expect(try await good.deletedExpenses(of: ann, page: PageRequest()) == [dinner])
+        #expect(try await good.balances(of: ann) == [])
+        #expect(try ledger.count("activity") == 2)
+    }
+}
+
 @Suite("Maintained balances")
 struct MaintainedBalancesTests {
     @Test("after random adds, edits, deletes and settlements, balances equal a naive recomputation and sum to zero")
@@ -300,6 +372,7 @@ struct MaintainedBalancesTests {
                 return random % bound
             }
             var live: [ExpenseID: Expense] = [:]
+            var deleted: [ExpenseID: Expense] = [:]
             var settlements: [Settlement] = []
             for _ in 0..<40 {
                 let currency = next(3) == 0 ? Currency.jpy : .eur
@@ -309,13 +382,22 @@ struct MaintainedBalancesTests {
                 let amount = Money(minorUnits: Int64(1 + next(50_000)), currency: currency)
                 let rule: SplitRule = next(2) == 0 ? .equal : .shares(Dictionary(uniqueKeysWithValues: participants.map { ($0, 1 + next(4)) }))
                 guard let expenseDraft = try? draft(amount, paidBy: [(payer, amount.minorUnits)], among: participants, rule: rule) else { continue }
-                switch next(6) {
+                switch next(7) {
                 case 0 where !live.isEmpty:
                     let id = live.keys.sorted { $0.rawValue < $1.rawValue }[next(live.count)]
                     if let edited = try? await service.edit(id, to: expenseDraft, by: payer) { live[id] = edited }
                 case 1 where !live.isEmpty:
                     let id = live.keys.sorted { $0.rawValue < $1.rawValue }[next(live.count)]
-                    if let person = live[id]?.people.first, (try? await service.delete(id, by: person)) != nil { live[id] = nil }
+                    if let person = live[id]?.people.first, (try? await service.delete(id, by: person)) != nil {
+                        deleted[id] = live[id]
+                        live[id] = nil
+                    }
+                case 3 where !deleted.isEmpty:
+                    let id = deleted.keys.sorted { $0.rawValue < $1.rawValue }[next(deleted.count)]
+                    if let person = deleted[id]?.people.first, let restored = try? await service.restore(id, by: person) {
+                        live[id] = restored
+                        deleted[id] = nil
+                    }
                 case 2:
                     let index = next(5)
                     let from = people[index]

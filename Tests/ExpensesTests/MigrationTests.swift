@@ -80,7 +80,10 @@ struct MigrationTests {
         try writeVersion2(expenses)
 
         let database = LocalDatabase(.file(file), migrations: ExpensesSchema.registerMigrations(in:))
-        #expect(try database.appliedMigrations().suffix(4) == ["expenses.v3.fewer-trees", "expenses.v4.people-by-day", "expenses.v5.notes", "expenses.v6.activity-people-by-line"])
+        #expect(try database.appliedMigrations().suffix(6) == [
+            "expenses.v3.fewer-trees", "expenses.v4.people-by-day", "expenses.v5.notes", "expenses.v6.activity-people-by-line", "expenses.v7.deleted-expenses",
+            "expenses.v8.settlement-legs",
+        ])
         let service = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: TestPeople())
         for (expense, _) in expenses {
             #expect(try await service.expense(expense.id, for: cy) == expense)
@@ -93,11 +96,15 @@ struct MigrationTests {
         #expect(try await service.activity(of: cy, limit: 10).map(\.summary) == ["line m-3", "line a-2", "line x-1"])
         #expect(try await service.activity(of: bob, limit: 10).isEmpty)
 
-        // The migrated store takes new writes, and deleting an expense takes its people with it.
+        // The migrated store takes new writes; deleting an expense takes its people with it, and
+        // restoring brings it back as it was.
+        let taxi = try await service.expense(ExpenseID(rawValue: "e-taxi"), for: ann)
         try await service.delete(ExpenseID(rawValue: "e-taxi"), by: ann)
         #expect(try await service.expenses(of: ann, page: PageRequest(offset: 0, limit: 10)).map(\.id.rawValue) == ["e-dinner"])
         let people = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM expense_person") }
         #expect(people == 3)
+        #expect(try await service.restore(ExpenseID(rawValue: "e-taxi"), by: ann) == taxi)
+        #expect(try await service.expenses(of: ann, page: PageRequest(offset: 0, limit: 10)).map(\.id.rawValue) == ["e-taxi", "e-dinner"])
     }
 
     @Test("a person twice among an expense's payers, or with two parts, is refused by the store itself")

@@ -1,6 +1,7 @@
 import AccountFlow
 import Accounts
 import AuthenticatedFlow
+import ExpensesFlow
 import FlowKit
 import FlowTestSupport
 import Testing
@@ -10,14 +11,28 @@ import Testing
 struct AuthenticatedFlowTests {
     let fixture = Fixture()
 
-    private func start(_ user: User, _ dependencies: (any AuthenticatedFlow.Dependencies)? = nil) -> FlowTest {
-        FlowTest { [fixture] router in AuthenticatedFlow(user: user, dependencies: dependencies ?? fixture, router: router) }
+    /// The home for `user`, whose Expenses tab (where it opens) is left at once.
+    private func start(_ user: User, _ dependencies: (any AuthenticatedFlow.Dependencies)? = nil) async -> FlowTest {
+        let flow = FlowTest { [fixture] router in AuthenticatedFlow(user: user, dependencies: dependencies ?? fixture, router: router) }
+        await flow.expectChild(ExpensesFlow.self, producing: .closed)
+        return flow
+    }
+
+    @Test("the home opens on the Expenses tab; back from it, the home shows its tabs")
+    func opensOnExpenses() async throws {
+        let user = try await fixture.existingUser(signedIn: true)
+        let flow = FlowTest { [fixture] router in AuthenticatedFlow(user: user, dependencies: fixture, router: router) }
+        #expect(await flow.expectScreen("expenses")?.text.contains("No activity yet: add an expense.") == true)
+        await flow.tap("back")
+        #expect(await flow.expectScreen("home")?.tabs.map(\.id) == ["expenses", "friends", "account"])
+        await flow.tap("quit")
+        await flow.expectResult(AuthenticatedFlow.FlowResult.closed)
     }
 
     @Test("shows who is signed in; sign out ends the session")
     func signOut() async throws {
         let user = try await fixture.existingUser(signedIn: true)
-        let flow = start(user)
+        let flow = await start(user)
         await flow.expectText("Signed in as Ada Lovelace <ada@example.com>.")
         await flow.tap("sign-out")
         await flow.expectResult(AuthenticatedFlow.FlowResult.signedOut)
@@ -31,14 +46,14 @@ struct AuthenticatedFlowTests {
     func accountTab() async throws {
         let user = try await fixture.existingUser(signedIn: true)
         let renamed = try await fixture.accounts.changeDisplayName(to: "Countess Ada", of: user.id)
-        let flow = start(user)
+        let flow = await start(user)
         #expect(await flow.expectScreen("home")?.tabs.map(\.id) == ["expenses", "friends", "account"])
         await flow.expectChild(AccountFlow.self, producing: .closed(renamed))
         await flow.tap("account")
         await flow.expectText("Signed in as Countess Ada <ada@example.com>.")
         await flow.tap("quit")
         await flow.expectResult(AuthenticatedFlow.FlowResult.closed)
-        #expect(await flow.startedChildren == ["AccountFlow"])
+        #expect(await flow.startedChildren == ["ExpensesFlow", "AccountFlow"])
     }
 
     @Test("quit leaves the user signed in", arguments: [
@@ -46,7 +61,7 @@ struct AuthenticatedFlowTests {
     ])
     func quit(event: UserEvent, expected: AuthenticatedFlow.FlowResult) async throws {
         let user = try await fixture.existingUser(signedIn: true)
-        let flow = start(user)
+        let flow = await start(user)
         await flow.expectScreen("home")
         await flow.send(event)
         await flow.expectResult(expected)
@@ -57,7 +72,7 @@ struct AuthenticatedFlowTests {
     @Test("a sign-out the store refuses shows the error and stays")
     func signOutFails() async throws {
         let user = try await fixture.existingUser(signedIn: true)
-        let flow = start(user, Unavailable())
+        let flow = await start(user, Unavailable())
         await flow.expectScreen("home")
         await flow.tap("sign-out")
         await flow.expectError(nil, "The local store is unavailable: disk on fire")

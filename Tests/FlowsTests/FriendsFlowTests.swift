@@ -3,6 +3,7 @@ import AddFriendFlow
 import Accounts
 import AuthenticatedFlow
 import Expenses
+import ExpensesFlow
 import FlowKit
 import FlowTestSupport
 import Friends
@@ -110,6 +111,7 @@ struct FriendsFlowTests {
             by: ada.id
         )
         let flow = FlowTest { [fixture] router in AuthenticatedFlow(user: ada, dependencies: fixture, router: router) }
+        await flow.expectChild(ExpensesFlow.self, producing: .closed)
         #expect(await flow.expectScreen("home")?.status == nil)
         await flow.expectChild(FriendsFlow.self, producing: .addExpense(bob))
         await flow.expectChild(AddExpenseFlow.self, producing: .added(lunch, names: [:], by: ada.id))

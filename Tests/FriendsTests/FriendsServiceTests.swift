@@ -183,6 +183,27 @@ struct FriendsServiceTests {
         #expect(try await world.expenses.activity(of: dee.id, limit: 10).count == 3)
     }
 
+    @Test("a deleted expense moves with the link and is restored as the account's; one the two were both in stops it")
+    func linkDeleted() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        let dee = try await world.account("Dee")
+        let sam = try await world.friends.addContact(name: "Sam", email: nil, by: ada.id)
+        let taxi = try await world.expense(1_000, paidBy: ada.id, among: [ada.id, sam.id])
+        try await world.expenses.delete(taxi.id, by: ada.id)
+        #expect(try await world.friends.link(sam.id, to: .email("dee@example.com"), by: ada.id).id == dee.id)
+        let restored = try await world.expenses.restore(taxi.id, by: dee.id)
+        #expect(restored.split.parts.map(\.user) == [ada.id, dee.id])
+        #expect(try await world.expenses.balances(of: dee.id) == [Balance(other: ada.id, amount: Money(minorUnits: -500, currency: .eur))])
+
+        let kit = try await world.friends.addContact(name: "Kit", email: nil, by: ada.id)
+        let both = try await world.expense(600, paidBy: ada.id, among: [ada.id, kit.id, dee.id])
+        try await world.expenses.delete(both.id, by: ada.id)
+        await #expect(throws: FriendsError.cannotLink("They are in an expense or a payment together, so they cannot be one person.")) {
+            try await world.friends.link(kit.id, to: .email("dee@example.com"), by: ada.id)
+        }
+    }
+
     @Test("claiming: signing up with a contact's email links every contact with it")
     func claim() async throws {
         let world = World()

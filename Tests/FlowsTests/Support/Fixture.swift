@@ -99,6 +99,8 @@ struct UnavailableExpenses: ExpensesService {
     func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense { throw failure }
     func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense { throw failure }
     func delete(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) { throw failure }
+    func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense { throw failure }
+    func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { throw failure }
     func expense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense? { throw failure }
     func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement { throw failure }
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance] { throw failure }

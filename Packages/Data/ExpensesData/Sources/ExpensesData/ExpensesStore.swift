@@ -21,6 +21,10 @@ public protocol ExpensesReading {
     func recentPeople(of user: String, scanning: Int) throws -> [String]
     /// The ids of the expenses both `user` and `other` are in, in the same order.
     func expenseIDs(sharedBy user: String, with other: String, offset: Int, limit: Int) throws -> [String]
+    /// A deleted expense, as it was when deleted.
+    func deletedExpense(id: String) throws -> StoredExpense?
+    /// The ids of the deleted expenses `user` was in, the most recently deleted first.
+    func deletedExpenseIDs(of user: String, offset: Int, limit: Int) throws -> [String]
     func settlement(id: String) throws -> SettlementRecord?
     /// The payments `user` made or received, newest first.
     func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord]
@@ -59,7 +63,12 @@ public struct LedgerRow: Equatable, Sendable {
 /// Changes inside a transaction.
 public protocol ExpensesWriting: ExpensesReading {
     func insert(_ expense: StoredExpense) throws
+    /// Removes an expense for good (an edit writes it again).
     func deleteExpense(id: String) throws
+    /// Moves an expense out of every list, balance and recount, keeping it to restore.
+    func moveToDeleted(id: String, by user: String, at: Double) throws
+    /// Moves a deleted expense back where it was.
+    func restoreDeleted(id: String) throws
     func insert(_ settlement: SettlementRecord) throws
     func deleteSettlement(id: String) throws
     /// Adds `amount` (signed) to what `high` owes `low` and returns the new balance; a pair that
@@ -68,7 +77,7 @@ public protocol ExpensesWriting: ExpensesReading {
     @discardableResult
     func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64
     func insert(_ activity: ActivityRecord) throws
-    /// Whether the two people are in one expense or one payment together.
+    /// Whether the two people are in one expense (kept or deleted) or one payment together.
     func shareAnything(_ person: String, _ other: String) throws -> Bool
     /// Puts `to` wherever `from` is named: in expenses, payments and activity (not balances,
     /// which the caller moves with ``addToBalance(low:high:currency:amount:)``).

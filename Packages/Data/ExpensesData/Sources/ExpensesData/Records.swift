@@ -66,8 +66,26 @@ public struct SettlementRecord: Equatable, Sendable {
     public var day: String
     public var createdBy: String
     public var createdAt: Double
+    /// The balances the payment moved, when not only the payer's and payee's: it cleared what
+    /// they owed each other through someone else. Empty: `to` owes `from` `amount` more.
+    public var legs: [Leg]
 
-    public init(id: String, from: String, to: String, amount: Int64, currency: String, day: String, createdBy: String, createdAt: Double) {
+    /// `amount` more that `debtor` owes `creditor` (less that the creditor owes the debtor).
+    public struct Leg: Equatable, Sendable {
+        public var creditor: String
+        public var debtor: String
+        public var amount: Int64
+
+        public init(creditor: String, debtor: String, amount: Int64) {
+            self.creditor = creditor
+            self.debtor = debtor
+            self.amount = amount
+        }
+    }
+
+    public init(
+        id: String, from: String, to: String, amount: Int64, currency: String, day: String, createdBy: String, createdAt: Double, legs: [Leg] = []
+    ) {
         self.id = id
         self.from = from
         self.to = to
@@ -76,6 +94,7 @@ public struct SettlementRecord: Equatable, Sendable {
         self.day = day
         self.createdBy = createdBy
         self.createdAt = createdAt
+        self.legs = legs
     }
 }
 

@@ -201,5 +201,54 @@ public enum ExpensesSchema {
         migrator.registerMigration("expenses.v6.activity-people-by-line") { db in
             try db.execute(sql: "CREATE INDEX activity_person_by_seq ON activity_person(seq)")
         }
+        // Deleting an expense can be undone: it moves here with its people, out of every list,
+        // balance and recount, and a restore moves it back as it was.
+        migrator.registerMigration("expenses.v7.deleted-expenses") { db in
+            try db.execute(sql: """
+                CREATE TABLE deleted_expense (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    description TEXT NOT NULL,
+                    amount INTEGER NOT NULL,
+                    currency TEXT NOT NULL,
+                    day TEXT NOT NULL,
+                    category TEXT NOT NULL,
+                    split_mode TEXT NOT NULL,
+                    created_by TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    note TEXT,
+                    deleted_by TEXT NOT NULL,
+                    deleted_at REAL NOT NULL
+                ) STRICT, WITHOUT ROWID;
+
+                CREATE TABLE deleted_expense_person (
+                    expense_id TEXT NOT NULL REFERENCES deleted_expense(id) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL,
+                    deleted_at REAL NOT NULL,
+                    paid INTEGER,
+                    paid_position INTEGER,
+                    part INTEGER,
+                    part_position INTEGER,
+                    rule_value INTEGER,
+                    PRIMARY KEY (expense_id, user_id)
+                ) STRICT, WITHOUT ROWID;
+
+                CREATE INDEX deleted_expense_person_by_time ON deleted_expense_person(user_id, deleted_at DESC);
+                """)
+        }
+        // A payment beyond what the payer owes the payee may clear what they owe each other
+        // through a third person: the balances it moved are kept with it, so undoing it and
+        // recounting the ledger move the same ones.
+        migrator.registerMigration("expenses.v8.settlement-legs") { db in
+            try db.execute(sql: """
+                CREATE TABLE settlement_leg (
+                    settlement_id TEXT NOT NULL REFERENCES settlement(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    creditor TEXT NOT NULL,
+                    debtor TEXT NOT NULL CHECK (debtor <> creditor),
+                    amount INTEGER NOT NULL CHECK (amount > 0),
+                    PRIMARY KEY (settlement_id, position)
+                ) STRICT, WITHOUT ROWID;
+                """)
+        }
     }
 }

@@ -29,9 +29,18 @@ private struct Transaction: ExpensesWriting {
     let db: Database
 
     func expense(id: String) throws -> StoredExpense? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM expense WHERE id = ?", arguments: [id]) else { return nil }
+        try expense(id: id, from: "expense", people: "expense_person")
+    }
+
+    func deletedExpense(id: String) throws -> StoredExpense? {
+        try expense(id: id, from: "deleted_expense", people: "deleted_expense_person")
+    }
+
+    /// An expense and its people, read from a pair of tables with the same columns.
+    private func expense(id: String, from table: String, people peopleTable: String) throws -> StoredExpense? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(table) WHERE id = ?"), arguments: [id]) else { return nil }
         let people = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM expense_person WHERE expense_id = ?"),
+            db.cachedStatement(sql: "SELECT * FROM \(peopleTable) WHERE expense_id = ?"),
             arguments: [id]
         )
         let payers = people.compactMap { row -> (position: Int64, payer: StoredExpense.Payer)? in
@@ -111,6 +120,17 @@ private struct Transaction: ExpensesWriting {
         )
     }
 
+    func deletedExpenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] {
+        try String.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT expense_id FROM deleted_expense_person WHERE user_id = ?
+                ORDER BY deleted_at DESC, expense_id
+                LIMIT ? OFFSET ?
+                """),
+            arguments: [user, limit, offset]
+        )
+    }
+
     func forEachLedgerRow(
         expensePerson: (LedgerRow) throws -> Void, settlement: (SettlementRecord) throws -> Void, balance: (BalanceRecord) throws -> Void
     ) throws {
@@ -124,7 +144,7 @@ private struct Transaction: ExpensesWriting {
             try expensePerson(LedgerRow(expense: row[0], amount: row[1], currency: row[2], user: row[3], paid: row[4], part: row[5]))
         }
         let settlements = try Row.fetchCursor(db, sql: "SELECT * FROM settlement")
-        while let row = try settlements.next() { try settlement(SettlementRecord(row: row)) }
+        while let row = try settlements.next() { try settlement(self.settlement(from: row)) }
         let balances = try Row.fetchCursor(db, sql: "SELECT * FROM balance")
         while let row = try balances.next() { try balance(BalanceRecord(row: row)) }
     }
@@ -174,7 +194,17 @@ private struct Transaction: ExpensesWriting {
     }
 
     func settlement(id: String) throws -> SettlementRecord? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM settlement WHERE id = ?"), arguments: [id]).map(SettlementRecord.init(row:))
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM settlement WHERE id = ?"), arguments: [id]).map(settlement(from:))
+    }
+
+    /// A payment with its legs, if it has any.
+    private func settlement(from row: Row) throws -> SettlementRecord {
+        var record = SettlementRecord(row: row)
+        record.legs = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT creditor, debtor, amount FROM settlement_leg WHERE settlement_id = ? ORDER BY position"),
+            arguments: [record.id]
+        ).map { SettlementRecord.Leg(creditor: $0[0], debtor: $0[1], amount: $0[2]) }
+        return record
     }
 
     func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
@@ -187,7 +217,7 @@ private struct Transaction: ExpensesWriting {
                 LIMIT ? OFFSET ?
                 """),
             arguments: [user, user, limit, offset]
-        ).map(SettlementRecord.init(row:))
+        ).map(settlement(from:))
     }
 
     func spending(of user: String, from: String, through: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) {
@@ -249,6 +279,35 @@ private struct Transaction: ExpensesWriting {
         try db.cachedStatement(sql: "DELETE FROM expense WHERE id = ?").execute(arguments: [id])
     }
 
+    func moveToDeleted(id: String, by user: String, at: Double) throws {
+        try db.execute(sql: """
+            INSERT INTO deleted_expense
+                (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, deleted_by, deleted_at)
+                SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, :user, :at
+                FROM expense WHERE id = :id;
+            INSERT INTO deleted_expense_person
+                (expense_id, user_id, deleted_at, paid, paid_position, part, part_position, rule_value)
+                SELECT expense_id, user_id, :at, paid, paid_position, part, part_position, rule_value
+                FROM expense_person WHERE expense_id = :id;
+            DELETE FROM expense WHERE id = :id;
+            """, arguments: ["id": id, "user": user, "at": at])
+    }
+
+    func restoreDeleted(id: String) throws {
+        try db.execute(sql: """
+            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)
+                SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note
+                FROM deleted_expense WHERE id = :id;
+            INSERT INTO expense_person
+                (expense_id, user_id, day, created_at, paid, paid_position, part, part_position, rule_value)
+                SELECT person.expense_id, person.user_id, expense.day, expense.created_at,
+                       person.paid, person.paid_position, person.part, person.part_position, person.rule_value
+                FROM deleted_expense_person AS person JOIN deleted_expense AS expense ON expense.id = person.expense_id
+                WHERE person.expense_id = :id;
+            DELETE FROM deleted_expense WHERE id = :id;
+            """, arguments: ["id": id])
+    }
+
     func insert(_ settlement: SettlementRecord) throws {
         try db.cachedStatement(
             sql: """
@@ -259,6 +318,10 @@ private struct Transaction: ExpensesWriting {
             settlement.id, settlement.from, settlement.to, settlement.amount, settlement.currency, settlement.day,
             settlement.createdBy, settlement.createdAt,
         ])
+        let leg = try db.cachedStatement(sql: "INSERT INTO settlement_leg (settlement_id, position, creditor, debtor, amount) VALUES (?, ?, ?, ?, ?)")
+        for (position, item) in settlement.legs.enumerated() {
+            try leg.execute(arguments: [settlement.id, position, item.creditor, item.debtor, item.amount])
+        }
     }
 
     func deleteSettlement(id: String) throws {
@@ -288,10 +351,14 @@ private struct Transaction: ExpensesWriting {
         let expense = try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM expense_person AS a JOIN expense_person AS b ON b.expense_id = a.expense_id AND b.user_id = ?
                            WHERE a.user_id = ?)
-            """, arguments: [other, person]) ?? false
+                OR EXISTS (SELECT 1 FROM deleted_expense_person AS a
+                           JOIN deleted_expense_person AS b ON b.expense_id = a.expense_id AND b.user_id = ?
+                           WHERE a.user_id = ?)
+            """, arguments: [other, person, other, person]) ?? false
         let payment = try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM settlement WHERE (from_user = ? AND to_user = ?) OR (from_user = ? AND to_user = ?))
-            """, arguments: [person, other, other, person]) ?? false
+            SELECT EXISTS (SELECT 1 FROM settlement WHERE (from_user = ?1 AND to_user = ?2) OR (from_user = ?2 AND to_user = ?1))
+                OR EXISTS (SELECT 1 FROM settlement_leg WHERE (creditor = ?1 AND debtor = ?2) OR (creditor = ?2 AND debtor = ?1))
+            """, arguments: [person, other]) ?? false
         return expense || payment
     }
 
@@ -299,9 +366,14 @@ private struct Transaction: ExpensesWriting {
         try db.execute(sql: """
             UPDATE expense_person SET user_id = :to WHERE user_id = :from;
             UPDATE expense SET created_by = :to WHERE created_by = :from;
+            UPDATE deleted_expense_person SET user_id = :to WHERE user_id = :from;
+            UPDATE deleted_expense SET created_by = :to WHERE created_by = :from;
+            UPDATE deleted_expense SET deleted_by = :to WHERE deleted_by = :from;
             UPDATE settlement SET from_user = :to WHERE from_user = :from;
             UPDATE settlement SET to_user = :to WHERE to_user = :from;
             UPDATE settlement SET created_by = :to WHERE created_by = :from;
+            UPDATE settlement_leg SET creditor = :to WHERE creditor = :from;
+            UPDATE settlement_leg SET debtor = :to WHERE debtor = :from;
             UPDATE activity SET actor = :to WHERE actor = :from;
             -- An activity can name both (an edit that swapped one for the other): it keeps one row.
             UPDATE OR IGNORE activity_person SET user_id = :to WHERE user_id = :from;

@@ -15,11 +15,17 @@ public protocol ExpensesService: Sendable {
     func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense
     /// Replaces an expense; only someone in it (paying or sharing) may, and they stay in it.
     func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense
-    /// Deletes an expense; only someone in it may.
+    /// Deletes an expense; only someone in it may. It can be restored: it leaves every list and
+    /// balance but is kept.
     func delete(_ id: ExpenseID, by user: UserID) async throws(ExpensesError)
+    /// Puts a deleted expense back as it was, balances with it; only someone in it may.
+    func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense
+    /// The deleted expenses `user` was in, the most recently deleted first.
+    func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
     /// An expense `user` is in; nil for one that does not exist or that they are not in.
     func expense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense?
-    /// Records that `from` paid `to`; `user` is one of the two.
+    /// Records that `from` paid `to`; `user` is one of the two. Beyond what `from` owes `to`, the
+    /// payment clears what `from` owes people who owe `to` (``PaymentRouting``).
     func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement
     /// What each other person owes `user` (positive) or is owed by them (negative), per currency.
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance]
@@ -86,25 +92,34 @@ public struct Balance: Equatable, Sendable {
     }
 }
 
-/// A payment between two people that moves their balance toward zero.
+/// A payment between two people that moves their balances toward zero.
 public struct Settlement: Equatable, Sendable {
     public let id: ExpenseID
     public let from: UserID
     public let to: UserID
     public let amount: Money
     public let day: Day
+    /// The balances it moved when it cleared debts through someone else (``PaymentRouting``);
+    /// empty when it moved only the balance between `from` and `to`.
+    public let legs: [PairBalances.Delta]
 
-    public init(id: ExpenseID, from: UserID, to: UserID, amount: Money, day: Day) {
+    public init(id: ExpenseID, from: UserID, to: UserID, amount: Money, day: Day, legs: [PairBalances.Delta] = []) {
         self.id = id
         self.from = from
         self.to = to
         self.amount = amount
         self.day = day
+        self.legs = legs
     }
 
-    /// What the payment changes: `to` is owed that much less by `from`.
+    /// What the payment changes: its legs, or else `from` owes `to` that much less.
     public var balanceDeltas: [PairBalances.Delta] {
-        [PairBalances.Delta(creditor: from, debtor: to, amount: amount)]
+        legs.isEmpty ? [PairBalances.Delta(creditor: from, debtor: to, amount: amount)] : legs
+    }
+
+    /// The people whose balances it moved besides `from` and `to`, by id.
+    public var through: [UserID] {
+        Set(legs.flatMap { [$0.creditor, $0.debtor] }).subtracting([from, to]).sorted { $0.rawValue < $1.rawValue }
     }
 }
 
@@ -112,6 +127,8 @@ public struct Settlement: Equatable, Sendable {
 public struct Activity: Equatable, Sendable {
     public enum Kind: String, Sendable, CaseIterable, SavedAsText {
         case added, edited, deleted, settled
+        /// A deleted expense was put back.
+        case restored
         /// A payment was taken back.
         case unsettled
     }

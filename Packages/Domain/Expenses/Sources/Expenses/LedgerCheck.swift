@@ -35,7 +35,8 @@ public struct LedgerCheck: Equatable, Sendable {
     public var settlements = 0
     public var balances = 0
     public var differences: [Difference] = []
-    /// Expenses whose payments or parts do not add up to their amount, with why.
+    /// Expenses whose payments or parts do not add up to their amount, and payments whose legs do
+    /// not move their amount, with why.
     public var brokenExpenses: [String] = []
 
     public init() {}
@@ -48,6 +49,6 @@ public struct LedgerCheck: Equatable, Sendable {
         let read = "\(expenses) expenses, \(settlements) payments, \(balances) balances"
         return isSound
             ? "Ledger verified: \(read); every balance matches its recount."
-            : "Ledger differs: \(read); \(differences.count) balances differ from their recount, \(brokenExpenses.count) expenses do not add up."
+            : "Ledger differs: \(read); \(differences.count) balances differ from their recount, \(brokenExpenses.count) expenses or payments do not add up."
     }
 }

@@ -75,11 +75,42 @@ public struct LiveExpensesService: ExpensesService {
                 let previous = try old.expense()
                 guard previous.people.contains(user) else { throw ExpensesError.notInExpense }
                 try apply(previous.balanceDeltas.map(\.reversed), in: db)
-                try db.deleteExpense(id: id.rawValue)
+                try db.moveToDeleted(id: id.rawValue, by: user.rawValue, at: at)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.deleted), subject: id.rawValue,
                     summary: Self.summary(previous), people: previous.people.map(\.rawValue)
                 ))
+            }
+        }
+    }
+
+    public func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense {
+        let at = now().timeIntervalSince1970
+        let activityID = UserID.random(using: random).rawValue
+        let deleted = try await storing { try await store.read { db in try db.deletedExpense(id: id.rawValue)?.expense() } }
+        guard let deleted, deleted.people.contains(user) else { throw .notFound(id) }
+        try await known(deleted.people)
+        return try await storing {
+            try await store.write { db in
+                // Read again inside the write: someone else may have restored it meanwhile.
+                guard let stored = try db.deletedExpense(id: id.rawValue) else { throw ExpensesError.notFound(id) }
+                let expense = try stored.expense()
+                guard expense.people.contains(user) else { throw ExpensesError.notFound(id) }
+                try db.restoreDeleted(id: id.rawValue)
+                try apply(expense.balanceDeltas, in: db)
+                try db.insert(ActivityRecord(
+                    id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.restored), subject: id.rawValue,
+                    summary: Self.summary(expense), people: expense.people.map(\.rawValue)
+                ))
+                return expense
+            }
+        }
+    }
+
+    public func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
+        try await storing {
+            try await store.read { db in
+                try db.deletedExpenseIDs(of: user.rawValue, offset: page.offset, limit: page.limit).compactMap { try db.deletedExpense(id: $0)?.expense() }
             }
         }
     }
@@ -99,24 +130,48 @@ public struct LiveExpensesService: ExpensesService {
         }
         guard user == from || user == to else { throw .invalidSettlement("Only the payer or the payee can record a payment.") }
         try await known([from, to])
-        let settlement = Settlement(id: ExpenseID(rawValue: UserID.random(using: random).rawValue), from: from, to: to, amount: amount, day: day)
+        let id = ExpenseID(rawValue: UserID.random(using: random).rawValue)
         let at = now().timeIntervalSince1970
-        let record = SettlementRecord(
-            id: settlement.id.rawValue, from: from.rawValue, to: to.rawValue, amount: amount.minorUnits,
-            currency: SaveFormatter.text(amount.currency), day: day.description, createdBy: user.rawValue, createdAt: at
-        )
-        let activity = ActivityRecord(
-            id: UserID.random(using: random).rawValue, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.settled),
-            subject: settlement.id.rawValue, summary: "Payment, \(amount)", people: [from.rawValue, to.rawValue]
-        )
-        try await storing {
+        let activityID = UserID.random(using: random).rawValue
+        let code = SaveFormatter.text(amount.currency)
+        return try await storing {
             try await store.write { db in
-                try db.insert(record)
+                // The balances it moves are worked out from the balances as they are inside the write.
+                let legs = PaymentRouting.legs(
+                    from: from, to: to, amount: amount,
+                    payerOwes: try Self.owed(in: db.balances(of: from.rawValue), currency: code, by: from),
+                    owedToPayee: try Self.owed(in: db.balances(of: to.rawValue), currency: code, by: to).mapValues { -$0 }.filter { $0.value > 0 }
+                )
+                let direct = legs.count == 1 && legs[0].creditor == from && legs[0].debtor == to
+                let settlement = Settlement(id: id, from: from, to: to, amount: amount, day: day, legs: direct ? [] : legs)
+                try db.insert(SettlementRecord(
+                    id: id.rawValue, from: from.rawValue, to: to.rawValue, amount: amount.minorUnits, currency: code, day: day.description,
+                    createdBy: user.rawValue, createdAt: at,
+                    legs: settlement.legs.map { SettlementRecord.Leg(creditor: $0.creditor.rawValue, debtor: $0.debtor.rawValue, amount: $0.amount.minorUnits) }
+                ))
                 try apply(settlement.balanceDeltas, in: db)
-                try db.insert(activity)
+                try db.insert(ActivityRecord(
+                    id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.settled),
+                    subject: id.rawValue, summary: "Payment, \(amount)", people: ([from, to] + settlement.through).map(\.rawValue)
+                ))
+                return settlement
             }
         }
-        return settlement
+    }
+
+    /// What `person` owes each other person in `currency`, from their balance records: positive
+    /// when they owe, negative when they are owed.
+    private static func owed(in records: [BalanceRecord], currency: String, by person: UserID) -> [UserID: Int64] {
+        var owed: [UserID: Int64] = [:]
+        for record in records where record.currency == currency {
+            // A record's amount is what its high side owes its low side.
+            if record.high == person.rawValue {
+                owed[UserID(rawValue: record.low)] = record.amount
+            } else if record.low == person.rawValue {
+                owed[UserID(rawValue: record.high)] = -record.amount
+            }
+        }
+        return owed.filter { $0.value != 0 }
     }
 
     public func balances(of user: UserID) async throws(ExpensesError) -> [Balance] {
@@ -219,7 +274,7 @@ public struct LiveExpensesService: ExpensesService {
                 try db.deleteSettlement(id: id.rawValue)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.unsettled), subject: id.rawValue,
-                    summary: "Payment taken back, \(settlement.amount)", people: [record.from, record.to]
+                    summary: "Payment taken back, \(settlement.amount)", people: ([settlement.from, settlement.to] + settlement.through).map(\.rawValue)
                 ))
             }
         }
@@ -232,7 +287,10 @@ public struct LiveExpensesService: ExpensesService {
         guard let day = try? Day(record.day) else { throw .storeUnavailable("the payment \(record.id) has a damaged day") }
         return Settlement(
             id: ExpenseID(rawValue: record.id), from: UserID(rawValue: record.from), to: UserID(rawValue: record.to),
-            amount: Money(minorUnits: record.amount, currency: currency), day: day
+            amount: Money(minorUnits: record.amount, currency: currency), day: day,
+            legs: record.legs.map {
+                PairBalances.Delta(creditor: UserID(rawValue: $0.creditor), debtor: UserID(rawValue: $0.debtor), amount: Money(minorUnits: $0.amount, currency: currency))
+            }
         )
     }
 

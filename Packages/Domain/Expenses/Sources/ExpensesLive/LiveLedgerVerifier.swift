@@ -88,7 +88,24 @@ private struct Recount {
     mutating func add(_ settlement: SettlementRecord) {
         endExpenses()
         check.settlements += 1
-        add(creditor: settlement.from, debtor: settlement.to, units: Int128(settlement.amount), currency: settlement.currency)
+        guard !settlement.legs.isEmpty else {
+            add(creditor: settlement.from, debtor: settlement.to, units: Int128(settlement.amount), currency: settlement.currency)
+            return
+        }
+        // Its legs move the payer by the amount, the payee by its opposite, and nobody else.
+        var nets: [String: Int128] = [:]
+        for leg in settlement.legs {
+            nets[leg.creditor, default: 0] += Int128(leg.amount)
+            nets[leg.debtor, default: 0] -= Int128(leg.amount)
+        }
+        let expected = [settlement.from: Int128(settlement.amount), settlement.to: -Int128(settlement.amount)]
+        guard nets.filter({ $0.value != 0 }) == expected else {
+            check.brokenExpenses.append("payment \(settlement.id): its legs do not move \(settlement.amount) (minor units) from \(settlement.from) to \(settlement.to)")
+            return
+        }
+        for leg in settlement.legs {
+            add(creditor: leg.creditor, debtor: leg.debtor, units: Int128(leg.amount), currency: settlement.currency)
+        }
     }
 
     private mutating func add(creditor: String, debtor: String, units: Int128, currency: String) {

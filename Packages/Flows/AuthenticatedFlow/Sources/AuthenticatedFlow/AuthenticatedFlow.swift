@@ -10,8 +10,9 @@ import Preferences
 import Primitives
 import SettleUpFlow
 
-/// The home of a signed-in user: shows who is signed in, its tabs (Friends, Account), adding an
-/// expense from anywhere in it, settling up with a friend a preview names, and signing out.
+/// The home of a signed-in user: opens on the Expenses tab; back from it, shows who is signed
+/// in, its tabs (Expenses, Friends, Account), adding an expense from anywhere in it, settling up
+/// with a friend a preview names, and signing out.
 public actor AuthenticatedFlow: InventoriedFlow {
     /// How the home screen ended.
     public enum FlowResult: FlowOutcome {
@@ -37,10 +38,10 @@ public actor AuthenticatedFlow: InventoriedFlow {
         var themes: any ThemeManager { get }
     }
 
-    /// The home's tabs, each a child flow (Expenses joins when it is built).
+    /// The home's tabs, each a child flow.
     /// A tab's flow gives back nil to come back to the home, or the home's own result to end it.
     static let tabs = ChildMenu<AuthenticatedFlow, FlowResult?>([
-        .init("expenses", "Expenses") { flow in await flow.expenses() },
+        .init("expenses", "Expenses") { flow in await flow.expenses(saying: nil) },
         .init("friends", "Friends") { flow in await flow.friends() },
         .init("account", "Account") { flow in await flow.account() },
     ])
@@ -51,7 +52,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     }
 
     private var user: User
-    /// What the home says when it shows again (after a tab, or what signing in found).
+    /// What the home says when it shows again after a tab.
     private var notice: String?
     private let dependencies: any Dependencies
     private let router: AppRouter
@@ -66,7 +67,9 @@ public actor AuthenticatedFlow: InventoriedFlow {
 
     public func perform() async -> FlowResult {
         await dependencies.themes.follow(user.id)
-        notice = await claimContacts()
+        // The home opens on the Expenses tab, saying what signing in found; back from it, the
+        // home shows its tabs.
+        _ = await expenses(saying: await claimContacts())
         let result = await home()
         // Signed out: nobody's theme any more. (Closing the app keeps the user signed in.)
         if result == .signedOut { await dependencies.themes.follow(nil) }
@@ -131,9 +134,10 @@ public actor AuthenticatedFlow: InventoriedFlow {
         return "Added \(expense.description), \(expense.amount)."
     }
 
-    /// The Expenses tab; an expense it asks for is added here, and the tab opens again on it.
-    private func expenses() async -> FlowResult? {
-        var said: String?
+    /// The Expenses tab, saying `notice` when it opens; an expense it asks for is added here,
+    /// and the tab opens again on it.
+    private func expenses(saying notice: String?) async -> FlowResult? {
+        var said = notice
         while case .addExpense = await router.start(ExpensesFlow(user: user.id, notice: said, dependencies: dependencies, router: router)) {
             said = await addExpense(with: [])
         }

@@ -35,7 +35,7 @@ struct ExpenseDetailView: View {
         case .confirmDelete:
             return Screen(
                 id: Self.screenID, title: state.title,
-                text: ["Delete \(state.title)? Everyone's balances go back to what they were without it."],
+                text: ["Delete \(state.title)? Everyone's balances go back to what they were without it; it can be restored from the Expenses tab."],
                 actions: [
                     Action(id: Self.confirmDelete, label: "Delete", role: .primary),
                     Action(id: Self.back, label: "Back", role: .cancel),

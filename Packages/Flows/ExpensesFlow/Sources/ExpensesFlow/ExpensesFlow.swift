@@ -9,8 +9,9 @@ import SettleUpFlow
 
 /// The Expenses tab: the user's balances per currency and per person, the payments that would
 /// settle them (simplified among the people they share balances with), the activity, newest
-/// first, a page at a time, and the newest expenses to open (ExpenseDetail: parts, edit,
-/// delete), and the user's spending (Reports). Settling up happens here (SettleUp); adding an
+/// first, a page at a time, the newest expenses to open (ExpenseDetail: parts, edit, delete),
+/// the newest payments to take back, the most recently deleted expenses to restore, and the
+/// user's spending (Reports). Settling up happens here (SettleUp); adding an
 /// expense is handed up, for the home to start.
 public actor ExpensesFlow: InventoriedFlow {
     /// How the tab ended.
@@ -78,11 +79,12 @@ public actor ExpensesFlow: InventoriedFlow {
                     let result = await router.start(ExpenseDetailFlow(user: user, expense: expense, dependencies: dependencies, router: router))
                     page = 0
                     await load(into: &model, page: page)
-                    if case .deleted(let summary) = result { model.said("Deleted \(summary).") }
+                    model.said(nil)
+                    if case .deleted(let summary) = result { model.said("Deleted \(summary). Restore it below if that was a mistake.") }
                 case .payment(let id):
                     model.askTakeBack(id)
                 case .takeBack:
-                    guard let payment = model.pendingTakeBack else { break }
+                    guard case .takeBack(let payment) = model.pending else { break }
                     model.busy()
                     await view.show(model.state)
                     do throws(ExpensesError) {
@@ -91,6 +93,22 @@ public actor ExpensesFlow: InventoriedFlow {
                         page = 0
                         await load(into: &model, page: page)
                         model.said("Payment of \(payment.amount) taken back.")
+                    } catch {
+                        model.keep()
+                        model.failed(error)
+                    }
+                case .deleted(let id):
+                    model.askRestore(id)
+                case .restore:
+                    guard case .restore(let expense) = model.pending else { break }
+                    model.busy()
+                    await view.show(model.state)
+                    do throws(ExpensesError) {
+                        let restored = try await dependencies.expenses.restore(expense.id, by: user)
+                        model.keep()
+                        page = 0
+                        await load(into: &model, page: page)
+                        model.said("Restored \(restored.description), \(restored.amount).")
                     } catch {
                         model.keep()
                         model.failed(error)
@@ -109,7 +127,7 @@ public actor ExpensesFlow: InventoriedFlow {
                         model.said(settlement.from == user ? "Recorded: you paid \(name) \(settlement.amount)." : "Recorded: \(name) paid you \(settlement.amount).")
                     }
                 case .back:
-                    guard model.state.takingBack != nil else { return .closed }
+                    guard model.state.question != nil else { return .closed }
                     model.keep()
                 }
                 await view.show(model.state)
@@ -133,6 +151,7 @@ public actor ExpensesFlow: InventoriedFlow {
             model.turned(to: page, hasOlder: activity.count > ExpensesViewModel.pageSize)
             model.recent(try await dependencies.expenses.expenses(of: user, page: PageRequest(limit: ExpensesViewModel.pageSize)))
             model.payments(payments)
+            model.deleted(try await dependencies.expenses.deletedExpenses(of: user, page: PageRequest(limit: 5)))
         } catch {
             model.failed(error)
         }

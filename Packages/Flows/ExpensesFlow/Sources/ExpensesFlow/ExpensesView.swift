@@ -14,9 +14,12 @@ struct ExpensesView: View {
     static let takeBack: ElementID = "take-back"
     static let keep: ElementID = "keep"
     static let reports: ElementID = "reports"
+    static let deleted: ElementID = "deleted"
+    static let restore: ElementID = "restore"
 
     func screen(for state: ExpensesViewState) -> Screen {
-        if let question = state.takingBack {
+        switch state.question {
+        case .takeBack(let question):
             return Screen(
                 id: Self.screenID, title: "Expenses", text: [question, "Balances go back to what they were without it; the activity keeps both."],
                 actions: [
@@ -25,6 +28,16 @@ struct ExpensesView: View {
                 ],
                 status: state.phase.status(busy: "Taking it back")
             )
+        case .restore(let question):
+            return Screen(
+                id: Self.screenID, title: "Expenses", text: [question, "It comes back as it was when deleted, and balances with it."],
+                actions: [
+                    Action(id: Self.restore, label: "Restore it", role: .primary),
+                    Action(id: Self.keep, label: "Leave it deleted", role: .cancel),
+                ],
+                status: state.phase.status(busy: "Restoring")
+            )
+        case nil: break
         }
         var text = ["Balances:"] + (state.balances.isEmpty ? ["You are settled up with everyone."] : state.balances)
         if !state.suggestions.isEmpty { text += ["Payments that would settle you up:"] + state.suggestions }
@@ -45,6 +58,9 @@ struct ExpensesView: View {
         ]
         if !state.payments.isEmpty {
             fields.append(Field(id: Self.payment, label: "Take back", input: .choice(state.payments, selected: nil), hint: "one of your newest payments, recorded by mistake"))
+        }
+        if !state.deleted.isEmpty {
+            fields.append(Field(id: Self.deleted, label: "Restore", input: .choice(state.deleted, selected: nil), hint: "one of your most recently deleted expenses"))
         }
         return Screen(
             id: Self.screenID,

@@ -5,6 +5,8 @@ enum ExpensesAction: Sendable, Equatable {
     case open(ElementID)
     case payment(ElementID)
     case takeBack
+    case deleted(ElementID)
+    case restore
     case reports
     case keep
     case older
@@ -23,6 +25,8 @@ struct ExpensesViewActions: ViewActions {
         case .choose(ExpensesView.expense, let ids): ids.first.map(ExpensesAction.open)
         case .choose(ExpensesView.payment, let ids): ids.first.map(ExpensesAction.payment)
         case .tap(ExpensesView.takeBack): .takeBack
+        case .choose(ExpensesView.deleted, let ids): ids.first.map(ExpensesAction.deleted)
+        case .tap(ExpensesView.restore): .restore
         case .tap(ExpensesView.reports): .reports
         case .tap(ExpensesView.keep): .keep
         case .tap(ExpensesView.older): .older

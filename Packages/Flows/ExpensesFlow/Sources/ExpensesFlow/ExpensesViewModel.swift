@@ -12,13 +12,21 @@ struct ExpensesViewState: Equatable, Sendable {
     var recent: [Choice] = []
     /// The user's newest payments, to take back.
     var payments: [Choice] = []
-    /// The question before a payment is taken back.
-    var takingBack: String?
+    /// The user's most recently deleted expenses, to restore.
+    var deleted: [Choice] = []
+    /// The question before a payment is taken back or an expense restored.
+    var question: Question?
     var page = 0
     var pageSize = ExpensesViewModel.pageSize
     var hasOlder = false
     var notice: String?
     var phase = Phase.idle
+}
+
+/// A question the tab asks before it changes something.
+enum Question: Equatable, Sendable {
+    case takeBack(String)
+    case restore(String)
 }
 
 /// Turns balances, suggested payments and activity into sentences with people's names.
@@ -46,7 +54,15 @@ struct ExpensesViewModel: ViewModel {
         var asking = full
         asking.payments([Settlement(id: ExpenseID(rawValue: "s"), from: someone, to: me, amount: owed, day: Day.today(at: Date(timeIntervalSince1970: 0), in: .gmt))])
         if let first = asking.state.payments.first { asking.askTakeBack(first.id) }
-        return [empty.state, full.state, failing.state, said.state, asking.state]
+        var restoring = full
+        if let lunch = try? Expense(id: ExpenseID(rawValue: "e"), draft: ExpenseDraft(
+            description: FlowInventory.anyDetail, amount: owed, day: Day.today(at: Date(timeIntervalSince1970: 0), in: .gmt), category: .food,
+            payers: [Payer(user: me, amount: owed)], participants: [me, someone], rule: .equal
+        )) {
+            restoring.deleted([lunch])
+        }
+        if let first = restoring.state.deleted.first { restoring.askRestore(first.id) }
+        return [empty.state, full.state, failing.state, said.state, asking.state, restoring.state]
     }
 
     private(set) var state = ExpensesViewState()
@@ -57,8 +73,15 @@ struct ExpensesViewModel: ViewModel {
     private(set) var openable: [ElementID: ExpenseID] = [:]
     /// The payments on offer to take back, by their choice's id.
     private(set) var payable: [ElementID: Settlement] = [:]
-    /// The payment the question is about.
-    private(set) var pendingTakeBack: Settlement?
+    /// The deleted expenses on offer to restore, by their choice's id.
+    private(set) var restorable: [ElementID: Expense] = [:]
+    /// What the question is about.
+    private(set) var pending: Pending?
+
+    enum Pending: Equatable {
+        case takeBack(Settlement)
+        case restore(Expense)
+    }
 
     init(user: UserID, timeZone: TimeZone) {
         self.user = user
@@ -93,6 +116,7 @@ struct ExpensesViewModel: ViewModel {
             case .edited: "edited"
             case .deleted: "deleted"
             case .settled: "recorded"
+            case .restored: "restored"
             // Its summary says it already: "Payment taken back, 12.00 EUR".
             case .unsettled: ""
             }
@@ -118,18 +142,33 @@ struct ExpensesViewModel: ViewModel {
         state.payments = zip(ids, labels).map { Choice(id: $0, label: $1) }
     }
 
+    /// The most recently deleted expenses, offered to restore: `2027-01-15 Dinner, 30.00 EUR`.
+    mutating func deleted(_ expenses: [Expense]) {
+        let ids = ElementID.readable(for: expenses.map(\.description))
+        restorable = Dictionary(zip(ids, expenses), uniquingKeysWith: { first, _ in first })
+        state.deleted = zip(ids, expenses).map { Choice(id: $0, label: "\($1.day) \($1.description), \($1.amount)") }
+    }
+
     /// Asks before taking back the payment offered as `id`.
     mutating func askTakeBack(_ id: ElementID) {
         guard let payment = payable[id] else { return }
-        pendingTakeBack = payment
+        pending = .takeBack(payment)
         state.notice = nil
         let whose = payment.from == user ? "your" : "\(name(payment.from, capitalised: true))'s"
-        state.takingBack = "Take back \(whose) payment of \(payment.amount) to \(name(payment.to)), on \(payment.day)?"
+        state.question = .takeBack("Take back \(whose) payment of \(payment.amount) to \(name(payment.to)), on \(payment.day)?")
+    }
+
+    /// Asks before restoring the deleted expense offered as `id`.
+    mutating func askRestore(_ id: ElementID) {
+        guard let expense = restorable[id] else { return }
+        pending = .restore(expense)
+        state.notice = nil
+        state.question = .restore("Restore \(expense.description), \(expense.amount), of \(expense.day)?")
     }
 
     mutating func keep() {
-        pendingTakeBack = nil
-        state.takingBack = nil
+        pending = nil
+        state.question = nil
         state.phase = .idle
     }
 
