@@ -3,9 +3,10 @@ import FlowKit
 import Friends
 import Primitives
 
-/// Settles up with someone: whom (everyone the user has an open balance with, unless started
-/// with a friend), the currency, and the amount, which starts at the whole balance and can be
-/// less (a partial payment), or more after a confirmation. The payment is recorded by whoever
+/// Settles up with someone: whom (everyone the user has an open balance or a suggested payment
+/// with, unless started with a friend), the currency, and the amount, which starts at the whole
+/// balance (or, with no balance between them, the suggested payment) and can be less (a partial
+/// payment), or up to the suggested payment, or more after a confirmation. The payment is recorded by whoever
 /// owes paying: the user, or the other person paying the user.
 public actor SettleUpFlow: InventoriedFlow {
     /// How settling up ended.
@@ -102,21 +103,32 @@ public actor SettleUpFlow: InventoriedFlow {
         }
     }
 
-    /// Everyone with an open balance, by the names the user knows them by (friends, accounts),
-    /// anyone else as someone. With a friend given, only them (when a balance is open).
+    /// Everyone with an open balance or a suggested payment with the user, by the names the user
+    /// knows them by (friends, accounts), anyone else as someone. With a friend given, only them.
     private func people() async throws(ExpensesError) -> [SettleUpViewState.Person] {
         let balances = try await dependencies.expenses.balances(of: user)
-        let names = ((try? await dependencies.friends.names(of: Set(balances.map(\.other)), for: user)) ?? [:]).mapValues(\.value)
+        var suggested: [UserID: [Money]] = [:]
+        for currency in Set(balances.map(\.amount.currency)).sorted(by: { $0.code < $1.code }) {
+            for payment in try await dependencies.expenses.suggestedPayments(for: user, in: currency) {
+                if payment.to == user { suggested[payment.from, default: []].append(payment.amount) }
+                if payment.from == user, let owed = try? payment.amount.negated() { suggested[payment.to, default: []].append(owed) }
+            }
+        }
         var order: [UserID] = []
         var byPerson: [UserID: [Money]] = [:]
-        for balance in balances where friend == nil || balance.other == friend?.id {
+        for balance in balances {
             if byPerson[balance.other] == nil { order.append(balance.other) }
             byPerson[balance.other, default: []].append(balance.amount)
         }
+        for other in suggested.keys.sorted(by: { $0.rawValue < $1.rawValue }) where byPerson[other] == nil {
+            order.append(other)
+        }
+        if let friend { order = order.filter { $0 == friend.id } }
+        let names = ((try? await dependencies.friends.names(of: Set(order), for: user)) ?? [:]).mapValues(\.value)
         order.sort { (names[$0] ?? "~", $0.rawValue) < (names[$1] ?? "~", $1.rawValue) }
         let labels = order.map { names[$0] ?? "Someone" }
         return zip(ElementID.readable(for: labels), order).map { id, other in
-            SettleUpViewState.Person(id: id, user: other, name: names[other] ?? "Someone", balances: byPerson[other] ?? [])
+            SettleUpViewState.Person(id: id, user: other, name: names[other] ?? "Someone", balances: byPerson[other] ?? [], suggested: suggested[other] ?? [])
         }
     }
 }

@@ -1,8 +1,8 @@
 import FlowKit
 import Primitives
 
-/// Draws settling up: whom with, then the payment (starting at the whole balance), then a
-/// question when it is more than the balance. Its identifiers are the contract scripts use.
+/// Draws settling up: whom with, then the payment (starting at the suggested payment or the
+/// whole balance), then a question when it is more than either. Its identifiers are the contract scripts use.
 struct SettleUpView: View {
     static let screenID: ScreenID = "settle-up"
     static let person: ElementID = "person"
@@ -27,7 +27,7 @@ struct SettleUpView: View {
             }
             let options = state.people.map { Choice(id: $0.id, label: $0.name, detail: $0.phrases) }
             return Screen(
-                id: Self.screenID, title: "Settle up", text: ["Whom with? Everyone you have an open balance with."],
+                id: Self.screenID, title: "Settle up", text: ["Whom with? Everyone you have an open balance or a suggested payment with."],
                 fields: [Field(id: Self.person, label: "With", input: .choice(options, selected: state.person))],
                 actions: [Action(id: Self.next, label: "Next", role: .primary), Action(id: Self.cancel, label: "Cancel", role: .cancel)],
                 status: status
@@ -35,14 +35,14 @@ struct SettleUpView: View {
         case .form:
             guard let person = state.chosen, let currency = state.currency else { return Screen(id: Self.screenID, title: "Settle up") }
             var fields: [Field] = []
-            if person.balances.count > 1 {
-                let options = person.balances.map { Choice(id: ElementID($0.currency.code), label: $0.currency.code) }
+            if person.currencies.count > 1 {
+                let options = person.currencies.map { Choice(id: ElementID($0.code), label: $0.code) }
                 fields.append(Field(id: Self.currency, label: "Currency", input: .choice(options, selected: ElementID(currency.code))))
             }
-            let paying = state.balance?.isNegative ?? true
+            let paying = state.settling?.isNegative ?? true
             fields += [
                 Field(id: Self.amount, label: paying ? "You pay" : "\(person.name) pays you", input: .money(state.amount, currency: currency.code, decimals: currency.decimals),
-                      hint: "the whole balance, or less", error: state.amountError),
+                      hint: state.amountHint, error: state.amountError),
                 Field(id: Self.day, label: "Day", input: .day(state.day, resolved: state.dayRead), hint: "yyyy-MM-dd, today, yesterday or a weekday", error: state.dayError),
             ]
             return Screen(

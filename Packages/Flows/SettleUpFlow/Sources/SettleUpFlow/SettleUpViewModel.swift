@@ -13,18 +13,59 @@ struct SettleUpViewState: Equatable, Sendable {
         case more(String)
     }
 
-    /// Someone the user has an open balance with.
+    /// Someone the user has an open balance with, or a suggested payment with.
     struct Person: Equatable, Sendable {
         var id: ElementID
         var user: UserID
         var name: String
         /// Positive: they owe the user.
         var balances: [Money]
+        /// The suggested payments between them and the user: positive when they pay the user.
+        var suggested: [Money] = []
 
-        /// `you owe 12.00 EUR; owes you 3.00 USD`, beside their name.
-        var phrases: String { balances.map(BalanceWords.phrase).joined(separator: "; ") }
-        /// `You owe Bob Stone 12.00 EUR.`, one per currency.
-        var sentences: [String] { balances.map { BalanceWords.sentence($0, name: name) } }
+        /// The currencies to settle in: the balances' then the suggestions'.
+        var currencies: [Currency] {
+            var seen: [Currency] = []
+            for currency in (balances + suggested).map(\.currency) where !seen.contains(currency) { seen.append(currency) }
+            return seen
+        }
+
+        /// What the payment starts at in `currency`: the whole balance, or else (with nobody
+        /// owing anybody directly) the suggested payment. Its sign says who pays.
+        func settling(in currency: Currency) -> Money? {
+            balances.first { $0.currency == currency } ?? suggested.first { $0.currency == currency }
+        }
+
+        /// The most the payment can be without a question: the larger of the balance and the
+        /// suggested payment, when that goes the same way.
+        func most(in currency: Currency) -> UInt64 {
+            guard let settling = settling(in: currency) else { return 0 }
+            let suggestion = suggested.first { $0.currency == currency }
+            let same = suggestion.map { $0.isNegative == settling.isNegative } ?? false
+            return max(settling.minorUnits.magnitude, same ? (suggestion?.minorUnits.magnitude ?? 0) : 0)
+        }
+
+        /// `you owe 12.00 EUR; owes you 3.00 USD`, beside their name (a suggestion alone:
+        /// `suggested: you pay 3.00 EUR`).
+        var phrases: String {
+            let owing = balances.map(BalanceWords.phrase)
+            let paying = suggested.filter { money in !balances.contains { $0.currency == money.currency } }.map(suggestion)
+            return (owing + paying).joined(separator: "; ")
+        }
+
+        /// `You owe Bob Stone 12.00 EUR.`, one per currency, then each suggested payment that is
+        /// not the balance itself.
+        var sentences: [String] {
+            let owing = balances.map { BalanceWords.sentence($0, name: name) }
+            let differing = suggested.filter { !balances.contains($0) }.map { money in
+                "Suggested payment: \(money.isNegative ? "you pay \(name)" : "\(name) pays you") \(BalanceWords.owed(money)) (with the other suggested payments, it settles everyone)."
+            }
+            return owing + differing
+        }
+
+        private func suggestion(_ money: Money) -> String {
+            "suggested: \(money.isNegative ? "you pay" : "pays you") \(BalanceWords.owed(money))"
+        }
     }
 
     var step = Step.pick
@@ -39,7 +80,13 @@ struct SettleUpViewState: Equatable, Sendable {
     var phase = Phase.idle
 
     var chosen: Person? { people.first { $0.id == person } }
-    var balance: Money? { chosen?.balances.first { $0.currency == currency } }
+    /// What settles the chosen person in the chosen currency: its sign says who pays.
+    var settling: Money? { currency.flatMap { chosen?.settling(in: $0) } }
+    /// What the amount starts at, in words for its hint.
+    var amountHint: String {
+        guard let currency, let chosen, !chosen.balances.contains(where: { $0.currency == currency }) else { return "the whole balance, or less" }
+        return "the suggested payment, or less"
+    }
 }
 
 /// Turns balances and answers into the screen's state, and checks the answers.
@@ -67,6 +114,16 @@ struct SettleUpViewModel: ViewModel {
         var failing = picking
         failing.failed(.storeUnavailable(FlowInventory.anyDetail))
         states.append(failing.state)
+        // A suggested payment beyond the balance, and one with nobody owing anybody directly
+        // (it starts there, and the hint says so).
+        let through = SettleUpViewState.Person(
+            id: "through", user: UserID(rawValue: "through"), name: "Someone",
+            balances: [Money(minorUnits: -300, currency: .eur)], suggested: [Money(minorUnits: -500, currency: .eur), Money(minorUnits: 700, currency: .usd)]
+        )
+        var suggesting = SettleUpViewModel(people: [through], today: today)
+        states.append(suggesting.state)
+        suggesting.choseCurrency("USD")
+        states.append(suggesting.state)
         return states
     }
 
@@ -81,19 +138,22 @@ struct SettleUpViewModel: ViewModel {
     }
 
 
-    /// The person to settle with: the form starts at the whole balance in their first currency.
+    /// The person to settle with: the form starts at the whole balance (or else the suggested
+    /// payment) in their first currency.
     mutating func chose(_ id: ElementID) {
         guard let person = state.people.first(where: { $0.id == id }) else { return }
         state.person = id
         state.step = .form
         state.phase = .idle
-        choseCurrency(person.balances.first?.currency.code ?? "")
+        choseCurrency(person.currencies.first?.code ?? "")
     }
 
     mutating func choseCurrency(_ code: String) {
-        guard let balance = state.chosen?.balances.first(where: { $0.currency.code == code }) else { return }
-        state.currency = balance.currency
-        state.amount = balance.magnitudeText
+        guard let person = state.chosen, let currency = person.currencies.first(where: { $0.code == code }),
+              let settling = person.settling(in: currency)
+        else { return }
+        state.currency = currency
+        state.amount = settling.magnitudeText
         state.amountError = nil
     }
 
@@ -141,18 +201,19 @@ struct SettleUpViewModel: ViewModel {
         state.amountError = amountProblem
         state.dayError = dayProblem
         guard state.amountError == nil, state.dayError == nil, case .success(let money) = amount,
-              let day = try? Day(typed: state.day, today: today), let person = state.chosen, let balance = state.balance
+              let day = try? Day(typed: state.day, today: today), let person = state.chosen, let settling = state.settling
         else { return nil }
-        let owed = balance.minorUnits.magnitude
-        if UInt64(money.minorUnits) > owed, !confirmed {
-            let left = Money(minorUnits: Int64(UInt64(money.minorUnits) - owed), currency: money.currency)
-            state.step = .more(balance.isNegative
-                ? "That is more than you owe \(person.name) (\(balance.magnitudeText) \(money.currency.code)): afterwards \(person.name) would owe you \(left)."
-                : "That is more than \(person.name) owes you (\(balance.magnitudeText) \(money.currency.code)): afterwards you would owe \(person.name) \(left).")
+        let most = person.most(in: money.currency)
+        if UInt64(money.minorUnits) > most, !confirmed {
+            let left = Money(minorUnits: Int64(UInt64(money.minorUnits) - most), currency: money.currency)
+            let limit = Money(minorUnits: Int64(most), currency: money.currency).amountText
+            state.step = .more(settling.isNegative
+                ? "That is more than you owe \(person.name) (\(limit) \(money.currency.code)): afterwards \(person.name) would owe you \(left)."
+                : "That is more than \(person.name) owes you (\(limit) \(money.currency.code)): afterwards you would owe \(person.name) \(left).")
             return nil
         }
-        // The one who owes pays: the user when the balance is negative.
-        return balance.isNegative ? (nil, person.user, money, day) : (person.user, nil, money, day)
+        // The one who owes pays: the user when what settles them is negative.
+        return settling.isNegative ? (nil, person.user, money, day) : (person.user, nil, money, day)
     }
 
     mutating func back() -> Bool {
