@@ -42,6 +42,52 @@ struct TerminalSessionTests {
         #expect(!signIn.output.contains("correct horse"))
     }
 
+    @Test("the home opens on the Expenses tab; Esc shows the tabs, and each tab opens and comes back")
+    func tabs() throws {
+        defer { flows.removeHome() }
+        let setUp = [
+            ["run", "SignUp", "--no-input", "--set", "email=bob@example.com", "--set", "display-name=Bob Stone", "--set", "password=correct horse"],
+            ["run", "SignUp", "--no-input", "--set", "email=ada@example.com", "--set", "display-name=Ada Lovelace", "--set", "password=correct horse"],
+            ["run", "AddFriend", "--no-input", "--set", "how=email", "--set", "value=bob@example.com"],
+            ["run", "AddExpense", "--no-input", "--set", "description=Dinner", "--set", "amount=42.00", "--set", "with=bob@example.com", "--set", "split=equal"],
+        ]
+        for arguments in setUp {
+            let outcome = try flows.run(arguments, environment: ["FLOWS_HOME": flows.home.path])
+            #expect(outcome.status == 0, "\(arguments): \(outcome.stderr)")
+        }
+
+        let session = try PseudoTerminal(arguments: [], environment: environment)
+        try session.waitFor("Bob Stone owes you 21.00 EUR.")      // the Expenses tab, first
+        try session.waitFor("You added Dinner, 42.00 EUR.")
+        var mark = session.output.utf8.count
+        session.type("\u{1B}")                                 // Esc: the home and its tabs
+        try session.waitFor("Signed in as Ada Lovelace <ada@example.com>.", since: mark)
+        mark = session.output.utf8.count
+        session.type("\u{1B}[Z\u{1B}[Z\r")                     // Shift-Tab twice from Add an expense: Friends, Enter
+        try session.waitFor("Add a friend", since: mark)
+        session.type("\t")                                     // Tab from the filter to the list
+        try session.waitFor("Bob Stone: owes you 21.00 EUR", since: mark)
+        mark = session.output.utf8.count
+        session.type("\u{1B}")                                 // back to the home
+        try session.waitFor("Signed in as Ada Lovelace <ada@example.com>.", since: mark)
+        mark = session.output.utf8.count
+        session.type("\u{1B}[Z\u{1B}[Z\u{1B}[Z\r")             // three times: Expenses, Enter
+        try session.waitFor("Payments that would settle you up:", since: mark)
+        try session.waitFor("Bob Stone pays you 21.00 EUR.", since: mark)
+        mark = session.output.utf8.count
+        session.type("\r")                                     // Enter on the newest expense: its details
+        try session.waitFor("Split equally: You 21.00 EUR, Bob Stone 21.00 EUR.", since: mark)
+        mark = session.output.utf8.count
+        session.type("\u{1B}")                                 // back to the tab
+        try session.waitFor("Payments that would settle you up:", since: mark)
+        mark = session.output.utf8.count
+        session.type("\u{1B}")
+        try session.waitFor("Signed in as Ada Lovelace <ada@example.com>.", since: mark)
+        session.type("\u{3}")                                  // Ctrl-C
+        #expect(session.exitStatus() == 130)
+        #expect(session.isInLineMode)
+    }
+
     @Test("Ctrl-C exits 130 and puts the terminal back")
     func interrupt() throws {
         defer { flows.removeHome() }
