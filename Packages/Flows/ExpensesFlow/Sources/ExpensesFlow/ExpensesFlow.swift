@@ -83,32 +83,19 @@ public actor ExpensesFlow: InventoriedFlow {
                     if case .deleted(let summary) = result { model.said("Deleted \(summary). Restore it below if that was a mistake.") }
                 case .payment(let id):
                     model.askTakeBack(id)
-                case .takeBack:
-                    guard case .takeBack(let payment) = model.pending else { break }
-                    model.busy()
-                    await view.show(model.state)
-                    do throws(ExpensesError) {
-                        try await dependencies.expenses.undoSettlement(payment.id, by: user)
-                        model.keep()
-                        page = 0
-                        await load(into: &model, page: page)
-                        model.said("Payment of \(payment.amount) taken back.")
-                    } catch {
-                        model.keep()
-                        model.failed(error)
-                    }
                 case .deleted(let id):
                     model.askRestore(id)
-                case .restore:
-                    guard case .restore(let expense) = model.pending else { break }
+                case .takeBack, .restore:
+                    // The question's own action: its screen offers no other.
+                    guard let pending = model.pending else { break }
                     model.busy()
                     await view.show(model.state)
                     do throws(ExpensesError) {
-                        let restored = try await dependencies.expenses.restore(expense.id, by: user)
+                        let done = try await answer(pending)
                         model.keep()
                         page = 0
                         await load(into: &model, page: page)
-                        model.said("Restored \(restored.description), \(restored.amount).")
+                        model.said(done)
                     } catch {
                         model.keep()
                         model.failed(error)
@@ -132,6 +119,18 @@ public actor ExpensesFlow: InventoriedFlow {
                 }
                 await view.show(model.state)
             }
+        }
+    }
+
+    /// Takes back the payment or restores the expense a question was about: what to say of it.
+    private func answer(_ pending: ExpensesViewModel.Pending) async throws(ExpensesError) -> String {
+        switch pending {
+        case .takeBack(let payment):
+            try await dependencies.expenses.undoSettlement(payment.id, by: user)
+            return "Payment of \(payment.amount) taken back."
+        case .restore(let expense):
+            let restored = try await dependencies.expenses.restore(expense.id, by: user)
+            return "Restored \(restored.description), \(restored.amount)."
         }
     }
 

@@ -81,13 +81,13 @@ struct UserPreviewViewModel: ViewModel {
         states.append(nobody.state)
         for friend in [account, contact] {
             var model = UserPreviewViewModel(friend: friend)
-            model.loaded(balances: [], page: [], user: someone, names: [:], avatar: .none)
+            model.loaded(balances: [], page: [], user: someone, names: [:], avatar: nil)
             states.append(model.state)
             model.confirmingRemove()
             states.append(model.state)
         }
         var linking = UserPreviewViewModel(friend: contact)
-        linking.loaded(balances: [], page: [], user: someone, names: [:], avatar: .none)
+        linking.loaded(balances: [], page: [], user: someone, names: [:], avatar: nil)
         linking.linking()
         states.append(linking.state)
         for error in [FriendsError.unknownEmail(FlowInventory.anyDetail), .cannotLink(FlowInventory.anyDetail)] {
