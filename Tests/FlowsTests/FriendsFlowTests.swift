@@ -25,7 +25,7 @@ struct FriendsFlowTests {
 
     /// Ada, signed in, with Bob as a friend.
     private func adaAndBob() async throws -> (ada: User, bob: Friend) {
-        let bob = try await fixture.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
+        _ = try await fixture.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
         let ada = try await fixture.existingUser(signedIn: true)
         return (ada, try await fixture.friends.add(.email("bob@example.com"), by: ada.id))
     }
