@@ -118,8 +118,10 @@ public actor PlainRenderer: ScreenHost {
 
         for field in screen.fields {
             if case .table(let rows, let unit, _) = field.input {
-                if let error = field.error, answered.contains(field.id) {
-                    // The rows as a whole were refused: each is asked again.
+                let started = rows.contains { answered.contains(ElementID.cell($0.id, of: field.id)) }
+                if let error = field.error, answered.contains(field.id) || !started {
+                    // The rows as a whole were refused (after they were answered, or after the
+                    // screen's action): said once, and each is asked again.
                     write(["Error: \(error)"])
                     answered.remove(field.id)
                     for row in rows { answered.remove(ElementID.cell(row.id, of: field.id)) }

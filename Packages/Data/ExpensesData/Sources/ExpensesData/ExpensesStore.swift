@@ -77,10 +77,12 @@ public protocol ExpensesWriting: ExpensesReading {
     @discardableResult
     func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64
     func insert(_ activity: ActivityRecord) throws
-    /// Whether the two people are in one expense (kept or deleted) or one payment together.
+    /// Whether the two people are in one expense or one payment together (a deleted expense
+    /// does not count: ``renamePerson(from:to:)`` drops the ones they share).
     func shareAnything(_ person: String, _ other: String) throws -> Bool
-    /// Puts `to` wherever `from` is named: in expenses, payments and activity (not balances,
-    /// which the caller moves with ``addToBalance(low:high:currency:amount:)``).
+    /// Puts `to` wherever `from` is named: in expenses (deleted ones too, dropping those both
+    /// were in), payments and activity (not balances, which the caller moves with
+    /// ``addToBalance(low:high:currency:amount:)``).
     func renamePerson(from: String, to: String) throws
 }
 

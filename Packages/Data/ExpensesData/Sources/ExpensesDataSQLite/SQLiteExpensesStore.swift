@@ -351,10 +351,7 @@ private struct Transaction: ExpensesWriting {
         let expense = try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM expense_person AS a JOIN expense_person AS b ON b.expense_id = a.expense_id AND b.user_id = ?
                            WHERE a.user_id = ?)
-                OR EXISTS (SELECT 1 FROM deleted_expense_person AS a
-                           JOIN deleted_expense_person AS b ON b.expense_id = a.expense_id AND b.user_id = ?
-                           WHERE a.user_id = ?)
-            """, arguments: [other, person, other, person]) ?? false
+            """, arguments: [other, person]) ?? false
         let payment = try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM settlement WHERE (from_user = ?1 AND to_user = ?2) OR (from_user = ?2 AND to_user = ?1))
                 OR EXISTS (SELECT 1 FROM settlement_leg WHERE (creditor = ?1 AND debtor = ?2) OR (creditor = ?2 AND debtor = ?1))
@@ -366,6 +363,13 @@ private struct Transaction: ExpensesWriting {
         try db.execute(sql: """
             UPDATE expense_person SET user_id = :to WHERE user_id = :from;
             UPDATE expense SET created_by = :to WHERE created_by = :from;
+            -- A deleted expense the two were both in could never be restored with them as one
+            -- person: it goes.
+            DELETE FROM deleted_expense WHERE id IN (
+                SELECT a.expense_id FROM deleted_expense_person AS a
+                JOIN deleted_expense_person AS b ON b.expense_id = a.expense_id AND b.user_id = :to
+                WHERE a.user_id = :from
+            );
             UPDATE deleted_expense_person SET user_id = :to WHERE user_id = :from;
             UPDATE deleted_expense SET created_by = :to WHERE created_by = :from;
             UPDATE deleted_expense SET deleted_by = :to WHERE deleted_by = :from;

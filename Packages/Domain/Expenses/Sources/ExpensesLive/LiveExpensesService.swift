@@ -139,8 +139,8 @@ public struct LiveExpensesService: ExpensesService {
                 // The balances it moves are worked out from the balances as they are inside the write.
                 let legs = PaymentRouting.legs(
                     from: from, to: to, amount: amount,
-                    payerOwes: try Self.owed(in: db.balances(of: from.rawValue), currency: code, by: from),
-                    owedToPayee: try Self.owed(in: db.balances(of: to.rawValue), currency: code, by: to).mapValues { -$0 }.filter { $0.value > 0 }
+                    payerOwes: try Self.owed(in: db.balances(of: from.rawValue), currency: code, to: from).compactMapValues { $0 < 0 ? -$0 : nil },
+                    owedToPayee: try Self.owed(in: db.balances(of: to.rawValue), currency: code, to: to).filter { $0.value > 0 }
                 )
                 let direct = legs.count == 1 && legs[0].creditor == from && legs[0].debtor == to
                 let settlement = Settlement(id: id, from: from, to: to, amount: amount, day: day, legs: direct ? [] : legs)
@@ -159,28 +159,34 @@ public struct LiveExpensesService: ExpensesService {
         }
     }
 
-    /// What `person` owes each other person in `currency`, from their balance records: positive
-    /// when they owe, negative when they are owed.
-    private static func owed(in records: [BalanceRecord], currency: String, by person: UserID) -> [UserID: Int64] {
+    /// What `person` is owed by each other person in `currency`, from their balance records:
+    /// positive when the other owes them, negative when they owe the other.
+    private static func owed(in records: [BalanceRecord], currency: String, to person: UserID) throws(ExpensesError) -> [UserID: Int64] {
         var owed: [UserID: Int64] = [:]
         for record in records where record.currency == currency {
-            // A record's amount is what its high side owes its low side.
-            if record.high == person.rawValue {
-                owed[UserID(rawValue: record.low)] = record.amount
-            } else if record.low == person.rawValue {
-                owed[UserID(rawValue: record.high)] = -record.amount
-            }
+            let (other, units) = try seen(record, by: person)
+            owed[other] = units
         }
-        return owed.filter { $0.value != 0 }
+        return owed
+    }
+
+    /// A pair's record as `user` sees it: the other person, and what they owe `user` (negative
+    /// when `user` owes them). The one amount that has no opposite in 64 bits (a file changed by
+    /// hand) is reported rather than negated; one merely beyond the ledger's bound is left for
+    /// the write's own check to refuse.
+    private static func seen(_ record: BalanceRecord, by user: UserID) throws(ExpensesError) -> (other: UserID, units: Int64) {
+        guard record.amount != .min else {
+            throw .storeUnavailable("the balance of \(record.low) and \(record.high) is damaged")
+        }
+        // A record's amount is what its high side owes its low side.
+        return record.low == user.rawValue ? (UserID(rawValue: record.high), record.amount) : (UserID(rawValue: record.low), -record.amount)
     }
 
     public func balances(of user: UserID) async throws(ExpensesError) -> [Balance] {
         let records = try await storing { try await store.read { try $0.balances(of: user.rawValue) } }
         return try records.map { record throws(ExpensesError) in
-            let currency = try Self.currency(record.currency)
-            return record.low == user.rawValue
-                ? Balance(other: UserID(rawValue: record.high), amount: Money(minorUnits: record.amount, currency: currency))
-                : Balance(other: UserID(rawValue: record.low), amount: Money(minorUnits: -record.amount, currency: currency))
+            let (other, units) = try Self.seen(record, by: user)
+            return Balance(other: other, amount: Money(minorUnits: units, currency: try Self.currency(record.currency)))
         }.sorted { ($0.other.rawValue, $0.amount.currency.code) < ($1.other.rawValue, $1.amount.currency.code) }
     }
 

@@ -42,16 +42,18 @@ public actor ReportsFlow: InventoriedFlow {
 
     public func perform() async -> FlowResult {
         var model = ReportsViewModel(today: dependencies.today)
-        await show(&model)
+        if let range = model.range() { await show(range, in: &model) }
         return await presenter.presenting(model.state) { view in
             while true {
                 switch await view.next() {
                 case .typed(let id, let text, let isFinal):
                     model.typed(id, text, isFinal: isFinal)
                 case .show:
+                    // A range refused under its fields is not read: nothing to wait for.
+                    guard let range = model.range() else { break }
                     model.busy()
                     await view.show(model.state)
-                    await show(&model)
+                    await show(range, in: &model)
                 case .back:
                     return .closed
                 }
@@ -60,8 +62,7 @@ public actor ReportsFlow: InventoriedFlow {
         }
     }
 
-    private func show(_ model: inout ReportsViewModel) async {
-        guard let range = model.range() else { return }
+    private func show(_ range: (from: Day, through: Day), in model: inout ReportsViewModel) async {
         do throws(ExpensesError) {
             model.shown(try await dependencies.expenses.spending(of: user, from: range.from, through: range.through))
         } catch {
