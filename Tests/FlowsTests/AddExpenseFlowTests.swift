@@ -179,7 +179,7 @@ struct AddExpenseFlowTests {
                 by: ada.id
             )
         }
-        let flow = FlowTest { [fixture] router in PickCounterpartyFlow(user: ada.id, picked: [bob.id], dependencies: fixture, router: router) }
+        let flow = FlowTest { [fixture] router in PickCounterpartyFlow(user: ada.id, picked: [bob], dependencies: fixture, router: router) }
         let screen = await flow.expectScreen("pick-counterparty")
         #expect(screen?.field("with")?.input == .multiChoice([
             Choice(id: "sam-park", label: "Sam Park", detail: "a contact"),
@@ -189,5 +189,20 @@ struct AddExpenseFlowTests {
         await flow.tap("done")
         await flow.expectResult(PickCounterpartyFlow.FlowResult.picked([bob]))
         _ = amy
+    }
+
+    @Test("someone in an expense who is not among the user's friends is listed, picked, and kept (editing the people of another's expense)")
+    func keepsOutsiders() async throws {
+        let (ada, bob) = try await adaAndBob()
+        // Sam is Bob's contact, not Ada's: Ada edits an expense Bob made with both of them.
+        let sam = try await fixture.friends.addContact(name: "Sam Park", email: nil, by: bob.id)
+        let flow = FlowTest { [fixture] router in PickCounterpartyFlow(user: ada.id, picked: [sam, bob], dependencies: fixture, router: router) }
+        let screen = await flow.expectScreen("pick-counterparty")
+        #expect(screen?.field("with")?.input == .multiChoice([
+            Choice(id: "sam-park", label: "Sam Park", detail: "in this expense"),
+            Choice(id: "bob-stone", label: "Bob Stone", detail: "bob@example.com"),
+        ], selected: ["sam-park", "bob-stone"]))
+        await flow.tap("done")
+        await flow.expectResult(PickCounterpartyFlow.FlowResult.picked([sam, bob]))
     }
 }

@@ -120,7 +120,7 @@ public actor AddExpenseFlow: InventoriedFlow {
     }
 
     private func pickPeople() async -> PickCounterpartyFlow.FlowResult {
-        await router.start(PickCounterpartyFlow(user: user, picked: with.map(\.id), dependencies: dependencies, router: router))
+        await router.start(PickCounterpartyFlow(user: user, picked: with, dependencies: dependencies, router: router))
     }
 }
 

@@ -38,12 +38,13 @@ public actor PickCounterpartyFlow: InventoriedFlow {
     }
 
     private let user: UserID
-    private let picked: [UserID]
+    private let picked: [Friend]
     private let dependencies: any Dependencies
     private let presenter: PickCounterpartyPresenter
 
-    /// The choice for `user`, starting with `picked` picked.
-    public init(user: UserID, picked: [UserID] = [], dependencies: any Dependencies, router: AppRouter) {
+    /// The choice for `user`, starting with `picked` picked. Someone picked who is not among the
+    /// user's friends (in an expense being edited) is listed too, so they can be kept.
+    public init(user: UserID, picked: [Friend] = [], dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.picked = picked
         self.dependencies = dependencies

@@ -8,11 +8,15 @@ struct PickCounterpartyViewState: Equatable, Sendable {
     struct Person: Equatable, Sendable {
         var id: ElementID
         var friend: Friend
+        /// Someone already in the expense being edited who is not among the user's friends and
+        /// contacts (another person's contact, a friend since removed): listed so they are kept.
+        var isOutsider = false
 
-        /// Who they are besides their name: their email (typed whole, it picks them), or that
-        /// they are a contact without one.
+        /// Who they are besides their name: their email (typed whole, it picks them), that they
+        /// are a contact without one, or that they are only in this expense.
         var detail: String {
-            switch friend.kind {
+            if isOutsider { return "in this expense" }
+            return switch friend.kind {
             case .account(let email, _), .contact(let email?): email.value
             case .contact(nil): "a contact"
             }
@@ -41,7 +45,7 @@ struct PickCounterpartyViewModel: ViewModel {
     static var examples: [PickCounterpartyViewState] {
         guard let name = try? DisplayName("Someone") else { return [] }
         let bob = Friend(id: UserID(rawValue: "someone"), name: name, kind: .contact(email: nil))
-        var picking = PickCounterpartyViewModel(friends: [bob], recent: [], picked: [bob.id])
+        var picking = PickCounterpartyViewModel(friends: [bob], recent: [], picked: [bob])
         var states = [picking.state]
         picking.picked([picking.state.people[0].id, picking.state.people[0].id])
         states.append(picking.state)
@@ -64,16 +68,25 @@ struct PickCounterpartyViewModel: ViewModel {
 
     private(set) var state = PickCounterpartyViewState()
 
-    /// Friends that were in the user's latest expenses first, most recent first; the others by name.
-    init(friends: [Friend], recent: [UserID], picked: [UserID]) {
+    /// People already picked who are not among `friends` first (they are in the expense being
+    /// edited, so dropping them silently would lose their part); then friends that were in the
+    /// user's latest expenses, most recent first; then the others by name.
+    init(friends: [Friend], recent: [UserID], picked: [Friend]) {
         let byID = Dictionary(friends.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var outsiders: [Friend] = []
+        for person in picked where byID[person.id] == nil && !outsiders.contains(where: { $0.id == person.id }) {
+            outsiders.append(person)
+        }
         let recentFriends = recent.compactMap { byID[$0] }
         let recentIDs = Set(recentFriends.map(\.id))
-        let ordered = recentFriends + friends.filter { !recentIDs.contains($0.id) }
+        let ordered = outsiders + recentFriends + friends.filter { !recentIDs.contains($0.id) }
         // "you" is the user's own identifier on the expense form, so no one else takes it.
         let ids = ElementID.readable(for: ["You"] + ordered.map(\.name.value)).dropFirst()
-        state.people = zip(ids, ordered).map { PickCounterpartyViewState.Person(id: $0, friend: $1) }
-        state.picked = state.people.filter { picked.contains($0.friend.id) }.map(\.id)
+        state.people = zip(ids, ordered).enumerated().map { index, pair in
+            PickCounterpartyViewState.Person(id: pair.0, friend: pair.1, isOutsider: index < outsiders.count)
+        }
+        let pickedIDs = Set(picked.map(\.id))
+        state.picked = state.people.filter { pickedIDs.contains($0.friend.id) }.map(\.id)
     }
 
     /// The friends picked, in the order they are listed.
