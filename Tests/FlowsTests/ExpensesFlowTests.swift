@@ -65,9 +65,39 @@ struct ExpensesFlowTests {
             var timeZone: TimeZone { .gmt }
         }
         let flow = FlowTest { [fixture] router in ExpensesFlow(user: ada.id, dependencies: Broken(fixture: fixture), router: router) }
-        #expect(await flow.expectScreen("expenses")?.status == .error("The local store is unavailable: disk on fire"))
+        let screen = await flow.expectScreen("expenses")
+        #expect(screen?.status == .error("The local store is unavailable: disk on fire"))
+        // Nothing was read, so nothing is said of balances or activity (not "settled up").
+        #expect(screen?.text == [])
         await flow.tap("back")
         await flow.expectResult(ExpensesFlow.FlowResult.closed)
+
+        let settling = FlowTest { [fixture] router in SettleUpFlow(user: ada.id, dependencies: Broken(fixture: fixture), router: router) }
+        let pick = await settling.expectScreen("settle-up")
+        #expect(pick?.status == .error("The local store is unavailable: disk on fire"))
+        #expect(pick?.text == [])
+    }
+
+    @Test("someone seen only on an older page of activity is named there, not 'Someone'")
+    func olderPageNames() async throws {
+        let (ada, bob) = try await adaAndBob()
+        let cy = try await fixture.accounts.signUp(email: "cy@example.com", displayName: "Cy Young", password: "correct horse")
+        _ = try await fixture.friends.add(.email("cy@example.com"), by: ada.id)
+        let amount = Money(minorUnits: 900, currency: .eur)
+        let taxi = try await fixture.expenses.add(
+            ExpenseDraft(description: "Taxi", amount: amount, day: Fixture.sunday, category: .transport, payers: [Payer(user: cy.id, amount: amount)], participants: [cy.id, ada.id], rule: .equal),
+            by: cy.id
+        )
+        try await fixture.expenses.delete(taxi.id, by: cy.id)
+        for index in 1...11 { try await lunch(200, paidBy: ada.id, with: bob.id, description: "Lunch \(index)") }
+        let flow = FlowTest { [fixture] router in ExpensesFlow(user: ada.id, dependencies: fixture, router: router) }
+        let first = await flow.expectScreen("expenses")
+        #expect(first?.text.contains { $0.contains("Cy Young") } == false)
+        await flow.tap("older")
+        let older = await flow.expectScreen("expenses")
+        #expect(older?.text.contains("Activity, newest first (11 to 13):") == true)
+        #expect(older?.text.filter { $0.contains("Cy Young") }.count == 2)
+        #expect(older?.text.contains { $0.contains("Someone") } == false)
     }
 
     @Test("settling up when owed records the other person paying the user; a failing ledger keeps the form; back with one person leaves")

@@ -130,8 +130,7 @@ public actor ExpenseDetailFlow: InventoriedFlow {
         do throws(ExpensesError) {
             model.pickable(try await dependencies.expenses.expenses(of: user, page: PageRequest(limit: 20)))
         } catch {
-            model.pickable([])
-            model.failed(error)
+            model.failedToLoad(error)
         }
     }
 }

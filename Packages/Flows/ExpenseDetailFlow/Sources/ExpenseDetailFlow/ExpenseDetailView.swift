@@ -17,7 +17,7 @@ struct ExpenseDetailView: View {
             let options = state.choices.map { Choice(id: $0.id, label: $0.label) }
             return Screen(
                 id: Self.screenID, title: "An expense",
-                text: [options.isEmpty ? "You are in no expense yet." : "Which expense? Your newest first."],
+                text: !state.isLoaded ? [] : [options.isEmpty ? "You are in no expense yet." : "Which expense? Your newest first."],
                 fields: options.isEmpty ? [] : [Field(id: Self.expense, label: "Expense", input: .choice(options, selected: nil))],
                 actions: [Action(id: Self.back, label: "Back", role: .cancel)],
                 status: status

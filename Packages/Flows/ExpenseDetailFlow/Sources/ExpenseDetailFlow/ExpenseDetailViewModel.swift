@@ -12,6 +12,9 @@ struct ExpenseDetailViewState: Equatable, Sendable {
 
     var step = Step.detail
     var choices: [Choice] = []
+    /// Whether what the screen lists was read: after a failed read it says nothing of it (not
+    /// "settled up" or "none yet"), only why.
+    var isLoaded = true
     var title = ""
     var lines: [String] = []
     var notice: String?
@@ -106,6 +109,13 @@ struct ExpenseDetailViewModel: ViewModel {
 
     mutating func busy() {
         state.phase = .loading
+    }
+
+    /// The expenses to pick from could not be read: none offered, and the screen says why.
+    mutating func failedToLoad(_ error: ExpensesError) {
+        pickable([])
+        state.isLoaded = false
+        failed(error)
     }
 
     mutating func failed(_ error: ExpensesError) {

@@ -60,25 +60,21 @@ public actor ExpensesFlow: InventoriedFlow {
 
     public func perform() async -> FlowResult {
         var model = ExpensesViewModel(user: user, timeZone: dependencies.timeZone)
-        var page = 0
-        await load(into: &model, page: page)
+        await load(into: &model)
         model.said(notice)
         return await presenter.presenting(model.state) { view in
             while true {
                 switch await view.next() {
                 case .older:
                     guard model.state.hasOlder else { break }
-                    page += 1
-                    await turn(&model, to: page)
+                    await turn(&model, to: model.state.page + 1)
                 case .newer:
-                    guard page > 0 else { break }
-                    page -= 1
-                    await turn(&model, to: page)
+                    guard model.state.page > 0 else { break }
+                    await turn(&model, to: model.state.page - 1)
                 case .open(let id):
                     guard let expense = model.openable[id] else { break }
                     let result = await router.start(ExpenseDetailFlow(user: user, expense: expense, dependencies: dependencies, router: router))
-                    page = 0
-                    await load(into: &model, page: page)
+                    await load(into: &model)
                     model.said(nil)
                     if case .deleted(let summary) = result { model.said("Deleted \(summary). Restore it below if that was a mistake.") }
                 case .payment(let id):
@@ -93,8 +89,7 @@ public actor ExpensesFlow: InventoriedFlow {
                     do throws(ExpensesError) {
                         let done = try await answer(pending)
                         model.keep()
-                        page = 0
-                        await load(into: &model, page: page)
+                        await load(into: &model)
                         model.said(done)
                     } catch {
                         model.keep()
@@ -108,8 +103,7 @@ public actor ExpensesFlow: InventoriedFlow {
                     return .addExpense
                 case .settleUp:
                     let result = await router.start(SettleUpFlow(user: user, dependencies: dependencies, router: router))
-                    page = 0
-                    await load(into: &model, page: page)
+                    await load(into: &model)
                     if case .settled(let settlement, let name) = result {
                         model.said(settlement.from == user ? "Recorded: you paid \(name) \(settlement.amount)." : "Recorded: \(name) paid you \(settlement.amount).")
                     }
@@ -134,20 +128,22 @@ public actor ExpensesFlow: InventoriedFlow {
         }
     }
 
-    /// Balances, suggestions for each currency, names, and the page of activity.
-    private func load(into model: inout ExpensesViewModel, page: Int) async {
+    /// Balances, suggestions for each currency, names, and the newest page of activity.
+    private func load(into model: inout ExpensesViewModel) async {
         do throws(ExpensesError) {
             let balances = try await dependencies.expenses.balances(of: user)
             var suggestions: [SuggestedPayment] = []
             for currency in Set(balances.map(\.amount.currency)).sorted(by: { $0.code < $1.code }) {
                 suggestions += try await dependencies.expenses.suggestedPayments(for: user, in: currency)
             }
-            let activity = try await dependencies.expenses.activity(of: user, page: Self.page(page))
+            let fetched = try await dependencies.expenses.activity(of: user, page: Self.page(0))
+            let activity = Array(fetched.prefix(ExpensesViewModel.pageSize))
             let payments = try await dependencies.expenses.settlements(of: user, page: PageRequest(limit: 5))
-            let people = Set(balances.map(\.other) + suggestions.flatMap { [$0.from, $0.to] } + activity.map(\.actor) + payments.flatMap { [$0.from, $0.to] })
+            // Only those the screen names: a settled pair (a zero balance) is not shown.
+            let people = Set(balances.filter { $0.amount.minorUnits != 0 }.map(\.other) + suggestions.flatMap { [$0.from, $0.to] } + activity.map(\.actor) + payments.flatMap { [$0.from, $0.to] })
                 .subtracting([user])
-            model.loaded(balances: balances, suggestions: suggestions, activity: Array(activity.prefix(ExpensesViewModel.pageSize)), names: await names(of: people))
-            model.turned(to: page, hasOlder: activity.count > ExpensesViewModel.pageSize)
+            model.loaded(balances: balances, suggestions: suggestions, activity: activity, names: await names(of: people))
+            model.turned(to: 0, hasOlder: fetched.count > ExpensesViewModel.pageSize)
             model.recent(try await dependencies.expenses.expenses(of: user, page: PageRequest(limit: ExpensesViewModel.pageSize)))
             model.payments(payments)
             model.deleted(try await dependencies.expenses.deletedExpenses(of: user, page: PageRequest(limit: 5)))
@@ -156,11 +152,16 @@ public actor ExpensesFlow: InventoriedFlow {
         }
     }
 
+    /// Another page of activity, naming the people first seen on it. A page that cannot be read
+    /// leaves the one shown.
     private func turn(_ model: inout ExpensesViewModel, to page: Int) async {
         do throws(ExpensesError) {
-            let activity = try await dependencies.expenses.activity(of: user, page: Self.page(page))
-            model.page(Array(activity.prefix(ExpensesViewModel.pageSize)))
-            model.turned(to: page, hasOlder: activity.count > ExpensesViewModel.pageSize)
+            let fetched = try await dependencies.expenses.activity(of: user, page: Self.page(page))
+            let activity = Array(fetched.prefix(ExpensesViewModel.pageSize))
+            let unnamed = model.unnamed(among: activity.map(\.actor))
+            if !unnamed.isEmpty { model.named(await names(of: unnamed)) }
+            model.page(activity)
+            model.turned(to: page, hasOlder: fetched.count > ExpensesViewModel.pageSize)
         } catch {
             model.failed(error)
         }

@@ -39,13 +39,16 @@ struct ExpensesView: View {
             )
         case nil: break
         }
-        var text = ["Balances:"] + (state.balances.isEmpty ? ["You are settled up with everyone."] : state.balances)
-        if !state.suggestions.isEmpty { text += ["Payments that would settle you up:"] + state.suggestions }
-        if state.activity.isEmpty {
-            text.append(state.page == 0 ? "No activity yet: add an expense." : "No older activity.")
-        } else {
-            text.append("Activity, newest first (\(state.page * state.pageSize + 1) to \(state.page * state.pageSize + state.activity.count)):")
-            text += state.activity
+        var text: [String] = []
+        if state.isLoaded {
+            text = ["Balances:"] + (state.balances.isEmpty ? ["You are settled up with everyone."] : state.balances)
+            if !state.suggestions.isEmpty { text += ["Payments that would settle you up:"] + state.suggestions }
+            if state.activity.isEmpty {
+                text.append(state.page == 0 ? "No activity yet: add an expense." : "No older activity.")
+            } else {
+                text.append("Activity, newest first (\(state.page * state.pageSize + 1) to \(state.page * state.pageSize + state.activity.count)):")
+                text += state.activity
+            }
         }
         var actions = [Action(id: Self.addExpense, label: "Add an expense", role: .primary)]
         if !state.balances.isEmpty { actions.append(Action(id: Self.settleUp, label: "Settle up")) }

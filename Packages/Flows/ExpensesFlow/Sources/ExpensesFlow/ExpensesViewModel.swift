@@ -19,6 +19,9 @@ struct ExpensesViewState: Equatable, Sendable {
     var page = 0
     var pageSize = ExpensesViewModel.pageSize
     var hasOlder = false
+    /// Whether the balances and activity were read: before that (or when that failed) the tab
+    /// says nothing of them, rather than "settled up" and "no activity".
+    var isLoaded = false
     var notice: String?
     var phase = Phase.idle
 }
@@ -94,6 +97,7 @@ struct ExpensesViewModel: ViewModel {
 
     mutating func loaded(balances: [Balance], suggestions: [SuggestedPayment], activity: [Activity], names: [UserID: String]) {
         self.names = names
+        state.isLoaded = true
         state.phase = .idle
         var totals: [Currency: Int128] = [:]
         for balance in balances { totals[balance.amount.currency, default: 0] += Int128(balance.amount.minorUnits) }
@@ -105,6 +109,16 @@ struct ExpensesViewModel: ViewModel {
             payment.from == user ? "You pay \(name(payment.to)) \(payment.amount)." : "\(name(payment.from, capitalised: true)) pays \(name(payment.to)) \(payment.amount)."
         }
         page(activity)
+    }
+
+    /// The people among `people` the tab has no name for yet (besides the user).
+    func unnamed(among people: [UserID]) -> Set<UserID> {
+        Set(people).subtracting(names.keys).subtracting([user])
+    }
+
+    /// Names for people first seen on another page of activity.
+    mutating func named(_ more: [UserID: String]) {
+        names.merge(more) { _, new in new }
     }
 
     /// One page of activity, in words: `2027-01-15 You added Dinner, 30.00 EUR.`

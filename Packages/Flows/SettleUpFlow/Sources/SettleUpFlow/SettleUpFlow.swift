@@ -67,7 +67,7 @@ public actor SettleUpFlow: InventoriedFlow {
             model = SettleUpViewModel(people: try await people(), today: dependencies.today)
         } catch {
             model = SettleUpViewModel(people: [], today: dependencies.today)
-            model.failed(error)
+            model.failedToLoad(error)
         }
         return await presenter.presenting(model.state) { view in
             while true {

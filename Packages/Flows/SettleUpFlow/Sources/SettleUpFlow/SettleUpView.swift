@@ -21,7 +21,7 @@ struct SettleUpView: View {
         case .pick:
             guard !state.people.isEmpty else {
                 return Screen(
-                    id: Self.screenID, title: "Settle up", text: ["You are settled up with everyone: nothing to pay or to receive."],
+                    id: Self.screenID, title: "Settle up", text: state.isLoaded ? ["You are settled up with everyone: nothing to pay or to receive."] : [],
                     actions: [Action(id: Self.cancel, label: "Back", role: .cancel)], status: status
                 )
             }

@@ -70,6 +70,9 @@ struct SettleUpViewState: Equatable, Sendable {
 
     var step = Step.pick
     var people: [Person] = []
+    /// Whether what the screen lists was read: after a failed read it says nothing of it (not
+    /// "settled up" or "none yet"), only why.
+    var isLoaded = true
     var person: ElementID?
     var currency: Currency?
     var amount = ""
@@ -231,6 +234,12 @@ struct SettleUpViewModel: ViewModel {
 
     mutating func busy() {
         state.phase = .loading
+    }
+
+    /// The balances could not be read: nobody to offer, and the screen says why.
+    mutating func failedToLoad(_ error: ExpensesError) {
+        state.isLoaded = false
+        failed(error)
     }
 
     mutating func failed(_ error: ExpensesError) {

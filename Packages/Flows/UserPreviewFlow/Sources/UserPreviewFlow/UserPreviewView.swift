@@ -22,7 +22,8 @@ struct UserPreviewView: View {
         switch state.step {
         case .pick:
             guard !state.people.isEmpty else {
-                return Screen(id: Self.screenID, title: "Friend", text: ["No friends yet: add one on the Friends tab."], actions: [backAction], status: status)
+                let text = state.isLoaded ? ["No friends yet: add one on the Friends tab."] : []
+                return Screen(id: Self.screenID, title: "Friend", text: text, actions: [backAction], status: status)
             }
             let people = state.people.map { Choice(id: $0.id, label: $0.label) }
             return Screen(
@@ -33,7 +34,9 @@ struct UserPreviewView: View {
 
         case .preview:
             var text = state.about + state.balances
-            if state.expenses.isEmpty {
+            if !state.isLoaded {
+                // Nothing read yet (or the read failed): the status says why.
+            } else if state.expenses.isEmpty {
                 text.append(state.hasNewer ? "No older shared expenses." : "No shared expenses yet.")
             } else {
                 text.append("Shared expenses, newest first (\(state.range ?? "")):")

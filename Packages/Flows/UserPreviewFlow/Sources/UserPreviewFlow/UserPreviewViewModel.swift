@@ -37,6 +37,9 @@ struct UserPreviewViewState: Equatable, Sendable {
 
     var step = Step.preview
     var people: [Person] = []
+    /// Whether what the screen lists was read: after a failed read it says nothing of it (not
+    /// "settled up" or "none yet"), only why.
+    var isLoaded = false
     var name = ""
     var isContact = false
     /// Who they are: an account (email, friend code) or a contact.
@@ -129,6 +132,7 @@ struct UserPreviewViewModel: ViewModel {
         choices = Array(zip(ids, friends)).map { (id: $0.0, friend: $0.1) }
         state.people = choices.map { UserPreviewViewState.Person(id: $0.id, label: $0.friend.name.value + ($0.friend.isContact ? " (contact)" : "")) }
         state.step = .pick
+        state.isLoaded = true
         state.phase = .idle
     }
 
@@ -142,6 +146,7 @@ struct UserPreviewViewModel: ViewModel {
         hasAvatar = false
         state.figure = nil
         state.step = .preview
+        state.isLoaded = false
         state.name = friend.name.value
         switch friend.kind {
         case .account(let email, let code):
@@ -165,6 +170,7 @@ struct UserPreviewViewModel: ViewModel {
             ? [BalanceWords.sentence(.zero(.eur), name: name.value)]
             : balances.sorted { $0.currency.code < $1.currency.code }.map { BalanceWords.sentence($0, name: name.value) }
         state.canSettle = !balances.isEmpty
+        state.isLoaded = true
         var names = names
         names[user] = "you"
         names[friend.id] = name.value
