@@ -1,4 +1,5 @@
 import ExpensesData
+import Foundation
 import GRDB
 import LocalStore
 
@@ -61,28 +62,24 @@ private struct Transaction: ExpensesWriting {
     }
 
     func balances(of user: String) throws -> [BalanceRecord] {
-        try Row.fetchAll(
-            db,
-            sql: """
-                SELECT * FROM balance WHERE user_low = ?
-                UNION ALL
-                SELECT * FROM balance WHERE user_high = ?
-                """,
-            arguments: [user, user]
-        ).map(BalanceRecord.init(row:))
+        try BalanceRecord.all(db.cachedStatement(sql: """
+            SELECT \(BalanceRecord.columns) FROM balance WHERE user_low = ?1
+            UNION ALL
+            SELECT \(BalanceRecord.columns) FROM balance WHERE user_high = ?1
+            """), arguments: [user])
     }
 
     func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord] {
-        // Each person's pairs by index, kept when the other side is among `people` too.
-        var found: [BalanceRecord] = []
-        for person in people {
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM balance WHERE user_low = ? AND currency = ?"),
-                arguments: [person, currency]
-            )
-            found += rows.map(BalanceRecord.init(row:)).filter { people.contains($0.high) }
-        }
-        return found
+        // One statement: each person's pairs by the primary key, kept when the other side is
+        // among `people` too. The people travel as one JSON array. The unary `+` keeps SQLite
+        // from searching the key for every pair of people (a million look-ups for a thousand).
+        let list = try JSONEncoder().encode(people.sorted())
+        return try BalanceRecord.all(db.cachedStatement(sql: """
+            SELECT \(BalanceRecord.columns) FROM balance
+            WHERE balance.user_low IN (SELECT value FROM json_each(?1))
+              AND +balance.user_high IN (SELECT value FROM json_each(?1))
+              AND +balance.currency = ?2
+            """), arguments: [String(decoding: list, as: UTF8.self), currency])
     }
 
     func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord] {
@@ -145,7 +142,7 @@ private struct Transaction: ExpensesWriting {
         }
         let settlements = try Row.fetchCursor(db, sql: "SELECT * FROM settlement")
         while let row = try settlements.next() { try settlement(self.settlement(from: row)) }
-        let balances = try Row.fetchCursor(db, sql: "SELECT * FROM balance")
+        let balances = try Row.fetchCursor(db, sql: "SELECT \(BalanceRecord.columns) FROM balance")
         while let row = try balances.next() { try balance(BalanceRecord(row: row)) }
     }
 
@@ -447,7 +444,19 @@ extension SettlementRecord {
 }
 
 extension BalanceRecord {
+    /// The columns `init(row:)` reads, in its order: by position, since looking a column up by
+    /// name costs more than the rest of reading a row.
+    fileprivate static let columns = "user_low, user_high, currency, amount"
+
     fileprivate init(row: Row) {
-        self.init(low: row["user_low"], high: row["user_high"], currency: row["currency"], amount: row["amount"])
+        self.init(low: row[0], high: row[1], currency: row[2], amount: row[3])
+    }
+
+    /// Every row of `statement` (selecting ``columns``), read as it comes.
+    fileprivate static func all(_ statement: Statement, arguments: StatementArguments) throws -> [BalanceRecord] {
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var records: [BalanceRecord] = []
+        while let row = try rows.next() { records.append(BalanceRecord(row: row)) }
+        return records
     }
 }

@@ -61,8 +61,14 @@ public struct LiveFriendsService: FriendsService {
 
     public func names(of people: Set<UserID>, for user: UserID) async throws(FriendsError) -> [UserID: DisplayName] {
         guard !people.isEmpty else { return [:] }
+        // The user's own contacts (not linked to an account yet) by the names the user gave them;
+        // accounts, friends or not, by their own. Only those asked for are read.
         var names: [UserID: DisplayName] = [:]
-        for friend in try await friends(of: user) where people.contains(friend.id) { names[friend.id] = friend.name }
+        let contacts = try await storing { try await store.read { try $0.contacts(ownerID: user.rawValue) } }
+        for contact in contacts where contact.linkedTo == nil && people.contains(UserID(rawValue: contact.id)) {
+            guard let name = try? DisplayName(contact.name) else { throw .storeUnavailable("the stored contact \(contact.id) is damaged") }
+            names[UserID(rawValue: contact.id)] = name
+        }
         for account in try await accountsNamed(people.subtracting(names.keys), for: user) { names[account.id] = account.displayName }
         return names
     }

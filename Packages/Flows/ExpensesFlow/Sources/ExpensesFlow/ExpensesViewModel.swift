@@ -102,8 +102,10 @@ struct ExpensesViewModel: ViewModel {
         var totals: [Currency: Int128] = [:]
         for balance in balances { totals[balance.amount.currency, default: 0] += Int128(balance.amount.minorUnits) }
         var lines = totals.sorted { $0.key.code < $1.key.code }.compactMap { BalanceWords.total($0.value, in: $0.key) }
-        let ordered = balances.sorted { (self.name($0.other), $0.amount.currency.code) < (self.name($1.other), $1.amount.currency.code) }
-        lines += ordered.map { BalanceWords.sentence($0.amount, name: name($0.other, capitalised: true)) }
+        // Each name looked up once, not at every comparison of the sort.
+        let named = balances.map { (name: name($0.other, capitalised: true), balance: $0) }
+        let ordered = named.sorted { ($0.name, $0.balance.amount.currency.code) < ($1.name, $1.balance.amount.currency.code) }
+        lines += ordered.map { BalanceWords.sentence($0.balance.amount, name: $0.name) }
         state.balances = lines
         state.suggestions = suggestions.map { payment in
             payment.from == user ? "You pay \(name(payment.to)) \(payment.amount)." : "\(name(payment.from, capitalised: true)) pays \(name(payment.to)) \(payment.amount)."
