@@ -2,6 +2,7 @@ import ArgumentParser
 import Expenses
 import FlowKit
 import FlowTerminal
+import FlowsServices
 import Foundation
 import LocalStore
 import Primitives
@@ -46,14 +47,8 @@ struct VerifyCommand: AsyncParsableCommand {
     )
 
     func run() async throws {
-        let location: StoreLocation
-        do {
-            location = try StoreLocation.resolve(environment: ProcessInfo.processInfo.environment)
-        } catch {
-            Launcher.complain(error.description)
-            throw ExitCode.failure
-        }
-        guard let verifier = AppContainer.live(location: location).verifier else { throw ExitCode.failure }
+        // Only the ledger's store is needed: no accounts, no renderer.
+        let verifier = LocalServices.open(try Launcher.storeLocation()).verifier
         let check: LedgerCheck
         do {
             check = try await verifier.verify()
@@ -61,10 +56,14 @@ struct VerifyCommand: AsyncParsableCommand {
             Launcher.complain(error.message)
             throw ExitCode.failure
         }
-        for expense in check.brokenExpenses { StandardOutput.line("expense \(expense)") }
-        for difference in check.differences { StandardOutput.line(Self.describe(difference)) }
-        StandardOutput.line(check.summary)
+        for line in Self.report(check) { StandardOutput.line(line) }
         if !check.isSound { throw ExitCode.failure }
+    }
+
+    /// What a recount found, a line each: every expense that does not add up, every balance that
+    /// differs from its recount, then the summary.
+    static func report(_ check: LedgerCheck) -> [String] {
+        check.brokenExpenses.map { "expense \($0)" } + check.differences.map(describe) + [check.summary]
     }
 
     /// `EUR a-ann <- b-bob: kept 10.00, recounted 12.00` (what the second owes the first).

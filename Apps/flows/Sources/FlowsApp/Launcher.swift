@@ -13,13 +13,7 @@ enum Launcher {
         guard let entry = FlowCatalog.entry(named: name) else {
             throw ValidationError("unknown flow '\(name)'")
         }
-        let location: StoreLocation
-        do {
-            location = try StoreLocation.resolve(environment: ProcessInfo.processInfo.environment)
-        } catch {
-            complain(error.description)
-            throw ExitCode.failure
-        }
+        let location = try storeLocation()
 
         let environment = ProcessInfo.processInfo.environment
         let answers = try options.parsedAnswers()
@@ -129,13 +123,7 @@ enum Launcher {
         if let given = script.steps.first(where: { if case .given = $0.action { true } else { false } }) {
             throw UsageError("\(path):\(given.line): given steps set up a test store; they run only under flows test")
         }
-        let location: StoreLocation
-        do {
-            location = try StoreLocation.resolve(environment: ProcessInfo.processInfo.environment)
-        } catch {
-            complain(error.description)
-            throw ExitCode.failure
-        }
+        let location = try storeLocation()
         let container = AppContainer.live(location: location)
         let run = await ScriptRunner.run(script, flow: entry.name) { router in
             await entry.run(container: container, router: router)
@@ -177,6 +165,17 @@ enum Launcher {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(outcome.value) else { return #"{"result":"\#(outcome.name)"}"# }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Where the store lives (FLOWS_HOME, else XDG_DATA_HOME/flows, else ~/.local/share/flows);
+    /// when that cannot be worked out, says why and fails.
+    static func storeLocation() throws -> StoreLocation {
+        do {
+            return try StoreLocation.resolve(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            complain(error.description)
+            throw ExitCode.failure
+        }
     }
 
     static func complain(_ message: String) {

@@ -80,7 +80,7 @@ public enum GoldenScripts {
                 do throws(ExpensesError) {
                     let check = try await verifier.verify()
                     if check.isSound { return nil }
-                    return ([check.summary] + check.brokenExpenses + check.differences.map(VerifyCommand.describe)).joined(separator: "\n")
+                    return VerifyCommand.report(check).joined(separator: "\n")
                 } catch {
                     return "the ledger could not be recounted: \(error.message)"
                 }

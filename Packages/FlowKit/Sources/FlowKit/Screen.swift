@@ -165,6 +165,10 @@ public enum Input: Equatable, Sendable, Codable {
 
 /// One option of a choice or multi-choice field.
 public struct Choice: Equatable, Sendable, Codable {
+    /// The most options a plain listing (the plain renderer, transcripts) names one by one; a
+    /// longer list (currencies) is summed up by its ends.
+    public static let longList = 20
+
     public var id: ElementID
     public var label: String
     /// What else tells the option apart (an email), shown beside the label; typing its start

@@ -9,3 +9,12 @@ public protocol ViewModel: Sendable {
     /// What the screen should show now.
     var state: ViewState { get }
 }
+
+/// Why a ViewModel does not take an answer, in words for the user: what a field's error says.
+public struct Refusal: Error, Equatable, Sendable {
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+}

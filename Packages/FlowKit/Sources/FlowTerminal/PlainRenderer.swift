@@ -272,9 +272,9 @@ public actor PlainRenderer: ScreenHost {
         return text + ": "
     }
 
-    /// The most options listed before each question; a longer list (currencies) is named by its
-    /// ends, and listed whole only after an answer that is not one of them.
-    static let longList = 20
+    /// The most options listed before each question; a longer list is named by its ends, and
+    /// listed whole only after an answer that is not one of them.
+    static let longList = Choice.longList
 
     private func listOptions(_ options: [Choice], whole: Bool) {
         if !whole, options.count > Self.longList, let first = options.first, let last = options.last {

@@ -78,7 +78,7 @@ public enum ScreenSnapshot {
     }
 
     /// The most options a single choice lists in full.
-    static let longList = 20
+    static let longList = Choice.longList
 
     private static func described(_ option: Choice) -> String {
         "\(option.label)" + (option.detail.map { ", \($0)" } ?? "") + " (\(option.id))"

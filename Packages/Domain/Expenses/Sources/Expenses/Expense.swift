@@ -64,6 +64,8 @@ public struct Expense: Equatable, Sendable {
     public let rule: SplitRule
     public let note: String?
 
+    /// The most characters a description may have (at least one).
+    public static let descriptionLimit = 100
     /// The most characters a note may have.
     public static let noteLimit = 500
 
@@ -72,7 +74,7 @@ public struct Expense: Equatable, Sendable {
     /// Checks a draft against every rule and works out its split.
     public init(id: ExpenseID, draft: ExpenseDraft) throws(ExpenseProblem) {
         let description = draft.description.trimmingWhitespace()
-        guard (1...100).contains(description.count) else { throw .description }
+        guard (1...Self.descriptionLimit).contains(description.count) else { throw .description }
         guard draft.amount.minorUnits <= LedgerLimits.maximumAmount else { throw .amountTooLarge(draft.amount.currency) }
         guard !description.containsControlCharacters else { throw .descriptionControlCharacters }
         let note = draft.note?.trimmingWhitespace() ?? ""
@@ -128,7 +130,7 @@ public enum ExpenseProblem: Error, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .description: "Describe it in 1 to 100 characters."
+        case .description: "Describe it in 1 to \(Expense.descriptionLimit) characters."
         case .descriptionControlCharacters: "A description cannot contain control characters."
         case .noPayer: "Say who paid."
         case .duplicatePayer: "Each payer appears once."

@@ -338,17 +338,21 @@ public struct LiveExpensesService: ExpensesService {
         return currency
     }
 
-    /// Runs store work, turning its failures into ``ExpensesError``s.
     private func storing<T>(_ work: () async throws -> T) async throws(ExpensesError) -> T {
-        do {
-            return try await work()
-        } catch let error as ExpensesError {
-            throw error
-        } catch let ExpensesDataError.refused(rule) {
-            throw .refused(rule)
-        } catch {
-            throw .storeUnavailable("\(error)")
-        }
+        try await ExpensesLive.storing(work)
+    }
+}
+
+/// Runs store work, turning its failures into ``ExpensesError``s.
+func storing<T>(_ work: () async throws -> T) async throws(ExpensesError) -> T {
+    do {
+        return try await work()
+    } catch let error as ExpensesError {
+        throw error
+    } catch let ExpensesDataError.refused(rule) {
+        throw .refused(rule)
+    } catch {
+        throw .storeUnavailable("\(error)")
     }
 }
 

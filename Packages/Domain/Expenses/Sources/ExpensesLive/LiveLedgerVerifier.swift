@@ -12,8 +12,8 @@ public struct LiveLedgerVerifier: LedgerVerifier {
     }
 
     public func verify() async throws(ExpensesError) -> LedgerCheck {
-        do {
-            return try await store.read { db in
+        try await storing {
+            try await store.read { db in
                 var recount = Recount()
                 try db.forEachLedgerRow(
                     expensePerson: { recount.add($0) },
@@ -22,10 +22,6 @@ public struct LiveLedgerVerifier: LedgerVerifier {
                 )
                 return recount.finished()
             }
-        } catch let error as ExpensesError {
-            throw error
-        } catch {
-            throw .storeUnavailable(String(describing: error))
         }
     }
 }

@@ -24,7 +24,7 @@ struct AddExpenseView: View {
     func screen(for state: AddExpenseViewState) -> Screen {
         let others = state.people.dropFirst().map(\.name)
         var fields = [
-            Field(id: Self.description, label: "Description", input: .text(state.description), hint: "1 to 100 characters", error: state.errors[Self.description]),
+            Field(id: Self.description, label: "Description", input: .text(state.description), hint: "1 to \(state.descriptionLimit) characters", error: state.errors[Self.description]),
             Field(id: Self.amount, label: "Amount", input: .money(state.amount, currency: state.currency, decimals: state.decimals), hint: "like 12.50", error: state.errors[Self.amount]),
             Field(id: Self.currency, label: "Currency", input: .choice(state.currencies.map { Choice(id: ElementID($0), label: $0) }, selected: ElementID(state.currency))),
             Field(id: Self.day, label: "Day", input: .day(state.day, resolved: state.dayRead), hint: "yyyy-MM-dd, today, yesterday or a weekday", error: state.errors[Self.day]),

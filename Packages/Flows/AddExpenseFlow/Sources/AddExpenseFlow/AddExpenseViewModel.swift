@@ -12,6 +12,9 @@ struct AddExpenseViewState: Equatable, Sendable {
         var rows: [TableRow]
     }
 
+    /// The most characters a description may have, for the field's hint.
+    var descriptionLimit = Expense.descriptionLimit
+
     var people: [(id: ElementID, name: String)]
     var description: String
     var amount: String
@@ -44,12 +47,6 @@ struct AddExpenseViewState: Equatable, Sendable {
             && left.errors == right.errors && left.preview == right.preview && left.phase == right.phase
             && left.isEditing == right.isEditing
     }
-}
-
-/// Why an answer is not taken, in words for the user.
-struct Refusal: Error, Equatable {
-    var message: String
-    init(_ message: String) { self.message = message }
 }
 
 /// The answers as the flow reads them, in the domain's values.
@@ -318,7 +315,7 @@ struct AddExpenseViewModel: ViewModel {
         case AddExpenseView.description:
             let trimmed = form.description.trimmingWhitespace()
             if trimmed.containsControlCharacters { return ExpenseProblem.descriptionControlCharacters.message }
-            return (1...100).contains(trimmed.count) ? nil : ExpenseProblem.description.message
+            return (1...Expense.descriptionLimit).contains(trimmed.count) ? nil : ExpenseProblem.description.message
         case AddExpenseView.amount:
             if case .failure(let refusal) = amount { return refusal.message }
             return nil

@@ -121,10 +121,8 @@ public actor AuthenticatedFlow: InventoriedFlow {
 
     /// Records a payment with `friend`; the home then says what was recorded.
     private func settleUp(with friend: Friend) async {
-        guard case .settled(let settlement, let name) = await router.start(SettleUpFlow(user: user.id, with: friend, dependencies: dependencies, router: router)) else { return }
-        notice = settlement.from == user.id
-            ? "Recorded: you paid \(name) \(settlement.amount)."
-            : "Recorded: \(name) paid you \(settlement.amount)."
+        let result = await router.start(SettleUpFlow(user: user.id, with: friend, dependencies: dependencies, router: router))
+        if let said = result.notice(for: user.id) { notice = said }
     }
 
     /// Adds an expense (with `friends`, or with whom the user picks first): what to say of it,

@@ -104,9 +104,7 @@ public actor ExpensesFlow: InventoriedFlow {
                 case .settleUp:
                     let result = await router.start(SettleUpFlow(user: user, dependencies: dependencies, router: router))
                     await load(into: &model)
-                    if case .settled(let settlement, let name) = result {
-                        model.said(settlement.from == user ? "Recorded: you paid \(name) \(settlement.amount)." : "Recorded: \(name) paid you \(settlement.amount).")
-                    }
+                    if let said = result.notice(for: user) { model.said(said) }
                 case .back:
                     guard model.state.question != nil else { return .closed }
                     model.keep()

@@ -23,6 +23,13 @@ public actor SettleUpFlow: InventoriedFlow {
             }
         }
 
+        /// What the screen the user comes back to says of it, seen by `user` (who recorded it):
+        /// "Recorded: you paid Bob Stone 20.00 EUR." Nil when nothing was recorded.
+        public func notice(for user: UserID) -> String? {
+            guard case .settled(let settlement, let name) = self else { return nil }
+            return settlement.from == user ? "Recorded: you paid \(name) \(settlement.amount)." : "Recorded: \(name) paid you \(settlement.amount)."
+        }
+
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             guard case .settled(let settlement, let name) = self else { return }
             try container.encode(settlement.id.rawValue, forKey: "id")

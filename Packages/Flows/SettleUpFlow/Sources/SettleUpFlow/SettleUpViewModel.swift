@@ -248,12 +248,6 @@ struct SettleUpViewModel: ViewModel {
     }
 }
 
-/// Why an answer is not taken, in words for the user.
-struct Refusal: Error, Equatable {
-    var message: String
-    init(_ message: String) { self.message = message }
-}
-
 extension Money {
     /// The amount without its sign or currency: `12.00`.
     var magnitudeText: String { BalanceWords.owed(self).amountText }
