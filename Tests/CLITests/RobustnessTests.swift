@@ -139,6 +139,10 @@ struct RobustnessTests {
         // A field of a flow reached on the way (sign-in before the home) is the flow's too.
         let home = try flows.run(["run", "Authenticated", "--no-input", "--set", "email=ada@example.com"])
         #expect(!home.stderr.contains("no such field"))
+        // Only a table has cells: `email.home` names nothing.
+        let cell = try flows.run(["run", "SignIn", "--set", "email.home=ada@example.com"])
+        #expect(cell.status == 2)
+        #expect(cell.stderr.hasPrefix("flows: --set email.home: SignIn has no such field;"))
     }
 
     @Test("list --json prints the catalog as JSON")

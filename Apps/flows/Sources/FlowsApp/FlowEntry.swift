@@ -58,6 +58,16 @@ public struct FlowEntry: Sendable {
     /// Every field this flow and the flows it starts can ask for, by identifier (sign-in's
     /// fields for a flow that signs in first).
     public var fields: [ElementID] {
+        reachedScreens.flatMap(\.fields).reduce(into: []) { fields, field in if !fields.contains(field) { fields.append(field) } }
+    }
+
+    /// The fields among ``fields`` that are tables, whose cells are answered one by one.
+    var tables: Set<ElementID> {
+        Set(reachedScreens.flatMap(\.tables))
+    }
+
+    /// Every screen of this flow and of the flows it starts (sign-in's for a flow that signs in first).
+    private var reachedScreens: [FlowInventory.ScreenEntry] {
         // A flow for a signed-in user signs in first when nobody is.
         var reached = needsUser ? [name, FlowEntry.name(of: SignInFlow.self)] : [name]
         var index = 0
@@ -67,21 +77,16 @@ public struct FlowEntry: Sendable {
             }
             index += 1
         }
-        var fields: [ElementID] = []
-        for entry in reached.compactMap(FlowCatalog.entry(named:)) {
-            for screen in entry.inventory.screens {
-                for field in screen.fields where !fields.contains(field) { fields.append(field) }
-            }
-        }
-        return fields
+        return reached.compactMap(FlowCatalog.entry(named:)).flatMap(\.inventory.screens)
     }
 
     /// Refuses answers given in advance (`--set`) for fields this flow never asks for.
     func checkAnswers(_ identifiers: some Sequence<ElementID>) throws {
         let known = fields
-        // A table's cell is its field and a row: `parts.bob-stone`.
+        let tables = tables
+        // A table's cell is its field and a row: `parts.bob-stone`; no other field has cells.
         let unknown = identifiers.filter { id in
-            !known.contains(id) && !known.contains { id.row(in: $0) != nil }
+            !known.contains(id) && !tables.contains { id.row(in: $0) != nil }
         }.map(\.rawValue).sorted()
         guard !unknown.isEmpty else { return }
         let offered = known.isEmpty ? "it asks for nothing" : "its fields are " + known.map(\.rawValue).joined(separator: ", ")

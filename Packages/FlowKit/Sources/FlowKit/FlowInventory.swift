@@ -11,11 +11,15 @@ public struct FlowInventory: Sendable, Equatable {
         public var id: ScreenID
         public var actions: [ElementID]
         public var fields: [ElementID]
+        /// The fields among `fields` that are tables: only their cells (`parts.bob-stone`) are
+        /// answered one by one.
+        public var tables: [ElementID]
 
-        public init(_ id: ScreenID, actions: [ElementID], fields: [ElementID] = []) {
+        public init(_ id: ScreenID, actions: [ElementID], fields: [ElementID] = [], tables: [ElementID] = []) {
             self.id = id
             self.actions = actions
             self.fields = fields
+            self.tables = tables
         }
     }
 
@@ -57,14 +61,18 @@ public struct FlowInventory: Sendable, Equatable {
     public init<V: View>(drawing view: V = V(), for states: [V.ViewState]) {
         var actions: [ElementID] = []
         var fields: [ElementID] = []
+        var tables: [ElementID] = []
         var messages: [Message] = []
         for state in states {
             let screen = view.screen(for: state)
             for action in screen.actions.map(\.id) where !actions.contains(action) {
                 actions.append(action)
             }
-            for field in screen.fields.map(\.id) where !fields.contains(field) {
-                fields.append(field)
+            for field in screen.fields where !fields.contains(field.id) {
+                fields.append(field.id)
+            }
+            for field in screen.fields where !tables.contains(field.id) {
+                if case .table = field.input { tables.append(field.id) }
             }
             var shown = screen.fields.compactMap(\.error)
             if case .error(let message) = screen.status { shown.append(message) }
@@ -73,7 +81,7 @@ public struct FlowInventory: Sendable, Equatable {
                 if !messages.contains(message) { messages.append(message) }
             }
         }
-        self.init(screens: [ScreenEntry(V.screenID, actions: actions, fields: fields)], messages: messages)
+        self.init(screens: [ScreenEntry(V.screenID, actions: actions, fields: fields, tables: tables)], messages: messages)
     }
 
     private static func message(_ text: String) -> Message {
