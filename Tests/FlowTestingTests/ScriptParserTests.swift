@@ -53,7 +53,7 @@ struct ScriptParserTests {
         ("fill email \"open", "s.flows:3: a quoted value has no closing quote"),
         ("fill email \"a\\qb\"", "s.flows:3: unknown escape \\q"),
         ("tap sign in", "s.flows:3: unexpected 'in' after tap sign; quote values that hold spaces"),
-        ("expect colour red", "s.flows:3: expect colour? expect screen, text, error or result"),
+        ("expect colour red", "s.flows:3: expect colour? expect screen, text, error, result or store"),
         ("flow SignIn", "s.flows:3: 'flow NAME' goes once, before every step"),
         ("choose currency", "s.flows:3: choose currency needs at least one option"),
         ("fill email", "s.flows:3: fill needs a value; write \"\" for an empty one"),

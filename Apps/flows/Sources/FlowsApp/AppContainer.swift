@@ -26,6 +26,8 @@ public struct AppContainer: AppFlow.Dependencies {
     public let files: any UserFiles = LocalUserFiles()
     /// The recount of the whole ledger (`flows verify`), when the container has one.
     public let verifier: (any LedgerVerifier)?
+    /// The store under the services, when the container was built on the embedded one.
+    public private(set) var database: LocalDatabase?
     /// The clock and the time zone that say what day it is for the user.
     private let now: @Sendable () -> Date
     /// The user's time zone: what day it is, and the day a change is shown on.
@@ -66,5 +68,6 @@ public struct AppContainer: AppFlow.Dependencies {
             accounts: services.accounts, expenses: services.expenses, friends: services.friends, preferences: services.preferences,
             now: now, timeZone: timeZone, verifier: services.verifier
         )
+        database = services.database
     }
 }

@@ -26,6 +26,9 @@ public struct LocalServices: Sendable {
     public let preferences: any PreferencesService
     /// The recount of the whole ledger (`flows verify`): the store's owner's, not a user's.
     public let verifier: any LedgerVerifier
+    /// The store these services share, for tools that inspect it whole (tests, `flows test
+    /// --explore`); nil for services put together by hand.
+    public private(set) var database: LocalDatabase?
 
     public init(
         accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, preferences: any PreferencesService,
@@ -79,13 +82,15 @@ public struct LocalServices: Sendable {
         let friends = LiveFriendsService(
             store: SQLiteFriendsStore(database: database), accounts: accounts, expenses: ledger, merging: ledger, random: random, now: now
         )
-        return LocalServices(
+        var services = LocalServices(
             accounts: accounts,
             expenses: LiveExpensesService(store: expensesStore, people: KnownPeople(accounts: accounts, friends: friends), random: random, now: now),
             friends: friends,
             preferences: LivePreferencesService(store: SQLitePreferencesStore(database: database)),
             verifier: LiveLedgerVerifier(store: expensesStore)
         )
+        services.database = database
+        return services
     }
 
     /// Every area's migrations, in the order they run: what opens a store of the app.

@@ -15,15 +15,18 @@ public struct GoldenSuite: Sendable {
         /// A check of what the run left behind (the app recounts its ledger): a problem to
         /// report, or nil.
         public var afterwards: (@Sendable () async -> String?)?
+        /// The store's contents, for `expect store unchanged`.
+        public var contents: ScriptRunner.Contents?
 
         public init(
             flow: String, prepare: ScriptRunner.Prepare?, run: @escaping @Sendable (AppRouter) async -> AnyFlowOutcome,
-            afterwards: (@Sendable () async -> String?)? = nil
+            afterwards: (@Sendable () async -> String?)? = nil, contents: ScriptRunner.Contents? = nil
         ) {
             self.flow = flow
             self.prepare = prepare
             self.run = run
             self.afterwards = afterwards
+            self.contents = contents
         }
     }
 
@@ -79,7 +82,7 @@ public struct GoldenSuite: Sendable {
         } catch {
             return Result(script: path, passed: false, report: "\(error)", run: nil)
         }
-        let run = await ScriptRunner.run(script, flow: launch.flow, prepare: launch.prepare, launch: launch.run)
+        let run = await ScriptRunner.run(script, flow: launch.flow, prepare: launch.prepare, contents: launch.contents, launch: launch.run)
         let goldenPath = Self.goldenPath(for: path)
         var problems: [String] = []
         if let failure = run.failure { problems.append(failure.description) }
@@ -95,7 +98,8 @@ public struct GoldenSuite: Sendable {
             if let diff = TextDiff.unified(expected: golden, actual: run.transcript, expectedName: goldenPath, actualName: "this run") {
                 problems.append("the transcript differs from its golden:\n\(diff)")
             }
-        } else {
+        } else if problems.isEmpty {
+            // A script without a golden that fails (one --explore wrote) reports its failure alone.
             problems.append("no golden transcript at \(goldenPath); write it with --update and read it before committing")
         }
         return Result(script: path, passed: problems.isEmpty, report: problems.joined(separator: "\n"), run: run)

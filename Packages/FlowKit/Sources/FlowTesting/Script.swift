@@ -42,6 +42,9 @@ public struct Script: Equatable, Sendable {
         /// A field's inline error; with no field, the screen's error status.
         case expectError(ElementID?, String)
         case expectResult(String)
+        /// The store holds exactly what it held once the `given` steps were done: nothing the
+        /// flow did was kept (what a cancelled flow promises).
+        case expectStoreUnchanged
 
         /// The event the step sends, for steps that act on the screen.
         var event: UserEvent? {
@@ -51,7 +54,7 @@ public struct Script: Equatable, Sendable {
             case .tap(let id): .tap(id)
             case .back: .back
             case .cancel: .cancel
-            case .given, .expectScreen, .expectText, .expectError, .expectResult: nil
+            case .given, .expectScreen, .expectText, .expectError, .expectResult, .expectStoreUnchanged: nil
             }
         }
 
@@ -69,6 +72,7 @@ public struct Script: Equatable, Sendable {
             case .expectError(let id?, let message): "expect error \(id) \(ScriptText.quoted(message))"
             case .expectError(nil, let message): "expect error \(ScriptText.quoted(message))"
             case .expectResult(let name): "expect result \(name)"
+            case .expectStoreUnchanged: "expect store unchanged"
             }
         }
     }

@@ -43,7 +43,7 @@ public enum ScriptParser {
 
     private static let usage = """
         steps are: fill ID VALUE, choose ID OPTION..., tap ID, back, cancel, expect screen ID, \
-        expect text "...", expect error [ID] "...", expect result NAME, given ...
+        expect text "...", expect error [ID] "...", expect result NAME, expect store unchanged, given ...
         """
 
     private static func parseStep(_ line: String) throws(ParseError) -> Script.Verb {
@@ -80,7 +80,7 @@ public enum ScriptParser {
     }
 
     private static func parseExpectation(_ words: inout Words) throws(ParseError) -> Script.Verb {
-        guard let kind = try words.next() else { throw ParseError("expect what? screen, text, error or result") }
+        guard let kind = try words.next() else { throw ParseError("expect what? screen, text, error, result or store") }
         switch kind {
         case "screen":
             return .expectScreen(ScreenID(try words.single(after: "expect screen", what: "a screen identifier")))
@@ -88,6 +88,11 @@ public enum ScriptParser {
             return .expectText(try words.single(after: "expect text", what: "the text, in quotes"))
         case "result":
             return .expectResult(try words.single(after: "expect result", what: "a result name"))
+        case "store":
+            guard try words.single(after: "expect store", what: "unchanged") == "unchanged" else {
+                throw ParseError("write it as: expect store unchanged")
+            }
+            return .expectStoreUnchanged
         case "error":
             let rest = try words.rest()
             switch rest.count {
@@ -96,7 +101,7 @@ public enum ScriptParser {
             default: throw ParseError("write it as: expect error ID \"message\" (or without ID for the screen's error)")
             }
         default:
-            throw ParseError("expect \(kind)? expect screen, text, error or result")
+            throw ParseError("expect \(kind)? expect screen, text, error, result or store")
         }
     }
 }

@@ -30,11 +30,14 @@ public struct ScriptRun: Sendable {
 public enum ScriptRunner {
     /// Sets up the container for a `given` step; throws a sentence when it cannot.
     public typealias Prepare = @Sendable ([String]) async throws -> Void
+    /// Everything the store holds, as text: two readings are equal exactly when nothing changed.
+    public typealias Contents = @Sendable () async -> String
 
     public static func run(
         _ script: Script,
         flow name: String,
         prepare: Prepare? = nil,
+        contents: Contents? = nil,
         launch: @escaping @Sendable (AppRouter) async -> AnyFlowOutcome
     ) async -> ScriptRun {
         var transcript = Transcript(flow: name)
@@ -52,6 +55,8 @@ public enum ScriptRunner {
             }
         }
 
+        // What `expect store unchanged` compares with: the store once it is set up.
+        let baseline = await contents?()
         let run = FlowRun(launch)
         var screen = await run.host.idleScreen()
         transcript.show(screen)
@@ -62,7 +67,7 @@ public enum ScriptRunner {
         for step in steps {
             transcript.step(step.action, secret: screen.map { ScreenOffers.isSecret(step.action, on: $0) } ?? false)
             let before = screen
-            if let problem = await perform(step.action, run: run, screen: &screen) {
+            if let problem = await perform(step.action, run: run, screen: &screen, contents: contents, baseline: baseline) {
                 failure = ScriptFailure(file: script.file, line: step.line, step: step.action.scriptLine, message: problem)
                 break
             }
@@ -86,7 +91,9 @@ public enum ScriptRunner {
     }
 
     /// Does one step; returns why it failed, or nil.
-    private static func perform(_ verb: Script.Verb, run: FlowRun, screen: inout Screen?) async -> String? {
+    private static func perform(
+        _ verb: Script.Verb, run: FlowRun, screen: inout Screen?, contents: Contents?, baseline: String?
+    ) async -> String? {
         if let event = verb.event {
             guard let current = screen else { return "the flow has already ended (\(await run.outcome().name))" }
             if let mismatch = ScreenOffers.mismatch(of: event, on: current) {
@@ -103,6 +110,13 @@ public enum ScriptRunner {
             return actual == name ? nil : "expected result \(name), the flow returned \(actual)"
         case .given:
             return "given steps go before every other step"
+        case .expectStoreUnchanged:
+            guard let contents, let baseline else { return "this runner cannot read the store" }
+            let now = await contents()
+            guard let diff = TextDiff.unified(expected: baseline, actual: now, expectedName: "the store after the given steps", actualName: "the store now") else {
+                return nil
+            }
+            return "the store changed:\n\(diff)"
         default:
             guard let current = screen else { return "the flow has already ended (\(await run.outcome().name))" }
             return ScreenExpectation.mismatch(verb, on: current)

@@ -178,6 +178,27 @@ public final class LocalDatabase: Sendable {
         }
     }
 
+    /// Every row of every table, as text: each table by name, its rows in the order of all their
+    /// columns. Two readings are equal exactly when the store holds the same data, so a test can
+    /// tell that nothing was written (and show what was, with a diff).
+    public func contents() throws -> String {
+        try read { db in
+            var lines: [String] = []
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            for table in tables {
+                let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoted))").count
+                let order = (1...max(1, columns)).map(String.init).joined(separator: ", ")
+                lines.append("[\(table)]")
+                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quoted) ORDER BY \(order)")
+                while let row = try rows.next() {
+                    lines.append(row.databaseValues.map(\.description).joined(separator: " | "))
+                }
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+
     /// The identifiers of the migrations applied to the database, in the order they ran.
     public func appliedMigrations() throws -> [String] {
         let queue = try writer()

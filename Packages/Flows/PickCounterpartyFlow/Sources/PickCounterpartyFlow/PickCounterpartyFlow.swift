@@ -11,18 +11,34 @@ public actor PickCounterpartyFlow: InventoriedFlow {
     public enum FlowResult: FlowOutcome {
         /// The people picked besides the user (none for a personal expense), in the list's order.
         case picked([Friend])
-        /// The user left; the choice they had stays as it was (a contact added meanwhile stays too).
+        /// The user left after adding new contacts, which stay (each was confirmed on its own);
+        /// the choice they had stays as it was.
+        case left(added: [Friend])
+        /// The user left; nothing was written, and the choice they had stays as it was.
         case cancelled
 
         public var name: String {
             switch self {
             case .picked: "picked"
+            case .left: "left"
             case .cancelled: "cancelled"
             }
         }
 
+        public var status: FlowOutcomeStatus {
+            switch self {
+            case .picked: .completed
+            case .left: .declined
+            case .cancelled: .cancelled
+            }
+        }
+
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .picked(let friends) = self { try container.encode(friends, forKey: "people") }
+            switch self {
+            case .picked(let friends): try container.encode(friends, forKey: "people")
+            case .left(let added): try container.encode(added, forKey: "added")
+            case .cancelled: break
+            }
         }
     }
 
@@ -77,10 +93,10 @@ public actor PickCounterpartyFlow: InventoriedFlow {
                         model.failed(error)
                     }
                 case .back:
-                    guard model.state.step == .newContact else { return .cancelled }
+                    guard model.state.step == .newContact else { return model.leaving }
                     model.backToPicking()
                 case .cancel:
-                    return .cancelled
+                    return model.leaving
                 }
                 await view.show(model.state)
             }

@@ -148,8 +148,17 @@ struct PickCounterpartyViewModel: ViewModel {
         state.phase = .failed(error.message + " Cancel, and try again later.")
     }
 
+    /// The contacts added here: they stay even if the user leaves.
+    private(set) var addedContacts: [Friend] = []
+
+    /// What leaving returns: cancelled, unless contacts were added (which stay).
+    var leaving: PickCounterpartyFlow.FlowResult {
+        addedContacts.isEmpty ? .cancelled : .left(added: addedContacts)
+    }
+
     /// The new contact is listed first and picked.
     mutating func added(_ friend: Friend) {
+        addedContacts.append(friend)
         let taken = ["You"] + state.people.map(\.friend.name.value)
         let id = ElementID.readable(for: taken + [friend.name.value]).last ?? "option"
         state.people.insert(PickCounterpartyViewState.Person(id: id, friend: friend), at: 0)

@@ -1,0 +1,353 @@
+import FlowKit
+import Foundation
+
+/// Random walks over flows: each step is chosen among what the screen on show offers, with good,
+/// bad and hostile answers, and after every walk the app's invariants are checked.
+///
+/// A walk runs on a fresh store set up by its `given` steps. It fails when a step does not settle
+/// within ``stepLimit`` (the flow hangs), when the app's check of the store reports a problem
+/// (its ledger does not recount), or when the flow ended cancelled, no flow it started kept
+/// anything (every child ended cancelled too), and yet the store changed: a cancelled flow has
+/// written nothing. A failing walk is shrunk to the fewest steps that fail the same way and
+/// written as a script that `flows test` replays. The same seed gives the same walks.
+public struct Explorer: Sendable {
+    /// How to run walks of one flow: a fresh store for each.
+    public struct Launch: Sendable {
+        public var flow: String
+        /// The `given` steps that set up the store every walk starts from.
+        public var given: [[String]]
+        public var prepare: ScriptRunner.Prepare
+        public var run: @Sendable (AppRouter) async -> AnyFlowOutcome
+        /// Everything the store holds, as text.
+        public var contents: ScriptRunner.Contents
+        /// The app's check of the store after a walk: a problem, or nil.
+        public var check: @Sendable () async -> String?
+        /// Text that means something in the store the walks start from (its people's emails and
+        /// names, their password), typed more often than the rest: a walk gets further with it.
+        public var samples: [String]
+
+        public init(
+            flow: String, given: [[String]], samples: [String] = [], prepare: @escaping ScriptRunner.Prepare,
+            run: @escaping @Sendable (AppRouter) async -> AnyFlowOutcome,
+            contents: @escaping ScriptRunner.Contents, check: @escaping @Sendable () async -> String?
+        ) {
+            self.flow = flow
+            self.given = given
+            self.samples = samples
+            self.prepare = prepare
+            self.run = run
+            self.contents = contents
+            self.check = check
+        }
+    }
+
+    /// What went wrong in a walk.
+    public enum Problem: Sendable, Equatable {
+        /// A step did not settle in time.
+        case hang(String)
+        /// The app's check of the store failed.
+        case check(String)
+        /// The flow ended cancelled and the store changed.
+        case storeChanged(String)
+        /// The walk could not be set up or replayed (a `given` step failed).
+        case setUp(String)
+
+        /// Walks fail the same way when their problems are of one kind.
+        var kind: String {
+            switch self {
+            case .hang: "a step that never settled"
+            case .check: "a store that fails its check"
+            case .storeChanged: "a cancelled flow that changed the store"
+            case .setUp: "a walk that could not be set up"
+            }
+        }
+
+        public var message: String {
+            switch self {
+            case .hang(let text), .check(let text), .storeChanged(let text), .setUp(let text): text
+            }
+        }
+    }
+
+    /// A failing walk, shrunk, as a script.
+    public struct Finding: Sendable {
+        public var flow: String
+        public var walk: Int
+        public var problem: Problem
+        /// The steps of the walk as it ran, then as shrunk.
+        public var originalSteps: Int
+        public var steps: [Script.Verb]
+        /// The script that replays it under `flows test`.
+        public var script: String
+    }
+
+    /// What a run of walks found.
+    public struct Summary: Sendable {
+        public var walks = 0
+        public var steps = 0
+        public var findings: [Finding] = []
+    }
+
+    /// The launch for a flow, by name; throws a sentence when there is none.
+    public let launcher: @Sendable (String) throws -> Launch
+    /// The most steps a walk takes before it cancels.
+    public var maxSteps: Int
+    /// How long a step may take to settle.
+    public var stepLimit: Duration
+    /// How a run is named in the scripts it writes (`flows test --explore 2000 --seed 7`).
+    public var command: String
+
+    public init(
+        maxSteps: Int = 24, stepLimit: Duration = .seconds(5), command: String = "flows test --explore",
+        launcher: @escaping @Sendable (String) throws -> Launch
+    ) {
+        self.maxSteps = maxSteps
+        self.stepLimit = stepLimit
+        self.command = command
+        self.launcher = launcher
+    }
+
+    /// Runs `walks` walks over each of `flows`. `found` hears each finding as it is made (a run
+    /// goes on after one), `walked` each walk.
+    public func explore(
+        flows: [String], walks: Int, seed: UInt64,
+        found: @Sendable (Finding) async -> Void = { _ in }
+    ) async throws -> Summary {
+        var summary = Summary()
+        for flow in flows {
+            for walk in 0..<walks {
+                let launch = try launcher(flow)
+                let plan = Plan.random(seed: Self.seed(seed, flow: flow, walk: walk), maxSteps: maxSteps)
+                let result = await Self.walk(launch, plan: plan, stepLimit: stepLimit)
+                summary.walks += 1
+                summary.steps += result.steps.count
+                guard let problem = result.problem else { continue }
+                let finding = await shrink(result, problem: problem, flow: flow, walk: walk, seed: seed, walks: walks)
+                summary.findings.append(finding)
+                await found(finding)
+            }
+        }
+        return summary
+    }
+
+    /// A walk's own seed: the run's, the flow's name and the walk's number, mixed.
+    static func seed(_ seed: UInt64, flow: String, walk: Int) -> UInt64 {
+        var mixed = SeededRandom(seed: seed ^ 0x9E37_79B9_7F4A_7C15)
+        for byte in flow.utf8 { mixed = SeededRandom(seed: mixed.next() ^ UInt64(byte)) }
+        var walkSeed = SeededRandom(seed: mixed.next() ^ UInt64(truncatingIfNeeded: walk))
+        return walkSeed.next()
+    }
+
+    // MARK: - Shrinking
+
+    /// Removes steps while the walk still fails the same way: runs of steps, longest first
+    /// (halves, then runs of four down to one), until no removal keeps the failure, within a
+    /// bounded number of replays.
+    private func shrink(_ failing: WalkResult, problem: Problem, flow: String, walk: Int, seed: UInt64, walks: Int) async -> Finding {
+        var steps = failing.chosen
+        var best = failing
+        var replays = 0
+        let budget = 400
+        var progressed = true
+        while progressed, replays < budget {
+            progressed = false
+            var sizes = [steps.count / 2, steps.count / 4] + [4, 3, 2, 1]
+            sizes = sizes.filter { $0 >= 1 && $0 < steps.count }.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+            for size in sizes {
+                var start = 0
+                while start + size <= steps.count, replays < budget {
+                    var candidate = steps
+                    candidate.removeSubrange(start..<(start + size))
+                    replays += 1
+                    guard let launch = try? launcher(flow) else { break }
+                    let result = await Self.walk(launch, plan: .replay(candidate), stepLimit: stepLimit)
+                    if let found = result.problem, found.kind == problem.kind, !result.refused {
+                        steps = candidate
+                        best = result
+                        progressed = true
+                    } else {
+                        start += 1
+                    }
+                }
+            }
+        }
+        let finalProblem = best.problem ?? problem
+        let script = scriptText(for: best, problem: finalProblem, flow: flow, walk: walk, seed: seed, walks: walks, originalSteps: failing.steps.count)
+        return Finding(flow: flow, walk: walk, problem: finalProblem, originalSteps: failing.steps.count, steps: best.steps, script: script)
+    }
+
+    private func scriptText(
+        for walk: WalkResult, problem: Problem, flow: String, walk number: Int, seed: UInt64, walks: Int, originalSteps: Int
+    ) -> String {
+        let launch = try? launcher(flow)
+        var lines = [
+            "# Found by \(command) \(walks) --seed \(seed) \(flow) (walk \(number + 1)): \(problem.kind).",
+            "# Shrunk from \(originalSteps) steps to \(walk.steps.count). It replays under flows test.",
+        ]
+        lines += problem.message.split(separator: "\n", omittingEmptySubsequences: false).prefix(12).map { "#   \($0)" }
+        lines.append("flow \(flow)")
+        lines += (launch?.given ?? []).map { Script.Verb.given($0).scriptLine }
+        lines += walk.steps.map(\.scriptLine)
+        if let outcome = walk.outcome { lines.append(Script.Verb.expectResult(outcome).scriptLine) }
+        if case .storeChanged = problem { lines.append(Script.Verb.expectStoreUnchanged.scriptLine) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - One walk
+
+    /// Where a walk's steps come from.
+    enum Plan {
+        case random(seed: UInt64, maxSteps: Int)
+        case replay([Script.Verb])
+    }
+
+    /// The name every flow gives its cancelled result.
+    static let cancelled = "cancelled"
+
+    struct WalkResult: Sendable {
+        /// Every step sent, the cancels that ended the walk included.
+        var steps: [Script.Verb] = []
+        /// The steps chosen (random or replayed), without the cancels added to end the walk.
+        var chosen: [Script.Verb] = []
+        var outcome: String?
+        var problem: Problem?
+        /// A replayed step did not fit its screen: the walk went elsewhere.
+        var refused = false
+    }
+
+    static func walk(_ launch: Launch, plan: Plan, stepLimit: Duration) async -> WalkResult {
+        var result = WalkResult()
+        for words in launch.given {
+            do {
+                try await launch.prepare(words)
+            } catch {
+                result.problem = .setUp("\(Script.Verb.given(words).scriptLine): \(error)")
+                return result
+            }
+        }
+        let baseline = await launch.contents()
+        let children = ChildOutcomes()
+        let run = FlowRun(starter: ObservingStarter(outcomes: children), launch.run)
+        var replay: [Script.Verb] = []
+        var random: SeededRandom?
+        var maxSteps = 0
+        switch plan {
+        case .random(let seed, let limit): (random, maxSteps) = (SeededRandom(seed: seed), limit)
+        case .replay(let steps): (replay, maxSteps) = (steps, steps.count)
+        }
+
+        var settledNow = await settled(run, within: stepLimit)
+        while true {
+            guard case .screen(let waiting) = settledNow else {
+                result.problem = .hang("the flow did not settle within \(stepLimit) after: \(result.steps.last?.scriptLine ?? "its start")")
+                return result
+            }
+            guard let current = waiting else { break }
+            let verb: Script.Verb
+            if result.chosen.count >= maxSteps {
+                verb = .cancel
+            } else if var generator = random {
+                verb = StepChooser.step(on: current, samples: launch.samples, using: &generator)
+                random = generator
+                result.chosen.append(verb)
+            } else {
+                verb = replay[result.chosen.count]
+                result.chosen.append(verb)
+                if let event = verb.event, ScreenOffers.mismatch(of: event, on: current) != nil {
+                    result.refused = true
+                    break
+                }
+            }
+            result.steps.append(verb)
+            guard let event = verb.event else { continue }
+            _ = await run.host.send(event)
+            settledNow = await settled(run, within: stepLimit)
+        }
+        if result.refused { _ = await run.cancelUntilDone() }
+        let outcome = await run.outcome()
+        result.outcome = outcome.name
+        if let problem = await launch.check() {
+            result.problem = .check(problem)
+        } else if outcome.name == Self.cancelled, await children.allCancelled {
+            let now = await launch.contents()
+            if let diff = TextDiff.unified(expected: baseline, actual: now, expectedName: "the store before the walk", actualName: "the store after it") {
+                result.problem = .storeChanged("the flow ended cancelled, and the store changed:\n\(diff)")
+            }
+        }
+        return result
+    }
+
+    /// The screen the flow waits on next (nil once it has ended), unless it does not settle
+    /// within `limit`.
+    private static func settled(_ run: FlowRun, within limit: Duration) async -> Settled {
+        let race = Race()
+        let waiting = Task { await race.settle(.screen(await run.host.idleScreen())) }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            await race.settle(.timedOut)
+        }
+        let answer = await race.value()
+        waiting.cancel()
+        timer.cancel()
+        return answer
+    }
+}
+
+/// How a step ended: the screen the flow waits on (nil once it has ended), or out of time.
+enum Settled: Sendable {
+    case screen(Screen?)
+    case timedOut
+}
+
+/// The first of two tasks to answer wins.
+private actor Race {
+    private var answer: Settled?
+    private var waiter: CheckedContinuation<Settled, Never>?
+
+    func settle(_ value: Settled) {
+        guard answer == nil else { return }
+        answer = value
+        waiter?.resume(returning: value)
+        waiter = nil
+    }
+
+    func value() async -> Settled {
+        if let answer { return answer }
+        return await withCheckedContinuation { waiter = $0 }
+    }
+}
+
+/// The results of the children a walk's flow started, by name.
+actor ChildOutcomes {
+    private(set) var names: [String] = []
+    func append(_ name: String) { names.append(name) }
+    var allCancelled: Bool { names.allSatisfy { $0 == Explorer.cancelled } }
+}
+
+/// Performs every child, noting how each ended.
+struct ObservingStarter: FlowStarter {
+    let outcomes: ChildOutcomes
+
+    func start<Child: Flow>(_ child: Child) async -> Child.FlowResult {
+        let result = await child.perform()
+        await outcomes.append(result.name)
+        return result
+    }
+}
+
+/// A small seeded generator (SplitMix64): the same seed gives the same numbers everywhere.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}

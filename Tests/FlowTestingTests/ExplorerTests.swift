@@ -1,0 +1,153 @@
+import FlowKit
+import FlowTesting
+import Foundation
+import Testing
+
+// A tiny flow over a tiny store, to plant bugs the explorer must find: a name is typed, Next
+// asks to confirm, Save writes it. The planted bug writes at Next, before the confirmation.
+
+private enum NoteOutcome: FlowOutcome {
+    case saved
+    case cancelled
+
+    var name: String {
+        switch self {
+        case .saved: "saved"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+/// The store: the notes written.
+private actor Notes {
+    private(set) var all: [String] = []
+    func add(_ note: String) { all.append(note) }
+    var contents: String { all.joined(separator: "\n") }
+}
+
+private enum Bug {
+    case none
+    /// Writes at Next, before the confirmation.
+    case writesBeforeConfirming
+    /// Never answers a tap on Wait.
+    case hangs
+}
+
+private func noteFlow(_ notes: Notes, bug: Bug) -> @Sendable (AppRouter) async -> AnyFlowOutcome {
+    { router in
+        var name = ""
+        var confirming = false
+        while true {
+            let screen = confirming
+                ? Screen(id: "confirm", title: "Save \(name)?", actions: [Action(id: "save", label: "Save", role: .primary), Action(id: "back", label: "Back")])
+                : Screen(
+                    id: "form", title: "Note", fields: [Field(id: "name", label: "Name", input: .text(name))],
+                    actions: [Action(id: "next", label: "Next", role: .primary), Action(id: "wait", label: "Wait"), Action(id: "cancel", label: "Cancel", role: .cancel)]
+                )
+            await router.present(screen)
+            switch await router.nextEvent(on: screen.id) {
+            case .fill("name", let text), .edit("name", let text):
+                name = text
+            case .tap("next") where !name.isEmpty:
+                if bug == .writesBeforeConfirming { await notes.add(name) }
+                confirming = true
+            case .tap("wait") where bug == .hangs:
+                try? await Task.sleep(for: .seconds(3600))
+            case .tap("save"):
+                if bug != .writesBeforeConfirming { await notes.add(name) }
+                await router.dismiss(screen.id)
+                return AnyFlowOutcome(NoteOutcome.saved)
+            case .tap("back") where confirming, .back where confirming:
+                confirming = false
+            case .tap("cancel"), .back, .cancel:
+                await router.dismiss(screen.id)
+                return AnyFlowOutcome(NoteOutcome.cancelled)
+            default:
+                break
+            }
+            await router.dismiss(screen.id)
+        }
+    }
+}
+
+private func explorer(_ bug: Bug, check: (@Sendable (Notes) async -> String?)? = nil) -> Explorer {
+    Explorer(stepLimit: .milliseconds(300)) { flow in
+        let notes = Notes()
+        return Explorer.Launch(
+            flow: flow, given: [], samples: ["Ada"], prepare: { _ in },
+            run: noteFlow(notes, bug: bug),
+            contents: { await notes.contents },
+            check: { await check?(notes) }
+        )
+    }
+}
+
+@Suite("Exploring flows by random walks")
+struct ExplorerTests {
+    @Test("a flow that writes before its confirmation is found, shrunk to a short script, and the script replays the failure")
+    func writesBeforeConfirming() async throws {
+        let summary = try await explorer(.writesBeforeConfirming).explore(flows: ["Note"], walks: 200, seed: 7)
+        let finding = try #require(summary.findings.first)
+        guard case .storeChanged = finding.problem else {
+            Issue.record("expected a changed store, found \(finding.problem)")
+            return
+        }
+        // Type a name, Next, leave: three steps, and the cancels that end it.
+        #expect(finding.steps.count <= 4, "\(finding.script)")
+        #expect(finding.steps.contains(.tap("next")))
+        #expect(finding.script.contains("flow Note\n"))
+        #expect(finding.script.hasSuffix("expect result cancelled\nexpect store unchanged\n"))
+
+        // The script, parsed back, fails at `expect store unchanged` on a fresh store.
+        let script = try ScriptParser.parse(finding.script, file: "found.flows")
+        let notes = Notes()
+        let replay = await ScriptRunner.run(script, flow: "Note", contents: { await notes.contents }, launch: noteFlow(notes, bug: .writesBeforeConfirming))
+        #expect(replay.failure?.step == "expect store unchanged")
+        #expect(replay.failure?.message.contains("the store changed") == true)
+        // Fixed, the same script passes.
+        let fixed = Notes()
+        let passing = await ScriptRunner.run(script, flow: "Note", contents: { await fixed.contents }, launch: noteFlow(fixed, bug: .none))
+        #expect(passing.failure == nil)
+    }
+
+    @Test("the same seed gives the same walks; another seed other walks")
+    func seeded() async throws {
+        let first = try await explorer(.writesBeforeConfirming).explore(flows: ["Note"], walks: 100, seed: 3)
+        let again = try await explorer(.writesBeforeConfirming).explore(flows: ["Note"], walks: 100, seed: 3)
+        let other = try await explorer(.writesBeforeConfirming).explore(flows: ["Note"], walks: 100, seed: 4)
+        #expect(!first.findings.isEmpty)
+        #expect(first.findings.map(\.script) == again.findings.map(\.script))
+        #expect(first.steps == again.steps)
+        #expect(first.steps != other.steps || first.findings.map(\.walk) != other.findings.map(\.walk))
+    }
+
+    @Test("a sound flow passes every walk, and walks offer hostile text")
+    func sound() async throws {
+        let summary = try await explorer(.none).explore(flows: ["Note"], walks: 200, seed: 1)
+        #expect(summary.walks == 200)
+        #expect(summary.findings.isEmpty)
+        #expect(summary.steps > 400)
+    }
+
+    @Test("a step that never settles is reported as a hang, with the step")
+    func hang() async throws {
+        let summary = try await explorer(.hangs).explore(flows: ["Note"], walks: 30, seed: 1)
+        let finding = try #require(summary.findings.first)
+        guard case .hang(let message) = finding.problem else {
+            Issue.record("expected a hang, found \(finding.problem)")
+            return
+        }
+        #expect(message.contains("tap wait"))
+        #expect(finding.steps.last == .tap("wait"))
+    }
+
+    @Test("the app's check of the store runs after every walk")
+    func check() async throws {
+        let summary = try await explorer(.none) { notes in
+            await notes.all.contains { $0.count > 100 } ? "a note longer than 100 characters was kept" : nil
+        }.explore(flows: ["Note"], walks: 300, seed: 2)
+        let finding = try #require(summary.findings.first)
+        #expect(finding.problem == .check("a note longer than 100 characters was kept"))
+        #expect(finding.steps.contains(.tap("save")))
+    }
+}
