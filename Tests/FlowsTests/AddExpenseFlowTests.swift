@@ -205,4 +205,24 @@ struct AddExpenseFlowTests {
         await flow.tap("done")
         await flow.expectResult(PickCounterpartyFlow.FlowResult.picked([sam, bob]))
     }
+
+    @Test("leaving after adding a contact ends 'left' with the contact, which stays; leaving without ends 'cancelled'")
+    func leftWithContact() async throws {
+        let (ada, _) = try await adaAndBob()
+        let flow = FlowTest { [fixture] router in PickCounterpartyFlow(user: ada.id, dependencies: fixture, router: router) }
+        await flow.expectScreen("pick-counterparty")
+        await flow.tap("new-contact")
+        await flow.fill(["name": "Sam Park"])
+        await flow.skipScreen()
+        await flow.tap("add")
+        await flow.expectText("Sam Park is now one of your contacts, and picked.")
+        await flow.cancel()
+        let sam = try #require(try await fixture.friends.friends(of: ada.id).first { $0.name.value == "Sam Park" })
+        await flow.expectResult(PickCounterpartyFlow.FlowResult.left(added: [sam]))
+
+        let untouched = FlowTest { [fixture] router in PickCounterpartyFlow(user: ada.id, dependencies: fixture, router: router) }
+        await untouched.expectScreen("pick-counterparty")
+        await untouched.back()
+        await untouched.expectResult(PickCounterpartyFlow.FlowResult.cancelled)
+    }
 }
