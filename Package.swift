@@ -127,6 +127,20 @@ let package = Package(
         ),
 
         // MARK: - Tests
+        // A process that writes to a store until it is stopped or killed, reporting each write
+        // it finished: what the kill -9 and several-processes tests drive.
+        .executableTarget(
+            name: "flows-writer",
+            dependencies: [
+                "FlowsServices",
+                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Accounts", package: "Accounts"),
+                .product(name: "Expenses", package: "Expenses"),
+                .product(name: "Friends", package: "Friends"),
+            ],
+            path: "Tests/Writer"
+        ),
         .testTarget(
             name: "FlowKitTests",
             dependencies: [
@@ -215,6 +229,9 @@ let package = Package(
                 "FlowsServices",
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "Preferences", package: "Preferences"),
+                .product(name: "Expenses", package: "Expenses"),
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
