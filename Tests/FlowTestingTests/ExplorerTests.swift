@@ -1,6 +1,7 @@
 import FlowKit
 import FlowTesting
 import Foundation
+import Synchronization
 import Testing
 
 // A tiny flow over a tiny store, to plant bugs the explorer must find: a name is typed, Next
@@ -150,4 +151,26 @@ struct ExplorerTests {
         #expect(finding.problem == .check("a note longer than 100 characters was kept"))
         #expect(finding.steps.contains(.tap("save")))
     }
+
+    @Test("the walk in progress is told as a script before each of its steps, so a crash leaves it to replay")
+    func journal() async throws {
+        let heard = Heard()
+        var explorer = explorer(.none)
+        explorer.journal = { script in heard.add(script) }
+        let summary = try await explorer.explore(flows: ["Note"], walks: 3, seed: 5)
+        let scripts = heard.all
+        #expect(scripts.count == summary.steps)
+        let last = try #require(scripts.last)
+        #expect(last.hasPrefix("# The walk in progress (flows test --explore 3 --seed 5 Note, walk 3) when the run stopped.\nflow Note\n"))
+        // Each is a script the parser reads, one step longer than the one before within a walk.
+        let parsed = try ScriptParser.parse(last, file: "in-progress.flows")
+        #expect(parsed.flow == "Note")
+        #expect(!parsed.steps.isEmpty)
+    }
+}
+
+private final class Heard: Sendable {
+    private let scripts = Mutex<[String]>([])
+    func add(_ script: String) { scripts.withLock { $0.append(script) } }
+    var all: [String] { scripts.withLock { $0 } }
 }

@@ -20,7 +20,8 @@ struct TestCommand: AsyncParsableCommand {
             over each, on a fresh store each, checked after every walk (no step stuck, the ledger \
             recounts, balances sum to zero, a cancelled flow left the store as it was). Each failing \
             walk is shrunk and written as a script under --output; `flows test FILE` replays it. \
-            The same --seed gives the same walks. Exits 1 when any walk failed.
+            A walk that crashes the process stays in --output as walk-in-progress.flows. The same \
+            --seed gives the same walks. Exits 1 when any walk failed.
             """
     )
 
@@ -87,15 +88,24 @@ struct TestCommand: AsyncParsableCommand {
             flows.append(entry.name)
         }
         if flows.isEmpty { flows = FlowCatalog.entries.map(\.name) }
-        let explorer = Explorer(command: "flows test --explore", launcher: GoldenScripts.exploration(of:))
+        var explorer = Explorer(command: "flows test --explore", launcher: GoldenScripts.exploration(of:))
         let folder = output
+        // The walk in progress, kept in a file until the run ends: a walk that crashes the
+        // process stays there, to replay.
+        let inProgress = (folder as NSString).appendingPathComponent("walk-in-progress.flows")
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw UsageError("--output \(folder): \(error.localizedDescription)")
+        }
+        explorer.journal = { script in try? ScriptFiles.write(script, to: inProgress) }
+        defer { try? FileManager.default.removeItem(atPath: inProgress) }
         let clock = ContinuousClock()
         let started = clock.now
         let summary = try await explorer.explore(flows: flows, walks: walks, seed: seed) { finding in
             let path = (folder as NSString).appendingPathComponent("\(finding.flow)-walk-\(finding.walk + 1).flows")
             var written = path
             do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 try ScriptFiles.write(finding.script, to: path)
             } catch {
                 written = "(not written: \(error))"

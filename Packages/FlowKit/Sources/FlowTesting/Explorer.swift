@@ -96,6 +96,9 @@ public struct Explorer: Sendable {
     public var stepLimit: Duration
     /// How a run is named in the scripts it writes (`flows test --explore 2000 --seed 7`).
     public var command: String
+    /// Hears the walk in progress as a script before each step, so that a walk that crashes
+    /// the process is not lost (the app keeps the last one in a file).
+    public var journal: (@Sendable (String) -> Void)?
 
     public init(
         maxSteps: Int = 24, stepLimit: Duration = .seconds(5), command: String = "flows test --explore",
@@ -118,7 +121,10 @@ public struct Explorer: Sendable {
             for walk in 0..<walks {
                 let launch = try launcher(flow)
                 let plan = Plan.random(seed: Self.seed(seed, flow: flow, walk: walk), maxSteps: maxSteps)
-                let result = await Self.walk(launch, plan: plan, stepLimit: stepLimit)
+                let header = "# The walk in progress (\(command) \(walks) --seed \(seed) \(flow), walk \(walk + 1)) when the run stopped.\nflow \(flow)\n"
+                    + launch.given.map { Script.Verb.given($0).scriptLine + "\n" }.joined()
+                let journal = journal.map { write in { @Sendable (steps: [Script.Verb]) in write(header + steps.map { $0.scriptLine + "\n" }.joined()) } }
+                let result = await Self.walk(launch, plan: plan, stepLimit: stepLimit, journal: journal)
                 summary.walks += 1
                 summary.steps += result.steps.count
                 guard let problem = result.problem else { continue }
@@ -215,7 +221,9 @@ public struct Explorer: Sendable {
         var refused = false
     }
 
-    static func walk(_ launch: Launch, plan: Plan, stepLimit: Duration) async -> WalkResult {
+    static func walk(
+        _ launch: Launch, plan: Plan, stepLimit: Duration, journal: (@Sendable ([Script.Verb]) -> Void)? = nil
+    ) async -> WalkResult {
         var result = WalkResult()
         for words in launch.given {
             do {
@@ -259,6 +267,7 @@ public struct Explorer: Sendable {
                 }
             }
             result.steps.append(verb)
+            journal?(result.steps)
             guard let event = verb.event else { continue }
             _ = await run.host.send(event)
             settledNow = await settled(run, within: stepLimit)
