@@ -47,7 +47,7 @@ struct TestCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let explore, explore < 1 { throw ValidationError("--explore takes a number of walks, 1 or more") }
-        if explore != nil, update || coverage { throw ValidationError("--explore runs walks, not scripts: without --update or --coverage") }
+        if explore != nil, update { throw ValidationError("--explore runs walks, not scripts: it writes no goldens") }
     }
 
     func run() async throws {
@@ -113,6 +113,9 @@ struct TestCommand: AsyncParsableCommand {
             StandardOutput.line("FAIL \(finding.flow), walk \(finding.walk + 1): \(finding.problem.message.split(separator: "\n").first ?? "")")
             StandardOutput.line("  shrunk from \(finding.originalSteps) steps to \(finding.steps.count); replay: flows test \(written)")
             StandardOutput.line(Self.indented(finding.script))
+        }
+        if coverage {
+            StandardOutput.line(Coverage(inventories: FlowCatalog.entries.map { ($0.name, $0.inventory) }, runs: summary.runs).report)
         }
         let seconds = Double((clock.now - started).components.attoseconds) / 1e18 + Double((clock.now - started).components.seconds)
         let rate = seconds > 0 ? Double(summary.walks) / seconds : 0

@@ -86,6 +86,8 @@ public struct Explorer: Sendable {
         public var walks = 0
         public var steps = 0
         public var findings: [Finding] = []
+        /// Each walk's screens and taps, for ``Coverage``.
+        public var runs: [ScriptRun] = []
     }
 
     /// The launch for a flow, by name; throws a sentence when there is none.
@@ -127,6 +129,7 @@ public struct Explorer: Sendable {
                 let result = await Self.walk(launch, plan: plan, stepLimit: stepLimit, journal: journal)
                 summary.walks += 1
                 summary.steps += result.steps.count
+                summary.runs.append(ScriptRun(transcript: "", outcome: nil, failure: nil, screens: result.screens, taps: result.taps))
                 guard let problem = result.problem else { continue }
                 let finding = await shrink(result, problem: problem, flow: flow, walk: walk, seed: seed, walks: walks)
                 summary.findings.append(finding)
@@ -219,6 +222,9 @@ public struct Explorer: Sendable {
         var problem: Problem?
         /// A replayed step did not fit its screen: the walk went elsewhere.
         var refused = false
+        /// Every screen waited on, and every action taken with its screen.
+        var screens: [Screen] = []
+        var taps: [(screen: ScreenID, action: ElementID)] = []
     }
 
     static func walk(
@@ -251,6 +257,7 @@ public struct Explorer: Sendable {
                 return result
             }
             guard let current = waiting else { break }
+            result.screens.append(current)
             let verb: Script.Verb
             if result.chosen.count >= maxSteps {
                 verb = .cancel
@@ -267,6 +274,7 @@ public struct Explorer: Sendable {
                 }
             }
             result.steps.append(verb)
+            if case .tap(let action) = verb { result.taps.append((current.id, action)) }
             journal?(result.steps)
             guard let event = verb.event else { continue }
             _ = await run.host.send(event)
