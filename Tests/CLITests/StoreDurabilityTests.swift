@@ -24,19 +24,21 @@ struct StoreDurabilityTests {
         var midWrite = 0
         for _ in 0..<100 {
             let process = try Self.start(home: home, name: "killed")
-            // A writer's first write comes about 0.3 s after it starts (signing up hashes a
-            // password): most kills land among the writes, some before the first.
-            try await Task.sleep(for: .milliseconds(Int.random(in: 200...700, using: &generator)))
+            // Once it has signed up (which hashes a password, slow in a debug build), anywhere
+            // from before its first write to a few dozen writes in; now and then still earlier.
+            let early = Int.random(in: 0..<10, using: &generator) == 0
+            if !early { #expect(await process.signedUp(), "\(process.errors())") }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...120, using: &generator)))
             kill(process.process.processIdentifier, SIGKILL)
-            process.process.waitUntilExit()
+            await process.ended()
             #expect(process.process.terminationReason == .uncaughtSignal, "\(process.errors())")
             let lines = process.lines()
             if lines.count > 1 { midWrite += 1 }
-            reported.read(lines)
+            reported.read(lines, killed: true)
             // This process's writes now (the earlier ones were checked after their own kill),
             // and everyone's at the end.
             var latest = Reported()
-            latest.read(lines)
+            latest.read(lines, killed: true)
             try await Self.check(home: home, reported: latest)
         }
         try await Self.check(home: home, reported: reported)
@@ -53,10 +55,10 @@ struct StoreDurabilityTests {
         let processes = try (1...4).map { try Self.start(home: home, name: "writer-\($0)", seconds: 3) }
         var reported = Reported()
         for process in processes {
-            process.process.waitUntilExit()
+            await process.ended()
             #expect(process.process.terminationStatus == 0, "\(process.errors())")
             #expect(process.errors().isEmpty)
-            reported.read(process.lines())
+            reported.read(process.lines(), killed: false)
         }
         #expect(reported.users.count == 4)
         #expect(reported.expenses.count > 40, "the four wrote only \(reported.expenses.count) expenses")
@@ -89,8 +91,11 @@ struct StoreDurabilityTests {
             } else if found?.amount.minorUnits != expected.units {
                 // The process may have been killed after its last write returned and before it
                 // said so: that expense may be one step further (edited one unit up, or deleted).
-                let aheadByOne = reported.unconfirmedNext.contains(id)
-                    && (found?.amount.minorUnits == expected.units + 1 || (found == nil && kept == 1))
+                let aheadByOne = switch reported.unconfirmedNext[id] {
+                case .editedUp?: found?.amount.minorUnits == expected.units + 1
+                case .deleted?: found == nil && kept == 1
+                case nil: false
+                }
                 #expect(aheadByOne, "expense \(id) was reported at \(expected.units), the store has \(found?.amount.minorUnits.description ?? "none")")
             }
         }
@@ -105,24 +110,33 @@ struct StoreDurabilityTests {
         var users: [String] = []
         var expenses: [String: (user: String, units: Int64, deleted: Bool)] = [:]
         var settlements: [String] = []
-        /// The expense each killed process wrote last: its next write may have been done without
-        /// being reported.
-        var unconfirmedNext: Set<String> = []
+        /// For each killed process, the expense its last reported write was about, and the one
+        /// state that expense may be in beyond it: its next write may have returned without being
+        /// reported (after `added`, edited one unit up; after `edited`, deleted).
+        var unconfirmedNext: [String: Ahead] = [:]
+
+        enum Ahead {
+            case editedUp
+            case deleted
+        }
 
         /// One process's lines: its user first.
-        mutating func read(_ lines: [String]) {
+        mutating func read(_ lines: [String], killed: Bool) {
             var user = ""
-            var last: String?
-            defer { if let last { unconfirmedNext.insert(last) } }
+            var last: (id: String, ahead: Ahead)?
+            defer { if killed, let last { unconfirmedNext[last.id] = last.ahead } }
             for line in lines {
                 let words = line.split(separator: " ").map(String.init)
                 switch (words.first, words.count) {
                 case ("user", 2):
                     user = words[1]
                     users.append(user)
-                case ("added", 3), ("edited", 3):
+                case ("added", 3):
                     expenses[words[1]] = (user, Int64(words[2]) ?? -1, false)
-                    last = words[1]
+                    last = (words[1], .editedUp)
+                case ("edited", 3):
+                    expenses[words[1]] = (user, Int64(words[2]) ?? -1, false)
+                    last = (words[1], .deleted)
                 case ("deleted", 2):
                     expenses[words[1]]?.deleted = true
                     last = nil
@@ -145,48 +159,77 @@ struct StoreDurabilityTests {
         return home
     }
 
-    /// Bytes a pipe delivered, collected from its reading thread.
+    /// Bytes a pipe delivered, collected by one thread that reads it to its end.
     final class Collected: Sendable {
         private let data = Mutex(Data())
-        func append(_ more: Data) { data.withLock { $0.append(more) } }
+        private let ended = DispatchSemaphore(value: 0)
+
+        init(_ pipe: Pipe) {
+            let handle = pipe.fileHandleForReading
+            DispatchQueue.global().async { [self] in
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    data.withLock { $0.append(chunk) }
+                }
+                ended.signal()
+            }
+        }
+
+        /// What was read so far.
         var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
+
+        /// Everything, once the writing end has closed (the process has ended).
+        func all() -> String {
+            ended.wait()
+            ended.signal()
+            return text
+        }
     }
 
     /// A running writer whose output is read as it comes (a full pipe would stall it).
     final class Running: Sendable {
         let process: Process
-        private let stdout: Pipe
-        private let stderr: Pipe
-        private let output = Collected()
-        private let errorOutput = Collected()
+        private let output: Collected
+        private let errorOutput: Collected
 
         init(_ process: Process, stdout: Pipe, stderr: Pipe) {
             self.process = process
-            self.stdout = stdout
-            self.stderr = stderr
-            stdout.fileHandleForReading.readabilityHandler = { [output] handle in output.append(handle.availableData) }
-            stderr.fileHandleForReading.readabilityHandler = { [errorOutput] handle in errorOutput.append(handle.availableData) }
+            output = Collected(stdout)
+            errorOutput = Collected(stderr)
         }
 
-        /// Once the process has ended: everything it wrote, to the end of its pipes.
-        private func drained() {
-            for (pipe, collected) in [(stdout, output), (stderr, errorOutput)] {
-                pipe.fileHandleForReading.readabilityHandler = nil
-                collected.append(pipe.fileHandleForReading.readDataToEndOfFile())
+        /// Waits, without holding a thread of the test's pool, until the writer has said who it is.
+        func signedUp(within seconds: Double = 30) async -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if output.text.hasPrefix("user ") && output.text.contains("\n") { return true }
+                if !process.isRunning { return false }
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return false
+        }
+
+        /// Waits for the process to end, off the test's pool.
+        func ended() async {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async { [process] in
+                    process.waitUntilExit()
+                    done.resume()
+                }
             }
         }
 
-        /// The complete lines written (a last line without its newline was cut short).
+        /// The complete lines written, once the process has ended (a last line without its
+        /// newline was cut short by a kill).
         func lines() -> [String] {
-            drained()
-            var lines = output.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            var lines = output.all().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             lines.removeLast()
             return lines
         }
 
         func errors() -> String {
-            drained()
-            return errorOutput.text
+            errorOutput.all()
         }
     }
 
@@ -199,8 +242,7 @@ struct StoreDurabilityTests {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
-        let running = Running(process, stdout: stdout, stderr: stderr)
         try process.run()
-        return running
+        return Running(process, stdout: stdout, stderr: stderr)
     }
 }

@@ -71,8 +71,8 @@ private func noteFlow(_ notes: Notes, bug: Bug) -> @Sendable (AppRouter) async -
     }
 }
 
-private func explorer(_ bug: Bug, check: (@Sendable (Notes) async -> String?)? = nil) -> Explorer {
-    Explorer(stepLimit: .milliseconds(300)) { flow in
+private func explorer(_ bug: Bug, stepLimit: Duration = .seconds(5), check: (@Sendable (Notes) async -> String?)? = nil) -> Explorer {
+    Explorer(stepLimit: stepLimit) { flow in
         let notes = Notes()
         return Explorer.Launch(
             flow: flow, given: [], samples: ["Ada"], prepare: { _ in },
@@ -122,17 +122,25 @@ struct ExplorerTests {
         #expect(first.steps != other.steps || first.findings.map(\.walk) != other.findings.map(\.walk))
     }
 
-    @Test("a sound flow passes every walk, and walks offer hostile text")
+    @Test("a sound flow passes every walk, and walks type hostile text: control characters, very long, empty")
     func sound() async throws {
-        let summary = try await explorer(.none).explore(flows: ["Note"], walks: 200, seed: 1)
+        let heard = Heard()
+        var explorer = explorer(.none)
+        explorer.journal = { script in heard.add(script) }
+        let summary = try await explorer.explore(flows: ["Note"], walks: 200, seed: 1)
         #expect(summary.walks == 200)
         #expect(summary.findings.isEmpty)
         #expect(summary.steps > 400)
+        let typed = Set(heard.all.flatMap { $0.split(separator: "\n").filter { $0.hasPrefix("fill name ") } })
+        #expect(typed.contains("fill name \"\""))
+        #expect(typed.contains("fill name \"\\e[2J\\e[H\""))
+        #expect(typed.contains { $0.count > 5_000 })
+        #expect(typed.contains("fill name Ada"))
     }
 
     @Test("a step that never settles is reported as a hang, with the step")
     func hang() async throws {
-        let summary = try await explorer(.hangs).explore(flows: ["Note"], walks: 30, seed: 1)
+        let summary = try await explorer(.hangs, stepLimit: .milliseconds(300)).explore(flows: ["Note"], walks: 30, seed: 1)
         let finding = try #require(summary.findings.first)
         guard case .hang(let message) = finding.problem else {
             Issue.record("expected a hang, found \(finding.problem)")
@@ -140,6 +148,12 @@ struct ExplorerTests {
         }
         #expect(message.contains("tap wait"))
         #expect(finding.steps.last == .tap("wait"))
+        // Its script fails at that step under flows test, instead of hanging it.
+        let script = try ScriptParser.parse(finding.script, file: "hang.flows")
+        let notes = Notes()
+        let replay = await ScriptRunner.run(script, flow: "Note", stepLimit: .milliseconds(300), launch: noteFlow(notes, bug: .hangs))
+        #expect(replay.failure?.step == "tap wait")
+        #expect(replay.failure?.message == "the flow did not settle within 0.3 seconds: it hangs")
     }
 
     @Test("the app's check of the store runs after every walk")

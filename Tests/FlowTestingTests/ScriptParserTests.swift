@@ -55,7 +55,6 @@ struct ScriptParserTests {
         ("tap sign in", "s.flows:3: unexpected 'in' after tap sign; quote values that hold spaces"),
         ("expect colour red", "s.flows:3: expect colour? expect screen, text, error, result or store"),
         ("flow SignIn", "s.flows:3: 'flow NAME' goes once, before every step"),
-        ("choose currency", "s.flows:3: choose currency needs at least one option"),
         ("fill email", "s.flows:3: fill needs a value; write \"\" for an empty one"),
         ("given", "s.flows:3: given needs what to set up"),
     ])

@@ -99,6 +99,7 @@ struct TestCommand: AsyncParsableCommand {
             throw UsageError("--output \(folder): \(error.localizedDescription)")
         }
         explorer.journal = { script in try? ScriptFiles.write(script, to: inProgress) }
+        explorer.collectsCoverage = coverage
         defer { try? FileManager.default.removeItem(atPath: inProgress) }
         let clock = ContinuousClock()
         let started = clock.now

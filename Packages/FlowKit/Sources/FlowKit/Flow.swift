@@ -18,7 +18,9 @@ public protocol Flow<FlowResult>: Actor {
 /// rest written by ``encodeDetails(to:)``. A result says only its names and what it carries:
 /// its status is `completed`, `cancelled` for ``cancelled``, unless it says otherwise.
 public protocol FlowOutcome: Sendable, Equatable, Encodable {
-    /// The result of a flow the user cancelled; a cancelled flow has written nothing.
+    /// The result of a flow the user cancelled; a cancelled flow has written nothing itself.
+    /// What a child it started kept (an expense added from the home), the child's own result
+    /// says, and that result is not `cancelled`.
     static var cancelled: Self { get }
 
     /// The short name of this result.

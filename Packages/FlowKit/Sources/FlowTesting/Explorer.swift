@@ -86,7 +86,7 @@ public struct Explorer: Sendable {
         public var walks = 0
         public var steps = 0
         public var findings: [Finding] = []
-        /// Each walk's screens and taps, for ``Coverage``.
+        /// Each walk's screens and taps, for ``Coverage`` (when the explorer collects them).
         public var runs: [ScriptRun] = []
     }
 
@@ -101,6 +101,8 @@ public struct Explorer: Sendable {
     /// Hears the walk in progress as a script before each step, so that a walk that crashes
     /// the process is not lost (the app keeps the last one in a file).
     public var journal: (@Sendable (String) -> Void)?
+    /// Whether the summary keeps every walk's screens and taps (for ``Coverage``).
+    public var collectsCoverage = false
 
     public init(
         maxSteps: Int = 24, stepLimit: Duration = .seconds(5), command: String = "flows test --explore",
@@ -113,7 +115,7 @@ public struct Explorer: Sendable {
     }
 
     /// Runs `walks` walks over each of `flows`. `found` hears each finding as it is made (a run
-    /// goes on after one), `walked` each walk.
+    /// goes on after one).
     public func explore(
         flows: [String], walks: Int, seed: UInt64,
         found: @Sendable (Finding) async -> Void = { _ in }
@@ -129,7 +131,9 @@ public struct Explorer: Sendable {
                 let result = await Self.walk(launch, plan: plan, stepLimit: stepLimit, journal: journal)
                 summary.walks += 1
                 summary.steps += result.steps.count
-                summary.runs.append(ScriptRun(transcript: "", outcome: nil, failure: nil, screens: result.screens, taps: result.taps))
+                if collectsCoverage {
+                    summary.runs.append(ScriptRun(transcript: "", outcome: nil, failure: nil, screens: result.screens, taps: result.taps))
+                }
                 guard let problem = result.problem else { continue }
                 let finding = await shrink(result, problem: problem, flow: flow, walk: walk, seed: seed, walks: walks)
                 summary.findings.append(finding)
@@ -156,7 +160,8 @@ public struct Explorer: Sendable {
         var steps = failing.chosen
         var best = failing
         var replays = 0
-        let budget = 400
+        // A hang costs a whole step limit per replay: few replays for those.
+        let budget = if case .hang = problem { 12 } else { 400 }
         var progressed = true
         while progressed, replays < budget {
             progressed = false
@@ -212,6 +217,8 @@ public struct Explorer: Sendable {
 
     /// The name every flow gives its cancelled result.
     static let cancelled = "cancelled"
+    /// The most cancels that end a walk: a deeper stack of screens than any flow has.
+    static let mostCancels = 20
 
     struct WalkResult: Sendable {
         /// Every step sent, the cancels that ended the walk included.
@@ -250,16 +257,25 @@ public struct Explorer: Sendable {
         case .replay(let steps): (replay, maxSteps) = (steps, steps.count)
         }
 
-        var settledNow = await settled(run, within: stepLimit)
+        var settled = await run.idleScreen(within: stepLimit)
+        var cancels = 0
         while true {
-            guard case .screen(let waiting) = settledNow else {
+            guard case .screen(let waiting) = settled else {
                 result.problem = .hang("the flow did not settle within \(stepLimit) after: \(result.steps.last?.scriptLine ?? "its start")")
+                await run.abandon()
                 return result
             }
             guard let current = waiting else { break }
             result.screens.append(current)
             let verb: Script.Verb
-            if result.chosen.count >= maxSteps {
+            if result.refused || result.chosen.count >= maxSteps {
+                // The walk is over: cancel until the flow ends, each screen of a stack its own.
+                cancels += 1
+                guard cancels <= Self.mostCancels else {
+                    result.problem = .hang("the flow did not end after \(Self.mostCancels) cancels; it waits on \(current.id)")
+                    await run.abandon()
+                    return result
+                }
                 verb = .cancel
             } else if var generator = random {
                 verb = StepChooser.step(on: current, samples: launch.samples, using: &generator)
@@ -267,20 +283,20 @@ public struct Explorer: Sendable {
                 result.chosen.append(verb)
             } else {
                 verb = replay[result.chosen.count]
-                result.chosen.append(verb)
                 if let event = verb.event, ScreenOffers.mismatch(of: event, on: current) != nil {
+                    // The replay went elsewhere than the walk: this candidate does not count.
                     result.refused = true
-                    break
+                    continue
                 }
+                result.chosen.append(verb)
             }
             result.steps.append(verb)
             if case .tap(let action) = verb { result.taps.append((current.id, action)) }
             journal?(result.steps)
             guard let event = verb.event else { continue }
             _ = await run.host.send(event)
-            settledNow = await settled(run, within: stepLimit)
+            settled = await run.idleScreen(within: stepLimit)
         }
-        if result.refused { _ = await run.cancelUntilDone() }
         let outcome = await run.outcome()
         result.outcome = outcome.name
         if let problem = await launch.check() {
@@ -292,45 +308,6 @@ public struct Explorer: Sendable {
             }
         }
         return result
-    }
-
-    /// The screen the flow waits on next (nil once it has ended), unless it does not settle
-    /// within `limit`.
-    private static func settled(_ run: FlowRun, within limit: Duration) async -> Settled {
-        let race = Race()
-        let waiting = Task { await race.settle(.screen(await run.host.idleScreen())) }
-        let timer = Task {
-            try? await Task.sleep(for: limit)
-            await race.settle(.timedOut)
-        }
-        let answer = await race.value()
-        waiting.cancel()
-        timer.cancel()
-        return answer
-    }
-}
-
-/// How a step ended: the screen the flow waits on (nil once it has ended), or out of time.
-enum Settled: Sendable {
-    case screen(Screen?)
-    case timedOut
-}
-
-/// The first of two tasks to answer wins.
-private actor Race {
-    private var answer: Settled?
-    private var waiter: CheckedContinuation<Settled, Never>?
-
-    func settle(_ value: Settled) {
-        guard answer == nil else { return }
-        answer = value
-        waiter?.resume(returning: value)
-        waiter = nil
-    }
-
-    func value() async -> Settled {
-        if let answer { return answer }
-        return await withCheckedContinuation { waiter = $0 }
     }
 }
 

@@ -61,9 +61,8 @@ public enum ScriptParser {
             return .fill(ElementID(id), try words.value())
         case "choose":
             guard let id = try words.next() else { throw ParseError("choose needs a field and options: choose ID OPTION...") }
-            let options = try words.rest()
-            guard !options.isEmpty else { throw ParseError("choose \(id) needs at least one option") }
-            return .choose(ElementID(id), options)
+            // With no option, a multi-choice is left with none picked.
+            return .choose(ElementID(id), try words.rest())
         case "tap":
             return .tap(ElementID(try words.single(after: "tap", what: "an action: tap ID")))
         case "back":

@@ -38,6 +38,7 @@ public enum ScriptRunner {
         flow name: String,
         prepare: Prepare? = nil,
         contents: Contents? = nil,
+        stepLimit: Duration = .seconds(30),
         launch: @escaping @Sendable (AppRouter) async -> AnyFlowOutcome
     ) async -> ScriptRun {
         var transcript = Transcript(flow: name)
@@ -58,7 +59,9 @@ public enum ScriptRunner {
         // What `expect store unchanged` compares with: the store once it is set up.
         let baseline = await contents?()
         let run = FlowRun(launch)
-        var screen = await run.host.idleScreen()
+        guard case .screen(var screen) = await run.idleScreen(within: stepLimit) else {
+            return await stuck(run, script: script, step: nil, limit: stepLimit, transcript: transcript)
+        }
         transcript.show(screen)
         var failure: ScriptFailure?
         var seen = screen.map { [$0] } ?? []
@@ -67,7 +70,14 @@ public enum ScriptRunner {
         for step in steps {
             transcript.step(step.action, secret: screen.map { ScreenOffers.isSecret(step.action, on: $0) } ?? false)
             let before = screen
-            if let problem = await perform(step.action, run: run, screen: &screen, contents: contents, baseline: baseline) {
+            if let event = step.action.event, let current = screen, ScreenOffers.mismatch(of: event, on: current) == nil {
+                // A step that acts: the flow must settle on its next screen in time.
+                _ = await run.host.send(event)
+                guard case .screen(let next) = await run.idleScreen(within: stepLimit) else {
+                    return await stuck(run, script: script, step: step, limit: stepLimit, transcript: transcript)
+                }
+                screen = next
+            } else if let problem = await perform(step.action, run: run, screen: &screen, contents: contents, baseline: baseline) {
                 failure = ScriptFailure(file: script.file, line: step.line, step: step.action.scriptLine, message: problem)
                 break
             }
@@ -90,18 +100,26 @@ public enum ScriptRunner {
         return ScriptRun(transcript: transcript.text, outcome: outcome, failure: failure, screens: seen, taps: taps)
     }
 
-    /// Does one step; returns why it failed, or nil.
+    /// A flow that did not settle in time: abandoned, and the script fails at its step.
+    private static func stuck(_ run: FlowRun, script: Script, step: Script.Step?, limit: Duration, transcript: Transcript) async -> ScriptRun {
+        await run.abandon()
+        var transcript = transcript
+        transcript.stuck(limit)
+        let failure = ScriptFailure(
+            file: script.file, line: step?.line ?? 0, step: step?.action.scriptLine ?? "(start)",
+            message: "the flow did not settle within \(limit): it hangs"
+        )
+        return ScriptRun(transcript: transcript.text, outcome: nil, failure: failure)
+    }
+
+    /// Checks an expectation, or says why an acting step cannot be sent (a step that fits its
+    /// screen is sent by the caller, within the step limit); returns why it failed, or nil.
     private static func perform(
         _ verb: Script.Verb, run: FlowRun, screen: inout Screen?, contents: Contents?, baseline: String?
     ) async -> String? {
         if let event = verb.event {
             guard let current = screen else { return "the flow has already ended (\(await run.outcome().name))" }
-            if let mismatch = ScreenOffers.mismatch(of: event, on: current) {
-                return "\(mismatch); \(ScreenOffers.description(of: current))"
-            }
-            _ = await run.host.send(event)
-            screen = await run.host.idleScreen()
-            return nil
+            return ScreenOffers.mismatch(of: event, on: current).map { "\($0); \(ScreenOffers.description(of: current))" }
         }
         switch verb {
         case .expectResult(let name):
@@ -205,6 +223,10 @@ struct Transcript {
             lines.append(text)
         }
         lastScreen = text
+    }
+
+    mutating func stuck(_ limit: Duration) {
+        lines.append("(the flow did not settle within \(limit))")
     }
 
     mutating func result(_ outcome: AnyFlowOutcome) {

@@ -88,4 +88,51 @@ public struct FlowRun: Sendable {
         }
         return await outcome()
     }
+
+    /// Stops a flow that no longer answers: its task is cancelled (work that heeds cancellation
+    /// ends), and whoever waits on its screen hears that it has ended.
+    public func abandon() async {
+        task.cancel()
+        await host.finish()
+    }
+
+    /// How waiting for the flow ended: the screen it waits on (nil once it has ended), or out
+    /// of time.
+    public enum Settled: Sendable {
+        case screen(Screen?)
+        case timedOut
+    }
+
+    /// The screen the flow waits on next (nil once it has ended), unless it does not settle
+    /// within `limit`.
+    public func idleScreen(within limit: Duration) async -> Settled {
+        let race = Race()
+        let waiting = Task { [host] in await race.settle(.screen(await host.idleScreen())) }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            await race.settle(.timedOut)
+        }
+        let answer = await race.value()
+        waiting.cancel()
+        timer.cancel()
+        return answer
+    }
+}
+
+/// The first of two tasks to answer wins.
+private actor Race {
+    private var answer: FlowRun.Settled?
+    private var waiter: CheckedContinuation<FlowRun.Settled, Never>?
+
+    func settle(_ value: FlowRun.Settled) {
+        guard answer == nil else { return }
+        answer = value
+        waiter?.resume(returning: value)
+        waiter = nil
+    }
+
+    func value() async -> FlowRun.Settled {
+        if let answer { return answer }
+        return await withCheckedContinuation { waiter = $0 }
+    }
 }

@@ -51,7 +51,7 @@ enum StepChooser {
             guard !options.isEmpty else { return .back }
             return .choose(field.id, [options[Int(random.next(upperBound: UInt64(options.count)))].id.rawValue])
         case .multiChoice(let options, _):
-            // None, one or a few: each option in with even odds, at most four.
+            // None, one or a few: each option in with odds of one in three, at most four.
             var picked: [String] = []
             for option in options where picked.count < 4 && random.next(upperBound: UInt64(3)) == 0 {
                 picked.append(option.id.rawValue)

@@ -192,11 +192,17 @@ public final class LocalDatabase: Sendable {
                 lines.append("[\(table)]")
                 let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quoted) ORDER BY \(order)")
                 while let row = try rows.next() {
-                    lines.append(row.databaseValues.map(\.description).joined(separator: " | "))
+                    lines.append(row.databaseValues.map(Self.text(of:)).joined(separator: " | "))
                 }
             }
             return lines.joined(separator: "\n") + "\n"
         }
+    }
+
+    /// A value as `contents()` writes it: a blob byte by byte (GRDB describes one by its size).
+    private static func text(of value: DatabaseValue) -> String {
+        guard case .blob(let data) = value.storage else { return value.description }
+        return "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
     }
 
     /// The identifiers of the migrations applied to the database, in the order they ran.

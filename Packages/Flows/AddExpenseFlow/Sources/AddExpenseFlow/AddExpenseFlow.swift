@@ -8,7 +8,8 @@ import Primitives
 /// Adds an expense: who shares it (PickCounterparty, unless it was started with someone), then
 /// one form with the description, amount, currency, day, category, who paid (one or several),
 /// how it is split, and a note. Under the form, the parts it comes to, on every key. Saving
-/// writes it in one transaction; leaving at any step writes nothing.
+/// writes it in one transaction; leaving at any step writes no expense (a contact added while
+/// picking people stays: PickCounterparty's own result says so).
 public actor AddExpenseFlow: InventoriedFlow {
     /// How adding ended.
     public enum FlowResult: FlowOutcome {
@@ -16,7 +17,7 @@ public actor AddExpenseFlow: InventoriedFlow {
         case added(Expense, names: [UserID: String], by: UserID)
         /// The expense edited is saved as it is now.
         case edited(Expense, names: [UserID: String], by: UserID)
-        /// The user left; nothing was written.
+        /// The user left; no expense was written (a contact added while picking stays).
         case cancelled
 
         public var name: String {
