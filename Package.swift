@@ -64,6 +64,9 @@ let package = Package(
         // Used directly by tests that look into the store and recompute token hashes.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        // The generated HTTP client's runtime and request types, for the tests of the contract.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.7.0"),
     ],
     targets: [
         // MARK: - The app
@@ -232,6 +235,14 @@ let package = Package(
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "APITests",
+            dependencies: [
+                .product(name: "FlowsAPI", package: "Infrastructure"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(
