@@ -1,5 +1,6 @@
 import Accounts
 import Expenses
+import ExpenseDetailFlow
 import ExpensesFlow
 import FlowKit
 import FlowTestSupport
@@ -133,5 +134,21 @@ struct ExpensesFlowTests {
         await leaving.expectText("Bob Stone owes you 2.00 EUR.")
         await leaving.back()
         await leaving.expectResult(SettleUpFlow.FlowResult.cancelled)
+    }
+
+    @Test("an expense deleted meanwhile opens on why, with nothing to do with it but go back")
+    func openedAfterDelete() async throws {
+        let (ada, bob) = try await adaAndBob()
+        try await lunch(1000, paidBy: ada.id, with: bob.id)
+        let expense = try #require(try await fixture.expenses.expenses(of: ada.id, page: PageRequest(limit: 1)).first)
+        try await fixture.expenses.delete(expense.id, by: bob.id)
+        let flow = FlowTest { [fixture] router in ExpenseDetailFlow(user: ada.id, expense: expense.id, dependencies: fixture, router: router) }
+        let screen = await flow.expectScreen("expense-detail")
+        #expect(screen?.title == "An expense")
+        #expect(screen?.text == [])
+        #expect(screen?.status == .error("This expense is not there any more: it was deleted, or you were taken out of it."))
+        #expect(screen?.actions.map(\.id) == ["back"])
+        await flow.tap("back")
+        await flow.expectResult(ExpenseDetailFlow.FlowResult.closed)
     }
 }

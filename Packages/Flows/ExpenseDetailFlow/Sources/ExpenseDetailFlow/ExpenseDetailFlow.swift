@@ -103,7 +103,7 @@ public actor ExpenseDetailFlow: InventoriedFlow {
     private func load(_ id: ExpenseID, into model: inout ExpenseDetailViewModel) async -> (Expense, [Friend], [UserID: String])? {
         do throws(ExpensesError) {
             guard let expense = try await dependencies.expenses.expense(id, for: user) else {
-                model.failed(.notFound(id))
+                model.unavailable(.notFound(id))
                 return nil
             }
             // The edit form takes the others as friends; only their names matter there.
@@ -121,7 +121,7 @@ public actor ExpenseDetailFlow: InventoriedFlow {
             model.show(expense, names: names)
             return (expense, friends, names)
         } catch {
-            model.failed(error)
+            model.unavailable(error)
             return nil
         }
     }

@@ -23,13 +23,12 @@ struct ExpenseDetailView: View {
                 status: status
             )
         case .detail:
+            // An expense that could not be read offers nothing to do with it.
+            let actions = state.isLoaded
+                ? [Action(id: Self.edit, label: "Edit"), Action(id: Self.delete, label: "Delete")] : []
             return Screen(
                 id: Self.screenID, title: state.title, text: state.lines,
-                actions: [
-                    Action(id: Self.edit, label: "Edit"),
-                    Action(id: Self.delete, label: "Delete"),
-                    Action(id: Self.back, label: "Back", role: .cancel),
-                ],
+                actions: actions + [Action(id: Self.back, label: "Back", role: .cancel)],
                 status: status
             )
         case .confirmDelete:

@@ -45,7 +45,9 @@ struct ExpenseDetailViewModel: ViewModel {
         failing.failed(.storeUnavailable(FlowInventory.anyDetail))
         var saved = shown
         saved.said("Saved.")
-        return [picking.state, nothing.state, shown.state, asking.state, failing.state, saved.state]
+        var gone = ExpenseDetailViewModel(user: me)
+        gone.unavailable(.notFound(ExpenseID(rawValue: "e")))
+        return [picking.state, nothing.state, shown.state, asking.state, failing.state, saved.state, gone.state]
     }
 
     private(set) var state = ExpenseDetailViewState()
@@ -64,10 +66,25 @@ struct ExpenseDetailViewModel: ViewModel {
         state.choices = zip(ids, expenses).map { Choice(id: $0, label: "\($1.day) \($1.description), \($1.amount)") }
     }
 
+    /// The expense could not be read (deleted meanwhile, or a failing store): nothing of it is
+    /// shown or offered, only why and the way back.
+    mutating func unavailable(_ error: ExpensesError) {
+        state.step = .detail
+        state.isLoaded = false
+        if state.title.isEmpty { state.title = "An expense" }
+        state.lines = []
+        if case .notFound = error {
+            state.phase = .failed("This expense is not there any more: it was deleted, or you were taken out of it.")
+        } else {
+            failed(error)
+        }
+    }
+
     mutating func show(_ expense: Expense, names: [UserID: String]) {
         let me = user
         let name = { (person: UserID) in person == me ? "You" : names[person] ?? "Someone" }
         state.step = .detail
+        state.isLoaded = true
         state.phase = .idle
         state.title = "\(expense.description), \(expense.amount)"
         let category = expense.category.rawValue.prefix(1).uppercased() + expense.category.rawValue.dropFirst()
