@@ -14,12 +14,6 @@ import Testing
 struct AddExpenseFlowTests {
     let fixture = Fixture()
 
-    private func adaAndBob() async throws -> (ada: User, bob: Friend) {
-        _ = try await fixture.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
-        let ada = try await fixture.existingUser(signedIn: true)
-        return (ada, try await fixture.friends.add(.email("bob@example.com"), by: ada.id))
-    }
-
     private func start(_ user: User, with friends: [Friend] = [], _ dependencies: any AddExpenseFlow.Dependencies) -> FlowTest {
         FlowTest { router in AddExpenseFlow(user: user.id, with: friends, dependencies: dependencies, router: router) }
     }
@@ -33,7 +27,7 @@ struct AddExpenseFlowTests {
 
     @Test("text as it is typed moves the parts at every key and never complains; confirming it does; a fix clears the message as it is typed")
     func asTyped() async throws {
-        let (ada, bob) = try await adaAndBob()
+        let (ada, bob) = try await fixture.adaAndBob()
         let flow = start(ada, with: [bob], fixture)
         await flow.expectText("Parts: they show here once the amount and the split are complete.")
         await flow.send(.edit("amount", "1"))
@@ -56,7 +50,7 @@ struct AddExpenseFlowTests {
 
     @Test("leaving writes nothing: from the choice of people, from a new contact's form, from the form")
     func cancelWritesNothing() async throws {
-        let (ada, _) = try await adaAndBob()
+        let (ada, _) = try await fixture.adaAndBob()
         let before = try written()
         let fromPicking = start(ada, fixture)
         await fromPicking.expectScreen("pick-counterparty")
@@ -80,7 +74,7 @@ struct AddExpenseFlowTests {
 
     @Test("nobody paying is refused; a payer leaving the people leaves the payers; the form keeps what was typed")
     func payers() async throws {
-        let (ada, bob) = try await adaAndBob()
+        let (ada, bob) = try await fixture.adaAndBob()
         let flow = start(ada, with: [bob], fixture)
         await flow.fill(["description": "Taxi", "amount": "20"])
         await flow.skipScreen()
@@ -108,7 +102,7 @@ struct AddExpenseFlowTests {
 
     @Test("one person left sharing takes the whole amount, whatever was typed in the table")
     func oneSharerLeft() async throws {
-        let (ada, bob) = try await adaAndBob()
+        let (ada, bob) = try await fixture.adaAndBob()
         let flow = start(ada, with: [bob], fixture)
         await flow.fill(["description": "Gift", "amount": "20"])
         await flow.skipScreen()
@@ -128,7 +122,7 @@ struct AddExpenseFlowTests {
 
     @Test("after people are picked again, what was chosen for each stays with that person, not with a row's place")
     func repickKeepsPeople() async throws {
-        let (ada, _) = try await adaAndBob()
+        let (ada, _) = try await fixture.adaAndBob()
         _ = try await fixture.accounts.signUp(email: "alex@example.com", displayName: "Alex", password: "correct horse")
         let account = try await fixture.friends.add(.email("alex@example.com"), by: ada.id)
         let contact = try await fixture.friends.addContact(name: "Alex", email: nil, by: ada.id)
@@ -148,7 +142,7 @@ struct AddExpenseFlowTests {
 
     @Test("a ledger that fails says so on the form, which keeps every answer")
     func ledgerFails() async throws {
-        let (ada, bob) = try await adaAndBob()
+        let (ada, bob) = try await fixture.adaAndBob()
         struct Broken: AddExpenseFlow.Dependencies {
             let fixture: Fixture
             var friends: any FriendsService { fixture.friends }
@@ -169,7 +163,7 @@ struct AddExpenseFlowTests {
 
     @Test("the choice of people lists whom the user shared with last first, then the others by name, each once")
     func recentFirst() async throws {
-        let (ada, bob) = try await adaAndBob()
+        let (ada, bob) = try await fixture.adaAndBob()
         let sam = try await fixture.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
         let amy = try await fixture.friends.addContact(name: "Amy Wu", email: nil, by: ada.id)
         let eur = { (units: Int64) in Money(minorUnits: units, currency: .eur) }
@@ -193,7 +187,7 @@ struct AddExpenseFlowTests {
 
     @Test("someone in an expense who is not among the user's friends is listed, picked, and kept (editing the people of another's expense)")
     func keepsOutsiders() async throws {
-        let (ada, bob) = try await adaAndBob()
+        let (ada, bob) = try await fixture.adaAndBob()
         // Sam is Bob's contact, not Ada's: Ada edits an expense Bob made with both of them.
         let sam = try await fixture.friends.addContact(name: "Sam Park", email: nil, by: bob.id)
         let flow = FlowTest { [fixture] router in PickCounterpartyFlow(user: ada.id, picked: [sam, bob], dependencies: fixture, router: router) }
@@ -208,7 +202,7 @@ struct AddExpenseFlowTests {
 
     @Test("leaving after adding a contact ends 'left' with the contact, which stays; leaving without ends 'cancelled'")
     func leftWithContact() async throws {
-        let (ada, _) = try await adaAndBob()
+        let (ada, _) = try await fixture.adaAndBob()
         let flow = FlowTest { [fixture] router in PickCounterpartyFlow(user: ada.id, dependencies: fixture, router: router) }
         await flow.expectScreen("pick-counterparty")
         await flow.tap("new-contact")

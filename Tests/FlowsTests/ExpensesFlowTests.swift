@@ -16,12 +16,6 @@ import Testing
 struct ExpensesFlowTests {
     let fixture = Fixture()
 
-    private func adaAndBob() async throws -> (ada: User, bob: Friend) {
-        _ = try await fixture.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
-        let ada = try await fixture.existingUser(signedIn: true)
-        return (ada, try await fixture.friends.add(.email("bob@example.com"), by: ada.id))
-    }
-
     private func lunch(_ units: Int64, paidBy payer: UserID, with other: UserID, description: String = "Lunch") async throws {
         let amount = Money(minorUnits: units, currency: .eur)
         _ = try await fixture.expenses.add(
@@ -32,7 +26,7 @@ struct ExpensesFlowTests {
 
     @Test("nothing yet: settled up with everyone, no activity, no Settle up; exactly ten changes make one page")
     func emptyAndOnePage() async throws {
-        let (ada, bob) = try await adaAndBob()
+        let (ada, bob) = try await fixture.adaAndBob()
         let empty = FlowTest { [fixture] router in ExpensesFlow(user: ada.id, dependencies: fixture, router: router) }
         let first = await empty.expectScreen("expenses")
         #expect(first?.text == ["Balances:", "You are settled up with everyone.", "No activity yet: add an expense."])
@@ -55,7 +49,7 @@ struct ExpensesFlowTests {
 
     @Test("a ledger that cannot be read says so on the tab, which can still be left")
     func failing() async throws {
-        let (ada, _) = try await adaAndBob()
+        let (ada, _) = try await fixture.adaAndBob()
         struct Broken: ExpensesFlow.Dependencies {
             let fixture: Fixture
             var accounts: any AccountsService { fixture.accounts }
@@ -81,7 +75,7 @@ struct ExpensesFlowTests {
 
     @Test("someone seen only on an older page of activity is named there, not 'Someone'")
     func olderPageNames() async throws {
-        let (ada, bob) = try await adaAndBob()
+        let (ada, bob) = try await fixture.adaAndBob()
         let cy = try await fixture.accounts.signUp(email: "cy@example.com", displayName: "Cy Young", password: "correct horse")
         _ = try await fixture.friends.add(.email("cy@example.com"), by: ada.id)
         let amount = Money(minorUnits: 900, currency: .eur)
@@ -103,7 +97,7 @@ struct ExpensesFlowTests {
 
     @Test("settling up when owed records the other person paying the user; a failing ledger keeps the form; back with one person leaves")
     func settleUpOwed() async throws {
-        let (ada, bob) = try await adaAndBob()
+        let (ada, bob) = try await fixture.adaAndBob()
         try await lunch(2400, paidBy: ada.id, with: bob.id)
         let flow = FlowTest { [fixture] router in SettleUpFlow(user: ada.id, dependencies: fixture, router: router) }
         await flow.expectText("Bob Stone owes you 12.00 EUR.")
@@ -138,7 +132,7 @@ struct ExpensesFlowTests {
 
     @Test("an expense deleted meanwhile opens on why, with nothing to do with it but go back")
     func openedAfterDelete() async throws {
-        let (ada, bob) = try await adaAndBob()
+        let (ada, bob) = try await fixture.adaAndBob()
         try await lunch(1000, paidBy: ada.id, with: bob.id)
         let expense = try #require(try await fixture.expenses.expenses(of: ada.id, page: PageRequest(limit: 1)).first)
         try await fixture.expenses.delete(expense.id, by: bob.id)

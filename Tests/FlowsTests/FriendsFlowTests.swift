@@ -24,17 +24,11 @@ struct FriendsFlowTests {
     }
 
     /// Ada, signed in, with Bob as a friend.
-    private func adaAndBob() async throws -> (ada: User, bob: Friend) {
-        _ = try await fixture.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
-        let ada = try await fixture.existingUser(signedIn: true)
-        return (ada, try await fixture.friends.add(.email("bob@example.com"), by: ada.id))
-    }
-
     @Test("opening a friend starts their preview; what it asks of the flows above is the tab's result", arguments: [
         ("add-expense", true), ("settle-up", false),
     ])
     func handsUp(name: String, addExpense: Bool) async throws {
-        let (ada, bob) = try await adaAndBob()
+        let (ada, bob) = try await fixture.adaAndBob()
         let flow = start(ada)
         await flow.expectText("Bob Stone: settled up")
         await flow.expectChild(UserPreviewFlow.self, producing: addExpense ? .addExpense(bob) : .settleUp(bob))
@@ -45,7 +39,7 @@ struct FriendsFlowTests {
 
     @Test("after a preview that removed or linked someone, the tab reads the friends again and says what changed")
     func afterAPreview() async throws {
-        let (ada, bob) = try await adaAndBob()
+        let (ada, bob) = try await fixture.adaAndBob()
         let sam = try await fixture.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
         let flow = start(ada)
         await flow.expectText("Sam Park (contact): settled up")
@@ -65,7 +59,7 @@ struct FriendsFlowTests {
 
     @Test("a friend added through AddFriend is listed and named in a notice; a cancelled add says nothing")
     func addFriend() async throws {
-        let (ada, _) = try await adaAndBob()
+        let (ada, _) = try await fixture.adaAndBob()
         let cy = try await fixture.friends.addContact(name: "Cy Young", email: nil, by: ada.id)
         let flow = start(ada)
         await flow.expectText("Bob Stone: settled up")
@@ -102,7 +96,7 @@ struct FriendsFlowTests {
 
     @Test("the home starts what a preview handed up: AddExpense or SettleUp with that friend, and says what was recorded")
     func homeActsOnIt() async throws {
-        let (ada, bob) = try await adaAndBob()
+        let (ada, bob) = try await fixture.adaAndBob()
         let lunch = try await fixture.expenses.add(
             ExpenseDraft(
                 description: "Lunch", amount: Money(minorUnits: 2000, currency: .eur), day: Fixture.sunday, category: .food,

@@ -70,6 +70,13 @@ struct Fixture: AppFlow.Dependencies {
         return user
     }
 
+    /// Ada signed in, and Bob (an account) her friend.
+    func adaAndBob() async throws -> (ada: User, bob: Friend) {
+        _ = try await accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
+        let ada = try await existingUser(signedIn: true)
+        return (ada, try await friends.add(.email("bob@example.com"), by: ada.id))
+    }
+
     /// Rows in the users and sessions tables, to show what a path wrote.
     func rows() throws -> (users: Int, sessions: Int) {
         try database.writer().read { db in

@@ -118,7 +118,7 @@ struct TestCommand: AsyncParsableCommand {
         if coverage {
             StandardOutput.line(Coverage(inventories: FlowCatalog.entries.map { ($0.name, $0.inventory) }, runs: summary.runs).report)
         }
-        let seconds = Double((clock.now - started).components.attoseconds) / 1e18 + Double((clock.now - started).components.seconds)
+        let seconds = (clock.now - started) / .seconds(1)
         let rate = seconds > 0 ? Double(summary.walks) / seconds : 0
         StandardOutput.line(
             "Explored \(flows.count) flows: \(summary.walks) walks, \(summary.steps) steps, seed \(seed), "

@@ -71,6 +71,9 @@ public struct Expense: Equatable, Sendable {
 
     public var amount: Money { split.amount }
 
+    /// How the expense is named in sentences and lists: `Dinner, 30.00 EUR`.
+    public var summary: String { "\(description), \(amount)" }
+
     /// Checks a draft against every rule and works out its split.
     public init(id: ExpenseID, draft: ExpenseDraft) throws(ExpenseProblem) {
         let description = draft.description.trimmingWhitespace()

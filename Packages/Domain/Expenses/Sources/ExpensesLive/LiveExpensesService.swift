@@ -78,7 +78,7 @@ public struct LiveExpensesService: ExpensesService {
                 try db.moveToDeleted(id: id.rawValue, by: user.rawValue, at: at)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.deleted), subject: id.rawValue,
-                    summary: Self.summary(previous), people: previous.people.map(\.rawValue)
+                    summary: previous.summary, people: previous.people.map(\.rawValue)
                 ))
             }
         }
@@ -100,7 +100,7 @@ public struct LiveExpensesService: ExpensesService {
                 try apply(expense.balanceDeltas, in: db)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.restored), subject: id.rawValue,
-                    summary: Self.summary(expense), people: expense.people.map(\.rawValue)
+                    summary: expense.summary, people: expense.people.map(\.rawValue)
                 ))
                 return expense
             }
@@ -322,13 +322,9 @@ public struct LiveExpensesService: ExpensesService {
     private func record(_ kind: Activity.Kind, _ expense: Expense, by user: UserID) -> ActivityRecord {
         ActivityRecord(
             id: UserID.random(using: random).rawValue, at: now().timeIntervalSince1970, actor: user.rawValue,
-            kind: SaveFormatter.text(kind), subject: expense.id.rawValue, summary: Self.summary(expense),
+            kind: SaveFormatter.text(kind), subject: expense.id.rawValue, summary: expense.summary,
             people: expense.people.map(\.rawValue)
         )
-    }
-
-    private static func summary(_ expense: Expense) -> String {
-        "\(expense.description), \(expense.amount)"
     }
 
     private static func currency(_ code: String) throws(ExpensesError) -> Currency {
@@ -338,9 +334,6 @@ public struct LiveExpensesService: ExpensesService {
         return currency
     }
 
-    private func storing<T>(_ work: () async throws -> T) async throws(ExpensesError) -> T {
-        try await ExpensesLive.storing(work)
-    }
 }
 
 /// Runs store work, turning its failures into ``ExpensesError``s.

@@ -64,8 +64,9 @@ public struct LiveFriendsService: FriendsService {
         // The user's own contacts (not linked to an account yet) by the names the user gave them;
         // accounts, friends or not, by their own. Only those asked for are read.
         var names: [UserID: DisplayName] = [:]
-        let contacts = try await storing { try await store.read { try $0.contacts(ownerID: user.rawValue) } }
-        for contact in contacts where contact.linkedTo == nil && people.contains(UserID(rawValue: contact.id)) {
+        let (owner, ids) = (user.rawValue, people.map(\.rawValue))
+        let contacts = try await storing { try await store.read { db in try ids.compactMap { try db.contact(id: $0) } } }
+        for contact in contacts where contact.ownerID == owner && !contact.removed && contact.linkedTo == nil {
             guard let name = try? DisplayName(contact.name) else { throw .storeUnavailable("the stored contact \(contact.id) is damaged") }
             names[UserID(rawValue: contact.id)] = name
         }

@@ -129,7 +129,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     /// or nil when the user left.
     private func addExpense(with friends: [Friend]) async -> String? {
         guard case .added(let expense, _, _) = await router.start(AddExpenseFlow(user: user.id, with: friends, dependencies: dependencies, router: router)) else { return nil }
-        return "Added \(expense.description), \(expense.amount)."
+        return "Added \(expense.summary)."
     }
 
     /// The Expenses tab, saying `notice` when it opens; an expense it asks for is added here,

@@ -82,7 +82,7 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                     await view.show(model.state)
                     do throws(ExpensesError) {
                         try await dependencies.expenses.delete(current.expense.id, by: user)
-                        return .deleted("\(current.expense.description), \(current.expense.amount)")
+                        return .deleted(current.expense.summary)
                     } catch {
                         model.failed(error)
                     }

@@ -63,7 +63,7 @@ struct ExpenseDetailViewModel: ViewModel {
         state.step = .pick
         let ids = ElementID.readable(for: expenses.map(\.description))
         pickable = Dictionary(zip(ids, expenses.map(\.id)), uniquingKeysWith: { first, _ in first })
-        state.choices = zip(ids, expenses).map { Choice(id: $0, label: "\($1.day) \($1.description), \($1.amount)") }
+        state.choices = zip(ids, expenses).map { Choice(id: $0, label: "\($1.day) \($1.summary)") }
     }
 
     /// The expense could not be read (deleted meanwhile, or a failing store): nothing of it is
@@ -86,7 +86,7 @@ struct ExpenseDetailViewModel: ViewModel {
         state.step = .detail
         state.isLoaded = true
         state.phase = .idle
-        state.title = "\(expense.description), \(expense.amount)"
+        state.title = expense.summary
         let category = expense.category.rawValue.prefix(1).uppercased() + expense.category.rawValue.dropFirst()
         var lines = ["\(expense.amount) on \(expense.day), \(category)."]
         lines.append("Paid by " + expense.payers.map { "\(name($0.user)) \($0.amount)" }.joined(separator: ", ") + ".")

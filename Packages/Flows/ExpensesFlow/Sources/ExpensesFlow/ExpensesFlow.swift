@@ -122,7 +122,7 @@ public actor ExpensesFlow: InventoriedFlow {
             return "Payment of \(payment.amount) taken back."
         case .restore(let expense):
             let restored = try await dependencies.expenses.restore(expense.id, by: user)
-            return "Restored \(restored.description), \(restored.amount)."
+            return "Restored \(restored.summary)."
         }
     }
 

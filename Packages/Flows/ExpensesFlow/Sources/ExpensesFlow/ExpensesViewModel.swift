@@ -145,7 +145,7 @@ struct ExpensesViewModel: ViewModel {
     mutating func recent(_ expenses: [Expense]) {
         let ids = ElementID.readable(for: expenses.map(\.description))
         openable = Dictionary(zip(ids, expenses.map(\.id)), uniquingKeysWith: { first, _ in first })
-        state.recent = zip(ids, expenses).map { Choice(id: $0, label: "\($1.day) \($1.description), \($1.amount)") }
+        state.recent = zip(ids, expenses).map { Choice(id: $0, label: "\($1.day) \($1.summary)") }
     }
 
     /// The newest payments, offered to take back: `2027-01-15 Cy Young paid you 30.00 EUR`.
@@ -162,7 +162,7 @@ struct ExpensesViewModel: ViewModel {
     mutating func deleted(_ expenses: [Expense]) {
         let ids = ElementID.readable(for: expenses.map(\.description))
         restorable = Dictionary(zip(ids, expenses), uniquingKeysWith: { first, _ in first })
-        state.deleted = zip(ids, expenses).map { Choice(id: $0, label: "\($1.day) \($1.description), \($1.amount)") }
+        state.deleted = zip(ids, expenses).map { Choice(id: $0, label: "\($1.day) \($1.summary)") }
     }
 
     /// Asks before taking back the payment offered as `id`.
@@ -179,7 +179,7 @@ struct ExpensesViewModel: ViewModel {
         guard let expense = restorable[id] else { return }
         pending = .restore(expense)
         state.notice = nil
-        state.question = .restore("Restore \(expense.description), \(expense.amount), of \(expense.day)?")
+        state.question = .restore("Restore \(expense.summary), of \(expense.day)?")
     }
 
     mutating func keep() {
