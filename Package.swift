@@ -39,6 +39,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "flows", targets: ["flows"]),
+        // The same services for many users over HTTP (docs/server.md).
+        .executable(name: "flows-server", targets: ["flows-server"]),
         // The services on the embedded store, wired once, for other Swift tools (docs/embedding.md).
         .library(name: "FlowsServices", targets: ["FlowsServices"]),
     ],
@@ -67,6 +69,17 @@ let package = Package(
         // The generated HTTP client's runtime and request types, for the tests of the contract.
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.7.0"),
+        // flows-server: Hummingbird 2 serves the generated API (swift-openapi-hummingbird), logs
+        // with swift-log and shuts down gracefully with swift-service-lifecycle. Hummingbird's
+        // swift-configuration support is left out (its trait): the server reads its own flags.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The generated client's transport on Foundation's URLSession (in the toolchain: nothing
+        // more to build), for the server's tests and the CLI's remote services.
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     ],
     targets: [
         // MARK: - The app
@@ -95,6 +108,36 @@ let package = Package(
             path: "Apps/flows/Sources/FlowsApp"
         ),
         .executableTarget(name: "flows", dependencies: ["FlowsApp"], path: "Apps/flows/Sources/flows"),
+
+        // MARK: - The server
+        .target(
+            name: "FlowsServer",
+            dependencies: [
+                "FlowsServices",
+                .product(name: "FlowsAPI", package: "Infrastructure"),
+                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "Primitives", package: "Primitives"),
+            ] + accountsModules + expensesModules + friendsModules + preferencesModules + [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Apps/flows-server/Sources/FlowsServer"
+        ),
+        .executableTarget(
+            name: "flows-server",
+            dependencies: [
+                "FlowsServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Apps/flows-server/Sources/flows-server"
+        ),
 
         // MARK: - Benchmarks
         // The baseline for the start-up benchmark: a hello world built exactly like `flows`.
@@ -243,6 +286,20 @@ let package = Package(
                 .product(name: "FlowsAPI", package: "Infrastructure"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: [
+                "FlowsServer",
+                "FlowsServices",
+                .product(name: "FlowsAPI", package: "Infrastructure"),
+                .product(name: "Primitives", package: "Primitives"),
+            ] + accountsModules + expensesModules + friendsModules + preferencesModules + [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -3,15 +3,18 @@ import AccountsData
 import AccountsDataSQLite
 import AccountsLive
 import Expenses
+import ExpensesData
 import ExpensesDataSQLite
 import ExpensesLive
 import Foundation
 import Friends
+import FriendsData
 import FriendsDataSQLite
 import FriendsLive
 import GRDB
 import LocalStore
 import Preferences
+import PreferencesData
 import PreferencesDataSQLite
 import PreferencesLive
 import Primitives
@@ -69,28 +72,47 @@ public struct LocalServices: Sendable {
         return wired(database: database, accounts: accounts, random: random, now: { now })
     }
 
-    /// The other areas' services around the accounts.
+    /// The other areas' services around the accounts, on the embedded store.
+    private static func wired(
+        database: LocalDatabase, accounts: any AccountsService, random: any RandomSource, now: @escaping @Sendable () -> Date
+    ) -> LocalServices {
+        var services = live(
+            accounts: accounts,
+            expensesStore: SQLiteExpensesStore(database: database),
+            friendsStore: SQLiteFriendsStore(database: database),
+            preferencesStore: SQLitePreferencesStore(database: database),
+            random: random,
+            now: now
+        )
+        services.database = database
+        return services
+    }
+
+    /// The live services of every area around `accounts`, on any implementation of the stores
+    /// (the embedded store's, or flows-server's database).
     ///
     /// Friends read balances and move a linked contact's expenses through a ledger of their own
     /// (the same store; neither names new people, so it needs no one's contacts), and the app's
     /// ledger knows people from the accounts and the contacts.
-    private static func wired(
-        database: LocalDatabase, accounts: any AccountsService, random: any RandomSource, now: @escaping @Sendable () -> Date
+    public static func live(
+        accounts: any AccountsService,
+        expensesStore: any ExpensesStore,
+        friendsStore: any FriendsStore,
+        preferencesStore: any PreferencesStore,
+        random: any RandomSource,
+        now: @escaping @Sendable () -> Date
     ) -> LocalServices {
-        let expensesStore = SQLiteExpensesStore(database: database)
         let ledger = LiveExpensesService(store: expensesStore, people: AccountsPeople(accounts: accounts), random: random, now: now)
         let friends = LiveFriendsService(
-            store: SQLiteFriendsStore(database: database), accounts: accounts, expenses: ledger, merging: ledger, random: random, now: now
+            store: friendsStore, accounts: accounts, expenses: ledger, merging: ledger, random: random, now: now
         )
-        var services = LocalServices(
+        return LocalServices(
             accounts: accounts,
             expenses: LiveExpensesService(store: expensesStore, people: KnownPeople(accounts: accounts, friends: friends), random: random, now: now),
             friends: friends,
-            preferences: LivePreferencesService(store: SQLitePreferencesStore(database: database)),
+            preferences: LivePreferencesService(store: preferencesStore),
             verifier: LiveLedgerVerifier(store: expensesStore)
         )
-        services.database = database
-        return services
     }
 
     /// Every area's migrations, in the order they run: what opens a store of the app.

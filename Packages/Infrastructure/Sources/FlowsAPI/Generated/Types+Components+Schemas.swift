@@ -204,7 +204,8 @@ extension Components {
         public typealias FriendCodeInput = Swift.String
         /// What went wrong, one code per domain error case (nested problems flattened), plus the
         /// codes of the HTTP layer (`invalid-request`, `unauthenticated`, `session-expired`,
-        /// `user-not-found`, `payload-too-large`, `rate-limited`, `not-ready`). The list is closed
+        /// `user-not-found`, `payload-too-large`, `rate-limited`, `not-ready`, and `internal-error`
+        /// for a failure of the server itself, a `500` with no more said). The list is closed
         /// (generated clients decode it as an enum): adding a code is a new version of this
         /// document.
         ///
@@ -218,6 +219,7 @@ extension Components {
             case payloadTooLarge = "payload-too-large"
             case rateLimited = "rate-limited"
             case notReady = "not-ready"
+            case internalError = "internal-error"
             case refused = "refused"
             case storeUnavailable = "store-unavailable"
             case invalidEmailEmpty = "invalid-email-empty"
@@ -234,6 +236,7 @@ extension Components {
             case invalidFriendCodeCharacter = "invalid-friend-code-character"
             case invalidFriendCodeCheck = "invalid-friend-code-check"
             case invalidDayShape = "invalid-day-shape"
+            case invalidDayNotADay = "invalid-day-not-a-day"
             case invalidDayNoSuchDay = "invalid-day-no-such-day"
             case invalidDayOutOfRange = "invalid-day-out-of-range"
             case unknownCurrency = "unknown-currency"

@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+
+/// How many attempts the server allows before it answers `429 rate-limited`.
+public struct RateLimits: Sendable, Equatable {
+    /// Failed password checks (sign-in, changing the email or the password) per account.
+    public var failuresPerAccount: Int
+    /// Failed sign-ins per client address, whichever accounts they tried.
+    public var failuresPerAddress: Int
+    /// New accounts per client address (each costs a bcrypt hash).
+    public var signUpsPerAddress: Int
+    /// The window the counts above are kept for.
+    public var window: Duration
+
+    public init(failuresPerAccount: Int = 10, failuresPerAddress: Int = 50, signUpsPerAddress: Int = 20, window: Duration = .seconds(15 * 60)) {
+        self.failuresPerAccount = failuresPerAccount
+        self.failuresPerAddress = failuresPerAddress
+        self.signUpsPerAddress = signUpsPerAddress
+        self.window = window
+    }
+
+    /// The defaults: 10 failures per account and 50 per address, 20 sign-ups per address, in
+    /// any 15 minutes.
+    public static let standard = RateLimits()
+}
+
+/// Counts events per key over a sliding window, in memory: at most `limit` in any `window`.
+///
+/// Each server process counts for itself; behind a load balancer that spreads one client over
+/// several servers, the limits apply per server (docs/server.md).
+final class AttemptLimiter: Sendable {
+    private let limit: Int
+    private let window: Double
+    private let now: @Sendable () -> Double
+    /// The times of each key's events in the window, oldest first.
+    private let events = Mutex<[String: [Double]]>([:])
+    /// Keys seen since the last sweep of expired ones.
+    private let sweep = Mutex<Int>(0)
+
+    init(limit: Int, window: Duration, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.limit = max(1, limit)
+        let (seconds, attoseconds) = window.components
+        self.window = max(1, Double(seconds) + Double(attoseconds) / 1e18)
+        self.now = now
+    }
+
+    /// Seconds until `key` may try again, or nil when it may now.
+    func wait(for key: String) -> Int? {
+        let time = now()
+        let window = window
+        let limit = limit
+        return events.withLock { events -> Int? in
+            guard var times = events[key] else { return nil }
+            times.removeAll { $0 <= time - window }
+            events[key] = times.isEmpty ? nil : times
+            guard times.count >= limit, let oldest = times.first else { return nil }
+            return max(1, Int((oldest + window - time).rounded(.up)))
+        }
+    }
+
+    /// Counts one event for `key`.
+    func record(_ key: String) {
+        let time = now()
+        let window = window
+        events.withLock { events in
+            var times = events[key, default: []]
+            times.removeAll { $0 <= time - window }
+            times.append(time)
+            events[key] = times
+        }
+        sweepExpired(at: time)
+    }
+
+    /// Forgets `key`'s events (a password that checked out).
+    func reset(_ key: String) {
+        _ = events.withLock { $0.removeValue(forKey: key) }
+    }
+
+    /// Every 1,000 events, drops the keys whose events have all expired, so memory stays
+    /// bounded by the keys of one window.
+    private func sweepExpired(at time: Double) {
+        let due = sweep.withLock { count -> Bool in
+            count += 1
+            guard count >= 1_000 else { return false }
+            count = 0
+            return true
+        }
+        guard due else { return }
+        let window = window
+        events.withLock { events in
+            events = events.filter { $0.value.last.map { $0 > time - window } ?? false }
+        }
+    }
+}
+
+/// The server's three limits together.
+struct SignInLimits: Sendable {
+    let accounts: AttemptLimiter
+    let addresses: AttemptLimiter
+    let signUps: AttemptLimiter
+
+    init(_ limits: RateLimits) {
+        accounts = AttemptLimiter(limit: limits.failuresPerAccount, window: limits.window)
+        addresses = AttemptLimiter(limit: limits.failuresPerAddress, window: limits.window)
+        signUps = AttemptLimiter(limit: limits.signUpsPerAddress, window: limits.window)
+    }
+}

@@ -1,0 +1,137 @@
+import FlowsAPI
+import Foundation
+import Hummingbird
+import LocalStore
+import Logging
+import NIOCore
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import ServiceLifecycle
+
+/// How flows-server runs: where it listens, where the data lives, and its limits.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on (`127.0.0.1`: this machine only; `0.0.0.0`: every interface).
+    public var host: String
+    /// The port; 0 picks a free one (tests), which ``FlowsServer/run(_:services:logger:onRunning:)`` reports.
+    public var port: Int
+    /// The largest request body taken (2 MiB: an avatar picture of 1 MiB in base64 fits).
+    public var maximumBodyBytes: Int
+    public var rateLimits: RateLimits
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, maximumBodyBytes: Int = 2 << 20, rateLimits: RateLimits = .standard) {
+        self.host = host
+        self.port = port
+        self.maximumBodyBytes = maximumBodyBytes
+        self.rateLimits = rateLimits
+    }
+}
+
+/// Where the server's data lives, as `--database` names it.
+public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
+    /// The embedded SQLite store in one file: for one machine.
+    case sqlite(URL)
+    /// A private in-memory store, gone when the server stops: for trials and tests.
+    case memory
+
+    /// Reads `sqlite:PATH` (or `sqlite://PATH`) and `memory`.
+    public init(parsing text: String) throws(ConfigurationError) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed == "memory" || trimmed == "sqlite::memory:" {
+            self = .memory
+        } else if trimmed.hasPrefix("sqlite:") {
+            var path = String(trimmed.dropFirst("sqlite:".count))
+            if path.hasPrefix("//") { path.removeFirst(2) }
+            guard !path.isEmpty else { throw ConfigurationError("sqlite: needs a file path, as in sqlite:/var/lib/flows/flows.sqlite") }
+            self = .sqlite(URL(fileURLWithPath: path))
+        } else {
+            throw ConfigurationError(
+                "\(Self.redacted(trimmed)) is not a database this server knows: use sqlite:PATH for one machine, or memory for a trial."
+            )
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .sqlite(let url): "sqlite:\(url.path)"
+        case .memory: "memory"
+        }
+    }
+
+    /// The text without a password, for messages and logs.
+    static func redacted(_ text: String) -> String {
+        guard let at = text.lastIndex(of: "@"), let scheme = text.range(of: "://"), scheme.upperBound < at else { return text }
+        let credentials = text[scheme.upperBound..<at]
+        guard let colon = credentials.firstIndex(of: ":") else { return text }
+        return text.replacingCharacters(in: colon..<at, with: ":***")
+    }
+}
+
+/// A configuration that cannot work, in words that say what to change.
+public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// flows-server: the contract of docs/api/openapi.yaml on the domain services.
+public enum FlowsServer {
+    /// How JSON is written: compact, keys sorted, instants to the millisecond (the same for the
+    /// clients, so an instant comes back as it went).
+    public static let coding = Configuration(dateTranscoder: .iso8601WithFractionalSeconds, jsonEncodingOptions: [.sortedKeys])
+
+    /// The services on `location`'s store.
+    public static func services(on location: DatabaseLocation) -> ServerServices {
+        switch location {
+        case .sqlite(let url): ServerServices.sqlite(.file(url))
+        case .memory: ServerServices.sqlite(.memory)
+        }
+    }
+
+    /// The HTTP application: the router with every operation, its middlewares and the store's
+    /// lifecycle.
+    public static func application(
+        _ configuration: ServerConfiguration,
+        services: ServerServices,
+        logger: Logger,
+        onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
+        let router = Router(context: ServerRequestContext.self)
+        router.add(middleware: RequestMiddleware(maximumBodyBytes: configuration.maximumBodyBytes))
+        let handlers = Handlers(services: services, limits: SignInLimits(configuration.rateLimits))
+        try handlers.registerHandlers(
+            on: router, configuration: FlowsServer.coding, middlewares: [ProblemMiddleware(), SessionMiddleware(services: services)]
+        )
+        return Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "flows-server"),
+            services: [StoreLifecycle(services: services)],
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger
+        )
+    }
+
+    /// Serves until SIGTERM or SIGINT, then finishes the requests in flight, stops taking new
+    /// ones and closes the store.
+    public static func run(
+        _ configuration: ServerConfiguration,
+        services: ServerServices,
+        logger: Logger,
+        onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+    ) async throws {
+        let application = try application(configuration, services: services, logger: logger, onRunning: onRunning)
+        let group = ServiceGroup(
+            configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
+        try await group.run()
+    }
+}
+
+/// Closes the store once the server has shut down (services stop in reverse order: the HTTP
+/// server first).
+private struct StoreLifecycle: Service {
+    let services: ServerServices
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await services.close()
+    }
+}

@@ -1,0 +1,227 @@
+import Accounts
+import AccountsData
+import FlowsAPI
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import OpenAPIRuntime
+
+/// The context of every request: Hummingbird's, and the address of the client.
+struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let remoteAddress: SocketAddress?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}
+
+// MARK: - Around every request (Hummingbird)
+
+/// Logs one line per request once it is answered (method, path, status, time, user, problem
+/// code), refuses bodies over the limit with `413`, and answers what no route serves with a
+/// `Problem` too. Tokens, passwords and bodies are never logged.
+struct RequestMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+    let maximumBodyBytes: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let record = RequestRecord()
+        let address = context.remoteAddress?.ipAddress
+        var response: Response
+        do {
+            response = try await RequestScope.$record.withValue(record) {
+                try await RequestScope.$address.withValue(address) {
+                    try await limited(request, context: context, next: next)
+                }
+            }
+        } catch {
+            let problem = Self.problem(for: error)
+            record.refused(code: problem.problem.error.rawValue, reason: problem.logged ?? "\(error)")
+            response = Self.response(problem)
+        }
+        log(request, response: response, record: record, context: context, elapsed: ContinuousClock.now - start)
+        return response
+    }
+
+    /// The request with its body read whole, up to the limit.
+    private func limited(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maximumBodyBytes {
+            throw APIProblem.payloadTooLarge(limit: maximumBodyBytes)
+        }
+        var request = request
+        do {
+            _ = try await request.collectBody(upTo: maximumBodyBytes)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIProblem.payloadTooLarge(limit: maximumBodyBytes)
+        }
+        return try await next(request, context)
+    }
+
+    private static func problem(for error: any Error) -> APIProblem {
+        if let problem = error as? APIProblem { return problem }
+        if let error = error as? HTTPError {
+            switch error.status {
+            case .notFound: return APIProblem(.notFound, .invalidRequest, "There is no such path; see docs/api/openapi.yaml.")
+            case .methodNotAllowed: return APIProblem(.methodNotAllowed, .invalidRequest, "This path does not take this method.")
+            case .contentTooLarge: return .payloadTooLarge(limit: 2 << 20)
+            case let status where (400..<500).contains(status.code):
+                return APIProblem(status, .invalidRequest, error.body ?? status.reasonPhrase)
+            default: break
+            }
+        }
+        return APIProblem.internalError.logging("\(error)")
+    }
+
+    static func response(_ problem: APIProblem) -> Response {
+        let (head, _) = problem.response
+        var buffer = ByteBuffer()
+        buffer.writeBytes(problem.bodyBytes)
+        return Response(status: head.status, headers: head.headerFields, body: ResponseBody(byteBuffer: buffer))
+    }
+
+    private func log(_ request: Request, response: Response, record: RequestRecord, context: Context, elapsed: Duration) {
+        var metadata: Logger.Metadata = [
+            "method": "\(request.method)",
+            "path": "\(request.uri.path)",
+            "status": "\(response.status.code)",
+            "ms": "\(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3))",
+        ]
+        if let user = record.user { metadata["user"] = "\(user.rawValue)" }
+        let (code, reason) = record.problem
+        if let code { metadata["error"] = "\(code)" }
+        if response.status.code >= 500 {
+            if let reason { metadata["reason"] = "\(reason)" }
+            context.logger.error("request failed", metadata: metadata)
+        } else {
+            context.logger.info("request", metadata: metadata)
+        }
+    }
+}
+
+// MARK: - Around every operation (the generated server)
+
+/// Writes every refusal as a `Problem`: the handlers' and the session check's own, and the
+/// generated code's for a request that does not match the contract (`400 invalid-request`, or
+/// `406`/`415` for the media types). Anything else is a `500` whose cause goes to the log only.
+struct ProblemMiddleware: ServerMiddleware {
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        metadata: ServerRequestMetadata,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        do {
+            return try await next(request, body, metadata)
+        } catch {
+            let problem = Self.problem(for: error)
+            RequestScope.record?.refused(code: problem.problem.error.rawValue, reason: problem.logged)
+            return problem.response
+        }
+    }
+
+    static func problem(for error: any Error) -> APIProblem {
+        guard let error = error as? ServerError else {
+            return (error as? APIProblem) ?? APIProblem.internalError.logging("\(error)")
+        }
+        if let problem = error.underlyingError as? APIProblem { return problem }
+        if let decoding = error.underlyingError as? DecodingError { return invalid(decoding) }
+        let status = error.httpStatus
+        guard (400..<500).contains(status.code) else {
+            return APIProblem.internalError.logging("\(error.operationID): \(error.causeDescription): \(error.underlyingError)")
+        }
+        return APIProblem(status, .invalidRequest, error.causeDescription)
+    }
+
+    /// A body or parameter that does not decode, with the JSON pointer of the field.
+    static func invalid(_ error: DecodingError) -> APIProblem {
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = pointer(context.codingPath + [key])
+            return .invalidRequest("The field \(field) is missing.", field: field)
+        case .typeMismatch(let type, let context):
+            let field = pointer(context.codingPath)
+            return .invalidRequest("The field \(field) is not \(describe(type)).", field: field)
+        case .valueNotFound(let type, let context):
+            let field = pointer(context.codingPath)
+            return .invalidRequest("The field \(field) is null; it should be \(describe(type)).", field: field)
+        case .dataCorrupted(let context):
+            let field = pointer(context.codingPath)
+            if context.debugDescription.hasPrefix("Additional properties are disabled") {
+                return .invalidRequest("The field \(field) is not one this operation takes.", field: field)
+            }
+            let reason = context.codingPath.isEmpty ? "The body is not JSON this operation takes" : "The field \(field) is not valid"
+            return .invalidRequest("\(reason): \(context.debugDescription)", field: field)
+        @unknown default:
+            return .invalidRequest("The request does not match the API.")
+        }
+    }
+
+    private static func pointer(_ path: [any CodingKey]) -> String {
+        path.isEmpty ? "/" : path.map { "/" + ($0.intValue.map(String.init) ?? $0.stringValue) }.joined()
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int32.Type, is Int64.Type: "a whole number"
+        case is Bool.Type: "true or false"
+        default: "of the right type"
+        }
+    }
+}
+
+/// Checks the bearer token of every operation but signing up, signing in and the health
+/// checks, and runs the operation as the session's user.
+///
+/// No token or one the server does not know is `401 unauthenticated`; a session unused for
+/// longer than the idle limit is `401 session-expired` (and is ended).
+struct SessionMiddleware: ServerMiddleware {
+    let services: ServerServices
+    static let open: Set<String> = [
+        Operations.SignUp.id, Operations.SignIn.id, Operations.CheckHealth.id, Operations.CheckReadiness.id,
+    ]
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        metadata: ServerRequestMetadata,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard !Self.open.contains(operationID) else { return try await next(request, body, metadata) }
+        guard let token = Self.bearerToken(request.headerFields[.authorization]) else {
+            throw APIProblem.unauthenticated("Sign in first: this needs a session token (Authorization: Bearer).", tokenSent: false)
+        }
+        let accounts = services.sessions(InMemorySessionTokenStore(token: token))
+        let found: StoredSession
+        do { found = try await accounts.storedSession() } catch { throw APIProblem(error) }
+        switch found {
+        case .signedIn(let user):
+            RequestScope.record?.user = user.id
+            return try await RequestScope.$session.withValue(RequestSession(user: user, accounts: accounts)) {
+                try await next(request, body, metadata)
+            }
+        case .expired:
+            throw APIProblem.sessionExpired
+        case .signedOut:
+            throw APIProblem.unauthenticated("This session has ended or never was; sign in again.", tokenSent: true)
+        }
+    }
+
+    /// The token of `Authorization: Bearer TOKEN` (the scheme in any case), or nil.
+    static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        // A token is 43 base64url characters; anything much longer is not one of ours.
+        guard !token.isEmpty, token.utf8.count <= 256 else { return nil }
+        return token
+    }
+}

@@ -1,0 +1,41 @@
+import Accounts
+import Primitives
+import Synchronization
+
+/// What the server knows of the request being served, for the code that serves it: task-local
+/// values, set by the middlewares around the handlers.
+enum RequestScope {
+    /// The client's address (the peer of the connection), for per-address limits.
+    @TaskLocal static var address: String?
+    /// The signed-in session the request carries, once ``SessionMiddleware`` checked it.
+    @TaskLocal static var session: RequestSession?
+    /// What the request log line says about the request, filled in as it is served.
+    @TaskLocal static var record: RequestRecord?
+}
+
+/// A request's checked session: whose it is, and the accounts service holding its token (the
+/// one that may end it or keep it when the password changes).
+struct RequestSession: Sendable {
+    let user: User
+    let accounts: any AccountsService
+}
+
+/// What is known of a request beyond its method and path, for its log line.
+final class RequestRecord: Sendable {
+    private let state = Mutex<(user: UserID?, error: String?, reason: String?)>((nil, nil, nil))
+
+    var user: UserID? {
+        get { state.withLock { $0.user } }
+        set { state.withLock { $0.user = newValue } }
+    }
+
+    /// The problem code the request was answered with, and what happened inside (never sent).
+    func refused(code: String, reason: String?) {
+        state.withLock {
+            $0.error = code
+            $0.reason = reason
+        }
+    }
+
+    var problem: (code: String?, reason: String?) { state.withLock { ($0.error, $0.reason) } }
+}

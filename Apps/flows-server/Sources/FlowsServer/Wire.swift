@@ -1,0 +1,247 @@
+import Accounts
+import Expenses
+import FlowsAPI
+import Foundation
+import Friends
+import OpenAPIRuntime
+import Preferences
+import Primitives
+
+// The server's side of the wire: domain values into the contract's types for responses, and
+// the contract's types into domain values for requests, refusing what the domain would not
+// take with the domain's own codes (docs/api/openapi.yaml).
+
+// MARK: - Responses
+
+extension Components.Schemas.Money {
+    init(_ money: Money) {
+        self.init(minorUnits: money.minorUnits, currency: money.currency.code)
+    }
+}
+
+extension Components.Schemas.User {
+    init(_ user: User) {
+        self.init(id: user.id.rawValue, email: user.email.value, displayName: user.displayName.value, friendCode: user.friendCode.rawValue)
+    }
+}
+
+extension Components.Schemas.Friend {
+    init(_ friend: Friend) {
+        switch friend.kind {
+        case .account(let email, let code):
+            self = .account(.init(kind: .account, id: friend.id.rawValue, name: friend.name.value, email: email.value, friendCode: code.rawValue))
+        case .contact(let email):
+            self = .contact(.init(kind: .contact, id: friend.id.rawValue, name: friend.name.value, email: email?.value))
+        }
+    }
+}
+
+extension Components.Schemas.Avatar {
+    init(_ avatar: Avatar) {
+        switch avatar {
+        case .none: self = .none(.init(kind: .none))
+        case .initials(let colour): self = .initials(.init(kind: .initials, colour: .init(colour)))
+        case .image(let image):
+            self = .image(.init(
+                kind: .image, format: image.format == .png ? .png : .jpeg, width: Int32(clamping: image.width),
+                height: Int32(clamping: image.height), data: Base64EncodedData(image.bytes)
+            ))
+        }
+    }
+}
+
+extension Components.Schemas.AvatarColour {
+    init(_ colour: AvatarColour) {
+        // The contract's palette is the domain's, name for name (a test checks every colour).
+        self = Self(rawValue: colour.rawValue) ?? .blue
+    }
+}
+
+extension Components.Schemas.SplitRule {
+    init(_ rule: SplitRule) {
+        switch rule {
+        case .equal: self = .equal(.init(mode: .equal))
+        case .exact(let amounts):
+            self = .exact(.init(mode: .exact, amounts: .init(additionalProperties: Dictionary(
+                uniqueKeysWithValues: amounts.map { ($0.key.rawValue, Components.Schemas.NonNegativeMoney(minorUnits: $0.value.minorUnits, currency: $0.value.currency.code)) }
+            ))))
+        case .percentages(let points):
+            self = .percentages(.init(mode: .percentages, basisPoints: .init(additionalProperties: Dictionary(
+                uniqueKeysWithValues: points.map { ($0.key.rawValue, Int32(clamping: $0.value)) }
+            ))))
+        case .shares(let shares):
+            self = .shares(.init(mode: .shares, shares: .init(additionalProperties: Dictionary(
+                uniqueKeysWithValues: shares.map { ($0.key.rawValue, Int32(clamping: $0.value)) }
+            ))))
+        }
+    }
+}
+
+extension Components.Schemas.Expense {
+    init(_ expense: Expense) {
+        self.init(
+            id: expense.id.rawValue,
+            description: expense.description,
+            amount: .init(expense.amount),
+            day: expense.day.description,
+            category: Components.Schemas.Category(rawValue: expense.category.rawValue) ?? .general,
+            payers: expense.payers.map { .init(user: $0.user.rawValue, amount: .init($0.amount)) },
+            split: .init(
+                parts: expense.split.parts.map { .init(user: $0.user.rawValue, amount: .init($0.amount)) },
+                extraUnits: expense.split.extraUnits.map {
+                    .init(
+                        user: $0.user.rawValue, remainder: $0.remainder, denominator: $0.denominator, rank: Int32(clamping: $0.rank),
+                        wonTie: $0.wonTie
+                    )
+                }
+            ),
+            rule: .init(expense.rule),
+            note: expense.note
+        )
+    }
+}
+
+extension Components.Schemas.Settlement {
+    init(_ settlement: Settlement) {
+        self.init(
+            id: settlement.id.rawValue, from: settlement.from.rawValue, to: settlement.to.rawValue, amount: .init(settlement.amount),
+            day: settlement.day.description,
+            legs: settlement.legs.map { .init(creditor: $0.creditor.rawValue, debtor: $0.debtor.rawValue, amount: .init($0.amount)) }
+        )
+    }
+}
+
+extension Components.Schemas.Activity {
+    init(_ activity: Activity) {
+        self.init(
+            kind: Components.Schemas.ActivityKind(rawValue: activity.kind.rawValue) ?? .edited,
+            actor: activity.actor.rawValue, subject: activity.subject.rawValue, summary: activity.summary, at: activity.at
+        )
+    }
+}
+
+extension Components.Schemas.Preferences {
+    init(_ preferences: Preferences) {
+        self.init(theme: Components.Schemas.Theme(rawValue: preferences.theme.rawValue) ?? .dark, defaultCurrency: preferences.defaultCurrency.code)
+    }
+}
+
+// MARK: - Requests
+
+/// Reads the values of a request into domain values; `field` is the JSON pointer a refusal
+/// names.
+enum Read {
+    /// A person's id: a lower-case UUID, as the contract's pattern says (`400` otherwise).
+    static func userID(_ text: String, field: String) throws(APIProblem) -> UserID {
+        guard isUUID(text) else { throw .invalidRequest("\(field) is not a person's id (a lower-case UUID).", field: field) }
+        return UserID(rawValue: text)
+    }
+
+    static func userIDs(_ texts: [String], field: String) throws(APIProblem) -> Set<UserID> {
+        var ids = Set<UserID>()
+        for (index, text) in texts.enumerated() { ids.insert(try userID(text, field: "\(field)/\(index)")) }
+        return ids
+    }
+
+    static func expenseID(_ text: String, field: String) throws(APIProblem) -> ExpenseID {
+        guard isUUID(text) else { throw .invalidRequest("\(field) is not an id (a lower-case UUID).", field: field) }
+        return ExpenseID(rawValue: text)
+    }
+
+    static func currency(_ code: String, field: String) throws(APIProblem) -> Currency {
+        guard let currency = Currency(code: code) else { throw .unknownCurrency(code, field: field) }
+        return currency
+    }
+
+    static func money(minorUnits: Int64, currency code: String, field: String) throws(APIProblem) -> Money {
+        Money(minorUnits: minorUnits, currency: try currency(code, field: "\(field)/currency"))
+    }
+
+    static func day(_ text: String, field: String) throws(APIProblem) -> Day {
+        do throws(Day.Problem) { return try Day(text) } catch { throw .day(error, field: field) }
+    }
+
+    static func query(_ query: Components.Schemas.AccountQuery) -> AccountQuery {
+        switch query {
+        case .friendCode(let code): .friendCode(code.friendCode)
+        case .email(let email): .email(email.email)
+        }
+    }
+
+    static func avatar(_ change: Components.Schemas.AvatarChange) throws(APIProblem) -> Avatar {
+        switch change {
+        case .none: return .none
+        case .initials(let initials):
+            guard let colour = AvatarColour(rawValue: initials.colour.rawValue) else {
+                throw .invalidRequest("/colour is not a colour of the palette.", field: "/colour")
+            }
+            return .initials(colour)
+        case .image(let image):
+            do throws(AvatarProblem) { return .image(try AvatarImage(bytes: Array(image.data.data))) } catch { throw .avatar(error) }
+        }
+    }
+
+    static func draft(_ draft: Components.Schemas.ExpenseDraft) throws(APIProblem) -> ExpenseDraft {
+        let amount = try money(minorUnits: draft.amount.minorUnits, currency: draft.amount.currency, field: "/amount")
+        var payers: [Payer] = []
+        for (index, payer) in draft.payers.enumerated() {
+            let field = "/payers/\(index)"
+            payers.append(Payer(
+                user: try userID(payer.user, field: "\(field)/user"),
+                amount: try money(minorUnits: payer.amount.minorUnits, currency: payer.amount.currency, field: "\(field)/amount")
+            ))
+        }
+        var participants: [UserID] = []
+        for (index, participant) in draft.participants.enumerated() {
+            participants.append(try userID(participant, field: "/participants/\(index)"))
+        }
+        return ExpenseDraft(
+            description: draft.description,
+            amount: amount,
+            day: try day(draft.day, field: "/day"),
+            category: Category(rawValue: draft.category.rawValue) ?? .general,
+            payers: payers,
+            participants: participants,
+            rule: try rule(draft.rule),
+            note: draft.note
+        )
+    }
+
+    static func rule(_ rule: Components.Schemas.SplitRule) throws(APIProblem) -> SplitRule {
+        switch rule {
+        case .equal: return .equal
+        case .exact(let exact):
+            var amounts: [UserID: Money] = [:]
+            for (key, part) in exact.amounts.additionalProperties {
+                let field = "/rule/amounts/\(key)"
+                amounts[try userID(key, field: field)] = try money(minorUnits: part.minorUnits, currency: part.currency, field: field)
+            }
+            return .exact(amounts)
+        case .percentages(let percentages):
+            return .percentages(try keyed(percentages.basisPoints.additionalProperties, field: "/rule/basisPoints"))
+        case .shares(let shares):
+            return .shares(try keyed(shares.shares.additionalProperties, field: "/rule/shares"))
+        }
+    }
+
+    private static func keyed(_ values: [String: Int32], field: String) throws(APIProblem) -> [UserID: Int] {
+        var result: [UserID: Int] = [:]
+        for (key, value) in values { result[try userID(key, field: "\(field)/\(key)")] = Int(value) }
+        return result
+    }
+
+    private static func isUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            switch index {
+            case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
+            default:
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) else {
+                    return false
+                }
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import FlowsServer
+import Foundation
+import Logging
+
+/// `flows-server`: serves the Flows API (docs/api/openapi.yaml) to many users. Every flag has
+/// an environment variable, for containers and service managers; a flag wins over its variable.
+@main
+struct ServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flows-server",
+        abstract: "Serve the Flows API (shared expenses) to many users over HTTP.",
+        discussion: """
+            Point `flows --server URL` at it. Health: GET /health (the process answers) and \
+            GET /ready (the store answers). Stops gracefully on SIGTERM or SIGINT: requests in \
+            flight finish, then the store closes. See docs/server.md.
+            """
+    )
+
+    @Option(help: "The address to listen on (env FLOWS_SERVER_HOST; 0.0.0.0 for every interface).")
+    var host: String = ProcessInfo.processInfo.environment["FLOWS_SERVER_HOST"] ?? "127.0.0.1"
+
+    @Option(help: "The port to listen on (env FLOWS_SERVER_PORT; 0 picks a free one).")
+    var port: Int = ProcessInfo.processInfo.environment["FLOWS_SERVER_PORT"].flatMap { Int($0) } ?? 8080
+
+    @Option(help: ArgumentHelp(
+        "Where the data lives (env FLOWS_DATABASE_URL): sqlite:PATH for one machine, memory for a trial.",
+        valueName: "url"
+    ))
+    var database: String?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical (env LOG_LEVEL).")
+    var logLevel: String = ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info"
+
+    @Option(help: "Failed password checks allowed per account in 15 minutes (env FLOWS_FAILURES_PER_ACCOUNT).")
+    var failuresPerAccount: Int = Self.environment("FLOWS_FAILURES_PER_ACCOUNT") ?? RateLimits.standard.failuresPerAccount
+
+    @Option(help: "Failed sign-ins allowed per client address in 15 minutes (env FLOWS_FAILURES_PER_ADDRESS).")
+    var failuresPerAddress: Int = Self.environment("FLOWS_FAILURES_PER_ADDRESS") ?? RateLimits.standard.failuresPerAddress
+
+    @Option(help: "New accounts allowed per client address in 15 minutes (env FLOWS_SIGN_UPS_PER_ADDRESS).")
+    var signUpsPerAddress: Int = Self.environment("FLOWS_SIGN_UPS_PER_ADDRESS") ?? RateLimits.standard.signUpsPerAddress
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port is from 0 to 65535.") }
+        guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
+            throw ValidationError("--log-level is one of trace, debug, info, notice, warning, error, critical.")
+        }
+        guard failuresPerAccount > 0, failuresPerAddress > 0, signUpsPerAddress > 0 else {
+            throw ValidationError("The rate limits are at least 1.")
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "flows-server")
+
+        guard let url = database ?? ProcessInfo.processInfo.environment["FLOWS_DATABASE_URL"] else {
+            throw ValidationError("Say where the data lives: --database sqlite:PATH (or FLOWS_DATABASE_URL), or --database memory for a trial.")
+        }
+        let location: DatabaseLocation
+        do { location = try DatabaseLocation(parsing: url) } catch { throw ValidationError(error.description) }
+
+        let configuration = ServerConfiguration(
+            host: host,
+            port: port,
+            rateLimits: RateLimits(failuresPerAccount: failuresPerAccount, failuresPerAddress: failuresPerAddress, signUpsPerAddress: signUpsPerAddress)
+        )
+        let host = host
+        logger.info("starting", metadata: ["database": "\(location)"])
+        try await FlowsServer.run(configuration, services: FlowsServer.services(on: location), logger: logger) { port in
+            logger.notice("serving", metadata: ["address": "http://\(host):\(port)"])
+        }
+    }
+
+    private static func environment(_ name: String) -> Int? {
+        ProcessInfo.processInfo.environment[name].flatMap { Int($0) }
+    }
+}

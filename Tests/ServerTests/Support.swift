@@ -1,0 +1,178 @@
+import FlowsAPI
+import FlowsServer
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+import OpenAPIURLSession
+import Synchronization
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A flows-server on a free loopback port, on a private in-memory store, for one test.
+struct LiveServer: Sendable {
+    let url: URL
+    let clock: TestClock
+
+    /// Runs `body` against a fresh server, then shuts it down.
+    static func with(
+        limits: RateLimits = RateLimits(failuresPerAccount: 1_000, failuresPerAddress: 1_000, signUpsPerAddress: 1_000),
+        maximumBodyBytes: Int = 2 << 20,
+        _ body: @Sendable (LiveServer) async throws -> Void
+    ) async throws {
+        let clock = TestClock()
+        let services = ServerServices.sqlite(.memory, fast: true, now: { clock.now })
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let logger = Logger(label: "flows-server-test") { _ in SwiftLogNoOpLogHandler() }
+        let application = try FlowsServer.application(
+            ServerConfiguration(port: 0, maximumBodyBytes: maximumBodyBytes, rateLimits: limits), services: services, logger: logger
+        ) { port in continuation.yield(port) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await application.runService() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next(), let url = URL(string: "http://127.0.0.1:\(port)") else {
+                throw ServerTestError("the server did not start")
+            }
+            try await body(LiveServer(url: url, clock: clock))
+            group.cancelAll()
+        }
+    }
+
+    /// The generated client, signed in with `token` (or not at all).
+    func client(token: String? = nil) -> Client {
+        Client(
+            serverURL: url, configuration: FlowsServer.coding, transport: URLSessionTransport(),
+            middlewares: token.map { [BearerToken(token: $0)] } ?? []
+        )
+    }
+
+    /// A new account, signed in: its client and id.
+    func signUp(_ name: String, email: String? = nil) async throws -> Member {
+        let email = email ?? "\(name.lowercased())@example.com"
+        let session = try await client().signUp(body: .json(.init(email: email, displayName: name, password: "correct horse"))).created.body.json
+        return Member(id: session.user.id, token: session.token, client: client(token: session.token), user: session.user)
+    }
+
+    /// A raw request, for what the generated client would never send.
+    func raw(_ method: String, _ path: String, token: String? = nil, body: Data? = nil, contentType: String? = "application/json") async throws
+        -> (status: Int, json: [String: Any])
+    {
+        var request = URLRequest(url: url.appendingPathComponent(path))
+        request.httpMethod = method
+        request.httpBody = body
+        if body != nil, let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return (status, json)
+    }
+}
+
+/// Someone signed up on the test server.
+struct Member: Sendable {
+    let id: String
+    let token: String
+    let client: Client
+    let user: Components.Schemas.User
+}
+
+/// The server's clock, moved by tests.
+final class TestClock: Sendable {
+    private let time = Mutex<Date>(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { time.withLock { $0 } }
+    func advance(days: Double) { time.withLock { $0 += days * 86_400 } }
+}
+
+/// Sends `Authorization: Bearer TOKEN`.
+struct BearerToken: ClientMiddleware {
+    let token: String
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        request.headerFields[.authorization] = "Bearer \(token)"
+        return try await next(request, body, baseURL)
+    }
+}
+
+struct ServerTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The code of a refusal, whichever documented status it came with.
+func code(of problem: Components.Schemas.Problem) -> String { problem.error.rawValue }
+
+extension Components.Schemas.ExpenseDraft {
+    /// An expense split equally among `people`, paid by `payer`.
+    static func dinner(_ minorUnits: Int64, paidBy payer: String, among people: [String], description: String = "Dinner") -> Self {
+        .init(
+            description: description, amount: .init(minorUnits: minorUnits, currency: "EUR"), day: "2026-11-20", category: .food,
+            payers: [.init(user: payer, amount: .init(minorUnits: minorUnits, currency: "EUR"))], participants: people,
+            rule: .equal(.init(mode: .equal))
+        )
+    }
+}
+
+extension LiveServer {
+    var port: Int { url.port ?? 0 }
+}
+
+/// A plain TCP connection to the test server, read as it arrives: for streams, which
+/// URLSession on Linux would wait out.
+final class RawConnection {
+    private let socket: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int) throws {
+        #if canImport(Glibc)
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard socket >= 0 else { throw ServerTestError("no socket") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(socket)
+            throw ServerTestError("could not connect to port \(port)")
+        }
+    }
+
+    deinit { close(socket) }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard bytes.withUnsafeBytes({ write(socket, $0.baseAddress, $0.count) }) == bytes.count else { throw ServerTestError("could not send") }
+    }
+
+    /// What arrives up to and including `end` (found after `start`, when given): fails after 10 s
+    /// without data.
+    func read(until end: String, after start: String? = nil) throws -> String {
+        while true {
+            let text = String(decoding: buffer, as: UTF8.self)
+            let from = start.flatMap { text.range(of: $0)?.upperBound } ?? (start == nil ? text.startIndex : nil)
+            if let from, let found = text.range(of: end, range: from..<text.endIndex) {
+                let taken = String(text[..<found.upperBound])
+                buffer.removeFirst(taken.utf8.count)
+                return taken
+            }
+            var chunk = [UInt8](repeating: 0, count: 4_096)
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { throw ServerTestError("the connection ended or went quiet; read so far: \(text)") }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+}
