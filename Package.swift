@@ -26,6 +26,14 @@ let preferencesModules: [Target.Dependency] = [
     .product(name: "PreferencesData", package: "PreferencesData"),
     .product(name: "PreferencesDataSQLite", package: "PreferencesData"),
 ]
+// The areas' services over HTTP, from flows-server (`flows --server URL`).
+let remoteModules: [Target.Dependency] = [
+    .product(name: "AccountsRemote", package: "Accounts"),
+    .product(name: "ExpensesRemote", package: "Expenses"),
+    .product(name: "FriendsRemote", package: "Friends"),
+    .product(name: "PreferencesRemote", package: "Preferences"),
+    .product(name: "FlowsAPIClient", package: "Infrastructure"),
+]
 // AppFlow is the root of the flow hierarchy: each flow's package depends on its children's, so
 // every flow comes with it, and a new flow is added to its parent's manifest, not here.
 let flowModules: [Target.Dependency] = [
@@ -102,7 +110,7 @@ let package = Package(
                 .product(name: "FlowTesting", package: "FlowKit"),
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + preferencesModules + flowModules + [
+            ] + accountsModules + expensesModules + friendsModules + preferencesModules + remoteModules + flowModules + [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/flows/Sources/FlowsApp"
@@ -293,9 +301,12 @@ let package = Package(
             dependencies: [
                 "FlowsServer",
                 "FlowsServices",
+                "FlowsApp",
+                .product(name: "FlowTesting", package: "FlowKit"),
+                .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "FlowsAPI", package: "Infrastructure"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + preferencesModules + [
+            ] + accountsModules + expensesModules + friendsModules + preferencesModules + remoteModules + [
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -2,16 +2,20 @@
 import PackageDescription
 
 // Plumbing shared by implementations: where the local store lives, opening it, private files;
-// and the HTTP API's types, client and server, generated from docs/api/openapi.yaml.
+// the HTTP API's types, client and server, generated from docs/api/openapi.yaml; and the
+// connection the Remote services talk to a server through.
 let package = Package(
     name: "Infrastructure",
     products: [
         .library(name: "LocalStore", targets: ["LocalStore"]),
         .library(name: "FlowsAPI", targets: ["FlowsAPI"]),
+        .library(name: "FlowsAPIClient", targets: ["FlowsAPIClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.7.0"),
     ],
     targets: [
         .target(name: "LocalStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
@@ -23,6 +27,17 @@ let package = Package(
             // The generator's imports are public in every file, used or not: its own warnings,
             // not ours, and silenced only here.
             swiftSettings: [.unsafeFlags(["-suppress-warnings"])]
+        ),
+        // The generated client on URLSession, with the session token sent and every refusal
+        // read as the contract's Problem: what the areas' Remote services talk through.
+        .target(
+            name: "FlowsAPIClient",
+            dependencies: [
+                "FlowsAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
     ]
 )

@@ -24,20 +24,16 @@ struct LiveServer: Sendable {
     ) async throws {
         let clock = TestClock()
         let services = ServerServices.sqlite(.memory, fast: true, now: { clock.now })
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let logger = Logger(label: "flows-server-test") { _ in SwiftLogNoOpLogHandler() }
-        let application = try FlowsServer.application(
-            ServerConfiguration(port: 0, maximumBodyBytes: maximumBodyBytes, rateLimits: limits), services: services, logger: logger
-        ) { port in continuation.yield(port) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await application.runService() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), let url = URL(string: "http://127.0.0.1:\(port)") else {
-                throw ServerTestError("the server did not start")
-            }
-            try await body(LiveServer(url: url, clock: clock))
-            group.cancelAll()
+        let server = try await RunningServer.start(
+            services: services, configuration: ServerConfiguration(port: 0, maximumBodyBytes: maximumBodyBytes, rateLimits: limits)
+        )
+        do {
+            try await body(LiveServer(url: server.url, clock: clock))
+        } catch {
+            await server.stop()
+            throw error
         }
+        await server.stop()
     }
 
     /// The generated client, signed in with `token` (or not at all).
@@ -68,6 +64,36 @@ struct LiveServer: Sendable {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         return (status, json)
+    }
+}
+
+/// flows-server running in this process on a free loopback port, until stopped.
+final class RunningServer: Sendable {
+    let url: URL
+    private let task: Task<Void, any Error>
+
+    private init(url: URL, task: Task<Void, any Error>) {
+        self.url = url
+        self.task = task
+    }
+
+    static func start(services: ServerServices, configuration: ServerConfiguration = ServerConfiguration(port: 0)) async throws -> RunningServer {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let logger = Logger(label: "flows-server-test") { _ in SwiftLogNoOpLogHandler() }
+        let application = try FlowsServer.application(configuration, services: services, logger: logger) { port in continuation.yield(port) }
+        let task = Task { try await application.runService() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), let url = URL(string: "http://127.0.0.1:\(port)") else {
+            task.cancel()
+            throw ServerTestError("the server did not start")
+        }
+        return RunningServer(url: url, task: task)
+    }
+
+    /// Stops taking requests and waits until the server has shut down.
+    func stop() async {
+        task.cancel()
+        _ = await task.result
     }
 }
 

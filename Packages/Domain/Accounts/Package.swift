@@ -8,9 +8,12 @@ let package = Package(
     products: [
         .library(name: "Accounts", targets: ["Accounts"]),
         .library(name: "AccountsLive", targets: ["AccountsLive"]),
+        .library(name: "AccountsRemote", targets: ["AccountsRemote"]),
     ],
     dependencies: [
         .package(path: "../Primitives"),
+        .package(path: "../../Infrastructure"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
         .package(path: "../../Data/AccountsData"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
@@ -28,6 +31,18 @@ let package = Package(
                 .product(name: "AccountsData", package: "AccountsData"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ]
+        ),
+        // The same service over HTTP, from flows-server (`flows --server URL`).
+        .target(
+            name: "AccountsRemote",
+            dependencies: [
+                "Accounts",
+                "Primitives",
+                .product(name: "AccountsData", package: "AccountsData"),
+                .product(name: "FlowsAPI", package: "Infrastructure"),
+                .product(name: "FlowsAPIClient", package: "Infrastructure"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
     ]

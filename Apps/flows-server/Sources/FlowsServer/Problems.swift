@@ -190,6 +190,9 @@ extension APIProblem {
         case .noSuchAccount: self = APIProblem(.unauthorized, .noSuchAccount, error.message)
         case .refused(let rule): self = .refused(rule)
         case .storeUnavailable(let reason): self = .storeUnavailable(reason)
+        case .signedOut: self = .unauthenticated(error.message, tokenSent: true)
+        case .serverUnreachable(let reason): self = .storeUnavailable(reason)
+        case .tooManyAttempts(let seconds): self = .rateLimited(error.message, retryAfter: seconds)
         }
     }
 
@@ -215,6 +218,8 @@ extension APIProblem {
         case .cannotLink(let reason): self = APIProblem(.conflict, .cannotLink, error.message, details: .init(reason: reason))
         case .refused(let rule): self = .refused(rule)
         case .storeUnavailable(let reason): self = .storeUnavailable(reason)
+        case .signedOut: self = .unauthenticated(error.message, tokenSent: true)
+        case .serverUnreachable(let reason): self = .storeUnavailable(reason)
         }
     }
 
@@ -231,6 +236,8 @@ extension APIProblem {
         case .cannotMerge(let reason): self = APIProblem(.conflict, .cannotMerge, error.message, details: .init(reason: reason))
         case .refused(let rule): self = .refused(rule)
         case .storeUnavailable(let reason): self = .storeUnavailable(reason)
+        case .signedOut: self = .unauthenticated(error.message, tokenSent: true)
+        case .serverUnreachable(let reason): self = .storeUnavailable(reason)
         }
     }
 
@@ -280,6 +287,8 @@ extension APIProblem {
     init(_ error: PreferencesError) {
         switch error {
         case .storeUnavailable(let reason): self = .storeUnavailable(reason)
+        case .signedOut: self = .unauthenticated(error.message, tokenSent: true)
+        case .serverUnreachable(let reason): self = .storeUnavailable(reason)
         }
     }
 }

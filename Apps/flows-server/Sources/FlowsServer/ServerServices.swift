@@ -26,9 +26,11 @@ public struct ServerServices: Sendable {
     public let friends: any FriendsService
     public let expenses: any ExpensesService
     public let preferences: any PreferencesService
+    /// The recount of the whole ledger: the operator's, never a user's (no endpoint serves it).
+    public let verifier: any LedgerVerifier
     /// A fresh accounts service keeping its session in `tokens` (which holds the request's
     /// token, or none).
-    let sessions: @Sendable (_ tokens: any SessionTokenStore) -> any AccountsService
+    public let sessions: @Sendable (_ tokens: any SessionTokenStore) -> any AccountsService
     /// Whether the store answers, for readiness.
     let probe: @Sendable () async -> Bool
     /// Closes the store; after it, requests fail as "store unavailable".
@@ -44,6 +46,7 @@ public struct ServerServices: Sendable {
         friends = services.friends
         expenses = services.expenses
         preferences = services.preferences
+        verifier = services.verifier
         self.sessions = sessions
         self.probe = probe
         self.close = close

@@ -1,12 +1,18 @@
 import AppFlow
 import Accounts
 import AccountsData
+import AccountsDataSQLite
+import AccountsRemote
 import Expenses
+import ExpensesRemote
+import FlowsAPIClient
 import FlowsServices
 import Foundation
 import Friends
+import FriendsRemote
 import LocalStore
 import Preferences
+import PreferencesRemote
 import Primitives
 
 /// The composition root: the one place (with the tests) that knows which implementation serves
@@ -61,6 +67,40 @@ public struct AppContainer: AppFlow.Dependencies {
         sessionTokens: any SessionTokenStore = InMemorySessionTokenStore()
     ) -> AppContainer {
         AppContainer(LocalServices.inMemory(seed: seed, now: now, sessionTokens: sessionTokens), now: { now }, timeZone: .gmt)
+    }
+
+    /// The app on the flows-server at `server`: every service over HTTP, for the user signed
+    /// in there. The session's token is kept in a private file of its own per server, beside
+    /// the embedded store in `location` (which is not opened).
+    public static func remote(server: URL, location: StoreLocation) -> AppContainer {
+        let servers = StoreLocation(directory: location.directory.appendingPathComponent("servers"))
+        let sessions = StoreLocation(directory: servers.directory.appendingPathComponent(serverFolder(server)))
+        let tokens = FileSessionTokenStore(location: sessions)
+        // Private folders, each; one that cannot be made is reported when a session is kept.
+        try? servers.prepare()
+        try? sessions.prepare()
+        return remote(server: server, tokens: tokens)
+    }
+
+    /// The app on the flows-server at `server`, keeping the session's token in `tokens`.
+    public static func remote(server: URL, tokens: any SessionTokenStore, now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone = .current)
+        -> AppContainer
+    {
+        let connection = APIConnection(server: server, token: { try? tokens.load() })
+        return AppContainer(
+            accounts: RemoteAccountsService(connection: connection, tokens: tokens),
+            expenses: RemoteExpensesService(connection: connection),
+            friends: RemoteFriendsService(connection: connection),
+            preferences: RemotePreferencesService(connection: connection),
+            now: now,
+            timeZone: timeZone
+        )
+    }
+
+    /// A folder name for a server: its host and port, in characters any file system takes.
+    static func serverFolder(_ server: URL) -> String {
+        let name = "\(server.host ?? "server")-\(server.port ?? (server.scheme == "https" ? 443 : 80))"
+        return String(name.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
     }
 
     private init(_ services: LocalServices, now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone = .current) {

@@ -176,6 +176,23 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write what happens as a script to FILE (mode 0600), to replay with --script or flows test.", valueName: "FILE"))
     var record: String?
 
+    @Option(help: ArgumentHelp(
+        "Use the flows-server at URL (http or https) instead of the store on this machine (env FLOWS_SERVER; see docs/server.md).",
+        valueName: "URL"
+    ))
+    var server: String?
+
+    /// The server to use: --server, else FLOWS_SERVER; nil for the store on this machine.
+    func serverURL(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL? {
+        guard let text = server ?? environment["FLOWS_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
+        else {
+            throw ValidationError("--server takes a server's address, as in --server http://localhost:8080; got '\(text)'")
+        }
+        return url
+    }
+
     /// The answers given with --set, by field identifier.
     func parsedAnswers() throws -> [ElementID: String] {
         var parsed: [ElementID: String] = [:]
@@ -190,6 +207,7 @@ struct RunOptions: ParsableArguments {
 
     func validate() throws {
         _ = try parsedAnswers()
+        _ = try serverURL()
     }
 }
 

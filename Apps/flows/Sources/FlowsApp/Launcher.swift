@@ -41,7 +41,7 @@ enum Launcher {
         let recorder = recording.map { _ in ScriptRecorder(wrapping: renderer, flow: entry.name) }
         let watch = ScreenWatch(wrapping: recorder ?? renderer)
         if interactive { TerminalModes.enableInteractive() }
-        let container = AppContainer.live(location: location)
+        let container = try container(options: options, location: location)
         if let tty, options.theme == nil {
             await follow(container.terminalThemes, on: tty, options: options, environment: environment)
         }
@@ -124,7 +124,7 @@ enum Launcher {
             throw UsageError("\(path):\(given.line): given steps set up a test store; they run only under flows test")
         }
         let location = try storeLocation()
-        let container = AppContainer.live(location: location)
+        let container = try container(options: options, location: location)
         let run = await ScriptRunner.run(script, flow: entry.name) { router in
             await entry.run(container: container, router: router)
         }
@@ -165,6 +165,12 @@ enum Launcher {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(outcome.value) else { return #"{"result":"\#(outcome.name)"}"# }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The app on the store on this machine, or on the server the options name.
+    static func container(options: RunOptions, location: StoreLocation) throws -> AppContainer {
+        guard let server = try options.serverURL() else { return AppContainer.live(location: location) }
+        return AppContainer.remote(server: server, location: location)
     }
 
     /// Where the store lives (FLOWS_HOME, else XDG_DATA_HOME/flows, else ~/.local/share/flows);

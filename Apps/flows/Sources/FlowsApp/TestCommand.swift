@@ -152,6 +152,26 @@ public enum GoldenScripts {
         )
     }
 
+    /// The launch for a script whose flow runs on a container made when the run starts (a
+    /// server's client, say), with its `given` steps on `fixtures`: services on the same data,
+    /// acting as the users the steps name. `finish` runs once the flow has ended and says
+    /// what is wrong, if anything.
+    public static func launch(
+        for script: Script,
+        fixtures: AppContainer,
+        container: @escaping @Sendable () async -> AppContainer,
+        finish: @escaping @Sendable () async -> String?
+    ) throws -> GoldenSuite.Launch {
+        guard let name = script.flow, let entry = FlowCatalog.entry(named: name) else {
+            throw UsageError("\(script.file): a script for flows test starts with 'flow NAME' naming a flow")
+        }
+        return GoldenSuite.Launch(
+            flow: entry.name, prepare: ScriptFixtures.prepare(fixtures),
+            run: { router in await entry.run(container: await container(), router: router) },
+            afterwards: finish
+        )
+    }
+
     /// The launch of random walks over a flow: a fresh in-memory store set up with two friends
     /// with accounts, an account that is no one's friend yet, a contact and expenses in two currencies (the user signed in for a flow
     /// that needs one), checked after each walk like a script's.

@@ -20,6 +20,14 @@ public enum AccountsError: Error, Equatable, Sendable {
     case refused(String)
     /// The store could not be read or written; nothing was changed.
     case storeUnavailable(String)
+    /// The session ended (signed out elsewhere, or unused for too long) while it was in use.
+    case signedOut
+    /// Too many attempts for now (a server's limit); the number says in how many seconds to
+    /// try again. Nothing was checked.
+    case tooManyAttempts(seconds: Int)
+    /// The server the app talks to could not be reached, or answered something it should not;
+    /// nothing is known to have changed.
+    case serverUnreachable(String)
 
     /// One sentence for the user.
     public var message: String {
@@ -34,6 +42,9 @@ public enum AccountsError: Error, Equatable, Sendable {
         case .noSuchAccount: "This account no longer exists; sign in again."
         case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
+        case .signedOut: ServerMessages.signedOut
+        case .tooManyAttempts(let seconds): "Too many attempts; try again in \(seconds) seconds."
+        case .serverUnreachable(let reason): ServerMessages.unreachable(reason)
         }
     }
 }

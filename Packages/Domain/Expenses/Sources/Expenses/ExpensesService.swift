@@ -189,6 +189,10 @@ public enum ExpensesError: Error, Equatable, Sendable {
     /// A rule of the store refused the write (one the checks above should have caught).
     case refused(String)
     case storeUnavailable(String)
+    /// The session ended while in use (a server's service).
+    case signedOut
+    /// The server could not be reached, or answered something it should not.
+    case serverUnreachable(String)
 
     public var message: String {
         switch self {
@@ -202,6 +206,8 @@ public enum ExpensesError: Error, Equatable, Sendable {
         case .cannotMerge(let reason): reason
         case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
+        case .signedOut: ServerMessages.signedOut
+        case .serverUnreachable(let reason): ServerMessages.unreachable(reason)
         }
     }
 }

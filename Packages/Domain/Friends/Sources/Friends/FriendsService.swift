@@ -137,6 +137,10 @@ public enum FriendsError: Error, Equatable, Sendable {
     /// A rule of the store refused the write.
     case refused(String)
     case storeUnavailable(String)
+    /// The session ended while in use (a server's service).
+    case signedOut
+    /// The server could not be reached, or answered something it should not.
+    case serverUnreachable(String)
 
     /// One sentence for the user.
     public var message: String {
@@ -158,6 +162,8 @@ public enum FriendsError: Error, Equatable, Sendable {
         case .cannotLink(let reason): reason
         case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
+        case .signedOut: ServerMessages.signedOut
+        case .serverUnreachable(let reason): ServerMessages.unreachable(reason)
         }
     }
 

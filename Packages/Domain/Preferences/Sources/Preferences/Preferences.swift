@@ -39,11 +39,17 @@ public let changePollInterval: Duration = .milliseconds(500)
 public enum PreferencesError: Error, Equatable, Sendable {
     /// The store could not be read or written; nothing was changed.
     case storeUnavailable(String)
+    /// The session ended while in use (a server's service).
+    case signedOut
+    /// The server could not be reached, or answered something it should not.
+    case serverUnreachable(String)
 
     /// One sentence for the user.
     public var message: String {
         switch self {
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
+        case .signedOut: ServerMessages.signedOut
+        case .serverUnreachable(let reason): ServerMessages.unreachable(reason)
         }
     }
 }

@@ -80,7 +80,8 @@ struct SignUpViewModel: ViewModel {
         case .invalidPassword:
             state.passwordError = error.message
             state.phase = .idle
-        case .wrongEmailOrPassword, .wrongPassword, .samePassword, .noSuchAccount, .refused, .storeUnavailable:
+        case .wrongEmailOrPassword, .wrongPassword, .samePassword, .noSuchAccount, .refused, .storeUnavailable, .signedOut,
+             .tooManyAttempts, .serverUnreachable:
             state.phase = .failed(error.message)
         }
     }
