@@ -26,6 +26,14 @@ let preferencesModules: [Target.Dependency] = [
     .product(name: "PreferencesData", package: "PreferencesData"),
     .product(name: "PreferencesDataSQLite", package: "PreferencesData"),
 ]
+// The server's PostgreSQL implementations of the areas' stores, and the plumbing they share.
+let postgresModules: [Target.Dependency] = [
+    .product(name: "PostgresStore", package: "Infrastructure"),
+    .product(name: "AccountsDataPostgres", package: "AccountsData"),
+    .product(name: "ExpensesDataPostgres", package: "ExpensesData"),
+    .product(name: "FriendsDataPostgres", package: "FriendsData"),
+    .product(name: "PreferencesDataPostgres", package: "PreferencesData"),
+]
 // AppFlow is the root of the flow hierarchy: each flow's package depends on its children's, so
 // every flow comes with it, and a new flow is added to its parent's manifest, not here.
 let flowModules: [Target.Dependency] = [
@@ -200,6 +208,15 @@ let package = Package(
             ] + preferencesModules + [
                 .product(name: "LocalStore", package: "Infrastructure"),
             ]
+        ),
+        // The PostgreSQL stores under the live services, compared with SQLite; they run against the
+        // database at FLOWS_TEST_DATABASE_URL (Scripts/test starts one) and are skipped without it.
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: [
+                "FlowsServices",
+                .product(name: "Primitives", package: "Primitives"),
+            ] + accountsModules + expensesModules + friendsModules + preferencesModules + postgresModules
         ),
         .testTarget(
             name: "FlowsTests",
