@@ -12,7 +12,7 @@ import Synchronization
 /// one connection from BEGIN to COMMIT, each statement a blocking round trip from that thread.
 /// A write is SERIALIZABLE and is run again, after a short random pause, when it fails to
 /// serialize with a concurrent one or deadlocks (store bodies are database logic only, safe to
-/// run again); a read is a READ ONLY REPEATABLE READ transaction, one consistent snapshot. A
+/// run again), at last alone so that it lands; a read is a READ ONLY REPEATABLE READ transaction, one consistent snapshot. A
 /// throw in a body rolls everything back.
 ///
 /// The migrations run once, before the first transaction (or at ``migrate()``). Call
@@ -110,10 +110,17 @@ public final class ServerDatabase: Sendable {
     }
 
     /// One transaction, tried again while it fails to serialize. On a thread of the pool.
+    ///
+    /// Writers that keep colliding (on one hot balance, say) could lose to newcomers for ever, so
+    /// after ``exclusiveAfter`` failed attempts a write runs alone: every write holds a shared
+    /// advisory lock for its transaction, and this one takes it exclusively before it begins
+    /// (before its snapshot), so it waits for the writes under way, new ones wait for it, and it
+    /// cannot fail to serialize with them. Reads (REPEATABLE READ) are never held up.
     private func transaction<T>(_ kind: Kind, _ body: (ServerTransaction) throws -> T) throws -> T {
         var attempt = 1
         while true {
-            switch try once(kind, body, staleRetry: true) {
+            let alone = kind == .write && attempt > Self.exclusiveAfter
+            switch try once(kind, body, alone: alone, staleRetry: true) {
             case .done(let result):
                 return result
             case .retry(let failure):
@@ -121,29 +128,46 @@ public final class ServerDatabase: Sendable {
                     logger.warning("giving up a write", metadata: ["attempts": "\(attempt)", "failure": "\(failure)"])
                     throw ServerDatabaseError.conflict(attempts: attempt)
                 }
-                Self.pause(before: attempt + 1)
+                if attempt + 1 <= Self.exclusiveAfter { Self.pause(before: attempt + 1) }
                 attempt += 1
             }
         }
     }
+
+    /// How many attempts a write makes alongside others before it runs alone.
+    static let exclusiveAfter = 3
+
+    /// The key of the advisory lock writes hold shared, and a write that runs alone exclusively.
+    private static let writeLock: Int64 = 0x666C_6F77_735F_7772
 
     private enum Outcome<T> {
         case done(T)
         case retry(ServerDatabaseError)
     }
 
-    private func once<T>(_ kind: Kind, _ body: (ServerTransaction) throws -> T, staleRetry: Bool) throws -> Outcome<T> {
+    private func once<T>(_ kind: Kind, _ body: (ServerTransaction) throws -> T, alone: Bool, staleRetry: Bool) throws -> Outcome<T> {
         let connection = try pool.take()
         let transaction = ServerTransaction(connection: connection, logger: logger)
         var reusable = true
-        defer { pool.giveBack(connection, reusable: reusable) }
+        var locked = false
+        defer {
+            // A session's advisory lock outlives its transaction: given back, or the connection goes.
+            if locked, !transaction.control("SELECT pg_advisory_unlock($1)", [Self.writeLock]) { reusable = false }
+            pool.giveBack(connection, reusable: reusable)
+        }
         do {
+            if alone {
+                try transaction.execute("SELECT pg_advisory_lock($1)", [Self.writeLock])
+                locked = true
+            }
             try transaction.begin(kind.begin)
+            if kind == .write, !alone { try transaction.execute("SELECT pg_advisory_xact_lock_shared($1)", [Self.writeLock]) }
         } catch {
             reusable = false
             // An idle connection the server dropped fails at its first statement: nothing was
             // sent in the transaction, so one fresh connection is tried.
-            if staleRetry, case .unavailable = error { return try once(kind, body, staleRetry: false) }
+            if staleRetry, case .unavailable = error { return try once(kind, body, alone: alone, staleRetry: false) }
+            if !locked, kind == .write, let failure = transaction.failure, failure.isRetryable { return .retry(failure) }
             throw error
         }
         do {
@@ -161,8 +185,8 @@ public final class ServerDatabase: Sendable {
         }
     }
 
-    /// A short random pause before attempt `attempt` (2, 3, ...): up to 2 ms, doubling to 100 ms,
-    /// so writers that collided do not collide again.
+    /// A short random pause before attempt `attempt` (2, 3, ...): up to 2 ms, doubling, so
+    /// writers that collided do not collide again at once.
     private static func pause(before attempt: Int) {
         let ceiling = min(0.002 * pow(2, Double(min(attempt - 2, 10))), 0.1)
         Thread.sleep(forTimeInterval: Double.random(in: 0...ceiling))

@@ -85,8 +85,16 @@ public final class ServerTransaction {
 
     /// Rolls back; false when the connection could not even do that (it is not reused).
     func rollback() -> Bool {
+        control("ROLLBACK")
+    }
+
+    /// Runs a statement of the database's own bookkeeping, whatever failed before it (outside a
+    /// transaction, or to end one); false when it failed.
+    func control(_ sql: String, _ values: [any SQLValueConvertible] = []) -> Bool {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values { value.sqlValue.bind(into: &bindings) }
         do {
-            _ = try connection.query(PostgresQuery(unsafeSQL: "ROLLBACK"), logger: logger).wait()
+            _ = try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).wait()
             return true
         } catch {
             return false

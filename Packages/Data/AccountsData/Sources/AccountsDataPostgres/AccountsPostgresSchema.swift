@@ -33,7 +33,7 @@ public enum AccountsPostgresSchema {
             )
             """,
             // A user's sessions, oldest first, and their idle ones, by index.
-            "CREATE INDEX session_user ON session (user_id, created_at, token_hash)",
+            "CREATE INDEX session_by_user ON session (user_id, created_at, token_hash)",
             // An avatar is kept whole (at most 1 MiB), not as a path to the user's file.
             """
             CREATE TABLE avatar (

@@ -179,6 +179,9 @@ private struct Transaction: ExpensesWriting {
         try db.execute("DELETE FROM expense WHERE id = $1", [id])
     }
 
+    // Two people deleting (or restoring) one expense at once: the second one's insert of the same
+    // id fails to serialize, so its write runs again and finds the expense gone, as on SQLite,
+    // instead of breaking the unique key.
     func moveToDeleted(id: String, by user: String, at: Double) throws {
         try db.execute(
             """
@@ -186,6 +189,7 @@ private struct Transaction: ExpensesWriting {
                 (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, deleted_by, deleted_at)
             SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, $2, $3
             FROM expense WHERE id = $1
+            ON CONFLICT DO NOTHING
             """,
             [id, user, at]
         )
@@ -206,6 +210,7 @@ private struct Transaction: ExpensesWriting {
             INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)
             SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note
             FROM deleted_expense WHERE id = $1
+            ON CONFLICT DO NOTHING
             """,
             [id]
         )
@@ -317,7 +322,13 @@ private struct Transaction: ExpensesWriting {
         // A settled pair goes.
         case (.some, 0): try db.execute("DELETE FROM balance WHERE user_low = $1 AND user_high = $2 AND currency = $3", pair)
         case (.some, _): try db.execute("UPDATE balance SET amount = $4 WHERE user_low = $1 AND user_high = $2 AND currency = $3", pair + [sum])
-        case (.none, _): try db.execute("INSERT INTO balance (user_low, user_high, currency, amount) VALUES ($1, $2, $3, $4)", pair + [sum])
+        case (.none, _):
+            // A pair another writer added since this transaction's snapshot makes the insert
+            // fail to serialize (and the write run again), rather than break the unique key.
+            let inserted = try db.execute(
+                "INSERT INTO balance (user_low, user_high, currency, amount) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", pair + [sum]
+            )
+            guard inserted == 1 else { throw ExpensesDataError.refused("the balance of \(low) and \(high) in \(currency) is already kept") }
         }
         return sum
     }
