@@ -34,6 +34,14 @@ let remoteModules: [Target.Dependency] = [
     .product(name: "PreferencesRemote", package: "Preferences"),
     .product(name: "FlowsAPIClient", package: "Infrastructure"),
 ]
+// The server's PostgreSQL implementations of the areas' stores, and the plumbing they share.
+let postgresModules: [Target.Dependency] = [
+    .product(name: "PostgresStore", package: "Infrastructure"),
+    .product(name: "AccountsDataPostgres", package: "AccountsData"),
+    .product(name: "ExpensesDataPostgres", package: "ExpensesData"),
+    .product(name: "FriendsDataPostgres", package: "FriendsData"),
+    .product(name: "PreferencesDataPostgres", package: "PreferencesData"),
+]
 // AppFlow is the root of the flow hierarchy: each flow's package depends on its children's, so
 // every flow comes with it, and a new flow is added to its parent's manifest, not here.
 let flowModules: [Target.Dependency] = [
@@ -125,7 +133,7 @@ let package = Package(
                 .product(name: "FlowsAPI", package: "Infrastructure"),
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + preferencesModules + [
+            ] + accountsModules + expensesModules + friendsModules + preferencesModules + postgresModules + [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -252,6 +260,15 @@ let package = Package(
                 .product(name: "LocalStore", package: "Infrastructure"),
             ]
         ),
+        // The PostgreSQL stores under the live services, compared with SQLite; they run against the
+        // database at FLOWS_TEST_DATABASE_URL (Scripts/test starts one) and are skipped without it.
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: [
+                "FlowsServices",
+                .product(name: "Primitives", package: "Primitives"),
+            ] + accountsModules + expensesModules + friendsModules + preferencesModules + postgresModules
+        ),
         .testTarget(
             name: "FlowsTests",
             dependencies: [
@@ -306,7 +323,7 @@ let package = Package(
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "FlowsAPI", package: "Infrastructure"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + preferencesModules + remoteModules + [
+            ] + accountsModules + expensesModules + friendsModules + preferencesModules + remoteModules + postgresModules + [
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -3,6 +3,8 @@ import FlowTesting
 import FlowsApp
 import FlowsServer
 import Foundation
+import PostgresStore
+import Synchronization
 import Testing
 
 /// The golden scripts again, each flow run by the CLI's remote services against flows-server
@@ -30,8 +32,32 @@ struct RemoteGoldenTests {
         #expect(failures.isEmpty, "\(failures.count) of \(scripts.count) scripts differ over HTTP:\n\(failures.joined(separator: "\n\n"))")
     }
 
-    static func launch(for script: Script) throws -> GoldenSuite.Launch {
-        let services = ServerServices.sqlite(.memory, fast: true, now: { now })
+    /// The same on PostgreSQL: each script on a database of its own, dropped afterwards.
+    @Test(.enabled(if: TestPostgres.url != nil, "FLOWS_TEST_DATABASE_URL names no PostgreSQL server (Scripts/test starts one)"))
+    func everyGoldenScriptOverHTTPOnPostgres() async throws {
+        let admin = try #require(try TestPostgres.url.map { try DatabaseURL($0) })
+        let scripts = try GoldenSuite.scripts(under: [Self.goldens])
+        let databases = Databases(admin: admin)
+        // Made before the suite runs: a launch is not async. One for each script, in order.
+        var urls: [DatabaseURL] = []
+        for _ in scripts { urls.append(try await databases.fresh()) }
+        let unused = Mutex(urls)
+        let suite = GoldenSuite { script in
+            guard let url = unused.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { throw ServerTestError("no database left") }
+            return try Self.launch(for: script, database: url)
+        }
+        var failures: [String] = []
+        for script in scripts {
+            let result = await suite.run(scriptAt: script, update: false)
+            if !result.passed { failures.append("\(script):\n\(result.report)") }
+        }
+        await databases.dropAll()
+        #expect(failures.isEmpty, "\(failures.count) of \(scripts.count) scripts differ over HTTP on PostgreSQL:\n\(failures.joined(separator: "\n\n"))")
+    }
+
+    static func launch(for script: Script, database: DatabaseURL? = nil) throws -> GoldenSuite.Launch {
+        let services = database.map { ServerServices.postgres($0, maximumConnections: 4, fast: true, now: { now }) }
+            ?? ServerServices.sqlite(.memory, fast: true, now: { now })
         let tokens = InMemorySessionTokenStore()
         // The steps act on the server's own services; the session they leave is the client's.
         let fixtures = AppContainer(
@@ -49,13 +75,16 @@ struct RemoteGoldenTests {
                 return AppContainer.remote(server: URL(fileURLWithPath: "/"), tokens: tokens, now: { now }, timeZone: .gmt)
             }
         } finish: {
-            await running.stop()
+            // Recounted before the server stops: stopping closes its store.
+            let problem: String?
             do {
                 let check = try await services.verifier.verify()
-                return check.isSound ? nil : "the ledger does not recount after the run"
+                problem = check.isSound ? nil : "the ledger does not recount after the run"
             } catch {
-                return "the ledger cannot be recounted: \(error)"
+                problem = "the ledger cannot be recounted: \(error)"
             }
+            await running.stop()
+            return problem
         }
     }
 

@@ -5,6 +5,7 @@ import HTTPTypes
 import Logging
 import OpenAPIRuntime
 import OpenAPIURLSession
+import PostgresStore
 import Synchronization
 import Testing
 #if canImport(FoundationNetworking)
@@ -200,5 +201,37 @@ final class RawConnection {
             guard count > 0 else { throw ServerTestError("the connection ended or went quiet; read so far: \(text)") }
             buffer.append(contentsOf: chunk[..<count])
         }
+    }
+}
+
+/// The PostgreSQL server of the tests, when there is one (Scripts/test starts one).
+enum TestPostgres {
+    static let url = ProcessInfo.processInfo.environment["FLOWS_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+}
+
+/// Databases made for tests on the test server, each with a unique name, dropped at the end.
+actor Databases {
+    private let admin: ServerDatabase
+    private let url: DatabaseURL
+    private var made: [String] = []
+
+    init(admin url: DatabaseURL) {
+        self.url = url
+        admin = ServerDatabase(url: url, maximumConnections: 1)
+    }
+
+    func fresh() async throws -> DatabaseURL {
+        let name = "flows_golden_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        _ = try await admin.withoutTransaction { try $0.execute("CREATE DATABASE \(name) ENCODING 'UTF8' TEMPLATE template0") }
+        made.append(name)
+        return url.database(name)
+    }
+
+    func dropAll() async {
+        for name in made {
+            _ = try? await admin.withoutTransaction { try $0.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        }
+        made = []
+        await admin.shutdown()
     }
 }

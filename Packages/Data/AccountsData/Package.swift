@@ -3,12 +3,14 @@ import PackageDescription
 
 // Storage for the Accounts area: `AccountsData` is the abstract module (records and the store
 // protocols); `AccountsDataSQLite` implements it on the embedded SQLite store (its migrations
-// give existing users a friend code, so it draws them with Primitives' FriendCode).
+// give existing users a friend code, so it draws them with Primitives' FriendCode);
+// `AccountsDataPostgres` implements it on the server's PostgreSQL database.
 let package = Package(
     name: "AccountsData",
     products: [
         .library(name: "AccountsData", targets: ["AccountsData"]),
         .library(name: "AccountsDataSQLite", targets: ["AccountsDataSQLite"]),
+        .library(name: "AccountsDataPostgres", targets: ["AccountsDataPostgres"]),
     ],
     dependencies: [
         .package(path: "../../Infrastructure"),
@@ -27,6 +29,13 @@ let package = Package(
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "AccountsDataPostgres",
+            dependencies: [
+                "AccountsData",
+                .product(name: "PostgresStore", package: "Infrastructure"),
             ]
         ),
     ]

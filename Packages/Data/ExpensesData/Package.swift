@@ -2,12 +2,14 @@
 import PackageDescription
 
 // Storage for the Expenses area: `ExpensesData` is the abstract module (records and the store
-// protocols); `ExpensesDataSQLite` implements it on the embedded SQLite store.
+// protocols); `ExpensesDataSQLite` implements it on the embedded SQLite store, and
+// `ExpensesDataPostgres` on the server's PostgreSQL database.
 let package = Package(
     name: "ExpensesData",
     products: [
         .library(name: "ExpensesData", targets: ["ExpensesData"]),
         .library(name: "ExpensesDataSQLite", targets: ["ExpensesDataSQLite"]),
+        .library(name: "ExpensesDataPostgres", targets: ["ExpensesDataPostgres"]),
     ],
     dependencies: [
         .package(path: "../../Infrastructure"),
@@ -24,6 +26,13 @@ let package = Package(
                 "ExpensesData",
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "ExpensesDataPostgres",
+            dependencies: [
+                "ExpensesData",
+                .product(name: "PostgresStore", package: "Infrastructure"),
             ]
         ),
     ]

@@ -2,12 +2,14 @@
 import PackageDescription
 
 // Storage for the Friends area: `FriendsData` is the abstract module (records and the store
-// protocols); `FriendsDataSQLite` implements it on the embedded SQLite store.
+// protocols); `FriendsDataSQLite` implements it on the embedded SQLite store, and
+// `FriendsDataPostgres` on the server's PostgreSQL database.
 let package = Package(
     name: "FriendsData",
     products: [
         .library(name: "FriendsData", targets: ["FriendsData"]),
         .library(name: "FriendsDataSQLite", targets: ["FriendsDataSQLite"]),
+        .library(name: "FriendsDataPostgres", targets: ["FriendsDataPostgres"]),
     ],
     dependencies: [
         .package(path: "../../Infrastructure"),
@@ -24,6 +26,13 @@ let package = Package(
                 "FriendsData",
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "FriendsDataPostgres",
+            dependencies: [
+                "FriendsData",
+                .product(name: "PostgresStore", package: "Infrastructure"),
             ]
         ),
     ]

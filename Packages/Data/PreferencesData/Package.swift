@@ -2,12 +2,14 @@
 import PackageDescription
 
 // Storage for the Preferences area: `PreferencesData` is the abstract module (records and the store
-// protocols); `PreferencesDataSQLite` implements it on the embedded SQLite store.
+// protocols); `PreferencesDataSQLite` implements it on the embedded SQLite store, and
+// `PreferencesDataPostgres` on the server's PostgreSQL database.
 let package = Package(
     name: "PreferencesData",
     products: [
         .library(name: "PreferencesData", targets: ["PreferencesData"]),
         .library(name: "PreferencesDataSQLite", targets: ["PreferencesDataSQLite"]),
+        .library(name: "PreferencesDataPostgres", targets: ["PreferencesDataPostgres"]),
     ],
     dependencies: [
         .package(path: "../../Infrastructure"),
@@ -24,6 +26,13 @@ let package = Package(
                 "PreferencesData",
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "PreferencesDataPostgres",
+            dependencies: [
+                "PreferencesData",
+                .product(name: "PostgresStore", package: "Infrastructure"),
             ]
         ),
     ]

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
+import PostgresStore
 import ServiceLifecycle
 
 /// How flows-server runs: where it listens, where the data lives, and its limits.
@@ -28,15 +29,22 @@ public struct ServerConfiguration: Sendable {
 
 /// Where the server's data lives, as `--database` names it.
 public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
+    /// A PostgreSQL database, which several servers may share.
+    case postgres(DatabaseURL)
     /// The embedded SQLite store in one file: for one machine.
     case sqlite(URL)
     /// A private in-memory store, gone when the server stops: for trials and tests.
     case memory
 
-    /// Reads `sqlite:PATH` (or `sqlite://PATH`) and `memory`.
+    /// Reads `postgres://USER:PASSWORD@HOST:PORT/DATABASE`, `sqlite:PATH` (or `sqlite://PATH`)
+    /// and `memory`.
     public init(parsing text: String) throws(ConfigurationError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed == "memory" || trimmed == "sqlite::memory:" {
+        if trimmed.hasPrefix("postgres://") || trimmed.hasPrefix("postgresql://") {
+            do throws(DatabaseURLError) { self = .postgres(try DatabaseURL(trimmed)) } catch {
+                throw ConfigurationError("\(Self.redacted(trimmed)): \(error)")
+            }
+        } else if trimmed == "memory" || trimmed == "sqlite::memory:" {
             self = .memory
         } else if trimmed.hasPrefix("sqlite:") {
             var path = String(trimmed.dropFirst("sqlite:".count))
@@ -45,13 +53,14 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
             self = .sqlite(URL(fileURLWithPath: path))
         } else {
             throw ConfigurationError(
-                "\(Self.redacted(trimmed)) is not a database this server knows: use sqlite:PATH for one machine, or memory for a trial."
+                "\(Self.redacted(trimmed)) is not a database this server knows: use postgres://USER:PASSWORD@HOST:PORT/DATABASE, sqlite:PATH for one machine, or memory for a trial."
             )
         }
     }
 
     public var description: String {
         switch self {
+        case .postgres(let url): "\(url)"
         case .sqlite(let url): "sqlite:\(url.path)"
         case .memory: "memory"
         }
@@ -81,6 +90,7 @@ public enum FlowsServer {
     /// The services on `location`'s store.
     public static func services(on location: DatabaseLocation) -> ServerServices {
         switch location {
+        case .postgres(let url): ServerServices.postgres(url)
         case .sqlite(let url): ServerServices.sqlite(.file(url))
         case .memory: ServerServices.sqlite(.memory)
         }

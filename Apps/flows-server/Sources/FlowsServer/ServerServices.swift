@@ -1,16 +1,24 @@
 import Accounts
 import AccountsData
+import AccountsDataPostgres
 import AccountsDataSQLite
 import AccountsLive
 import Expenses
+import ExpensesData
+import ExpensesDataPostgres
 import ExpensesDataSQLite
 import Foundation
 import FlowsServices
 import Friends
+import FriendsData
+import FriendsDataPostgres
 import FriendsDataSQLite
 import LocalStore
 import Preferences
+import PreferencesData
+import PreferencesDataPostgres
 import PreferencesDataSQLite
+import PostgresStore
 import Primitives
 
 /// The domain services flows-server serves, shared by every request, and the one thing made
@@ -34,7 +42,7 @@ public struct ServerServices: Sendable {
     /// Whether the store answers, for readiness.
     let probe: @Sendable () async -> Bool
     /// Closes the store; after it, requests fail as "store unavailable".
-    let close: @Sendable () async -> Void
+    public let close: @Sendable () async -> Void
 
     public init(
         services: LocalServices,
@@ -62,22 +70,54 @@ public struct ServerServices: Sendable {
         _ place: LocalDatabase.Place, fast: Bool = false, now: @escaping @Sendable () -> Date = Date.init
     ) -> ServerServices {
         let database = LocalDatabase(place, migrations: LocalServices.registerMigrations)
+        return live(
+            accounts: SQLiteAccountsStore(database: database), expenses: SQLiteExpensesStore(database: database),
+            friends: SQLiteFriendsStore(database: database), preferences: SQLitePreferencesStore(database: database),
+            fast: fast, now: now, probe: { (try? database.writer()) != nil }, close: {}
+        )
+    }
+
+    /// The services on a PostgreSQL database, shared by every server that names it. Every
+    /// area's migrations run before the first request (each once, whichever server is first).
+    public static func postgres(
+        _ url: DatabaseURL, maximumConnections: Int = 16, fast: Bool = false, now: @escaping @Sendable () -> Date = Date.init
+    ) -> ServerServices {
+        let database = ServerDatabase(url: url, maximumConnections: maximumConnections, migrations: postgresMigrations)
+        return live(
+            accounts: PostgresAccountsStore(database: database), expenses: PostgresExpensesStore(database: database),
+            friends: PostgresFriendsStore(database: database), preferences: PostgresPreferencesStore(database: database),
+            fast: fast, now: now,
+            probe: {
+                do {
+                    try await database.migrate()
+                    try await database.checkReady()
+                    return true
+                } catch {
+                    return false
+                }
+            },
+            close: { await database.shutdown() }
+        )
+    }
+
+    /// Every area's PostgreSQL migrations, in the order they run.
+    public static let postgresMigrations = AccountsPostgresSchema.migrations + ExpensesPostgresSchema.migrations
+        + PreferencesPostgresSchema.migrations + FriendsPostgresSchema.migrations
+
+    /// The live services on the stores given.
+    private static func live(
+        accounts store: any AccountsStore, expenses: any ExpensesStore, friends: any FriendsStore, preferences: any PreferencesStore,
+        fast: Bool, now: @escaping @Sendable () -> Date, probe: @escaping @Sendable () async -> Bool, close: @escaping @Sendable () async -> Void
+    ) -> ServerServices {
         let random: any RandomSource = fast ? SeededRandomSource(seed: 1) : SystemRandomSource()
         let hasher = fast ? PasswordHasher(cost: 4) : PasswordHasher()
-        let accountsStore = SQLiteAccountsStore(database: database)
         let sessions: @Sendable (any SessionTokenStore) -> any AccountsService = { tokens in
-            LiveAccountsService(store: accountsStore, tokens: tokens, hasher: hasher, random: random, now: now)
+            LiveAccountsService(store: store, tokens: tokens, hasher: hasher, random: random, now: now)
         }
         let services = LocalServices.live(
-            accounts: sessions(InMemorySessionTokenStore()),
-            expensesStore: SQLiteExpensesStore(database: database),
-            friendsStore: SQLiteFriendsStore(database: database),
-            preferencesStore: SQLitePreferencesStore(database: database),
-            random: random,
-            now: now
+            accounts: sessions(InMemorySessionTokenStore()), expensesStore: expenses, friendsStore: friends, preferencesStore: preferences,
+            random: random, now: now
         )
-        return ServerServices(services: services, sessions: sessions) {
-            (try? database.writer()) != nil
-        }
+        return ServerServices(services: services, sessions: sessions, probe: probe, close: close)
     }
 }

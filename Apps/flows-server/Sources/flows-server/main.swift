@@ -24,7 +24,7 @@ struct ServerCommand: AsyncParsableCommand {
     var port: Int = ProcessInfo.processInfo.environment["FLOWS_SERVER_PORT"].flatMap { Int($0) } ?? 8080
 
     @Option(help: ArgumentHelp(
-        "Where the data lives (env FLOWS_DATABASE_URL): sqlite:PATH for one machine, memory for a trial.",
+        "Where the data lives (env FLOWS_DATABASE_URL): postgres://USER:PASSWORD@HOST:PORT/DATABASE; sqlite:PATH for one machine; memory for a trial.",
         valueName: "url"
     ))
     var database: String?
@@ -61,7 +61,9 @@ struct ServerCommand: AsyncParsableCommand {
         let logger = Logger(label: "flows-server")
 
         guard let url = database ?? ProcessInfo.processInfo.environment["FLOWS_DATABASE_URL"] else {
-            throw ValidationError("Say where the data lives: --database sqlite:PATH (or FLOWS_DATABASE_URL), or --database memory for a trial.")
+            throw ValidationError(
+                "Say where the data lives: --database postgres://USER:PASSWORD@HOST:PORT/DATABASE (or FLOWS_DATABASE_URL), sqlite:PATH for one machine, or memory for a trial."
+            )
         }
         let location: DatabaseLocation
         do { location = try DatabaseLocation(parsing: url) } catch { throw ValidationError(error.description) }

@@ -264,7 +264,7 @@ private struct Transaction: ExpensesWriting {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         )
-        for person in try PersonRow.rows(of: expense) {
+        for person in try expense.personRows() {
             try statement.execute(arguments: [
                 expense.id, person.user, expense.day, expense.createdAt,
                 person.paid, person.paidPosition, person.part, person.partPosition, person.ruleValue,
@@ -391,46 +391,6 @@ private struct Transaction: ExpensesWriting {
         for person in Set(activity.people) {
             try statement.execute(arguments: [person, activity.at, seq])
         }
-    }
-}
-
-/// One person's row of an expense: what they paid and their part, each with its place in its list.
-private struct PersonRow {
-    let user: String
-    var paid: Int64?
-    var paidPosition: Int?
-    var part: Int64?
-    var partPosition: Int?
-    var ruleValue: Int64?
-
-    /// The expense's people in the order they first appear, payers first.
-    static func rows(of expense: StoredExpense) throws -> [PersonRow] {
-        var rows: [PersonRow] = []
-        var index: [String: Int] = [:]
-        func row(_ user: String) -> Int {
-            if let found = index[user] { return found }
-            rows.append(PersonRow(user: user))
-            index[user] = rows.count - 1
-            return rows.count - 1
-        }
-        for (position, payer) in expense.payers.enumerated() {
-            let at = row(payer.user)
-            guard rows[at].paid == nil else { throw ExpensesDataError.refused("each payer appears once") }
-            rows[at].paid = payer.amount
-            rows[at].paidPosition = position
-        }
-        for (position, part) in expense.parts.enumerated() {
-            let at = row(part.user)
-            guard rows[at].part == nil else { throw ExpensesDataError.refused("each person has one part") }
-            rows[at].part = part.amount
-            rows[at].partPosition = position
-            rows[at].ruleValue = part.ruleValue
-        }
-        return rows
-    }
-
-    private init(user: String) {
-        self.user = user
     }
 }
 

@@ -1,0 +1,144 @@
+import PostgresStore
+
+/// The Expenses tables of a PostgreSQL database, as versioned migrations: the tables, columns,
+/// keys and checks the SQLite store has after all its migrations (`ExpensesSchema`, v1 to v8), in
+/// one first version. Money is BIGINT minor units, days `yyyy-MM-dd` texts, instants seconds
+/// since 1970 (DOUBLE PRECISION, as the records carry them).
+///
+/// Texts that are compared or ordered (ids, days, currencies, categories) use the "C" collation:
+/// code point order, as SQLite's, whatever the database's locale; so lists tie-break alike and a
+/// pair's low side is the one Swift's `<` puts first.
+/// A migration, once released, never changes: a new version of the schema is a new migration.
+public enum ExpensesPostgresSchema {
+    /// The Expenses migrations, oldest first.
+    public static let migrations: [PostgresMigration] = [
+        PostgresMigration("expenses.postgres.v1.ledger", statements: [
+            """
+            CREATE TABLE expense (
+                id TEXT COLLATE "C" PRIMARY KEY,
+                description TEXT NOT NULL CHECK (length(trim(description)) > 0),
+                amount BIGINT NOT NULL CHECK (amount > 0),
+                currency TEXT COLLATE "C" NOT NULL CHECK (length(currency) = 3),
+                day TEXT COLLATE "C" NOT NULL CHECK (day ~ '^[0-9]{4}-[0-1][0-9]-[0-3][0-9]$'),
+                category TEXT COLLATE "C" NOT NULL,
+                split_mode TEXT NOT NULL,
+                created_by TEXT COLLATE "C" NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                note TEXT CHECK (note IS NULL OR length(note) > 0)
+            )
+            """,
+            // Who is in an expense: what they paid (with the payer's place in the list) and their
+            // part (with the part's place and what the rule gave them). The expense's day and
+            // time of writing are copied here, so a page of someone's expenses is read in order
+            // from their index.
+            """
+            CREATE TABLE expense_person (
+                expense_id TEXT COLLATE "C" NOT NULL REFERENCES expense(id) ON DELETE CASCADE,
+                user_id TEXT COLLATE "C" NOT NULL,
+                day TEXT COLLATE "C" NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                paid BIGINT CHECK (paid > 0),
+                paid_position INTEGER CHECK ((paid IS NULL) = (paid_position IS NULL)),
+                part BIGINT CHECK (part >= 0),
+                part_position INTEGER CHECK ((part IS NULL) = (part_position IS NULL)),
+                rule_value BIGINT,
+                CHECK (paid IS NOT NULL OR part IS NOT NULL),
+                PRIMARY KEY (expense_id, user_id)
+            )
+            """,
+            "CREATE INDEX expense_person_by_day ON expense_person (user_id, day DESC, created_at DESC, expense_id)",
+            """
+            CREATE TABLE settlement (
+                id TEXT COLLATE "C" PRIMARY KEY,
+                from_user TEXT COLLATE "C" NOT NULL,
+                to_user TEXT COLLATE "C" NOT NULL CHECK (to_user <> from_user),
+                amount BIGINT NOT NULL CHECK (amount > 0),
+                currency TEXT COLLATE "C" NOT NULL CHECK (length(currency) = 3),
+                day TEXT COLLATE "C" NOT NULL CHECK (day ~ '^[0-9]{4}-[0-1][0-9]-[0-3][0-9]$'),
+                created_by TEXT COLLATE "C" NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX settlement_from ON settlement (from_user, day DESC, created_at DESC, id)",
+            "CREATE INDEX settlement_to ON settlement (to_user, day DESC, created_at DESC, id)",
+            // The balances a payment moved when it cleared debts through a third person.
+            """
+            CREATE TABLE settlement_leg (
+                settlement_id TEXT COLLATE "C" NOT NULL REFERENCES settlement(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                creditor TEXT COLLATE "C" NOT NULL,
+                debtor TEXT COLLATE "C" NOT NULL CHECK (debtor <> creditor),
+                amount BIGINT NOT NULL CHECK (amount > 0),
+                PRIMARY KEY (settlement_id, position)
+            )
+            """,
+            "CREATE INDEX settlement_leg_creditor ON settlement_leg (creditor)",
+            "CREATE INDEX settlement_leg_debtor ON settlement_leg (debtor)",
+            // What `user_high` owes `user_low`, kept up to date by every write: a user's
+            // balances are two index ranges, never a scan of expenses.
+            """
+            CREATE TABLE balance (
+                user_low TEXT COLLATE "C" NOT NULL,
+                user_high TEXT COLLATE "C" NOT NULL CHECK (user_low < user_high),
+                currency TEXT COLLATE "C" NOT NULL,
+                amount BIGINT NOT NULL CHECK (amount <> 0),
+                PRIMARY KEY (user_low, user_high, currency)
+            )
+            """,
+            "CREATE INDEX balance_high ON balance (user_high, user_low, currency)",
+            // Activity is numbered in the order it was written; each person's list refers to
+            // that number and is read newest first from its key.
+            """
+            CREATE TABLE activity (
+                seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                id TEXT COLLATE "C" NOT NULL,
+                at DOUBLE PRECISION NOT NULL,
+                actor TEXT COLLATE "C" NOT NULL,
+                kind TEXT NOT NULL,
+                subject TEXT COLLATE "C" NOT NULL,
+                summary TEXT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE activity_person (
+                user_id TEXT COLLATE "C" NOT NULL,
+                at DOUBLE PRECISION NOT NULL,
+                seq BIGINT NOT NULL REFERENCES activity(seq) ON DELETE CASCADE,
+                PRIMARY KEY (user_id, at, seq)
+            )
+            """,
+            "CREATE INDEX activity_person_by_seq ON activity_person (seq)",
+            // A deleted expense, kept with its people to be restored as it was.
+            """
+            CREATE TABLE deleted_expense (
+                id TEXT COLLATE "C" PRIMARY KEY,
+                description TEXT NOT NULL,
+                amount BIGINT NOT NULL,
+                currency TEXT COLLATE "C" NOT NULL,
+                day TEXT COLLATE "C" NOT NULL,
+                category TEXT COLLATE "C" NOT NULL,
+                split_mode TEXT NOT NULL,
+                created_by TEXT COLLATE "C" NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                note TEXT,
+                deleted_by TEXT COLLATE "C" NOT NULL,
+                deleted_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE deleted_expense_person (
+                expense_id TEXT COLLATE "C" NOT NULL REFERENCES deleted_expense(id) ON DELETE CASCADE,
+                user_id TEXT COLLATE "C" NOT NULL,
+                deleted_at DOUBLE PRECISION NOT NULL,
+                paid BIGINT,
+                paid_position INTEGER,
+                part BIGINT,
+                part_position INTEGER,
+                rule_value BIGINT,
+                PRIMARY KEY (expense_id, user_id)
+            )
+            """,
+            "CREATE INDEX deleted_expense_person_by_time ON deleted_expense_person (user_id, deleted_at DESC, expense_id)",
+        ]),
+    ]
+}

@@ -1,0 +1,498 @@
+import ExpensesData
+import PostgresStore
+
+/// The Expenses store on a PostgreSQL database (the server's), with the same rules, orders and
+/// arithmetic as the SQLite one: a constraint refusing a write is
+/// ``ExpensesDataError/refused(_:)``, a balance or a sum past 64 bits
+/// ``ExpensesDataError/outOfRange``.
+public struct PostgresExpensesStore: ExpensesStore {
+    private let database: ServerDatabase
+
+    public init(database: ServerDatabase) {
+        self.database = database
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any ExpensesReading) throws -> T) async throws -> T {
+        try await refusals { try await database.read { try body(Transaction(db: $0)) } }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T {
+        try await refusals { try await database.write { try body(Transaction(db: $0)) } }
+    }
+
+    /// A constraint refusing a write is a refusal with its reason, not a broken store.
+    private func refusals<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch ServerDatabaseError.constraint(let violation) {
+            throw ExpensesDataError.refused(violation.message)
+        } catch ServerDatabaseError.outOfRange {
+            throw ExpensesDataError.outOfRange
+        }
+    }
+}
+
+/// The store's operations inside one transaction.
+private struct Transaction: ExpensesWriting {
+    let db: ServerTransaction
+
+    // MARK: - Expenses
+
+    func expense(id: String) throws -> StoredExpense? {
+        try expense(id: id, from: "expense", people: "expense_person")
+    }
+
+    func deletedExpense(id: String) throws -> StoredExpense? {
+        try expense(id: id, from: "deleted_expense", people: "deleted_expense_person")
+    }
+
+    /// An expense and its people, in one query, from a pair of tables with the same columns.
+    private func expense(id: String, from table: String, people peopleTable: String) throws -> StoredExpense? {
+        let rows = try db.rows(
+            """
+            SELECT e.id, e.description, e.amount, e.currency, e.day, e.category, e.split_mode, e.created_by, e.created_at, e.note,
+                   p.user_id, p.paid, p.paid_position, p.part, p.part_position, p.rule_value
+            FROM \(table) AS e LEFT JOIN \(peopleTable) AS p ON p.expense_id = e.id
+            WHERE e.id = $1
+            """,
+            [id]
+        )
+        guard let first = rows.first else { return nil }
+        var payers: [(position: Int64, payer: StoredExpense.Payer)] = []
+        var parts: [(position: Int64, part: StoredExpense.Part)] = []
+        for row in rows {
+            guard let user = try row.optionalText(10) else { continue }
+            if let paid = try row.optionalInteger(11), let position = try row.optionalInteger(12) {
+                payers.append((position, StoredExpense.Payer(user: user, amount: paid)))
+            }
+            if let part = try row.optionalInteger(13), let position = try row.optionalInteger(14) {
+                parts.append((position, StoredExpense.Part(user: user, amount: part, ruleValue: try row.optionalInteger(15))))
+            }
+        }
+        return StoredExpense(
+            id: try first.text(0), description: try first.text(1), amount: try first.integer(2), currency: try first.text(3),
+            day: try first.text(4), category: try first.text(5), splitMode: try first.text(6), createdBy: try first.text(7),
+            createdAt: try first.real(8),
+            payers: payers.sorted { $0.position < $1.position }.map(\.payer),
+            parts: parts.sorted { $0.position < $1.position }.map(\.part),
+            note: try first.optionalText(9)
+        )
+    }
+
+    func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] {
+        try db.rows(
+            """
+            SELECT expense_id FROM expense_person WHERE user_id = $1
+            ORDER BY day DESC, created_at DESC, expense_id
+            LIMIT $2 OFFSET $3
+            """,
+            [user, limit, offset]
+        ).map { try $0.text(0) }
+    }
+
+    func deletedExpenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] {
+        try db.rows(
+            """
+            SELECT expense_id FROM deleted_expense_person WHERE user_id = $1
+            ORDER BY deleted_at DESC, expense_id
+            LIMIT $2 OFFSET $3
+            """,
+            [user, limit, offset]
+        ).map { try $0.text(0) }
+    }
+
+    func recentPeople(of user: String, scanning: Int) throws -> [String] {
+        try db.rows(
+            """
+            SELECT other.user_id FROM (
+                SELECT expense_id, row_number() OVER (ORDER BY day DESC, created_at DESC, expense_id) AS place
+                FROM expense_person WHERE user_id = $1
+                ORDER BY day DESC, created_at DESC, expense_id LIMIT $2
+            ) AS recent
+            JOIN expense_person AS other ON other.expense_id = recent.expense_id AND other.user_id <> $1
+            GROUP BY other.user_id
+            ORDER BY min(recent.place), other.user_id
+            """,
+            [user, scanning]
+        ).map { try $0.text(0) }
+    }
+
+    func expenseIDs(sharedBy user: String, with other: String, offset: Int, limit: Int) throws -> [String] {
+        // Walk the list of whoever is in fewer expenses, newest first, and keep the ones the other
+        // is in too (one look-up by key each): a page costs what the smaller list holds before it.
+        let (walked, probed) = try expenseCount(of: other, upTo: Self.countCap) <= expenseCount(of: user, upTo: Self.countCap)
+            ? (other, user) : (user, other)
+        return try db.rows(
+            """
+            SELECT walked.expense_id FROM expense_person AS walked
+            JOIN expense_person AS probed ON probed.expense_id = walked.expense_id AND probed.user_id = $1
+            WHERE walked.user_id = $2
+            ORDER BY walked.day DESC, walked.created_at DESC, walked.expense_id
+            LIMIT $3 OFFSET $4
+            """,
+            [probed, walked, limit, offset]
+        ).map { try $0.text(0) }
+    }
+
+    /// Counting stops here: past it, both lists are long and either will do.
+    private static let countCap = 10_000
+
+    /// How many expenses `user` is in, counted by index up to `cap`.
+    private func expenseCount(of user: String, upTo cap: Int) throws -> Int64 {
+        try db.row("SELECT count(*) FROM (SELECT 1 FROM expense_person WHERE user_id = $1 LIMIT $2) AS found", [user, cap])?.integer(0) ?? 0
+    }
+
+    func insert(_ expense: StoredExpense) throws {
+        try db.execute(
+            """
+            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+            """,
+            [
+                expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category,
+                expense.splitMode, expense.createdBy, expense.createdAt, expense.note,
+            ]
+        )
+        let people = try expense.personRows()
+        guard !people.isEmpty else { return }
+        // Every person in one statement: a row of nine parameters each.
+        var values: [any SQLValueConvertible] = []
+        var tuples: [String] = []
+        for person in people {
+            let first = values.count
+            tuples.append("(" + (1...9).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
+            values += [
+                expense.id, person.user, expense.day, expense.createdAt,
+                person.paid, person.paidPosition, person.part, person.partPosition, person.ruleValue,
+            ] as [any SQLValueConvertible]
+        }
+        try db.execute(
+            """
+            INSERT INTO expense_person (expense_id, user_id, day, created_at, paid, paid_position, part, part_position, rule_value)
+            VALUES \(tuples.joined(separator: ", "))
+            """,
+            values
+        )
+    }
+
+    func deleteExpense(id: String) throws {
+        try db.execute("DELETE FROM expense WHERE id = $1", [id])
+    }
+
+    // Two people deleting (or restoring) one expense at once: the second one's insert of the same
+    // id fails to serialize, so its write runs again and finds the expense gone, as on SQLite,
+    // instead of breaking the unique key.
+    func moveToDeleted(id: String, by user: String, at: Double) throws {
+        try db.execute(
+            """
+            INSERT INTO deleted_expense
+                (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, deleted_by, deleted_at)
+            SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, $2, $3
+            FROM expense WHERE id = $1
+            ON CONFLICT DO NOTHING
+            """,
+            [id, user, at]
+        )
+        try db.execute(
+            """
+            INSERT INTO deleted_expense_person (expense_id, user_id, deleted_at, paid, paid_position, part, part_position, rule_value)
+            SELECT expense_id, user_id, $2, paid, paid_position, part, part_position, rule_value
+            FROM expense_person WHERE expense_id = $1
+            """,
+            [id, at]
+        )
+        try db.execute("DELETE FROM expense WHERE id = $1", [id])
+    }
+
+    func restoreDeleted(id: String) throws {
+        try db.execute(
+            """
+            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)
+            SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note
+            FROM deleted_expense WHERE id = $1
+            ON CONFLICT DO NOTHING
+            """,
+            [id]
+        )
+        try db.execute(
+            """
+            INSERT INTO expense_person (expense_id, user_id, day, created_at, paid, paid_position, part, part_position, rule_value)
+            SELECT person.expense_id, person.user_id, expense.day, expense.created_at,
+                   person.paid, person.paid_position, person.part, person.part_position, person.rule_value
+            FROM deleted_expense_person AS person JOIN deleted_expense AS expense ON expense.id = person.expense_id
+            WHERE person.expense_id = $1
+            """,
+            [id]
+        )
+        try db.execute("DELETE FROM deleted_expense WHERE id = $1", [id])
+    }
+
+    // MARK: - Payments
+
+    /// A payment's columns, then its legs as three arrays in their order (NULL when it has none).
+    private static let settlementSelect = """
+        SELECT s.id, s.from_user, s.to_user, s.amount, s.currency, s.day, s.created_by, s.created_at,
+               legs.creditors, legs.debtors, legs.amounts
+        FROM settlement AS s
+        CROSS JOIN LATERAL (
+            SELECT array_agg(creditor ORDER BY position) AS creditors, array_agg(debtor ORDER BY position) AS debtors,
+                   array_agg(amount ORDER BY position) AS amounts
+            FROM settlement_leg WHERE settlement_id = s.id
+        ) AS legs
+        """
+
+    func settlement(id: String) throws -> SettlementRecord? {
+        try db.row("\(Self.settlementSelect) WHERE s.id = $1", [id]).map(SettlementRecord.init(row:))
+    }
+
+    func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
+        try db.rows(
+            """
+            \(Self.settlementSelect)
+            WHERE s.id IN (SELECT id FROM settlement WHERE from_user = $1 UNION SELECT id FROM settlement WHERE to_user = $1)
+            ORDER BY s.day DESC, s.created_at DESC, s.id
+            LIMIT $2 OFFSET $3
+            """,
+            [user, limit, offset]
+        ).map(SettlementRecord.init(row:))
+    }
+
+    func insert(_ settlement: SettlementRecord) throws {
+        try db.execute(
+            """
+            INSERT INTO settlement (id, from_user, to_user, amount, currency, day, created_by, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            """,
+            [
+                settlement.id, settlement.from, settlement.to, settlement.amount, settlement.currency, settlement.day,
+                settlement.createdBy, settlement.createdAt,
+            ]
+        )
+        for (position, leg) in settlement.legs.enumerated() {
+            try db.execute(
+                "INSERT INTO settlement_leg (settlement_id, position, creditor, debtor, amount) VALUES ($1, $2, $3, $4, $5)",
+                [settlement.id, position, leg.creditor, leg.debtor, leg.amount]
+            )
+        }
+    }
+
+    func deleteSettlement(id: String) throws {
+        try db.execute("DELETE FROM settlement WHERE id = $1", [id])
+    }
+
+    // MARK: - Balances
+
+    private static let balanceColumns = "user_low, user_high, currency, amount"
+
+    func balances(of user: String) throws -> [BalanceRecord] {
+        // The pairs where the user is the low side, then those where they are the high side,
+        // each in the order of its key (as SQLite reads them).
+        try db.rows(
+            """
+            SELECT \(Self.balanceColumns) FROM (
+                SELECT \(Self.balanceColumns) FROM balance WHERE user_low = $1
+                UNION ALL
+                SELECT \(Self.balanceColumns) FROM balance WHERE user_high = $1
+            ) AS pairs
+            ORDER BY user_low <> $1, user_high, user_low, currency
+            """,
+            [user]
+        ).map(BalanceRecord.init(row:))
+    }
+
+    func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord] {
+        guard !people.isEmpty else { return [] }
+        return try db.rows(
+            """
+            SELECT \(Self.balanceColumns) FROM balance
+            WHERE user_low = ANY($1) AND user_high = ANY($1) AND currency = $2
+            ORDER BY user_low, user_high, currency
+            """,
+            [people.sorted(), currency]
+        ).map(BalanceRecord.init(row:))
+    }
+
+    func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
+        let pair: [any SQLValueConvertible] = [low, high, currency]
+        let current = try db.row("SELECT amount FROM balance WHERE user_low = $1 AND user_high = $2 AND currency = $3", pair)?.integer(0)
+        guard amount != 0 else { return current ?? 0 }
+        let (sum, overflow) = (current ?? 0).addingReportingOverflow(amount)
+        guard !overflow else { throw ExpensesDataError.outOfRange }
+        switch (current, sum) {
+        // A settled pair goes.
+        case (.some, 0): try db.execute("DELETE FROM balance WHERE user_low = $1 AND user_high = $2 AND currency = $3", pair)
+        case (.some, _): try db.execute("UPDATE balance SET amount = $4 WHERE user_low = $1 AND user_high = $2 AND currency = $3", pair + [sum])
+        case (.none, _):
+            // A pair another writer added since this transaction's snapshot makes the insert
+            // fail to serialize (and the write run again), rather than break the unique key.
+            let inserted = try db.execute(
+                "INSERT INTO balance (user_low, user_high, currency, amount) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", pair + [sum]
+            )
+            guard inserted == 1 else { throw ExpensesDataError.refused("the balance of \(low) and \(high) in \(currency) is already kept") }
+        }
+        return sum
+    }
+
+    // MARK: - Activity and reports
+
+    func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord] {
+        try db.rows(
+            """
+            SELECT activity.id, activity.at, activity.actor, activity.kind, activity.subject, activity.summary,
+                   (SELECT array_agg(person.user_id ORDER BY person.user_id) FROM activity_person AS person WHERE person.seq = activity.seq)
+            FROM activity_person
+            JOIN activity ON activity.seq = activity_person.seq
+            WHERE activity_person.user_id = $1
+            ORDER BY activity_person.at DESC, activity_person.seq DESC
+            LIMIT $2 OFFSET $3
+            """,
+            [user, limit, offset]
+        ).map { row in
+            ActivityRecord(
+                id: try row.text(0), at: try row.real(1), actor: try row.text(2), kind: try row.text(3), subject: try row.text(4),
+                summary: try row.text(5), people: try row.texts(6)
+            )
+        }
+    }
+
+    func insert(_ activity: ActivityRecord) throws {
+        // The line and its people in one statement; each person once.
+        try db.execute(
+            """
+            WITH line AS (
+                INSERT INTO activity (id, at, actor, kind, subject, summary) VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq, at
+            )
+            INSERT INTO activity_person (user_id, at, seq)
+            SELECT DISTINCT person, line.at, line.seq FROM line CROSS JOIN unnest($7::text[]) AS person
+            """,
+            [activity.id, activity.at, activity.actor, activity.kind, activity.subject, activity.summary, activity.people]
+        )
+    }
+
+    func spending(of user: String, from: String, through: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) {
+        // The user's rows in the range, found in their list by day, summed by category, month and
+        // currency (a sum past 64 bits is refused by the cast, as SQLite's sum() refuses it); the
+        // two lists are added up from that.
+        let rows = try db.rows(
+            """
+            SELECT expense.category, substr(expense_person.day, 1, 7) AS month, expense.currency, sum(expense_person.part)::bigint
+            FROM expense_person JOIN expense ON expense.id = expense_person.expense_id
+            WHERE expense_person.user_id = $1 AND expense_person.day BETWEEN $2 AND $3 AND expense_person.part > 0
+            GROUP BY expense.category, month, expense.currency
+            """,
+            [user, from, through]
+        )
+        var byCategory: [[String]: Int64] = [:]
+        var byMonth: [[String]: Int64] = [:]
+        for row in rows {
+            let (category, month, currency, total) = (try row.text(0), try row.text(1), try row.text(2), try row.integer(3))
+            let (categorySum, categoryOverflow) = byCategory[[category, currency], default: 0].addingReportingOverflow(total)
+            let (monthSum, monthOverflow) = byMonth[[month, currency], default: 0].addingReportingOverflow(total)
+            guard !categoryOverflow, !monthOverflow else { throw ExpensesDataError.outOfRange }
+            byCategory[[category, currency]] = categorySum
+            byMonth[[month, currency]] = monthSum
+        }
+        let records = { (sums: [[String]: Int64]) in sums.map { SpendingRecord(group: $0.key[0], currency: $0.key[1], amount: $0.value) } }
+        return (
+            records(byCategory).sorted { ($1.amount, $0.group, $0.currency) < ($0.amount, $1.group, $1.currency) },
+            records(byMonth).sorted { ($0.group, $0.currency) < ($1.group, $1.currency) }
+        )
+    }
+
+    // MARK: - The whole ledger
+
+    func forEachLedgerRow(
+        expensePerson: (LedgerRow) throws -> Void, settlement: (SettlementRecord) throws -> Void, balance: (BalanceRecord) throws -> Void
+    ) throws {
+        // Through cursors, a batch at a time: memory does not grow with the ledger. The
+        // expenses in the order of their key, each one's people together.
+        try db.forEachRow(
+            """
+            SELECT expense.id, expense.amount, expense.currency, person.user_id, person.paid, person.part
+            FROM expense JOIN expense_person AS person ON person.expense_id = expense.id
+            ORDER BY expense.id, person.user_id
+            """
+        ) { row in
+            try expensePerson(LedgerRow(
+                expense: try row.text(0), amount: try row.integer(1), currency: try row.text(2), user: try row.text(3),
+                paid: try row.optionalInteger(4), part: try row.optionalInteger(5)
+            ))
+        }
+        try db.forEachRow("\(Self.settlementSelect) ORDER BY s.id") { row in try settlement(try SettlementRecord(row: row)) }
+        try db.forEachRow("SELECT \(Self.balanceColumns) FROM balance ORDER BY user_low, user_high, currency") { row in
+            try balance(try BalanceRecord(row: row))
+        }
+    }
+
+    // MARK: - Linking a contact to an account
+
+    func shareAnything(_ person: String, _ other: String) throws -> Bool {
+        try db.row(
+            """
+            SELECT EXISTS (
+                SELECT 1 FROM expense_person AS a JOIN expense_person AS b ON b.expense_id = a.expense_id AND b.user_id = $2
+                WHERE a.user_id = $1
+            ) OR EXISTS (
+                SELECT 1 FROM settlement WHERE (from_user = $1 AND to_user = $2) OR (from_user = $2 AND to_user = $1)
+            ) OR EXISTS (
+                SELECT 1 FROM settlement_leg WHERE (creditor = $1 AND debtor = $2) OR (creditor = $2 AND debtor = $1)
+            )
+            """,
+            [person, other]
+        )?.boolean(0) ?? false
+    }
+
+    func renamePerson(from: String, to: String) throws {
+        let statements = [
+            "UPDATE expense_person SET user_id = $2 WHERE user_id = $1",
+            "UPDATE expense SET created_by = $2 WHERE created_by = $1",
+            // A deleted expense the two were both in could never be restored with them as one
+            // person: it goes.
+            """
+            DELETE FROM deleted_expense WHERE id IN (
+                SELECT a.expense_id FROM deleted_expense_person AS a
+                JOIN deleted_expense_person AS b ON b.expense_id = a.expense_id AND b.user_id = $2
+                WHERE a.user_id = $1
+            )
+            """,
+            "UPDATE deleted_expense_person SET user_id = $2 WHERE user_id = $1",
+            "UPDATE deleted_expense SET created_by = $2 WHERE created_by = $1",
+            "UPDATE deleted_expense SET deleted_by = $2 WHERE deleted_by = $1",
+            "UPDATE settlement SET from_user = $2 WHERE from_user = $1",
+            "UPDATE settlement SET to_user = $2 WHERE to_user = $1",
+            "UPDATE settlement SET created_by = $2 WHERE created_by = $1",
+            "UPDATE settlement_leg SET creditor = $2 WHERE creditor = $1",
+            "UPDATE settlement_leg SET debtor = $2 WHERE debtor = $1",
+            "UPDATE activity SET actor = $2 WHERE actor = $1",
+            // An activity can name both (an edit that swapped one for the other): it keeps one row.
+            """
+            UPDATE activity_person SET user_id = $2 WHERE user_id = $1 AND NOT EXISTS (
+                SELECT 1 FROM activity_person AS kept WHERE kept.user_id = $2 AND kept.at = activity_person.at AND kept.seq = activity_person.seq
+            )
+            """,
+            "DELETE FROM activity_person WHERE user_id = $1",
+        ]
+        for statement in statements { try db.execute(statement, [from, to]) }
+    }
+}
+
+extension SettlementRecord {
+    /// A row of `settlementSelect`.
+    fileprivate init(row: SQLRow) throws {
+        self.init(
+            id: try row.text(0), from: try row.text(1), to: try row.text(2), amount: try row.integer(3), currency: try row.text(4),
+            day: try row.text(5), createdBy: try row.text(6), createdAt: try row.real(7)
+        )
+        let (creditors, debtors, amounts) = (try row.texts(8), try row.texts(9), try row.integers(10))
+        guard creditors.count == debtors.count, debtors.count == amounts.count else {
+            throw ServerDatabaseError.damaged("the legs of payment \(id) do not line up")
+        }
+        legs = creditors.indices.map { Leg(creditor: creditors[$0], debtor: debtors[$0], amount: amounts[$0]) }
+    }
+}
+
+extension BalanceRecord {
+    fileprivate init(row: SQLRow) throws {
+        self.init(low: try row.text(0), high: try row.text(1), currency: try row.text(2), amount: try row.integer(3))
+    }
+}

@@ -1,0 +1,104 @@
+import FriendsData
+import PostgresStore
+
+/// The Friends store on a PostgreSQL database (the server's), with the same rules and orders as
+/// the SQLite one: a constraint refusing a write is ``FriendsDataError/refused(_:)``.
+public struct PostgresFriendsStore: FriendsStore {
+    private let database: ServerDatabase
+
+    public init(database: ServerDatabase) {
+        self.database = database
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any FriendsReading) throws -> T) async throws -> T {
+        try await database.read { try body(Transaction(db: $0)) }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any FriendsWriting) throws -> T) async throws -> T {
+        do {
+            return try await database.write { try body(Transaction(db: $0)) }
+        } catch ServerDatabaseError.constraint(let violation) {
+            // A constraint refusing a write is a refusal with its reason, not a broken store.
+            throw FriendsDataError.refused(violation.message)
+        }
+    }
+}
+
+/// The store's operations inside one transaction. Lists come in the order of their keys, as
+/// SQLite's tables without row ids give them.
+private struct Transaction: FriendsWriting {
+    let db: ServerTransaction
+
+    private static let contactColumns = "id, owner_id, name, email, email_key, created_at, linked_to, removed"
+
+    func friendships(of userID: String) throws -> [FriendshipRecord] {
+        try db.rows("SELECT user_id, friend_id, since FROM friendship WHERE user_id = $1 ORDER BY friend_id", [userID]).map { row in
+            FriendshipRecord(userID: try row.text(0), friendID: try row.text(1), since: try row.real(2))
+        }
+    }
+
+    func isFriend(_ userID: String, _ friendID: String) throws -> Bool {
+        try db.row("SELECT 1 FROM friendship WHERE user_id = $1 AND friend_id = $2", [userID, friendID]) != nil
+    }
+
+    func contacts(ownerID: String) throws -> [ContactRecord] {
+        try db.rows("SELECT \(Self.contactColumns) FROM contact WHERE owner_id = $1 AND NOT removed ORDER BY id", [ownerID])
+            .map(ContactRecord.init(row:))
+    }
+
+    func contact(id: String) throws -> ContactRecord? {
+        try db.row("SELECT \(Self.contactColumns) FROM contact WHERE id = $1", [id]).map(ContactRecord.init(row:))
+    }
+
+    func contacts(emailKey: String) throws -> [ContactRecord] {
+        try db.rows(
+            "SELECT \(Self.contactColumns) FROM contact WHERE email_key = $1 AND NOT removed AND linked_to IS NULL ORDER BY id", [emailKey]
+        ).map(ContactRecord.init(row:))
+    }
+
+    func existingContactIDs(among ids: [String]) throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        return Set(try db.rows("SELECT id FROM contact WHERE id = ANY($1)", [ids]).map { try $0.text(0) })
+    }
+
+    func befriend(_ userID: String, _ friendID: String, since: Double) throws {
+        try db.execute(
+            "INSERT INTO friendship (user_id, friend_id, since) VALUES ($1, $2, $3), ($2, $1, $3) ON CONFLICT DO NOTHING",
+            [userID, friendID, since]
+        )
+    }
+
+    func unfriend(_ userID: String, _ friendID: String) throws {
+        try db.execute(
+            "DELETE FROM friendship WHERE (user_id = $1 AND friend_id = $2) OR (user_id = $2 AND friend_id = $1)", [userID, friendID]
+        )
+    }
+
+    func insert(_ contact: ContactRecord) throws {
+        try db.execute(
+            "INSERT INTO contact (\(Self.contactColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            [contact.id, contact.ownerID, contact.name, contact.email, contact.emailKey, contact.createdAt, contact.linkedTo, contact.removed]
+        )
+    }
+
+    func setLinkedTo(_ accountID: String?, contactID: String) throws {
+        try db.execute("UPDATE contact SET linked_to = $1 WHERE id = $2", [accountID, contactID])
+    }
+
+    func setRemoved(contactID: String) throws {
+        try db.execute("UPDATE contact SET removed = true WHERE id = $1", [contactID])
+    }
+
+    func deleteContact(id: String) throws {
+        try db.execute("DELETE FROM contact WHERE id = $1", [id])
+    }
+}
+
+extension ContactRecord {
+    fileprivate init(row: SQLRow) throws {
+        self.init(
+            id: try row.text(0), ownerID: try row.text(1), name: try row.text(2), email: try row.optionalText(3),
+            emailKey: try row.optionalText(4), createdAt: try row.real(5), linkedTo: try row.optionalText(6), removed: try row.boolean(7)
+        )
+    }
+}
