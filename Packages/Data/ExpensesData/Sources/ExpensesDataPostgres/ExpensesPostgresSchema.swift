@@ -30,13 +30,16 @@ public enum ExpensesPostgresSchema {
             // Who is in an expense: what they paid (with the payer's place in the list) and their
             // part (with the part's place and what the rule gave them). The expense's day and
             // time of writing are copied here, so a page of someone's expenses is read in order
-            // from their index.
+            // from their index; its category and currency too, so a report of someone's spending
+            // reads their rows and nothing else.
             """
             CREATE TABLE expense_person (
                 expense_id TEXT COLLATE "C" NOT NULL REFERENCES expense(id) ON DELETE CASCADE,
                 user_id TEXT COLLATE "C" NOT NULL,
                 day TEXT COLLATE "C" NOT NULL,
                 created_at DOUBLE PRECISION NOT NULL,
+                category TEXT COLLATE "C" NOT NULL,
+                currency TEXT COLLATE "C" NOT NULL,
                 paid BIGINT CHECK (paid > 0),
                 paid_position INTEGER CHECK ((paid IS NULL) = (paid_position IS NULL)),
                 part BIGINT CHECK (part >= 0),

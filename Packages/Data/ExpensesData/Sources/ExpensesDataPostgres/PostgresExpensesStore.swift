@@ -81,38 +81,21 @@ private struct Transaction: ExpensesWriting {
 
     func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] {
         try db.rows(
-            """
-            SELECT expense_id FROM expense_person WHERE user_id = $1
-            ORDER BY day DESC, created_at DESC, expense_id
-            LIMIT $2 OFFSET $3
-            """,
+            ExpensesQuery.expensesOfUser,
             [user, limit, offset]
         ).map { try $0.text(0) }
     }
 
     func deletedExpenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] {
         try db.rows(
-            """
-            SELECT expense_id FROM deleted_expense_person WHERE user_id = $1
-            ORDER BY deleted_at DESC, expense_id
-            LIMIT $2 OFFSET $3
-            """,
+            ExpensesQuery.deletedExpensesOfUser,
             [user, limit, offset]
         ).map { try $0.text(0) }
     }
 
     func recentPeople(of user: String, scanning: Int) throws -> [String] {
         try db.rows(
-            """
-            SELECT other.user_id FROM (
-                SELECT expense_id, row_number() OVER (ORDER BY day DESC, created_at DESC, expense_id) AS place
-                FROM expense_person WHERE user_id = $1
-                ORDER BY day DESC, created_at DESC, expense_id LIMIT $2
-            ) AS recent
-            JOIN expense_person AS other ON other.expense_id = recent.expense_id AND other.user_id <> $1
-            GROUP BY other.user_id
-            ORDER BY min(recent.place), other.user_id
-            """,
+            ExpensesQuery.recentPeople,
             [user, scanning]
         ).map { try $0.text(0) }
     }
@@ -123,13 +106,7 @@ private struct Transaction: ExpensesWriting {
         let (walked, probed) = try expenseCount(of: other, upTo: Self.countCap) <= expenseCount(of: user, upTo: Self.countCap)
             ? (other, user) : (user, other)
         return try db.rows(
-            """
-            SELECT walked.expense_id FROM expense_person AS walked
-            JOIN expense_person AS probed ON probed.expense_id = walked.expense_id AND probed.user_id = $1
-            WHERE walked.user_id = $2
-            ORDER BY walked.day DESC, walked.created_at DESC, walked.expense_id
-            LIMIT $3 OFFSET $4
-            """,
+            ExpensesQuery.sharedExpenses,
             [probed, walked, limit, offset]
         ).map { try $0.text(0) }
     }
@@ -155,20 +132,21 @@ private struct Transaction: ExpensesWriting {
         )
         let people = try expense.personRows()
         guard !people.isEmpty else { return }
-        // Every person in one statement: a row of nine parameters each.
+        // Every person in one statement: a row of eleven parameters each.
         var values: [any SQLValueConvertible] = []
         var tuples: [String] = []
         for person in people {
             let first = values.count
-            tuples.append("(" + (1...9).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
+            tuples.append("(" + (1...11).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
             values += [
-                expense.id, person.user, expense.day, expense.createdAt,
+                expense.id, person.user, expense.day, expense.createdAt, expense.category, expense.currency,
                 person.paid, person.paidPosition, person.part, person.partPosition, person.ruleValue,
             ] as [any SQLValueConvertible]
         }
         try db.execute(
             """
-            INSERT INTO expense_person (expense_id, user_id, day, created_at, paid, paid_position, part, part_position, rule_value)
+            INSERT INTO expense_person
+                (expense_id, user_id, day, created_at, category, currency, paid, paid_position, part, part_position, rule_value)
             VALUES \(tuples.joined(separator: ", "))
             """,
             values
@@ -216,8 +194,9 @@ private struct Transaction: ExpensesWriting {
         )
         try db.execute(
             """
-            INSERT INTO expense_person (expense_id, user_id, day, created_at, paid, paid_position, part, part_position, rule_value)
-            SELECT person.expense_id, person.user_id, expense.day, expense.created_at,
+            INSERT INTO expense_person
+                (expense_id, user_id, day, created_at, category, currency, paid, paid_position, part, part_position, rule_value)
+            SELECT person.expense_id, person.user_id, expense.day, expense.created_at, expense.category, expense.currency,
                    person.paid, person.paid_position, person.part, person.part_position, person.rule_value
             FROM deleted_expense_person AS person JOIN deleted_expense AS expense ON expense.id = person.expense_id
             WHERE person.expense_id = $1
@@ -229,30 +208,14 @@ private struct Transaction: ExpensesWriting {
 
     // MARK: - Payments
 
-    /// A payment's columns, then its legs as three arrays in their order (NULL when it has none).
-    private static let settlementSelect = """
-        SELECT s.id, s.from_user, s.to_user, s.amount, s.currency, s.day, s.created_by, s.created_at,
-               legs.creditors, legs.debtors, legs.amounts
-        FROM settlement AS s
-        CROSS JOIN LATERAL (
-            SELECT array_agg(creditor ORDER BY position) AS creditors, array_agg(debtor ORDER BY position) AS debtors,
-                   array_agg(amount ORDER BY position) AS amounts
-            FROM settlement_leg WHERE settlement_id = s.id
-        ) AS legs
-        """
 
     func settlement(id: String) throws -> SettlementRecord? {
-        try db.row("\(Self.settlementSelect) WHERE s.id = $1", [id]).map(SettlementRecord.init(row:))
+        try db.row("\(ExpensesQuery.settlementSelect) WHERE s.id = $1", [id]).map(SettlementRecord.init(row:))
     }
 
     func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
         try db.rows(
-            """
-            \(Self.settlementSelect)
-            WHERE s.id IN (SELECT id FROM settlement WHERE from_user = $1 UNION SELECT id FROM settlement WHERE to_user = $1)
-            ORDER BY s.day DESC, s.created_at DESC, s.id
-            LIMIT $2 OFFSET $3
-            """,
+            ExpensesQuery.settlementsOfUser,
             [user, limit, offset]
         ).map(SettlementRecord.init(row:))
     }
@@ -288,14 +251,7 @@ private struct Transaction: ExpensesWriting {
         // The pairs where the user is the low side, then those where they are the high side,
         // each in the order of its key (as SQLite reads them).
         try db.rows(
-            """
-            SELECT \(Self.balanceColumns) FROM (
-                SELECT \(Self.balanceColumns) FROM balance WHERE user_low = $1
-                UNION ALL
-                SELECT \(Self.balanceColumns) FROM balance WHERE user_high = $1
-            ) AS pairs
-            ORDER BY user_low <> $1, user_high, user_low, currency
-            """,
+            ExpensesQuery.balancesOfUser,
             [user]
         ).map(BalanceRecord.init(row:))
     }
@@ -303,11 +259,7 @@ private struct Transaction: ExpensesWriting {
     func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord] {
         guard !people.isEmpty else { return [] }
         return try db.rows(
-            """
-            SELECT \(Self.balanceColumns) FROM balance
-            WHERE user_low = ANY($1) AND user_high = ANY($1) AND currency = $2
-            ORDER BY user_low, user_high, currency
-            """,
+            ExpensesQuery.balancesAmong,
             [people.sorted(), currency]
         ).map(BalanceRecord.init(row:))
     }
@@ -337,15 +289,7 @@ private struct Transaction: ExpensesWriting {
 
     func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord] {
         try db.rows(
-            """
-            SELECT activity.id, activity.at, activity.actor, activity.kind, activity.subject, activity.summary,
-                   (SELECT array_agg(person.user_id ORDER BY person.user_id) FROM activity_person AS person WHERE person.seq = activity.seq)
-            FROM activity_person
-            JOIN activity ON activity.seq = activity_person.seq
-            WHERE activity_person.user_id = $1
-            ORDER BY activity_person.at DESC, activity_person.seq DESC
-            LIMIT $2 OFFSET $3
-            """,
+            ExpensesQuery.activityPage,
             [user, limit, offset]
         ).map { row in
             ActivityRecord(
@@ -374,12 +318,7 @@ private struct Transaction: ExpensesWriting {
         // currency (a sum past 64 bits is refused by the cast, as SQLite's sum() refuses it); the
         // two lists are added up from that.
         let rows = try db.rows(
-            """
-            SELECT expense.category, substr(expense_person.day, 1, 7) AS month, expense.currency, sum(expense_person.part)::bigint
-            FROM expense_person JOIN expense ON expense.id = expense_person.expense_id
-            WHERE expense_person.user_id = $1 AND expense_person.day BETWEEN $2 AND $3 AND expense_person.part > 0
-            GROUP BY expense.category, month, expense.currency
-            """,
+            ExpensesQuery.spending,
             [user, from, through]
         )
         var byCategory: [[String]: Int64] = [:]
@@ -418,7 +357,7 @@ private struct Transaction: ExpensesWriting {
                 paid: try row.optionalInteger(4), part: try row.optionalInteger(5)
             ))
         }
-        try db.forEachRow("\(Self.settlementSelect) ORDER BY s.id") { row in try settlement(try SettlementRecord(row: row)) }
+        try db.forEachRow("\(ExpensesQuery.settlementSelect) ORDER BY s.id") { row in try settlement(try SettlementRecord(row: row)) }
         try db.forEachRow("SELECT \(Self.balanceColumns) FROM balance ORDER BY user_low, user_high, currency") { row in
             try balance(try BalanceRecord(row: row))
         }
