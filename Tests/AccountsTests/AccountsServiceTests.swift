@@ -226,6 +226,20 @@ struct AccountsServiceTests {
         #expect(StoredSession.expiredNotice.contains("30 days"))
     }
 
+    @Test("finding a session used in the last minute only reads; a staler use is recorded")
+    func recentUseIsNotWrittenAgain() async throws {
+        let fixture = AccountsFixture()
+        let user = try await fixture.service.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
+        let lastUse = { try fixture.column("SELECT CAST(last_used_at AS TEXT) FROM session") }
+        let created = try lastUse()
+        fixture.clock.advance(days: 30 / 86_400)
+        #expect(try await fixture.service.storedSession() == .signedIn(user))
+        #expect(try lastUse() == created)
+        fixture.clock.advance(days: 60 / 86_400)
+        #expect(try await fixture.service.storedSession() == .signedIn(user))
+        #expect(try lastUse() != created)
+    }
+
     @Test("signing in ends the user's own idle sessions left in the store")
     func signInSweepsIdleSessions() async throws {
         let fixture = AccountsFixture()

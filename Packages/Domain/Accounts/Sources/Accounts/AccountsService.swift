@@ -85,4 +85,7 @@ public enum SessionPolicy {
     public static let idleDays = 30
     /// The same, in seconds.
     public static let idleLimit = Double(idleDays) * 24 * 60 * 60
+    /// How stale a session's last use may be before finding it records the use again (a
+    /// minute, against 30 days: reads stay reads).
+    public static let touchInterval: Double = 60
 }

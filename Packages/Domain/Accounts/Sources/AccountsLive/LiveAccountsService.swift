@@ -88,6 +88,16 @@ public struct LiveAccountsService: AccountsService {
         let found = try await storing { () async throws -> Found in
             guard let token = try tokens.load() else { return .nothing }
             let hash = SessionToken.hash(token)
+            // Most uses come soon after the last: a read is enough then (a server checks the
+            // session of every request). Only an ended session or a stale time needs a write.
+            let recent = try await store.read { db -> Found? in
+                guard let session = try db.session(tokenHash: hash) else { return .nothing }
+                guard time - session.lastUsedAt <= SessionPolicy.idleLimit, time - session.lastUsedAt < SessionPolicy.touchInterval,
+                    time >= session.lastUsedAt
+                else { return nil }
+                return try db.user(id: session.userID).map { .user($0, token: token) } ?? .nothing
+            }
+            if let recent { return recent }
             return try await store.write { db in
                 // A token the store does not know (forged, or ended elsewhere): nobody.
                 guard let session = try db.session(tokenHash: hash) else { return .nothing }
