@@ -52,20 +52,55 @@ struct LiveServer: Sendable {
         return Member(id: session.user.id, token: session.token, client: client(token: session.token), user: session.user)
     }
 
-    /// A raw request, for what the generated client would never send.
-    func raw(_ method: String, _ path: String, token: String? = nil, body: Data? = nil, contentType: String? = "application/json") async throws
-        -> (status: Int, json: [String: Any])
-    {
-        var request = URLRequest(url: url.appendingPathComponent(path))
+    /// A raw request, for what the generated client would never send: `path` may carry a query;
+    /// `headers` are sent as they are (an `Accept` there replaces URLSession's own).
+    func raw(
+        _ method: String, _ path: String, token: String? = nil, body: Data? = nil, contentType: String? = "application/json",
+        headers: [String: String] = [:]
+    ) async throws -> RawResponse {
+        guard let target = URL(string: url.absoluteString + path) else { throw ServerTestError("not a path: \(path)") }
+        var request = URLRequest(url: target)
         request.httpMethod = method
         request.httpBody = body
         if body != nil, let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return (status, json)
+        guard let response = response as? HTTPURLResponse else { throw ServerTestError("no HTTP response to \(method) \(path)") }
+        var fields: [String: String] = [:]
+        for case (let name as String, let value as String) in response.allHeaderFields { fields[name.lowercased()] = value }
+        return RawResponse(status: response.statusCode, headers: fields, body: data)
     }
+
+    /// A raw request with a JSON body written as text.
+    func raw(_ method: String, _ path: String, token: String? = nil, json: String) async throws -> RawResponse {
+        try await raw(method, path, token: token, body: Data(json.utf8))
+    }
+}
+
+/// An answer to a raw request.
+struct RawResponse: Sendable, CustomStringConvertible {
+    let status: Int
+    /// Header fields by lower-case name.
+    let headers: [String: String]
+    let body: Data
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body as a JSON object, or nil.
+    var object: [String: any Sendable]? {
+        (try? JSONSerialization.jsonObject(with: body)) as? [String: any Sendable]
+    }
+
+    /// The `error` code of a Problem body, or nil when the body is not one.
+    var problemCode: String? {
+        guard headers["content-type"]?.hasPrefix("application/json") == true, let object,
+            let error = object["error"] as? String, let message = object["message"] as? String, !message.isEmpty
+        else { return nil }
+        return error
+    }
+
+    var description: String { "\(status) \(text.prefix(300))" }
 }
 
 /// flows-server running in this process on a free loopback port, until stopped.
@@ -181,8 +216,40 @@ final class RawConnection {
     deinit { close(socket) }
 
     func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
-        guard bytes.withUnsafeBytes({ write(socket, $0.baseAddress, $0.count) }) == bytes.count else { throw ServerTestError("could not send") }
+        try send(bytes: Array(text.utf8))
+    }
+
+    /// Sends `bytes` whole; a peer that closed is an error, never SIGPIPE.
+    func send(bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { systemSend(socket, $0.baseAddress! + sent, $0.count - sent) }
+            guard count > 0 else { throw ServerTestError("could not send (errno \(errno))") }
+            sent += count
+        }
+    }
+
+    /// Reads one whole response with a `Content-Length`: its status, its header fields by
+    /// lower-case name and its body.
+    func response() throws -> RawResponse {
+        let head = try read(until: "\r\n\r\n")
+        let lines = head.components(separatedBy: "\r\n")
+        let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        var fields: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = fields["content-length"].flatMap { Int($0) } ?? 0
+        while buffer.count < length {
+            var chunk = [UInt8](repeating: 0, count: 4_096)
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { throw ServerTestError("the connection ended within a body") }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+        let body = Data(buffer.prefix(length))
+        buffer.removeFirst(length)
+        return RawResponse(status: status, headers: fields, body: body)
     }
 
     /// What arrives up to and including `end` (found after `start`, when given): fails after 10 s
@@ -234,4 +301,13 @@ actor Databases {
         made = []
         await admin.shutdown()
     }
+}
+
+/// `send(2)` without SIGPIPE when the peer has closed.
+private func systemSend(_ socket: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.send(socket, bytes, count, Int32(MSG_NOSIGNAL))
+    #else
+    Darwin.send(socket, bytes, count, 0)
+    #endif
 }

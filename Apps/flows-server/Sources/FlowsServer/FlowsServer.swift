@@ -108,7 +108,7 @@ public enum FlowsServer {
         router.add(middleware: RequestMiddleware(maximumBodyBytes: configuration.maximumBodyBytes))
         let handlers = Handlers(services: services, limits: SignInLimits(configuration.rateLimits))
         try handlers.registerHandlers(
-            on: router, configuration: FlowsServer.coding, middlewares: [ProblemMiddleware(), SessionMiddleware(services: services)]
+            on: router, configuration: FlowsServer.coding, middlewares: [ProblemMiddleware(), MediaTypeMiddleware(), SessionMiddleware(services: services)]
         )
         return Application(
             router: router,

@@ -12,9 +12,12 @@ extension Handlers {
         if let wait = limits.signUps.wait(for: address) {
             throw APIProblem.rateLimited("Too many new accounts from this address; try again in \(wait) seconds.", retryAfter: wait)
         }
+        let email = try Read.text(body.email, atMost: Read.Limit.email, field: "/email")
+        let name = try Read.text(body.displayName, atMost: Read.Limit.displayName, field: "/displayName")
+        let password = try Read.text(body.password, atMost: Read.Limit.password, field: "/password")
         let tokens = InMemorySessionTokenStore()
         let user = try await accounts { () async throws(AccountsError) in
-            try await services.sessions(tokens).signUp(email: body.email, displayName: body.displayName, password: body.password)
+            try await services.sessions(tokens).signUp(email: email, displayName: name, password: password)
         }
         limits.signUps.record(address)
         RequestScope.record?.user = user.id
@@ -23,8 +26,10 @@ extension Handlers {
 
     func signIn(_ input: Operations.SignIn.Input) async throws -> Operations.SignIn.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
+        let email = try Read.text(body.email, atMost: Read.Limit.email, field: "/email")
+        let password = try Read.text(body.password, atMost: Read.Limit.password, field: "/password")
         let address = "address " + (RequestScope.address ?? "unknown")
-        let account = "account " + EmailAddress.key(for: body.email)
+        let account = "account " + EmailAddress.key(for: email)
         if let wait = limits.addresses.wait(for: address) ?? limits.accounts.wait(for: account) {
             throw APIProblem.rateLimited("Too many attempts to sign in; try again in \(wait) seconds.", retryAfter: wait)
         }
@@ -32,7 +37,7 @@ extension Handlers {
         let user: User
         do {
             user = try await accounts { () async throws(AccountsError) in
-                try await services.sessions(tokens).signIn(email: body.email, password: body.password)
+                try await services.sessions(tokens).signIn(email: email, password: password)
             }
         } catch {
             if error.problem.error == .wrongEmailOrPassword {
@@ -71,8 +76,9 @@ extension Handlers {
     func changeDisplayName(_ input: Operations.ChangeDisplayName.Input) async throws -> Operations.ChangeDisplayName.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let user = try user
+        let name = try Read.text(body.displayName, atMost: Read.Limit.displayName, field: "/displayName")
         let changed = try await accounts { () async throws(AccountsError) in
-            try await services.accounts.changeDisplayName(to: body.displayName, of: user)
+            try await services.accounts.changeDisplayName(to: name, of: user)
         }
         return .ok(.init(body: .json(.init(changed))))
     }
@@ -80,8 +86,10 @@ extension Handlers {
     func changeEmail(_ input: Operations.ChangeEmail.Input) async throws -> Operations.ChangeEmail.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let user = try user
+        let email = try Read.text(body.email, atMost: Read.Limit.email, field: "/email")
+        let password = try Read.text(body.password, atMost: Read.Limit.password, field: "/password")
         let changed = try await checkingPassword(of: user) { () async throws(AccountsError) in
-            try await services.accounts.changeEmail(to: body.email, password: body.password, of: user)
+            try await services.accounts.changeEmail(to: email, password: password, of: user)
         }
         return .ok(.init(body: .json(.init(changed))))
     }
@@ -89,9 +97,11 @@ extension Handlers {
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let session = try session
+        let current = try Read.text(body.currentPassword, atMost: Read.Limit.password, field: "/currentPassword")
+        let new = try Read.text(body.newPassword, atMost: Read.Limit.password, field: "/newPassword")
         // The request's own accounts service: it keeps this session and ends every other.
         try await checkingPassword(of: session.user.id) { () async throws(AccountsError) in
-            try await session.accounts.changePassword(from: body.currentPassword, to: body.newPassword, of: session.user.id)
+            try await session.accounts.changePassword(from: current, to: new, of: session.user.id)
         }
         return .noContent(.init())
     }
@@ -149,7 +159,8 @@ extension Handlers {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let user = try user
         let code: FriendCode
-        do throws(FriendCodeProblem) { code = try FriendCode(body.friendCode) } catch { throw APIProblem.friendCode(error) }
+        let typed = try Read.text(body.friendCode, atMost: Read.Limit.friendCode, field: "/friendCode")
+        do throws(FriendCodeProblem) { code = try FriendCode(typed) } catch { throw APIProblem.friendCode(error) }
         let found = try await accounts { () async throws(AccountsError) in try await services.accounts.user(withFriendCode: code, for: user) }
         guard let found else { throw APIProblem(.notFound, .userNotFound, "No account has the friend code \(code).") }
         return .ok(.init(body: .json(.init(found))))
@@ -158,7 +169,8 @@ extension Handlers {
     func findUserByEmail(_ input: Operations.FindUserByEmail.Input) async throws -> Operations.FindUserByEmail.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let user = try user
-        let found = try await accounts { () async throws(AccountsError) in try await services.accounts.user(withEmail: body.email, for: user) }
+        let email = try Read.text(body.email, atMost: Read.Limit.email, field: "/email")
+        let found = try await accounts { () async throws(AccountsError) in try await services.accounts.user(withEmail: email, for: user) }
         guard let found else { throw APIProblem(.notFound, .userNotFound, "No account has this email.") }
         return .ok(.init(body: .json(.init(found))))
     }

@@ -99,7 +99,15 @@ extension Handlers {
     func undoSettlement(_ input: Operations.UndoSettlement.Input) async throws -> Operations.UndoSettlement.Output {
         let user = try user
         let id = try Read.expenseID(input.path.settlementId, field: "settlementId")
-        try await expenses { () async throws(ExpensesError) in try await services.expenses.undoSettlement(id, by: user) }
+        do {
+            try await services.expenses.undoSettlement(id, by: user)
+        } catch .invalidSettlement(let reason) {
+            // Someone who neither made nor received the payment may not take it back: a `403`
+            // here (a `422` is a payment that cannot be recorded).
+            throw APIProblem(.forbidden, .invalidSettlement, ExpensesError.invalidSettlement(reason).message, details: .init(reason: reason))
+        } catch {
+            throw APIProblem(error)
+        }
         return .noContent(.init())
     }
 

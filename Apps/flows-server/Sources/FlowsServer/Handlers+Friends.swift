@@ -12,14 +12,16 @@ extension Handlers {
     func addFriend(_ input: Operations.AddFriend.Input) async throws -> Operations.AddFriend.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let user = try user
-        let friend = try await friends { () async throws(FriendsError) in try await services.friends.add(Read.query(body), by: user) }
+        let query = try Read.query(body)
+        let friend = try await friends { () async throws(FriendsError) in try await services.friends.add(query, by: user) }
         return .created(.init(body: .json(.init(friend))))
     }
 
     func findFriend(_ input: Operations.FindFriend.Input) async throws -> Operations.FindFriend.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let user = try user
-        let friend = try await friends { () async throws(FriendsError) in try await services.friends.find(Read.query(body), for: user) }
+        let query = try Read.query(body)
+        let friend = try await friends { () async throws(FriendsError) in try await services.friends.find(query, for: user) }
         return .ok(.init(body: .json(.init(friend))))
     }
 
@@ -41,8 +43,10 @@ extension Handlers {
     func addContact(_ input: Operations.AddContact.Input) async throws -> Operations.AddContact.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let user = try user
+        let name = try Read.text(body.name, atMost: Read.Limit.displayName, field: "/name")
+        let email = try body.email.map { email throws(APIProblem) in try Read.text(email, atMost: Read.Limit.email, field: "/email") }
         let contact = try await friends { () async throws(FriendsError) in
-            try await services.friends.addContact(name: body.name, email: body.email, by: user)
+            try await services.friends.addContact(name: name, email: email, by: user)
         }
         return .created(.init(body: .json(.init(contact))))
     }
@@ -57,8 +61,9 @@ extension Handlers {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let user = try user
         let contact = try Read.userID(input.path.contactId, field: "contactId")
+        let query = try Read.query(body)
         let friend = try await friends { () async throws(FriendsError) in
-            try await services.friends.link(contact, to: Read.query(body), by: user)
+            try await services.friends.link(contact, to: query, by: user)
         }
         return .ok(.init(body: .json(.init(friend))))
     }
@@ -67,8 +72,9 @@ extension Handlers {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let user = try user
         let contact = try Read.userID(input.path.contactId, field: "contactId")
+        let query = try Read.query(body)
         let friend = try await friends { () async throws(FriendsError) in
-            try await services.friends.linkTarget(contact, to: Read.query(body), by: user)
+            try await services.friends.linkTarget(contact, to: query, by: user)
         }
         return .ok(.init(body: .json(.init(friend))))
     }

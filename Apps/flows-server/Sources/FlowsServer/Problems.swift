@@ -130,9 +130,12 @@ extension APIProblem {
     }
 
     static func unknownCurrency(_ code: String, field: String) -> APIProblem {
-        APIProblem(
-            .unprocessableContent, .unknownCurrency, "\(code) is not a currency this server knows.",
-            details: .init(field: field, currency: code)
+        // `details.currency` is a code of three capital letters (the contract's CurrencyCode);
+        // anything else is named in the message only, cut short.
+        let isCode = code.utf8.count == 3 && code.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+        return APIProblem(
+            .unprocessableContent, .unknownCurrency, "\(isCode ? code : "\"\(code.prefix(20))\"") is not a currency this server knows.",
+            details: .init(field: field, currency: isCode ? code : nil)
         )
     }
 

@@ -137,19 +137,28 @@ enum Read {
         return UserID(rawValue: text)
     }
 
+    /// A set of ids, as the contract's `UserIDsRequest` has it: at most 1,000, each once.
     static func userIDs(_ texts: [String], field: String) throws(APIProblem) -> Set<UserID> {
+        guard texts.count <= maximumIDs else { throw .invalidRequest("\(field) has at most \(maximumIDs) ids.", field: field) }
         var ids = Set<UserID>()
-        for (index, text) in texts.enumerated() { ids.insert(try userID(text, field: "\(field)/\(index)")) }
+        for (index, text) in texts.enumerated() {
+            guard ids.insert(try userID(text, field: "\(field)/\(index)")).inserted else {
+                throw .invalidRequest("\(field)/\(index) is there twice: each id is asked for once.", field: "\(field)/\(index)")
+            }
+        }
         return ids
     }
+
+    static let maximumIDs = 1_000
 
     static func expenseID(_ text: String, field: String) throws(APIProblem) -> ExpenseID {
         guard isUUID(text) else { throw .invalidRequest("\(field) is not an id (a lower-case UUID).", field: field) }
         return ExpenseID(rawValue: text)
     }
 
+    /// A currency by its code in upper case, as the contract writes it (`eur` is not one).
     static func currency(_ code: String, field: String) throws(APIProblem) -> Currency {
-        guard let currency = Currency(code: code) else { throw .unknownCurrency(code, field: field) }
+        guard let currency = Currency(code: code), currency.code == code else { throw .unknownCurrency(code, field: field) }
         return currency
     }
 
@@ -161,11 +170,34 @@ enum Read {
         do throws(Day.Problem) { return try Day(text) } catch { throw .day(error, field: field) }
     }
 
-    static func query(_ query: Components.Schemas.AccountQuery) -> AccountQuery {
+    static func query(_ query: Components.Schemas.AccountQuery) throws(APIProblem) -> AccountQuery {
         switch query {
-        case .friendCode(let code): .friendCode(code.friendCode)
-        case .email(let email): .email(email.email)
+        case .friendCode(let code): .friendCode(try text(code.friendCode, atMost: Limit.friendCode, field: "/friendCode"))
+        case .email(let email): .email(try text(email.email, atMost: Limit.email, field: "/email"))
         }
+    }
+
+    /// The longest texts the contract takes, in Unicode code points (its schemas' `maxLength`).
+    enum Limit {
+        static let email = 254
+        static let displayName = 200
+        static let password = 256
+        static let friendCode = 64
+        static let description = 100
+        static let note = 500
+    }
+
+    /// `text`, when it is no longer than the contract's `maxLength` for it (`400` otherwise).
+    ///
+    /// Checked before the domain reads it: trimming, normalising and counting the characters of
+    /// megabytes of combining marks takes seconds, while counting code points is one pass.
+    static func text(_ text: String, atMost limit: Int, field: String) throws(APIProblem) -> String {
+        // A code point is one to four bytes: only a text between the two bounds needs counting.
+        let bytes = text.utf8.count
+        guard bytes <= limit || (bytes <= 4 * limit && text.unicodeScalars.count <= limit) else {
+            throw .invalidRequest("\(field) is at most \(limit) characters long.", field: field)
+        }
+        return text
     }
 
     static func avatar(_ change: Components.Schemas.AvatarChange) throws(APIProblem) -> Avatar {
@@ -196,14 +228,14 @@ enum Read {
             participants.append(try userID(participant, field: "/participants/\(index)"))
         }
         return ExpenseDraft(
-            description: draft.description,
+            description: try text(draft.description, atMost: Limit.description, field: "/description"),
             amount: amount,
             day: try day(draft.day, field: "/day"),
             category: Category(rawValue: draft.category.rawValue) ?? .general,
             payers: payers,
             participants: participants,
             rule: try rule(draft.rule),
-            note: draft.note
+            note: try draft.note.map { note throws(APIProblem) in try text(note, atMost: Limit.note, field: "/note") }
         )
     }
 

@@ -1,0 +1,83 @@
+import FlowsAPI
+import FlowsServer
+import Foundation
+import Testing
+
+/// Password guessing and mass sign-ups are limited: past the limit every attempt, the right one
+/// too, is `429 rate-limited` with a `Retry-After`.
+@Suite(.timeLimit(.minutes(2)))
+struct RateLimitTests {
+    static let limits = RateLimits(failuresPerAccount: 3, failuresPerAddress: 5, signUpsPerAddress: 4)
+
+    @Test("wrong passwords limit the account, then the address; the right password is refused while limited")
+    func signIns() async throws {
+        try await LiveServer.with(limits: Self.limits) { server in
+            _ = try await server.signUp("Ada")
+            _ = try await server.signUp("Bob")
+            func signIn(_ email: String, _ password: String) async throws -> RawResponse {
+                try await server.raw("POST", "/sessions", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+            }
+            for attempt in 1...3 {
+                let wrong = try await signIn("ada@example.com", "wrong horse")
+                #expect(wrong.status == 401 && wrong.problemCode == "wrong-email-or-password", "attempt \(attempt): \(wrong)")
+            }
+            // Ada's account has had its three.
+            expectLimited(try await signIn("ada@example.com", "wrong horse"), "a fourth wrong password")
+            expectLimited(try await signIn("ADA@example.com ", "correct horse"), "the right password, while limited")
+
+            // Bob's account has its own three, but this address has five in all: two more.
+            for attempt in 1...2 {
+                let wrong = try await signIn("bob@example.com", "wrong horse")
+                #expect(wrong.status == 401 && wrong.problemCode == "wrong-email-or-password", "Bob's attempt \(attempt): \(wrong)")
+            }
+            expectLimited(try await signIn("bob@example.com", "wrong horse"), "Bob's third wrong password, past the address's five")
+            expectLimited(try await signIn("bob@example.com", "correct horse"), "Bob's right password from the limited address")
+            expectLimited(try await signIn("nobody@example.com", "correct horse"), "an unknown email from the limited address")
+        }
+    }
+
+    @Test("sign-ups are limited per address, and a refused one creates nothing")
+    func signUps() async throws {
+        try await LiveServer.with(limits: Self.limits) { server in
+            for name in ["Ada", "Bob", "Cy"] { _ = try await server.signUp(name) }
+            // An email already taken is no new account: it does not count.
+            let taken = try await server.raw("POST", "/accounts", json: #"{"email":"ada@example.com","displayName":"Ada","password":"correct horse"}"#)
+            #expect(taken.status == 409 && taken.problemCode == "email-taken", "\(taken)")
+            _ = try await server.signUp("Dee")
+            let fifth = try await server.raw("POST", "/accounts", json: #"{"email":"eve@example.com","displayName":"Eve","password":"correct horse"}"#)
+            expectLimited(fifth, "a fifth sign-up")
+            let eve = try await server.raw("POST", "/sessions", json: #"{"email":"eve@example.com","password":"correct horse"}"#)
+            #expect(eve.status == 401 && eve.problemCode == "wrong-email-or-password", "\(eve)")
+        }
+    }
+
+    @Test("changing the password or the email with wrong current passwords is limited too")
+    func passwordChecks() async throws {
+        try await LiveServer.with(limits: Self.limits) { server in
+            let ada = try await server.signUp("Ada")
+            for attempt in 1...3 {
+                let wrong = try await server.raw(
+                    "PUT", "/me/password", token: ada.token, json: #"{"currentPassword":"wrong horse","newPassword":"battery staple"}"#
+                )
+                #expect(wrong.status == 403 && wrong.problemCode == "wrong-password", "attempt \(attempt): \(wrong)")
+            }
+            let right = #"{"currentPassword":"correct horse","newPassword":"battery staple"}"#
+            expectLimited(try await server.raw("PUT", "/me/password", token: ada.token, json: right), "the right password, while limited")
+            expectLimited(
+                try await server.raw("PUT", "/me/email", token: ada.token, json: #"{"email":"ada@example.org","password":"correct horse"}"#),
+                "changing the email, while limited"
+            )
+            // Nothing changed: the old password still signs in, with the old email.
+            let signIn = try await server.raw("POST", "/sessions", json: #"{"email":"ada@example.com","password":"correct horse"}"#)
+            #expect(signIn.status == 200, "\(signIn)")
+            // Reads need no password: the session still works.
+            #expect(try await server.raw("GET", "/me", token: ada.token).status == 200)
+        }
+    }
+
+    private func expectLimited(_ answer: RawResponse, _ what: String) {
+        #expect(answer.status == 429 && answer.problemCode == "rate-limited", "\(what): \(answer)")
+        let wait = answer.headers["retry-after"].flatMap { Int($0) }
+        #expect(wait.map { (1...900).contains($0) } == true, "\(what): Retry-After is \(answer.headers["retry-after"] ?? "missing")")
+    }
+}

@@ -1,0 +1,197 @@
+import FlowsAPI
+import Foundation
+import Testing
+
+/// A few people with a shared history on a test server, for the tests of who may see and
+/// change what.
+///
+/// Ada and Bob are friends. Ada has a contact, Sam. Ada paid a dinner of 90.00 EUR among the
+/// three of them; Bob paid a taxi they shared, which Ada deleted; Bob paid Ada back 10.00 EUR.
+/// Cy is a stranger to all of them; Dee was Ada's friend and was removed.
+struct World: Sendable {
+    let server: LiveServer
+    let ada: Member
+    let bob: Member
+    let cy: Member
+    let dee: Member
+    /// Ada's contact.
+    let sam: String
+    let dinner: Components.Schemas.Expense
+    /// Deleted by Ada.
+    let taxi: Components.Schemas.Expense
+    /// Bob paid Ada.
+    let payment: Components.Schemas.Settlement
+
+    static func make(on server: LiveServer) async throws -> World {
+        let ada = try await server.signUp("Ada")
+        let bob = try await server.signUp("Bob")
+        let cy = try await server.signUp("Cy")
+        let dee = try await server.signUp("Dee")
+        _ = try await ada.client.addFriend(body: .json(.email(.init(by: .email, email: "bob@example.com")))).created
+        _ = try await ada.client.addFriend(body: .json(.email(.init(by: .email, email: "dee@example.com")))).created
+        _ = try await ada.client.removeFriend(path: .init(friendId: dee.id)).noContent
+        guard case .contact(let sam) = try await ada.client.addContact(body: .json(.init(name: "Sam Park", email: "sam@example.com"))).created.body.json
+        else { throw ServerTestError("Sam is a contact") }
+        let dinner = try await ada.client.addExpense(body: .json(.dinner(9_000, paidBy: ada.id, among: [ada.id, bob.id, sam.id]))).created.body.json
+        let taxi = try await bob.client.addExpense(body: .json(.dinner(2_000, paidBy: bob.id, among: [ada.id, bob.id], description: "Taxi")))
+            .created.body.json
+        _ = try await ada.client.deleteExpense(path: .init(expenseId: taxi.id)).noContent
+        let payment = try await bob.client.settleUp(
+            body: .json(.init(counterparty: ada.id, paidBy: .me, amount: .init(minorUnits: 1_000, currency: "EUR"), day: "2026-11-21"))
+        ).created.body.json
+        return World(server: server, ada: ada, bob: bob, cy: cy, dee: dee, sam: sam.id, dinner: dinner, taxi: taxi, payment: payment)
+    }
+
+    /// A new session of someone signed up here (password "correct horse").
+    func signIn(_ member: Member) async throws -> String {
+        try await server.client().signIn(body: .json(.init(email: member.user.email, password: "correct horse"))).ok.body.json.token
+    }
+
+    /// Everything `token`'s user can read of their own data, each answer's body as the server
+    /// wrote it (keys sorted): before and after an attempt, they must be the same.
+    func everythingSeen(with token: String) async throws -> [String: String] {
+        let paths = [
+            "/me", "/me/avatar", "/preferences", "/friends", "/expenses?limit=1000", "/deleted-expenses?limit=1000",
+            "/settlements?limit=1000", "/balances", "/suggested-payments?currency=EUR", "/activity?limit=1000", "/reports/spending",
+            "/currencies", "/people/recent",
+        ]
+        var seen: [String: String] = [:]
+        for path in paths {
+            let answer = try await server.raw("GET", path, token: token)
+            try #require(answer.status == 200, "GET \(path): \(answer)")
+            seen[path] = answer.text
+        }
+        return seen
+    }
+
+    /// The ids a stranger must never be shown: the expenses and the payment, and Sam.
+    var privateIDs: [String] { [dinner.id, taxi.id, payment.id, sam] }
+}
+
+/// One operation of the contract as a test calls it: a plausible valid request.
+struct Call: Sendable {
+    let id: String
+    let method: String
+    /// The path as the document writes it, with its `{parameters}`.
+    let template: String
+    var query = ""
+    /// The JSON body, with `$ada`, `$bob`, `$sam`, `$dinner`, `$adaCode` and `$unique` standing
+    /// for the world's values.
+    var body: String?
+    /// Keys of the body's top-level object that may be left out (or be null).
+    var optionalKeys: Set<String> = []
+    /// Path parameters taken from other values than the defaults (`$bob` for a person,
+    /// `$sam` for a contact, `$dinner` for an expense, `$payment` for a payment).
+    var parameters: [String: String] = [:]
+
+    /// The path with its parameters and query filled in from `world`.
+    func path(in world: World) -> String {
+        var path = template
+        let defaults = ["userId": "$bob", "friendId": "$bob", "personId": "$bob", "contactId": "$sam", "expenseId": "$dinner", "settlementId": "$payment"]
+        for (name, value) in defaults.merging(parameters, uniquingKeysWith: { $1 }) {
+            path = path.replacingOccurrences(of: "{\(name)}", with: world.fill(value))
+        }
+        return path + (query.isEmpty ? "" : "?" + query)
+    }
+
+    func body(in world: World) -> String? { body.map(world.fill) }
+}
+
+extension World {
+    /// `text` with the world's values in place of `$ada` and the others.
+    func fill(_ text: String) -> String {
+        // Longest names first: `$adaCode` before `$ada`.
+        let values = [
+            ("$adaCode", ada.user.friendCode), ("$ada", ada.id), ("$bob", bob.id), ("$sam", sam), ("$dinner", dinner.id), ("$taxi", taxi.id),
+            ("$payment", payment.id), ("$unique", UUID().uuidString.lowercased().prefix(12).description),
+        ]
+        return values.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+    }
+}
+
+/// Every operation of the contract, called as a client that means it would.
+/// ``checkCallsCoverTheContract()`` reads the document and fails when one is missing here.
+let contractCalls: [Call] = {
+    let draft = #"""
+        {"description":"Lunch","amount":{"minorUnits":1200,"currency":"EUR"},"day":"2026-11-21","category":"food","payers":[{"user":"$ada","amount":{"minorUnits":1200,"currency":"EUR"}}],"participants":["$ada","$bob"],"rule":{"mode":"equal"},"note":"by the lake"}
+        """#
+    let bobByEmail = #"{"by":"email","email":"bob@example.com"}"#
+    let ids = #"{"ids":["$ada","$bob","$sam"]}"#
+    return [
+        // Accounts
+        Call(id: "signUp", method: "POST", template: "/accounts", body: #"{"email":"new-$unique@example.com","displayName":"Newcomer","password":"correct horse"}"#),
+        Call(id: "signIn", method: "POST", template: "/sessions", body: #"{"email":"ada@example.com","password":"correct horse"}"#),
+        Call(id: "getCurrentSession", method: "GET", template: "/sessions/current"),
+        Call(id: "signOut", method: "DELETE", template: "/sessions/current"),
+        Call(id: "getCurrentUser", method: "GET", template: "/me"),
+        Call(id: "changeDisplayName", method: "PUT", template: "/me/display-name", body: #"{"displayName":"Mallory"}"#),
+        Call(id: "changeEmail", method: "PUT", template: "/me/email", body: #"{"email":"mallory@example.com","password":"correct horse"}"#),
+        Call(id: "changePassword", method: "PUT", template: "/me/password", body: #"{"currentPassword":"correct horse","newPassword":"battery staple"}"#),
+        Call(id: "getMyAvatar", method: "GET", template: "/me/avatar"),
+        Call(id: "changeAvatar", method: "PUT", template: "/me/avatar", body: #"{"kind":"initials","colour":"red"}"#),
+        Call(id: "listUsers", method: "POST", template: "/users/lookup", body: ids),
+        Call(id: "listExistingUsers", method: "POST", template: "/users/existing", body: ids),
+        Call(id: "findUserByFriendCode", method: "POST", template: "/users/by-friend-code", body: #"{"friendCode":"$adaCode"}"#),
+        Call(id: "findUserByEmail", method: "POST", template: "/users/by-email", body: #"{"email":"ada@example.com"}"#),
+        Call(id: "getUserAvatar", method: "GET", template: "/users/{userId}/avatar"),
+        // Friends
+        Call(id: "listFriends", method: "GET", template: "/friends"),
+        Call(id: "addFriend", method: "POST", template: "/friends", body: bobByEmail),
+        Call(id: "findFriend", method: "POST", template: "/friend-lookup", body: bobByEmail),
+        Call(id: "getFriend", method: "GET", template: "/friends/{friendId}"),
+        Call(id: "removeFriend", method: "DELETE", template: "/friends/{friendId}"),
+        Call(id: "addContact", method: "POST", template: "/contacts", body: #"{"name":"Kim Lee","email":"kim@example.com"}"#, optionalKeys: ["email"]),
+        Call(id: "claimContacts", method: "POST", template: "/contacts/claim"),
+        Call(id: "linkContact", method: "POST", template: "/contacts/{contactId}/link", body: bobByEmail),
+        Call(id: "previewContactLink", method: "POST", template: "/contacts/{contactId}/link-target", body: bobByEmail),
+        Call(id: "listContactsAmong", method: "POST", template: "/people/contacts", body: ids),
+        Call(id: "listNames", method: "POST", template: "/people/names", body: ids),
+        // Expenses
+        Call(id: "listExpenses", method: "GET", template: "/expenses", query: "offset=0&limit=10"),
+        Call(id: "addExpense", method: "POST", template: "/expenses", body: draft, optionalKeys: ["note"]),
+        Call(id: "getExpense", method: "GET", template: "/expenses/{expenseId}"),
+        Call(id: "editExpense", method: "PUT", template: "/expenses/{expenseId}", body: draft, optionalKeys: ["note"]),
+        Call(id: "deleteExpense", method: "DELETE", template: "/expenses/{expenseId}"),
+        Call(id: "listDeletedExpenses", method: "GET", template: "/deleted-expenses", query: "limit=10"),
+        Call(id: "restoreExpense", method: "POST", template: "/deleted-expenses/{expenseId}/restore", parameters: ["expenseId": "$taxi"]),
+        Call(id: "listSharedExpenses", method: "GET", template: "/people/{personId}/shared-expenses", query: "limit=10"),
+        Call(id: "listRecentPeople", method: "GET", template: "/people/recent"),
+        Call(id: "listSettlements", method: "GET", template: "/settlements", query: "offset=0"),
+        Call(
+            id: "settleUp", method: "POST", template: "/settlements",
+            body: #"{"counterparty":"$bob","paidBy":"counterparty","amount":{"minorUnits":500,"currency":"EUR"},"day":"2026-11-22"}"#
+        ),
+        Call(id: "undoSettlement", method: "DELETE", template: "/settlements/{settlementId}"),
+        Call(id: "listBalances", method: "GET", template: "/balances"),
+        Call(id: "listSuggestedPayments", method: "GET", template: "/suggested-payments", query: "currency=EUR"),
+        Call(id: "listActivity", method: "GET", template: "/activity", query: "limit=5"),
+        Call(id: "getSpendingReport", method: "GET", template: "/reports/spending", query: "from=2026-11-01&through=2026-11-30"),
+        Call(id: "listCurrencies", method: "GET", template: "/currencies"),
+        // Preferences
+        Call(id: "getPreferences", method: "GET", template: "/preferences"),
+        Call(id: "updatePreferences", method: "PUT", template: "/preferences", body: #"{"theme":"light","defaultCurrency":"JPY"}"#),
+        Call(id: "watchPreferences", method: "GET", template: "/preferences/changes"),
+        // Health
+        Call(id: "checkHealth", method: "GET", template: "/health"),
+        Call(id: "checkReadiness", method: "GET", template: "/ready"),
+    ]
+}()
+
+/// The table against the document: every operation once, by its method and path.
+func checkCallsCoverTheContract() throws -> [ContractOperation] {
+    let operations = try Contract.operations()
+    let calls = Dictionary(grouping: contractCalls, by: \.id)
+    for operation in operations {
+        let call = calls[operation.id]?.first
+        #expect(call != nil, "\(operation) is not in the table of calls (World.swift): add a plausible request for it")
+        if let call {
+            #expect(call.method == operation.method && call.template == operation.path, "the table calls \(operation.id) as \(call.method) \(call.template)")
+        }
+    }
+    let documented = Set(operations.map(\.id))
+    for call in contractCalls where !documented.contains(call.id) {
+        Issue.record("the table calls \(call.id), which the contract does not have")
+    }
+    #expect(calls.values.allSatisfy { $0.count == 1 }, "an operation is in the table twice")
+    return operations
+}
