@@ -27,6 +27,9 @@ struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
 struct RequestMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let maximumBodyBytes: Int
+    /// The paths served, to tell a method a path does not take (`405`) from a path that is not
+    /// one (`404`).
+    let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -40,7 +43,15 @@ struct RequestMiddleware: RouterMiddleware {
                 }
             }
         } catch {
-            let problem = Self.problem(for: error)
+            var problem = Self.problem(for: error)
+            // The router does not tell a path it serves with another method from no path at all.
+            if let routing = error as? HTTPError, routing.status == .notFound || routing.status == .methodNotAllowed {
+                let allowed = routes.methods(for: request.uri.path)
+                if !allowed.isEmpty {
+                    problem = APIProblem(.methodNotAllowed, .invalidRequest, "This path takes \(allowed.joined(separator: ", ")) only.")
+                    problem.headers[.allow] = allowed.joined(separator: ", ")
+                }
+            }
             record.refused(code: problem.problem.error.rawValue, reason: problem.logged ?? "\(error)")
             response = Self.response(problem)
         }
