@@ -190,6 +190,13 @@ struct MalformedInputTests {
                 }
                 expectRefused(answer, "\(request.method) \(request.path)")
             }
+            // A path the contract has, with a method it does not take, says which it takes.
+            for (method, path, allowed) in [("PATCH", "/me", "GET"), ("PUT", "/expenses", "GET, POST"), ("POST", "/expenses/\(world.dinner.id)", "DELETE, GET, PUT"), ("TRACE", "/balances", "GET")] {
+                let answer = try await server.raw(method, path, token: ada.token)
+                #expect(answer.status == 405 && answer.problemCode == "invalid-request" && answer.headers["allow"] == allowed, "\(method) \(path): \(answer) \(answer.headers)")
+            }
+            let nowhere = try await server.raw("GET", "/expenses/\(world.dinner.id)/nowhere", token: ada.token)
+            #expect(nowhere.status == 404 && nowhere.problemCode == "invalid-request", "\(nowhere)")
             try await expectServing(world)
             #expect(try await world.everythingSeen(with: ada.token) == adaSaw)
         }

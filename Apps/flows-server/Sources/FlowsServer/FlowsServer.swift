@@ -105,10 +105,12 @@ public enum FlowsServer {
         onRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let router = Router(context: ServerRequestContext.self)
-        router.add(middleware: RequestMiddleware(maximumBodyBytes: configuration.maximumBodyBytes))
+        let routes = RouteTable()
+        router.add(middleware: RequestMiddleware(maximumBodyBytes: configuration.maximumBodyBytes, routes: routes))
         let handlers = Handlers(services: services, limits: SignInLimits(configuration.rateLimits))
         try handlers.registerHandlers(
-            on: router, configuration: FlowsServer.coding, middlewares: [ProblemMiddleware(), MediaTypeMiddleware(), SessionMiddleware(services: services)]
+            on: RecordingTransport(router: router, table: routes), configuration: FlowsServer.coding,
+            middlewares: [ProblemMiddleware(), MediaTypeMiddleware(), SessionMiddleware(services: services)]
         )
         return Application(
             router: router,

@@ -1433,16 +1433,18 @@ extension Components {
         public struct AddContactRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/AddContactRequest/name`.
             public var name: Components.Schemas.DisplayName
+            /// The contact's email (see `EmailAddress`); absent, null or blank is none.
+            ///
             /// - Remark: Generated from `#/components/schemas/AddContactRequest/email`.
-            public var email: Components.Schemas.EmailAddress?
+            public var email: Swift.String?
             /// Creates a new `AddContactRequest`.
             ///
             /// - Parameters:
             ///   - name:
-            ///   - email:
+            ///   - email: The contact's email (see `EmailAddress`); absent, null or blank is none.
             public init(
                 name: Components.Schemas.DisplayName,
-                email: Components.Schemas.EmailAddress? = nil
+                email: Swift.String? = nil
             ) {
                 self.name = name
                 self.email = email
@@ -1458,7 +1460,7 @@ extension Components {
                     forKey: .name
                 )
                 self.email = try container.decodeIfPresent(
-                    Components.Schemas.EmailAddress.self,
+                    Swift.String.self,
                     forKey: .email
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
@@ -1893,7 +1895,7 @@ extension Components {
             public var participants: [Components.Schemas.UserID]
             /// - Remark: Generated from `#/components/schemas/ExpenseDraft/rule`.
             public var rule: Components.Schemas.SplitRule
-            /// Anything else worth keeping; at most 500 characters once trimmed, no control characters. Blank or absent is none.
+            /// Anything else worth keeping; at most 500 characters once trimmed, no control characters. Blank, null or absent is none.
             ///
             /// - Remark: Generated from `#/components/schemas/ExpenseDraft/note`.
             public var note: Swift.String?
@@ -1907,7 +1909,7 @@ extension Components {
             ///   - payers: Who paid and how much.
             ///   - participants: Who shares it (just the user, for a personal expense), in the order their parts are listed.
             ///   - rule:
-            ///   - note: Anything else worth keeping; at most 500 characters once trimmed, no control characters. Blank or absent is none.
+            ///   - note: Anything else worth keeping; at most 500 characters once trimmed, no control characters. Blank, null or absent is none.
             public init(
                 description: Swift.String,
                 amount: Components.Schemas.PositiveMoney,

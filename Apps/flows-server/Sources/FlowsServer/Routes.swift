@@ -1,0 +1,49 @@
+import HTTPTypes
+import Hummingbird
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import Synchronization
+
+/// The contract's paths and the methods each takes, as the generated code registers them: a
+/// request for one of these paths with another method is `405` with an `Allow` header (the
+/// router alone answers it as a path that does not exist, `404`).
+final class RouteTable: Sendable {
+    private let routes = Mutex<[(segments: [String], method: String)]>([])
+
+    func add(method: HTTPRequest.Method, path: String) {
+        routes.withLock { $0.append((Self.segments(path), method.rawValue)) }
+    }
+
+    /// The methods a path takes, in alphabetical order; none for a path the contract does not have.
+    func methods(for path: String) -> [String] {
+        let requested = Self.segments(path)
+        let methods = routes.withLock { routes in
+            routes.filter { route in
+                route.segments.count == requested.count
+                    && zip(route.segments, requested).allSatisfy { template, segment in
+                        template.hasPrefix("{") ? !segment.isEmpty : template == segment
+                    }
+            }.map(\.method)
+        }
+        return Set(methods).sorted()
+    }
+
+    private static func segments(_ path: String) -> [String] {
+        path.split(separator: "/").map(String.init)
+    }
+}
+
+/// Registers the generated operations on the router, recording each route in `table`.
+struct RecordingTransport: ServerTransport {
+    let router: Router<ServerRequestContext>
+    let table: RouteTable
+
+    func register(
+        _ handler: @Sendable @escaping (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?),
+        method: HTTPRequest.Method,
+        path: String
+    ) throws {
+        table.add(method: method, path: path)
+        router.register(handler, method: method, path: path)
+    }
+}
