@@ -134,6 +134,8 @@ let package = Package(
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "Primitives", package: "Primitives"),
             ] + accountsModules + expensesModules + friendsModules + preferencesModules + postgresModules + [
+                // The contract's form of money and split rules, written once for both sides.
+                .product(name: "ExpensesRemote", package: "Expenses"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

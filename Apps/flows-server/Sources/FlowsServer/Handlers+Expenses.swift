@@ -1,4 +1,5 @@
 import Expenses
+import ExpensesRemote
 import FlowsAPI
 import Primitives
 

@@ -43,7 +43,7 @@ struct RequestMiddleware: RouterMiddleware {
                 }
             }
         } catch {
-            var problem = Self.problem(for: error)
+            var problem = self.problem(for: error)
             // The router does not tell a path it serves with another method from no path at all.
             if let routing = error as? HTTPError, routing.status == .notFound || routing.status == .methodNotAllowed {
                 let allowed = routes.methods(for: request.uri.path)
@@ -76,22 +76,16 @@ struct RequestMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    private static func problem(for error: any Error) -> APIProblem {
+    private func problem(for error: any Error) -> APIProblem {
         if let problem = error as? APIProblem { return problem }
-        if let error = error as? HTTPError {
+        // What Hummingbird or NIO says is the client's doing: no such path, a body too large, ...
+        if let error = error as? any HTTPResponseError, (400..<500).contains(error.status.code) {
             switch error.status {
             case .notFound: return APIProblem(.notFound, .invalidRequest, "There is no such path; see docs/api/openapi.yaml.")
             case .methodNotAllowed: return APIProblem(.methodNotAllowed, .invalidRequest, "This path does not take this method.")
-            case .contentTooLarge: return .payloadTooLarge(limit: 2 << 20)
-            case let status where (400..<500).contains(status.code):
-                return APIProblem(status, .invalidRequest, error.body ?? status.reasonPhrase)
-            default: break
+            case .contentTooLarge: return .payloadTooLarge(limit: maximumBodyBytes)
+            default: return APIProblem(error.status, .invalidRequest, (error as? HTTPError)?.body ?? error.status.reasonPhrase)
             }
-        }
-        // What else Hummingbird or NIO says is the client's doing (a body too large, ...).
-        if let error = error as? any HTTPResponseError, (400..<500).contains(error.status.code) {
-            return error.status == .contentTooLarge
-                ? .payloadTooLarge(limit: 2 << 20) : APIProblem(error.status, .invalidRequest, error.status.reasonPhrase)
         }
         return APIProblem.internalError.logging("\(error)")
     }

@@ -1,5 +1,6 @@
 import Accounts
 import Expenses
+import ExpensesRemote
 import FlowsAPI
 import Foundation
 import Friends
@@ -66,7 +67,8 @@ struct APIProblem: Error, Equatable {
     }
 
     static func payloadTooLarge(limit: Int) -> APIProblem {
-        APIProblem(.contentTooLarge, .payloadTooLarge, "The request is larger than \(limit / (1 << 20)) MiB.")
+        let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
+        return APIProblem(.contentTooLarge, .payloadTooLarge, "The request is larger than \(size).")
     }
 
     static var notReady: APIProblem {

@@ -1,5 +1,6 @@
 import Accounts
 import Expenses
+import ExpensesRemote
 import FlowsAPI
 import Foundation
 import Friends
@@ -9,15 +10,10 @@ import Primitives
 
 // The server's side of the wire: domain values into the contract's types for responses, and
 // the contract's types into domain values for requests, refusing what the domain would not
-// take with the domain's own codes (docs/api/openapi.yaml).
+// take with the domain's own codes (docs/api/openapi.yaml). Money and split rules go out in
+// the form ExpensesRemote writes them for the client.
 
 // MARK: - Responses
-
-extension Components.Schemas.Money {
-    init(_ money: Money) {
-        self.init(minorUnits: money.minorUnits, currency: money.currency.code)
-    }
-}
 
 extension Components.Schemas.User {
     init(_ user: User) {
@@ -54,26 +50,6 @@ extension Components.Schemas.AvatarColour {
     init(_ colour: AvatarColour) {
         // The contract's palette is the domain's, name for name (a test checks every colour).
         self = Self(rawValue: colour.rawValue) ?? .blue
-    }
-}
-
-extension Components.Schemas.SplitRule {
-    init(_ rule: SplitRule) {
-        switch rule {
-        case .equal: self = .equal(.init(mode: .equal))
-        case .exact(let amounts):
-            self = .exact(.init(mode: .exact, amounts: .init(additionalProperties: Dictionary(
-                uniqueKeysWithValues: amounts.map { ($0.key.rawValue, Components.Schemas.NonNegativeMoney(minorUnits: $0.value.minorUnits, currency: $0.value.currency.code)) }
-            ))))
-        case .percentages(let points):
-            self = .percentages(.init(mode: .percentages, basisPoints: .init(additionalProperties: Dictionary(
-                uniqueKeysWithValues: points.map { ($0.key.rawValue, Int32(clamping: $0.value)) }
-            ))))
-        case .shares(let shares):
-            self = .shares(.init(mode: .shares, shares: .init(additionalProperties: Dictionary(
-                uniqueKeysWithValues: shares.map { ($0.key.rawValue, Int32(clamping: $0.value)) }
-            ))))
-        }
     }
 }
 

@@ -41,6 +41,12 @@ public struct APIConnection: Sendable {
         }
     }
 
+    /// Ids in the lists the contract takes: sorted, at most 1,000 a list.
+    public static func batches(_ ids: some Collection<String>) -> [[String]] {
+        let ids = ids.sorted()
+        return stride(from: 0, to: ids.count, by: 1_000).map { Array(ids[$0..<min($0 + 1_000, ids.count)]) }
+    }
+
     /// JSON as flows-server writes it: instants to the millisecond.
     public static let coding = Configuration(dateTranscoder: .iso8601WithFractionalSeconds, jsonEncodingOptions: [.sortedKeys])
 

@@ -78,7 +78,7 @@ public struct RemoteAccountsService: AccountsService {
 
     public func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> {
         var found = Set<UserID>()
-        for ids in Self.batches(people) {
+        for ids in APIConnection.batches(people.map(\.rawValue)) {
             let list = try await call { try await $0.listExistingUsers(body: .json(.init(ids: ids))).ok.body.json }
             found.formUnion(list.ids.map(UserID.init(rawValue:)))
         }
@@ -87,7 +87,7 @@ public struct RemoteAccountsService: AccountsService {
 
     public func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] {
         var users: [User] = []
-        for ids in Self.batches(people) {
+        for ids in APIConnection.batches(people.map(\.rawValue)) {
             let list = try await call { try await $0.listUsers(body: .json(.init(ids: ids))).ok.body.json }
             for wire in list.users { users.append(try Self.user(wire, from: connection)) }
         }
@@ -153,12 +153,6 @@ public struct RemoteAccountsService: AccountsService {
 
     private func call<T>(_ work: (Client) async throws -> T) async throws(AccountsError) -> T {
         do { return try await connection.call(work) } catch { throw Self.error(error) }
-    }
-
-    /// The lists the contract takes at most 1,000 ids at a time.
-    static func batches(_ people: Set<UserID>) -> [[String]] {
-        let ids = people.map(\.rawValue).sorted()
-        return stride(from: 0, to: ids.count, by: 1_000).map { Array(ids[$0..<min($0 + 1_000, ids.count)]) }
     }
 
     static func user(_ wire: Components.Schemas.User, from connection: APIConnection) throws(AccountsError) -> User {

@@ -156,27 +156,9 @@ public struct RemoteExpensesService: ExpensesService {
             category: Components.Schemas.Category(rawValue: draft.category.rawValue) ?? .general,
             payers: draft.payers.map { .init(user: $0.user.rawValue, amount: .init(minorUnits: $0.amount.minorUnits, currency: $0.amount.currency.code)) },
             participants: draft.participants.map(\.rawValue),
-            rule: rule(draft.rule),
+            rule: .init(draft.rule),
             note: draft.note
         )
-    }
-
-    static func rule(_ rule: SplitRule) -> Components.Schemas.SplitRule {
-        switch rule {
-        case .equal: .equal(.init(mode: .equal))
-        case .exact(let amounts):
-            .exact(.init(mode: .exact, amounts: .init(additionalProperties: Dictionary(uniqueKeysWithValues: amounts.map {
-                ($0.key.rawValue, Components.Schemas.NonNegativeMoney(minorUnits: $0.value.minorUnits, currency: $0.value.currency.code))
-            }))))
-        case .percentages(let points):
-            .percentages(.init(mode: .percentages, basisPoints: .init(additionalProperties: Dictionary(uniqueKeysWithValues: points.map {
-                ($0.key.rawValue, Int32(clamping: $0.value))
-            }))))
-        case .shares(let shares):
-            .shares(.init(mode: .shares, shares: .init(additionalProperties: Dictionary(uniqueKeysWithValues: shares.map {
-                ($0.key.rawValue, Int32(clamping: $0.value))
-            }))))
-        }
     }
 
     // MARK: - Reading answers

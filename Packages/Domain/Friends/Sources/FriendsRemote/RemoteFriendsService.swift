@@ -64,7 +64,7 @@ public struct RemoteFriendsService: FriendsService {
 
     public func contacts(among people: Set<UserID>) async throws(FriendsError) -> Set<UserID> {
         var found = Set<UserID>()
-        for ids in Self.batches(people) {
+        for ids in APIConnection.batches(people.map(\.rawValue)) {
             found.formUnion(try await call { try await $0.listContactsAmong(body: .json(.init(ids: ids))).ok.body.json }.ids.map(UserID.init(rawValue:)))
         }
         return found
@@ -72,7 +72,7 @@ public struct RemoteFriendsService: FriendsService {
 
     public func names(of people: Set<UserID>, for user: UserID) async throws(FriendsError) -> [UserID: DisplayName] {
         var names: [UserID: DisplayName] = [:]
-        for ids in Self.batches(people) {
+        for ids in APIConnection.batches(people.map(\.rawValue)) {
             for entry in try await call({ try await $0.listNames(body: .json(.init(ids: ids))).ok.body.json }).names {
                 guard let name = try? DisplayName(entry.name) else { throw unreadable("a name") }
                 names[UserID(rawValue: entry.id)] = name
@@ -115,12 +115,6 @@ public struct RemoteFriendsService: FriendsService {
         case .friendCode(let text): .friendCode(.init(by: .friendCode, friendCode: text))
         case .email(let text): .email(.init(by: .email, email: text))
         }
-    }
-
-    /// The lists the contract takes at most 1,000 ids at a time.
-    static func batches(_ people: Set<UserID>) -> [[String]] {
-        let ids = people.map(\.rawValue).sorted()
-        return stride(from: 0, to: ids.count, by: 1_000).map { Array(ids[$0..<min($0 + 1_000, ids.count)]) }
     }
 
     /// The domain's error for a failed call: the Problem's code names the case, its details
