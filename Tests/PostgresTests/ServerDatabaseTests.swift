@@ -221,6 +221,27 @@ struct ServerDatabaseTests {
         await #expect(throws: ServerDatabaseError.unavailable("it was shut down")) { try await database.checkReady() }
     }
 
+    @Test("a database let go without a shutdown closes its idle connection rather than dropping it open")
+    func letGo() async throws {
+        try await TestDatabase.withFresh { url in
+            var database: ServerDatabase? = ServerDatabase(url: url, maximumConnections: 1)
+            let one = try await database?.read { try $0.row("SELECT 1")?.integer(0) }
+            #expect(one == 1)
+            database = nil
+            // The server sees the connection go.
+            let admin = ServerDatabase(url: url, maximumConnections: 1)
+            var others: Int64 = -1
+            for _ in 0..<100 where others != 0 {
+                others = try await admin.withoutTransaction { db in
+                    try db.row("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")?.integer(0) ?? -1
+                }
+                if others != 0 { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(others == 0)
+            await admin.shutdown()
+        }
+    }
+
     @Test("a wrong password, or a database that does not exist, is unavailable with the server's reason")
     func wrongCredentials() async throws {
         var url = try TestDatabase.serverURL()

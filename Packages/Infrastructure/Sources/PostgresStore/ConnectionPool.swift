@@ -30,6 +30,15 @@ final class ConnectionPool: Sendable {
         self.logger = logger
     }
 
+    deinit {
+        // Let go without close() (a database not shut down): each idle connection is closed, and
+        // kept until it is (a connection must not be let go open).
+        for connection in state.withLock({ $0.idle }) {
+            let closing: EventLoopFuture<Void> = connection.close()
+            closing.whenComplete { _ in _ = connection }
+        }
+    }
+
     /// An idle connection, or a new one; blocks the calling thread (never an event loop's) while
     /// connecting.
     func take() throws(ServerDatabaseError) -> PostgresConnection {

@@ -12,11 +12,11 @@ import Synchronization
 /// one connection from BEGIN to COMMIT, each statement a blocking round trip from that thread.
 /// A write is SERIALIZABLE and is run again, after a short random pause, when it fails to
 /// serialize with a concurrent one or deadlocks (store bodies are database logic only, safe to
-/// run again), at last alone so that it lands; a read is a READ ONLY REPEATABLE READ transaction, one consistent snapshot. A
-/// throw in a body rolls everything back.
+/// run again), at last alone so that it lands; a read is a READ ONLY REPEATABLE READ
+/// transaction, one consistent snapshot. A throw in a body rolls everything back.
 ///
 /// The migrations run once, before the first transaction (or at ``migrate()``). Call
-/// ``shutdown()`` before letting it go.
+/// ``shutdown()`` before letting it go: its threads stop only then.
 public final class ServerDatabase: Sendable {
     public let url: DatabaseURL
     private let migrations: [PostgresMigration]
@@ -36,7 +36,8 @@ public final class ServerDatabase: Sendable {
     /// - Parameters:
     ///   - maximumConnections: how many transactions run at once (the rest wait their turn).
     ///   - migrations: every area's, in the order they run; each identifier once.
-    ///   - writeAttempts: how many times a write that fails to serialize is tried in all.
+    ///   - writeAttempts: how many times a write that fails to serialize is tried in all (from
+    ///     the fourth, alone).
     public init(
         url: DatabaseURL,
         maximumConnections: Int = 16,
