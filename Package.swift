@@ -179,6 +179,22 @@ let package = Package(
                 + accountsModules + expensesModules + friendsModules,
             path: "Benchmarks/friends-bench"
         ),
+        // flows-server under wrk (Scripts/bench): seeds a PostgreSQL world through the services,
+        // recounts it, and serves the bare Hummingbird route the figures are compared with.
+        .executableTarget(
+            name: "server-bench",
+            dependencies: [
+                "FlowsServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresStore", package: "Infrastructure"),
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Accounts", package: "Accounts"),
+                .product(name: "AccountsData", package: "AccountsData"),
+                .product(name: "Expenses", package: "Expenses"),
+                .product(name: "Friends", package: "Friends"),
+            ],
+            path: "Benchmarks/server-bench"
+        ),
         // The ledger on SQLite: adding expenses, reading balances among a million, simplifying.
         .executableTarget(
             name: "ledger-bench",

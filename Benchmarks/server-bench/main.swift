@@ -1,0 +1,159 @@
+import Accounts
+import AccountsData
+import Expenses
+import FlowsServer
+import Foundation
+import Friends
+import Hummingbird
+import PostgresStore
+import Primitives
+
+// What Scripts/bench drives flows-server's wrk figures with (loopback only):
+//
+//   server-bench seed URL DIR   fills the PostgreSQL database at URL through the domain's
+//                               services: Ada with 1,000 friends (100 accounts, 900 contacts)
+//                               and 100,000 expenses shared with them, one currency per
+//                               friend. Writes DIR/token (Ada's session), DIR/friend-token (the
+//                               session of a friend of hers, whose one balance is with her) and
+//                               DIR/adds.lua (a wrk script adding expenses Ada shares with each
+//                               friend in turn).
+//   server-bench verify URL     recounts the ledger at URL; exits 1 when it does not hold.
+//   server-bench bare PORT      the baseline: a bare Hummingbird route, GET / answering a
+//                               constant, built and run like flows-server.
+//
+// FRIENDS and EXPENSES scale the data set.
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("server-bench: \(message)\n".utf8))
+    exit(1)
+}
+
+func seconds(since start: ContinuousClock.Instant) -> String {
+    let elapsed = ContinuousClock().now - start
+    return String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+}
+
+func database(_ text: String) -> DatabaseURL {
+    do { return try DatabaseURL(text) } catch { fail("\(error)") }
+}
+
+/// The friends' accounts and contacts, Ada's session, and the expenses she shares with them.
+func seed(_ url: DatabaseURL, into folder: URL) async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let friendCount = max(1, Int(environment["FRIENDS"] ?? "") ?? 1_000)
+    let expenseCount = max(0, Int(environment["EXPENSES"] ?? "") ?? 100_000)
+    let accountCount = min(100, friendCount)
+    // The lowest bcrypt cost: the accounts' passwords are not what is measured.
+    let services = ServerServices.postgres(url, maximumConnections: 8, fast: true)
+    let started = ContinuousClock().now
+
+    let tokens = InMemorySessionTokenStore()
+    let accounts = services.sessions(tokens)
+    let ada = try await accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
+    var friends: [UserID] = []
+    for index in 0..<accountCount {
+        _ = try await accounts.signUp(email: "friend\(index)@example.com", displayName: "Friend \(index)", password: "correct horse")
+        friends.append(try await services.friends.add(.email("friend\(index)@example.com"), by: ada.id).id)
+    }
+    for index in accountCount..<friendCount {
+        friends.append(try await services.friends.addContact(name: "Contact \(index)", email: nil, by: ada.id).id)
+    }
+    // Ada's session, and that of a friend of hers with one balance (with her): the same path
+    // with a small answer.
+    _ = try await accounts.signIn(email: "ada@example.com", password: "correct horse")
+    guard let token = try tokens.load() else { fail("signing in kept no session") }
+    let friendTokens = InMemorySessionTokenStore()
+    _ = try await services.sessions(friendTokens).signIn(email: "friend0@example.com", password: "correct horse")
+    guard let friendToken = try friendTokens.load() else { fail("signing in kept no session") }
+
+    // Eight writers at once, each with its own friends, so that no two write the same balance.
+    let writers = 8
+    let today = try Day("2026-11-22")
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for writer in 0..<writers {
+            group.addTask { [friends] in
+                for index in stride(from: writer, to: expenseCount, by: writers) {
+                    let slot = index % friends.count
+                    let friend = friends[slot]
+                    let amount = Money(minorUnits: Int64(100 + index % 9_900), currency: slot % 2 == 0 ? .eur : .usd)
+                    let draft = ExpenseDraft(
+                        description: "Expense \(index)", amount: amount, day: today.adding(days: -(index / 50)) ?? today,
+                        category: .general, payers: [Payer(user: index % 2 == 0 ? ada.id : friend, amount: amount)],
+                        participants: [ada.id, friend], rule: .equal
+                    )
+                    _ = try await services.expenses.add(draft, by: ada.id)
+                    if index % 10_000 == 0, index > 0 { print("  \(index) expenses, \(seconds(since: started)) s") }
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+    let balances = try await services.expenses.balances(of: ada.id)
+    await services.close()
+    print(
+        "Data set: Ada with \(friendCount) friends (\(accountCount) accounts, \(friendCount - accountCount) contacts), "
+            + "\(expenseCount) expenses, \(balances.count) open balances; seeded through the services in \(seconds(since: started)) s"
+    )
+
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data(token.utf8).write(to: folder.appending(path: "token"))
+    try Data(friendToken.utf8).write(to: folder.appending(path: "friend-token"))
+    try Data(addsScript(token: token, ada: ada.id, friends: friends).utf8).write(to: folder.appending(path: "adds.lua"))
+}
+
+/// A wrk script: each request adds an expense Ada paid and shares with the next friend (each of
+/// wrk's threads goes round them all), in that friend's currency.
+func addsScript(token: String, ada: UserID, friends: [UserID]) -> String {
+    let bodies = friends.enumerated().map { slot, friend in
+        let currency = slot % 2 == 0 ? "EUR" : "USD"
+        let money = #"{"minorUnits":1250,"currency":"\#(currency)"}"#
+        return #"'{"description":"Lunch","amount":\#(money),"day":"2026-11-22","category":"food","#
+            + #""payers":[{"user":"\#(ada.rawValue)","amount":\#(money)}],"#
+            + #""participants":["\#(ada.rawValue)","\#(friend.rawValue)"],"rule":{"mode":"equal"}}'"#
+    }
+    return """
+        -- Written by server-bench: adds an expense per request, with each friend in turn.
+        wrk.method = "POST"
+        wrk.headers["Content-Type"] = "application/json"
+        wrk.headers["Authorization"] = "Bearer \(token)"
+        local bodies = {
+        \(bodies.joined(separator: ",\n"))
+        }
+        local next = 0
+        request = function()
+          next = next % #bodies + 1
+          return wrk.format(nil, "/expenses", nil, bodies[next])
+        end
+
+        """
+}
+
+func verify(_ url: DatabaseURL) async throws {
+    let services = ServerServices.postgres(url, maximumConnections: 2)
+    let check = try await services.verifier.verify()
+    await services.close()
+    print(check.summary)
+    if !check.isSound { exit(1) }
+}
+
+/// GET / answering a constant, on Hummingbird as flows-server uses it, with nothing else.
+func bare(port: Int) async throws {
+    let router = Router()
+    router.get("/") { _, _ in "ok" }
+    let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
+    try await app.runService()
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+switch (arguments.first, arguments.count) {
+case ("seed", 3):
+    let folder = URL(fileURLWithPath: arguments[arguments.startIndex + 2])
+    do { try await seed(database(arguments[arguments.startIndex + 1]), into: folder) } catch { fail("seeding failed: \(error)") }
+case ("verify", 2):
+    do { try await verify(database(arguments[arguments.startIndex + 1])) } catch { fail("the recount failed: \(error)") }
+case ("bare", 2):
+    guard let port = Int(arguments[arguments.startIndex + 1]) else { fail("bare PORT") }
+    do { try await bare(port: port) } catch { fail("\(error)") }
+default:
+    fail("usage: server-bench seed URL DIR | verify URL | bare PORT")
+}
