@@ -62,7 +62,7 @@ def main():
     balances, balances_p99, balances_refused, _ = run_wrk(
         "GET /balances (flows-server, Ada: 1,000 balances)", f"{server}/balances", seconds, connections, bearer("token")
     )
-    adds, adds_p99, adds_refused, adds_total = run_wrk(
+    _, adds_p99, adds_refused, adds_total = run_wrk(
         "POST /expenses (flows-server, Ada with each friend in turn)", server, seconds, connections, ["-s", f"{seed}/adds.lua"]
     )
     added = (adds_total - adds_refused) / float(seconds)

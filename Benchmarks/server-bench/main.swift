@@ -66,7 +66,9 @@ func seed(_ url: DatabaseURL, into folder: URL) async throws {
     _ = try await services.sessions(friendTokens).signIn(email: "friend0@example.com", password: "correct horse")
     guard let friendToken = try friendTokens.load() else { fail("signing in kept no session") }
 
-    // Eight writers at once, each with its own friends, so that no two write the same balance.
+    // Eight writers at once. Writer w adds the expenses numbered w, w + 8, ...: with a number of
+    // friends divisible by eight (1,000), each writer has friends of its own, and no two write
+    // the same balance (otherwise they sometimes collide, and the store runs the write again).
     let writers = 8
     let today = try Day("2026-11-22")
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -95,7 +97,8 @@ func seed(_ url: DatabaseURL, into folder: URL) async throws {
             + "\(expenseCount) expenses, \(balances.count) open balances; seeded through the services in \(seconds(since: started)) s"
     )
 
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    // Private: it holds live session tokens.
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     try Data(token.utf8).write(to: folder.appending(path: "token"))
     try Data(friendToken.utf8).write(to: folder.appending(path: "friend-token"))
     try Data(addsScript(token: token, ada: ada.id, friends: friends).utf8).write(to: folder.appending(path: "adds.lua"))
