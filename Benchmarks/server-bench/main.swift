@@ -19,7 +19,8 @@ import Primitives
 //                               friend in turn).
 //   server-bench verify URL     recounts the ledger at URL; exits 1 when it does not hold.
 //   server-bench bare PORT      the baseline: a bare Hummingbird route, GET / answering a
-//                               constant, built and run like flows-server.
+//                               constant, built and run like flows-server; and GET /large
+//                               answering 97,000 bytes, the size of Ada's balances.
 //
 // FRIENDS and EXPENSES scale the data set.
 
@@ -143,6 +144,9 @@ func verify(_ url: DatabaseURL) async throws {
 func bare(port: Int) async throws {
     let router = Router()
     router.get("/") { _, _ in "ok" }
+    // The size of Ada's 1,000 balances in JSON: what any server must write for her.
+    let large = ByteBuffer(repeating: UInt8(ascii: "x"), count: 97_000)
+    router.get("/large") { _, _ in Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: large)) }
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
     try await app.runService()
 }

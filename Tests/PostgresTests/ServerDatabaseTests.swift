@@ -137,6 +137,13 @@ struct ServerDatabaseTests {
     @Test("a read sees one snapshot: a write committed meanwhile is not in it")
     func snapshot() async throws {
         try await Self.withCounter { database in
+            // A read like the one below, which teaches the database that reads beginning with
+            // this statement go on: they begin in a transaction from then on (the one below,
+            // which waits between its statements, runs once).
+            _ = try await database.read { db in
+                _ = try db.row("SELECT value FROM counter")
+                return try db.row("SELECT 1")?.integer(0)
+            }
             let readStarted = Flag()
             let written = DispatchSemaphore(value: 0)
             async let seen = database.read { db in
@@ -194,6 +201,54 @@ struct ServerDatabaseTests {
             }
             #expect(attempts.load(ordering: .relaxed) == 3)
             await database.shutdown()
+        }
+    }
+
+    @Test("a read of one statement runs on its own; one that goes on runs again in a transaction, and reads like it begin in one")
+    func singleStatementReads() async throws {
+        try await Self.withCounter { database in
+            let runs = Mutex(0)
+            // One statement: no transaction, one run.
+            #expect(try await database.read { db -> Int64? in
+                runs.withLock { $0 += 1 }
+                return try db.row("SELECT value + 1 FROM counter")?.integer(0)
+            } == 1)
+            #expect(runs.withLock { $0 } == 1)
+            // Two: run again in a transaction, with both answers from it.
+            let twoStatements: @Sendable (ServerTransaction) throws -> [Int64?] = { db in
+                runs.withLock { $0 += 1 }
+                return [try db.row("SELECT value + 2 FROM counter")?.integer(0), try db.row("SELECT value + 3 FROM counter")?.integer(0)]
+            }
+            #expect(try await database.read(twoStatements) == [2, 3])
+            #expect(runs.withLock { $0 } == 3)
+            // Learned: its first statement does not run on its own again (the body starts over
+            // there, in a transaction, before any round trip).
+            #expect(try await database.read(twoStatements) == [2, 3])
+            #expect(runs.withLock { $0 } == 5)
+            // A body that swallows the signal to go on is run again all the same.
+            #expect(try await database.read { db -> Int64? in
+                runs.withLock { $0 += 1 }
+                let first = try db.row("SELECT value + 4 FROM counter")?.integer(0)
+                _ = try? db.row("SELECT 1")
+                return first
+            } == 4)
+            #expect(runs.withLock { $0 } == 7)
+            // Only a SELECT runs outside a transaction: anything else in a read meets the READ
+            // ONLY transaction's refusal.
+            await #expect(throws: ServerDatabaseError.self) {
+                try await database.read { try $0.execute("UPDATE counter SET value = 5") }
+            }
+            await #expect(throws: ServerDatabaseError.self) {
+                try await database.read { try $0.row("WITH changed AS (UPDATE counter SET value = 5 RETURNING value) SELECT value FROM changed")?.integer(0) }
+            }
+            #expect(try await Self.value(database) == 0)
+            // A cursor needs a transaction: a read that begins with one is run in one.
+            let values = try await database.read { db -> [Int64] in
+                var values: [Int64] = []
+                try db.forEachRow("SELECT n FROM generate_series(1, 3) AS n ORDER BY n") { values.append(try $0.integer(0)) }
+                return values
+            }
+            #expect(values == [1, 2, 3])
         }
     }
 

@@ -1,7 +1,9 @@
 import FlowsAPI
+import Accounts
 import Foundation
 import Hummingbird
 import LocalStore
+import Primitives
 import Logging
 import NIOCore
 import OpenAPIHummingbird
@@ -18,12 +20,20 @@ public struct ServerConfiguration: Sendable {
     /// The largest request body taken (2 MiB: an avatar picture of 1 MiB in base64 fits).
     public var maximumBodyBytes: Int
     public var rateLimits: RateLimits
+    /// How long, in seconds, a session found and a user's balances are kept in memory (0: not
+    /// at all). A change through this server is seen at once; one through another server that
+    /// shares the database, within this time.
+    public var cacheLifetime: TimeInterval
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, maximumBodyBytes: Int = 2 << 20, rateLimits: RateLimits = .standard) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, maximumBodyBytes: Int = 2 << 20, rateLimits: RateLimits = .standard,
+        cacheLifetime: TimeInterval = 1
+    ) {
         self.host = host
         self.port = port
         self.maximumBodyBytes = maximumBodyBytes
         self.rateLimits = rateLimits
+        self.cacheLifetime = cacheLifetime
     }
 }
 
@@ -108,9 +118,16 @@ public enum FlowsServer {
         let routes = RouteTable()
         router.add(middleware: RequestMiddleware(maximumBodyBytes: configuration.maximumBodyBytes, routes: routes))
         let handlers = Handlers(services: services, limits: SignInLimits(configuration.rateLimits))
+        let lifetime = max(0, configuration.cacheLifetime)
+        let sessions = ShortLivedCache<String, StoredSession>(lifetime: lifetime, now: services.now)
+        let balances = ShortLivedCache<UserID, BalancesCacheMiddleware.CachedAnswer>(lifetime: lifetime, now: services.now)
+        services.balanceChanges.observe { people in balances.invalidate(people) }
         try handlers.registerHandlers(
             on: RecordingTransport(router: router, table: routes), configuration: FlowsServer.coding,
-            middlewares: [ProblemMiddleware(), MediaTypeMiddleware(), SessionMiddleware(services: services)]
+            middlewares: [
+                ProblemMiddleware(), MediaTypeMiddleware(), SessionMiddleware(services: services, sessions: sessions),
+                BalancesCacheMiddleware(answers: balances),
+            ]
         )
         return Application(
             router: router,

@@ -7,6 +7,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import OpenAPIRuntime
+import Primitives
 
 /// The context of every request: Hummingbird's, and the address of the client.
 struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
@@ -97,12 +98,21 @@ struct RequestMiddleware: RouterMiddleware {
         return Response(status: head.status, headers: head.headerFields, body: ResponseBody(byteBuffer: buffer))
     }
 
+    /// `elapsed` in milliseconds with two decimals (truncated), as in `12.05`; without
+    /// `String(format:)`, which is slow for something done once per request.
+    static func milliseconds(_ elapsed: Duration) -> String {
+        let (seconds, attoseconds) = elapsed.components
+        let hundredths = max(0, seconds) &* 100_000 &+ max(0, attoseconds) / 10_000_000_000_000
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
     private func log(_ request: Request, response: Response, record: RequestRecord, context: Context, elapsed: Duration) {
         var metadata: Logger.Metadata = [
             "method": "\(request.method)",
             "path": "\(request.uri.path)",
             "status": "\(response.status.code)",
-            "ms": "\(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3))",
+            "ms": "\(Self.milliseconds(elapsed))",
         ]
         if let user = record.user { metadata["user"] = "\(user.rawValue)" }
         let (code, reason) = record.problem
@@ -194,10 +204,22 @@ struct ProblemMiddleware: ServerMiddleware {
 ///
 /// No token or one the server does not know is `401 unauthenticated`; a session unused for
 /// longer than the idle limit is `401 session-expired` (and is ended).
+///
+/// A session found is kept for a moment (``ServerConfiguration/cacheLifetime``), so that a
+/// client's next requests need not ask the database again. Signing out, or any change to the
+/// account, through this server drops the user's kept sessions at once; another server sharing
+/// the database sees such a change once the moment is over.
 struct SessionMiddleware: ServerMiddleware {
     let services: ServerServices
+    let sessions: ShortLivedCache<String, StoredSession>
+
     static let open: Set<String> = [
         Operations.SignUp.id, Operations.SignIn.id, Operations.CheckHealth.id, Operations.CheckReadiness.id,
+    ]
+    /// What may end a session or change what a session says of its user.
+    static let accountChanges: Set<String> = [
+        Operations.SignOut.id, Operations.ChangeDisplayName.id, Operations.ChangeEmail.id, Operations.ChangePassword.id,
+        Operations.ChangeAvatar.id,
     ]
 
     func intercept(
@@ -213,17 +235,26 @@ struct SessionMiddleware: ServerMiddleware {
         }
         let accounts = services.sessions(InMemorySessionTokenStore(token: token))
         let found: StoredSession
-        do { found = try await accounts.storedSession() } catch { throw APIProblem(error) }
-        switch found {
-        case .signedIn(let user):
-            RequestScope.record?.user = user.id
-            return try await RequestScope.$session.withValue(RequestSession(user: user, accounts: accounts)) {
-                try await next(request, body, metadata)
+        do {
+            found = try await sessions.value(for: token) {
+                let found = try await accounts.storedSession()
+                guard case .signedIn(let user) = found else { return (found, nil) }
+                return (found, user.id)
             }
-        case .expired:
-            throw APIProblem.sessionExpired
-        case .signedOut:
-            throw APIProblem.unauthenticated("This session has ended or never was; sign in again.", tokenSent: true)
+        } catch let error as AccountsError {
+            throw APIProblem(error)
+        }
+        let user: User
+        switch found {
+        case .signedIn(let signedIn): user = signedIn
+        case .expired: throw APIProblem.sessionExpired
+        case .signedOut: throw APIProblem.unauthenticated("This session has ended or never was; sign in again.", tokenSent: true)
+        }
+        RequestScope.record?.user = user.id
+        // Whatever the change came to, nothing kept from before it is served again.
+        defer { if Self.accountChanges.contains(operationID) { sessions.invalidate([user.id]) } }
+        return try await RequestScope.$session.withValue(RequestSession(user: user, accounts: accounts)) {
+            try await next(request, body, metadata)
         }
     }
 
@@ -236,5 +267,44 @@ struct SessionMiddleware: ServerMiddleware {
         // A token is 43 base64url characters; anything much longer is not one of ours.
         guard !token.isEmpty, token.utf8.count <= 256 else { return nil }
         return token
+    }
+}
+
+/// Keeps each user's answer to `GET /balances` for a moment (``ServerConfiguration/cacheLifetime``):
+/// the largest answer most clients ask for most often (1,000 balances are about 100 KB of JSON).
+///
+/// A write through this server that moves anyone's balance drops their kept answer at once
+/// (``ServerServices/balanceChanges``); a write through another server sharing the database is
+/// seen once the moment is over. Runs after ``SessionMiddleware``: only a signed-in user's own
+/// answer is kept, and served only to them.
+struct BalancesCacheMiddleware: ServerMiddleware {
+    let answers: ShortLivedCache<UserID, CachedAnswer>
+
+    /// A complete answer: its head and its body.
+    struct CachedAnswer: Sendable {
+        let response: HTTPResponse
+        let body: ArraySlice<UInt8>?
+    }
+
+    /// The largest answer read whole: far past any user's (1,000 balances are about 100 KB).
+    static let largestBody = 256 << 20
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        metadata: ServerRequestMetadata,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard operationID == Operations.ListBalances.id, let user = RequestScope.session?.user.id else {
+            return try await next(request, body, metadata)
+        }
+        let answer = try await answers.value(for: user) { () async throws -> (value: CachedAnswer, owner: UserID?) in
+            let (response, body) = try await next(request, body, metadata)
+            var bytes: ArraySlice<UInt8>?
+            if let body { bytes = try await ArraySlice<UInt8>(collecting: body, upTo: Self.largestBody) }
+            return (CachedAnswer(response: response, body: bytes), response.status == .ok ? user : nil)
+        }
+        return (answer.response, answer.body.map { HTTPBody($0) })
     }
 }

@@ -20,6 +20,7 @@ import PreferencesDataPostgres
 import PreferencesDataSQLite
 import PostgresStore
 import Primitives
+import Synchronization
 
 /// The domain services flows-server serves, shared by every request, and the one thing made
 /// per request: the accounts service of the request's own session.
@@ -43,12 +44,18 @@ public struct ServerServices: Sendable {
     let probe: @Sendable () async -> Bool
     /// Closes the store; after it, requests fail as "store unavailable".
     public let close: @Sendable () async -> Void
+    /// The clock sessions are timed by (tests move it).
+    public let now: @Sendable () -> Date
+    /// Tells whose balances the services' writes changed.
+    public let balanceChanges: BalanceChangeRelay
 
     public init(
         services: LocalServices,
         sessions: @escaping @Sendable (_ tokens: any SessionTokenStore) -> any AccountsService,
         probe: @escaping @Sendable () async -> Bool,
-        close: @escaping @Sendable () async -> Void = {}
+        close: @escaping @Sendable () async -> Void = {},
+        now: @escaping @Sendable () -> Date = Date.init,
+        balanceChanges: BalanceChangeRelay = BalanceChangeRelay()
     ) {
         accounts = services.accounts
         friends = services.friends
@@ -58,6 +65,8 @@ public struct ServerServices: Sendable {
         self.sessions = sessions
         self.probe = probe
         self.close = close
+        self.now = now
+        self.balanceChanges = balanceChanges
     }
 
     /// The services on the embedded SQLite store: one file (`.file`), for one machine, or a
@@ -70,8 +79,10 @@ public struct ServerServices: Sendable {
         _ place: LocalDatabase.Place, fast: Bool = false, now: @escaping @Sendable () -> Date = Date.init
     ) -> ServerServices {
         let database = LocalDatabase(place, migrations: LocalServices.registerMigrations)
+        let changes = BalanceChangeRelay()
         return live(
-            accounts: SQLiteAccountsStore(database: database), expenses: SQLiteExpensesStore(database: database),
+            accounts: SQLiteAccountsStore(database: database),
+            expenses: SQLiteExpensesStore(database: database, balancesChanged: changes.publish), changes: changes,
             friends: SQLiteFriendsStore(database: database), preferences: SQLitePreferencesStore(database: database),
             fast: fast, now: now, probe: { (try? database.writer()) != nil }, close: {}
         )
@@ -83,8 +94,10 @@ public struct ServerServices: Sendable {
         _ url: DatabaseURL, maximumConnections: Int = 16, fast: Bool = false, now: @escaping @Sendable () -> Date = Date.init
     ) -> ServerServices {
         let database = ServerDatabase(url: url, maximumConnections: maximumConnections, migrations: postgresMigrations)
+        let changes = BalanceChangeRelay()
         return live(
-            accounts: PostgresAccountsStore(database: database), expenses: PostgresExpensesStore(database: database),
+            accounts: PostgresAccountsStore(database: database),
+            expenses: PostgresExpensesStore(database: database, balancesChanged: changes.publish), changes: changes,
             friends: PostgresFriendsStore(database: database), preferences: PostgresPreferencesStore(database: database),
             fast: fast, now: now,
             probe: {
@@ -106,7 +119,8 @@ public struct ServerServices: Sendable {
 
     /// The live services on the stores given.
     private static func live(
-        accounts store: any AccountsStore, expenses: any ExpensesStore, friends: any FriendsStore, preferences: any PreferencesStore,
+        accounts store: any AccountsStore, expenses: any ExpensesStore, changes: BalanceChangeRelay,
+        friends: any FriendsStore, preferences: any PreferencesStore,
         fast: Bool, now: @escaping @Sendable () -> Date, probe: @escaping @Sendable () async -> Bool, close: @escaping @Sendable () async -> Void
     ) -> ServerServices {
         let random: any RandomSource = fast ? SeededRandomSource(seed: 1) : SystemRandomSource()
@@ -118,6 +132,25 @@ public struct ServerServices: Sendable {
             accounts: sessions(InMemorySessionTokenStore()), expensesStore: expenses, friendsStore: friends, preferencesStore: preferences,
             random: random, now: now
         )
-        return ServerServices(services: services, sessions: sessions, probe: probe, close: close)
+        return ServerServices(services: services, sessions: sessions, probe: probe, close: close, now: now, balanceChanges: changes)
+    }
+}
+
+/// Passes on whose balances a store's writes changed to whoever keeps answers made from them
+/// (the server's caches, which drop them).
+public final class BalanceChangeRelay: Sendable {
+    private let observers = Mutex<[@Sendable (Set<UserID>) -> Void]>([])
+
+    public init() {}
+
+    /// Tells `observer` of every change from now on.
+    public func observe(_ observer: @escaping @Sendable (Set<UserID>) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    /// Tells every observer that the balances of `people` changed.
+    public func publish(_ people: Set<String>) {
+        let everyone = Set(people.map(UserID.init(rawValue:)))
+        for observer in observers.withLock({ $0 }) { observer(everyone) }
     }
 }

@@ -41,6 +41,12 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "New accounts allowed per client address in 15 minutes (env FLOWS_SIGN_UPS_PER_ADDRESS).")
     var signUpsPerAddress: Int = Self.environment("FLOWS_SIGN_UPS_PER_ADDRESS") ?? RateLimits.standard.signUpsPerAddress
 
+    @Option(help: ArgumentHelp(
+        "How long a session found and a user's balances are kept in memory, in seconds (env FLOWS_CACHE_SECONDS; 0: not kept). Another server sharing the database sees this one's changes within this time.",
+        valueName: "seconds"
+    ))
+    var cacheSeconds: Double = ProcessInfo.processInfo.environment["FLOWS_CACHE_SECONDS"].flatMap { Double($0) } ?? 1
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port is from 0 to 65535.") }
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
@@ -48,6 +54,9 @@ struct ServerCommand: AsyncParsableCommand {
         }
         guard failuresPerAccount > 0, failuresPerAddress > 0, signUpsPerAddress > 0 else {
             throw ValidationError("The rate limits are at least 1.")
+        }
+        guard cacheSeconds.isFinite, (0...3_600).contains(cacheSeconds) else {
+            throw ValidationError("--cache-seconds is from 0 to 3600.")
         }
     }
 
@@ -71,7 +80,8 @@ struct ServerCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             host: host,
             port: port,
-            rateLimits: RateLimits(failuresPerAccount: failuresPerAccount, failuresPerAddress: failuresPerAddress, signUpsPerAddress: signUpsPerAddress)
+            rateLimits: RateLimits(failuresPerAccount: failuresPerAccount, failuresPerAddress: failuresPerAddress, signUpsPerAddress: signUpsPerAddress),
+            cacheLifetime: cacheSeconds
         )
         let host = host
         logger.info("starting", metadata: ["database": "\(location)"])

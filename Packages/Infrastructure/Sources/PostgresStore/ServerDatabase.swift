@@ -64,10 +64,40 @@ public final class ServerDatabase: Sendable {
 
     // MARK: - Transactions
 
-    /// Runs `body` in a READ ONLY REPEATABLE READ transaction on a thread of the database.
+    /// Runs `body` as one consistent read on a thread of the database: a body of one statement
+    /// on its own (one round trip, not three), any other in a READ ONLY REPEATABLE READ
+    /// transaction. A body that comes to a second statement outside a transaction is run again
+    /// in one, and reads beginning with the same statement begin in a transaction from then on.
     public func read<T: Sendable>(_ body: @escaping @Sendable (ServerTransaction) throws -> T) async throws -> T {
         try await migrateOnce()
-        return try await onThread { try self.transaction(.read, body) }
+        return try await onThread {
+            if case .done(let result) = try self.single(body) { return result }
+            return try self.transaction(.read, body)
+        }
+    }
+
+    /// What reads that went on past their first statement began with.
+    private let multiStatementReads = SingleStatementReads()
+
+    /// `body` with its first statement on its own; `.retry` when it needs a transaction (or its
+    /// connection had gone stale: nothing is lost by reading again on another).
+    private func single<T>(_ body: (ServerTransaction) throws -> T) throws -> Outcome<T> {
+        let connection = try pool.take()
+        let transaction = ServerTransaction(connection: connection, logger: logger, single: multiStatementReads)
+        var reusable = true
+        defer { pool.giveBack(connection, reusable: reusable) }
+        do {
+            let result = try body(transaction)
+            if let failure = transaction.failure { throw failure }
+            return .done(result)
+        } catch {
+            if transaction.needsTransaction { return .retry(.needsTransaction) }
+            if case .unavailable(let reason) = transaction.failure {
+                reusable = false
+                return .retry(.unavailable(reason))
+            }
+            throw error
+        }
     }
 
     /// Runs `body` in a SERIALIZABLE transaction on a thread of the database, again (a bounded

@@ -21,6 +21,10 @@ public enum ServerDatabaseError: Error, Equatable, Sendable, CustomStringConvert
     case damaged(String)
     /// Any other error the server reported, with its SQLSTATE.
     case rejected(sqlState: String, message: String)
+    /// A read that ran its first statement on its own came to a second one: it is run again in a
+    /// transaction. ``ServerDatabase`` does that itself; a body that catches this has it thrown
+    /// again.
+    case needsTransaction
 
     public var description: String {
         switch self {
@@ -32,6 +36,7 @@ public enum ServerDatabaseError: Error, Equatable, Sendable, CustomStringConvert
             "the database \(database) was migrated by a newer version (migrations this build does not know: \(unknown.joined(separator: ", "))); it is left as it is"
         case .damaged(let reason): "the database holds what this build cannot read: \(reason)"
         case .rejected(let state, let message): "the database refused a statement (SQLSTATE \(state)): \(message)"
+        case .needsTransaction: "a read of more than one statement was begun outside a transaction"
         }
     }
 

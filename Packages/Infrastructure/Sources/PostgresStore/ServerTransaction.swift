@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// One transaction on one connection, run by one thread from start to end: each statement is a
 /// blocking round trip to the server, so a store's synchronous body reads like the SQLite one.
@@ -14,11 +15,20 @@ public final class ServerTransaction {
     /// runs in it, and it is rolled back (or run again) whatever the body does with the error.
     private(set) var failure: ServerDatabaseError?
     private var cursors = 0
+    /// A read begun without a transaction: its first statement runs on its own (one statement
+    /// sees one snapshot), and a second one fails with ``ServerDatabaseError/needsTransaction``.
+    private let single: SingleStatementReads?
+    /// The statement a single-statement read began with.
+    private var first: String?
 
-    init(connection: PostgresConnection, logger: Logger) {
+    init(connection: PostgresConnection, logger: Logger, single: SingleStatementReads? = nil) {
         self.connection = connection
         self.logger = logger
+        self.single = single
     }
+
+    /// Whether this read came to a second statement, outside a transaction.
+    var needsTransaction: Bool { failure == .needsTransaction }
 
     /// Runs a statement; returns how many rows it inserted, updated or deleted.
     @discardableResult
@@ -41,6 +51,8 @@ public final class ServerTransaction {
     public func forEachRow(
         _ sql: String, _ values: [any SQLValueConvertible] = [], batch: Int = 1_000, _ body: (SQLRow) throws -> Void
     ) throws {
+        // A cursor lives in a transaction only.
+        if single != nil { try refuseSecond(sql) }
         cursors += 1
         let cursor = "flows_cursor_\(cursors)"
         try execute("DECLARE \(cursor) NO SCROLL CURSOR FOR \(sql)", values)
@@ -56,6 +68,12 @@ public final class ServerTransaction {
     /// thread, a failure recorded.
     private func run(_ sql: String, _ values: [any SQLValueConvertible]) throws(ServerDatabaseError) -> PostgresQueryResult {
         if let failure { throw failure }
+        if let single {
+            // The first statement runs on its own when it is a SELECT (anything else meets the
+            // READ ONLY transaction's refusal), unless reads that began with it went on.
+            if first != nil || !Self.isSelect(sql) || single.goesOn(sql) { try refuseSecond(sql) }
+            first = sql
+        }
         var bindings = PostgresBindings(capacity: values.count)
         for value in values { value.sqlValue.bind(into: &bindings) }
         do {
@@ -65,6 +83,24 @@ public final class ServerTransaction {
             failure = mapped
             throw mapped
         }
+    }
+
+    /// Whether `sql` begins with SELECT (which reads only, unless it calls a function that
+    /// writes: the stores' reads call none).
+    private static func isSelect(_ sql: String) -> Bool {
+        let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        let start = sql.utf8.drop { whitespace.contains($0) }
+        // ASCII letters in lower case: "SELECT", "select", "Select" are alike.
+        guard start.prefix(6).map({ $0 | 0x20 }).elementsEqual("select".utf8) else { return false }
+        return start.dropFirst(6).first.map(whitespace.contains) ?? false
+    }
+
+    /// Ends a single-statement read that came to another statement (or to one known to lead to
+    /// more), noting the statement it began with.
+    private func refuseSecond(_ sql: String) throws(ServerDatabaseError) {
+        single?.noteGoesOn(first ?? sql)
+        failure = .needsTransaction
+        throw .needsTransaction
     }
 
     // MARK: - Transaction control
@@ -98,6 +134,26 @@ public final class ServerTransaction {
             return true
         } catch {
             return false
+        }
+    }
+}
+
+/// The first statements of reads that went on to a second: a read beginning with one of these
+/// begins in a transaction at once, not with a statement of its own that is then run again.
+final class SingleStatementReads: Sendable {
+    private let starts = Mutex<Set<String>>([])
+    /// Past this many, the set starts over (statements are the stores' own texts; a few
+    /// are built per call, such as lists of parameters).
+    private let capacity = 1_000
+
+    func goesOn(_ sql: String) -> Bool {
+        starts.withLock { $0.contains(sql) }
+    }
+
+    func noteGoesOn(_ sql: String) {
+        starts.withLock { starts in
+            if starts.count >= capacity { starts.removeAll(keepingCapacity: true) }
+            starts.insert(sql)
         }
     }
 }

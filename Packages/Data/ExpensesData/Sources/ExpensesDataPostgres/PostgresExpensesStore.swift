@@ -7,9 +7,12 @@ import PostgresStore
 /// ``ExpensesDataError/outOfRange``.
 public struct PostgresExpensesStore: ExpensesStore {
     private let database: ServerDatabase
+    private let balancesChanged: BalancesChanged?
 
-    public init(database: ServerDatabase) {
+    /// - Parameter balancesChanged: told after each write whose balances it changed.
+    public init(database: ServerDatabase, balancesChanged: BalancesChanged? = nil) {
         self.database = database
+        self.balancesChanged = balancesChanged
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any ExpensesReading) throws -> T) async throws -> T {
@@ -17,7 +20,11 @@ public struct PostgresExpensesStore: ExpensesStore {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T {
-        try await refusals { try await database.write { try body(Transaction(db: $0)) } }
+        try await refusals {
+            try await ChangedBalances.watching(balancesChanged) { changes in
+                try await database.write { try body(Transaction(db: $0, changes: changes)) }
+            }
+        }
     }
 
     /// A constraint refusing a write is a refusal with its reason, not a broken store.
@@ -35,6 +42,8 @@ public struct PostgresExpensesStore: ExpensesStore {
 /// The store's operations inside one transaction.
 private struct Transaction: ExpensesWriting {
     let db: ServerTransaction
+    /// Where a write notes whose balances it changed, when someone is told.
+    var changes: ChangedBalances? = nil
 
     // MARK: - Expenses
 
@@ -120,22 +129,14 @@ private struct Transaction: ExpensesWriting {
     }
 
     func insert(_ expense: StoredExpense) throws {
-        try db.execute(
-            """
-            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-            """,
-            [
-                expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category,
-                expense.splitMode, expense.createdBy, expense.createdAt, expense.note,
-            ]
-        )
-        let people = try expense.personRows()
-        guard !people.isEmpty else { return }
-        // Every person in one statement: a row of eleven parameters each.
-        var values: [any SQLValueConvertible] = []
+        // The expense and every person in it in one statement: the expense's ten parameters,
+        // then a row of eleven for each person.
+        var values: [any SQLValueConvertible] = [
+            expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category,
+            expense.splitMode, expense.createdBy, expense.createdAt, expense.note,
+        ]
         var tuples: [String] = []
-        for person in people {
+        for person in try expense.personRows() {
             let first = values.count
             tuples.append("(" + (1...11).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
             values += [
@@ -143,8 +144,17 @@ private struct Transaction: ExpensesWriting {
                 person.paid, person.paidPosition, person.part, person.partPosition, person.ruleValue,
             ] as [any SQLValueConvertible]
         }
+        let head = """
+            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+            """
+        guard !tuples.isEmpty else {
+            try db.execute(head, values)
+            return
+        }
         try db.execute(
             """
+            WITH head AS (\(head))
             INSERT INTO expense_person
                 (expense_id, user_id, day, created_at, category, currency, paid, paid_position, part, part_position, rule_value)
             VALUES \(tuples.joined(separator: ", "))
@@ -266,23 +276,26 @@ private struct Transaction: ExpensesWriting {
 
     func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
         let pair: [any SQLValueConvertible] = [low, high, currency]
-        let current = try db.row("SELECT amount FROM balance WHERE user_low = $1 AND user_high = $2 AND currency = $3", pair)?.integer(0)
-        guard amount != 0 else { return current ?? 0 }
-        let (sum, overflow) = (current ?? 0).addingReportingOverflow(amount)
-        guard !overflow else { throw ExpensesDataError.outOfRange }
-        switch (current, sum) {
-        // A settled pair goes.
-        case (.some, 0): try db.execute("DELETE FROM balance WHERE user_low = $1 AND user_high = $2 AND currency = $3", pair)
-        case (.some, _): try db.execute("UPDATE balance SET amount = $4 WHERE user_low = $1 AND user_high = $2 AND currency = $3", pair + [sum])
-        case (.none, _):
-            // A pair another writer added since this transaction's snapshot makes the insert
-            // fail to serialize (and the write run again), rather than break the unique key.
-            let inserted = try db.execute(
-                "INSERT INTO balance (user_low, user_high, currency, amount) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", pair + [sum]
-            )
-            guard inserted == 1 else { throw ExpensesDataError.refused("the balance of \(low) and \(high) in \(currency) is already kept") }
+        guard amount != 0 else {
+            return try db.row("SELECT amount FROM balance WHERE user_low = $1 AND user_high = $2 AND currency = $3", pair)?.integer(0) ?? 0
         }
-        return sum
+        changes?.record(low, high)
+        // One statement: a new pair goes in; a kept one moves, unless that settles it (a kept
+        // balance is never 0), when no row comes back and it goes. A sum past 64 bits is
+        // SQLSTATE 22003. A pair another writer changed or added since this transaction's
+        // snapshot makes it fail to serialize (and the write run again).
+        let moved = try db.row(
+            """
+            INSERT INTO balance AS kept (user_low, user_high, currency, amount) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (user_low, user_high, currency) DO UPDATE SET amount = kept.amount + excluded.amount
+            WHERE kept.amount + excluded.amount <> 0
+            RETURNING amount
+            """,
+            pair + [amount]
+        )
+        if let moved { return try moved.integer(0) }
+        try db.execute("DELETE FROM balance WHERE user_low = $1 AND user_high = $2 AND currency = $3", pair)
+        return 0
     }
 
     // MARK: - Activity and reports

@@ -6,9 +6,12 @@ import LocalStore
 /// The Expenses store on the embedded SQLite database.
 public struct SQLiteExpensesStore: ExpensesStore {
     private let database: LocalDatabase
+    private let balancesChanged: BalancesChanged?
 
-    public init(database: LocalDatabase) {
+    /// - Parameter balancesChanged: told after each write whose balances it changed.
+    public init(database: LocalDatabase, balancesChanged: BalancesChanged? = nil) {
         self.database = database
+        self.balancesChanged = balancesChanged
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any ExpensesReading) throws -> T) async throws -> T {
@@ -17,7 +20,9 @@ public struct SQLiteExpensesStore: ExpensesStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T {
         do {
-            return try database.write { db in try body(Transaction(db: db)) }
+            return try await ChangedBalances.watching(balancesChanged) { changes in
+                try database.write { db in try body(Transaction(db: db, changes: changes)) }
+            }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // A constraint refusing a write is a refusal with its reason, not a broken store.
             throw ExpensesDataError.refused(error.message ?? "a constraint of the store")
@@ -28,6 +33,8 @@ public struct SQLiteExpensesStore: ExpensesStore {
 /// The store's operations inside one GRDB transaction.
 private struct Transaction: ExpensesWriting {
     let db: Database
+    /// Where a write notes whose balances it changed, when someone is told.
+    var changes: ChangedBalances? = nil
 
     func expense(id: String) throws -> StoredExpense? {
         try expense(id: id, from: "expense", people: "expense_person")
@@ -341,6 +348,7 @@ private struct Transaction: ExpensesWriting {
         case (.none, _): "INSERT INTO balance (amount, user_low, user_high, currency) VALUES (?, ?, ?, ?)"
         }
         try db.cachedStatement(sql: sql).execute(arguments: sum == 0 ? pair : [sum] + pair)
+        changes?.record(low, high)
         return sum
     }
 

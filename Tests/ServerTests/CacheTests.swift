@@ -1,0 +1,156 @@
+import FlowsAPI
+@testable import FlowsServer
+import Foundation
+import Primitives
+import Synchronization
+import Testing
+
+/// What flows-server keeps in memory for a moment: sessions found and users' balances.
+@Suite(.timeLimit(.minutes(2)))
+struct CacheTests {
+    private static let ada = UserID(rawValue: "ada")
+    private static let bob = UserID(rawValue: "bob")
+
+    @Test func keepsAValueForItsLifetimeOnly() {
+        let clock = TestClock()
+        let cache = ShortLivedCache<String, Int>(lifetime: 1, now: { clock.now })
+        cache.store(1, for: "a", owner: Self.ada, since: cache.begin())
+        #expect(cache.value(for: "a") == 1)
+        clock.advance(days: 0.9 / 86_400)
+        #expect(cache.value(for: "a") == 1)
+        clock.advance(days: 0.2 / 86_400)
+        #expect(cache.value(for: "a") == nil)
+        #expect(cache.count == 0)
+    }
+
+    @Test func invalidatingAnOwnerDropsOnlyTheirValues() {
+        let clock = TestClock()
+        let cache = ShortLivedCache<String, Int>(lifetime: 60, now: { clock.now })
+        cache.store(1, for: "ada's phone", owner: Self.ada, since: cache.begin())
+        cache.store(2, for: "ada's laptop", owner: Self.ada, since: cache.begin())
+        cache.store(3, for: "bob's phone", owner: Self.bob, since: cache.begin())
+        cache.invalidate([Self.ada])
+        #expect(cache.value(for: "ada's phone") == nil)
+        #expect(cache.value(for: "ada's laptop") == nil)
+        #expect(cache.value(for: "bob's phone") == 3)
+        // Read after the change: kept again.
+        cache.store(4, for: "ada's phone", owner: Self.ada, since: cache.begin())
+        #expect(cache.value(for: "ada's phone") == 4)
+    }
+
+    @Test func aReadOvertakenByAChangeIsNotKept() {
+        let clock = TestClock()
+        let cache = ShortLivedCache<String, Int>(lifetime: 60, now: { clock.now })
+        let before = cache.begin()
+        // A write lands while the read is under way...
+        cache.invalidate([Self.ada])
+        // ...so what the read found may be from before it.
+        cache.store(1, for: "a", owner: Self.ada, since: before)
+        #expect(cache.value(for: "a") == nil)
+        // Someone else's change does not matter.
+        let again = cache.begin()
+        cache.invalidate([Self.bob])
+        cache.store(2, for: "a", owner: Self.ada, since: again)
+        #expect(cache.value(for: "a") == 2)
+    }
+
+    @Test func aClockSetBackServesNothingFromTheFuture() {
+        let clock = TestClock()
+        let cache = ShortLivedCache<String, Int>(lifetime: 60, now: { clock.now })
+        clock.advance(days: 1)
+        cache.store(1, for: "a", owner: Self.ada, since: cache.begin())
+        clock.advance(days: -1)
+        #expect(cache.value(for: "a") == nil)
+    }
+
+    @Test func aFullCacheStartsOverAndALifetimeOfZeroKeepsNothing() {
+        let clock = TestClock()
+        let cache = ShortLivedCache<Int, Int>(lifetime: 60, capacity: 3, now: { clock.now })
+        for key in 0..<3 { cache.store(key, for: key, owner: Self.ada, since: cache.begin()) }
+        #expect(cache.count == 3)
+        cache.store(3, for: 3, owner: Self.ada, since: cache.begin())
+        #expect(cache.count == 1)
+        #expect(cache.value(for: 3) == 3)
+        // Many owners invalidated: reads begun before that keep nothing.
+        let before = cache.begin()
+        cache.invalidate((0..<4).map { UserID(rawValue: "someone \($0)") })
+        cache.store(5, for: 5, owner: Self.bob, since: before)
+        #expect(cache.value(for: 5) == nil)
+
+        let off = ShortLivedCache<Int, Int>(lifetime: 0, now: { clock.now })
+        off.store(1, for: 1, owner: Self.ada, since: off.begin())
+        #expect(off.value(for: 1) == nil)
+    }
+
+    /// A change made through one server is seen at once there, by everyone it concerns; another
+    /// server on the same database serves what it kept until its moment is over.
+    @Test func twoServersOnOneDatabase() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flows-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("flows.sqlite")
+        let clock = TestClock()
+        let first = try await RunningServer.start(
+            services: .sqlite(.file(file), fast: true, now: { clock.now }), configuration: ServerConfiguration(port: 0, cacheLifetime: 5)
+        )
+        let second = try await RunningServer.start(
+            services: .sqlite(.file(file), fast: true, now: { clock.now }), configuration: ServerConfiguration(port: 0, cacheLifetime: 5)
+        )
+        do {
+            let one = LiveServer(url: first.url, clock: clock)
+            let two = LiveServer(url: second.url, clock: clock)
+            let ada = try await one.signUp("Ada")
+            let bob = try await one.signUp("Bob")
+            _ = try await ada.client.addFriend(body: .json(.email(.init(by: .email, email: "bob@example.com")))).created
+            let bobOnTwo = two.client(token: bob.token)
+            #expect(try await bobOnTwo.listBalances().ok.body.json.balances.isEmpty)
+            #expect(try await bob.client.listBalances().ok.body.json.balances.isEmpty)
+
+            _ = try await ada.client.addExpense(body: .json(.dinner(1_000, paidBy: ada.id, among: [ada.id, bob.id]))).created
+            // The first server dropped what it kept of both.
+            let owed = Components.Schemas.Balance(other: ada.id, amount: .init(minorUnits: -500, currency: "EUR"))
+            #expect(try await bob.client.listBalances().ok.body.json.balances == [owed])
+            #expect(try await ada.client.listBalances().ok.body.json.balances.map(\.amount.minorUnits) == [500])
+            // The second still serves what it read before, for up to 5 seconds.
+            #expect(try await bobOnTwo.listBalances().ok.body.json.balances.isEmpty)
+            clock.advance(days: 5 / 86_400)
+            #expect(try await bobOnTwo.listBalances().ok.body.json.balances == [owed])
+
+            // Signing out through the second server ends the session there at once, and on the
+            // first once what it kept is over.
+            #expect(try await ada.client.getCurrentUser().ok.body.json.id == ada.id)
+            _ = try await two.client(token: ada.token).signOut().noContent
+            #expect(code(of: try await two.client(token: ada.token).getCurrentUser().unauthorized.body.json) == "unauthenticated")
+            #expect(try await ada.client.getCurrentUser().ok.body.json.id == ada.id)
+            clock.advance(days: 5 / 86_400)
+            #expect(code(of: try await ada.client.getCurrentUser().unauthorized.body.json) == "unauthenticated")
+        } catch {
+            await first.stop()
+            await second.stop()
+            throw error
+        }
+        await first.stop()
+        await second.stop()
+    }
+
+    /// Changing one's name through a server shows at once in what that server answers.
+    @Test func accountChangesAreSeenAtOnce() async throws {
+        try await LiveServer.with { server in
+            let ada = try await server.signUp("Ada")
+            #expect(try await ada.client.getCurrentUser().ok.body.json.displayName == "Ada")
+            _ = try await ada.client.changeDisplayName(body: .json(.init(displayName: "Ada L."))).ok
+            #expect(try await ada.client.getCurrentUser().ok.body.json.displayName == "Ada L.")
+        }
+    }
+}
+
+/// The request log's figures.
+@Suite struct RequestLogTests {
+    @Test func millisecondsWithTwoDecimals() {
+        #expect(RequestMiddleware.milliseconds(.zero) == "0.00")
+        #expect(RequestMiddleware.milliseconds(.microseconds(50)) == "0.05")
+        #expect(RequestMiddleware.milliseconds(.microseconds(12_345)) == "12.34")
+        #expect(RequestMiddleware.milliseconds(.seconds(2) + .milliseconds(7)) == "2007.00")
+        #expect(RequestMiddleware.milliseconds(.microseconds(100)) == "0.10")
+    }
+}
