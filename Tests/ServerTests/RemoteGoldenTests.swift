@@ -19,11 +19,15 @@ struct RemoteGoldenTests {
     static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Goldens").path
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    /// A step goes over HTTP, and a script's first step starts its server too, while the test run
+    /// keeps every core busy with other suites: a step may take longer than in-process, and a
+    /// flow still counts as hung well before the suite's time limit.
+    static let stepLimit = Duration.seconds(120)
 
     @Test func everyGoldenScriptOverHTTP() async throws {
         let scripts = try GoldenSuite.scripts(under: [Self.goldens])
         #expect(scripts.count >= 80)
-        let suite = GoldenSuite { script in try Self.launch(for: script) }
+        let suite = GoldenSuite(stepLimit: Self.stepLimit) { script in try Self.launch(for: script) }
         var failures: [String] = []
         for script in scripts {
             let result = await suite.run(scriptAt: script, update: false)
@@ -42,7 +46,7 @@ struct RemoteGoldenTests {
         var urls: [DatabaseURL] = []
         for _ in scripts { urls.append(try await databases.fresh()) }
         let unused = Mutex(urls)
-        let suite = GoldenSuite { script in
+        let suite = GoldenSuite(stepLimit: Self.stepLimit) { script in
             guard let url = unused.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { throw ServerTestError("no database left") }
             return try Self.launch(for: script, database: url)
         }

@@ -44,9 +44,12 @@ public struct GoldenSuite: Sendable {
 
     /// Finds the launch for a script (by its `flow NAME` line); throws a sentence when it cannot.
     public let launcher: @Sendable (Script) throws -> Launch
+    /// How long a step may take to settle before the flow counts as hung.
+    public let stepLimit: Duration
 
-    public init(launcher: @escaping @Sendable (Script) throws -> Launch) {
+    public init(stepLimit: Duration = .seconds(30), launcher: @escaping @Sendable (Script) throws -> Launch) {
         self.launcher = launcher
+        self.stepLimit = stepLimit
     }
 
     /// Every script file under `paths` (files are taken as they are), sorted.
@@ -82,7 +85,9 @@ public struct GoldenSuite: Sendable {
         } catch {
             return Result(script: path, passed: false, report: "\(error)", run: nil)
         }
-        let run = await ScriptRunner.run(script, flow: launch.flow, prepare: launch.prepare, contents: launch.contents, launch: launch.run)
+        let run = await ScriptRunner.run(
+            script, flow: launch.flow, prepare: launch.prepare, contents: launch.contents, stepLimit: stepLimit, launch: launch.run
+        )
         let goldenPath = Self.goldenPath(for: path)
         var problems: [String] = []
         if let failure = run.failure { problems.append(failure.description) }
