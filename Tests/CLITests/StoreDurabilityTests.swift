@@ -200,7 +200,7 @@ struct StoreDurabilityTests {
         }
 
         /// Waits, without holding a thread of the test's pool, until the writer has said who it is.
-        func signedUp(within seconds: Double = 30) async -> Bool {
+        func signedUp(within seconds: Double = 120) async -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 if output.text.hasPrefix("user ") && output.text.contains("\n") { return true }
@@ -228,8 +228,11 @@ struct StoreDurabilityTests {
             return lines
         }
 
+        /// What it wrote to standard error: all of it once it has ended; so far while it runs.
+        /// A message about a writer still running (one that did not sign up in time) must not
+        /// wait for its end, which comes only once the test goes on to kill it.
         func errors() -> String {
-            errorOutput.all()
+            process.isRunning ? errorOutput.text : errorOutput.all()
         }
     }
 
