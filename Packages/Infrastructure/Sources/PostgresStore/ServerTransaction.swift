@@ -52,7 +52,7 @@ public final class ServerTransaction {
         _ sql: String, _ values: [any SQLValueConvertible] = [], batch: Int = 1_000, _ body: (SQLRow) throws -> Void
     ) throws {
         // A cursor lives in a transaction only.
-        if single != nil { try refuseSecond(sql) }
+        if single != nil { try refuseSecond() }
         cursors += 1
         let cursor = "flows_cursor_\(cursors)"
         try execute("DECLARE \(cursor) NO SCROLL CURSOR FOR \(sql)", values)
@@ -71,7 +71,7 @@ public final class ServerTransaction {
         if let single {
             // The first statement runs on its own when it is a SELECT (anything else meets the
             // READ ONLY transaction's refusal), unless reads that began with it went on.
-            if first != nil || !Self.isSelect(sql) || single.goesOn(sql) { try refuseSecond(sql) }
+            if first != nil || !Self.isSelect(sql) || single.goesOn(sql) { try refuseSecond() }
             first = sql
         }
         var bindings = PostgresBindings(capacity: values.count)
@@ -96,9 +96,10 @@ public final class ServerTransaction {
     }
 
     /// Ends a single-statement read that came to another statement (or to one known to lead to
-    /// more), noting the statement it began with.
-    private func refuseSecond(_ sql: String) throws(ServerDatabaseError) {
-        single?.noteGoesOn(first ?? sql)
+    /// more, or to one that is not a SELECT), noting the statement it began with.
+    private func refuseSecond() throws(ServerDatabaseError) {
+        // Only a SELECT that ran is worth remembering: anything else is refused anyway.
+        if let first { single?.noteGoesOn(first) }
         failure = .needsTransaction
         throw .needsTransaction
     }
