@@ -14,9 +14,9 @@ struct CLITests {
     private let signUpAnswers = "ada@example.com\ncorrect horse\nAda Lovelace\n"
 
     @Test("flows list names every flow of the catalog, with a line about each")
-    func list() throws {
+    func list() async throws {
         defer { flows.removeHome() }
-        let outcome = try flows.run(["list"])
+        let outcome = try await flows.run(["list"])
         #expect(outcome.status == 0)
         let names = outcome.stdout.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) ?? "" }
         #expect(names == FlowCatalog.entries.map(\.name))
@@ -24,9 +24,9 @@ struct CLITests {
     }
 
     @Test("sign up, sign in with the same answers, then flows opens the home")
-    func signUpSignInHome() throws {
+    func signUpSignInHome() async throws {
         defer { flows.removeHome() }
-        let signUp = try flows.run(["run", "SignUp", "--json"], input: signUpAnswers)
+        let signUp = try await flows.run(["run", "SignUp", "--json"], input: signUpAnswers)
         #expect(signUp.status == 0, "\(signUp.stderr)")
         #expect(signUp.stdout.contains(#""result":"signed-up""#))
         #expect(signUp.stdout.contains(#""email":"ada@example.com""#))
@@ -34,13 +34,13 @@ struct CLITests {
         let mode = try FileManager.default.attributesOfItem(atPath: session.path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
 
-        let signIn = try flows.run(["run", "SignIn", "--json"], input: signUpAnswers)
+        let signIn = try await flows.run(["run", "SignIn", "--json"], input: signUpAnswers)
         #expect(signIn.status == 0, "\(signIn.stderr)")
         #expect(signIn.stdout.contains(#""result":"signed-in""#))
 
         // The home opens on the Expenses tab: 1) Add an expense, 2) Reports, 3) Back; then the
         // home's menu: 1) Add an expense, 2) Sign out, 3) Quit.
-        let app = try flows.run(["--json"], input: "3\n3\n")
+        let app = try await flows.run(["--json"], input: "3\n3\n")
         #expect(app.status == 0, "\(app.stderr)")
         #expect(app.stderr.contains("No activity yet: add an expense."))
         #expect(app.stderr.contains("Signed in as Ada Lovelace <ada@example.com>."))
@@ -48,49 +48,49 @@ struct CLITests {
     }
 
     @Test("a wrong password prints 'wrong email or password' and exits 1")
-    func wrongPassword() throws {
+    func wrongPassword() async throws {
         defer { flows.removeHome() }
-        _ = try flows.run(["run", "SignUp"], input: signUpAnswers)
-        let outcome = try flows.run(["run", "SignIn"], input: "ada@example.com\nnot my password\n")
+        _ = try await flows.run(["run", "SignUp"], input: signUpAnswers)
+        let outcome = try await flows.run(["run", "SignIn"], input: "ada@example.com\nnot my password\n")
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("wrong email or password"))
     }
 
     @Test("--no-input exits 2 naming what is missing and the flag to pass")
-    func noInput() throws {
+    func noInput() async throws {
         defer { flows.removeHome() }
-        let outcome = try flows.run(["run", "SignIn", "--no-input"])
+        let outcome = try await flows.run(["run", "SignIn", "--no-input"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("no answer for Email (email); pass --set email=VALUE"))
         #expect(!FileManager.default.fileExists(atPath: flows.home.appendingPathComponent("flows.sqlite").path))
     }
 
     @Test("--no-input with every answer given by --set runs to the end")
-    func noInputComplete() throws {
+    func noInputComplete() async throws {
         defer { flows.removeHome() }
-        let outcome = try flows.run([
+        let outcome = try await flows.run([
             "run", "signup", "--no-input", "--set", "email=grace@example.com", "--set", "password=hopper=1906",
             "--set", "display-name=Grace Hopper", "--json",
         ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains(#""displayName":"Grace Hopper""#))
-        let wrong = try flows.run(["run", "SignIn", "--no-input", "--set", "email=grace@example.com", "--set", "password=nope-nope"])
+        let wrong = try await flows.run(["run", "SignIn", "--no-input", "--set", "email=grace@example.com", "--set", "password=nope-nope"])
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("flows: wrong email or password"))
     }
 
     @Test("AddExpense without prompts: --set for every field, with= by email, a table's cells by parts.ROW, --json prints each part")
-    func addExpenseScripted() throws {
+    func addExpenseScripted() async throws {
         defer { flows.removeHome() }
         for (email, name) in [("bob@example.com", "Bob Stone"), ("ada@example.com", "Ada Lovelace")] {
-            let signUp = try flows.run(["run", "SignUp", "--no-input", "--set", "email=\(email)", "--set", "display-name=\(name)", "--set", "password=correct horse"])
+            let signUp = try await flows.run(["run", "SignUp", "--no-input", "--set", "email=\(email)", "--set", "display-name=\(name)", "--set", "password=correct horse"])
             #expect(signUp.status == 0, "\(signUp.stderr)")
         }
-        let friend = try flows.run(["run", "AddFriend", "--no-input", "--set", "how=email", "--set", "value=bob@example.com", "--json"])
+        let friend = try await flows.run(["run", "AddFriend", "--no-input", "--set", "how=email", "--set", "value=bob@example.com", "--json"])
         #expect(friend.status == 0, "\(friend.stderr)")
         #expect(friend.stdout.contains(#""result":"added""#))
 
-        let dinner = try flows.run([
+        let dinner = try await flows.run([
             "run", "AddExpense", "--no-input", "--set", "description=Dinner", "--set", "amount=42.00",
             "--set", "with=bob@example.com", "--set", "split=equal", "--json",
         ])
@@ -99,7 +99,7 @@ struct CLITests {
         #expect(dinner.stdout.contains(#""parts":[{"amount":"21.00","name":"You""#))
         #expect(dinner.stdout.contains(#"{"amount":"21.00","name":"Bob Stone""#))
 
-        let shares = try flows.run([
+        let shares = try await flows.run([
             "run", "AddExpense", "--no-input", "--set", "description=Cab", "--set", "amount=10", "--set", "with=Bob Stone",
             "--set", "split=shares", "--set", "parts.you=2", "--set", "parts.bob-stone=1", "--json",
         ])
@@ -107,50 +107,50 @@ struct CLITests {
         #expect(shares.stdout.contains(#""parts":[{"amount":"6.67","name":"You""#))
         #expect(shares.stdout.contains(#""extraUnits":["You get 1 extra unit (0.01 EUR)"#))
 
-        let refused = try flows.run(["run", "AddExpense", "--no-input", "--set", "description=Dinner", "--set", "amount=12.345", "--set", "with=bob@example.com"])
+        let refused = try await flows.run(["run", "AddExpense", "--no-input", "--set", "description=Dinner", "--set", "amount=12.345", "--set", "with=bob@example.com"])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("the answer for amount was refused: EUR has 2 decimals at most."))
-        let missing = try flows.run(["run", "AddExpense", "--no-input", "--set", "with=bob@example.com"])
+        let missing = try await flows.run(["run", "AddExpense", "--no-input", "--set", "with=bob@example.com"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no answer for Description (description); pass --set description=VALUE"))
 
         // What was written recounts to the balances kept.
-        let verify = try flows.run(["verify"])
+        let verify = try await flows.run(["verify"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         #expect(verify.stdout == "Ledger verified: 2 expenses, 0 payments, 1 balances; every balance matches its recount.\n")
     }
 
     @Test("--record writes a private script that --script and flows test replay")
-    func recordAndReplay() throws {
+    func recordAndReplay() async throws {
         defer { flows.removeHome() }
         let script = flows.home.appendingPathComponent("sign-up.flows")
-        let recorded = try flows.run(["run", "SignUp", "--record", script.path], input: signUpAnswers)
+        let recorded = try await flows.run(["run", "SignUp", "--record", script.path], input: signUpAnswers)
         #expect(recorded.status == 0, "\(recorded.stderr)")
         let text = try String(contentsOf: script, encoding: .utf8)
         #expect(text.hasSuffix("tap create-account\nexpect result signed-up\n"))
         let mode = try FileManager.default.attributesOfItem(atPath: script.path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
 
-        let replayed = try flows.run(["run", "SignUp", "--script", script.path], environment: ["FLOWS_HOME": flows.home.appendingPathComponent("other").path])
+        let replayed = try await flows.run(["run", "SignUp", "--script", script.path], environment: ["FLOWS_HOME": flows.home.appendingPathComponent("other").path])
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stderr.contains("result signed-up (completed)"))
 
-        _ = try flows.run(["test", script.path, "--update"])
-        let tested = try flows.run(["test", script.path])
+        _ = try await flows.run(["test", script.path, "--update"])
+        let tested = try await flows.run(["test", script.path])
         #expect(tested.status == 0)
         #expect(tested.stdout.hasSuffix("1 passed, 0 failed\n"))
     }
 
     @Test("flows test fails on a changed golden and says how many")
-    func goldenFailure() throws {
+    func goldenFailure() async throws {
         defer { flows.removeHome() }
         let script = flows.home.appendingPathComponent("quit.flows")
         try Data("flow Unauthenticated\ntap quit\nexpect result quit\n".utf8).write(to: script)
-        _ = try flows.run(["test", script.path, "--update"])
+        _ = try await flows.run(["test", script.path, "--update"])
         let golden = flows.home.appendingPathComponent("quit.transcript")
         let text = try String(contentsOf: golden, encoding: .utf8)
         try Data(text.replacingOccurrences(of: "Quit (quit", with: "Quiet (quit").utf8).write(to: golden)
-        let tested = try flows.run(["test", flows.home.path])
+        let tested = try await flows.run(["test", flows.home.path])
         #expect(tested.status == 1)
         #expect(tested.stdout.contains("- "))
         #expect(tested.stdout.contains("Quiet (quit"))
@@ -162,37 +162,37 @@ struct CLITests {
         ["run", "SignIn", "--script", "/nonexistent.flows"], ["test", "/nonexistent"],
         ["run", "SignIn", "--script", "a.flows", "--record", "b.flows"],
     ])
-    func usage(arguments: [String]) throws {
+    func usage(arguments: [String]) async throws {
         defer { flows.removeHome() }
-        let outcome = try flows.run(arguments)
+        let outcome = try await flows.run(arguments)
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(!outcome.stderr.isEmpty)
     }
 
     @Test("--help on every command", arguments: [["--help"], ["list", "--help"], ["run", "--help"], ["test", "--help"], ["verify", "--help"], ["help", "run"]])
-    func help(arguments: [String]) throws {
+    func help(arguments: [String]) async throws {
         defer { flows.removeHome() }
-        let outcome = try flows.run(arguments)
+        let outcome = try await flows.run(arguments)
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("USAGE: flows"))
     }
 
     @Test("end of input exits 1 with a message, and writes nothing")
-    func endOfInput() throws {
+    func endOfInput() async throws {
         defer { flows.removeHome() }
-        let outcome = try flows.run(["run", "SignUp"], input: "ada@example.com\n")
+        let outcome = try await flows.run(["run", "SignUp"], input: "ada@example.com\n")
         #expect(outcome.status == 1)
         #expect(outcome.stderr.hasSuffix("flows: end of input while asking for Password\n"))
-        let app = try flows.run([])
+        let app = try await flows.run([])
         #expect(app.status == 1)
         #expect(app.stderr.contains("Welcome to Flows"))
     }
 
     @Test("hostile answers: 10,000 characters and escape sequences are refused, never crash")
-    func hostileAnswers() throws {
+    func hostileAnswers() async throws {
         defer { flows.removeHome() }
         let long = String(repeating: "a", count: 10_000)
-        let outcome = try flows.run(["run", "SignUp"], input: "\(long)\n\u{1B}[31mada@example.com\nada@example.com\ncorrect horse\n\u{1B}]0;pwned\u{7}\nAda\n")
+        let outcome = try await flows.run(["run", "SignUp"], input: "\(long)\n\u{1B}[31mada@example.com\nada@example.com\ncorrect horse\n\u{1B}]0;pwned\u{7}\nAda\n")
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("Error: An email address has at most 254 characters."))
         #expect(outcome.stderr.contains("Error: An email address cannot contain control characters."))
@@ -201,18 +201,18 @@ struct CLITests {
     }
 
     @Test("a store that cannot be created is reported, and nothing crashes")
-    func unusableStore() throws {
+    func unusableStore() async throws {
         defer { flows.removeHome() }
         let blocker = flows.home.appendingPathComponent("file")
         try Data("not a folder".utf8).write(to: blocker)
-        let outcome = try flows.run(["run", "SignUp"], input: signUpAnswers, environment: ["FLOWS_HOME": blocker.appendingPathComponent("store").path])
+        let outcome = try await flows.run(["run", "SignUp"], input: signUpAnswers, environment: ["FLOWS_HOME": blocker.appendingPathComponent("store").path])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("The local store is unavailable"))
 
         // A stored session whose database cannot be opened: the app says so and offers to retry.
         try Data("token\n".utf8).write(to: flows.home.appendingPathComponent("session"))
         try FileManager.default.createDirectory(at: flows.home.appendingPathComponent("flows.sqlite"), withIntermediateDirectories: true)
-        let app = try flows.run([], input: "\n2\n")
+        let app = try await flows.run([], input: "\n2\n")
         #expect(app.status == 1)
         #expect(app.stderr.contains("Flows cannot open your data"))
         #expect(app.stderr.contains("1) Try again"))
@@ -220,15 +220,15 @@ struct CLITests {
     }
 
     @Test("without FLOWS_HOME the store goes to XDG_DATA_HOME/flows")
-    func xdgDataHome() throws {
+    func xdgDataHome() async throws {
         defer { flows.removeHome() }
-        let outcome = try flows.run(["run", "SignUp"], input: signUpAnswers, environment: ["FLOWS_HOME": "", "XDG_DATA_HOME": flows.home.path])
+        let outcome = try await flows.run(["run", "SignUp"], input: signUpAnswers, environment: ["FLOWS_HOME": "", "XDG_DATA_HOME": flows.home.path])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(FileManager.default.fileExists(atPath: flows.home.appendingPathComponent("flows/flows.sqlite").path))
     }
 
     @Test("Ctrl-C while a prompt waits exits 130")
-    func interrupt() throws {
+    func interrupt() async throws {
         defer { flows.removeHome() }
         let process = Process()
         process.executableURL = FlowsProcess.executable
@@ -240,15 +240,16 @@ struct CLITests {
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        var seen = ""
-        while !seen.contains("Email: ") {
-            let chunk = stderr.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
+        let watchdog = Watchdog(pid: process.processIdentifier, seconds: FlowsProcess.limit)
+        defer { watchdog.cancel() }
+        let errors = Collected(stderr)
+        let deadline = Date().addingTimeInterval(FlowsProcess.limit)
+        while !errors.text.contains("Email: ") && process.isRunning && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(5))
         }
-        #expect(seen.contains("Email: "))
+        #expect(errors.text.contains("Email: "))
         kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        try await onOwnThread { process.waitUntilExit() }
         #expect(process.terminationStatus == 130)
         try? stdin.fileHandleForWriting.close()
     }

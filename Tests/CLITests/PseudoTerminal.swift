@@ -57,6 +57,7 @@ final class PseudoTerminal {
         }
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard result == 0 else { throw Failure("posix_spawn failed: \(result)") }
+        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
     }
 
     deinit {
@@ -68,7 +69,17 @@ final class PseudoTerminal {
     /// Types text (key sequences included) into the terminal.
     func type(_ text: String) {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(master, $0.baseAddress! + written, $0.count - written) }
+            if count > 0 {
+                written += count
+            } else if count < 0, errno == EAGAIN || errno == EINTR {
+                usleep(1_000)  // the terminal's input is full until the child reads: a moment
+            } else {
+                return
+            }
+        }
     }
 
     /// How much the terminal has shown so far: a place to wait for text after (`since:`).
@@ -80,25 +91,48 @@ final class PseudoTerminal {
     /// Reads until the output (after `since`, if given) contains `text`; fails after `seconds` so
     /// a broken build cannot hang CI.
     @discardableResult
-    func waitFor(_ text: String, since mark: Int = 0, seconds: Double = 15) throws -> String {
+    func waitFor(_ text: String, since mark: Int = 0, seconds: Double = 15) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while !output(since: mark).contains(text) {
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { throw Failure("timed out waiting for \(text.debugDescription); the terminal shows:\n\(output)") }
-            var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32(remaining * 1000)) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = read(master, &buffer, buffer.count)
-            guard count > 0 else { throw Failure("the terminal closed before \(text.debugDescription); it showed:\n\(output)") }
-            received += buffer[0..<count]
+            guard deadline.timeIntervalSinceNow > 0 else { throw Failure("timed out waiting for \(text.debugDescription); the terminal shows:\n\(output)") }
+            guard try await readSome() else { throw Failure("the terminal closed before \(text.debugDescription); it showed:\n\(output)") }
         }
         return output
     }
 
+    /// Reads what has arrived, or pauses a moment when nothing has: false once the terminal has
+    /// closed. The terminal is non-blocking, so no thread is held while the child works.
+    private func readSome() async throws -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(master, &buffer, buffer.count)
+        if count > 0 {
+            received += buffer[0..<count]
+            return true
+        }
+        guard count < 0, errno == EAGAIN || errno == EINTR else { return false }
+        try await Task.sleep(for: .milliseconds(5))
+        return true
+    }
+
+    /// How long a child may take to end once told to.
+    static let exitLimit: Double = 120
+
     /// Waits for the process to end and returns its exit status (128 + signal when killed).
-    func exitStatus() -> Int32 {
+    /// A child that has not ended within `seconds` is killed, and the wait fails with what the
+    /// terminal showed.
+    func exitStatus(within seconds: Double = exitLimit) async throws -> Int32 {
+        let deadline = Date().addingTimeInterval(seconds)
         var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            guard deadline.timeIntervalSinceNow > 0 else {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                pid = 0
+                throw Failure("the process did not end within \(Int(seconds)) s and was killed; the terminal shows:\n\(output)")
+            }
+            // Reading on keeps the terminal's buffer from filling while the child finishes.
+            _ = try await readSome()
+        }
         pid = 0
         let exited = status & 0x7F == 0
         return exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
@@ -132,15 +166,10 @@ final class PseudoTerminal {
     }
 
     /// Reads what arrives within `seconds`, for output that has no text to wait for.
-    func drain(seconds: Double = 0.5) {
+    func drain(seconds: Double = 0.5) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while deadline.timeIntervalSinceNow > 0 {
-            var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = read(master, &buffer, buffer.count)
-            guard count > 0 else { return }
-            received += buffer[0..<count]
+            guard try await readSome() else { return }
         }
     }
 

@@ -4,7 +4,6 @@ import Foundation
 import GRDB
 import LocalStore
 import Primitives
-import Synchronization
 import Testing
 
 /// `flows-writer` processes on one store file: killed with SIGKILL at random moments, and four
@@ -159,34 +158,6 @@ struct StoreDurabilityTests {
         return home
     }
 
-    /// Bytes a pipe delivered, collected by one thread that reads it to its end.
-    final class Collected: Sendable {
-        private let data = Mutex(Data())
-        private let ended = DispatchSemaphore(value: 0)
-
-        init(_ pipe: Pipe) {
-            let handle = pipe.fileHandleForReading
-            DispatchQueue.global().async { [self] in
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    data.withLock { $0.append(chunk) }
-                }
-                ended.signal()
-            }
-        }
-
-        /// What was read so far.
-        var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
-
-        /// Everything, once the writing end has closed (the process has ended).
-        func all() -> String {
-            ended.wait()
-            ended.signal()
-            return text
-        }
-    }
-
     /// A running writer whose output is read as it comes (a full pipe would stall it).
     final class Running: Sendable {
         let process: Process
@@ -212,12 +183,7 @@ struct StoreDurabilityTests {
 
         /// Waits for the process to end, off the test's pool.
         func ended() async {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async { [process] in
-                    process.waitUntilExit()
-                    done.resume()
-                }
-            }
+            _ = try? await onOwnThread { [process] in process.waitUntilExit() }
         }
 
         /// The complete lines written, once the process has ended (a last line without its

@@ -16,34 +16,34 @@ struct TerminalSessionTests {
     }
 
     @Test("sign up and sign in with the keyboard; the terminal is back in line mode afterwards")
-    func signUpAndSignIn() throws {
+    func signUpAndSignIn() async throws {
         defer { flows.removeHome() }
         let signUp = try PseudoTerminal(arguments: ["run", "SignUp"], environment: environment)
-        try signUp.waitFor("Create an account")
+        try await signUp.waitFor("Create an account")
         #expect(signUp.isInLineMode == false)
         signUp.type("ada@examplx")
         signUp.type("\u{7F}e.com\r")                 // a typo, Backspace, the rest, Enter
         signUp.type("short\r")
-        try signUp.waitFor("Use at least 8 characters.")
+        try await signUp.waitFor("Use at least 8 characters.")
         signUp.type("\u{15}correct horse\r")          // Ctrl-U clears the field
         signUp.type("Ada Lovelace\r")                 // Enter on the last field submits
-        #expect(signUp.exitStatus() == 0)
+        #expect(try await signUp.exitStatus() == 0)
         #expect(signUp.isInLineMode)
 
         let signIn = try PseudoTerminal(arguments: ["run", "SignIn", "--json"], environment: environment)
-        try signIn.waitFor("Sign in with your email and password.")
+        try await signIn.waitFor("Sign in with your email and password.")
         signIn.type("ada@example.com\r")
         signIn.type("wrong horse\r")
-        try signIn.waitFor("wrong email or password")
+        try await signIn.waitFor("wrong email or password")
         signIn.type("correct horse\r")               // the focus is back on the cleared password
-        try signIn.waitFor(#""result":"signed-in""#)
-        #expect(signIn.exitStatus() == 0)
+        try await signIn.waitFor(#""result":"signed-in""#)
+        #expect(try await signIn.exitStatus() == 0)
         #expect(signIn.isInLineMode)
         #expect(!signIn.output.contains("correct horse"))
     }
 
     @Test("the home opens on the Expenses tab; Esc shows the tabs, and each tab opens and comes back")
-    func tabs() throws {
+    func tabs() async throws {
         defer { flows.removeHome() }
         let setUp = [
             ["run", "SignUp", "--no-input", "--set", "email=bob@example.com", "--set", "display-name=Bob Stone", "--set", "password=correct horse"],
@@ -52,64 +52,64 @@ struct TerminalSessionTests {
             ["run", "AddExpense", "--no-input", "--set", "description=Dinner", "--set", "amount=42.00", "--set", "with=bob@example.com", "--set", "split=equal"],
         ]
         for arguments in setUp {
-            let outcome = try flows.run(arguments, environment: ["FLOWS_HOME": flows.home.path])
+            let outcome = try await flows.run(arguments, environment: ["FLOWS_HOME": flows.home.path])
             #expect(outcome.status == 0, "\(arguments): \(outcome.stderr)")
         }
 
         let session = try PseudoTerminal(arguments: [], environment: environment)
-        try session.waitFor("Bob Stone owes you 21.00 EUR.")      // the Expenses tab, first
-        try session.waitFor("You added Dinner, 42.00 EUR.")
+        try await session.waitFor("Bob Stone owes you 21.00 EUR.")      // the Expenses tab, first
+        try await session.waitFor("You added Dinner, 42.00 EUR.")
         var mark = session.output.utf8.count
         session.type("\u{1B}")                                 // Esc: the home and its tabs
-        try session.waitFor("Signed in as Ada Lovelace <ada@example.com>.", since: mark)
+        try await session.waitFor("Signed in as Ada Lovelace <ada@example.com>.", since: mark)
         mark = session.output.utf8.count
         session.type("\u{1B}[Z\u{1B}[Z\r")                     // Shift-Tab twice from Add an expense: Friends, Enter
-        try session.waitFor("Add a friend", since: mark)
+        try await session.waitFor("Add a friend", since: mark)
         session.type("\t")                                     // Tab from the filter to the list
-        try session.waitFor("Bob Stone: owes you 21.00 EUR", since: mark)
+        try await session.waitFor("Bob Stone: owes you 21.00 EUR", since: mark)
         mark = session.output.utf8.count
         session.type("\u{1B}")                                 // back to the home
-        try session.waitFor("Signed in as Ada Lovelace <ada@example.com>.", since: mark)
+        try await session.waitFor("Signed in as Ada Lovelace <ada@example.com>.", since: mark)
         mark = session.output.utf8.count
         session.type("\u{1B}[Z\u{1B}[Z\u{1B}[Z\r")             // three times: Expenses, Enter
-        try session.waitFor("Payments that would settle you up:", since: mark)
-        try session.waitFor("Bob Stone pays you 21.00 EUR.", since: mark)
+        try await session.waitFor("Payments that would settle you up:", since: mark)
+        try await session.waitFor("Bob Stone pays you 21.00 EUR.", since: mark)
         mark = session.output.utf8.count
         session.type("\r")                                     // Enter on the newest expense: its details
-        try session.waitFor("Split equally: You 21.00 EUR, Bob Stone 21.00 EUR.", since: mark)
+        try await session.waitFor("Split equally: You 21.00 EUR, Bob Stone 21.00 EUR.", since: mark)
         mark = session.output.utf8.count
         session.type("\u{1B}")                                 // back to the tab
-        try session.waitFor("Payments that would settle you up:", since: mark)
+        try await session.waitFor("Payments that would settle you up:", since: mark)
         mark = session.output.utf8.count
         session.type("\u{1B}")
-        try session.waitFor("Signed in as Ada Lovelace <ada@example.com>.", since: mark)
+        try await session.waitFor("Signed in as Ada Lovelace <ada@example.com>.", since: mark)
         session.type("\u{3}")                                  // Ctrl-C
-        #expect(session.exitStatus() == 130)
+        #expect(try await session.exitStatus() == 130)
         #expect(session.isInLineMode)
     }
 
     @Test("Ctrl-C exits 130 and puts the terminal back")
-    func interrupt() throws {
+    func interrupt() async throws {
         defer { flows.removeHome() }
         let session = try PseudoTerminal(arguments: [], environment: environment)
-        try session.waitFor("Welcome to Flows")
+        try await session.waitFor("Welcome to Flows")
         session.type("\r")                            // Sign in
-        try session.waitFor("Sign in with your email and password.")
+        try await session.waitFor("Sign in with your email and password.")
         session.type("ada@")
         session.type("\u{3}")                         // Ctrl-C
-        #expect(session.exitStatus() == 130)
+        #expect(try await session.exitStatus() == 130)
         #expect(session.isInLineMode)
-        try session.waitFor("\u{1B}[?2004l", seconds: 5)  // bracketed paste turned off again
+        try await session.waitFor("\u{1B}[?2004l", seconds: 5)  // bracketed paste turned off again
     }
 
     @Test("SIGTERM exits 143 and puts the terminal back")
-    func terminate() throws {
+    func terminate() async throws {
         defer { flows.removeHome() }
         let session = try PseudoTerminal(arguments: ["run", "SignUp"], environment: environment)
-        try session.waitFor("Create an account")
+        try await session.waitFor("Create an account")
         #expect(!session.isInLineMode)
         kill(session.pid, SIGTERM)
-        #expect(session.exitStatus() == 143)
+        #expect(try await session.exitStatus() == 143)
         #expect(session.isInLineMode)
     }
 }
