@@ -89,9 +89,10 @@ final class PseudoTerminal {
     func output(since mark: Int) -> String { String(decoding: received[min(mark, received.count)...], as: UTF8.self) }
 
     /// Reads until the output (after `since`, if given) contains `text`; fails after `seconds` so
-    /// a broken build cannot hang CI.
+    /// a broken build cannot hang CI. The default is generous: under the whole suite's load on
+    /// two cores, a debug build has taken more than 15 s to draw its first screen.
     @discardableResult
-    func waitFor(_ text: String, since mark: Int = 0, seconds: Double = 15) async throws -> String {
+    func waitFor(_ text: String, since mark: Int = 0, seconds: Double = 60) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while !output(since: mark).contains(text) {
             guard deadline.timeIntervalSinceNow > 0 else { throw Failure("timed out waiting for \(text.debugDescription); the terminal shows:\n\(output)") }
