@@ -210,28 +210,28 @@ struct MalformedInputTests {
             let size = 3 << 20
             // With a Content-Length: refused before the body is read.
             let declared = try RawConnection(port: server.port)
-            try declared.send(
+            try await declared.send(
                 "POST /expenses HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(ada.token)\r\nContent-Type: application/json\r\nContent-Length: \(size)\r\n\r\n"
             )
-            try? declared.send(bytes: Array(repeating: UInt8(ascii: " "), count: 64 << 10))
-            let refused = try declared.response()
+            try? await declared.send(bytes: Array(repeating: UInt8(ascii: " "), count: 64 << 10))
+            let refused = try await declared.response()
             expectRefused(refused, "3 MiB with a Content-Length")
             #expect(refused.status == 413 && refused.problemCode == "payload-too-large", "\(refused)")
 
             // Chunked: refused once 2 MiB have come.
             let chunked = try RawConnection(port: server.port)
-            try chunked.send(
+            try await chunked.send(
                 "POST /me/display-name HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(ada.token)\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
             )
             let chunk = Array("10000\r\n".utf8) + Array(repeating: UInt8(ascii: " "), count: 0x10000) + Array("\r\n".utf8)
             var sent = 0
             while sent < size {
                 // The server may stop reading once it has refused: what it answered is what counts.
-                guard (try? chunked.send(bytes: chunk)) != nil else { break }
+                guard (try? await chunked.send(bytes: chunk)) != nil else { break }
                 sent += 0x10000
             }
-            try? chunked.send("0\r\n\r\n")
-            let tooLarge = try chunked.response()
+            try? await chunked.send("0\r\n\r\n")
+            let tooLarge = try await chunked.response()
             expectRefused(tooLarge, "3 MiB chunked")
             #expect(tooLarge.status == 413 && tooLarge.problemCode == "payload-too-large", "\(tooLarge)")
             try await expectServing(world)

@@ -188,15 +188,15 @@ struct ServerTests {
 
             // URLSession on Linux hands over a body only once it is whole; a stream never is.
             let stream = try RawConnection(port: server.port)
-            try stream.send("GET /preferences/changes HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(ada.token)\r\n\r\n")
-            let first = try stream.read(until: "\n\n", after: "\r\n\r\n")
+            try await stream.send("GET /preferences/changes HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(ada.token)\r\n\r\n")
+            let first = try await stream.read(until: "\n\n", after: "\r\n\r\n")
             #expect(first.hasPrefix("HTTP/1.1 200"))
             #expect(first.lowercased().contains("content-type: text/event-stream"))
             #expect(first.hasSuffix("event: preferences\ndata: {\"defaultCurrency\":\"JPY\",\"theme\":\"light\"}\n\n"))
 
             // A change made elsewhere comes next.
             _ = try await ada.client.updatePreferences(body: .json(.init(theme: .noColour, defaultCurrency: "JPY"))).noContent
-            let next = try stream.read(until: "\n\n")
+            let next = try await stream.read(until: "\n\n")
             #expect(next.hasSuffix("event: preferences\ndata: {\"defaultCurrency\":\"JPY\",\"theme\":\"no-colour\"}\n\n"))
         }
     }

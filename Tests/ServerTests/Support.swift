@@ -186,10 +186,14 @@ extension LiveServer {
 }
 
 /// A plain TCP connection to the test server, read as it arrives: for streams, which
-/// URLSession on Linux would wait out.
+/// URLSession on Linux would wait out. The socket is non-blocking and waits are pauses of the
+/// task: the server runs in this process, on the same few threads as the tests, so a thread
+/// blocked on a socket here could be the one the server needs to answer.
 final class RawConnection {
     private let socket: Int32
     private var buffer: [UInt8] = []
+    /// How long a read waits for data, or a send for room, before it fails.
+    private let quiet: Duration = .seconds(10)
 
     init(port: Int) throws {
         #if canImport(Glibc)
@@ -198,12 +202,11 @@ final class RawConnection {
         socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard socket >= 0 else { throw ServerTestError("no socket") }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        // A loopback connect is answered by the kernel, not by the server's threads.
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -211,28 +214,36 @@ final class RawConnection {
             close(socket)
             throw ServerTestError("could not connect to port \(port)")
         }
+        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
     }
 
     deinit { close(socket) }
 
-    func send(_ text: String) throws {
-        try send(bytes: Array(text.utf8))
+    func send(_ text: String) async throws {
+        try await send(bytes: Array(text.utf8))
     }
 
     /// Sends `bytes` whole; a peer that closed is an error, never SIGPIPE.
-    func send(bytes: [UInt8]) throws {
+    func send(bytes: [UInt8]) async throws {
         var sent = 0
+        var waited: Duration = .zero
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { systemSend(socket, $0.baseAddress! + sent, $0.count - sent) }
-            guard count > 0 else { throw ServerTestError("could not send (errno \(errno))") }
-            sent += count
+            if count > 0 {
+                sent += count
+                waited = .zero
+            } else if count < 0, errno == EAGAIN || errno == EINTR, waited < quiet {
+                try await pause(&waited)
+            } else {
+                throw ServerTestError("could not send (errno \(errno))")
+            }
         }
     }
 
     /// Reads one whole response with a `Content-Length`: its status, its header fields by
     /// lower-case name and its body.
-    func response() throws -> RawResponse {
-        let head = try read(until: "\r\n\r\n")
+    func response() async throws -> RawResponse {
+        let head = try await read(until: "\r\n\r\n")
         let lines = head.components(separatedBy: "\r\n")
         let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
         var fields: [String: String] = [:]
@@ -242,10 +253,7 @@ final class RawConnection {
         }
         let length = fields["content-length"].flatMap { Int($0) } ?? 0
         while buffer.count < length {
-            var chunk = [UInt8](repeating: 0, count: 4_096)
-            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw ServerTestError("the connection ended within a body") }
-            buffer.append(contentsOf: chunk[..<count])
+            guard try await receive() else { throw ServerTestError("the connection ended within a body") }
         }
         let body = Data(buffer.prefix(length))
         buffer.removeFirst(length)
@@ -254,7 +262,7 @@ final class RawConnection {
 
     /// What arrives up to and including `end` (found after `start`, when given): fails after 10 s
     /// without data.
-    func read(until end: String, after start: String? = nil) throws -> String {
+    func read(until end: String, after start: String? = nil) async throws -> String {
         while true {
             let text = String(decoding: buffer, as: UTF8.self)
             let from = start.flatMap { text.range(of: $0)?.upperBound } ?? (start == nil ? text.startIndex : nil)
@@ -263,11 +271,29 @@ final class RawConnection {
                 buffer.removeFirst(taken.utf8.count)
                 return taken
             }
-            var chunk = [UInt8](repeating: 0, count: 4_096)
-            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw ServerTestError("the connection ended or went quiet; read so far: \(text)") }
-            buffer.append(contentsOf: chunk[..<count])
+            guard try await receive() else { throw ServerTestError("the connection ended or went quiet; read so far: \(text)") }
         }
+    }
+
+    /// Appends what arrives next to the buffer: false when the peer closed or nothing came for
+    /// 10 s.
+    private func receive() async throws -> Bool {
+        var waited: Duration = .zero
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[..<count])
+                return true
+            }
+            guard count < 0, errno == EAGAIN || errno == EINTR, waited < quiet else { return false }
+            try await pause(&waited)
+        }
+    }
+
+    private func pause(_ waited: inout Duration) async throws {
+        try await Task.sleep(for: .milliseconds(2))
+        waited += .milliseconds(2)
     }
 }
 
