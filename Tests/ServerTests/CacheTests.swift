@@ -133,6 +133,46 @@ struct CacheTests {
         await second.stop()
     }
 
+    /// A kept answer to `GET /balances` goes out before the contract's router: exactly as the
+    /// whole way gave it, to its own user only, and never to a request the whole way would
+    /// refuse.
+    @Test func keptBalancesGoOutAsTheWholeWayGaveThem() async throws {
+        try await LiveServer.with { server in
+            let ada = try await server.signUp("Ada")
+            let bob = try await server.signUp("Bob")
+            _ = try await ada.client.addFriend(body: .json(.email(.init(by: .email, email: "bob@example.com")))).created
+            _ = try await ada.client.addExpense(body: .json(.dinner(1_000, paidBy: ada.id, among: [ada.id, bob.id]))).created
+            let connection = try RawConnection(port: server.port)
+            func get(_ path: String = "/balances", token: String, extra: String = "") async throws -> RawResponse {
+                try await connection.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n\(extra)\r\n")
+                return try await connection.response()
+            }
+            let whole = try await get(token: ada.token)  // read, encoded and kept
+            let kept = try await get(token: ada.token)
+            #expect(whole.status == 200)
+            #expect(kept.status == whole.status)
+            #expect(kept.headers.filter { $0.key != "date" } == whole.headers.filter { $0.key != "date" })
+            #expect(kept.body == whole.body)
+            #expect(whole.text.contains("\"minorUnits\":500"))
+            let bobs = try await get(token: bob.token)
+            #expect(bobs.status == 200 && bobs.text.contains("\"minorUnits\":-500"), "\(bobs)")
+
+            // What the whole way refuses is refused, Ada's answer kept or not.
+            let html = try await get(token: ada.token, extra: "Accept: text/html\r\n")
+            #expect(html.status == 406 && html.problemCode == "invalid-request", "\(html)")
+            let json = try await get(token: ada.token, extra: "Accept: application/json;q=0.5, text/html\r\n")
+            #expect(json.body == whole.body)
+            // A query goes the whole way, which does not read one for this operation.
+            let query = try await get("/balances?currency=EUR", token: ada.token)
+            #expect(query.status == 200 && query.body == whole.body, "\(query)")
+            let forged = try await get(token: String(ada.token.reversed()))
+            #expect(forged.status == 401 && forged.problemCode == "unauthenticated", "\(forged)")
+            _ = try await ada.client.signOut().noContent
+            let ended = try await get(token: ada.token)
+            #expect(ended.status == 401 && ended.problemCode == "unauthenticated", "\(ended)")
+        }
+    }
+
     /// Changing one's name through a server shows at once in what that server answers.
     @Test func accountChangesAreSeenAtOnce() async throws {
         try await LiveServer.with { server in

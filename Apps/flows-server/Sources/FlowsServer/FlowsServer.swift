@@ -122,6 +122,7 @@ public enum FlowsServer {
         let sessions = ShortLivedCache<String, StoredSession>(lifetime: lifetime, now: services.now)
         let balances = ShortLivedCache<UserID, BalancesCacheMiddleware.CachedAnswer>(lifetime: lifetime, now: services.now)
         services.balanceChanges.observe { people in balances.invalidate(people) }
+        router.add(middleware: CachedBalancesRoute(sessions: sessions, answers: balances))
         try handlers.registerHandlers(
             on: RecordingTransport(router: router, table: routes), configuration: FlowsServer.coding,
             middlewares: [
