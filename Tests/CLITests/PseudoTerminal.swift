@@ -122,9 +122,13 @@ final class PseudoTerminal {
     /// A child that has not ended within `seconds` is killed, and the wait fails with what the
     /// terminal showed.
     func exitStatus(within seconds: Double = exitLimit) async throws -> Int32 {
+        guard pid > 0 else { throw Failure("the process has already been waited for") }
         let deadline = Date().addingTimeInterval(seconds)
         var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
+        while true {
+            let ended = waitpid(pid, &status, WNOHANG)
+            if ended == pid { break }
+            if ended < 0, errno != EINTR { throw Failure("waitpid failed (errno \(errno))") }
             guard deadline.timeIntervalSinceNow > 0 else {
                 kill(pid, SIGKILL)
                 waitpid(pid, &status, 0)
