@@ -280,18 +280,11 @@ struct SessionMiddleware: ServerMiddleware {
 struct BalancesCacheMiddleware: ServerMiddleware {
     let answers: ShortLivedCache<UserID, CachedAnswer>
 
-    /// A complete answer: its head and its body (also as a buffer, for ``CachedBalancesRoute``,
-    /// made once when the answer is kept).
+    /// A complete answer: its head and its body, kept once as the buffer that
+    /// ``CachedBalancesRoute`` sends as it is.
     struct CachedAnswer: Sendable {
         let response: HTTPResponse
-        let body: ArraySlice<UInt8>?
-        let buffer: ByteBuffer
-
-        init(response: HTTPResponse, body: ArraySlice<UInt8>?) {
-            self.response = response
-            self.body = body
-            buffer = ByteBuffer(bytes: body ?? [])
-        }
+        let body: ByteBuffer?
     }
 
     /// The largest answer read whole: far past any user's (1,000 balances are about 100 KB).
@@ -309,11 +302,11 @@ struct BalancesCacheMiddleware: ServerMiddleware {
         }
         let answer = try await answers.value(for: user) { () async throws -> (value: CachedAnswer, owner: UserID?) in
             let (response, body) = try await next(request, body, metadata)
-            var bytes: ArraySlice<UInt8>?
-            if let body { bytes = try await ArraySlice<UInt8>(collecting: body, upTo: Self.largestBody) }
+            var bytes: ByteBuffer?
+            if let body { bytes = ByteBuffer(bytes: try await ArraySlice<UInt8>(collecting: body, upTo: Self.largestBody)) }
             return (CachedAnswer(response: response, body: bytes), response.status == .ok ? user : nil)
         }
-        return (answer.response, answer.body.map { HTTPBody($0) })
+        return (answer.response, answer.body.map { HTTPBody($0.readableBytesView) })
     }
 }
 
@@ -335,7 +328,7 @@ struct CachedBalancesRoute: RouterMiddleware {
             let answer = answers.value(for: user)
         else { return try await next(request, context) }
         RequestScope.record?.user = user
-        return Response(status: answer.response.status, headers: answer.response.headerFields, body: ResponseBody(byteBuffer: answer.buffer))
+        return Response(status: answer.response.status, headers: answer.response.headerFields, body: ResponseBody(byteBuffer: answer.body ?? ByteBuffer()))
     }
 
     /// The signed-in user of a plain request whose session is kept; nil for anything the whole
