@@ -47,16 +47,19 @@ struct FlowsProcess {
     }
 
     /// Runs `flows` with `arguments`, feeding these bytes (UTF-8 or not) on standard input.
-    func run(_ arguments: [String], bytes: [UInt8], environment extra: [String: String] = [:]) async throws -> Outcome {
+    /// Standard output is read unless it goes to `output` (then `stdout` is empty).
+    func run(
+        _ arguments: [String], bytes: [UInt8], environment extra: [String: String] = [:], stdout output: FileHandle? = nil
+    ) async throws -> Outcome {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
         process.environment = environment(extra)
         let stdin = Pipe()
-        let stdout = Pipe()
+        let stdout = output == nil ? Pipe() : nil
         let stderr = Pipe()
         process.standardInput = stdin
-        process.standardOutput = stdout
+        process.standardOutput = output ?? stdout
         process.standardError = stderr
         try process.run()
         let watchdog = Watchdog(pid: process.processIdentifier, seconds: Self.limit)
@@ -64,7 +67,7 @@ struct FlowsProcess {
             // Every pipe is served at once, so neither side ever waits on a full one.
             let errors = Collected(stderr)
             let written = Collected.Writer(bytes, to: stdin)
-            let out = stdout.fileHandleForReading.readDataToEndOfFile()
+            let out = stdout?.fileHandleForReading.readDataToEndOfFile() ?? Data()
             process.waitUntilExit()
             written.wait()
             return Outcome(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: errors.all())

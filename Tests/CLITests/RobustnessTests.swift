@@ -18,32 +18,11 @@ struct RobustnessTests {
 
     private let signUpAnswers = "ada@example.com\ncorrect horse\nAda Lovelace\n"
 
-    /// Runs `flows` with standard output sent to `output`, and returns its exit status and
-    /// standard error.
-    private func run(_ arguments: [String], stdout output: FileHandle) async throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = FlowsProcess.executable
-        process.arguments = arguments
-        process.environment = flows.environment([:])
-        let errors = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let watchdog = Watchdog(pid: process.processIdentifier, seconds: FlowsProcess.limit)
-        defer { watchdog.cancel() }
-        return try await onOwnThread {
-            let text = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: text, as: UTF8.self))
-        }
-    }
-
     @Test("a full disk on standard output is a failure with the system's reason", arguments: [["list"], ["--help"], ["--version"], ["list", "--json"]])
     func fullDisk(arguments: [String]) async throws {
         defer { flows.removeHome() }
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-        let outcome = try await run(arguments, stdout: full)
+        let outcome = try await flows.run(arguments, bytes: [], stdout: full)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("flows: cannot write to standard output: No space left on device"))
     }
@@ -53,7 +32,7 @@ struct RobustnessTests {
         defer { flows.removeHome() }
         let pipe = Pipe()
         try pipe.fileHandleForReading.close()
-        let outcome = try await run(["list"], stdout: pipe.fileHandleForWriting)
+        let outcome = try await flows.run(["list"], bytes: [], stdout: pipe.fileHandleForWriting)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("cannot write to standard output: Broken pipe"))
     }
