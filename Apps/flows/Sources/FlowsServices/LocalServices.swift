@@ -18,6 +18,7 @@ import PreferencesData
 import PreferencesDataSQLite
 import PreferencesLive
 import Primitives
+import Synchronization
 
 /// The app's services on the embedded store, wired in one place: every area's migrations and
 /// the live implementation of each service. The `flows` app builds its container on it, and so
@@ -102,13 +103,14 @@ public struct LocalServices: Sendable {
         random: any RandomSource,
         now: @escaping @Sendable () -> Date
     ) -> LocalServices {
-        let ledger = LiveExpensesService(store: expensesStore, people: AccountsPeople(accounts: accounts), random: random, now: now)
+        let remembered = RememberedAccounts(accounts)
+        let ledger = LiveExpensesService(store: expensesStore, people: AccountsPeople(accounts: remembered), random: random, now: now)
         let friends = LiveFriendsService(
             store: friendsStore, accounts: accounts, expenses: ledger, merging: ledger, random: random, now: now
         )
         return LocalServices(
             accounts: accounts,
-            expenses: LiveExpensesService(store: expensesStore, people: KnownPeople(accounts: accounts, friends: friends), random: random, now: now),
+            expenses: LiveExpensesService(store: expensesStore, people: KnownPeople(accounts: remembered, friends: friends), random: random, now: now),
             friends: friends,
             preferences: LivePreferencesService(store: preferencesStore),
             verifier: LiveLedgerVerifier(store: expensesStore)
@@ -126,9 +128,13 @@ public struct LocalServices: Sendable {
 
 /// Expenses know who exists from the accounts: one answer to "who is this?" in the whole app.
 public struct AccountsPeople: PeopleDirectory {
-    let accounts: any AccountsService
+    let accounts: RememberedAccounts
 
     public init(accounts: any AccountsService) {
+        self.init(accounts: RememberedAccounts(accounts))
+    }
+
+    init(accounts: RememberedAccounts) {
         self.accounts = accounts
     }
 
@@ -139,10 +145,14 @@ public struct AccountsPeople: PeopleDirectory {
 
 /// Everyone expenses can name: accounts and contacts.
 public struct KnownPeople: PeopleDirectory {
-    let accounts: any AccountsService
+    let accounts: RememberedAccounts
     let friends: any FriendsService
 
     public init(accounts: any AccountsService, friends: any FriendsService) {
+        self.init(accounts: RememberedAccounts(accounts), friends: friends)
+    }
+
+    init(accounts: RememberedAccounts, friends: any FriendsService) {
         self.accounts = accounts
         self.friends = friends
     }
@@ -151,5 +161,34 @@ public struct KnownPeople: PeopleDirectory {
         let withoutAccount = people.subtracting(try await accounts.existing(among: people))
         guard !withoutAccount.isEmpty else { return [] }
         return withoutAccount.subtracting(try await friends.contacts(among: withoutAccount))
+    }
+}
+
+/// The accounts found so far, asked of the accounts service only for the others. An account is
+/// never deleted, so one found once is there for good: every expense added between friends
+/// would otherwise ask the store again who they are. (A contact can be linked and go, so
+/// contacts are always asked.)
+final class RememberedAccounts: Sendable {
+    private let accounts: any AccountsService
+    private let found = Mutex<Set<UserID>>([])
+    /// Past this many, the memory starts over.
+    private let capacity: Int
+
+    init(_ accounts: any AccountsService, capacity: Int = 100_000) {
+        self.accounts = accounts
+        self.capacity = capacity
+    }
+
+    /// The ones among `people` that have an account.
+    func existing(among people: Set<UserID>) async throws -> Set<UserID> {
+        let remembered = found.withLock { people.intersection($0) }
+        let others = people.subtracting(remembered)
+        guard !others.isEmpty else { return remembered }
+        let existing = try await accounts.existing(among: others)
+        found.withLock { found in
+            if found.count + existing.count > capacity { found.removeAll(keepingCapacity: true) }
+            found.formUnion(existing)
+        }
+        return remembered.union(existing)
     }
 }
