@@ -4,6 +4,12 @@
 public protocol ExpensesStore: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any ExpensesReading) throws -> T) async throws -> T
     func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T
+    /// Adds an expense: everything `addition` writes, or nothing. A balance it takes past its
+    /// limit, or past 64 bits, refuses it with ``ExpensesDataError/outOfRange``.
+    ///
+    /// By default a write of its own; a store serving many writers may put additions that
+    /// arrive together in one transaction, as long as each lands or is refused as if alone.
+    func add(_ addition: ExpenseAddition) async throws
 }
 
 /// Look-ups inside a transaction.
@@ -88,7 +94,7 @@ public protocol ExpensesWriting: ExpensesReading {
 
 /// Failures a store reports in terms the domain can act on.
 public enum ExpensesDataError: Error, Equatable, Sendable {
-    /// A balance would not fit the store's integers.
+    /// A balance would not fit the store's integers, or would go past the limit the write set.
     case outOfRange
     /// A constraint of the store refused the write; the text says which.
     case refused(String)

@@ -5,22 +5,50 @@ import PostgresStore
 /// arithmetic as the SQLite one: a constraint refusing a write is
 /// ``ExpensesDataError/refused(_:)``, a balance or a sum past 64 bits
 /// ``ExpensesDataError/outOfRange``.
+///
+/// Additions that arrive together are written together (``AdditionQueue``).
 public struct PostgresExpensesStore: ExpensesStore {
     private let database: ServerDatabase
     private let balancesChanged: BalancesChanged?
+    private let additions: AdditionQueue
 
-    /// - Parameter balancesChanged: told after each write whose balances it changed.
-    public init(database: ServerDatabase, balancesChanged: BalancesChanged? = nil) {
+    /// - Parameters:
+    ///   - balancesChanged: told after each write whose balances it changed.
+    ///   - additionWriters: how many batches of additions are written at once.
+    public init(database: ServerDatabase, balancesChanged: BalancesChanged? = nil, additionWriters: Int = 2) {
         self.database = database
         self.balancesChanged = balancesChanged
+        additions = AdditionQueue(writers: additionWriters) { [database, balancesChanged] batch in
+            try await Self.add(all: batch, to: database, telling: balancesChanged)
+        }
+    }
+
+    /// Waits for the additions that arrive meanwhile, and writes them all together.
+    public func add(_ addition: ExpenseAddition) async throws {
+        try await additions.add(addition)
+    }
+
+    /// Writes `additions` in one transaction, as one statement: each lands, or none does (the
+    /// first failure is thrown). What ``add(_:)`` does with each batch it gathers.
+    public func add(all additions: [ExpenseAddition]) async throws {
+        try await Self.add(all: additions, to: database, telling: balancesChanged)
+    }
+
+    private static func add(all additions: [ExpenseAddition], to database: ServerDatabase, telling balancesChanged: BalancesChanged?) async throws {
+        guard !additions.isEmpty else { return }
+        try await refusals {
+            try await ChangedBalances.watching(balancesChanged) { changes in
+                try await database.write { try Transaction(db: $0, changes: changes).add(all: additions) }
+            }
+        }
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any ExpensesReading) throws -> T) async throws -> T {
-        try await refusals { try await database.read { try body(Transaction(db: $0)) } }
+        try await Self.refusals { try await database.read { try body(Transaction(db: $0)) } }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T {
-        try await refusals {
+        try await Self.refusals {
             try await ChangedBalances.watching(balancesChanged) { changes in
                 try await database.write { try body(Transaction(db: $0, changes: changes)) }
             }
@@ -28,7 +56,7 @@ public struct PostgresExpensesStore: ExpensesStore {
     }
 
     /// A constraint refusing a write is a refusal with its reason, not a broken store.
-    private func refusals<T>(_ work: () async throws -> T) async throws -> T {
+    private static func refusals<T>(_ work: () async throws -> T) async throws -> T {
         do {
             return try await work()
         } catch ServerDatabaseError.constraint(let violation) {
@@ -40,7 +68,7 @@ public struct PostgresExpensesStore: ExpensesStore {
 }
 
 /// The store's operations inside one transaction.
-private struct Transaction: ExpensesWriting {
+struct Transaction: ExpensesWriting {
     let db: ServerTransaction
     /// Where a write notes whose balances it changed, when someone is told.
     var changes: ChangedBalances? = nil

@@ -30,13 +30,18 @@ public struct LiveExpensesService: ExpensesService {
         let expense = try checked(ExpenseID(rawValue: UserID.random(using: random).rawValue), draft)
         guard expense.people.contains(user) else { throw .notInExpense }
         try await known(expense.people)
-        let stored = StoredExpense(expense, rule: draft.rule, createdBy: user, createdAt: now().timeIntervalSince1970)
-        let activity = record(.added, expense, by: user)
+        let addition = ExpenseAddition(
+            expense: StoredExpense(expense, rule: draft.rule, createdBy: user, createdAt: now().timeIntervalSince1970),
+            balanceChanges: expense.balanceDeltas.map(BalanceChange.init),
+            activity: record(.added, expense, by: user),
+            balanceLimit: LedgerLimits.maximumAmount
+        )
         try await storing {
-            try await store.write { db in
-                try db.insert(stored)
-                try apply(expense.balanceDeltas, in: db)
-                try db.insert(activity)
+            do {
+                try await store.add(addition)
+            } catch ExpensesDataError.outOfRange {
+                // An expense is in one currency: every balance it moves is in it.
+                throw ExpensesError.beyondLimit(expense.amount.currency)
             }
         }
         return expense
@@ -379,6 +384,14 @@ extension LiveExpensesService: PersonMerging {
                 try db.renamePerson(from: from, to: to)
             }
         }
+    }
+}
+
+extension BalanceChange {
+    /// A change in the pair's order, as stores keep it.
+    init(_ delta: PairBalances.Delta) {
+        let (key, units) = delta.keyed
+        self.init(low: key.low.rawValue, high: key.high.rawValue, currency: SaveFormatter.text(key.currency), amount: units)
     }
 }
 

@@ -1,0 +1,273 @@
+import ExpensesData
+import PostgresStore
+import Synchronization
+
+/// New expenses that arrive while others are being written wait, then go together: one
+/// transaction and one statement for all of them, instead of a transaction of six round trips
+/// each. Round trips, statements and commits are what limit how many expenses a second a
+/// server can add, so gathering them is what lets it take many at once. An addition that finds
+/// no other waits for nothing: it is written at once, as a batch of one.
+///
+/// Each addition still lands or is refused as if it were alone: a batch that fails for any
+/// reason (one addition past a limit, say) is written again one addition at a time, in the
+/// order they came, so the others land and the one at fault gets its own error.
+final class AdditionQueue: Sendable {
+    /// Writes a batch in one transaction, all of it or none.
+    typealias Write = @Sendable ([ExpenseAddition]) async throws -> Void
+
+    private struct Waiting: Sendable {
+        let addition: ExpenseAddition
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var waiting: [Waiting] = []
+        var writers = 0
+    }
+
+    private let state = Mutex(State())
+    private let write: Write
+    private let writers: Int
+
+    /// - Parameter writers: how many batches are written at once (each on its own connection).
+    init(writers: Int, write: @escaping Write) {
+        self.writers = max(1, writers)
+        self.write = write
+    }
+
+    /// Returns once `addition` landed; throws what refused it.
+    func add(_ addition: ExpenseAddition) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let startsWriter = state.withLock { state in
+                state.waiting.append(Waiting(addition: addition, continuation: continuation))
+                guard state.writers < writers else { return false }
+                state.writers += 1
+                return true
+            }
+            if startsWriter { Task { await self.drain() } }
+        }
+    }
+
+    /// Writes what waits, a batch at a time, until nothing does.
+    private func drain() async {
+        while let batch = next() { await write(batch) }
+    }
+
+    /// The next batch, or nil (and one writer fewer) when nothing waits.
+    private func next() -> [Waiting]? {
+        state.withLock { state in
+            guard !state.waiting.isEmpty else {
+                state.writers -= 1
+                return nil
+            }
+            var count = 0
+            var parameters = 0
+            for waiting in state.waiting {
+                let cost = AdditionStatement.parameterCount(waiting.addition)
+                guard count == 0 || (count < AdditionStatement.largestBatch && parameters + cost <= AdditionStatement.parameterBudget) else { break }
+                count += 1
+                parameters += cost
+            }
+            let batch = Array(state.waiting.prefix(count))
+            state.waiting.removeFirst(count)
+            return batch
+        }
+    }
+
+    private func write(_ batch: [Waiting]) async {
+        do {
+            try await write(batch.map(\.addition))
+            for waiting in batch { waiting.continuation.resume() }
+        } catch {
+            guard batch.count > 1 else {
+                batch[0].continuation.resume(throwing: error)
+                return
+            }
+            for waiting in batch {
+                do {
+                    try await write([waiting.addition])
+                    waiting.continuation.resume()
+                } catch {
+                    waiting.continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+}
+
+/// The statement that writes a batch of additions, and the checks on what it returns.
+enum AdditionStatement {
+    /// The most additions in one statement.
+    static let largestBatch = 64
+    /// The most parameters a batch's statement binds (PostgreSQL takes up to 65,535), unless a
+    /// single addition needs more.
+    static let parameterBudget = 20_000
+
+    /// How many parameters `addition` binds.
+    static func parameterCount(_ addition: ExpenseAddition) -> Int {
+        let people = Set(addition.expense.payers.map(\.user) + addition.expense.parts.map(\.user)).count
+        return 10 + 11 * people + 6 + 2 * addition.activity.people.count + 4 * addition.balanceChanges.count
+    }
+}
+
+/// A pair's balance in one currency, as the balance table keys it.
+private struct BalanceKey: Hashable {
+    let low: String
+    let high: String
+    let currency: String
+}
+
+/// The values of a statement's parameters, and the text of rows of them for VALUES lists.
+private struct Parameters {
+    private(set) var values: [any SQLValueConvertible] = []
+
+    /// `($n, $n+1, ...)` for `row`, whose values are bound in that order.
+    mutating func row(_ row: [any SQLValueConvertible]) -> String {
+        let first = values.count
+        values += row
+        return "(" + (1...row.count).map { "$\(first + $0)" }.joined(separator: ", ") + ")"
+    }
+}
+
+extension Transaction {
+    /// Writes `additions` with one statement: every expense and its people, every activity line
+    /// and its people, and each pair's balance moved once by the sum of its changes (a pair
+    /// that comes to zero is then removed). Every change is then checked against its
+    /// addition's limit in the order they came, from the balance the pair had before, as if
+    /// each addition had been written alone in turn: one past its limit throws
+    /// ``ExpensesDataError/outOfRange``, and the caller rolls the lot back.
+    func add(all additions: [ExpenseAddition]) throws {
+        var parameters = Parameters()
+        var expenseRows: [String] = []
+        var personRows: [String] = []
+        var lineRows: [String] = []
+        var linePeople: [String] = []
+        var changesByPair: [BalanceKey: [(amount: Int64, limit: Int64)]] = [:]
+        var pairs: [BalanceKey] = []
+        for addition in additions {
+            let expense = addition.expense
+            expenseRows.append(parameters.row([
+                expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category,
+                expense.splitMode, expense.createdBy, expense.createdAt, expense.note,
+            ]))
+            for person in try expense.personRows() {
+                personRows.append(parameters.row([
+                    expense.id, person.user, expense.day, expense.createdAt, expense.category, expense.currency,
+                    person.paid, person.paidPosition, person.part, person.partPosition, person.ruleValue,
+                ]))
+            }
+            let line = addition.activity
+            lineRows.append(parameters.row([line.id, line.at, line.actor, line.kind, line.subject, line.summary]))
+            for person in line.people { linePeople.append(parameters.row([line.id, person])) }
+            for change in addition.balanceChanges {
+                let pair = BalanceKey(low: change.low, high: change.high, currency: change.currency)
+                if changesByPair[pair] == nil { pairs.append(pair) }
+                changesByPair[pair, default: []].append((change.amount, addition.balanceLimit))
+            }
+        }
+        var totals: [BalanceKey: Int64] = [:]
+        var moving: [String] = []
+        for pair in pairs {
+            var total: Int64 = 0
+            for change in changesByPair[pair] ?? [] {
+                let (sum, overflow) = total.addingReportingOverflow(change.amount)
+                guard !overflow else { throw ExpensesDataError.outOfRange }
+                total = sum
+            }
+            totals[pair] = total
+            if total != 0 {
+                changes?.record(pair.low, pair.high)
+                moving.append(parameters.row([pair.low, pair.high, pair.currency, total]))
+            }
+        }
+        // The balances of pairs whose changes cancel out are not moved, but their changes are
+        // checked all the same: from the balance as it is.
+        var before: [BalanceKey: Int64] = [:]
+        for pair in pairs where totals[pair] == 0 {
+            before[pair] = try db.row(
+                "SELECT amount FROM balance WHERE user_low = $1 AND user_high = $2 AND currency = $3", [pair.low, pair.high, pair.currency]
+            )?.integer(0) ?? 0
+        }
+
+        var parts = [
+            """
+            new_expense AS (
+                INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)
+                VALUES \(expenseRows.joined(separator: ", "))
+            )
+            """,
+            """
+            line AS (
+                INSERT INTO activity (id, at, actor, kind, subject, summary) VALUES \(lineRows.joined(separator: ", "))
+                RETURNING id, seq, at
+            )
+            """,
+        ]
+        if !personRows.isEmpty {
+            parts.append(
+                """
+                new_person AS (
+                    INSERT INTO expense_person
+                        (expense_id, user_id, day, created_at, category, currency, paid, paid_position, part, part_position, rule_value)
+                    VALUES \(personRows.joined(separator: ", "))
+                )
+                """
+            )
+        }
+        if !linePeople.isEmpty {
+            // Each person once per line.
+            parts.append(
+                """
+                line_person AS (
+                    INSERT INTO activity_person (user_id, at, seq)
+                    SELECT DISTINCT named.person, line.at, line.seq
+                    FROM line JOIN (VALUES \(linePeople.joined(separator: ", "))) AS named (line_id, person) ON named.line_id = line.id
+                )
+                """
+            )
+        }
+        let result: String
+        if moving.isEmpty {
+            result = "SELECT NULL::text, NULL::text, NULL::text, NULL::bigint WHERE false"
+        } else {
+            // As addToBalance: a new pair goes in; a kept one moves, unless that settles it, when
+            // no row comes back (and it is removed below). A sum past 64 bits is SQLSTATE 22003.
+            parts.append(
+                """
+                moved AS (
+                    INSERT INTO balance AS kept (user_low, user_high, currency, amount) VALUES \(moving.joined(separator: ", "))
+                    ON CONFLICT (user_low, user_high, currency) DO UPDATE SET amount = kept.amount + excluded.amount
+                    WHERE kept.amount + excluded.amount <> 0
+                    RETURNING user_low, user_high, currency, amount
+                )
+                """
+            )
+            result = "SELECT user_low, user_high, currency, amount FROM moved"
+        }
+        let rows = try db.rows("WITH " + parts.joined(separator: ",\n") + "\n" + result, parameters.values)
+        var after: [BalanceKey: Int64] = [:]
+        for row in rows {
+            after[BalanceKey(low: try row.text(0), high: try row.text(1), currency: try row.text(2))] = try row.integer(3)
+        }
+        for pair in pairs {
+            let total = totals[pair] ?? 0
+            var balance: Int64
+            if total == 0 {
+                balance = before[pair] ?? 0
+            } else {
+                let final = after[pair] ?? 0
+                if after[pair] == nil {
+                    try db.execute("DELETE FROM balance WHERE user_low = $1 AND user_high = $2 AND currency = $3", [pair.low, pair.high, pair.currency])
+                }
+                let (start, overflow) = final.subtractingReportingOverflow(total)
+                guard !overflow else { throw ExpensesDataError.outOfRange }
+                balance = start
+            }
+            for change in changesByPair[pair] ?? [] {
+                let (next, overflow) = balance.addingReportingOverflow(change.amount)
+                guard !overflow, next.magnitude <= change.limit.magnitude else { throw ExpensesDataError.outOfRange }
+                balance = next
+            }
+        }
+    }
+}
