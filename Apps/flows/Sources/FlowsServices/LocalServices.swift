@@ -164,14 +164,16 @@ public struct KnownPeople: PeopleDirectory {
     }
 }
 
-/// The accounts found so far, asked of the accounts service only for the others. An account is
-/// never deleted, so one found once is there for good: every expense added between friends
-/// would otherwise ask the store again who they are. (A contact can be linked and go, so
-/// contacts are always asked.)
+/// Who has an account and who has none, as far as found so far: the accounts service is asked
+/// only about the others. Both answers are for good: an account is never deleted, and an id
+/// without one never gets one (a new account gets a new random id; a contact linked to an
+/// account takes the account's). Every expense added between friends would otherwise ask the
+/// store again who they are. (Whether someone is a contact is not remembered: a linked contact
+/// goes.)
 final class RememberedAccounts: Sendable {
     private let accounts: any AccountsService
-    private let found = Mutex<Set<UserID>>([])
-    /// Past this many, the memory starts over.
+    private let known = Mutex<(found: Set<UserID>, absent: Set<UserID>)>(([], []))
+    /// Past this many of either, that memory starts over.
     private let capacity: Int
 
     init(_ accounts: any AccountsService, capacity: Int = 100_000) {
@@ -181,14 +183,18 @@ final class RememberedAccounts: Sendable {
 
     /// The ones among `people` that have an account.
     func existing(among people: Set<UserID>) async throws -> Set<UserID> {
-        let remembered = found.withLock { people.intersection($0) }
-        let others = people.subtracting(remembered)
-        guard !others.isEmpty else { return remembered }
-        let existing = try await accounts.existing(among: others)
-        found.withLock { found in
-            if found.count + existing.count > capacity { found.removeAll(keepingCapacity: true) }
-            found.formUnion(existing)
+        let (found, unasked) = known.withLock { known in
+            (people.intersection(known.found), people.subtracting(known.found).subtracting(known.absent))
         }
-        return remembered.union(existing)
+        guard !unasked.isEmpty else { return found }
+        let existing = try await accounts.existing(among: unasked)
+        let absent = unasked.subtracting(existing)
+        known.withLock { known in
+            if known.found.count + existing.count > capacity { known.found.removeAll(keepingCapacity: true) }
+            if known.absent.count + absent.count > capacity { known.absent.removeAll(keepingCapacity: true) }
+            known.found.formUnion(existing)
+            known.absent.formUnion(absent)
+        }
+        return found.union(existing)
     }
 }
