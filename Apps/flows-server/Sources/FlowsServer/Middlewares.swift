@@ -263,10 +263,13 @@ struct SessionMiddleware: ServerMiddleware {
         guard let header else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        // Trimmed without Foundation's CharacterSet, which bridges through NSString: every
+        // request with a token pays this.
+        var token = parts[1].drop(while: \.isWhitespace)
+        while let last = token.last, last.isWhitespace { token = token.dropLast() }
         // A token is 43 base64url characters; anything much longer is not one of ours.
         guard !token.isEmpty, token.utf8.count <= 256 else { return nil }
-        return token
+        return String(token)
     }
 }
 
