@@ -143,13 +143,19 @@ final class FollowedThemes: ThemeManager {
     var shown: [Theme] { shownThemes.withLock { $0 } }
 }
 
-/// An accounts service whose store is unavailable.
+/// An accounts service whose store is unavailable, but for the question of who exists when
+/// `existing` answers it.
 struct UnavailableAccounts: AccountsService {
+    var existing: (@Sendable (Set<UserID>) -> Set<UserID>)? = nil
+
     func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
     func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
     func signOut() async throws(AccountsError) { throw .storeUnavailable("disk on fire") }
     func storedSession() async throws(AccountsError) -> StoredSession { throw .storeUnavailable("disk on fire") }
-    func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { throw .storeUnavailable("disk on fire") }
+    func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> {
+        guard let existing else { throw .storeUnavailable("disk on fire") }
+        return existing(people)
+    }
     func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] { throw .storeUnavailable("disk on fire") }
     func user(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> User? { throw .storeUnavailable("disk on fire") }
     func user(withEmail email: String, for user: UserID) async throws(AccountsError) -> User? { throw .storeUnavailable("disk on fire") }
