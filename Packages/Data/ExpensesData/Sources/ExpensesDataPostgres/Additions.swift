@@ -44,7 +44,9 @@ final class AdditionQueue: Sendable {
                 state.writers += 1
                 return true
             }
-            if startsWriter { Task { await self.drain() } }
+            // Detached: a batch belongs to no one request, so it takes none of the task-locals of
+            // the request that happened to start its writer.
+            if startsWriter { Task.detached { await self.drain() } }
         }
     }
 
@@ -117,18 +119,6 @@ private struct BalanceKey: Hashable {
     let currency: String
 }
 
-/// The values of a statement's parameters, and the text of rows of them for VALUES lists.
-private struct Parameters {
-    private(set) var values: [any SQLValueConvertible] = []
-
-    /// `($n, $n+1, ...)` for `row`, whose values are bound in that order.
-    mutating func row(_ row: [any SQLValueConvertible]) -> String {
-        let first = values.count
-        values += row
-        return "(" + (1...row.count).map { "$\(first + $0)" }.joined(separator: ", ") + ")"
-    }
-}
-
 extension Transaction {
     /// Writes `additions` with one statement: every expense and its people, every activity line
     /// and its people, and each pair's balance moved once by the sum of its changes (a pair
@@ -146,16 +136,8 @@ extension Transaction {
         var pairs: [BalanceKey] = []
         for addition in additions {
             let expense = addition.expense
-            expenseRows.append(parameters.row([
-                expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category,
-                expense.splitMode, expense.createdBy, expense.createdAt, expense.note,
-            ]))
-            for person in try expense.personRows() {
-                personRows.append(parameters.row([
-                    expense.id, person.user, expense.day, expense.createdAt, expense.category, expense.currency,
-                    person.paid, person.paidPosition, person.part, person.partPosition, person.ruleValue,
-                ]))
-            }
+            expenseRows.append(parameters.row(ExpenseRows.expense(expense)))
+            personRows += try ExpenseRows.people(of: expense).map { parameters.row($0) }
             let line = addition.activity
             lineRows.append(parameters.row([line.id, line.at, line.actor, line.kind, line.subject, line.summary]))
             for person in line.people { linePeople.append(parameters.row([line.id, person])) }
@@ -184,16 +166,13 @@ extension Transaction {
         // checked all the same: from the balance as it is.
         var before: [BalanceKey: Int64] = [:]
         for pair in pairs where totals[pair] == 0 {
-            before[pair] = try db.row(
-                "SELECT amount FROM balance WHERE user_low = $1 AND user_high = $2 AND currency = $3", [pair.low, pair.high, pair.currency]
-            )?.integer(0) ?? 0
+            before[pair] = try db.row(BalanceSQL.amount, [pair.low, pair.high, pair.currency])?.integer(0) ?? 0
         }
 
         var parts = [
             """
             new_expense AS (
-                INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)
-                VALUES \(expenseRows.joined(separator: ", "))
+                INSERT INTO \(ExpenseRows.expenseTable) VALUES \(expenseRows.joined(separator: ", "))
             )
             """,
             """
@@ -207,9 +186,7 @@ extension Transaction {
             parts.append(
                 """
                 new_person AS (
-                    INSERT INTO expense_person
-                        (expense_id, user_id, day, created_at, category, currency, paid, paid_position, part, part_position, rule_value)
-                    VALUES \(personRows.joined(separator: ", "))
+                    INSERT INTO \(ExpenseRows.personTable) VALUES \(personRows.joined(separator: ", "))
                 )
                 """
             )
@@ -230,18 +207,8 @@ extension Transaction {
         if moving.isEmpty {
             result = "SELECT NULL::text, NULL::text, NULL::text, NULL::bigint WHERE false"
         } else {
-            // As addToBalance: a new pair goes in; a kept one moves, unless that settles it, when
-            // no row comes back (and it is removed below). A sum past 64 bits is SQLSTATE 22003.
-            parts.append(
-                """
-                moved AS (
-                    INSERT INTO balance AS kept (user_low, user_high, currency, amount) VALUES \(moving.joined(separator: ", "))
-                    ON CONFLICT (user_low, user_high, currency) DO UPDATE SET amount = kept.amount + excluded.amount
-                    WHERE kept.amount + excluded.amount <> 0
-                    RETURNING user_low, user_high, currency, amount
-                )
-                """
-            )
+            // A pair that comes to zero returns no row, and is removed below.
+            parts.append("moved AS (\n\(BalanceSQL.move(moving))\n)")
             result = "SELECT user_low, user_high, currency, amount FROM moved"
         }
         let rows = try db.rows("WITH " + parts.joined(separator: ",\n") + "\n" + result, parameters.values)
@@ -257,7 +224,7 @@ extension Transaction {
             } else {
                 let final = after[pair] ?? 0
                 if after[pair] == nil {
-                    try db.execute("DELETE FROM balance WHERE user_low = $1 AND user_high = $2 AND currency = $3", [pair.low, pair.high, pair.currency])
+                    try db.execute(BalanceSQL.delete, [pair.low, pair.high, pair.currency])
                 }
                 let (start, overflow) = final.subtractingReportingOverflow(total)
                 guard !overflow else { throw ExpensesDataError.outOfRange }

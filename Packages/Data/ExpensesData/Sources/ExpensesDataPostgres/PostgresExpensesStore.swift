@@ -157,37 +157,17 @@ struct Transaction: ExpensesWriting {
     }
 
     func insert(_ expense: StoredExpense) throws {
-        // The expense and every person in it in one statement: the expense's ten parameters,
-        // then a row of eleven for each person.
-        var values: [any SQLValueConvertible] = [
-            expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category,
-            expense.splitMode, expense.createdBy, expense.createdAt, expense.note,
-        ]
-        var tuples: [String] = []
-        for person in try expense.personRows() {
-            let first = values.count
-            tuples.append("(" + (1...11).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
-            values += [
-                expense.id, person.user, expense.day, expense.createdAt, expense.category, expense.currency,
-                person.paid, person.paidPosition, person.part, person.partPosition, person.ruleValue,
-            ] as [any SQLValueConvertible]
-        }
-        let head = """
-            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-            """
-        guard !tuples.isEmpty else {
-            try db.execute(head, values)
+        // The expense and every person in it in one statement.
+        var parameters = Parameters()
+        let head = "INSERT INTO \(ExpenseRows.expenseTable) VALUES \(parameters.row(ExpenseRows.expense(expense)))"
+        let people = try ExpenseRows.people(of: expense).map { parameters.row($0) }
+        guard !people.isEmpty else {
+            try db.execute(head, parameters.values)
             return
         }
         try db.execute(
-            """
-            WITH head AS (\(head))
-            INSERT INTO expense_person
-                (expense_id, user_id, day, created_at, category, currency, paid, paid_position, part, part_position, rule_value)
-            VALUES \(tuples.joined(separator: ", "))
-            """,
-            values
+            "WITH head AS (\(head))\nINSERT INTO \(ExpenseRows.personTable) VALUES \(people.joined(separator: ", "))",
+            parameters.values
         )
     }
 
@@ -304,25 +284,12 @@ struct Transaction: ExpensesWriting {
 
     func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
         let pair: [any SQLValueConvertible] = [low, high, currency]
-        guard amount != 0 else {
-            return try db.row("SELECT amount FROM balance WHERE user_low = $1 AND user_high = $2 AND currency = $3", pair)?.integer(0) ?? 0
-        }
+        guard amount != 0 else { return try db.row(BalanceSQL.amount, pair)?.integer(0) ?? 0 }
         changes?.record(low, high)
-        // One statement: a new pair goes in; a kept one moves, unless that settles it (a kept
-        // balance is never 0), when no row comes back and it goes. A sum past 64 bits is
-        // SQLSTATE 22003. A pair another writer changed or added since this transaction's
-        // snapshot makes it fail to serialize (and the write run again).
-        let moved = try db.row(
-            """
-            INSERT INTO balance AS kept (user_low, user_high, currency, amount) VALUES ($1, $2, $3, $4)
-            ON CONFLICT (user_low, user_high, currency) DO UPDATE SET amount = kept.amount + excluded.amount
-            WHERE kept.amount + excluded.amount <> 0
-            RETURNING amount
-            """,
-            pair + [amount]
-        )
-        if let moved { return try moved.integer(0) }
-        try db.execute("DELETE FROM balance WHERE user_low = $1 AND user_high = $2 AND currency = $3", pair)
+        var parameters = Parameters()
+        let moved = try db.row(BalanceSQL.move([parameters.row(pair + [amount])]), parameters.values)
+        if let moved { return try moved.integer(3) }
+        try db.execute(BalanceSQL.delete, pair)
         return 0
     }
 
