@@ -62,12 +62,11 @@ struct ServerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let level = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let output = LogOutput.standardError
+        LoggingSystem.bootstrap { label in LineLogHandler(label: label, output: output, level: level) }
         let logger = Logger(label: "flows-server")
+        // Whatever ends the run, its last lines are written before the process exits.
+        defer { output.flush() }
 
         guard let url = database ?? ProcessInfo.processInfo.environment["FLOWS_DATABASE_URL"] else {
             throw ValidationError(
