@@ -96,6 +96,9 @@ let package = Package(
         // The generated client's transport on Foundation's URLSession (in the toolchain: nothing
         // more to build), for the server's tests and the CLI's remote services.
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        // gzip for large answers (on the system's zlib), by Hummingbird's author, on NIO's
+        // ByteBuffer: kept balances go out compressed to clients that take gzip.
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         // MARK: - The app
@@ -143,6 +146,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             path: "Apps/flows-server/Sources/FlowsServer"
         ),
@@ -346,6 +350,8 @@ let package = Package(
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
         .testTarget(

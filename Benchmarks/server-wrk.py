@@ -10,7 +10,9 @@ for SECONDS at CONNECTIONS connections (two wrk threads):
      and GET /large on it (a constant the size of Ada's balances): the ceiling for her answer;
   2. GET /health on flows-server: its HTTP path and middlewares, no database;
   3. GET /balances as the friend: a session check and a one-row query, a small answer;
-  4. GET /balances as Ada: the same with her 1,000 balances;
+  4. GET /balances as Ada: the same with her 1,000 balances, as a client that takes no
+     compression; and again as the CLI asks (URLSession's `Accept-Encoding: deflate, gzip, br,
+     zstd`), which gets it in gzip;
   5. POST /expenses as Ada (adds.lua).
 Prints requests per second and latency percentiles for each, Ada's balances as a share of the
 bare route's rate, and the targets beside them. Prints figures; asserts nothing (Scripts/bench).
@@ -64,6 +66,10 @@ def main():
     balances, balances_p99, balances_refused, _ = run_wrk(
         "GET /balances (flows-server, Ada: 1,000 balances)", f"{server}/balances", seconds, connections, bearer("token")
     )
+    gzipped, gzipped_p99, gzipped_refused, _ = run_wrk(
+        "GET /balances (flows-server, Ada, Accept-Encoding as the CLI sends it: gzip)", f"{server}/balances", seconds, connections,
+        bearer("token") + ["-H", "Accept-Encoding: deflate, gzip, br, zstd"],
+    )
     _, adds_p99, adds_refused, adds_total = run_wrk(
         "POST /expenses (flows-server, Ada with each friend in turn)", server, seconds, connections, ["-s", f"{seed}/adds.lua"]
     )
@@ -74,6 +80,11 @@ def main():
         f"(target: at least 50%), p99 {balances_p99:.2f} ms (target: under 10 ms); "
         f"the bare route answering a constant of her answer's size runs at {100 * large / constant:.1f}%"
         + (f"; {balances_refused} refused" if balances_refused else "")
+    )
+    print(
+        f"Ada's balances in gzip (as the CLI asks) at {connections} connections: {100 * gzipped / constant:.1f}% of the bare "
+        f"route's rate (target: at least 50%), p99 {gzipped_p99:.2f} ms (target: under 10 ms)"
+        + (f"; {gzipped_refused} refused" if gzipped_refused else "")
     )
     print(
         f"Expenses added over HTTP at {connections} connections: {added:,.0f} per second, p99 {adds_p99:.2f} ms "

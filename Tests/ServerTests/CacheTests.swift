@@ -1,6 +1,8 @@
+import CompressNIO
 import FlowsAPI
 @testable import FlowsServer
 import Foundation
+import NIOCore
 import Primitives
 import Synchronization
 import Testing
@@ -171,6 +173,58 @@ struct CacheTests {
             let ended = try await get(token: ada.token)
             #expect(ended.status == 401 && ended.problemCode == "unauthenticated", "\(ended)")
         }
+    }
+
+    /// A client that takes gzip gets the answer to `GET /balances` in gzip, kept or not; one that
+    /// does not, or an answer too small to gain, goes as it is; the answer says it varies.
+    @Test func balancesGoOutInGzipToClientsThatTakeIt() async throws {
+        try await LiveServer.with { server in
+            let ada = try await server.signUp("Ada")
+            for number in 1...12 {
+                guard case .contact(let contact) = try await ada.client.addContact(body: .json(.init(name: "Friend \(number)"))).created.body.json
+                else { throw ServerTestError("a contact") }
+                _ = try await ada.client.addExpense(body: .json(.dinner(Int64(100 * number), paidBy: ada.id, among: [ada.id, contact.id]))).created
+            }
+            let connection = try RawConnection(port: server.port)
+            func get(token: String, _ extra: String = "") async throws -> RawResponse {
+                try await connection.send("GET /balances HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n\(extra)\r\n")
+                return try await connection.response()
+            }
+            let whole = try await get(token: ada.token, "Accept-Encoding: gzip, deflate\r\n")  // the whole way
+            let kept = try await get(token: ada.token, "Accept-Encoding: gzip, deflate\r\n")
+            let plain = try await get(token: ada.token)
+            #expect(plain.status == 200 && plain.headers["content-encoding"] == nil && plain.headers["vary"] == "Accept-Encoding")
+            #expect(plain.body.count > GzippedBody.smallest && plain.text.contains("\"minorUnits\":600"), "\(plain)")
+            for answer in [whole, kept] {
+                #expect(answer.status == 200 && answer.headers["content-encoding"] == "gzip" && answer.headers["vary"] == "Accept-Encoding")
+                var compressed = ByteBuffer(data: answer.body)
+                let decompressed = try compressed.decompress(with: .gzip())
+                #expect(Data(decompressed.readableBytesView) == plain.body)
+                #expect(answer.body.count < plain.body.count / 2)
+            }
+            #expect(kept.body == whole.body)
+            let refused = try await get(token: ada.token, "Accept-Encoding: gzip;q=0, deflate\r\n")
+            #expect(refused.headers["content-encoding"] == nil && refused.body == plain.body)
+            // URLSession asks for gzip, and reads it back.
+            let session = try await server.raw("GET", "/balances", token: ada.token)
+            #expect(session.status == 200 && session.body == plain.body)
+
+            // Bob's single balance is too small to gain from it.
+            let bob = try await server.signUp("Bob")
+            _ = try await ada.client.addFriend(body: .json(.email(.init(by: .email, email: "bob@example.com")))).created
+            _ = try await ada.client.addExpense(body: .json(.dinner(1_000, paidBy: ada.id, among: [ada.id, bob.id]))).created
+            let small = try await get(token: bob.token, "Accept-Encoding: gzip\r\n")
+            #expect(small.status == 200 && small.headers["content-encoding"] == nil && small.text.contains("\"minorUnits\":-500"), "\(small)")
+        }
+    }
+
+    @Test("which Accept-Encoding takes gzip", arguments: [
+        ("gzip", true), ("GZIP", true), ("deflate, gzip, br, zstd", true), ("x-gzip", true), ("gzip;q=0.5", true), ("*", true),
+        ("br, *;q=0.1", true), (nil, false), ("", false), ("identity", false), ("gzip;q=0", false), ("gzip; q=0.0, *", false),
+        ("*;q=0", false), ("deflate", false),
+    ] as [(String?, Bool)])
+    func takesGzip(header: String?, takes: Bool) {
+        #expect(ContentCoding.takesGzip(header) == takes)
     }
 
     /// Changing one's name through a server shows at once in what that server answers.
