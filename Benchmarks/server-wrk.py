@@ -37,7 +37,7 @@ def run_wrk(label, url, seconds, connections, extra):
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
     total = int(re.search(r"(\d+) requests in", output).group(1))
-    percentiles = {p: milliseconds(value) for p, value in re.findall(r"^\s+(50|90|99)%\s+(\S+)$", output, re.MULTILINE)}
+    percentiles = {p: milliseconds(value) for p, value in re.findall(r"^\s+(50|90|99)%\s+(\S+)\s*$", output, re.MULTILINE)}
     refused = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     refused = int(refused.group(1)) if refused else 0
     errors = re.search(r"Socket errors: (.*)$", output, re.MULTILINE)
