@@ -11,10 +11,18 @@ struct RandomSourceTests {
         #expect(SeededRandomSource(seed: 1).bytes(13).count == 13)
     }
 
-    @Test("the system source does not repeat itself")
+    @Test("the system source gives as many bytes as asked, and does not repeat itself")
     func system() {
         let source = SystemRandomSource()
         #expect(source.bytes(16) != source.bytes(16))
+        for count in [0, 1, 7, 8, 9, 16, 33] { #expect(source.bytes(count).count == count) }
+        #expect(source.bytes(-1).isEmpty)
+        // Every byte value turns up among 64 KiB: no byte of a word is left out or fixed.
+        let seen = Set(source.bytes(1 << 16))
+        #expect(seen.count == 256)
+        // Each position of a word varies.
+        let words = (0..<64).map { _ in source.bytes(8) }
+        for position in 0..<8 { #expect(Set(words.map { $0[position] }).count > 1) }
     }
 
     @Test("user identifiers are version 4 UUIDs")

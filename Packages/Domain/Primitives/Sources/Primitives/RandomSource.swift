@@ -8,8 +8,16 @@ public protocol RandomSource: Sendable {
 public struct SystemRandomSource: RandomSource {
     public init() {}
 
+    /// Eight bytes for each call to the system (an identifier's sixteen take two), not one.
     public func bytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(max(0, count))
+        while bytes.count < count {
+            let word = generator.next()
+            let wanted = count - bytes.count
+            withUnsafeBytes(of: word) { bytes.append(contentsOf: $0.prefix(wanted)) }
+        }
+        return bytes
     }
 }
