@@ -147,6 +147,10 @@ extension Transaction {
                 changesByPair[pair, default: []].append((change.amount, addition.balanceLimit))
             }
         }
+        // Every batch moves its pairs in one order, so two batches written at once that share
+        // pairs wait for one another rather than deadlock (which PostgreSQL finds only after a
+        // second). Each pair's changes keep their order, which is what the checks below need.
+        pairs.sort { ($0.low, $0.high, $0.currency) < ($1.low, $1.high, $1.currency) }
         var totals: [BalanceKey: Int64] = [:]
         var moving: [String] = []
         for pair in pairs {
