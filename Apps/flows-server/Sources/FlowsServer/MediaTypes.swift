@@ -48,12 +48,12 @@ struct MediaRange: Equatable {
     /// Reads `type/subtype;parameters` (any case); nil when it is not one.
     init?(_ text: some StringProtocol) {
         let parts = text.split(separator: ";", omittingEmptySubsequences: false)
-        let range = parts[0].trimmingCharacters(in: .whitespaces).lowercased().split(separator: "/", omittingEmptySubsequences: false)
+        let range = parts[0].trimmingBlanks.lowercased().split(separator: "/", omittingEmptySubsequences: false)
         let token = { (part: Substring) in !part.isEmpty && part.allSatisfy { $0.isLetter || $0.isNumber || "!#$&^_.+-*".contains($0) } }
         guard range.count == 2, token(range[0]), token(range[1]), range[0] != "*" || range[1] == "*" else { return nil }
         var quality = 1.0
         for parameter in parts.dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks.lowercased() }
             if pair.count == 2, pair[0] == "q" {
                 guard let value = Double(pair[1]), (0...1).contains(value) else { return nil }
                 quality = value
@@ -71,7 +71,7 @@ struct MediaRange: Equatable {
     static func accepts(_ header: String, _ answered: String) -> Bool? {
         guard let answer = MediaRange(answered) else { return false }
         var best: (specificity: Int, quality: Double)?
-        for element in header.split(separator: ",") where !element.trimmingCharacters(in: .whitespaces).isEmpty {
+        for element in header.split(separator: ",") where !element.trimmingBlanks.isEmpty {
             guard let range = MediaRange(element) else { return nil }
             guard (range.type == "*" || range.type == answer.type) && (range.subtype == "*" || range.subtype == answer.subtype) else { continue }
             let specificity = (range.type == "*" ? 0 : 1) + (range.subtype == "*" ? 0 : 1)
@@ -79,5 +79,16 @@ struct MediaRange: Equatable {
             best = (specificity, range.quality)
         }
         return (best?.quality ?? 0) > 0
+    }
+}
+
+extension StringProtocol {
+    /// Without the blanks around it. Header fields are read this way on every request, so not
+    /// with Foundation's `CharacterSet`, which bridges through NSString.
+    var trimmingBlanks: SubSequence {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
     }
 }

@@ -1,6 +1,6 @@
 import Accounts
-import CompressNIO
 import AccountsData
+import CompressNIO
 import FlowsAPI
 import Foundation
 import HTTPTypes
@@ -265,10 +265,7 @@ struct SessionMiddleware: ServerMiddleware {
         guard let header else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        // Trimmed without Foundation's CharacterSet, which bridges through NSString: every
-        // request with a token pays this.
-        var token = parts[1].drop(while: \.isWhitespace)
-        while let last = token.last, last.isWhitespace { token = token.dropLast() }
+        let token = parts[1].trimmingBlanks
         // A token is 43 base64url characters; anything much longer is not one of ours.
         guard !token.isEmpty, token.utf8.count <= 256 else { return nil }
         return String(token)
@@ -376,10 +373,10 @@ enum ContentCoding {
         var wildcard = false
         for item in header.split(separator: ",") {
             let parts = item.split(separator: ";")
-            guard let name = parts.first?.trimmingCharacters(in: .whitespaces).lowercased(), !name.isEmpty else { continue }
+            guard let name = parts.first?.trimmingBlanks.lowercased(), !name.isEmpty else { continue }
             var weight = 1.0
             for parameter in parts.dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingBlanks }
                 if pair.count == 2, pair[0].lowercased() == "q" { weight = Double(pair[1]) ?? 0 }
             }
             if name == "gzip" || name == "x-gzip" { return weight > 0 }
