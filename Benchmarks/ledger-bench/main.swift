@@ -14,9 +14,9 @@ import Primitives
 let people = (0..<200).map { UserID(rawValue: String(format: "user-%04d", $0)) }
 let me = people[0]
 
-/// Everyone the bench names exists.
+/// Everyone the bench names may be named.
 struct BenchPeople: PeopleDirectory {
-    func unknown(among people: Set<UserID>) async throws -> Set<UserID> { [] }
+    func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> { [] }
 }
 
 /// Adds `count` expenses one by one, off the main actor (as a flow's task calls the service), so

@@ -11,6 +11,7 @@ let package = Package(
         .package(path: "../../Packages/Domain/Primitives"),
         .package(path: "../../Packages/Domain/Accounts"),
         .package(path: "../../Packages/Domain/Expenses"),
+        .package(path: "../../Packages/Domain/Friends"),
         .package(path: "../../Packages/Infrastructure"),
     ],
     targets: [
@@ -21,6 +22,7 @@ let package = Package(
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Accounts", package: "Accounts"),
                 .product(name: "Expenses", package: "Expenses"),
+                .product(name: "Friends", package: "Friends"),
                 .product(name: "LocalStore", package: "Infrastructure"),
             ]
         ),

@@ -22,9 +22,9 @@ func draft(_ amount: Money, paidBy payers: [(UserID, Int64)], among participants
     )
 }
 
-/// Everyone exists but those whose id starts with "unknown".
+/// Everyone may name everyone but those whose id starts with "unknown".
 struct TestPeople: PeopleDirectory {
-    func unknown(among people: Set<UserID>) async throws -> Set<UserID> {
+    func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
         people.filter { $0.rawValue.hasPrefix("unknown") }
     }
 }

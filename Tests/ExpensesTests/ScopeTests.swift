@@ -46,7 +46,7 @@ struct ScopeTests {
         await #expect(throws: ExpensesError.unknownPeople([ghost])) {
             try await service.settle(from: ann, to: ghost, amount: eur(100), day: try Day("2026-11-22"), by: ann)
         }
-        #expect(ExpensesError.unknownPeople([ghost]).message == "No one is known by unknown-ghost.")
+        #expect(ExpensesError.unknownPeople([ghost]).message == "Not among your friends or contacts: unknown-ghost. Add them as a friend or a contact first.")
         #expect(try ledger.count("expense") + ledger.count("settlement") == 0)
     }
 

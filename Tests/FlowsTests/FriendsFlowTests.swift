@@ -133,14 +133,16 @@ struct UserPreviewFlowTests {
         FlowTest { [fixture] router in UserPreviewFlow(user: user, friend: friend, dependencies: dependencies ?? fixture, router: router) }
     }
 
-    private func expense(_ cents: Int64, paidBy payer: UserID, among people: [UserID], day: String, description: String = "Dinner") async throws {
+    private func expense(
+        _ cents: Int64, paidBy payer: UserID, among people: [UserID], day: String, description: String = "Dinner", by user: UserID? = nil
+    ) async throws {
         let amount = Money(minorUnits: cents, currency: .eur)
         _ = try await fixture.expenses.add(
             ExpenseDraft(
                 description: description, amount: amount, day: try Day(day), category: .food,
                 payers: [Payer(user: payer, amount: amount)], participants: people, rule: .equal
             ),
-            by: payer
+            by: user ?? payer
         )
     }
 
@@ -149,10 +151,14 @@ struct UserPreviewFlowTests {
         let ada = try await fixture.existingUser(signedIn: true)
         let sam = try await fixture.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
         let cy = try await fixture.friends.addContact(name: "Cy Young", email: nil, by: ada.id)
-        // Dee has an account but is not Ada's friend.
+        // Dee has an account and is no longer Ada's friend: Ada added the tea Dee paid for the
+        // three of them, paid her share back, and removed her.
         let dee = try await fixture.accounts.signUp(email: "dee@example.com", displayName: "Dee Dee", password: "correct horse")
-        try await expense(300, paidBy: dee.id, among: [ada.id, sam.id, dee.id], day: "2026-11-19", description: "Tea")
-        try await expense(900, paidBy: cy.id, among: [ada.id, sam.id, cy.id], day: "2026-11-20")
+        _ = try await fixture.friends.add(.email("dee@example.com"), by: ada.id)
+        try await expense(300, paidBy: dee.id, among: [ada.id, sam.id, dee.id], day: "2026-11-19", description: "Tea", by: ada.id)
+        _ = try await fixture.expenses.settle(from: ada.id, to: dee.id, amount: Money(minorUnits: 100, currency: .eur), day: try Day("2026-11-19"), by: ada.id)
+        try await fixture.friends.remove(dee.id, by: ada.id)
+        try await expense(900, paidBy: cy.id, among: [ada.id, sam.id, cy.id], day: "2026-11-20", by: ada.id)
         let amount = Money(minorUnits: 1200, currency: .eur)
         _ = try await fixture.expenses.add(
             ExpenseDraft(

@@ -19,6 +19,11 @@ private struct World {
         return user
     }
 
+    /// Makes `a` and `b` friends (both ways), so each may name the other in expenses.
+    func befriend(_ a: User, _ b: User) async throws {
+        _ = try await friends.add(.friendCode(b.friendCode.description), by: a.id)
+    }
+
     /// An expense of `amount` cents paid by `payer`, shared equally.
     @discardableResult
     func expense(_ amount: Int64, paidBy payer: UserID, among people: [UserID], by user: UserID? = nil, currency: Currency = .eur) async throws -> Expense {
@@ -133,6 +138,8 @@ struct FriendsServiceTests {
         let ada = try await world.account("Ada")
         let bob = try await world.account("Bob")
         let dee = try await world.account("Dee")
+        try await world.befriend(ada, bob)
+        try await world.befriend(ada, dee)
         let sam = try await world.friends.addContact(name: "Sam", email: nil, by: ada.id)
         try await world.expense(3_000, paidBy: ada.id, among: [ada.id, sam.id, bob.id])
         try await world.expense(900, paidBy: dee.id, among: [ada.id, dee.id])
@@ -140,7 +147,7 @@ struct FriendsServiceTests {
         await #expect(throws: FriendsError.cannotLink("They are in an expense or a payment together, so they cannot be one person.")) {
             try await world.friends.link(sam.id, to: .email("bob@example.com"), by: ada.id)
         }
-        #expect(try await world.friends.friends(of: ada.id).map(\.id) == [sam.id])
+        #expect(Set(try await world.friends.friends(of: ada.id).map(\.id)) == [bob.id, dee.id, sam.id])
         // Before linking, who the link would go to, with nothing written; only the owner may ask.
         #expect(try await world.friends.linkTarget(sam.id, to: .email("DEE@example.com"), by: ada.id).id == dee.id)
         await #expect(throws: FriendsError.notAContact) { try await world.friends.linkTarget(sam.id, to: .email("dee@example.com"), by: bob.id) }
@@ -150,11 +157,11 @@ struct FriendsServiceTests {
         await #expect(throws: FriendsError.cannotLink("A contact cannot be linked to your own account.")) {
             try await world.friends.linkTarget(sam.id, to: .email("ada@example.com"), by: ada.id)
         }
-        #expect(try await world.friends.friends(of: ada.id).map(\.id) == [sam.id])
+        #expect(Set(try await world.friends.friends(of: ada.id).map(\.id)) == [bob.id, dee.id, sam.id])
         // Linked to Dee: Sam's 10.00 and Dee's 4.50 with Ada become Dee's 5.50 the other way.
         let linked = try await world.friends.link(sam.id, to: .friendCode(dee.friendCode.description), by: ada.id)
         #expect(linked.id == dee.id)
-        #expect(try await world.friends.friends(of: ada.id).map(\.id) == [dee.id])
+        #expect(Set(try await world.friends.friends(of: ada.id).map(\.id)) == [bob.id, dee.id])
         #expect(try await world.friends.friends(of: dee.id).map(\.id) == [ada.id])
         #expect(try await world.expenses.balances(of: dee.id) == [
             Balance(other: ada.id, amount: Money(minorUnits: -550, currency: .eur)),
@@ -162,7 +169,7 @@ struct FriendsServiceTests {
         ].filter { $0.amount.minorUnits != 0 })
         let dinner = try await world.expenses.expenses(of: dee.id, page: PageRequest()).first { $0.amount.minorUnits == 3_000 }
         #expect(dinner?.split.parts.map(\.user) == [ada.id, dee.id, bob.id])
-        #expect(try await world.friends.contacts(among: [sam.id]).isEmpty)
+        #expect(try await world.friends.friends(among: [sam.id, dee.id], of: ada.id) == [dee.id])
         await #expect(throws: FriendsError.notAContact) { try await world.friends.link(sam.id, to: .email("dee@example.com"), by: ada.id) }
     }
 
@@ -171,6 +178,7 @@ struct FriendsServiceTests {
         let world = World()
         let ada = try await world.account("Ada")
         let dee = try await world.account("Dee")
+        try await world.befriend(ada, dee)
         let sam = try await world.friends.addContact(name: "Sam", email: nil, by: ada.id)
         let lunch = try await world.expense(1_000, paidBy: ada.id, among: [ada.id, sam.id])
         _ = try await world.expenses.edit(lunch.id, to: ExpenseDraft(
@@ -203,6 +211,33 @@ struct FriendsServiceTests {
         // Restored, it would have Dee in it twice: it is gone.
         await #expect(throws: ExpensesError.notFound(both.id)) { _ = try await world.expenses.restore(both.id, by: ada.id) }
         #expect(try await world.expenses.deletedExpenses(of: ada.id, page: PageRequest()).isEmpty)
+    }
+
+    @Test("the people a user may name: their friends and their own contacts, not a former friend, a removed contact or anyone else's")
+    func whomAUserMayName() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        let bob = try await world.account("Bob")
+        let cy = try await world.account("Cy")
+        let dee = try await world.account("Dee")
+        try await world.befriend(ada, bob)
+        try await world.befriend(dee, ada)
+        try await world.friends.remove(dee.id, by: ada.id)
+        try await world.befriend(bob, cy)
+        let sam = try await world.friends.addContact(name: "Sam", email: nil, by: ada.id)
+        let kit = try await world.friends.addContact(name: "Kit", email: nil, by: ada.id)
+        try await world.friends.remove(kit.id, by: ada.id)
+        let bobsContact = try await world.friends.addContact(name: "Lou", email: nil, by: bob.id)
+        let everyone: Set<UserID> = [ada.id, bob.id, cy.id, dee.id, sam.id, kit.id, bobsContact.id, UserID(rawValue: "nobody")]
+        #expect(try await world.friends.friends(among: everyone, of: ada.id) == [bob.id, sam.id])
+        #expect(try await world.friends.friends(among: everyone, of: bob.id) == [ada.id, cy.id, bobsContact.id])
+        #expect(try await world.friends.friends(among: everyone, of: dee.id) == [])
+        #expect(try await world.friends.friends(among: [], of: ada.id) == [])
+        // So the ledger refuses Ada's expense with Cy (Bob's friend, not hers) or Dee, naming them.
+        await #expect(throws: ExpensesError.unknownPeople([cy.id, dee.id].sorted { $0.rawValue < $1.rawValue })) {
+            try await world.expense(900, paidBy: ada.id, among: [ada.id, bob.id, cy.id, dee.id])
+        }
+        #expect(try await world.expenses.balances(of: ada.id).isEmpty)
     }
 
     @Test("claiming: signing up with a contact's email links every contact with it")
@@ -303,6 +338,8 @@ struct FriendsPropertyTests {
             let ann = try! await world.account("Ann")
             let ben = try! await world.account("Ben")
             let dee = try! await world.account("Dee")
+            try! await world.befriend(ann, ben)
+            try! await world.befriend(ann, dee)
             let sam = try! await world.friends.addContact(name: "Sam", email: nil, by: ann.id)
             var steps = Steps(state: UInt64(seed))
             // Sam never shares an expense with Dee: the two are to become one person.

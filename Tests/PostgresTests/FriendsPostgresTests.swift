@@ -64,10 +64,12 @@ struct FriendsPostgresTests {
             #expect(try await friends.friends(of: ada.id).map(\.id) == [samAccount.id])
             #expect(try await expenses.expenses(of: samAccount.id, page: PageRequest()).count == 1)
             #expect(try await world.services.verifier.verify().isSound)
-            // A contact in an expense with the account cannot be linked to it.
+            // A contact in an expense with the account cannot be linked to it (Sam is Ada's friend now).
             let dee = try await friends.addContact(name: "Dee", email: nil, by: ada.id)
-            _ = try await expenses.add(try draft(eur(900), paidBy: [(ada.id, 900)], among: [ada.id, dee.id, bob.id]), by: ada.id)
-            await #expect(throws: FriendsError.self) { try await friends.link(dee.id, to: .email("bob@example.com"), by: ada.id) }
+            _ = try await expenses.add(try draft(eur(900), paidBy: [(ada.id, 900)], among: [ada.id, dee.id, samAccount.id]), by: ada.id)
+            await #expect(throws: FriendsError.cannotLink("They are in an expense or a payment together, so they cannot be one person.")) {
+                try await friends.link(dee.id, to: .email("sam@example.com"), by: ada.id)
+            }
             #expect(try await friends.friend(dee.id, of: ada.id)?.name.value == "Dee")
         }
     }

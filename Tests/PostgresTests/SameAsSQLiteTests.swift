@@ -67,11 +67,17 @@ private func story(_ services: LocalServices) async throws -> Transcript {
     _ = await log.step("Bob adds a contact") { try await friends.addContact(name: "Eve", email: "eve@example.com", by: bob.id) }
 
     let dinner = try await expenses.add(try draft(eur(3000), paidBy: [(ada.id, 3000)], among: [ada.id, bob.id, cy.id]), by: ada.id)
-    _ = await log.step("Bob adds the cabin") {
+    _ = await log.step("Bob adds the cabin with Ada's contact") {
         try await expenses.add(try draft(
             eur(10000), paidBy: [(bob.id, 10000)], among: [ada.id, bob.id, sam.id], rule: .shares([ada.id: 1, bob.id: 2, sam.id: 1]),
             description: "Cabin", day: "2026-11-20", category: .travel
         ), by: bob.id)
+    }
+    _ = await log.step("Ada adds the cabin Bob paid") {
+        try await expenses.add(try draft(
+            eur(10000), paidBy: [(bob.id, 10000)], among: [ada.id, bob.id, sam.id], rule: .shares([ada.id: 1, bob.id: 2, sam.id: 1]),
+            description: "Cabin", day: "2026-11-20", category: .travel
+        ), by: ada.id)
     }
     let sushi = try await expenses.add(try draft(
         Money(minorUnits: 3333, currency: .jpy), paidBy: [(ada.id, 3333)], among: [ada.id, dee.id],
@@ -98,6 +104,9 @@ private func story(_ services: LocalServices) async throws -> Transcript {
     _ = await log.step("an expense with someone nobody knows") {
         try await expenses.add(try draft(eur(100), paidBy: [(ada.id, 100)], among: [ada.id, UserID(rawValue: "nobody")]), by: ada.id)
     }
+    _ = await log.step("Cy adds an expense with Bob, who is not her friend") {
+        try await expenses.add(try draft(eur(100), paidBy: [(bob.id, 100)], among: [bob.id, cy.id]), by: cy.id)
+    }
     _ = await log.step("Cy adds an expense she is not in") {
         try await expenses.add(try draft(eur(100), paidBy: [(ada.id, 100)], among: [ada.id, bob.id]), by: cy.id)
     }
@@ -113,6 +122,10 @@ private func story(_ services: LocalServices) async throws -> Transcript {
     _ = await log.step("Cy restores the taxi again") { try await expenses.restore(taxi.id, by: cy.id).id }
 
     let day = try Day("2026-11-23")
+    _ = await log.step("Cy pays Bob, not her friend, with no balance between them") {
+        try await expenses.settle(from: cy.id, to: bob.id, amount: eur(100), day: day, by: cy.id)
+    }
+    _ = await log.step("Bob adds Cy by code") { try await friends.add(.friendCode(cy.friendCode.description), by: bob.id) }
     _ = await log.step("Bob pays Ada a part") { try await expenses.settle(from: bob.id, to: ada.id, amount: eur(2000), day: day, by: bob.id) }
     _ = await log.step("Cy pays Bob more than she owes him") { try await expenses.settle(from: cy.id, to: bob.id, amount: eur(5000), day: day, by: cy.id) }
     let cash = await log.step("Ada pays Cy") { try await expenses.settle(from: ada.id, to: cy.id, amount: Money(minorUnits: 617, currency: .usd), day: day, by: ada.id) }
@@ -176,5 +189,10 @@ struct SameAsSQLiteTests {
         #expect(text.contains("sign up with Ada's email in capitals refused: emailTaken"))
         #expect(text.contains("Ada removes Bob refused: notSettled"))
         #expect(text.contains("Cy restores the taxi again refused: notFound"))
+        #expect(text.contains("Bob adds the cabin with Ada's contact refused: unknownPeople"))
+        #expect(text.contains("Cy adds an expense with Bob, who is not her friend refused: unknownPeople"))
+        #expect(text.contains("Cy pays Bob, not her friend, with no balance between them refused: unknownPeople"))
+        // Cy, not Bob's friend, changes the dinner Ada added with the two of them.
+        #expect(!text.contains("Cy edits the dinner refused"))
     }
 }

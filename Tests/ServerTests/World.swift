@@ -144,7 +144,7 @@ let contractCalls: [Call] = {
         Call(id: "claimContacts", method: "POST", template: "/contacts/claim"),
         Call(id: "linkContact", method: "POST", template: "/contacts/{contactId}/link", body: bobByEmail),
         Call(id: "previewContactLink", method: "POST", template: "/contacts/{contactId}/link-target", body: bobByEmail),
-        Call(id: "listContactsAmong", method: "POST", template: "/people/contacts", body: ids),
+        Call(id: "listFriendsAmong", method: "POST", template: "/people/friends", body: ids),
         Call(id: "listNames", method: "POST", template: "/people/names", body: ids),
         // Expenses
         Call(id: "listExpenses", method: "GET", template: "/expenses", query: "offset=0&limit=10"),

@@ -51,13 +51,14 @@ struct Fixture: AppFlow.Dependencies {
         )
         preferences = LivePreferencesService(store: SQLitePreferencesStore(database: database))
         let now: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }
-        let ledger = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: AccountsPeople(accounts: accounts))
+        // Wired as LocalServices.live wires them, with a seed of its own for each service.
+        let ledger = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: NoOneToName())
         friends = LiveFriendsService(
             store: SQLiteFriendsStore(database: database), accounts: accounts, expenses: ledger, merging: ledger,
             random: SeededRandomSource(seed: 2), now: now
         )
         expenses = LiveExpensesService(
-            store: SQLiteExpensesStore(database: database), people: KnownPeople(accounts: accounts, friends: friends),
+            store: SQLiteExpensesStore(database: database), people: FriendsPeople(friends: friends),
             random: SeededRandomSource(seed: 3), now: now
         )
     }
@@ -143,19 +144,13 @@ final class FollowedThemes: ThemeManager {
     var shown: [Theme] { shownThemes.withLock { $0 } }
 }
 
-/// An accounts service whose store is unavailable, but for the question of who exists when
-/// `existing` answers it.
+/// An accounts service whose store is unavailable.
 struct UnavailableAccounts: AccountsService {
-    var existing: (@Sendable (Set<UserID>) -> Set<UserID>)? = nil
-
     func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
     func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
     func signOut() async throws(AccountsError) { throw .storeUnavailable("disk on fire") }
     func storedSession() async throws(AccountsError) -> StoredSession { throw .storeUnavailable("disk on fire") }
-    func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> {
-        guard let existing else { throw .storeUnavailable("disk on fire") }
-        return existing(people)
-    }
+    func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { throw .storeUnavailable("disk on fire") }
     func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] { throw .storeUnavailable("disk on fire") }
     func user(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> User? { throw .storeUnavailable("disk on fire") }
     func user(withEmail email: String, for user: UserID) async throws(AccountsError) -> User? { throw .storeUnavailable("disk on fire") }

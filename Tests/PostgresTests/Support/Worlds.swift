@@ -51,17 +51,10 @@ struct PostgresWorld {
         let accounts = LiveAccountsService(
             store: PostgresAccountsStore(database: database), tokens: tokens, hasher: PasswordHasher(cost: 4), random: random, now: now
         )
-        let expensesStore = PostgresExpensesStore(database: database)
-        let ledger = LiveExpensesService(store: expensesStore, people: AccountsPeople(accounts: accounts), random: random, now: now)
-        let friends = LiveFriendsService(
-            store: PostgresFriendsStore(database: database), accounts: accounts, expenses: ledger, merging: ledger, random: random, now: now
-        )
-        services = LocalServices(
-            accounts: accounts,
-            expenses: LiveExpensesService(store: expensesStore, people: KnownPeople(accounts: accounts, friends: friends), random: random, now: now),
-            friends: friends,
-            preferences: LivePreferencesService(store: PostgresPreferencesStore(database: database)),
-            verifier: LiveLedgerVerifier(store: expensesStore)
+        services = LocalServices.live(
+            accounts: accounts, expensesStore: PostgresExpensesStore(database: database),
+            friendsStore: PostgresFriendsStore(database: database), preferencesStore: PostgresPreferencesStore(database: database),
+            random: random, now: now
         )
     }
 
@@ -109,9 +102,9 @@ struct PostgresLedger {
     }
 }
 
-/// Everyone exists but those whose id starts with "unknown".
+/// Everyone may name everyone but those whose id starts with "unknown".
 struct Everyone: PeopleDirectory {
-    func unknown(among people: Set<UserID>) async throws -> Set<UserID> {
+    func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
         people.filter { $0.rawValue.hasPrefix("unknown") }
     }
 }

@@ -79,12 +79,12 @@ extension Handlers {
         return .ok(.init(body: .json(.init(friend))))
     }
 
-    func listContactsAmong(_ input: Operations.ListContactsAmong.Input) async throws -> Operations.ListContactsAmong.Output {
+    func listFriendsAmong(_ input: Operations.ListFriendsAmong.Input) async throws -> Operations.ListFriendsAmong.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
-        _ = try user
+        let user = try user
         let ids = try Read.userIDs(body.ids, field: "/ids")
-        let contacts = try await friends { () async throws(FriendsError) in try await services.friends.contacts(among: ids) }
-        return .ok(.init(body: .json(.init(ids: contacts.map(\.rawValue).sorted()))))
+        let found = try await friends { () async throws(FriendsError) in try await services.friends.friends(among: ids, of: user) }
+        return .ok(.init(body: .json(.init(ids: found.map(\.rawValue).sorted()))))
     }
 
     func listNames(_ input: Operations.ListNames.Input) async throws -> Operations.ListNames.Output {

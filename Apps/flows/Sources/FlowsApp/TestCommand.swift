@@ -189,6 +189,8 @@ public enum GoldenScripts {
                 [entry.needsUser ? "signed-in" : "account"] + ada,
                 ["friends", "ada@example.com", "bob@example.com"],
                 ["friends", "ada@example.com", "cy@example.com"],
+                // Cy's museum names Bob: an expense names only its writer's friends.
+                ["friends", "bob@example.com", "cy@example.com"],
                 ["contact", "ada@example.com", "Sam Park", "sam@example.com"],
                 ["expense", "bob@example.com", "Dinner", "24.00", "EUR", "2026-11-20", "ada@example.com"],
                 ["expense", "ada@example.com", "Taxi", "10.00", "EUR", "2026-11-21", "cy@example.com"],

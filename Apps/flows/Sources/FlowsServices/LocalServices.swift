@@ -18,7 +18,6 @@ import PreferencesData
 import PreferencesDataSQLite
 import PreferencesLive
 import Primitives
-import Synchronization
 
 /// The app's services on the embedded store, wired in one place: every area's migrations and
 /// the live implementation of each service. The `flows` app builds its container on it, and so
@@ -93,8 +92,8 @@ public struct LocalServices: Sendable {
     /// (the embedded store's, or flows-server's database).
     ///
     /// Friends read balances and move a linked contact's expenses through a ledger of their own
-    /// (the same store; neither names new people, so it needs no one's contacts), and the app's
-    /// ledger knows people from the accounts and the contacts.
+    /// (the same store; it never records an expense or a payment, so it lets no one be named),
+    /// and the app's ledger lets each user name their friends and contacts.
     public static func live(
         accounts: any AccountsService,
         expensesStore: any ExpensesStore,
@@ -103,14 +102,13 @@ public struct LocalServices: Sendable {
         random: any RandomSource,
         now: @escaping @Sendable () -> Date
     ) -> LocalServices {
-        let remembered = RememberedAccounts(accounts)
-        let ledger = LiveExpensesService(store: expensesStore, people: AccountsPeople(accounts: remembered), random: random, now: now)
+        let ledger = LiveExpensesService(store: expensesStore, people: NoOneToName(), random: random, now: now)
         let friends = LiveFriendsService(
             store: friendsStore, accounts: accounts, expenses: ledger, merging: ledger, random: random, now: now
         )
         return LocalServices(
             accounts: accounts,
-            expenses: LiveExpensesService(store: expensesStore, people: KnownPeople(accounts: remembered, friends: friends), random: random, now: now),
+            expenses: LiveExpensesService(store: expensesStore, people: FriendsPeople(friends: friends), random: random, now: now),
             friends: friends,
             preferences: LivePreferencesService(store: preferencesStore),
             verifier: LiveLedgerVerifier(store: expensesStore)
@@ -126,75 +124,26 @@ public struct LocalServices: Sendable {
     }
 }
 
-/// Expenses know who exists from the accounts: one answer to "who is this?" in the whole app.
-public struct AccountsPeople: PeopleDirectory {
-    let accounts: RememberedAccounts
-
-    public init(accounts: any AccountsService) {
-        self.init(accounts: RememberedAccounts(accounts))
-    }
-
-    init(accounts: RememberedAccounts) {
-        self.accounts = accounts
-    }
-
-    public func unknown(among people: Set<UserID>) async throws -> Set<UserID> {
-        people.subtracting(try await accounts.existing(among: people))
-    }
-}
-
-/// Everyone expenses can name: accounts and contacts.
-public struct KnownPeople: PeopleDirectory {
-    let accounts: RememberedAccounts
+/// Expenses let a user name the people the friends area says are theirs: the accounts they are
+/// friends with and their own contacts. One answer, in the whole app, to "whom may I name?".
+public struct FriendsPeople: PeopleDirectory {
     let friends: any FriendsService
 
-    public init(accounts: any AccountsService, friends: any FriendsService) {
-        self.init(accounts: RememberedAccounts(accounts), friends: friends)
-    }
-
-    init(accounts: RememberedAccounts, friends: any FriendsService) {
-        self.accounts = accounts
+    public init(friends: any FriendsService) {
         self.friends = friends
     }
 
-    public func unknown(among people: Set<UserID>) async throws -> Set<UserID> {
-        let withoutAccount = people.subtracting(try await accounts.existing(among: people))
-        guard !withoutAccount.isEmpty else { return [] }
-        return withoutAccount.subtracting(try await friends.contacts(among: withoutAccount))
+    public func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
+        people.subtracting(try await friends.friends(among: people, of: user))
     }
 }
 
-/// Who has an account and who has none, as far as found so far: the accounts service is asked
-/// only about the others. Both answers are for good: an account is never deleted, and an id
-/// without one never gets one (a new account gets a new random id; a contact linked to an
-/// account takes the account's). Every expense added between friends would otherwise ask the
-/// store again who they are. (Whether someone is a contact is not remembered: a linked contact
-/// goes.)
-final class RememberedAccounts: Sendable {
-    private let accounts: any AccountsService
-    private let known = Mutex<(found: Set<UserID>, absent: Set<UserID>)>(([], []))
-    /// Past this many of either, that memory starts over.
-    private let capacity: Int
+/// The directory of a ledger that records no expense or payment (the one friends read balances
+/// from): no one may be named through it.
+public struct NoOneToName: PeopleDirectory {
+    public init() {}
 
-    init(_ accounts: any AccountsService, capacity: Int = 100_000) {
-        self.accounts = accounts
-        self.capacity = capacity
-    }
-
-    /// The ones among `people` that have an account.
-    func existing(among people: Set<UserID>) async throws -> Set<UserID> {
-        let (found, unasked) = known.withLock { known in
-            (people.intersection(known.found), people.subtracting(known.found).subtracting(known.absent))
-        }
-        guard !unasked.isEmpty else { return found }
-        let existing = try await accounts.existing(among: unasked)
-        let absent = unasked.subtracting(existing)
-        known.withLock { known in
-            if known.found.count + existing.count > capacity { known.found.removeAll(keepingCapacity: true) }
-            if known.absent.count + absent.count > capacity { known.absent.removeAll(keepingCapacity: true) }
-            known.found.formUnion(existing)
-            known.absent.formUnion(absent)
-        }
-        return found.union(existing)
+    public func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
+        people
     }
 }

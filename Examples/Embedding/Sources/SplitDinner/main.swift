@@ -2,11 +2,13 @@ import Accounts
 import Expenses
 import Foundation
 import FlowsServices
+import Friends
 import LocalStore
 import Primitives
 
 // Usage: SplitDinner FOLDER. Opens (or creates) a Flows store in FOLDER, makes sure Ada and Bob
-// have accounts, records that Ada paid 30.00 EUR for a dinner for both, and prints what Bob owes.
+// have accounts and are friends, records that Ada paid 30.00 EUR for a dinner for both, and
+// prints what Bob owes.
 let folder = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "split-dinner-store", isDirectory: true)
 let services = LocalServices.open(StoreLocation(directory: folder))
 
@@ -20,6 +22,12 @@ func account(_ email: String, _ name: String) async throws -> User {
 
 let ada = try await account("ada@example.com", "Ada")
 let bob = try await account("bob@example.com", "Bob")
+// An expense names only its writer's friends and contacts.
+do {
+    _ = try await services.friends.add(.email(bob.email.value), by: ada.id)
+} catch .alreadyFriends {
+    // The second run on the same store.
+}
 let total = Money(minorUnits: 3000, currency: .eur)
 let dinner = try await services.expenses.add(
     ExpenseDraft(

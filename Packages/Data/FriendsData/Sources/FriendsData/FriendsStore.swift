@@ -59,8 +59,9 @@ public protocol FriendsReading {
     func contact(id: String) throws -> ContactRecord?
     /// Contacts (of anyone, not removed, not yet linked) whose email has this key.
     func contacts(emailKey: String) throws -> [ContactRecord]
-    /// The ones among `ids` that are contacts (removed ones too: expenses still name them).
-    func existingContactIDs(among ids: [String]) throws -> Set<String>
+    /// The ones among `ids` that `userID` may name in an expense: the accounts they are friends
+    /// with, and their own contacts (not removed, not being linked).
+    func friendIDs(of userID: String, among ids: [String]) throws -> Set<String>
 }
 
 /// Changes inside a transaction.

@@ -56,9 +56,13 @@ private struct Transaction: FriendsWriting {
         ).map(ContactRecord.init(row:))
     }
 
-    func existingContactIDs(among ids: [String]) throws -> Set<String> {
+    func friendIDs(of userID: String, among ids: [String]) throws -> Set<String> {
         guard !ids.isEmpty else { return [] }
-        return Set(try db.rows("SELECT id FROM contact WHERE id = ANY($1)", [ids]).map { try $0.text(0) })
+        return Set(try db.rows("""
+            SELECT friend_id FROM friendship WHERE user_id = $1 AND friend_id = ANY($2)
+            UNION ALL
+            SELECT id FROM contact WHERE owner_id = $1 AND id = ANY($2) AND NOT removed AND linked_to IS NULL
+            """, [userID, ids]).map { try $0.text(0) })
     }
 
     func befriend(_ userID: String, _ friendID: String, since: Double) throws {

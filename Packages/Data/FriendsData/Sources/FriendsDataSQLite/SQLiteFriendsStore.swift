@@ -57,9 +57,12 @@ private struct Transaction: FriendsWriting {
         ).map(ContactRecord.init(row:))
     }
 
-    func existingContactIDs(among ids: [String]) throws -> Set<String> {
-        let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM contact WHERE id = ?)")
-        return Set(try ids.filter { try Bool.fetchOne(statement, arguments: [$0]) ?? false })
+    func friendIDs(of userID: String, among ids: [String]) throws -> Set<String> {
+        let statement = try db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM friendship WHERE user_id = ?1 AND friend_id = ?2)
+                OR EXISTS (SELECT 1 FROM contact WHERE id = ?2 AND owner_id = ?1 AND removed = 0 AND linked_to IS NULL)
+            """)
+        return Set(try ids.filter { try Bool.fetchOne(statement, arguments: [userID, $0]) ?? false })
     }
 
     func befriend(_ userID: String, _ friendID: String, since: Double) throws {

@@ -10,10 +10,11 @@ import Primitives
 /// Every method takes the acting user and reads or changes only what that user takes part in,
 /// so the same service can serve many users.
 public protocol ExpensesService: Sendable {
-    /// Records an expense; the user adding it must be in it (paying or sharing), and everyone in
-    /// it must be a known person.
+    /// Records an expense; the user adding it must be in it (paying or sharing), and everyone
+    /// else in it must be their friend or contact (``PeopleDirectory``).
     func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense
     /// Replaces an expense; only someone in it (paying or sharing) may, and they stay in it.
+    /// Anyone it did not name before must be their friend or contact.
     func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense
     /// Deletes an expense; only someone in it may. It can be restored: it leaves every list and
     /// balance but is kept.
@@ -24,8 +25,9 @@ public protocol ExpensesService: Sendable {
     func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
     /// An expense `user` is in; nil for one that does not exist or that they are not in.
     func expense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense?
-    /// Records that `from` paid `to`; `user` is one of the two. Beyond what `from` owes `to`, the
-    /// payment clears what `from` owes people who owe `to` (``PaymentRouting``).
+    /// Records that `from` paid `to`; `user` is one of the two, and the other is their friend or
+    /// contact or someone they have a balance with in the currency. Beyond what `from` owes
+    /// `to`, the payment clears what `from` owes people who owe `to` (``PaymentRouting``).
     func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement
     /// What each other person owes `user` (positive) or is owed by them (negative), per currency.
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance]
@@ -179,7 +181,7 @@ public enum ExpensesError: Error, Equatable, Sendable {
     case notFound(ExpenseID)
     /// Only people in an expense may add, change or see it.
     case notInExpense
-    /// The expense or payment names people the app does not know.
+    /// The expense or payment names people who are not the user's friends or contacts.
     case unknownPeople([UserID])
     case invalidSettlement(String)
     /// The write would take a balance or a position beyond ``LedgerLimits``; nothing changed.
@@ -199,7 +201,8 @@ public enum ExpensesError: Error, Equatable, Sendable {
         case .invalid(let problem): problem.message
         case .notFound(let id): "There is no expense \(id)."
         case .notInExpense: "Only people in an expense can add or change it."
-        case .unknownPeople(let people): "No one is known by \(people.map(\.rawValue).sorted().joined(separator: ", "))."
+        case .unknownPeople(let people):
+            "Not among your friends or contacts: \(people.map(\.rawValue).sorted().joined(separator: ", ")). Add them as a friend or a contact first."
         case .invalidSettlement(let reason): reason
         case .beyondLimit(let currency):
             "This would take a balance beyond \(LedgerLimits.largest(currency)) between two people (or a thousand times that for one person); nothing was saved."
@@ -212,11 +215,13 @@ public enum ExpensesError: Error, Equatable, Sendable {
     }
 }
 
-/// Who exists: the people expenses can name. The app answers from its accounts, so accounts and
-/// expenses agree on who exists.
+/// Whom a user may name in an expense or a payment besides themselves: their friends and
+/// contacts. The app answers from its friends, so a stranger who learns ids cannot write into
+/// other people's ledgers.
 public protocol PeopleDirectory: Sendable {
-    /// The ones among `people` that are not known.
-    func unknown(among people: Set<UserID>) async throws -> Set<UserID>
+    /// The ones among `people` that `user` may not name: neither an account they are friends
+    /// with nor one of their own contacts (whether or not they exist).
+    func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID>
 }
 
 /// Makes two people one in the ledger: what a contact (a person without an account) took part

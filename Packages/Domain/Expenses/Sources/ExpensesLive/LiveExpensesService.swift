@@ -13,7 +13,8 @@ public struct LiveExpensesService: ExpensesService {
     private let random: any RandomSource
     private let now: @Sendable () -> Date
 
-    /// - Parameter people: who exists; an expense or a payment naming anyone else is refused.
+    /// - Parameter people: whom each user may name; an expense or a payment naming anyone else
+    ///   is refused.
     public init(
         store: any ExpensesStore,
         people: any PeopleDirectory,
@@ -29,7 +30,8 @@ public struct LiveExpensesService: ExpensesService {
     public func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
         let expense = try checked(ExpenseID(rawValue: UserID.random(using: random).rawValue), draft)
         guard expense.people.contains(user) else { throw .notInExpense }
-        try await known(expense.people)
+        let strangers = try await strangers(among: expense.people, to: user)
+        guard strangers.isEmpty else { throw .unknownPeople(strangers.sorted { $0.rawValue < $1.rawValue }) }
         let addition = ExpenseAddition(
             expense: StoredExpense(expense, rule: draft.rule, createdBy: user, createdAt: now().timeIntervalSince1970),
             balanceChanges: expense.balanceDeltas.map(BalanceChange.init),
@@ -50,7 +52,9 @@ public struct LiveExpensesService: ExpensesService {
     public func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
         let updated = try checked(id, draft)
         guard updated.people.contains(user) else { throw .notInExpense }
-        try await known(updated.people)
+        // Strangers to the user may stay only if the expense already names them (checked
+        // against the expense as it is inside the write).
+        let strangers = try await strangers(among: updated.people, to: user)
         let createdAt = now().timeIntervalSince1970
         let activity = record(.edited, updated, by: user)
         try await storing {
@@ -58,6 +62,8 @@ public struct LiveExpensesService: ExpensesService {
                 guard let old = try db.expense(id: id.rawValue) else { throw ExpensesError.notFound(id) }
                 let previous = try old.expense()
                 guard previous.people.contains(user) else { throw ExpensesError.notInExpense }
+                let newcomers = strangers.subtracting(previous.people)
+                guard newcomers.isEmpty else { throw ExpensesError.unknownPeople(newcomers.sorted { $0.rawValue < $1.rawValue }) }
                 try apply(previous.balanceDeltas.map(\.reversed), in: db)
                 try db.deleteExpense(id: id.rawValue)
                 try db.insert(StoredExpense(updated, rule: draft.rule, createdBy: UserID(rawValue: old.createdBy), createdAt: createdAt))
@@ -93,8 +99,8 @@ public struct LiveExpensesService: ExpensesService {
         let at = now().timeIntervalSince1970
         let activityID = UserID.random(using: random).rawValue
         let deleted = try await storing { try await store.read { db in try db.deletedExpense(id: id.rawValue)?.expense() } }
+        // It names only people it named when it was written: no one new to check.
         guard let deleted, deleted.people.contains(user) else { throw .notFound(id) }
-        try await known(deleted.people)
         return try await storing {
             try await store.write { db in
                 // Read again inside the write: someone else may have restored it meanwhile.
@@ -134,7 +140,11 @@ public struct LiveExpensesService: ExpensesService {
             throw .invalidSettlement("A payment is at most \(LedgerLimits.largest(amount.currency)).")
         }
         guard user == from || user == to else { throw .invalidSettlement("Only the payer or the payee can record a payment.") }
-        try await known([from, to])
+        // Someone who is not the user's friend or contact may be paid or pay only while the two
+        // have a balance in the currency (checked inside the write): people who shared an
+        // expense someone else added.
+        let other = user == from ? to : from
+        let stranger = try await !strangers(among: [other], to: user).isEmpty
         let id = ExpenseID(rawValue: UserID.random(using: random).rawValue)
         let at = now().timeIntervalSince1970
         let activityID = UserID.random(using: random).rawValue
@@ -142,9 +152,11 @@ public struct LiveExpensesService: ExpensesService {
         return try await storing {
             try await store.write { db in
                 // The balances it moves are worked out from the balances as they are inside the write.
+                let payerBalances = try Self.owed(in: db.balances(of: from.rawValue), currency: code, to: from)
+                guard !stranger || payerBalances[to, default: 0] != 0 else { throw ExpensesError.unknownPeople([other]) }
                 let legs = PaymentRouting.legs(
                     from: from, to: to, amount: amount,
-                    payerOwes: try Self.owed(in: db.balances(of: from.rawValue), currency: code, to: from).compactMapValues { $0 < 0 ? -$0 : nil },
+                    payerOwes: payerBalances.compactMapValues { $0 < 0 ? -$0 : nil },
                     owedToPayee: try Self.owed(in: db.balances(of: to.rawValue), currency: code, to: to).filter { $0.value > 0 }
                 )
                 let direct = legs.count == 1 && legs[0].creditor == from && legs[0].debtor == to
@@ -305,15 +317,15 @@ public struct LiveExpensesService: ExpensesService {
         )
     }
 
-    /// Refuses people the directory does not know.
-    private func known(_ people: Set<UserID>) async throws(ExpensesError) {
-        let unknown: Set<UserID>
+    /// The ones among `people`, besides `user`, that `user` may not name.
+    private func strangers(among people: Set<UserID>, to user: UserID) async throws(ExpensesError) -> Set<UserID> {
+        let others = people.subtracting([user])
+        guard !others.isEmpty else { return [] }
         do {
-            unknown = try await self.people.unknown(among: people)
+            return try await self.people.strangers(among: others, to: user)
         } catch {
             throw .storeUnavailable("\(error)")
         }
-        guard unknown.isEmpty else { throw .unknownPeople(unknown.sorted { $0.rawValue < $1.rawValue }) }
     }
 
     private func checked(_ id: ExpenseID, _ draft: ExpenseDraft) throws(ExpensesError) -> Expense {

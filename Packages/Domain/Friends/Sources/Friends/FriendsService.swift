@@ -105,8 +105,10 @@ public protocol FriendsService: Sendable {
     @discardableResult
     func claimContacts(for user: UserID) async throws(FriendsError) -> [UserID]
 
-    /// The ones among `people` that are contacts (of anyone): people expenses can name.
-    func contacts(among people: Set<UserID>) async throws(FriendsError) -> Set<UserID>
+    /// The ones among `people` that `user` may name in an expense or a payment: the accounts
+    /// they are friends with and their own contacts (not removed). Anyone else, however they
+    /// learnt the id, is a stranger to the user's ledger.
+    func friends(among people: Set<UserID>, of user: UserID) async throws(FriendsError) -> Set<UserID>
 
     /// The names `user` knows the ones among `people` by: their friends' and contacts' names,
     /// and other accounts' display names. Someone else's contact has no name for them (absent).

@@ -62,10 +62,10 @@ public struct RemoteFriendsService: FriendsService {
         try await call { try await $0.claimContacts().ok.body.json }.ids.map(UserID.init(rawValue:))
     }
 
-    public func contacts(among people: Set<UserID>) async throws(FriendsError) -> Set<UserID> {
+    public func friends(among people: Set<UserID>, of user: UserID) async throws(FriendsError) -> Set<UserID> {
         var found = Set<UserID>()
         for ids in APIConnection.batches(people.map(\.rawValue)) {
-            found.formUnion(try await call { try await $0.listContactsAmong(body: .json(.init(ids: ids))).ok.body.json }.ids.map(UserID.init(rawValue:)))
+            found.formUnion(try await call { try await $0.listFriendsAmong(body: .json(.init(ids: ids))).ok.body.json }.ids.map(UserID.init(rawValue:)))
         }
         return found
     }

@@ -4590,19 +4590,22 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Which of some ids are contacts (of anyone)
+    /// Which of some ids are the signed-in user's friends or contacts
     ///
-    /// The people expenses can name besides accounts. It changes nothing.
+    /// The people the signed-in user may name in an expense or a payment besides themselves:
+    /// the accounts they are friends with and their own contacts (not removed). Anyone else's
+    /// id is left out, whether or not it exists. It changes nothing.
     ///
-    /// - Remark: HTTP `POST /people/contacts`.
-    /// - Remark: Generated from `#/paths//people/contacts/post(listContactsAmong)`.
-    public func listContactsAmong(_ input: Operations.ListContactsAmong.Input) async throws -> Operations.ListContactsAmong.Output {
+    ///
+    /// - Remark: HTTP `POST /people/friends`.
+    /// - Remark: Generated from `#/paths//people/friends/post(listFriendsAmong)`.
+    public func listFriendsAmong(_ input: Operations.ListFriendsAmong.Input) async throws -> Operations.ListFriendsAmong.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.ListContactsAmong.id,
+            forOperation: Operations.ListFriendsAmong.id,
             serializer: { input in
                 let path = try converter.renderedPath(
-                    template: "/people/contacts",
+                    template: "/people/friends",
                     parameters: []
                 )
                 var request: HTTPTypes.HTTPRequest = .init(
@@ -4629,7 +4632,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.ListContactsAmong.Output.Ok.Body
+                    let body: Operations.ListFriendsAmong.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -5103,7 +5106,8 @@ public struct Client: APIProtocol {
     /// Record an expense
     ///
     /// The user adding it must be in it, paying or sharing (`403 not-in-expense`), and everyone
-    /// in it must be an account or a contact (`422 unknown-people`). The split always adds up
+    /// else in it must be the user's friend or one of their contacts (`422 unknown-people`).
+    /// The split always adds up
     /// exactly to the amount; leftover minor units go by largest remainder, ties to the smaller
     /// user id. A write that would take a balance beyond ±10^15 minor units is
     /// `409 beyond-limit`.
@@ -5517,8 +5521,9 @@ public struct Client: APIProtocol {
     /// Replace an expense
     ///
     /// Only someone in it (paying or sharing) may, and they stay in it
-    /// (`403 not-in-expense`). Balances move from the old expense to the new one in one
-    /// transaction.
+    /// (`403 not-in-expense`). Anyone it did not name before must be the user's friend or one
+    /// of their contacts (`422 unknown-people`). Balances move from the old expense to the new
+    /// one in one transaction.
     ///
     ///
     /// - Remark: HTTP `PUT /expenses/{expenseId}`.
@@ -6792,8 +6797,9 @@ public struct Client: APIProtocol {
     /// the other. The payment first moves what the payer owes the payee; beyond that it clears
     /// what the payer owes someone who owes the payee (both debts at once, people in user-id
     /// order); anything still left the payee owes the payer. The balances it moved besides
-    /// the pair's are its `legs`. Refused: `422 invalid-settlement` (paying oneself),
-    /// `422 unknown-people`, `409 beyond-limit`.
+    /// the pair's are its `legs`. The counterparty is the user's friend or contact, or someone
+    /// they have a balance with in the currency. Refused: `422 invalid-settlement` (paying
+    /// oneself), `422 unknown-people` (anyone else), `409 beyond-limit`.
     ///
     ///
     /// - Remark: HTTP `POST /settlements`.

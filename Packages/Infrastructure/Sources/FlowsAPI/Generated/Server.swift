@@ -302,14 +302,14 @@ extension APIProtocol {
         )
         try transport.register(
             {
-                try await server.listContactsAmong(
+                try await server.listFriendsAmong(
                     request: $0,
                     body: $1,
                     metadata: $2
                 )
             },
             method: .post,
-            path: server.apiPathComponentsWithServerPrefix("/people/contacts")
+            path: server.apiPathComponentsWithServerPrefix("/people/friends")
         )
         try transport.register(
             {
@@ -4436,13 +4436,16 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Which of some ids are contacts (of anyone)
+    /// Which of some ids are the signed-in user's friends or contacts
     ///
-    /// The people expenses can name besides accounts. It changes nothing.
+    /// The people the signed-in user may name in an expense or a payment besides themselves:
+    /// the accounts they are friends with and their own contacts (not removed). Anyone else's
+    /// id is left out, whether or not it exists. It changes nothing.
     ///
-    /// - Remark: HTTP `POST /people/contacts`.
-    /// - Remark: Generated from `#/paths//people/contacts/post(listContactsAmong)`.
-    func listContactsAmong(
+    ///
+    /// - Remark: HTTP `POST /people/friends`.
+    /// - Remark: Generated from `#/paths//people/friends/post(listFriendsAmong)`.
+    func listFriendsAmong(
         request: HTTPTypes.HTTPRequest,
         body: OpenAPIRuntime.HTTPBody?,
         metadata: OpenAPIRuntime.ServerRequestMetadata
@@ -4451,14 +4454,14 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             request: request,
             requestBody: body,
             metadata: metadata,
-            forOperation: Operations.ListContactsAmong.id,
+            forOperation: Operations.ListFriendsAmong.id,
             using: {
-                APIHandler.listContactsAmong($0)
+                APIHandler.listFriendsAmong($0)
             },
             deserializer: { request, requestBody, metadata in
-                let headers: Operations.ListContactsAmong.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.ListFriendsAmong.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
-                let body: Operations.ListContactsAmong.Input.Body
+                let body: Operations.ListFriendsAmong.Input.Body
                 let chosenContentType = try converter.bestContentType(
                     received: contentType,
                     options: [
@@ -4477,7 +4480,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 default:
                     preconditionFailure("bestContentType chose an invalid content type.")
                 }
-                return Operations.ListContactsAmong.Input(
+                return Operations.ListFriendsAmong.Input(
                     headers: headers,
                     body: body
                 )
@@ -4881,7 +4884,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// Record an expense
     ///
     /// The user adding it must be in it, paying or sharing (`403 not-in-expense`), and everyone
-    /// in it must be an account or a contact (`422 unknown-people`). The split always adds up
+    /// else in it must be the user's friend or one of their contacts (`422 unknown-people`).
+    /// The split always adds up
     /// exactly to the amount; leftover minor units go by largest remainder, ties to the smaller
     /// user id. A write that would take a balance beyond ±10^15 minor units is
     /// `409 beyond-limit`.
@@ -5233,8 +5237,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// Replace an expense
     ///
     /// Only someone in it (paying or sharing) may, and they stay in it
-    /// (`403 not-in-expense`). Balances move from the old expense to the new one in one
-    /// transaction.
+    /// (`403 not-in-expense`). Anyone it did not name before must be the user's friend or one
+    /// of their contacts (`422 unknown-people`). Balances move from the old expense to the new
+    /// one in one transaction.
     ///
     ///
     /// - Remark: HTTP `PUT /expenses/{expenseId}`.
@@ -6307,8 +6312,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// the other. The payment first moves what the payer owes the payee; beyond that it clears
     /// what the payer owes someone who owes the payee (both debts at once, people in user-id
     /// order); anything still left the payee owes the payer. The balances it moved besides
-    /// the pair's are its `legs`. Refused: `422 invalid-settlement` (paying oneself),
-    /// `422 unknown-people`, `409 beyond-limit`.
+    /// the pair's are its `legs`. The counterparty is the user's friend or contact, or someone
+    /// they have a balance with in the currency. Refused: `422 invalid-settlement` (paying
+    /// oneself), `422 unknown-people` (anyone else), `409 beyond-limit`.
     ///
     ///
     /// - Remark: HTTP `POST /settlements`.

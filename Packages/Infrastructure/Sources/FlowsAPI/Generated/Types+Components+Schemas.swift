@@ -349,7 +349,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/balances`.
             public var balances: [Components.Schemas.Money]?
-            /// `unknown-people`: the ids no one is known by.
+            /// `unknown-people`: the ids that are not the user's friends or contacts.
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/people`.
             public var people: [Components.Schemas.UserID]?
@@ -393,7 +393,7 @@ extension Components {
             ///   - email: `unknown-email`, `email-has-account`, `contact-email-taken`.
             ///   - friendCode: `unknown-friend-code`.
             ///   - balances: `not-settled`: each open balance, seen from the user's side (positive: they owe the user).
-            ///   - people: `unknown-people`: the ids no one is known by.
+            ///   - people: `unknown-people`: the ids that are not the user's friends or contacts.
             ///   - expenseId: `not-found`: the expense or payment.
             ///   - currency: `beyond-limit`, `amount-too-large`, `unknown-currency`.
             ///   - amount: `payments-do-not-add-up`, `split-exact-sum-mismatch`: the expense's amount.

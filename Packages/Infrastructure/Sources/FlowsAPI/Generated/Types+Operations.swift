@@ -5877,41 +5877,44 @@ public enum Operations {
             }
         }
     }
-    /// Which of some ids are contacts (of anyone)
+    /// Which of some ids are the signed-in user's friends or contacts
     ///
-    /// The people expenses can name besides accounts. It changes nothing.
+    /// The people the signed-in user may name in an expense or a payment besides themselves:
+    /// the accounts they are friends with and their own contacts (not removed). Anyone else's
+    /// id is left out, whether or not it exists. It changes nothing.
     ///
-    /// - Remark: HTTP `POST /people/contacts`.
-    /// - Remark: Generated from `#/paths//people/contacts/post(listContactsAmong)`.
-    public enum ListContactsAmong {
-        public static let id: Swift.String = "listContactsAmong"
+    ///
+    /// - Remark: HTTP `POST /people/friends`.
+    /// - Remark: Generated from `#/paths//people/friends/post(listFriendsAmong)`.
+    public enum ListFriendsAmong {
+        public static let id: Swift.String = "listFriendsAmong"
         public struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/people/contacts/POST/header`.
+            /// - Remark: Generated from `#/paths/people/friends/POST/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListContactsAmong.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFriendsAmong.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListContactsAmong.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFriendsAmong.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.ListContactsAmong.Input.Headers
-            /// - Remark: Generated from `#/paths/people/contacts/POST/requestBody`.
+            public var headers: Operations.ListFriendsAmong.Input.Headers
+            /// - Remark: Generated from `#/paths/people/friends/POST/requestBody`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/people/contacts/POST/requestBody/content/application\/json`.
+                /// - Remark: Generated from `#/paths/people/friends/POST/requestBody/content/application\/json`.
                 case json(Components.Schemas.UserIDsRequest)
             }
-            public var body: Operations.ListContactsAmong.Input.Body
+            public var body: Operations.ListFriendsAmong.Input.Body
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - headers:
             ///   - body:
             public init(
-                headers: Operations.ListContactsAmong.Input.Headers = .init(),
-                body: Operations.ListContactsAmong.Input.Body
+                headers: Operations.ListFriendsAmong.Input.Headers = .init(),
+                body: Operations.ListFriendsAmong.Input.Body
             ) {
                 self.headers = headers
                 self.body = body
@@ -5919,9 +5922,9 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/people/contacts/POST/responses/200/content`.
+                /// - Remark: Generated from `#/paths/people/friends/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/people/contacts/POST/responses/200/content/application\/json`.
+                    /// - Remark: Generated from `#/paths/people/friends/POST/responses/200/content/application\/json`.
                     case json(Components.Schemas.UserIDList)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
@@ -5937,26 +5940,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.ListContactsAmong.Output.Ok.Body
+                public var body: Operations.ListFriendsAmong.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ListContactsAmong.Output.Ok.Body) {
+                public init(body: Operations.ListFriendsAmong.Output.Ok.Body) {
                     self.body = body
                 }
             }
-            /// The ids that are contacts.
+            /// The ids that are the user's friends or contacts.
             ///
-            /// - Remark: Generated from `#/paths//people/contacts/post(listContactsAmong)/responses/200`.
+            /// - Remark: Generated from `#/paths//people/friends/post(listFriendsAmong)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.ListContactsAmong.Output.Ok)
+            case ok(Operations.ListFriendsAmong.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.ListContactsAmong.Output.Ok {
+            public var ok: Operations.ListFriendsAmong.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -5974,7 +5977,7 @@ public enum Operations {
             /// (`invalid-request`).
             ///
             ///
-            /// - Remark: Generated from `#/paths//people/contacts/post(listContactsAmong)/responses/400`.
+            /// - Remark: Generated from `#/paths//people/friends/post(listFriendsAmong)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
             case badRequest(Components.Responses.BadRequest)
@@ -6000,7 +6003,7 @@ public enum Operations {
             /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
             ///
             ///
-            /// - Remark: Generated from `#/paths//people/contacts/post(listContactsAmong)/responses/401`.
+            /// - Remark: Generated from `#/paths//people/friends/post(listFriendsAmong)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
             case unauthorized(Components.Responses.Unauthorized)
@@ -6023,7 +6026,7 @@ public enum Operations {
             }
             /// The request body is larger than the server takes (2 MiB; an avatar picture is at most 1 MiB) (`payload-too-large`).
             ///
-            /// - Remark: Generated from `#/paths//people/contacts/post(listContactsAmong)/responses/413`.
+            /// - Remark: Generated from `#/paths//people/friends/post(listFriendsAmong)/responses/413`.
             ///
             /// HTTP response code: `413 contentTooLarge`.
             case contentTooLarge(Components.Responses.PayloadTooLarge)
@@ -6048,7 +6051,7 @@ public enum Operations {
             /// the server is not ready (`not-ready`).
             ///
             ///
-            /// - Remark: Generated from `#/paths//people/contacts/post(listContactsAmong)/responses/503`.
+            /// - Remark: Generated from `#/paths//people/friends/post(listFriendsAmong)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.ServiceUnavailable)
@@ -6546,7 +6549,8 @@ public enum Operations {
     /// Record an expense
     ///
     /// The user adding it must be in it, paying or sharing (`403 not-in-expense`), and everyone
-    /// in it must be an account or a contact (`422 unknown-people`). The split always adds up
+    /// else in it must be the user's friend or one of their contacts (`422 unknown-people`).
+    /// The split always adds up
     /// exactly to the amount; leftover minor units go by largest remainder, ties to the smaller
     /// user id. A write that would take a balance beyond ±10^15 minor units is
     /// `409 beyond-limit`.
@@ -7088,8 +7092,9 @@ public enum Operations {
     /// Replace an expense
     ///
     /// Only someone in it (paying or sharing) may, and they stay in it
-    /// (`403 not-in-expense`). Balances move from the old expense to the new one in one
-    /// transaction.
+    /// (`403 not-in-expense`). Anyone it did not name before must be the user's friend or one
+    /// of their contacts (`422 unknown-people`). Balances move from the old expense to the new
+    /// one in one transaction.
     ///
     ///
     /// - Remark: HTTP `PUT /expenses/{expenseId}`.
@@ -8837,8 +8842,9 @@ public enum Operations {
     /// the other. The payment first moves what the payer owes the payee; beyond that it clears
     /// what the payer owes someone who owes the payee (both debts at once, people in user-id
     /// order); anything still left the payee owes the payer. The balances it moved besides
-    /// the pair's are its `legs`. Refused: `422 invalid-settlement` (paying oneself),
-    /// `422 unknown-people`, `409 beyond-limit`.
+    /// the pair's are its `legs`. The counterparty is the user's friend or contact, or someone
+    /// they have a balance with in the currency. Refused: `422 invalid-settlement` (paying
+    /// oneself), `422 unknown-people` (anyone else), `409 beyond-limit`.
     ///
     ///
     /// - Remark: HTTP `POST /settlements`.

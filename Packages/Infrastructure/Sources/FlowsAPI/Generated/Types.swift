@@ -233,13 +233,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /contacts/{contactId}/link-target`.
     /// - Remark: Generated from `#/paths//contacts/{contactId}/link-target/post(previewContactLink)`.
     func previewContactLink(_ input: Operations.PreviewContactLink.Input) async throws -> Operations.PreviewContactLink.Output
-    /// Which of some ids are contacts (of anyone)
+    /// Which of some ids are the signed-in user's friends or contacts
     ///
-    /// The people expenses can name besides accounts. It changes nothing.
+    /// The people the signed-in user may name in an expense or a payment besides themselves:
+    /// the accounts they are friends with and their own contacts (not removed). Anyone else's
+    /// id is left out, whether or not it exists. It changes nothing.
     ///
-    /// - Remark: HTTP `POST /people/contacts`.
-    /// - Remark: Generated from `#/paths//people/contacts/post(listContactsAmong)`.
-    func listContactsAmong(_ input: Operations.ListContactsAmong.Input) async throws -> Operations.ListContactsAmong.Output
+    ///
+    /// - Remark: HTTP `POST /people/friends`.
+    /// - Remark: Generated from `#/paths//people/friends/post(listFriendsAmong)`.
+    func listFriendsAmong(_ input: Operations.ListFriendsAmong.Input) async throws -> Operations.ListFriendsAmong.Output
     /// The names the signed-in user knows some people by
     ///
     /// Their friends' and contacts' names, and other accounts' display names. Someone else's
@@ -259,7 +262,8 @@ public protocol APIProtocol: Sendable {
     /// Record an expense
     ///
     /// The user adding it must be in it, paying or sharing (`403 not-in-expense`), and everyone
-    /// in it must be an account or a contact (`422 unknown-people`). The split always adds up
+    /// else in it must be the user's friend or one of their contacts (`422 unknown-people`).
+    /// The split always adds up
     /// exactly to the amount; leftover minor units go by largest remainder, ties to the smaller
     /// user id. A write that would take a balance beyond ±10^15 minor units is
     /// `409 beyond-limit`.
@@ -278,8 +282,9 @@ public protocol APIProtocol: Sendable {
     /// Replace an expense
     ///
     /// Only someone in it (paying or sharing) may, and they stay in it
-    /// (`403 not-in-expense`). Balances move from the old expense to the new one in one
-    /// transaction.
+    /// (`403 not-in-expense`). Anyone it did not name before must be the user's friend or one
+    /// of their contacts (`422 unknown-people`). Balances move from the old expense to the new
+    /// one in one transaction.
     ///
     ///
     /// - Remark: HTTP `PUT /expenses/{expenseId}`.
@@ -335,8 +340,9 @@ public protocol APIProtocol: Sendable {
     /// the other. The payment first moves what the payer owes the payee; beyond that it clears
     /// what the payer owes someone who owes the payee (both debts at once, people in user-id
     /// order); anything still left the payee owes the payer. The balances it moved besides
-    /// the pair's are its `legs`. Refused: `422 invalid-settlement` (paying oneself),
-    /// `422 unknown-people`, `409 beyond-limit`.
+    /// the pair's are its `legs`. The counterparty is the user's friend or contact, or someone
+    /// they have a balance with in the currency. Refused: `422 invalid-settlement` (paying
+    /// oneself), `422 unknown-people` (anyone else), `409 beyond-limit`.
     ///
     ///
     /// - Remark: HTTP `POST /settlements`.
@@ -807,17 +813,20 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Which of some ids are contacts (of anyone)
+    /// Which of some ids are the signed-in user's friends or contacts
     ///
-    /// The people expenses can name besides accounts. It changes nothing.
+    /// The people the signed-in user may name in an expense or a payment besides themselves:
+    /// the accounts they are friends with and their own contacts (not removed). Anyone else's
+    /// id is left out, whether or not it exists. It changes nothing.
     ///
-    /// - Remark: HTTP `POST /people/contacts`.
-    /// - Remark: Generated from `#/paths//people/contacts/post(listContactsAmong)`.
-    public func listContactsAmong(
-        headers: Operations.ListContactsAmong.Input.Headers = .init(),
-        body: Operations.ListContactsAmong.Input.Body
-    ) async throws -> Operations.ListContactsAmong.Output {
-        try await listContactsAmong(Operations.ListContactsAmong.Input(
+    ///
+    /// - Remark: HTTP `POST /people/friends`.
+    /// - Remark: Generated from `#/paths//people/friends/post(listFriendsAmong)`.
+    public func listFriendsAmong(
+        headers: Operations.ListFriendsAmong.Input.Headers = .init(),
+        body: Operations.ListFriendsAmong.Input.Body
+    ) async throws -> Operations.ListFriendsAmong.Output {
+        try await listFriendsAmong(Operations.ListFriendsAmong.Input(
             headers: headers,
             body: body
         ))
@@ -857,7 +866,8 @@ extension APIProtocol {
     /// Record an expense
     ///
     /// The user adding it must be in it, paying or sharing (`403 not-in-expense`), and everyone
-    /// in it must be an account or a contact (`422 unknown-people`). The split always adds up
+    /// else in it must be the user's friend or one of their contacts (`422 unknown-people`).
+    /// The split always adds up
     /// exactly to the amount; leftover minor units go by largest remainder, ties to the smaller
     /// user id. A write that would take a balance beyond ±10^15 minor units is
     /// `409 beyond-limit`.
@@ -892,8 +902,9 @@ extension APIProtocol {
     /// Replace an expense
     ///
     /// Only someone in it (paying or sharing) may, and they stay in it
-    /// (`403 not-in-expense`). Balances move from the old expense to the new one in one
-    /// transaction.
+    /// (`403 not-in-expense`). Anyone it did not name before must be the user's friend or one
+    /// of their contacts (`422 unknown-people`). Balances move from the old expense to the new
+    /// one in one transaction.
     ///
     ///
     /// - Remark: HTTP `PUT /expenses/{expenseId}`.
@@ -1003,8 +1014,9 @@ extension APIProtocol {
     /// the other. The payment first moves what the payer owes the payee; beyond that it clears
     /// what the payer owes someone who owes the payee (both debts at once, people in user-id
     /// order); anything still left the payee owes the payer. The balances it moved besides
-    /// the pair's are its `legs`. Refused: `422 invalid-settlement` (paying oneself),
-    /// `422 unknown-people`, `409 beyond-limit`.
+    /// the pair's are its `legs`. The counterparty is the user's friend or contact, or someone
+    /// they have a balance with in the currency. Refused: `422 invalid-settlement` (paying
+    /// oneself), `422 unknown-people` (anyone else), `409 beyond-limit`.
     ///
     ///
     /// - Remark: HTTP `POST /settlements`.

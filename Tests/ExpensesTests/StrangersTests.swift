@@ -1,0 +1,103 @@
+import Expenses
+import ExpensesLive
+import Foundation
+import Primitives
+import Testing
+
+private let ann = UserID(rawValue: "a-ann")
+private let bob = UserID(rawValue: "b-bob")
+private let cy = UserID(rawValue: "c-cy")
+private let dan = UserID(rawValue: "d-dan")
+
+/// Ann is friends with Bob and Cy; Bob and Cy are not friends; Dan is no one's friend.
+private struct Circles: PeopleDirectory {
+    static let friends: [UserID: Set<UserID>] = [ann: [bob, cy], bob: [ann], cy: [ann]]
+
+    func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
+        people.subtracting(Self.friends[user, default: []])
+    }
+}
+
+@Suite("Whom an expense or a payment may name")
+struct StrangersTests {
+    let ledger = Ledger()
+
+    private var service: LiveExpensesService {
+        LiveExpensesService(store: ledger.store, people: Circles(), random: SeededRandomSource(seed: 5), now: { Date(timeIntervalSince1970: 1_800_000_000) })
+    }
+
+    @Test("an expense naming a stranger is refused, naming only the strangers, and nothing is written")
+    func addingWithAStranger() async throws {
+        let service = service
+        await #expect(throws: ExpensesError.unknownPeople([dan])) {
+            try await service.add(try draft(eur(900), paidBy: [(ann, 900)], among: [ann, bob, dan]), by: ann)
+        }
+        // The payer is named too: no one can say a stranger paid for them.
+        await #expect(throws: ExpensesError.unknownPeople([cy])) {
+            try await service.add(try draft(eur(900), paidBy: [(cy, 900)], among: [bob]), by: bob)
+        }
+        #expect(try ledger.count("expense") == 0)
+        #expect(try ledger.count("balance") == 0)
+        #expect(try ledger.count("activity") == 0)
+        // Friends, and a personal expense, go through.
+        _ = try await service.add(try draft(eur(900), paidBy: [(ann, 900)], among: [ann, bob, cy]), by: ann)
+        _ = try await service.add(try draft(eur(500), paidBy: [(dan, 500)], among: [dan]), by: dan)
+        #expect(try ledger.count("expense") == 2)
+    }
+
+    @Test("an edit keeps the people the expense named but adds only the editor's friends")
+    func editing() async throws {
+        let service = service
+        let dinner = try await service.add(try draft(eur(900), paidBy: [(ann, 900)], among: [ann, bob, cy]), by: ann)
+        // Bob is not Cy's friend, but Cy was in it: Bob may change the split, Cy staying.
+        let edited = try await service.edit(dinner.id, to: try draft(eur(1200), paidBy: [(cy, 1200)], among: [ann, bob, cy]), by: bob)
+        #expect(edited.amount == eur(1200))
+        // Dan was not in it and is not Bob's friend.
+        await #expect(throws: ExpensesError.unknownPeople([dan])) {
+            try await service.edit(dinner.id, to: try draft(eur(1200), paidBy: [(bob, 1200)], among: [bob, cy, dan]), by: bob)
+        }
+        #expect(try await service.expense(dinner.id, for: bob) == edited)
+        #expect(try await service.balances(of: cy) == [Balance(other: ann, amount: eur(400)), Balance(other: bob, amount: eur(400))])
+        // A stranger to the editor who was in the expense before may stay while others go.
+        _ = try await service.edit(dinner.id, to: try draft(eur(600), paidBy: [(bob, 600)], among: [bob, cy]), by: bob)
+        #expect(try await service.balances(of: cy) == [Balance(other: bob, amount: eur(-300))])
+        // Once Cy is out of it, Bob cannot bring him back: he was not in the expense as it is now.
+        _ = try await service.edit(dinner.id, to: try draft(eur(600), paidBy: [(bob, 600)], among: [ann, bob]), by: bob)
+        await #expect(throws: ExpensesError.unknownPeople([cy])) {
+            try await service.edit(dinner.id, to: try draft(eur(600), paidBy: [(bob, 600)], among: [bob, cy]), by: bob)
+        }
+    }
+
+    @Test("a payment to or from a stranger goes through only while the two have a balance in its currency")
+    func settling() async throws {
+        let service = service
+        let day = try Day("2026-11-22")
+        // Ann adds a dinner Cy paid, shared with Bob and her: Bob owes Cy, who is not his friend.
+        _ = try await service.add(try draft(eur(900), paidBy: [(cy, 900)], among: [ann, bob, cy]), by: ann)
+        #expect(try await service.balances(of: bob) == [Balance(other: cy, amount: eur(-300))])
+        await #expect(throws: ExpensesError.unknownPeople([cy])) {
+            try await service.settle(from: bob, to: cy, amount: Money(minorUnits: 500, currency: .usd), day: day, by: bob)
+        }
+        await #expect(throws: ExpensesError.unknownPeople([dan])) {
+            try await service.settle(from: dan, to: bob, amount: eur(500), day: day, by: bob)
+        }
+        _ = try await service.settle(from: bob, to: cy, amount: eur(100), day: day, by: bob)
+        _ = try await service.settle(from: bob, to: cy, amount: eur(200), day: day, by: cy)
+        #expect(try await service.balances(of: bob) == [])
+        // Settled: no balance left, so no further payment between the two strangers.
+        await #expect(throws: ExpensesError.unknownPeople([bob])) {
+            try await service.settle(from: cy, to: bob, amount: eur(100), day: day, by: cy)
+        }
+        #expect(try ledger.count("settlement") == 2)
+        // Friends settle whatever their balance.
+        _ = try await service.settle(from: ann, to: bob, amount: eur(100), day: day, by: bob)
+    }
+
+    @Test("someone in a deleted expense restores it, whoever else it names")
+    func restoring() async throws {
+        let service = service
+        let dinner = try await service.add(try draft(eur(900), paidBy: [(ann, 900)], among: [ann, bob, cy]), by: ann)
+        try await service.delete(dinner.id, by: ann)
+        #expect(try await service.restore(dinner.id, by: bob) == dinner)
+    }
+}
