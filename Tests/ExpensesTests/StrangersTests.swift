@@ -68,7 +68,7 @@ struct StrangersTests {
         }
     }
 
-    @Test("a payment to or from a stranger goes through only while the two have a balance in its currency")
+    @Test("a payment with a stranger goes only from the one who owes, in the currency owed, and at most what is owed")
     func settling() async throws {
         let service = service
         let day = try Day("2026-11-22")
@@ -81,6 +81,14 @@ struct StrangersTests {
         await #expect(throws: ExpensesError.unknownPeople([dan])) {
             try await service.settle(from: dan, to: bob, amount: eur(500), day: day, by: bob)
         }
+        // More than Bob owes would leave Cy owing Bob; Cy paying Bob, who owes him, likewise.
+        await #expect(throws: ExpensesError.invalidSettlement("With someone who is not your friend or contact, a payment settles at most what is owed: 3.00 EUR.")) {
+            try await service.settle(from: bob, to: cy, amount: eur(301), day: day, by: bob)
+        }
+        await #expect(throws: ExpensesError.unknownPeople([cy])) {
+            try await service.settle(from: cy, to: bob, amount: eur(100), day: day, by: bob)
+        }
+        #expect(try ledger.count("settlement") == 0)
         _ = try await service.settle(from: bob, to: cy, amount: eur(100), day: day, by: bob)
         _ = try await service.settle(from: bob, to: cy, amount: eur(200), day: day, by: cy)
         #expect(try await service.balances(of: bob) == [])

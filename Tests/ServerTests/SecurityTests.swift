@@ -160,6 +160,14 @@ struct SecurityTests {
             #expect(cysFriends.status == 200 && cysFriends.text == #"{"ids":[]}"#, "\(cysFriends)")
             let adasFriends = try await server.raw("POST", "/people/friends", token: ada.token, json: everyone)
             #expect(adasFriends.status == 200 && adasFriends.text == #"{"ids":[\#([bob.id, sam].sorted().map { "\"\($0)\"" }.joined(separator: ","))]}"#, "\(adasFriends)")
+            // Emails and friend codes go to friends only: Cy learns neither Ada's nor Bob's (and so
+            // cannot befriend them by the ids he knows); Ada sees herself and Bob, not Cy or Dee.
+            let cysLookup = try await server.raw("POST", "/users/lookup", token: cy.token, json: everyone)
+            #expect(cysLookup.status == 200 && cysLookup.text.contains(cy.user.email) && !cysLookup.text.contains(ada.user.email), "\(cysLookup)")
+            #expect(!cysLookup.text.contains(bob.user.email) && !cysLookup.text.contains(ada.user.friendCode), "\(cysLookup)")
+            let adasLookup = try await server.raw("POST", "/users/lookup", token: ada.token, json: everyone)
+            #expect(adasLookup.status == 200 && adasLookup.text.contains(ada.user.email) && adasLookup.text.contains(bob.user.email), "\(adasLookup)")
+            #expect(!adasLookup.text.contains(cy.user.email) && !adasLookup.text.contains(dee.user.email), "\(adasLookup)")
             // Someone else's contact has no name for them.
             let names = try await server.raw("POST", "/people/names", token: cy.token, json: #"{"ids":["\#(sam)"]}"#)
             #expect(names.status == 200 && names.text == #"{"names":[]}"#, "\(names)")

@@ -11,8 +11,9 @@ import Primitives
 /// - `given friends EMAIL EMAIL`: the two accounts are friends.
 /// - `given contact EMAIL NAME [CONTACT-EMAIL]`: the account keeps a contact.
 /// - `given expense EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...`: the account pays AMOUNT
-///   on DAY, split equally between them and each PERSON (an account's email, or the name of
-///   one of their friends or contacts); with no PERSON, it is the account's own.
+///   on DAY, split equally between them and each PERSON (the email of an account they are
+///   friends with, or the name of one of their friends or contacts); with no PERSON, it is the
+///   account's own.
 /// - `given expenses COUNT EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...`: COUNT of those,
 ///   described `DESCRIPTION 1` to `DESCRIPTION COUNT`, one day earlier each, from DAY back.
 enum ScriptFixtures {

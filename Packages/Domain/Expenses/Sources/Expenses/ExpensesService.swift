@@ -26,8 +26,9 @@ public protocol ExpensesService: Sendable {
     /// An expense `user` is in; nil for one that does not exist or that they are not in.
     func expense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense?
     /// Records that `from` paid `to`; `user` is one of the two, and the other is their friend or
-    /// contact or someone they have a balance with in the currency. Beyond what `from` owes
-    /// `to`, the payment clears what `from` owes people who owe `to` (``PaymentRouting``).
+    /// contact, or someone `from` owes in the currency (then at most what is owed). Beyond what
+    /// `from` owes `to`, the payment clears what `from` owes people who owe `to`
+    /// (``PaymentRouting``).
     func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement
     /// What each other person owes `user` (positive) or is owed by them (negative), per currency.
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance]

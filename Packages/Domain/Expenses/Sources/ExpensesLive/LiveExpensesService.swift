@@ -52,8 +52,9 @@ public struct LiveExpensesService: ExpensesService {
     public func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
         let updated = try checked(id, draft)
         guard updated.people.contains(user) else { throw .notInExpense }
-        // Strangers to the user may stay only if the expense already names them (checked
-        // against the expense as it is inside the write).
+        // Strangers to the user may stay only if the expense already names them (checked against
+        // the expense as it is inside the write): the people in an expense trust each other with
+        // it, and each sees every change in their activity.
         let strangers = try await strangers(among: updated.people, to: user)
         let createdAt = now().timeIntervalSince1970
         let activity = record(.edited, updated, by: user)
@@ -140,9 +141,9 @@ public struct LiveExpensesService: ExpensesService {
             throw .invalidSettlement("A payment is at most \(LedgerLimits.largest(amount.currency)).")
         }
         guard user == from || user == to else { throw .invalidSettlement("Only the payer or the payee can record a payment.") }
-        // Someone who is not the user's friend or contact may be paid or pay only while the two
-        // have a balance in the currency (checked inside the write): people who shared an
-        // expense someone else added.
+        // Someone who is not the user's friend or contact (who shared an expense someone else
+        // added) may be paid only what is owed them, in the currency, by whoever owes it
+        // (checked inside the write): a payment never leaves a stranger owing more.
         let other = user == from ? to : from
         let stranger = try await !strangers(among: [other], to: user).isEmpty
         let id = ExpenseID(rawValue: UserID.random(using: random).rawValue)
@@ -153,7 +154,15 @@ public struct LiveExpensesService: ExpensesService {
             try await store.write { db in
                 // The balances it moves are worked out from the balances as they are inside the write.
                 let payerBalances = try Self.owed(in: db.balances(of: from.rawValue), currency: code, to: from)
-                guard !stranger || payerBalances[to, default: 0] != 0 else { throw ExpensesError.unknownPeople([other]) }
+                if stranger {
+                    let owed = -payerBalances[to, default: 0]
+                    guard owed > 0 else { throw ExpensesError.unknownPeople([other]) }
+                    guard amount.minorUnits <= owed else {
+                        throw ExpensesError.invalidSettlement(
+                            "With someone who is not your friend or contact, a payment settles at most what is owed: \(Money(minorUnits: owed, currency: amount.currency))."
+                        )
+                    }
+                }
                 let legs = PaymentRouting.legs(
                     from: from, to: to, amount: amount,
                     payerOwes: payerBalances.compactMapValues { $0 < 0 ? -$0 : nil },

@@ -106,8 +106,8 @@ public protocol FriendsService: Sendable {
     func claimContacts(for user: UserID) async throws(FriendsError) -> [UserID]
 
     /// The ones among `people` that `user` may name in an expense or a payment: the accounts
-    /// they are friends with and their own contacts (not removed). Anyone else, however they
-    /// learnt the id, is a stranger to the user's ledger.
+    /// they are friends with and their own contacts (not removed, not being linked). Anyone
+    /// else, however they learnt the id, is a stranger to the user's ledger.
     func friends(among people: Set<UserID>, of user: UserID) async throws(FriendsError) -> Set<UserID>
 
     /// The names `user` knows the ones among `people` by: their friends' and contacts' names,

@@ -1855,10 +1855,12 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The accounts among some user ids
+    /// The signed-in user and their friends among some user ids
     ///
-    /// Name, email and friend code of each id that is an account; ids without one are left
-    /// out. (A POST so that a long list of ids fits; it changes nothing.)
+    /// Name, email and friend code of each id that is the signed-in user or an account they
+    /// are friends with; any other id is left out, account or not, so an id learnt from a
+    /// shared expense gives neither an email nor a friend code. (A POST so that a long list of
+    /// ids fits; it changes nothing.)
     ///
     ///
     /// - Remark: HTTP `POST /users/lookup`.
@@ -4593,7 +4595,8 @@ public struct Client: APIProtocol {
     /// Which of some ids are the signed-in user's friends or contacts
     ///
     /// The people the signed-in user may name in an expense or a payment besides themselves:
-    /// the accounts they are friends with and their own contacts (not removed). Anyone else's
+    /// the accounts they are friends with and their own contacts (not removed, not being
+    /// linked to an account). Anyone else's
     /// id is left out, whether or not it exists. It changes nothing.
     ///
     ///
@@ -6798,7 +6801,8 @@ public struct Client: APIProtocol {
     /// what the payer owes someone who owes the payee (both debts at once, people in user-id
     /// order); anything still left the payee owes the payer. The balances it moved besides
     /// the pair's are its `legs`. The counterparty is the user's friend or contact, or someone
-    /// they have a balance with in the currency. Refused: `422 invalid-settlement` (paying
+    /// they have a balance with in the currency: then only the one who owes pays, at most what
+    /// is owed (`422 invalid-settlement` beyond it). Refused: `422 invalid-settlement` (paying
     /// oneself), `422 unknown-people` (anyone else), `409 beyond-limit`.
     ///
     ///
