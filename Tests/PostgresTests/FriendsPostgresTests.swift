@@ -74,6 +74,35 @@ struct FriendsPostgresTests {
         }
     }
 
+    @Test("whom many users may name, asked at once, is answered for each user alone")
+    func namableAtOnce() async throws {
+        try await PostgresWorld.run { world in
+            let (ada, bob, cy) = try await Self.people(world)
+            let friends = world.services.friends
+            _ = try await friends.add(.email("bob@example.com"), by: ada.id)
+            let sam = try await friends.addContact(name: "Sam", email: nil, by: ada.id)
+            let gone = try await friends.addContact(name: "Gone", email: nil, by: ada.id)
+            try await friends.remove(gone.id, by: ada.id)
+            let everyone: Set<UserID> = [ada.id, bob.id, cy.id, sam.id, gone.id, UserID(rawValue: "no-one")]
+            // Who each of them may name, among everyone (themselves are no one's to name).
+            let expected: [UserID: Set<UserID>] = [ada.id: [bob.id, sam.id], bob.id: [ada.id], cy.id: []]
+            let store = PostgresFriendsStore(database: world.database)
+            let answers = try await withThrowingTaskGroup(of: (UserID, Set<String>).self) { group in
+                for _ in 0..<20 {
+                    for user in expected.keys {
+                        group.addTask { (user, try await store.friendIDs(of: user.rawValue, among: everyone.map(\.rawValue))) }
+                    }
+                }
+                return try await group.reduce(into: [(UserID, Set<String>)]()) { $0.append($1) }
+            }
+            #expect(answers.count == 60)
+            for (user, answer) in answers {
+                #expect(answer == Set((expected[user] ?? []).map(\.rawValue)), "\(user)")
+            }
+            #expect(try await store.friendIDs(of: ada.id.rawValue, among: []) == [])
+        }
+    }
+
     @Test("the store refuses what its checks refuse, as a refusal naming the rule")
     func storeRefusals() async throws {
         try await PostgresWorld.run { world in

@@ -1,97 +1,38 @@
 import ExpensesData
 import PostgresStore
-import Synchronization
 
-/// New expenses that arrive while others are being written wait, then go together: one
-/// transaction and one statement for all of them, instead of a transaction of six round trips
-/// each. Round trips, statements and commits are what limit how many expenses a second a
-/// server can add, so gathering them is what lets it take many at once. An addition that finds
-/// no other waits for nothing: it is written at once, as a batch of one.
+/// New expenses that arrive while others are being written wait, then go together
+/// (``Gathering``): one transaction and one statement for all of them, instead of a transaction
+/// of six round trips each.
 ///
 /// Each addition still lands or is refused as if it were alone: a batch that fails for any
 /// reason (one addition past a limit, say) is written again one addition at a time, in the
 /// order they came, so the others land and the one at fault gets its own error.
-final class AdditionQueue: Sendable {
+enum Additions {
     /// Writes a batch in one transaction, all of it or none.
     typealias Write = @Sendable ([ExpenseAddition]) async throws -> Void
 
-    private struct Waiting: Sendable {
-        let addition: ExpenseAddition
-        let continuation: CheckedContinuation<Void, any Error>
-    }
-
-    private struct State {
-        var waiting: [Waiting] = []
-        var writers = 0
-    }
-
-    private let state = Mutex(State())
-    private let write: Write
-    private let writers: Int
-
     /// - Parameter writers: how many batches are written at once (each on its own connection).
-    init(writers: Int, write: @escaping Write) {
-        self.writers = max(1, writers)
-        self.write = write
-    }
-
-    /// Returns once `addition` landed; throws what refused it.
-    func add(_ addition: ExpenseAddition) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let startsWriter = state.withLock { state in
-                state.waiting.append(Waiting(addition: addition, continuation: continuation))
-                guard state.writers < writers else { return false }
-                state.writers += 1
-                return true
-            }
-            // Detached: a batch belongs to no one request, so it takes none of the task-locals of
-            // the request that happened to start its writer.
-            if startsWriter { Task.detached { await self.drain() } }
-        }
-    }
-
-    /// Writes what waits, a batch at a time, until nothing does.
-    private func drain() async {
-        while let batch = next() { await write(batch) }
-    }
-
-    /// The next batch, or nil (and one writer fewer) when nothing waits.
-    private func next() -> [Waiting]? {
-        state.withLock { state in
-            guard !state.waiting.isEmpty else {
-                state.writers -= 1
-                return nil
-            }
-            var count = 0
-            var parameters = 0
-            for waiting in state.waiting {
-                let cost = AdditionStatement.parameterCount(waiting.addition)
-                guard count == 0 || (count < AdditionStatement.largestBatch && parameters + cost <= AdditionStatement.parameterBudget) else { break }
-                count += 1
-                parameters += cost
-            }
-            let batch = Array(state.waiting.prefix(count))
-            state.waiting.removeFirst(count)
-            return batch
-        }
-    }
-
-    private func write(_ batch: [Waiting]) async {
-        do {
-            try await write(batch.map(\.addition))
-            for waiting in batch { waiting.continuation.resume() }
-        } catch {
-            guard batch.count > 1 else {
-                batch[0].continuation.resume(throwing: error)
-                return
-            }
-            for waiting in batch {
-                do {
-                    try await write([waiting.addition])
-                    waiting.continuation.resume()
-                } catch {
-                    waiting.continuation.resume(throwing: error)
+    static func gathering(writers: Int, write: @escaping Write) -> Gathering<ExpenseAddition, Void> {
+        let limit = Gathering<ExpenseAddition, Void>.Limit(
+            count: AdditionStatement.largestBatch, budget: AdditionStatement.parameterBudget, cost: AdditionStatement.parameterCount
+        )
+        return Gathering(servers: writers, limit: limit) { batch in
+            do {
+                try await write(batch)
+                return batch.map { _ in .success(()) }
+            } catch {
+                guard batch.count > 1 else { return [.failure(error)] }
+                var answers: [Result<Void, any Error>] = []
+                for addition in batch {
+                    do {
+                        try await write([addition])
+                        answers.append(.success(()))
+                    } catch {
+                        answers.append(.failure(error))
+                    }
                 }
+                return answers
             }
         }
     }

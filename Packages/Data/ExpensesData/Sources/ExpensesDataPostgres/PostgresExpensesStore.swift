@@ -6,11 +6,11 @@ import PostgresStore
 /// ``ExpensesDataError/refused(_:)``, a balance or a sum past 64 bits
 /// ``ExpensesDataError/outOfRange``.
 ///
-/// Additions that arrive together are written together (``AdditionQueue``).
+/// Additions that arrive together are written together (``Additions``).
 public struct PostgresExpensesStore: ExpensesStore {
     private let database: ServerDatabase
     private let balancesChanged: BalancesChanged?
-    private let additions: AdditionQueue
+    private let additions: Gathering<ExpenseAddition, Void>
 
     /// - Parameters:
     ///   - balancesChanged: told after each write whose balances it changed.
@@ -18,14 +18,14 @@ public struct PostgresExpensesStore: ExpensesStore {
     public init(database: ServerDatabase, balancesChanged: BalancesChanged? = nil, additionWriters: Int = 2) {
         self.database = database
         self.balancesChanged = balancesChanged
-        additions = AdditionQueue(writers: additionWriters) { [database, balancesChanged] batch in
+        additions = Additions.gathering(writers: additionWriters) { [database, balancesChanged] batch in
             try await Self.add(all: batch, to: database, telling: balancesChanged)
         }
     }
 
     /// Waits for the additions that arrive meanwhile, and writes them all together.
     public func add(_ addition: ExpenseAddition) async throws {
-        try await additions.add(addition)
+        try await additions.ask(addition)
     }
 
     /// Writes `additions` in one transaction, as one statement: each lands, or none does (the

@@ -47,6 +47,11 @@ public struct ContactRecord: Equatable, Sendable {
 public protocol FriendsStore: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any FriendsReading) throws -> T) async throws -> T
     func write<T: Sendable>(_ body: @escaping @Sendable (any FriendsWriting) throws -> T) async throws -> T
+    /// The ones among `ids` that `userID` may name in an expense: the accounts they are friends
+    /// with, and their own contacts (not removed, not being linked). Asked before every expense
+    /// is added, so it is a call of its own rather than a read's: a store may answer many users'
+    /// questions at once.
+    func friendIDs(of userID: String, among ids: [String]) async throws -> Set<String>
 }
 
 /// Look-ups inside a transaction.
@@ -59,9 +64,6 @@ public protocol FriendsReading {
     func contact(id: String) throws -> ContactRecord?
     /// Contacts (of anyone, not removed, not yet linked) whose email has this key.
     func contacts(emailKey: String) throws -> [ContactRecord]
-    /// The ones among `ids` that `userID` may name in an expense: the accounts they are friends
-    /// with, and their own contacts (not removed, not being linked).
-    func friendIDs(of userID: String, among ids: [String]) throws -> Set<String>
 }
 
 /// Changes inside a transaction.

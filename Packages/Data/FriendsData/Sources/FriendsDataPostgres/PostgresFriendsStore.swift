@@ -3,11 +3,29 @@ import PostgresStore
 
 /// The Friends store on a PostgreSQL database (the server's), with the same rules and orders as
 /// the SQLite one: a constraint refusing a write is ``FriendsDataError/refused(_:)``.
+///
+/// Whom users may name (``friendIDs(of:among:)``, asked before every expense is added) is read
+/// for all who ask at once in one statement (``Gathering``).
 public struct PostgresFriendsStore: FriendsStore {
     private let database: ServerDatabase
+    private let namable: Gathering<Question, Set<String>>
 
-    public init(database: ServerDatabase) {
+    /// - Parameter readers: how many statements answering whom users may name run at once.
+    public init(database: ServerDatabase, readers: Int = 2) {
         self.database = database
+        namable = Gathering(servers: readers, limit: .init(count: Question.largestBatch, budget: Question.idBudget, cost: \.ids.count)) { questions in
+            do {
+                let pairs = try await database.read { try Transaction(db: $0).namable(questions) }
+                return questions.map { question in .success(Set(question.ids.filter { pairs.contains(Pair(owner: question.userID, id: $0)) })) }
+            } catch {
+                return questions.map { _ in .failure(error) }
+            }
+        }
+    }
+
+    public func friendIDs(of userID: String, among ids: [String]) async throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        return try await namable.ask(Question(userID: userID, ids: ids))
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any FriendsReading) throws -> T) async throws -> T {
@@ -22,6 +40,23 @@ public struct PostgresFriendsStore: FriendsStore {
             throw FriendsDataError.refused(violation.message)
         }
     }
+}
+
+/// Whom a user asks about naming.
+private struct Question: Sendable {
+    /// The most questions one statement answers.
+    static let largestBatch = 256
+    /// The most ids one statement asks about, unless a single question has more.
+    static let idBudget = 10_000
+
+    let userID: String
+    let ids: [String]
+}
+
+/// A user, and someone they may name.
+private struct Pair: Hashable {
+    let owner: String
+    let id: String
 }
 
 /// The store's operations inside one transaction. Lists come in the order of their keys, as
@@ -56,13 +91,22 @@ private struct Transaction: FriendsWriting {
         ).map(ContactRecord.init(row:))
     }
 
-    func friendIDs(of userID: String, among ids: [String]) throws -> Set<String> {
-        guard !ids.isEmpty else { return [] }
+    /// The pairs of `questions` where the user may name the other: friends, or their own
+    /// contact (not removed, not being linked). One statement for all of them.
+    func namable(_ questions: [Question]) throws -> Set<Pair> {
+        var owners: [String] = []
+        var ids: [String] = []
+        for question in questions {
+            for id in question.ids {
+                owners.append(question.userID)
+                ids.append(id)
+            }
+        }
         return Set(try db.rows("""
-            SELECT friend_id FROM friendship WHERE user_id = $1 AND friend_id = ANY($2)
-            UNION ALL
-            SELECT id FROM contact WHERE owner_id = $1 AND id = ANY($2) AND NOT removed AND linked_to IS NULL
-            """, [userID, ids]).map { try $0.text(0) })
+            SELECT q.owner, q.id FROM unnest($1::text[], $2::text[]) AS q (owner, id)
+            WHERE EXISTS (SELECT 1 FROM friendship WHERE user_id = q.owner AND friend_id = q.id)
+               OR EXISTS (SELECT 1 FROM contact WHERE id = q.id AND owner_id = q.owner AND NOT removed AND linked_to IS NULL)
+            """, [owners, ids]).map { Pair(owner: try $0.text(0), id: try $0.text(1)) })
     }
 
     func befriend(_ userID: String, _ friendID: String, since: Double) throws {

@@ -22,6 +22,10 @@ public struct SQLiteFriendsStore: FriendsStore {
             throw FriendsDataError.refused(error.message ?? "a constraint of the store")
         }
     }
+
+    public func friendIDs(of userID: String, among ids: [String]) async throws -> Set<String> {
+        try database.read { db in try Transaction(db: db).friendIDs(of: userID, among: ids) }
+    }
 }
 
 /// The store's operations inside one GRDB transaction.

@@ -57,7 +57,7 @@ public struct LiveFriendsService: FriendsService {
     public func friends(among people: Set<UserID>, of user: UserID) async throws(FriendsError) -> Set<UserID> {
         let (owner, ids) = (user.rawValue, people.map(\.rawValue))
         guard !ids.isEmpty else { return [] }
-        return Set(try await storing { try await store.read { try $0.friendIDs(of: owner, among: ids) } }.map(UserID.init(rawValue:)))
+        return Set(try await storing { try await store.friendIDs(of: owner, among: ids) }.map(UserID.init(rawValue:)))
     }
 
     public func names(of people: Set<UserID>, for user: UserID) async throws(FriendsError) -> [UserID: DisplayName] {
