@@ -13,8 +13,8 @@ for SECONDS at CONNECTIONS connections (two wrk threads):
   4. GET /balances as Ada: the same with her 1,000 balances, as a client that takes no
      compression; and again as the CLI asks (URLSession's `Accept-Encoding: deflate, gzip, br,
      zstd`), which gets it in gzip;
-  5. POST /expenses as Ada (adds.lua), after 5 s of the same not measured: a server that has
-     run a while knows who her friends are (which a fresh one asks the database).
+  5. POST /expenses as Ada (adds.lua: wrk's two threads half the friends apart), after 5 s of
+     the same not measured: a fresh server's first connections and sessions.
 Prints requests per second and latency percentiles for each, Ada's balances as a share of the
 bare route's rate, and the targets beside them. Prints figures; asserts nothing (Scripts/bench).
 """

@@ -110,8 +110,11 @@ func seed(_ url: DatabaseURL, into folder: URL) async throws {
     try Data(addsScript(token: token, ada: ada.id, friends: friends).utf8).write(to: folder.appending(path: "adds.lua"))
 }
 
-/// A wrk script: each request adds an expense Ada paid and shares with the next friend (each of
-/// wrk's threads goes round them all), in that friend's currency.
+/// A wrk script: each request adds an expense Ada paid and shares with the next friend, in that
+/// friend's currency. Each of wrk's threads goes round them all, the second starting half way
+/// round: two threads in step would send the same pair's expenses at once, and writes of one
+/// balance at the same moment wait for each other (and may have to be written again), which is
+/// what a bench of many users adding does not do.
 func addsScript(token: String, ada: UserID, friends: [UserID]) -> String {
     let bodies = friends.enumerated().map { slot, friend in
         let currency = slot % 2 == 0 ? "EUR" : "USD"
@@ -128,8 +131,14 @@ func addsScript(token: String, ada: UserID, friends: [UserID]) -> String {
         local bodies = {
         \(bodies.joined(separator: ",\n"))
         }
-        local next = 0
+        local threads = 0
+        function setup(thread)
+          thread:set("first", threads)
+          threads = threads + 1
+        end
+        local next = nil
         request = function()
+          if next == nil then next = (first or 0) * math.floor(#bodies / 2) end
           next = next % #bodies + 1
           return wrk.format(nil, "/expenses", nil, bodies[next])
         end
