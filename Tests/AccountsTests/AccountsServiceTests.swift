@@ -5,6 +5,7 @@ import AccountsLive
 import Crypto
 import Foundation
 import Primitives
+import Synchronization
 import Testing
 
 @Suite("Accounts: sign up, sign in, sign out, the current session")
@@ -18,6 +19,33 @@ struct AccountsServiceTests {
         #expect(try await fixture.service.currentUser() == user)
         #expect(try fixture.count("user") == 1)
         #expect(try fixture.count("session") == 1)
+    }
+
+    @Test("another account's email and friend code go only where the visibility shows them; display names to anyone")
+    func whoSeesWhom() async throws {
+        let visibility = StubVisibility()
+        let fixture = AccountsFixture(visibility: visibility)
+        let service = fixture.service
+        let ada = try await service.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
+        let bob = try await service.signUp(email: "bob@example.com", displayName: "Bob", password: "correct horse")
+        let cy = try await service.signUp(email: "cy@example.com", displayName: "Cy", password: "correct horse")
+        let nobody = UserID(rawValue: "no-account")
+        let everyone: Set<UserID> = [ada.id, bob.id, cy.id, nobody]
+        // Ada sees her own account only, until Bob is shown to her.
+        #expect(try await service.users(everyone, for: ada.id) == [ada])
+        visibility.show([bob.id, nobody], to: ada.id)
+        #expect(try await service.users(everyone, for: ada.id).sorted { $0.displayName.value < $1.displayName.value } == [ada, bob])
+        #expect(visibility.asked == [ada.id: [bob.id, cy.id, nobody]], "the user is never asked about")
+        // Cy, to whom no one is shown, sees only herself, and asking about no one reads nothing.
+        #expect(try await service.users(everyone, for: cy.id) == [cy])
+        #expect(try await service.users([bob.id], for: cy.id).isEmpty)
+        #expect(try await service.users([], for: cy.id).isEmpty)
+        // Names are what a shared expense shows: anyone's, friends or not; no account, no name.
+        #expect(try await service.displayNames(of: everyone, for: cy.id) == [ada.id: ada.displayName, bob.id: bob.displayName, cy.id: cy.displayName])
+        // A visibility that cannot answer is an unavailable store, not an empty list.
+        visibility.fail()
+        await #expect(throws: AccountsError.storeUnavailable("Broken()")) { try await service.users([bob.id], for: ada.id) }
+        #expect(try await service.users([ada.id], for: ada.id) == [ada])
     }
 
     @Test("each account gets its own friend code at sign-up, which signing in gives back unchanged")
@@ -250,5 +278,36 @@ struct AccountsServiceTests {
         fixture.clock.advance(days: 31)
         _ = try await fixture.service.signIn(email: "ada@example.com", password: "correct horse")
         #expect(try fixture.count("session") == 1)
+    }
+}
+
+/// A visibility set by the test: whom each user is shown, and whom they asked about.
+private final class StubVisibility: AccountVisibility, Sendable {
+    struct Broken: Error {}
+
+    private struct State {
+        var shown: [UserID: Set<UserID>] = [:]
+        var asked: [UserID: Set<UserID>] = [:]
+        var broken = false
+    }
+
+    private let state = Mutex(State())
+
+    var asked: [UserID: Set<UserID>] { state.withLock { $0.asked } }
+
+    func show(_ people: Set<UserID>, to user: UserID) {
+        state.withLock { $0.shown[user, default: []].formUnion(people) }
+    }
+
+    func fail() {
+        state.withLock { $0.broken = true }
+    }
+
+    func shown(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
+        try state.withLock { state in
+            if state.broken { throw Broken() }
+            state.asked[user, default: []].formUnion(people)
+            return (state.shown[user] ?? []).intersection(people)
+        }
     }
 }

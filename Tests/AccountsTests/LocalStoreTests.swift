@@ -1,3 +1,4 @@
+import Accounts
 import AccountsData
 import AccountsDataSQLite
 import AccountsLive
@@ -34,7 +35,8 @@ struct LocalStoreTests {
         let file = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("flows.sqlite").path)
         #expect((file[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let service = LiveAccountsService(
-            store: SQLiteAccountsStore(database: first), tokens: InMemorySessionTokenStore(), hasher: PasswordHasher(cost: 4)
+            store: SQLiteAccountsStore(database: first), tokens: InMemorySessionTokenStore(), hasher: PasswordHasher(cost: 4),
+            visibility: OwnAccountOnly()
         )
         let user = try await service.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
 

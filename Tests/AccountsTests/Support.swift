@@ -1,3 +1,4 @@
+import Accounts
 import AccountsData
 import AccountsDataSQLite
 import AccountsLive
@@ -14,24 +15,30 @@ struct AccountsFixture {
     let service: LiveAccountsService
     let clock = TestClock()
 
-    init(tokens: any SessionTokenStore = InMemorySessionTokenStore(), seed: UInt64 = 1, database: LocalDatabase? = nil) {
+    init(
+        tokens: any SessionTokenStore = InMemorySessionTokenStore(), seed: UInt64 = 1, database: LocalDatabase? = nil,
+        visibility: any AccountVisibility = OwnAccountOnly()
+    ) {
         self.database = database ?? LocalDatabase(.memory, migrations: AccountsSchema.registerMigrations(in:))
         self.tokens = tokens
-        service = Self.service(on: self.database, tokens: tokens, seed: seed, clock: clock)
+        service = Self.service(on: self.database, tokens: tokens, seed: seed, clock: clock, visibility: visibility)
     }
 
     /// Another service on the same store and clock: another process, in effect.
     func process(tokens: any SessionTokenStore, seed: UInt64) -> LiveAccountsService {
-        Self.service(on: database, tokens: tokens, seed: seed, clock: clock)
+        Self.service(on: database, tokens: tokens, seed: seed, clock: clock, visibility: OwnAccountOnly())
     }
 
-    private static func service(on database: LocalDatabase, tokens: any SessionTokenStore, seed: UInt64, clock: TestClock) -> LiveAccountsService {
+    private static func service(
+        on database: LocalDatabase, tokens: any SessionTokenStore, seed: UInt64, clock: TestClock, visibility: any AccountVisibility
+    ) -> LiveAccountsService {
         LiveAccountsService(
             store: SQLiteAccountsStore(database: database),
             tokens: tokens,
             hasher: PasswordHasher(cost: 4),
             random: SeededRandomSource(seed: seed),
-            now: { clock.now }
+            now: { clock.now },
+            visibility: visibility
         )
     }
 

@@ -24,7 +24,8 @@ struct UpdatePasswordFlowTests {
         // Ada is signed in on a laptop too: another process on the same store.
         let laptop = LiveAccountsService(
             store: SQLiteAccountsStore(database: fixture.database), tokens: InMemorySessionTokenStore(),
-            hasher: PasswordHasher(cost: 4), random: SeededRandomSource(seed: 8), now: { Date(timeIntervalSince1970: 1_800_000_000) }
+            hasher: PasswordHasher(cost: 4), random: SeededRandomSource(seed: 8), now: { Date(timeIntervalSince1970: 1_800_000_000) },
+            visibility: OwnAccountOnly()
         )
         _ = try await laptop.signIn(email: "ada@example.com", password: "correct horse")
         let flow = start(user)

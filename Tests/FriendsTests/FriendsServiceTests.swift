@@ -238,6 +238,12 @@ struct FriendsServiceTests {
             try await world.expense(900, paidBy: ada.id, among: [ada.id, bob.id, cy.id, dee.id])
         }
         #expect(try await world.expenses.balances(of: ada.id).isEmpty)
+        // The same answer decides whose email and friend code Ada may see: hers and Bob's. Names
+        // are what a shared expense shows, so they go to anyone.
+        let accounts = try await world.services.accounts.users(everyone, for: ada.id)
+        #expect(Set(accounts.map(\.id)) == [ada.id, bob.id])
+        #expect(Set(try await world.services.accounts.users([ada.id, cy.id, dee.id], for: bob.id).map(\.id)) == [ada.id, cy.id])
+        #expect(try await world.friends.names(of: [cy.id, dee.id], for: ada.id) == [cy.id: cy.displayName, dee.id: dee.displayName])
     }
 
     @Test("claiming: signing up with a contact's email links every contact with it")

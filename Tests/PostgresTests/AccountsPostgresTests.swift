@@ -47,7 +47,7 @@ struct AccountsPostgresTests {
             // Another device signed in as Ada (its own token store) loses its session with the new password.
             let laptop = LiveAccountsService(
                 store: PostgresAccountsStore(database: world.database), tokens: InMemorySessionTokenStore(), hasher: PasswordHasher(cost: 4),
-                random: SeededRandomSource(seed: 99), now: { world.clock.now }
+                random: SeededRandomSource(seed: 99), now: { world.clock.now }, visibility: OwnAccountOnly()
             )
             _ = try await laptop.signIn(email: "ada@new.example", password: "correct horse")
             _ = try await accounts.signIn(email: "ada@new.example", password: "correct horse")
@@ -136,7 +136,7 @@ struct AccountsPostgresTests {
                 for index in 0..<8 {
                     let service = LiveAccountsService(
                         store: PostgresAccountsStore(database: world.database), tokens: InMemorySessionTokenStore(), hasher: PasswordHasher(cost: 4),
-                        random: SeededRandomSource(seed: UInt64(100 + index)), now: { world.clock.now }
+                        random: SeededRandomSource(seed: UInt64(100 + index)), now: { world.clock.now }, visibility: OwnAccountOnly()
                     )
                     group.addTask {
                         do throws(AccountsError) {

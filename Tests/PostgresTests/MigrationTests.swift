@@ -53,7 +53,7 @@ struct MigrationTests {
                 try await older.migrate()
             }
             // Through the services it is an unavailable store, with the reason.
-            let accounts = LiveAccountsService(store: PostgresAccountsStore(database: older), tokens: InMemorySessionTokenStore(), hasher: PasswordHasher(cost: 4))
+            let accounts = LiveAccountsService(store: PostgresAccountsStore(database: older), tokens: InMemorySessionTokenStore(), hasher: PasswordHasher(cost: 4), visibility: OwnAccountOnly())
             do {
                 _ = try await accounts.signIn(email: "ada@example.com", password: "correct horse")
                 Issue.record("a newer database was used")

@@ -42,19 +42,22 @@ struct Fixture: AppFlow.Dependencies {
     var themes: any ThemeManager { followed }
 
     init() {
-        accounts = LiveAccountsService(
+        let friendsStore = SQLiteFriendsStore(database: database)
+        let accounts = LiveAccountsService(
             store: SQLiteAccountsStore(database: database),
             tokens: tokens,
             hasher: PasswordHasher(cost: 4),
             random: SeededRandomSource(seed: 1),
-            now: { Date(timeIntervalSince1970: 1_800_000_000) }
+            now: { Date(timeIntervalSince1970: 1_800_000_000) },
+            visibility: FriendsVisibility(store: friendsStore)
         )
+        self.accounts = accounts
         preferences = LivePreferencesService(store: SQLitePreferencesStore(database: database))
         let now: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }
         // Wired as LocalServices.live wires them, with a seed of its own for each service.
         let ledger = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: NoOneToName())
         friends = LiveFriendsService(
-            store: SQLiteFriendsStore(database: database), accounts: accounts, expenses: ledger, merging: ledger,
+            store: friendsStore, accounts: accounts, expenses: ledger, merging: ledger,
             random: SeededRandomSource(seed: 2), now: now
         )
         expenses = LiveExpensesService(

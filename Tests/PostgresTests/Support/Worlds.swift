@@ -48,12 +48,14 @@ struct PostgresWorld {
         tokens = InMemorySessionTokenStore()
         let random = SeededRandomSource(seed: seed)
         let now: @Sendable () -> Date = { clock.now }
+        let friends = PostgresFriendsStore(database: database)
         let accounts = LiveAccountsService(
-            store: PostgresAccountsStore(database: database), tokens: tokens, hasher: PasswordHasher(cost: 4), random: random, now: now
+            store: PostgresAccountsStore(database: database), tokens: tokens, hasher: PasswordHasher(cost: 4), random: random, now: now,
+            visibility: FriendsVisibility(store: friends)
         )
         services = LocalServices.live(
             accounts: accounts, expensesStore: PostgresExpensesStore(database: database),
-            friendsStore: PostgresFriendsStore(database: database), preferencesStore: PostgresPreferencesStore(database: database),
+            friendsStore: friends, preferencesStore: PostgresPreferencesStore(database: database),
             random: random, now: now
         )
     }

@@ -1,7 +1,6 @@
 import Accounts
 import AccountsData
 import FlowsAPI
-import Friends
 import Primitives
 
 extension Handlers {
@@ -144,12 +143,8 @@ extension Handlers {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let user = try user
         let ids = try Read.userIDs(body.ids, field: "/ids")
-        // Another account's email and friend code are shown to their friends only: an id learnt
-        // from a shared expense is no way to find someone's email, or to befriend them.
-        let others = ids.subtracting([user])
-        let friendIDs = others.isEmpty ? [] : try await friends { () async throws(FriendsError) in try await services.friends.friends(among: others, of: user) }
-        let shown = friendIDs.union(ids.intersection([user]))
-        let users = shown.isEmpty ? [] : try await accounts { () async throws(AccountsError) in try await services.accounts.users(shown, for: user) }
+        // The user's own account and their friends' (see `AccountVisibility`).
+        let users = ids.isEmpty ? [] : try await accounts { () async throws(AccountsError) in try await services.accounts.users(ids, for: user) }
         return .ok(.init(body: .json(.init(users: users.map(Components.Schemas.User.init)))))
     }
 

@@ -125,8 +125,8 @@ public struct ServerServices: Sendable {
     ) -> ServerServices {
         let random: any RandomSource = fast ? SeededRandomSource(seed: 1) : SystemRandomSource()
         let hasher = fast ? PasswordHasher(cost: 4) : PasswordHasher()
-        let sessions: @Sendable (any SessionTokenStore) -> any AccountsService = { tokens in
-            LiveAccountsService(store: store, tokens: tokens, hasher: hasher, random: random, now: now)
+        let sessions: @Sendable (any SessionTokenStore) -> LiveAccountsService = { tokens in
+            LiveAccountsService(store: store, tokens: tokens, hasher: hasher, random: random, now: now, visibility: FriendsVisibility(store: friends))
         }
         let services = LocalServices.live(
             accounts: sessions(InMemorySessionTokenStore()), expensesStore: expenses, friendsStore: friends, preferencesStore: preferences,

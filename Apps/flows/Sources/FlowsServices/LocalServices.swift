@@ -48,8 +48,11 @@ public struct LocalServices: Sendable {
     /// current session kept in its session file.
     public static func open(_ location: StoreLocation) -> LocalServices {
         let database = LocalDatabase(.file(location.databaseFile), migrations: registerMigrations)
-        let accounts = LiveAccountsService(store: SQLiteAccountsStore(database: database), tokens: FileSessionTokenStore(location: location))
-        return wired(database: database, accounts: accounts, random: SystemRandomSource(), now: Date.init)
+        let friends = SQLiteFriendsStore(database: database)
+        let accounts = LiveAccountsService(
+            store: SQLiteAccountsStore(database: database), tokens: FileSessionTokenStore(location: location), visibility: FriendsVisibility(store: friends)
+        )
+        return wired(database: database, accounts: accounts, friends: friends, random: SystemRandomSource(), now: Date.init)
     }
 
     /// The services on a private in-memory store of the same implementation, with seeded
@@ -62,24 +65,27 @@ public struct LocalServices: Sendable {
     ) -> LocalServices {
         let database = LocalDatabase(.memory, migrations: registerMigrations)
         let random = SeededRandomSource(seed: seed)
+        let friends = SQLiteFriendsStore(database: database)
         let accounts = LiveAccountsService(
             store: SQLiteAccountsStore(database: database),
             tokens: sessionTokens,
             hasher: PasswordHasher(cost: 4),
             random: random,
-            now: { now }
+            now: { now },
+            visibility: FriendsVisibility(store: friends)
         )
-        return wired(database: database, accounts: accounts, random: random, now: { now })
+        return wired(database: database, accounts: accounts, friends: friends, random: random, now: { now })
     }
 
     /// The other areas' services around the accounts, on the embedded store.
     private static func wired(
-        database: LocalDatabase, accounts: any AccountsService, random: any RandomSource, now: @escaping @Sendable () -> Date
+        database: LocalDatabase, accounts: LiveAccountsService, friends: SQLiteFriendsStore, random: any RandomSource,
+        now: @escaping @Sendable () -> Date
     ) -> LocalServices {
         var services = live(
             accounts: accounts,
             expensesStore: SQLiteExpensesStore(database: database),
-            friendsStore: SQLiteFriendsStore(database: database),
+            friendsStore: friends,
             preferencesStore: SQLitePreferencesStore(database: database),
             random: random,
             now: now
@@ -89,13 +95,14 @@ public struct LocalServices: Sendable {
     }
 
     /// The live services of every area around `accounts`, on any implementation of the stores
-    /// (the embedded store's, or flows-server's database).
+    /// (the embedded store's, or flows-server's database). `accounts` shows each user their
+    /// friends' accounts when built with ``FriendsVisibility`` on `friendsStore`.
     ///
     /// Friends read balances and move a linked contact's expenses through a ledger of their own
     /// (the same store; it never records an expense or a payment, so it lets no one be named),
     /// and the app's ledger lets each user name their friends and contacts.
     public static func live(
-        accounts: any AccountsService,
+        accounts: any AccountsService & AccountNames,
         expensesStore: any ExpensesStore,
         friendsStore: any FriendsStore,
         preferencesStore: any PreferencesStore,
@@ -135,6 +142,23 @@ public struct FriendsPeople: PeopleDirectory {
 
     public func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
         people.subtracting(try await friends.friends(among: people, of: user))
+    }
+}
+
+/// Accounts show a user the emails and friend codes of their friends (``AccountVisibility``),
+/// from the friends area's store: the one answer, in the whole app, to "whose account may I
+/// see in full?". (The store's answer counts the user's own contacts too, which have no account
+/// to show.)
+public struct FriendsVisibility: AccountVisibility {
+    let store: any FriendsStore
+
+    public init(store: any FriendsStore) {
+        self.store = store
+    }
+
+    public func shown(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
+        guard !people.isEmpty else { return [] }
+        return Set(try await store.friendIDs(of: user.rawValue, among: people.map(\.rawValue)).map(UserID.init(rawValue:)))
     }
 }
 

@@ -25,7 +25,9 @@ public protocol AccountsService: Sendable {
 
     // MARK: - Finding people, for `user` to add or show as friends
 
-    /// The accounts among `people` (name, email, friend code); ids without one are left out.
+    /// The accounts among `people` (name, email, friend code) that `user` may see in full: their
+    /// own, and those their ``AccountVisibility`` shows them (in the app, their friends'). Ids
+    /// of anyone else, or without an account, are left out.
     func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User]
 
     /// The account a friend code names, or nil.
@@ -57,6 +59,32 @@ public protocol AccountsService: Sendable {
 
     /// Replaces the user's avatar (a picture is kept whole in the store).
     func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError)
+}
+
+/// Whose email and friend code a user may see besides their own. Accounts cannot see
+/// friendships, so the app answers it from the friends area: a user sees their friends'. An id
+/// learnt from a shared expense is then no way to find someone's email, or to befriend them.
+public protocol AccountVisibility: Sendable {
+    /// The ones among `people` (never `user`) whose email and friend code `user` may see.
+    func shown(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID>
+}
+
+/// The visibility of an app in which no one sees anyone else's account: where no friendships
+/// are kept, or in a test of accounts alone.
+public struct OwnAccountOnly: AccountVisibility {
+    public init() {}
+
+    public func shown(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
+        []
+    }
+}
+
+/// The display names of accounts, anyone's: what an expense shared with someone shows of them,
+/// friends or not. (Emails and friend codes go only where ``AccountVisibility`` lets them.)
+public protocol AccountNames: Sendable {
+    /// The names of the accounts among `people`, as `user` is shown them; ids without an account
+    /// are left out.
+    func displayNames(of people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [UserID: DisplayName]
 }
 
 extension AccountsService {

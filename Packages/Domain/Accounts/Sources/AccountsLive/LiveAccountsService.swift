@@ -5,8 +5,12 @@ import Primitives
 import Synchronization
 
 /// The accounts service of the app, on top of an ``AccountsStore`` and a ``SessionTokenStore``.
-public struct LiveAccountsService: AccountsService {
+///
+/// Another account's email and friend code are shown only where `visibility` says: see
+/// ``AccountVisibility``.
+public struct LiveAccountsService: AccountsService, AccountNames {
     private let store: any AccountsStore
+    private let visibility: any AccountVisibility
     private let tokens: any SessionTokenStore
     private let hasher: PasswordHasher
     private let random: any RandomSource
@@ -20,9 +24,11 @@ public struct LiveAccountsService: AccountsService {
         tokens: any SessionTokenStore,
         hasher: PasswordHasher = PasswordHasher(),
         random: any RandomSource = SystemRandomSource(),
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        visibility: any AccountVisibility
     ) {
         self.store = store
+        self.visibility = visibility
         self.tokens = tokens
         self.hasher = hasher
         self.random = random
@@ -130,11 +136,24 @@ public struct LiveAccountsService: AccountsService {
     }
 
     public func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] {
-        let ids = people.map(\.rawValue)
+        let others = people.subtracting([user])
+        var shown = people.intersection([user])
+        if !others.isEmpty { shown.formUnion(try await storing { try await visibility.shown(among: others, to: user) }.intersection(others)) }
+        guard !shown.isEmpty else { return [] }
+        let ids = shown.map(\.rawValue)
         let records = try await storing { try await store.read { db in try ids.compactMap { try db.user(id: $0) } } }
         var users: [User] = []
         for record in records { users.append(try self.user(from: record)) }
         return users
+    }
+
+    public func displayNames(of people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [UserID: DisplayName] {
+        guard !people.isEmpty else { return [:] }
+        let ids = people.map(\.rawValue)
+        let records = try await storing { try await store.read { db in try ids.compactMap { try db.user(id: $0) } } }
+        var names: [UserID: DisplayName] = [:]
+        for record in records { names[UserID(rawValue: record.id)] = try self.user(from: record).displayName }
+        return names
     }
 
     public func user(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> User? {

@@ -9,7 +9,7 @@ import Primitives
 /// accounts service, balances read from the ledger, and a linked contact's expenses moved by it.
 public struct LiveFriendsService: FriendsService {
     private let store: any FriendsStore
-    private let accounts: any AccountsService
+    private let accounts: any AccountsService & AccountNames
     private let expenses: any ExpensesService
     private let merging: any PersonMerging
     private let random: any RandomSource
@@ -17,7 +17,7 @@ public struct LiveFriendsService: FriendsService {
 
     public init(
         store: any FriendsStore,
-        accounts: any AccountsService,
+        accounts: any AccountsService & AccountNames,
         expenses: any ExpensesService,
         merging: any PersonMerging,
         random: any RandomSource = SystemRandomSource(),
@@ -71,7 +71,8 @@ public struct LiveFriendsService: FriendsService {
             guard let name = try? DisplayName(contact.name) else { throw .storeUnavailable("the stored contact \(contact.id) is damaged") }
             names[UserID(rawValue: contact.id)] = name
         }
-        for account in try await accountsNamed(people.subtracting(names.keys), for: user) { names[account.id] = account.displayName }
+        let others = people.subtracting(names.keys)
+        if !others.isEmpty { names.merge(try await accountsCall { try await accounts.displayNames(of: others, for: user) }) { contact, _ in contact } }
         return names
     }
 
