@@ -3,8 +3,8 @@ import Synchronization
 import Testing
 
 /// `Gathering`: requests that arrive at once are served together, each gets its own answer, and
-/// no batch grows past its limit.
-@Suite("Requests gathered into batches")
+/// no batch grows past its limit. (A request left waiting would hang: the time limit fails it.)
+@Suite("Requests gathered into batches", .timeLimit(.minutes(1)))
 struct GatheringTests {
     /// What a serve saw: the batches, in the order it served them.
     private final class Served: Sendable {

@@ -49,8 +49,9 @@ public protocol FriendsStore: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any FriendsWriting) throws -> T) async throws -> T
     /// The ones among `ids` that `userID` may name in an expense: the accounts they are friends
     /// with, and their own contacts (not removed, not being linked). Asked before every expense
-    /// is added, so it is a call of its own rather than a read's: a store may answer many users'
-    /// questions at once.
+    /// is added and whenever accounts are shown (whose email and friend code a user sees), so
+    /// it is a call of its own rather than a read's: a store may answer many users' questions
+    /// at once.
     func friendIDs(of userID: String, among ids: [String]) async throws -> Set<String>
 }
 

@@ -4,8 +4,9 @@ import PostgresStore
 /// The Friends store on a PostgreSQL database (the server's), with the same rules and orders as
 /// the SQLite one: a constraint refusing a write is ``FriendsDataError/refused(_:)``.
 ///
-/// Whom users may name (``friendIDs(of:among:)``, asked before every expense is added) is read
-/// for all who ask at once in one statement (``Gathering``).
+/// Whom users may name (``friendIDs(of:among:)``, asked before every expense is added and
+/// whenever accounts are shown) is read for all who ask at once in one statement
+/// (``Gathering``).
 public struct PostgresFriendsStore: FriendsStore {
     private let database: ServerDatabase
     private let namable: Gathering<Question, Set<String>>
