@@ -43,21 +43,22 @@ struct PostgresWorld {
     let clock: TestClock
 
     init(url: DatabaseURL, seed: UInt64 = 1, clock: TestClock = TestClock(), maximumConnections: Int = 8) {
-        database = ServerDatabase(url: url, maximumConnections: maximumConnections, migrations: allMigrations)
+        let database = ServerDatabase(url: url, maximumConnections: maximumConnections, migrations: allMigrations)
+        let tokens = InMemorySessionTokenStore()
+        self.database = database
         self.clock = clock
-        tokens = InMemorySessionTokenStore()
+        self.tokens = tokens
         let random = SeededRandomSource(seed: seed)
         let now: @Sendable () -> Date = { clock.now }
-        let friends = PostgresFriendsStore(database: database)
-        let accounts = LiveAccountsService(
-            store: PostgresAccountsStore(database: database), tokens: tokens, hasher: PasswordHasher(cost: 4), random: random, now: now,
-            visibility: FriendsVisibility(store: friends)
-        )
         services = LocalServices.live(
-            accounts: accounts, expensesStore: PostgresExpensesStore(database: database),
-            friendsStore: friends, preferencesStore: PostgresPreferencesStore(database: database),
-            random: random, now: now
-        )
+            expensesStore: PostgresExpensesStore(database: database), friendsStore: PostgresFriendsStore(database: database),
+            preferencesStore: PostgresPreferencesStore(database: database), random: random, now: now
+        ) { visibility in
+            LiveAccountsService(
+                store: PostgresAccountsStore(database: database), tokens: tokens, hasher: PasswordHasher(cost: 4), random: random, now: now,
+                visibility: visibility
+            )
+        }
     }
 
     /// Runs `test` on the services over a fresh database, and shuts the database down after.

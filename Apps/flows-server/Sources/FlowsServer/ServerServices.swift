@@ -125,12 +125,13 @@ public struct ServerServices: Sendable {
     ) -> ServerServices {
         let random: any RandomSource = fast ? SeededRandomSource(seed: 1) : SystemRandomSource()
         let hasher = fast ? PasswordHasher(cost: 4) : PasswordHasher()
-        let sessions: @Sendable (any SessionTokenStore) -> LiveAccountsService = { tokens in
-            LiveAccountsService(store: store, tokens: tokens, hasher: hasher, random: random, now: now, visibility: FriendsVisibility(store: friends))
+        let account: @Sendable (any SessionTokenStore, any AccountVisibility) -> LiveAccountsService = { tokens, visibility in
+            LiveAccountsService(store: store, tokens: tokens, hasher: hasher, random: random, now: now, visibility: visibility)
         }
+        let sessions: @Sendable (any SessionTokenStore) -> any AccountsService = { account($0, FriendsVisibility(store: friends)) }
         let services = LocalServices.live(
-            accounts: sessions(InMemorySessionTokenStore()), expensesStore: expenses, friendsStore: friends, preferencesStore: preferences,
-            random: random, now: now
+            expensesStore: expenses, friendsStore: friends, preferencesStore: preferences, random: random, now: now,
+            accounts: { account(InMemorySessionTokenStore(), $0) }
         )
         return ServerServices(services: services, sessions: sessions, probe: probe, close: close, now: now, balanceChanges: changes)
     }

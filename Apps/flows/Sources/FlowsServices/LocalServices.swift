@@ -48,11 +48,9 @@ public struct LocalServices: Sendable {
     /// current session kept in its session file.
     public static func open(_ location: StoreLocation) -> LocalServices {
         let database = LocalDatabase(.file(location.databaseFile), migrations: registerMigrations)
-        let friends = SQLiteFriendsStore(database: database)
-        let accounts = LiveAccountsService(
-            store: SQLiteAccountsStore(database: database), tokens: FileSessionTokenStore(location: location), visibility: FriendsVisibility(store: friends)
-        )
-        return wired(database: database, accounts: accounts, friends: friends, random: SystemRandomSource(), now: Date.init)
+        return wired(database: database, random: SystemRandomSource(), now: Date.init) { visibility in
+            LiveAccountsService(store: SQLiteAccountsStore(database: database), tokens: FileSessionTokenStore(location: location), visibility: visibility)
+        }
     }
 
     /// The services on a private in-memory store of the same implementation, with seeded
@@ -65,50 +63,52 @@ public struct LocalServices: Sendable {
     ) -> LocalServices {
         let database = LocalDatabase(.memory, migrations: registerMigrations)
         let random = SeededRandomSource(seed: seed)
-        let friends = SQLiteFriendsStore(database: database)
-        let accounts = LiveAccountsService(
-            store: SQLiteAccountsStore(database: database),
-            tokens: sessionTokens,
-            hasher: PasswordHasher(cost: 4),
-            random: random,
-            now: { now },
-            visibility: FriendsVisibility(store: friends)
-        )
-        return wired(database: database, accounts: accounts, friends: friends, random: random, now: { now })
+        return wired(database: database, random: random, now: { now }) { visibility in
+            LiveAccountsService(
+                store: SQLiteAccountsStore(database: database),
+                tokens: sessionTokens,
+                hasher: PasswordHasher(cost: 4),
+                random: random,
+                now: { now },
+                visibility: visibility
+            )
+        }
     }
 
     /// The other areas' services around the accounts, on the embedded store.
     private static func wired(
-        database: LocalDatabase, accounts: LiveAccountsService, friends: SQLiteFriendsStore, random: any RandomSource,
-        now: @escaping @Sendable () -> Date
+        database: LocalDatabase, random: any RandomSource, now: @escaping @Sendable () -> Date,
+        accounts: (_ visibility: any AccountVisibility) -> any AccountsService & AccountNames
     ) -> LocalServices {
         var services = live(
-            accounts: accounts,
             expensesStore: SQLiteExpensesStore(database: database),
-            friendsStore: friends,
+            friendsStore: SQLiteFriendsStore(database: database),
             preferencesStore: SQLitePreferencesStore(database: database),
             random: random,
-            now: now
+            now: now,
+            accounts: accounts
         )
         services.database = database
         return services
     }
 
-    /// The live services of every area around `accounts`, on any implementation of the stores
-    /// (the embedded store's, or flows-server's database). `accounts` shows each user their
-    /// friends' accounts when built with ``FriendsVisibility`` on `friendsStore`.
+    /// The live services of every area, on any implementation of the stores (the embedded
+    /// store's, or flows-server's database), around the accounts service `accounts` builds on
+    /// the visibility it is given: ``FriendsVisibility`` on `friendsStore`, so that each user
+    /// sees their friends' accounts, and the friends list finds them.
     ///
     /// Friends read balances and move a linked contact's expenses through a ledger of their own
     /// (the same store; it never records an expense or a payment, so it lets no one be named),
     /// and the app's ledger lets each user name their friends and contacts.
     public static func live(
-        accounts: any AccountsService & AccountNames,
         expensesStore: any ExpensesStore,
         friendsStore: any FriendsStore,
         preferencesStore: any PreferencesStore,
         random: any RandomSource,
-        now: @escaping @Sendable () -> Date
+        now: @escaping @Sendable () -> Date,
+        accounts makeAccounts: (_ visibility: any AccountVisibility) -> any AccountsService & AccountNames
     ) -> LocalServices {
+        let accounts = makeAccounts(FriendsVisibility(store: friendsStore))
         let ledger = LiveExpensesService(store: expensesStore, people: NoOneToName(), random: random, now: now)
         let friends = LiveFriendsService(
             store: friendsStore, accounts: accounts, expenses: ledger, merging: ledger, random: random, now: now
