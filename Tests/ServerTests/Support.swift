@@ -21,12 +21,15 @@ struct LiveServer: Sendable {
     static func with(
         limits: RateLimits = RateLimits(failuresPerAccount: 1_000, failuresPerAddress: 1_000, signUpsPerAddress: 1_000),
         maximumBodyBytes: Int = 2 << 20,
+        trustedProxies: [AddressRange] = [],
         _ body: @Sendable (LiveServer) async throws -> Void
     ) async throws {
         let clock = TestClock()
         let services = ServerServices.sqlite(.memory, fast: true, now: { clock.now })
         let server = try await RunningServer.start(
-            services: services, configuration: ServerConfiguration(port: 0, maximumBodyBytes: maximumBodyBytes, rateLimits: limits)
+            services: services, configuration: ServerConfiguration(
+                port: 0, maximumBodyBytes: maximumBodyBytes, rateLimits: limits, trustedProxies: trustedProxies
+            )
         )
         do {
             try await body(LiveServer(url: server.url, clock: clock))

@@ -24,16 +24,21 @@ public struct ServerConfiguration: Sendable {
     /// at all). A change through this server is seen at once; one through another server that
     /// shares the database, within this time.
     public var cacheLifetime: TimeInterval
+    /// The load balancers and reverse proxies in front of the server, whose `X-Forwarded-For`
+    /// says who the client is (see ``ClientAddresses``). None: the client is the connection's
+    /// peer.
+    public var trustedProxies: [AddressRange]
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maximumBodyBytes: Int = 2 << 20, rateLimits: RateLimits = .standard,
-        cacheLifetime: TimeInterval = 1
+        cacheLifetime: TimeInterval = 1, trustedProxies: [AddressRange] = []
     ) {
         self.host = host
         self.port = port
         self.maximumBodyBytes = maximumBodyBytes
         self.rateLimits = rateLimits
         self.cacheLifetime = cacheLifetime
+        self.trustedProxies = trustedProxies
     }
 }
 
@@ -116,7 +121,9 @@ public enum FlowsServer {
     ) throws -> some ApplicationProtocol {
         let router = Router(context: ServerRequestContext.self)
         let routes = RouteTable()
-        router.add(middleware: RequestMiddleware(maximumBodyBytes: configuration.maximumBodyBytes, routes: routes))
+        router.add(middleware: RequestMiddleware(
+                maximumBodyBytes: configuration.maximumBodyBytes, clients: ClientAddresses(trustedProxies: configuration.trustedProxies), routes: routes
+            ))
         let handlers = Handlers(services: services, limits: SignInLimits(configuration.rateLimits))
         let lifetime = max(0, configuration.cacheLifetime)
         let sessions = ShortLivedCache<String, StoredSession>(lifetime: lifetime, now: services.now)

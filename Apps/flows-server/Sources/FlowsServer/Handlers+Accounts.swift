@@ -8,7 +8,7 @@ extension Handlers {
 
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
-        let address = RequestScope.address ?? "unknown"
+        let address = RequestScope.origin?.limitKey ?? "unknown"
         if let wait = limits.signUps.wait(for: address) {
             throw APIProblem.rateLimited("Too many new accounts from this address; try again in \(wait) seconds.", retryAfter: wait)
         }
@@ -28,7 +28,7 @@ extension Handlers {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let email = try Read.text(body.email, atMost: Read.Limit.email, field: "/email")
         let password = try Read.text(body.password, atMost: Read.Limit.password, field: "/password")
-        let address = "address " + (RequestScope.address ?? "unknown")
+        let address = "address " + (RequestScope.origin?.limitKey ?? "unknown")
         let account = "account " + EmailAddress.key(for: email)
         if let wait = limits.addresses.wait(for: address) ?? limits.accounts.wait(for: account) {
             throw APIProblem.rateLimited("Too many attempts to sign in; try again in \(wait) seconds.", retryAfter: wait)

@@ -30,6 +30,8 @@ struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
 struct RequestMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let maximumBodyBytes: Int
+    /// Who the client is, behind the proxies trusted to say so.
+    let clients: ClientAddresses
     /// The paths served, to tell a method a path does not take (`405`) from a path that is not
     /// one (`404`).
     let routes: RouteTable
@@ -37,11 +39,11 @@ struct RequestMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let record = RequestRecord()
-        let address = context.remoteAddress?.ipAddress
+        let origin = RequestOrigin(peer: context.remoteAddress, headers: request.headers, addresses: clients)
         var response: Response
         do {
             response = try await RequestScope.$record.withValue(record) {
-                try await RequestScope.$address.withValue(address) {
+                try await RequestScope.$origin.withValue(origin) {
                     try await limited(request, context: context, next: next)
                 }
             }

@@ -5,8 +5,8 @@ import Synchronization
 /// What the server knows of the request being served, for the code that serves it: task-local
 /// values, set by the middlewares around the handlers.
 enum RequestScope {
-    /// The client's address (the peer of the connection), for per-address limits.
-    @TaskLocal static var address: String?
+    /// Where the request came from, for per-address limits.
+    @TaskLocal static var origin: RequestOrigin?
     /// The signed-in session the request carries, once ``SessionMiddleware`` checked it.
     @TaskLocal static var session: RequestSession?
     /// What the request log line says about the request, filled in as it is served.

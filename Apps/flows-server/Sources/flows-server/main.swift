@@ -47,6 +47,12 @@ struct ServerCommand: AsyncParsableCommand {
     ))
     var cacheSeconds: Double = ProcessInfo.processInfo.environment["FLOWS_CACHE_SECONDS"].flatMap { Double($0) } ?? 1
 
+    @Option(help: ArgumentHelp(
+        "A load balancer or reverse proxy in front of the server, as an address or a range (10.0.0.0/8, fd00::/8); repeat for more (env FLOWS_TRUSTED_PROXIES, separated by commas). The client's address, for the per-address limits, is then read from the X-Forwarded-For these append to. Without one, X-Forwarded-For is ignored.",
+        valueName: "range"
+    ))
+    var trustedProxy: [String] = []
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port is from 0 to 65535.") }
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
@@ -57,6 +63,21 @@ struct ServerCommand: AsyncParsableCommand {
         }
         guard cacheSeconds.isFinite, (0...3_600).contains(cacheSeconds) else {
             throw ValidationError("--cache-seconds is from 0 to 3600.")
+        }
+        _ = try trustedProxies()
+    }
+
+    /// `--trusted-proxy` ranges, or else `FLOWS_TRUSTED_PROXIES`'s.
+    private func trustedProxies() throws -> [AddressRange] {
+        let fromFlags = !trustedProxy.isEmpty
+        let given = fromFlags
+            ? trustedProxy
+            : (ProcessInfo.processInfo.environment["FLOWS_TRUSTED_PROXIES"] ?? "").split(separator: ",").map(String.init)
+                .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        do {
+            return try given.map { text throws(ConfigurationError) in try AddressRange(parsing: text) }
+        } catch {
+            throw ValidationError("\(fromFlags ? "--trusted-proxy" : "FLOWS_TRUSTED_PROXIES"): \(error.description)")
         }
     }
 
@@ -80,7 +101,8 @@ struct ServerCommand: AsyncParsableCommand {
             host: host,
             port: port,
             rateLimits: RateLimits(failuresPerAccount: failuresPerAccount, failuresPerAddress: failuresPerAddress, signUpsPerAddress: signUpsPerAddress),
-            cacheLifetime: cacheSeconds
+            cacheLifetime: cacheSeconds,
+            trustedProxies: try trustedProxies()
         )
         let host = host
         logger.info("starting", metadata: ["database": "\(location)"])
