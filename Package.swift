@@ -147,6 +147,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                // SHA-256 of the keys sign-in attempts are counted under, in the shared database.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Apps/flows-server/Sources/FlowsServer"
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresStore
 import Synchronization
 
 /// How many attempts the server allows before it answers `429 rate-limited`.
@@ -26,8 +27,8 @@ public struct RateLimits: Sendable, Equatable {
 
 /// Counts events per key over a sliding window, in memory: at most `limit` in any `window`.
 ///
-/// Each server process counts for itself; behind a load balancer that spreads one client over
-/// several servers, the limits apply per server (docs/server.md).
+/// For a server on its own store (SQLite, or memory); servers sharing a PostgreSQL database
+/// count there together (``SharedAttemptLimiter``).
 final class AttemptLimiter: Sendable {
     private let limit: Int
     private let window: Double
@@ -93,15 +94,22 @@ final class AttemptLimiter: Sendable {
     }
 }
 
-/// The server's three limits together.
+/// The server's three limits together: in the database every server shares, when there is
+/// one (PostgreSQL), or else in this process's memory.
 struct SignInLimits: Sendable {
-    let accounts: AttemptLimiter
-    let addresses: AttemptLimiter
-    let signUps: AttemptLimiter
+    let accounts: any AttemptCounts
+    let addresses: any AttemptCounts
+    let signUps: any AttemptCounts
 
-    init(_ limits: RateLimits) {
-        accounts = AttemptLimiter(limit: limits.failuresPerAccount, window: limits.window)
-        addresses = AttemptLimiter(limit: limits.failuresPerAddress, window: limits.window)
-        signUps = AttemptLimiter(limit: limits.signUpsPerAddress, window: limits.window)
+    init(_ limits: RateLimits, shared database: ServerDatabase? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+        if let database {
+            accounts = SharedAttemptLimiter(kind: "account", limit: limits.failuresPerAccount, window: limits.window, database: database, now: now)
+            addresses = SharedAttemptLimiter(kind: "address", limit: limits.failuresPerAddress, window: limits.window, database: database, now: now)
+            signUps = SharedAttemptLimiter(kind: "sign-up", limit: limits.signUpsPerAddress, window: limits.window, database: database, now: now)
+        } else {
+            accounts = AttemptLimiter(limit: limits.failuresPerAccount, window: limits.window)
+            addresses = AttemptLimiter(limit: limits.failuresPerAddress, window: limits.window)
+            signUps = AttemptLimiter(limit: limits.signUpsPerAddress, window: limits.window)
+        }
     }
 }

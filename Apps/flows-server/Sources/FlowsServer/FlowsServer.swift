@@ -124,7 +124,7 @@ public enum FlowsServer {
         router.add(middleware: RequestMiddleware(
                 maximumBodyBytes: configuration.maximumBodyBytes, clients: ClientAddresses(trustedProxies: configuration.trustedProxies), routes: routes
             ))
-        let handlers = Handlers(services: services, limits: SignInLimits(configuration.rateLimits))
+        let handlers = Handlers(services: services, limits: SignInLimits(configuration.rateLimits, shared: services.shared, now: services.now))
         let lifetime = max(0, configuration.cacheLifetime)
         let sessions = ShortLivedCache<String, StoredSession>(lifetime: lifetime, now: services.now)
         let balances = ShortLivedCache<UserID, BalancesCacheMiddleware.CachedAnswer>(lifetime: lifetime, now: services.now)

@@ -9,7 +9,7 @@ extension Handlers {
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let address = RequestScope.origin?.limitKey ?? "unknown"
-        if let wait = limits.signUps.wait(for: address) {
+        if let wait = try await limits.signUps.wait(for: address) {
             throw APIProblem.rateLimited("Too many new accounts from this address; try again in \(wait) seconds.", retryAfter: wait)
         }
         let email = try Read.text(body.email, atMost: Read.Limit.email, field: "/email")
@@ -19,7 +19,7 @@ extension Handlers {
         let user = try await accounts { () async throws(AccountsError) in
             try await services.sessions(tokens).signUp(email: email, displayName: name, password: password)
         }
-        limits.signUps.record(address)
+        try await limits.signUps.record(address)
         RequestScope.record?.user = user.id
         return .created(.init(body: .json(try session(of: user, in: tokens))))
     }
@@ -30,7 +30,9 @@ extension Handlers {
         let password = try Read.text(body.password, atMost: Read.Limit.password, field: "/password")
         let address = "address " + (RequestScope.origin?.limitKey ?? "unknown")
         let account = "account " + EmailAddress.key(for: email)
-        if let wait = limits.addresses.wait(for: address) ?? limits.accounts.wait(for: account) {
+        var wait = try await limits.addresses.wait(for: address)
+        if wait == nil { wait = try await limits.accounts.wait(for: account) }
+        if let wait {
             throw APIProblem.rateLimited("Too many attempts to sign in; try again in \(wait) seconds.", retryAfter: wait)
         }
         let tokens = InMemorySessionTokenStore()
@@ -41,12 +43,12 @@ extension Handlers {
             }
         } catch {
             if error.problem.error == .wrongEmailOrPassword {
-                limits.addresses.record(address)
-                limits.accounts.record(account)
+                try await limits.addresses.record(address)
+                try await limits.accounts.record(account)
             }
             throw error
         }
-        limits.accounts.reset(account)
+        try await limits.accounts.reset(account)
         RequestScope.record?.user = user.id
         return .ok(.init(body: .json(try session(of: user, in: tokens))))
     }
@@ -110,15 +112,15 @@ extension Handlers {
     /// than sign-in may.
     private func checkingPassword<T>(of user: UserID, _ work: () async throws(AccountsError) -> T) async throws(APIProblem) -> T {
         let account = "user " + user.rawValue
-        if let wait = limits.accounts.wait(for: account) {
+        if let wait = try await limits.accounts.wait(for: account) {
             throw .rateLimited("Too many wrong passwords; try again in \(wait) seconds.", retryAfter: wait)
         }
         do {
             let result = try await accounts(work)
-            limits.accounts.reset(account)
+            try await limits.accounts.reset(account)
             return result
         } catch {
-            if error.problem.error == .wrongPassword { limits.accounts.record(account) }
+            if error.problem.error == .wrongPassword { try await limits.accounts.record(account) }
             throw error
         }
     }

@@ -48,6 +48,9 @@ public struct ServerServices: Sendable {
     public let now: @Sendable () -> Date
     /// Tells whose balances the services' writes changed.
     public let balanceChanges: BalanceChangeRelay
+    /// The database every server on it shares (PostgreSQL), where they count sign-in attempts
+    /// together; nil for a store of one server's own.
+    let shared: ServerDatabase?
 
     public init(
         services: LocalServices,
@@ -55,7 +58,8 @@ public struct ServerServices: Sendable {
         probe: @escaping @Sendable () async -> Bool,
         close: @escaping @Sendable () async -> Void = {},
         now: @escaping @Sendable () -> Date = Date.init,
-        balanceChanges: BalanceChangeRelay = BalanceChangeRelay()
+        balanceChanges: BalanceChangeRelay = BalanceChangeRelay(),
+        shared: ServerDatabase? = nil
     ) {
         accounts = services.accounts
         friends = services.friends
@@ -67,6 +71,7 @@ public struct ServerServices: Sendable {
         self.close = close
         self.now = now
         self.balanceChanges = balanceChanges
+        self.shared = shared
     }
 
     /// The services on the embedded SQLite store: one file (`.file`), for one machine, or a
@@ -109,19 +114,20 @@ public struct ServerServices: Sendable {
                     return false
                 }
             },
-            close: { await database.shutdown() }
+            close: { await database.shutdown() }, shared: database
         )
     }
 
     /// Every area's PostgreSQL migrations, in the order they run.
     public static let postgresMigrations = AccountsPostgresSchema.migrations + ExpensesPostgresSchema.migrations
-        + PreferencesPostgresSchema.migrations + FriendsPostgresSchema.migrations
+        + PreferencesPostgresSchema.migrations + FriendsPostgresSchema.migrations + SharedAttemptLimiter.migrations
 
     /// The live services on the stores given.
     private static func live(
         accounts store: any AccountsStore, expenses: any ExpensesStore, changes: BalanceChangeRelay,
         friends: any FriendsStore, preferences: any PreferencesStore,
-        fast: Bool, now: @escaping @Sendable () -> Date, probe: @escaping @Sendable () async -> Bool, close: @escaping @Sendable () async -> Void
+        fast: Bool, now: @escaping @Sendable () -> Date, probe: @escaping @Sendable () async -> Bool, close: @escaping @Sendable () async -> Void,
+        shared: ServerDatabase? = nil
     ) -> ServerServices {
         let random: any RandomSource = fast ? SeededRandomSource(seed: 1) : SystemRandomSource()
         let hasher = fast ? PasswordHasher(cost: 4) : PasswordHasher()
@@ -133,7 +139,9 @@ public struct ServerServices: Sendable {
             expensesStore: expenses, friendsStore: friends, preferencesStore: preferences, random: random, now: now,
             accounts: { account(InMemorySessionTokenStore(), $0) }
         )
-        return ServerServices(services: services, sessions: sessions, probe: probe, close: close, now: now, balanceChanges: changes)
+        return ServerServices(
+            services: services, sessions: sessions, probe: probe, close: close, now: now, balanceChanges: changes, shared: shared
+        )
     }
 }
 

@@ -1,0 +1,118 @@
+import FlowsServer
+import Foundation
+import PostgresStore
+import Testing
+
+/// Servers sharing a PostgreSQL database count sign-in attempts there, together: a client that
+/// a load balancer spreads over them gets one set of limits, not one per server.
+@Suite(
+    .enabled(if: TestPostgres.url != nil, "FLOWS_TEST_DATABASE_URL names no PostgreSQL server (Scripts/test starts one)"),
+    .timeLimit(.minutes(2))
+)
+struct SharedLimitsTests {
+    static let limits = RateLimits(failuresPerAccount: 3, failuresPerAddress: 1_000, signUpsPerAddress: 3)
+
+    /// Two servers on one fresh database, on one clock; both stopped and the database dropped
+    /// afterwards.
+    private func withTwoServers(
+        _ body: @Sendable (_ one: LiveServer, _ two: LiveServer, _ database: ServerDatabase) async throws -> Void
+    ) async throws {
+        let admin = try #require(try TestPostgres.url.map { try DatabaseURL($0) })
+        let databases = Databases(admin: admin)
+        let url = try await databases.fresh()
+        let clock = TestClock()
+        let configuration = ServerConfiguration(port: 0, rateLimits: Self.limits)
+        let first = try await RunningServer.start(
+            services: .postgres(url, maximumConnections: 2, fast: true, now: { clock.now }), configuration: configuration
+        )
+        // Not `fast`: its seeded identifiers would be the first server's, and clash.
+        let second = try await RunningServer.start(
+            services: .postgres(url, maximumConnections: 2, now: { clock.now }), configuration: configuration
+        )
+        let look = ServerDatabase(url: url, maximumConnections: 1)
+        let result: Result<Void, any Error>
+        do {
+            try await body(LiveServer(url: first.url, clock: clock), LiveServer(url: second.url, clock: clock), look)
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        await look.shutdown()
+        await first.stop()
+        await second.stop()
+        await databases.dropAll()
+        try result.get()
+    }
+
+    private func signIn(_ server: LiveServer, password: String) async throws -> RawResponse {
+        try await server.raw("POST", "/sessions", json: #"{"email":"ada@example.com","password":"\#(password)"}"#)
+    }
+
+    @Test("wrong passwords through either server count against one limit, until the window has passed")
+    func passwordsAcrossServers() async throws {
+        try await withTwoServers { one, two, _ in
+            _ = try await one.signUp("Ada")
+            #expect(try await signIn(one, password: "wrong horse").status == 401)
+            #expect(try await signIn(two, password: "wrong horse").status == 401)
+            #expect(try await signIn(one, password: "wrong horse").status == 401)
+            // Three in all: each server has seen fewer, and both refuse.
+            for server in [one, two] {
+                let limited = try await signIn(server, password: "correct horse")
+                #expect(limited.status == 429 && limited.problemCode == "rate-limited", "\(limited)")
+                let wait = limited.headers["retry-after"].flatMap { Int($0) }
+                #expect(wait.map { (1...900).contains($0) } == true, "\(limited.headers)")
+            }
+            // 15 minutes later the attempts are over, on either server.
+            one.clock.advance(days: 901.0 / 86_400)
+            #expect(try await signIn(two, password: "correct horse").status == 200)
+            // A password that checked out forgets the account's failures, for both servers.
+            #expect(try await signIn(one, password: "wrong horse").status == 401)
+            #expect(try await signIn(two, password: "wrong horse").status == 401)
+            #expect(try await signIn(one, password: "correct horse").status == 200)
+            #expect(try await signIn(two, password: "wrong horse").status == 401)
+            #expect(try await signIn(one, password: "wrong horse").status == 401)
+            #expect(try await signIn(two, password: "correct horse").status == 200)
+        }
+    }
+
+    @Test("new accounts from one address are counted across servers")
+    func signUpsAcrossServers() async throws {
+        try await withTwoServers { one, two, _ in
+            _ = try await one.signUp("Ada")
+            _ = try await two.signUp("Bob")
+            _ = try await one.signUp("Cy")
+            let fourth = try await two.raw("POST", "/accounts", json: #"{"email":"dee@example.com","displayName":"Dee","password":"correct horse"}"#)
+            #expect(fourth.status == 429 && fourth.problemCode == "rate-limited", "\(fourth)")
+        }
+    }
+
+    @Test("the database keeps hashes of the keys, not emails or addresses, and only for their window")
+    func whatTheDatabaseKeeps() async throws {
+        try await withTwoServers { one, _, database in
+            _ = try await one.signUp("Ada")
+            for _ in 1...2 { #expect(try await signIn(one, password: "wrong horse").status == 401) }
+            func rows(_ kind: String) async throws -> Int64 {
+                try await database.read { try $0.row("SELECT count(*) FROM server_attempt WHERE kind = $1", [kind])?.integer(0) ?? -1 }
+            }
+            #expect(try await rows("account") == 2)
+            #expect(try await rows("address") == 2)
+            #expect(try await rows("sign-up") == 1)
+            let plain = try await database.read { database in
+                try database.row(
+                    """
+                    SELECT count(*) FROM server_attempt
+                    WHERE position(convert_to('ada@example.com', 'UTF8') IN key_hash) > 0
+                       OR position(convert_to('127.0.0.1', 'UTF8') IN key_hash) > 0
+                       OR length(key_hash) <> 32
+                    """
+                )?.integer(0)
+            }
+            #expect(plain == 0)
+            // Past the window, the next attempt for the key clears the old ones.
+            one.clock.advance(days: 901.0 / 86_400)
+            #expect(try await signIn(one, password: "wrong horse").status == 401)
+            #expect(try await rows("account") == 1)
+            #expect(try await rows("address") == 1)
+        }
+    }
+}
