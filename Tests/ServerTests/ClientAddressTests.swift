@@ -21,6 +21,7 @@ struct ClientAddressTests {
 
     @Test("names, ports, ranges and junk are no address", arguments: [
         "", "localhost", "192.0.2", "192.0.2.256", "192.0.2.7:80", "[::1]", "10.0.0.0/8", " 192.0.2.7", "2001:db8::7::1", "unknown",
+        "192.0.2.7\u{0}", "192.0.2.7\u{0}.1",
     ])
     func notAddresses(text: String) {
         #expect(IPAddress(text) == nil)
@@ -63,8 +64,14 @@ struct ClientAddressTests {
         let everything = try AddressRange(parsing: "0.0.0.0/0")
         #expect(everything.contains(try #require(IPAddress("203.0.113.9"))))
         #expect(!everything.contains(try #require(IPAddress("::1"))))
-        // Bits past the prefix do not matter.
-        #expect(try AddressRange(parsing: "10.1.2.3/8").contains(try #require(IPAddress("10.9.9.9"))))
+        // Bits past the prefix are dropped.
+        let loose = try AddressRange(parsing: "10.1.2.3/8")
+        #expect(loose == private10 && loose.description == "10.0.0.0/8")
+        #expect(try AddressRange(parsing: "fd12:3456::1/16").description == "fd12::/16")
+        // An IPv4 range written as IPv6 is that IPv4 range.
+        let mapped = try AddressRange(parsing: "::ffff:10.0.0.0/104")
+        #expect(mapped == private10)
+        #expect(try AddressRange(parsing: "::ffff:192.0.2.7").description == "192.0.2.7/32")
     }
 
     @Test("a range that cannot be read says what to write", arguments: [
@@ -75,6 +82,8 @@ struct ClientAddressTests {
         ("10.0.0.0/", "from 0 to 32"),
         ("10.0.0.0/eight", "from 0 to 32"),
         ("10.0.0.0/8/8", "from 0 to 32"),
+        ("::ffff:10.0.0.0/95", "from 96 to 128"),
+        ("10.0.0.1\u{0}junk", "is not an IP address or range"),
     ])
     func unreadableRanges(text: String, says: String) {
         #expect {
@@ -109,6 +118,9 @@ struct ClientAddressTests {
         ("10.0.0.2", ["203.0.113.9, unknown"], "10.0.0.2"),
         ("10.0.0.2", ["203.0.113.9, 10.0.0.3, garbage"], "10.0.0.2"),
         ("10.0.0.2", ["203.0.113.9, junk, 10.0.0.3"], "10.0.0.3"),
+        ("10.0.0.2", ["203.0.113.9, "], "10.0.0.2"),
+        ("10.0.0.2", ["203.0.113.9", ""], "203.0.113.9"),
+        ("10.0.0.2", ["::ffff:203.0.113.9"], "203.0.113.9"),
         // A peer that is no trusted proxy: its header is anyone's writing.
         ("203.0.113.9", ["198.51.100.1"], "203.0.113.9"),
         ("192.168.0.2", ["10.0.0.3"], "192.168.0.2"),

@@ -1,6 +1,7 @@
 import FlowsAPI
-import FlowsServer
+@testable import FlowsServer
 import Foundation
+import Synchronization
 import Testing
 
 /// Password guessing and mass sign-ups are limited: past the limit every attempt, the right one
@@ -73,6 +74,32 @@ struct RateLimitTests {
             // Reads need no password: the session still works.
             #expect(try await server.raw("GET", "/me", token: ada.token).status == 200)
         }
+    }
+
+    @Test("a key over its limit waits until it is back under it, not until its oldest attempt is over")
+    func waitsUntilUnderTheLimit() {
+        let clock = Mutex<Double>(0)
+        let limiter = AttemptLimiter(limit: 3, window: .seconds(100)) { clock.withLock { $0 } }
+        // Four attempts (counted after checks that passed at once, say), at 0, 10, 20 and 30 s.
+        for time in [0.0, 10, 20, 30] {
+            clock.withLock { $0 = time }
+            limiter.record("ada")
+        }
+        clock.withLock { $0 = 35 }
+        // At 100 s the attempt of 0 s leaves, and three are left; at 110 s, two.
+        #expect(limiter.wait(for: "ada") == 75)
+        clock.withLock { $0 = 110 }
+        #expect(limiter.wait(for: "ada") == nil)
+        #expect(limiter.wait(for: "bob") == nil)
+    }
+
+    @Test("the wait is from 1 second to the window, whatever the times say")
+    func waitsAreBounded() {
+        #expect(retryAfter(oldest: 10, window: 900, now: 20) == 890)
+        #expect(retryAfter(oldest: 10, window: 900, now: 909.5) == 1)
+        #expect(retryAfter(oldest: 5_000, window: 900, now: 20) == 900, "an attempt from a clock that was ahead")
+        #expect(retryAfter(oldest: .nan, window: 900, now: 20) == 1)
+        #expect(retryAfter(oldest: -.infinity, window: 900, now: 20) == 1)
     }
 
     private func expectLimited(_ answer: RawResponse, _ what: String) {

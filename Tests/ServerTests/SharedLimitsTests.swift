@@ -10,7 +10,7 @@ import Testing
     .timeLimit(.minutes(2))
 )
 struct SharedLimitsTests {
-    static let limits = RateLimits(failuresPerAccount: 3, failuresPerAddress: 1_000, signUpsPerAddress: 3)
+    static let limits = RateLimits(failuresPerAccount: 3, failuresPerAddress: 5, signUpsPerAddress: 3)
 
     /// Two servers on one fresh database, on one clock; both stopped and the database dropped
     /// afterwards.
@@ -75,6 +75,41 @@ struct SharedLimitsTests {
         }
     }
 
+    @Test("failed sign-ins from one address are counted across servers, whichever accounts they try")
+    func addressesAcrossServers() async throws {
+        try await withTwoServers { one, two, _ in
+            _ = try await one.signUp("Ada")
+            for (index, email) in ["bob", "cy", "dee", "eve", "fay"].enumerated() {
+                let server = index.isMultiple(of: 2) ? one : two
+                let wrong = try await server.raw("POST", "/sessions", json: #"{"email":"\#(email)@example.com","password":"wrong horse"}"#)
+                #expect(wrong.status == 401, "\(email): \(wrong)")
+            }
+            // Five from this address in all; Ada's own account has seen none.
+            let limited = try await signIn(two, password: "correct horse")
+            #expect(limited.status == 429 && limited.problemCode == "rate-limited", "\(limited)")
+        }
+    }
+
+    @Test("wrong passwords sent at once, to both servers, are each counted, and none is a server error")
+    func attemptsAtOnce() async throws {
+        try await withTwoServers { one, two, database in
+            _ = try await one.signUp("Ada")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<12 {
+                    group.addTask { try await signIn(index.isMultiple(of: 2) ? one : two, password: "wrong horse").status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            // Checked before counted: requests at once may all pass the check, but none fails.
+            #expect(statuses.allSatisfy { $0 == 401 || $0 == 429 }, "\(statuses)")
+            let counted = try await database.read {
+                try $0.row("SELECT count(*) FROM server_attempt WHERE kind = 'account'")?.integer(0)
+            }
+            #expect(counted == Int64(statuses.filter { $0 == 401 }.count))
+            #expect(try await signIn(one, password: "correct horse").status == 429)
+        }
+    }
+
     @Test("new accounts from one address are counted across servers")
     func signUpsAcrossServers() async throws {
         try await withTwoServers { one, two, _ in
@@ -97,13 +132,23 @@ struct SharedLimitsTests {
             #expect(try await rows("account") == 2)
             #expect(try await rows("address") == 2)
             #expect(try await rows("sign-up") == 1)
+            // Each key is there as the SHA-256 of the limiter's key, never as it was written.
+            let hashed = try await database.read { database in
+                try database.rows(
+                    """
+                    SELECT kind FROM server_attempt
+                    WHERE key_hash IN (sha256(convert_to('account ada@example.com', 'UTF8')), sha256(convert_to('address 127.0.0.1', 'UTF8')),
+                                       sha256(convert_to('127.0.0.1', 'UTF8')))
+                    ORDER BY kind
+                    """
+                ).map { try $0.text(0) }
+            }
+            #expect(hashed == ["account", "account", "address", "address", "sign-up"])
             let plain = try await database.read { database in
                 try database.row(
                     """
                     SELECT count(*) FROM server_attempt
-                    WHERE position(convert_to('ada@example.com', 'UTF8') IN key_hash) > 0
-                       OR position(convert_to('127.0.0.1', 'UTF8') IN key_hash) > 0
-                       OR length(key_hash) <> 32
+                    WHERE position(convert_to('ada@example.com', 'UTF8') IN key_hash) > 0 OR length(key_hash) <> 32
                     """
                 )?.integer(0)
             }

@@ -54,8 +54,10 @@ final class AttemptLimiter: Sendable {
             guard var times = events[key] else { return nil }
             times.removeAll { $0 <= time - window }
             events[key] = times.isEmpty ? nil : times
-            guard times.count >= limit, let oldest = times.first else { return nil }
-            return max(1, Int((oldest + window - time).rounded(.up)))
+            // When there are `limit` or more, the key may try again once the newest `limit` but
+            // one are all that is left in the window.
+            guard times.count >= limit else { return nil }
+            return retryAfter(oldest: times[times.count - limit], window: window, now: time)
         }
     }
 
@@ -94,6 +96,14 @@ final class AttemptLimiter: Sendable {
     }
 }
 
+/// Whole seconds until an attempt made at `oldest` leaves the window: from 1 to the window,
+/// whatever the times say (a clock set back, a row written by a server whose clock is ahead).
+func retryAfter(oldest: Double, window: Double, now: Double) -> Int {
+    let seconds = (oldest + window - now).rounded(.up)
+    guard seconds.isFinite else { return 1 }
+    return Int(min(max(seconds, 1), window.rounded(.up)))
+}
+
 /// The server's three limits together: in the database every server shares, when there is
 /// one (PostgreSQL), or else in this process's memory.
 struct SignInLimits: Sendable {
@@ -102,14 +112,15 @@ struct SignInLimits: Sendable {
     let signUps: any AttemptCounts
 
     init(_ limits: RateLimits, shared database: ServerDatabase? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+        let seconds: @Sendable () -> Double = { now().timeIntervalSince1970 }
         if let database {
             accounts = SharedAttemptLimiter(kind: "account", limit: limits.failuresPerAccount, window: limits.window, database: database, now: now)
             addresses = SharedAttemptLimiter(kind: "address", limit: limits.failuresPerAddress, window: limits.window, database: database, now: now)
             signUps = SharedAttemptLimiter(kind: "sign-up", limit: limits.signUpsPerAddress, window: limits.window, database: database, now: now)
         } else {
-            accounts = AttemptLimiter(limit: limits.failuresPerAccount, window: limits.window)
-            addresses = AttemptLimiter(limit: limits.failuresPerAddress, window: limits.window)
-            signUps = AttemptLimiter(limit: limits.signUpsPerAddress, window: limits.window)
+            accounts = AttemptLimiter(limit: limits.failuresPerAccount, window: limits.window, now: seconds)
+            addresses = AttemptLimiter(limit: limits.failuresPerAddress, window: limits.window, now: seconds)
+            signUps = AttemptLimiter(limit: limits.signUpsPerAddress, window: limits.window, now: seconds)
         }
     }
 }

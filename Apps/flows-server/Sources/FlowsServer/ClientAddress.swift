@@ -19,6 +19,8 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// Reads `192.0.2.7` or `2001:db8::7`; nil for anything else (names, ports, ranges).
     public init?(_ text: some StringProtocol) {
         let text = String(text)
+        // C reads up to a NUL: "192.0.2.7\0junk" would pass for 192.0.2.7.
+        guard !text.utf8.contains(0) else { return nil }
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
             bytes = withUnsafeBytes(of: &v4) { Array($0) }
@@ -52,6 +54,14 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     private init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The address with every bit past the first `length` cleared.
+    func masked(to length: Int) -> IPAddress {
+        IPAddress(unchecked: bytes.indices.map { index in
+            let kept = min(8, max(0, length - index * 8))
+            return bytes[index] & UInt8(truncatingIfNeeded: 0xff << (8 - kept))
+        })
+    }
 }
 
 /// A range of addresses in CIDR notation (`10.0.0.0/8`, `fd00::/8`), or one address.
@@ -60,7 +70,7 @@ public struct AddressRange: Hashable, Sendable, CustomStringConvertible {
     public let prefixLength: Int
 
     /// Reads `10.0.0.0/8`, `192.0.2.7` (that address alone), `fd00::/8` or `::1`. Bits past the
-    /// prefix are ignored: `10.1.2.3/8` is `10.0.0.0/8`.
+    /// prefix are dropped: `10.1.2.3/8` is `10.0.0.0/8`.
     public init(parsing text: String) throws(ConfigurationError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let parts = trimmed.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
@@ -68,16 +78,18 @@ public struct AddressRange: Hashable, Sendable, CustomStringConvertible {
         guard let address = parts.first.flatMap({ IPAddress($0) }) else {
             throw ConfigurationError("\(trimmed.isEmpty ? "An empty text" : trimmed) is not an IP address or range, \(example).")
         }
-        let bits = address.bytes.count * 8
+        // An IPv4 range written as IPv6 (::ffff:10.0.0.0/104) has 96 bits more than it says.
+        let writtenAsIPv6 = address.isIPv4 && parts[0].contains(":")
+        let bits = writtenAsIPv6 ? 128 : address.bytes.count * 8
         var length = bits
         if parts.count == 2 {
-            guard let given = Int(parts[1]), (0...bits).contains(given) else {
-                throw ConfigurationError("\(trimmed): the prefix after / is a number from 0 to \(bits), \(example).")
+            guard let given = Int(parts[1]), ((writtenAsIPv6 ? 96 : 0)...bits).contains(given) else {
+                throw ConfigurationError("\(trimmed): the prefix after / is a number from \(writtenAsIPv6 ? 96 : 0) to \(bits), \(example).")
             }
             length = given
         }
-        network = address
-        prefixLength = length
+        prefixLength = writtenAsIPv6 ? length - 96 : length
+        network = address.masked(to: prefixLength)
     }
 
     /// Whether `address` is in the range. IPv4 ranges hold IPv4 addresses only, IPv6 ones IPv6.

@@ -19,7 +19,7 @@ extension Handlers {
         let user = try await accounts { () async throws(AccountsError) in
             try await services.sessions(tokens).signUp(email: email, displayName: name, password: password)
         }
-        try await limits.signUps.record(address)
+        await limits.signUps.record(address)
         RequestScope.record?.user = user.id
         return .created(.init(body: .json(try session(of: user, in: tokens))))
     }
@@ -43,12 +43,12 @@ extension Handlers {
             }
         } catch {
             if error.problem.error == .wrongEmailOrPassword {
-                try await limits.addresses.record(address)
-                try await limits.accounts.record(account)
+                await limits.addresses.record(address)
+                await limits.accounts.record(account)
             }
             throw error
         }
-        try await limits.accounts.reset(account)
+        await limits.accounts.reset(account)
         RequestScope.record?.user = user.id
         return .ok(.init(body: .json(try session(of: user, in: tokens))))
     }
@@ -117,10 +117,10 @@ extension Handlers {
         }
         do {
             let result = try await accounts(work)
-            try await limits.accounts.reset(account)
+            await limits.accounts.reset(account)
             return result
         } catch {
-            if error.problem.error == .wrongPassword { try await limits.accounts.record(account) }
+            if error.problem.error == .wrongPassword { await limits.accounts.record(account) }
             throw error
         }
     }
