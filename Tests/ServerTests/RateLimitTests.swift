@@ -76,21 +76,77 @@ struct RateLimitTests {
         }
     }
 
-    @Test("a key over its limit waits until it is back under it, not until its oldest attempt is over")
-    func waitsUntilUnderTheLimit() {
+    @Test("wrong passwords sent at once are checked and counted in one step: no more than the limit get through")
+    func passwordsAtOnce() async throws {
+        try await LiveServer.with(limits: Self.limits) { server in
+            _ = try await server.signUp("Ada")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<12 {
+                    group.addTask {
+                        try await server.raw("POST", "/sessions", json: #"{"email":"ada@example.com","password":"wrong horse"}"#).status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            // Ada's account allows three failures: three passwords were checked, nine refused.
+            #expect(statuses.sorted() == Array(repeating: 401, count: 3) + Array(repeating: 429, count: 9), "\(statuses)")
+            expectLimited(
+                try await server.raw("POST", "/sessions", json: #"{"email":"ada@example.com","password":"correct horse"}"#),
+                "the right password, after the burst"
+            )
+        }
+    }
+
+    @Test("sign-ups sent at once make no more accounts than the limit")
+    func signUpsAtOnce() async throws {
+        try await LiveServer.with(limits: Self.limits) { server in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        try await server.raw(
+                            "POST", "/accounts", json: #"{"email":"user\#(index)@example.com","displayName":"User","password":"correct horse"}"#
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.sorted() == Array(repeating: 201, count: 4) + Array(repeating: 429, count: 4), "\(statuses)")
+        }
+    }
+
+    @Test("a claim is checked and counted at once; a refused one counts nothing, and a taken-back one frees its place")
+    func claims() {
         let clock = Mutex<Double>(0)
         let limiter = AttemptLimiter(limit: 3, window: .seconds(100)) { clock.withLock { $0 } }
-        // Four attempts (counted after checks that passed at once, say), at 0, 10, 20 and 30 s.
-        for time in [0.0, 10, 20, 30] {
+        func claim(_ key: String, at time: Double) -> AttemptAdmission {
             clock.withLock { $0 = time }
-            limiter.record("ada")
+            return limiter.claim(key)
         }
-        clock.withLock { $0 = 35 }
-        // At 100 s the attempt of 0 s leaves, and three are left; at 110 s, two.
-        #expect(limiter.wait(for: "ada") == 75)
-        clock.withLock { $0 = 110 }
-        #expect(limiter.wait(for: "ada") == nil)
-        #expect(limiter.wait(for: "bob") == nil)
+        var claims: [AttemptClaim] = []
+        for time in [0.0, 10, 20] {
+            guard case .counted(let claim) = claim("ada", at: time) else {
+                Issue.record("attempt at \(time) s refused")
+                return
+            }
+            claims.append(claim)
+        }
+        // At 100 s the attempt of 0 s leaves the window.
+        #expect(claim("ada", at: 35) == .refused(retryAfter: 65))
+        #expect(claim("ada", at: 99.5) == .refused(retryAfter: 1), "refused attempts count for nothing")
+        #expect(claim("bob", at: 99.5) != .refused(retryAfter: 1), "each key has its own count")
+        guard case .counted = claim("ada", at: 100) else {
+            Issue.record("the attempt of 0 s is still counted at 100 s")
+            return
+        }
+        // Ada now has 10, 20 and 100 s; taking back 10 s leaves room for one more.
+        limiter.release(claims[1])
+        guard case .counted = claim("ada", at: 101) else {
+            Issue.record("a taken-back attempt still counted")
+            return
+        }
+        #expect(claim("ada", at: 102) == .refused(retryAfter: 18))
+        limiter.reset("ada")
+        #expect(claim("ada", at: 103) != .refused(retryAfter: 17))
     }
 
     @Test("the wait is from 1 second to the window, whatever the times say")

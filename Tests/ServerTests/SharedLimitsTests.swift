@@ -90,7 +90,7 @@ struct SharedLimitsTests {
         }
     }
 
-    @Test("wrong passwords sent at once, to both servers, are each counted, and none is a server error")
+    @Test("wrong passwords sent at once, to both servers, get no more checks than the limit, and none is a server error")
     func attemptsAtOnce() async throws {
         try await withTwoServers { one, two, database in
             _ = try await one.signUp("Ada")
@@ -100,12 +100,22 @@ struct SharedLimitsTests {
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
-            // Checked before counted: requests at once may all pass the check, but none fails.
+            // Counted before checked: at most Ada's three passwords were checked (at the limit's
+            // edge, attempts at once may both be refused), and every other was refused.
             #expect(statuses.allSatisfy { $0 == 401 || $0 == 429 }, "\(statuses)")
-            let counted = try await database.read {
-                try $0.row("SELECT count(*) FROM server_attempt WHERE kind = 'account'")?.integer(0)
+            let checked = statuses.filter { $0 == 401 }.count
+            #expect(checked <= 3, "\(statuses)")
+            // The refused ones took their counts back: what is left is the failures.
+            for kind in ["account", "address"] {
+                let counted = try await database.read {
+                    try $0.row("SELECT count(*) FROM server_attempt WHERE kind = $1", [kind])?.integer(0)
+                }
+                #expect(counted == Int64(checked), "\(kind)")
             }
-            #expect(counted == Int64(statuses.filter { $0 == 401 }.count))
+            // One after another, the account has what is left of its three, then none.
+            for attempt in checked..<3 {
+                #expect(try await signIn(attempt.isMultiple(of: 2) ? two : one, password: "wrong horse").status == 401)
+            }
             #expect(try await signIn(one, password: "correct horse").status == 429)
         }
     }
@@ -157,6 +167,11 @@ struct SharedLimitsTests {
             one.clock.advance(days: 901.0 / 86_400)
             #expect(try await signIn(one, password: "wrong horse").status == 401)
             #expect(try await rows("account") == 1)
+            #expect(try await rows("address") == 1)
+            // A password that checks out forgets the account's failures, and is no failure of
+            // the address's.
+            #expect(try await signIn(one, password: "correct horse").status == 200)
+            #expect(try await rows("account") == 0)
             #expect(try await rows("address") == 1)
         }
     }

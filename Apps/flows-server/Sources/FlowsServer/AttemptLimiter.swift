@@ -25,18 +25,28 @@ public struct RateLimits: Sendable, Equatable {
     public static let standard = RateLimits()
 }
 
-/// Counts events per key over a sliding window, in memory: at most `limit` in any `window`.
+/// Counts attempts per key over a sliding window, in memory: at most `limit` in any `window`.
 ///
 /// For a server on its own store (SQLite, or memory); servers sharing a PostgreSQL database
 /// count there together (``SharedAttemptLimiter``).
 final class AttemptLimiter: Sendable {
+    private struct Attempt {
+        let time: Double
+        let id: Int64
+    }
+
+    private struct State {
+        /// The times of each key's attempts in the window, oldest first.
+        var attempts: [String: [Attempt]] = [:]
+        var nextID: Int64 = 0
+        /// Attempts counted since the last sweep of expired keys.
+        var sinceSweep = 0
+    }
+
     private let limit: Int
     private let window: Double
     private let now: @Sendable () -> Double
-    /// The times of each key's events in the window, oldest first.
-    private let events = Mutex<[String: [Double]]>([:])
-    /// Keys seen since the last sweep of expired ones.
-    private let sweep = Mutex<Int>(0)
+    private let state = Mutex(State())
 
     init(limit: Int, window: Duration, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.limit = max(1, limit)
@@ -45,54 +55,44 @@ final class AttemptLimiter: Sendable {
         self.now = now
     }
 
-    /// Seconds until `key` may try again, or nil when it may now.
-    func wait(for key: String) -> Int? {
+    /// Counts one attempt for `key`, or refuses it when the key has had `limit` in the window:
+    /// the check and the count are one step, so attempts at once cannot all pass the check.
+    func claim(_ key: String) -> AttemptAdmission {
         let time = now()
         let window = window
         let limit = limit
-        return events.withLock { events -> Int? in
-            guard var times = events[key] else { return nil }
-            times.removeAll { $0 <= time - window }
-            events[key] = times.isEmpty ? nil : times
-            // When there are `limit` or more, the key may try again once the newest `limit` but
-            // one are all that is left in the window.
-            guard times.count >= limit else { return nil }
-            return retryAfter(oldest: times[times.count - limit], window: window, now: time)
+        return state.withLock { state -> AttemptAdmission in
+            var attempts = state.attempts[key, default: []]
+            attempts.removeAll { $0.time <= time - window }
+            defer { state.attempts[key] = attempts.isEmpty ? nil : attempts }
+            // With `limit` or more, the key may try again once the newest `limit` but one are
+            // all that is left in the window.
+            guard attempts.count < limit else {
+                return .refused(retryAfter: retryAfter(oldest: attempts[attempts.count - limit].time, window: window, now: time))
+            }
+            state.nextID &+= 1
+            attempts.append(Attempt(time: time, id: state.nextID))
+            state.sinceSweep += 1
+            if state.sinceSweep >= 1_000 {
+                state.sinceSweep = 0
+                state.attempts = state.attempts.filter { $0.value.last.map { $0.time > time - window } ?? false }
+            }
+            return .counted(AttemptClaim(key: key, id: state.nextID))
         }
     }
 
-    /// Counts one event for `key`.
-    func record(_ key: String) {
-        let time = now()
-        let window = window
-        events.withLock { events in
-            var times = events[key, default: []]
-            times.removeAll { $0 <= time - window }
-            times.append(time)
-            events[key] = times
+    /// Takes back one counted attempt.
+    func release(_ claim: AttemptClaim) {
+        state.withLock { state in
+            guard var attempts = state.attempts[claim.key] else { return }
+            attempts.removeAll { $0.id == claim.id }
+            state.attempts[claim.key] = attempts.isEmpty ? nil : attempts
         }
-        sweepExpired(at: time)
     }
 
-    /// Forgets `key`'s events (a password that checked out).
+    /// Forgets `key`'s attempts (a password that checked out).
     func reset(_ key: String) {
-        _ = events.withLock { $0.removeValue(forKey: key) }
-    }
-
-    /// Every 1,000 events, drops the keys whose events have all expired, so memory stays
-    /// bounded by the keys of one window.
-    private func sweepExpired(at time: Double) {
-        let due = sweep.withLock { count -> Bool in
-            count += 1
-            guard count >= 1_000 else { return false }
-            count = 0
-            return true
-        }
-        guard due else { return }
-        let window = window
-        events.withLock { events in
-            events = events.filter { $0.value.last.map { $0 > time - window } ?? false }
-        }
+        _ = state.withLock { $0.attempts.removeValue(forKey: key) }
     }
 }
 

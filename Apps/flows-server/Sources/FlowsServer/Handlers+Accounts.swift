@@ -8,18 +8,22 @@ extension Handlers {
 
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
-        let address = RequestScope.origin?.limitKey ?? "unknown"
-        if let wait = try await limits.signUps.wait(for: address) {
-            throw APIProblem.rateLimited("Too many new accounts from this address; try again in \(wait) seconds.", retryAfter: wait)
-        }
         let email = try Read.text(body.email, atMost: Read.Limit.email, field: "/email")
         let name = try Read.text(body.displayName, atMost: Read.Limit.displayName, field: "/displayName")
         let password = try Read.text(body.password, atMost: Read.Limit.password, field: "/password")
+        let address = RequestScope.origin?.limitKey ?? "unknown"
+        // Counted before the account is made; a sign-up that makes none takes its count back.
+        let claim = try await limits.signUps.claim(address, refusing: "Too many new accounts from this address")
         let tokens = InMemorySessionTokenStore()
-        let user = try await accounts { () async throws(AccountsError) in
-            try await services.sessions(tokens).signUp(email: email, displayName: name, password: password)
+        let user: User
+        do {
+            user = try await accounts { () async throws(AccountsError) in
+                try await services.sessions(tokens).signUp(email: email, displayName: name, password: password)
+            }
+        } catch {
+            await limits.signUps.release(claim)
+            throw error
         }
-        await limits.signUps.record(address)
         RequestScope.record?.user = user.id
         return .created(.init(body: .json(try session(of: user, in: tokens))))
     }
@@ -30,10 +34,16 @@ extension Handlers {
         let password = try Read.text(body.password, atMost: Read.Limit.password, field: "/password")
         let address = "address " + (RequestScope.origin?.limitKey ?? "unknown")
         let account = "account " + EmailAddress.key(for: email)
-        var wait = try await limits.addresses.wait(for: address)
-        if wait == nil { wait = try await limits.accounts.wait(for: account) }
-        if let wait {
-            throw APIProblem.rateLimited("Too many attempts to sign in; try again in \(wait) seconds.", retryAfter: wait)
+        // Counted as failures before the password is checked, so that attempts sent at once
+        // cannot all pass the limits; a password that checks out takes them back.
+        let refusal = "Too many attempts to sign in"
+        let addressClaim = try await limits.addresses.claim(address, refusing: refusal)
+        let accountClaim: AttemptClaim
+        do {
+            accountClaim = try await limits.accounts.claim(account, refusing: refusal)
+        } catch {
+            await limits.addresses.release(addressClaim)
+            throw error
         }
         let tokens = InMemorySessionTokenStore()
         let user: User
@@ -42,12 +52,13 @@ extension Handlers {
                 try await services.sessions(tokens).signIn(email: email, password: password)
             }
         } catch {
-            if error.problem.error == .wrongEmailOrPassword {
-                await limits.addresses.record(address)
-                await limits.accounts.record(account)
+            if error.problem.error != .wrongEmailOrPassword {
+                await limits.addresses.release(addressClaim)
+                await limits.accounts.release(accountClaim)
             }
             throw error
         }
+        await limits.addresses.release(addressClaim)
         await limits.accounts.reset(account)
         RequestScope.record?.user = user.id
         return .ok(.init(body: .json(try session(of: user, in: tokens))))
@@ -112,15 +123,13 @@ extension Handlers {
     /// than sign-in may.
     private func checkingPassword<T>(of user: UserID, _ work: () async throws(AccountsError) -> T) async throws(APIProblem) -> T {
         let account = "user " + user.rawValue
-        if let wait = try await limits.accounts.wait(for: account) {
-            throw .rateLimited("Too many wrong passwords; try again in \(wait) seconds.", retryAfter: wait)
-        }
+        let claim = try await limits.accounts.claim(account, refusing: "Too many wrong passwords")
         do {
             let result = try await accounts(work)
             await limits.accounts.reset(account)
             return result
         } catch {
-            if error.problem.error == .wrongPassword { await limits.accounts.record(account) }
+            if error.problem.error != .wrongPassword { await limits.accounts.release(claim) }
             throw error
         }
     }

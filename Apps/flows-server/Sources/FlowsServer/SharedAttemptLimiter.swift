@@ -7,15 +7,41 @@ import Synchronization
 /// Counts attempts per key over a sliding window, at most `limit` in any `window`: what the
 /// per-account and per-address limits ask of a counter.
 ///
-/// Only the check may refuse: counting and forgetting come after the work they count (an
-/// account made, a session given), and a failure there is logged, not answered.
+/// An attempt is counted before its work (a password checked, an account made), in the same
+/// step as the check, so that attempts sent at once cannot all pass the check; the work that
+/// turns out not to be a failure takes its count back. Only the claim may refuse: taking back
+/// and forgetting come after the work, and a failure there is logged, not answered.
 protocol AttemptCounts: Sendable {
-    /// Seconds until `key` may try again, or nil when it may now.
-    func wait(for key: String) async throws(APIProblem) -> Int?
-    /// Counts one attempt for `key`.
-    func record(_ key: String) async
+    /// Counts one attempt for `key`, unless the key has had its limit in the window: then
+    /// nothing is counted, and the answer says how long until it may try again.
+    func claim(_ key: String) async throws(APIProblem) -> AttemptAdmission
+    /// Takes back an attempt that turned out not to count (a password that checked out, a
+    /// sign-up that made no account, a store that failed).
+    func release(_ claim: AttemptClaim) async
     /// Forgets `key`'s attempts (a password that checked out).
     func reset(_ key: String) async
+}
+
+/// One attempt, counted.
+struct AttemptClaim: Sendable, Equatable {
+    let key: String
+    let id: Int64
+}
+
+/// What a claim gets: counted, or refused for some whole seconds.
+enum AttemptAdmission: Sendable, Equatable {
+    case counted(AttemptClaim)
+    case refused(retryAfter: Int)
+}
+
+extension AttemptCounts {
+    /// Counts one attempt for `key`, or throws `429 rate-limited` saying `refusal` and the wait.
+    func claim(_ key: String, refusing refusal: String) async throws(APIProblem) -> AttemptClaim {
+        switch try await claim(key) {
+        case .counted(let claim): return claim
+        case .refused(let wait): throw .rateLimited("\(refusal); try again in \(wait) seconds.", retryAfter: wait)
+        }
+    }
 }
 
 extension AttemptLimiter: AttemptCounts {}
@@ -29,7 +55,9 @@ extension AttemptLimiter: AttemptCounts {}
 /// are never counted.
 ///
 /// Each statement stands alone (no transaction): attempts at once, on any server, never fail to
-/// serialize with one another or with the ledger's writes.
+/// serialize with one another or with the ledger's writes. A claim writes its attempt first and
+/// then counts the key's others; of two claims at once, the one that counts last sees both,
+/// so no more than the limit pass (at the limit's edge, both may be refused).
 final class SharedAttemptLimiter: Sendable {
     /// Which limit the attempts count for (`account`, `address`, `sign-up`): one table holds all.
     private let kind: String
@@ -55,7 +83,12 @@ final class SharedAttemptLimiter: Sendable {
                 "CREATE INDEX server_attempt_by_key ON server_attempt (kind, key_hash, at)",
                 "CREATE INDEX server_attempt_by_time ON server_attempt (kind, at)",
             ]
-        )
+        ),
+        // Attempts are counted before their work and taken back by their identifier.
+        PostgresMigration(
+            "server.postgres.v2.attempt-ids",
+            statements: ["ALTER TABLE server_attempt ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY"]
+        ),
     ]
 
     init(kind: String, limit: Int, window: Duration, database: ServerDatabase, now: @escaping @Sendable () -> Date) {
@@ -83,48 +116,61 @@ final class SharedAttemptLimiter: Sendable {
 }
 
 extension SharedAttemptLimiter: AttemptCounts {
-    func wait(for key: String) async throws(APIProblem) -> Int? {
-        let time = now().timeIntervalSince1970
-        let since: Double = time - window
-        let parameters: [SQLValue] = [.text(kind), Self.hash(key), .real(since), .integer(Int64(limit))]
-        // The newest `limit` attempts in the window: when there are that many, the oldest of them
-        // says when the key may try again.
-        let times: [Double] = try await counting {
-            try await self.database.read { database in
-                try database.rows(
-                    "SELECT at FROM server_attempt WHERE kind = $1 AND key_hash = $2 AND at > $3 ORDER BY at DESC LIMIT $4", parameters
-                ).map { row throws(ServerDatabaseError) in try row.real(0) }
-            }
-        }
-        guard times.count >= limit, let oldest = times.last else { return nil }
-        return retryAfter(oldest: oldest, window: window, now: time)
-    }
-
-    func record(_ key: String) async {
+    func claim(_ key: String) async throws(APIProblem) -> AttemptAdmission {
         let time = now().timeIntervalSince1970
         let since: Double = time - window
         let hash = Self.hash(key)
+        let (kind, limit) = (kind, limit)
         let sweeping = sweep.withLock { count -> Bool in
             count += 1
             guard count >= 1_000 else { return false }
             count = 0
             return true
         }
-        // The key's expired attempts go as the new one comes, in one statement.
-        let parameters: [SQLValue] = [.text(kind), hash, .real(since), .real(time)]
-        await standalone("count an attempt") { database in
-            _ = try database.execute(
-                """
-                WITH expired AS (DELETE FROM server_attempt WHERE kind = $1 AND key_hash = $2 AND at <= $3)
-                INSERT INTO server_attempt (kind, key_hash, at) VALUES ($1, $2, $4)
-                """,
-                parameters
-            )
+        let written: [SQLValue] = [.text(kind), hash, .real(since), .real(time)]
+        let (id, others): (Int64, [Double]) = try await counting {
+            try await self.database.migrate()
+            return try await self.database.withoutTransaction { database in
+                // The attempt is written (and the key's expired ones go) before the key's others
+                // are counted, each statement committed on its own.
+                guard
+                    let id = try database.row(
+                        """
+                        WITH expired AS (DELETE FROM server_attempt WHERE kind = $1 AND key_hash = $2 AND at <= $3)
+                        INSERT INTO server_attempt (kind, key_hash, at) VALUES ($1, $2, $4) RETURNING id
+                        """,
+                        written
+                    )?.integer(0)
+                else { throw ServerDatabaseError.unavailable("an attempt written returned no identifier") }
+                // The newest `limit` others in the window: when there are that many, the oldest
+                // of them says when the key may try again.
+                let others = try database.rows(
+                    """
+                    SELECT at FROM server_attempt WHERE kind = $1 AND key_hash = $2 AND at > $3 AND id <> $4
+                    ORDER BY at DESC LIMIT $5
+                    """,
+                    [.text(kind), hash, .real(since), .integer(id), .integer(Int64(limit))] as [SQLValue]
+                ).map { row throws(ServerDatabaseError) in try row.real(0) }
+                if others.count >= limit {
+                    _ = try database.execute("DELETE FROM server_attempt WHERE kind = $1 AND key_hash = $2 AND id = $3", [.text(kind), hash, .integer(id)] as [SQLValue])
+                }
+                return (id, others)
+            }
         }
-        guard sweeping else { return }
-        let everyone: [SQLValue] = [.text(kind), .real(since)]
-        await standalone("sweep expired attempts") { database in
-            _ = try database.execute("DELETE FROM server_attempt WHERE kind = $1 AND at <= $2", everyone)
+        if sweeping {
+            let everyone: [SQLValue] = [.text(kind), .real(since)]
+            await standalone("sweep expired attempts") { database in
+                _ = try database.execute("DELETE FROM server_attempt WHERE kind = $1 AND at <= $2", everyone)
+            }
+        }
+        guard others.count >= limit, let oldest = others.last else { return .counted(AttemptClaim(key: key, id: id)) }
+        return .refused(retryAfter: retryAfter(oldest: oldest, window: window, now: time))
+    }
+
+    func release(_ claim: AttemptClaim) async {
+        let parameters: [SQLValue] = [.text(kind), Self.hash(claim.key), .integer(claim.id)]
+        await standalone("take back an attempt") { database in
+            _ = try database.execute("DELETE FROM server_attempt WHERE kind = $1 AND key_hash = $2 AND id = $3", parameters)
         }
     }
 
