@@ -133,7 +133,10 @@ struct RateLimitTests {
         // At 100 s the attempt of 0 s leaves the window.
         #expect(claim("ada", at: 35) == .refused(retryAfter: 65))
         #expect(claim("ada", at: 99.5) == .refused(retryAfter: 1), "refused attempts count for nothing")
-        #expect(claim("bob", at: 99.5) != .refused(retryAfter: 1), "each key has its own count")
+        guard case .counted = claim("bob", at: 99.5) else {
+            Issue.record("Bob refused for Ada's attempts")
+            return
+        }
         guard case .counted = claim("ada", at: 100) else {
             Issue.record("the attempt of 0 s is still counted at 100 s")
             return
@@ -146,7 +149,10 @@ struct RateLimitTests {
         }
         #expect(claim("ada", at: 102) == .refused(retryAfter: 18))
         limiter.reset("ada")
-        #expect(claim("ada", at: 103) != .refused(retryAfter: 17))
+        guard case .counted = claim("ada", at: 103) else {
+            Issue.record("attempts still counted after a reset")
+            return
+        }
     }
 
     @Test("the wait is from 1 second to the window, whatever the times say")

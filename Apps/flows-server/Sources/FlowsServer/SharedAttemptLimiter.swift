@@ -128,7 +128,7 @@ extension SharedAttemptLimiter: AttemptCounts {
             return true
         }
         let written: [SQLValue] = [.text(kind), hash, .real(since), .real(time)]
-        let (id, others): (Int64, [Double]) = try await counting {
+        let (id, counted): (Int64, Result<[Double], any Error>) = try await counting {
             try await self.database.migrate()
             return try await self.database.withoutTransaction { database in
                 // The attempt is written (and the key's expired ones go) before the key's others
@@ -143,19 +143,33 @@ extension SharedAttemptLimiter: AttemptCounts {
                     )?.integer(0)
                 else { throw ServerDatabaseError.unavailable("an attempt written returned no identifier") }
                 // The newest `limit` others in the window: when there are that many, the oldest
-                // of them says when the key may try again.
-                let others = try database.rows(
-                    """
-                    SELECT at FROM server_attempt WHERE kind = $1 AND key_hash = $2 AND at > $3 AND id <> $4
-                    ORDER BY at DESC LIMIT $5
-                    """,
-                    [.text(kind), hash, .real(since), .integer(id), .integer(Int64(limit))] as [SQLValue]
-                ).map { row throws(ServerDatabaseError) in try row.real(0) }
-                if others.count >= limit {
-                    _ = try database.execute("DELETE FROM server_attempt WHERE kind = $1 AND key_hash = $2 AND id = $3", [.text(kind), hash, .integer(id)] as [SQLValue])
+                // of them says when the key may try again, and this one goes.
+                let counted = Result { () throws -> [Double] in
+                    let others = try database.rows(
+                        """
+                        SELECT at FROM server_attempt WHERE kind = $1 AND key_hash = $2 AND at > $3 AND id <> $4
+                        ORDER BY at DESC LIMIT $5
+                        """,
+                        [.text(kind), hash, .real(since), .integer(id), .integer(Int64(limit))] as [SQLValue]
+                    ).map { row throws(ServerDatabaseError) in try row.real(0) }
+                    if others.count >= limit {
+                        _ = try database.execute(
+                            "DELETE FROM server_attempt WHERE kind = $1 AND key_hash = $2 AND id = $3", [.text(kind), hash, .integer(id)] as [SQLValue]
+                        )
+                    }
+                    return others
                 }
-                return (id, others)
+                return (id, counted)
             }
+        }
+        let others: [Double]
+        switch counted {
+        case .success(let counted): others = counted
+        case .failure(let error):
+            // Written but not counted: the attempt is taken back (on another connection, when
+            // this one failed), and the request fails as any other would on this store.
+            await release(AttemptClaim(key: key, id: id))
+            throw .storeUnavailable("attempts (\(kind)): \(error)")
         }
         if sweeping {
             let everyone: [SQLValue] = [.text(kind), .real(since)]
