@@ -80,13 +80,8 @@ struct RateLimitTests {
     func passwordsAtOnce() async throws {
         try await LiveServer.with(limits: Self.limits) { server in
             _ = try await server.signUp("Ada")
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<12 {
-                    group.addTask {
-                        try await server.raw("POST", "/sessions", json: #"{"email":"ada@example.com","password":"wrong horse"}"#).status
-                    }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            let statuses = try await statusesAtOnce(12) { _ in
+                try await server.raw("POST", "/sessions", json: #"{"email":"ada@example.com","password":"wrong horse"}"#)
             }
             // Ada's account allows three failures: three passwords were checked, nine refused.
             #expect(statuses.sorted() == Array(repeating: 401, count: 3) + Array(repeating: 429, count: 9), "\(statuses)")
@@ -100,15 +95,10 @@ struct RateLimitTests {
     @Test("sign-ups sent at once make no more accounts than the limit")
     func signUpsAtOnce() async throws {
         try await LiveServer.with(limits: Self.limits) { server in
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for index in 0..<8 {
-                    group.addTask {
-                        try await server.raw(
-                            "POST", "/accounts", json: #"{"email":"user\#(index)@example.com","displayName":"User","password":"correct horse"}"#
-                        ).status
-                    }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            let statuses = try await statusesAtOnce(8) { index in
+                try await server.raw(
+                    "POST", "/accounts", json: #"{"email":"user\#(index)@example.com","displayName":"User","password":"correct horse"}"#
+                )
             }
             #expect(statuses.sorted() == Array(repeating: 201, count: 4) + Array(repeating: 429, count: 4), "\(statuses)")
         }

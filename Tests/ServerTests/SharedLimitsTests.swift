@@ -94,11 +94,8 @@ struct SharedLimitsTests {
     func attemptsAtOnce() async throws {
         try await withTwoServers { one, two, database in
             _ = try await one.signUp("Ada")
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for index in 0..<12 {
-                    group.addTask { try await signIn(index.isMultiple(of: 2) ? one : two, password: "wrong horse").status }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            let statuses = try await statusesAtOnce(12) { index in
+                try await signIn(index.isMultiple(of: 2) ? one : two, password: "wrong horse")
             }
             // Counted before checked: at most Ada's three passwords were checked (at the limit's
             // edge, attempts at once may both be refused), and every other was refused.

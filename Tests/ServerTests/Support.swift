@@ -81,6 +81,17 @@ struct LiveServer: Sendable {
     }
 }
 
+/// The statuses of `count` requests sent all at once (`request` is given each one's index), in
+/// the order they were answered.
+func statusesAtOnce(_ count: Int, _ request: @escaping @Sendable (Int) async throws -> RawResponse) async throws -> [Int] {
+    try await withThrowingTaskGroup(of: Int.self) { group in
+        for index in 0..<count {
+            group.addTask { try await request(index).status }
+        }
+        return try await group.reduce(into: [Int]()) { $0.append($1) }
+    }
+}
+
 /// An answer to a raw request.
 struct RawResponse: Sendable, CustomStringConvertible {
     let status: Int

@@ -39,8 +39,7 @@ final class AttemptLimiter: Sendable {
         /// The times of each key's attempts in the window, oldest first.
         var attempts: [String: [Attempt]] = [:]
         var nextID: Int64 = 0
-        /// Attempts counted since the last sweep of expired keys.
-        var sinceSweep = 0
+        var sweeps = SweepSchedule()
     }
 
     private let limit: Int
@@ -50,8 +49,7 @@ final class AttemptLimiter: Sendable {
 
     init(limit: Int, window: Duration, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.limit = max(1, limit)
-        let (seconds, attoseconds) = window.components
-        self.window = max(1, Double(seconds) + Double(attoseconds) / 1e18)
+        self.window = windowSeconds(window)
         self.now = now
     }
 
@@ -72,9 +70,7 @@ final class AttemptLimiter: Sendable {
             }
             state.nextID &+= 1
             attempts.append(Attempt(time: time, id: state.nextID))
-            state.sinceSweep += 1
-            if state.sinceSweep >= 1_000 {
-                state.sinceSweep = 0
+            if state.sweeps.isDue() {
                 state.attempts = state.attempts.filter { $0.value.last.map { $0.time > time - window } ?? false }
             }
             return .counted(AttemptClaim(key: key, id: state.nextID))
@@ -93,6 +89,25 @@ final class AttemptLimiter: Sendable {
     /// Forgets `key`'s attempts (a password that checked out).
     func reset(_ key: String) {
         _ = state.withLock { $0.attempts.removeValue(forKey: key) }
+    }
+}
+
+/// A window in seconds, at least 1.
+func windowSeconds(_ window: Duration) -> Double {
+    let (seconds, attoseconds) = window.components
+    return max(1, Double(seconds) + Double(attoseconds) / 1e18)
+}
+
+/// Says when to sweep out expired attempts: at every 1,000th attempt counted, so that what is
+/// kept stays bounded by the attempts of one window.
+struct SweepSchedule {
+    private var counted = 0
+
+    mutating func isDue() -> Bool {
+        counted += 1
+        guard counted >= 1_000 else { return false }
+        counted = 0
+        return true
     }
 }
 

@@ -65,7 +65,7 @@ final class SharedAttemptLimiter: Sendable {
     private let window: Double
     private let database: ServerDatabase
     private let now: @Sendable () -> Date
-    private let sweep = Mutex<Int>(0)
+    private let sweeps = Mutex(SweepSchedule())
     private let logger = Logger(label: "flows-server.attempts")
 
     /// The table, made by flows-server's own migration.
@@ -94,20 +94,14 @@ final class SharedAttemptLimiter: Sendable {
     init(kind: String, limit: Int, window: Duration, database: ServerDatabase, now: @escaping @Sendable () -> Date) {
         self.kind = kind
         self.limit = max(1, limit)
-        let (seconds, attoseconds) = window.components
-        self.window = max(1, Double(seconds) + Double(attoseconds) / 1e18)
+        self.window = windowSeconds(window)
         self.database = database
         self.now = now
     }
 
-    /// Runs the database's work; a database that fails is `503 store-unavailable`, as for any
-    /// other request.
-    private func counting<T: Sendable>(_ work: () async throws -> T) async throws(APIProblem) -> T {
-        do {
-            return try await work()
-        } catch {
-            throw APIProblem.storeUnavailable("attempts (\(kind)): \(error)")
-        }
+    /// A database that fails is `503 store-unavailable`, as for any other request.
+    private func unavailable(_ error: any Error) -> APIProblem {
+        .storeUnavailable("attempts (\(kind)): \(error)")
     }
 
     private static func hash(_ key: String) -> SQLValue {
@@ -121,16 +115,13 @@ extension SharedAttemptLimiter: AttemptCounts {
         let since: Double = time - window
         let hash = Self.hash(key)
         let (kind, limit) = (kind, limit)
-        let sweeping = sweep.withLock { count -> Bool in
-            count += 1
-            guard count >= 1_000 else { return false }
-            count = 0
-            return true
-        }
+        let sweeping = sweeps.withLock { $0.isDue() }
         let written: [SQLValue] = [.text(kind), hash, .real(since), .real(time)]
-        let (id, counted): (Int64, Result<[Double], any Error>) = try await counting {
-            try await self.database.migrate()
-            return try await self.database.withoutTransaction { database in
+        let id: Int64
+        let counted: Result<[Double], any Error>
+        do {
+            try await database.migrate()
+            (id, counted) = try await database.withoutTransaction { database in
                 // The attempt is written (and the key's expired ones go) before the key's others
                 // are counted, each statement committed on its own.
                 guard
@@ -161,6 +152,8 @@ extension SharedAttemptLimiter: AttemptCounts {
                 }
                 return (id, counted)
             }
+        } catch {
+            throw unavailable(error)
         }
         let others: [Double]
         switch counted {
@@ -169,7 +162,7 @@ extension SharedAttemptLimiter: AttemptCounts {
             // Written but not counted: the attempt is taken back (on another connection, when
             // this one failed), and the request fails as any other would on this store.
             await release(AttemptClaim(key: key, id: id))
-            throw .storeUnavailable("attempts (\(kind)): \(error)")
+            throw unavailable(error)
         }
         if sweeping {
             let everyone: [SQLValue] = [.text(kind), .real(since)]
