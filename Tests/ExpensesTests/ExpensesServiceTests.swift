@@ -103,6 +103,33 @@ struct ExpensesServiceTests {
         #expect(try ledger.count("deleted_expense_person") == 0)
     }
 
+    @Test("undoing: a deleted expense is deleted, edited or restored-while-live as not found; a payment is taken back once, by its payer or payee")
+    func undoRules() async throws {
+        let service = ledger.service()
+        let dinner = try await service.add(try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann, bob, cy]), by: ann)
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { _ = try await service.restore(dinner.id, by: ann) }
+        try await service.delete(dinner.id, by: ann)
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.delete(dinner.id, by: bob) }
+        await #expect(throws: ExpensesError.notFound(dinner.id)) {
+            _ = try await service.edit(dinner.id, to: try draft(eur(10), paidBy: [(ann, 10)], among: [ann]), by: ann)
+        }
+        // Deleting and restoring alternate as often as anyone in it likes.
+        for _ in 0..<3 {
+            #expect(try await service.restore(dinner.id, by: cy) == dinner)
+            try await service.delete(dinner.id, by: bob)
+        }
+        #expect(try await service.balances(of: ann) == [])
+
+        let payment = try await service.settle(from: bob, to: ann, amount: eur(500), day: try Day("2026-11-23"), by: bob)
+        await #expect(throws: ExpensesError.invalidSettlement("Only the payer or the payee can take a payment back.")) {
+            try await service.undoSettlement(payment.id, by: cy)
+        }
+        try await service.undoSettlement(payment.id, by: ann)
+        await #expect(throws: ExpensesError.notFound(payment.id)) { try await service.undoSettlement(payment.id, by: bob) }
+        #expect(try await service.balances(of: ann) == [])
+        #expect(try await LiveLedgerVerifier(store: ledger.store).verify().isSound)
+    }
+
     @Test("deleted expenses are listed to the people in them, the most recently deleted first, paged")
     func deletedList() async throws {
         let service = ledger.service()

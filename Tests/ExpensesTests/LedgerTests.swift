@@ -36,6 +36,21 @@ struct LedgerTests {
         #expect(net[cy] == -1000)
     }
 
+    @Test("the pairs an expense moves follow its order, not ids: a person put in another's place moves the same pairs")
+    func pairsFollowTheOrder() throws {
+        let (payer, dee, eve, owner) = (UserID(rawValue: "p-pat"), UserID(rawValue: "d-dee"), UserID(rawValue: "e-eve"), UserID(rawValue: "o-owner"))
+        func moved(_ contact: UserID) throws -> [String] {
+            try expense(
+                1500, payers: [(payer, 1000), (contact, 500)], among: [owner, eve, dee],
+                rule: .exact([owner: eur(0), eve: eur(500), dee: eur(1000)])
+            ).balanceDeltas.map { "\($0.debtor.rawValue) owes \($0.creditor.rawValue) \($0.amount.minorUnits)" }
+        }
+        // Debts in the order of the parts, each filled from the payers in their order.
+        #expect(try moved(cy) == ["e-eve owes p-pat 500", "d-dee owes p-pat 500", "d-dee owes c-cy 500"])
+        // The contact linked to an account whose id sorts elsewhere: the same pairs, with the account.
+        #expect(try moved(UserID(rawValue: "x-xan")) == ["e-eve owes p-pat 500", "d-dee owes p-pat 500", "d-dee owes x-xan 500"])
+    }
+
     @Test("a personal expense changes no balance")
     func personal() throws {
         let own = try expense(1250, payers: [(ann, 1250)], among: [ann])

@@ -11,6 +11,7 @@ import Testing
 private let ann = UserID(rawValue: "a-ann")
 private let bob = UserID(rawValue: "b-bob")
 private let cy = UserID(rawValue: "c-cy")
+private let dee = UserID(rawValue: "d-dee")
 
 /// The store's schema: a store written by the version 2 schema is carried to the current one
 /// with nothing lost, and the one row per person refuses what the old keys refused.
@@ -80,9 +81,9 @@ struct MigrationTests {
         try writeVersion2(expenses)
 
         let database = LocalDatabase(.file(file), migrations: ExpensesSchema.registerMigrations(in:))
-        #expect(try database.appliedMigrations().suffix(6) == [
+        #expect(try database.appliedMigrations().suffix(7) == [
             "expenses.v3.fewer-trees", "expenses.v4.people-by-day", "expenses.v5.notes", "expenses.v6.activity-people-by-line", "expenses.v7.deleted-expenses",
-            "expenses.v8.settlement-legs",
+            "expenses.v8.settlement-legs", "expenses.v9.places-in-id-order",
         ])
         let service = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: TestPeople())
         for (expense, _) in expenses {
@@ -105,6 +106,58 @@ struct MigrationTests {
         #expect(people == 3)
         #expect(try await service.restore(ExpenseID(rawValue: "e-taxi"), by: ann) == taxi)
         #expect(try await service.expenses(of: ann, page: PageRequest(offset: 0, limit: 10)).map(\.id.rawValue) == ["e-taxi", "e-dinner"])
+    }
+
+    @Test("expenses written when pairs and ties followed ids keep their pairs and parts: places in id order where two came out ahead and two behind, parts read as kept")
+    func placesInIDOrder() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var migrator = DatabaseMigrator()
+        ExpensesSchema.registerMigrations(in: &migrator)
+        let queue = try DatabaseQueue(path: file.path)
+        try migrator.migrate(queue, upTo: "expenses.v8.settlement-legs")
+        try await queue.write { db in
+            // A trip Cy (6.00) and Ann (4.00) paid, Bob's part 3.00 and Dee's 7.00, listed in that
+            // order; pairs then followed ids: Bob owes Ann 3.00, Dee owes Ann 1.00 and Cy 6.00.
+            // A dinner of 10.01 Ann paid, shared by Cy and Bob: the tie's cent went to Bob, the smaller id.
+            try db.execute(sql: """
+                INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at)
+                VALUES ('e-trip', 'Trip', 1000, 'EUR', '2026-03-01', 'travel', 'exact', 'a-ann', 1.0),
+                       ('e-dinner', 'Dinner', 1001, 'EUR', '2026-03-02', 'food', 'equal', 'a-ann', 2.0);
+                INSERT INTO expense_person (expense_id, user_id, day, created_at, paid, paid_position, part, part_position, rule_value)
+                VALUES ('e-trip', 'c-cy', '2026-03-01', 1.0, 600, 0, NULL, NULL, NULL),
+                       ('e-trip', 'a-ann', '2026-03-01', 1.0, 400, 1, NULL, NULL, NULL),
+                       ('e-trip', 'b-bob', '2026-03-01', 1.0, NULL, NULL, 300, 0, 300),
+                       ('e-trip', 'd-dee', '2026-03-01', 1.0, NULL, NULL, 700, 1, 700),
+                       ('e-dinner', 'a-ann', '2026-03-02', 2.0, 1001, 0, NULL, NULL, NULL),
+                       ('e-dinner', 'c-cy', '2026-03-02', 2.0, NULL, NULL, 500, 0, NULL),
+                       ('e-dinner', 'b-bob', '2026-03-02', 2.0, NULL, NULL, 501, 1, NULL);
+                INSERT INTO balance (user_low, user_high, currency, amount)
+                VALUES ('a-ann', 'b-bob', 'EUR', 801), ('a-ann', 'd-dee', 'EUR', 100), ('c-cy', 'd-dee', 'EUR', 600),
+                       ('a-ann', 'c-cy', 'EUR', 500);
+                """)
+        }
+        try queue.close()
+
+        let database = LocalDatabase(.file(file), migrations: ExpensesSchema.registerMigrations(in:))
+        #expect(try database.appliedMigrations().last == "expenses.v9.places-in-id-order")
+        let service = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: TestPeople())
+        let verifier = LiveLedgerVerifier(store: SQLiteExpensesStore(database: database))
+        #expect(try await verifier.verify().isSound)
+        // The trip's payers are now in id order; the dinner, whose pairs never depended on the order, is as it was.
+        let trip = try #require(try await service.expense(ExpenseID(rawValue: "e-trip"), for: ann))
+        #expect(trip.payers.map(\.user) == [ann, cy])
+        let dinner = try #require(try await service.expense(ExpenseID(rawValue: "e-dinner"), for: ann))
+        #expect(dinner.split.parts.map { "\($0.user) \($0.amount.minorUnits)" } == ["c-cy 500", "b-bob 501"])
+        // Undone, each moves back exactly what it moved.
+        try await service.delete(trip.id, by: ann)
+        #expect(try await verifier.verify().isSound)
+        try await service.delete(dinner.id, by: ann)
+        #expect(try await service.balances(of: ann) == [])
+        #expect(try await service.balances(of: dee) == [])
+        #expect(try await verifier.verify().isSound)
+        #expect(try await service.restore(trip.id, by: ann) == trip)
+        #expect(try await service.balances(of: dee) == [Balance(other: ann, amount: eur(-100)), Balance(other: cy, amount: eur(-600))])
     }
 
     @Test("a person twice among an expense's payers, or with two parts, is refused by the store itself")

@@ -32,6 +32,45 @@ struct PaymentRoutingTests {
         #expect(legs(PaymentRouting.legs(from: cy, to: ann, amount: eur(1), payerOwes: [:], owedToPayee: [:])) == ["a-ann owes c-cy 1 less"])
     }
 
+    @Test("through as many people as it takes, each one step between payer and payee, the one it clears most through first; never along a longer chain")
+    func severalPeople() {
+        // Cy pays Ann 12: Cy owes Bob 5 and Dee 10, who owe Ann as much.
+        let routed = PaymentRouting.legs(
+            from: cy, to: ann, amount: eur(1_200), payerOwes: [bob: 500, dee: 1_000], owedToPayee: [bob: 500, dee: 1_000]
+        )
+        #expect(legs(routed) == ["d-dee owes c-cy 1000 less", "a-ann owes d-dee 1000 less", "b-bob owes c-cy 200 less", "a-ann owes b-bob 200 less"])
+        // Cy owes Bob, Bob owes Dee, Dee owes Ann: two steps away, so Ann owes Cy the payment.
+        #expect(legs(PaymentRouting.legs(from: cy, to: ann, amount: eur(500), payerOwes: [bob: 500], owedToPayee: [dee: 500]))
+            == ["a-ann owes c-cy 500 less"])
+    }
+
+    @Test("suggested payments bring everyone to a net of zero; debts that run in a loop net to zero already and are not suggested, each pair still settled directly")
+    func loopsStay() async throws {
+        let service = ledger.service()
+        // Ann owes Bob 10.00, Bob owes Cy 10.00, Cy owes Ann 10.00.
+        for (payer, debtor) in [(bob, ann), (cy, bob), (ann, cy)] {
+            _ = try await service.add(try draft(eur(1000), paidBy: [(payer, 1000)], among: [debtor]), by: payer)
+        }
+        #expect(try await service.suggestedPayments(for: ann, in: .eur) == [])
+        #expect(try await service.balances(of: ann) == [Balance(other: bob, amount: eur(-1000)), Balance(other: cy, amount: eur(1000))])
+        // Paid directly, a pair is settled and the others stay as they were.
+        _ = try await service.settle(from: ann, to: bob, amount: eur(1000), day: try Day("2026-11-23"), by: ann)
+        #expect(try await service.balances(of: ann) == [Balance(other: cy, amount: eur(1000))])
+        #expect(try await service.balances(of: bob) == [Balance(other: cy, amount: eur(-1000))])
+        // Each person following their own suggestions brings everyone to zero.
+        for person in [ann, bob, cy] {
+            for payment in try await service.suggestedPayments(for: person, in: .eur) {
+                _ = try await service.settle(from: payment.from, to: payment.to, amount: payment.amount, day: try Day("2026-11-23"), by: payment.from)
+            }
+        }
+        var nets: [UserID: Int64] = [:]
+        for person in [ann, bob, cy] {
+            nets[person] = try await service.balances(of: person).reduce(0) { $0 + $1.amount.minorUnits }
+        }
+        #expect(nets == [ann: 0, bob: 0, cy: 0])
+        #expect(try await LiveLedgerVerifier(store: ledger.store).verify().isSound)
+    }
+
     @Test("following the suggested payments leaves no balance at all, the recount agrees, and taking one back restores what it moved")
     func suggestionsSettleEveryPair() async throws {
         let service = ledger.service()

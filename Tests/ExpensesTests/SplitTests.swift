@@ -15,23 +15,43 @@ private func units(_ split: Split) -> [Int64] { split.parts.map(\.amount.minorUn
 
 @Suite("Splitting an amount")
 struct SplitTests {
-    @Test("10.00 three ways: 3.34, 3.33, 3.33, the extra cent by the tie rule, whatever the order")
+    @Test("10.00 three ways: 3.34, 3.33, 3.33, the extra cent to whoever is listed first, whatever their ids")
     func tenThreeWays() throws {
         let split = try Split(amount: money(1000), participants: [cy, ann, bob], rule: .equal)
-        #expect(units(split) == [333, 334, 333])
-        #expect(split.amount(for: ann) == money(334))
-        #expect(split.extraUnits.map(\.user) == [ann])
+        #expect(units(split) == [334, 333, 333])
+        #expect(split.amount(for: cy) == money(334))
+        #expect(split.extraUnits.map(\.user) == [cy])
         #expect(split.explanation { $0.rawValue } == [
-            "a-ann gets 1 extra unit (0.01 EUR): the exact part leaves 1/3 of a unit, the largest remainder, and ties go to the smaller user id.",
+            "c-cy gets 1 extra unit (0.01 EUR): the exact part leaves 1/3 of a unit, the largest remainder, and ties go to whoever is listed first.",
         ])
         let reordered = try Split(amount: money(1000), participants: [bob, cy, ann], rule: .equal)
-        #expect(reordered.amount(for: ann) == money(334))
+        #expect(reordered.amount(for: bob) == money(334))
+        // Another id in the same place (a contact linked to an account) gets the same part.
+        let renamed = try Split(amount: money(1000), participants: [UserID(rawValue: "z-zoe"), ann, bob], rule: .equal)
+        #expect(units(renamed) == units(split))
+    }
+
+    @Test("a recorded split keeps its parts, even those a tie gave by an older rule; parts no rule gives are refused")
+    func recorded() throws {
+        let rule = SplitRule.equal
+        let worked = try Split(amount: money(1000), participants: [cy, ann, bob], rule: rule)
+        #expect(units(worked) == [334, 333, 333])
+        #expect(Split(amount: money(1000), recorded: worked.parts.map { ($0.user, $0.amount) }, rule: rule) == worked)
+        // The unit went to Ann when ties followed ids: kept, and explained as a tie Ann won.
+        let older = try #require(Split(amount: money(1000), recorded: [(cy, money(333)), (ann, money(334)), (bob, money(333))], rule: rule))
+        #expect(units(older) == [333, 334, 333])
+        #expect(older.extraUnits.map(\.user) == [ann])
+        #expect(older.extraUnits.first?.wonTie == true)
+        // Two units where one was left, a part off by more than a unit, or exact parts not as given: nil.
+        #expect(Split(amount: money(1000), recorded: [(cy, money(334)), (ann, money(334)), (bob, money(332))], rule: rule) == nil)
+        #expect(Split(amount: money(1000), recorded: [(cy, money(1000)), (ann, money(0)), (bob, money(0))], rule: rule) == nil)
+        #expect(Split(amount: money(10), recorded: [(cy, money(6)), (ann, money(4))], rule: .exact([cy: money(5), ann: money(5)])) == nil)
     }
 
     @Test("0.01 among five: one cent to one person, four get nothing")
     func oneCentFiveWays() throws {
         let split = try Split(amount: money(1), participants: [eve, dee, cy, bob, ann], rule: .equal)
-        #expect(units(split) == [0, 0, 0, 0, 1])
+        #expect(units(split) == [1, 0, 0, 0, 0])
         #expect(split.extraUnits.first?.remainder == 1)
         #expect(split.extraUnits.first?.denominator == 5)
     }

@@ -2,6 +2,9 @@ import Accounts
 import AccountsDataPostgres
 import AccountsLive
 import AccountsData
+import Expenses
+import ExpensesDataPostgres
+import ExpensesLive
 import PostgresStore
 import Primitives
 import Testing
@@ -87,6 +90,62 @@ struct MigrationTests {
             ])
             #expect(try await fixed.read { try $0.row("SELECT count(*) FROM half")?.integer(0) } == 0)
             await fixed.shutdown()
+        }
+    }
+}
+
+@Suite("PostgreSQL migrations of the ledger", TestDatabase.required)
+struct LedgerMigrationTests {
+    @Test("expenses written when pairs followed ids keep them: places in id order where two came out ahead and two behind, nowhere else")
+    func placesInIDOrder() async throws {
+        let (ann, cy, dee) = (UserID(rawValue: "a-ann"), UserID(rawValue: "c-cy"), UserID(rawValue: "d-dee"))
+        try await TestDatabase.withFresh { url in
+            let before = ServerDatabase(url: url, migrations: Array(ExpensesPostgresSchema.migrations.dropLast()))
+            try await before.migrate()
+            #expect(try await before.appliedMigrations().last == "expenses.postgres.v2.activity-people-without-foreign-key")
+            // The same trip and dinner as the SQLite store's test: see ExpensesTests.MigrationTests.
+            _ = try await before.write { db in
+                try db.execute("""
+                    INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at)
+                    VALUES ('e-trip', 'Trip', 1000, 'EUR', '2026-03-01', 'travel', 'exact', 'a-ann', 1.0),
+                           ('e-dinner', 'Dinner', 1001, 'EUR', '2026-03-02', 'food', 'equal', 'a-ann', 2.0)
+                    """)
+                try db.execute("""
+                    INSERT INTO expense_person
+                        (expense_id, user_id, day, created_at, category, currency, paid, paid_position, part, part_position, rule_value)
+                    VALUES ('e-trip', 'c-cy', '2026-03-01', 1.0, 'travel', 'EUR', 600, 0, NULL, NULL, NULL),
+                           ('e-trip', 'a-ann', '2026-03-01', 1.0, 'travel', 'EUR', 400, 1, NULL, NULL, NULL),
+                           ('e-trip', 'b-bob', '2026-03-01', 1.0, 'travel', 'EUR', NULL, NULL, 300, 0, 300),
+                           ('e-trip', 'd-dee', '2026-03-01', 1.0, 'travel', 'EUR', NULL, NULL, 700, 1, 700),
+                           ('e-dinner', 'a-ann', '2026-03-02', 2.0, 'food', 'EUR', 1001, 0, NULL, NULL, NULL),
+                           ('e-dinner', 'c-cy', '2026-03-02', 2.0, 'food', 'EUR', NULL, NULL, 500, 0, NULL),
+                           ('e-dinner', 'b-bob', '2026-03-02', 2.0, 'food', 'EUR', NULL, NULL, 501, 1, NULL)
+                    """)
+                try db.execute("""
+                    INSERT INTO balance (user_low, user_high, currency, amount)
+                    VALUES ('a-ann', 'b-bob', 'EUR', 801), ('a-ann', 'd-dee', 'EUR', 100), ('c-cy', 'd-dee', 'EUR', 600),
+                           ('a-ann', 'c-cy', 'EUR', 500)
+                    """)
+            }
+            await before.shutdown()
+
+            let database = ServerDatabase(url: url, migrations: ExpensesPostgresSchema.migrations)
+            try await database.migrate()
+            #expect(try await database.appliedMigrations().last == "expenses.postgres.v3.places-in-id-order")
+            let store = PostgresExpensesStore(database: database)
+            let service = LiveExpensesService(store: store, people: Everyone())
+            let verifier = LiveLedgerVerifier(store: store)
+            #expect(try await verifier.verify().isSound)
+            let trip = try #require(try await service.expense(ExpenseID(rawValue: "e-trip"), for: ann))
+            #expect(trip.payers.map(\.user) == [ann, cy])
+            let dinner = try #require(try await service.expense(ExpenseID(rawValue: "e-dinner"), for: ann))
+            #expect(dinner.split.parts.map { "\($0.user) \($0.amount.minorUnits)" } == ["c-cy 500", "b-bob 501"])
+            try await service.delete(trip.id, by: ann)
+            try await service.delete(dinner.id, by: ann)
+            #expect(try await service.balances(of: ann) == [])
+            #expect(try await service.balances(of: dee) == [])
+            #expect(try await verifier.verify().isSound)
+            await database.shutdown()
         }
     }
 }

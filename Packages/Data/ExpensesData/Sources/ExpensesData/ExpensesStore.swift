@@ -47,22 +47,30 @@ public protocol ExpensesReading {
 }
 
 /// One person in one expense, for a recount: the expense's amount and currency, what the
-/// person paid (if anything) and their part (if any).
+/// person paid (if anything) and their part (if any), each with its place in the expense's list
+/// (the order its balances are paired in).
 public struct LedgerRow: Equatable, Sendable {
     public var expense: String
     public var amount: Int64
     public var currency: String
     public var user: String
     public var paid: Int64?
+    public var paidPosition: Int64?
     public var part: Int64?
+    public var partPosition: Int64?
 
-    public init(expense: String, amount: Int64, currency: String, user: String, paid: Int64?, part: Int64?) {
+    public init(
+        expense: String, amount: Int64, currency: String, user: String,
+        paid: Int64?, paidPosition: Int64? = nil, part: Int64?, partPosition: Int64? = nil
+    ) {
         self.expense = expense
         self.amount = amount
         self.currency = currency
         self.user = user
         self.paid = paid
+        self.paidPosition = paidPosition
         self.part = part
+        self.partPosition = partPosition
     }
 }
 

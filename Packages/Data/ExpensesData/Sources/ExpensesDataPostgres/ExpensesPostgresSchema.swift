@@ -151,5 +151,30 @@ public enum ExpensesPostgresSchema {
         PostgresMigration("expenses.postgres.v2.activity-people-without-foreign-key", statements: [
             "ALTER TABLE activity_person DROP CONSTRAINT IF EXISTS activity_person_seq_fkey",
         ]),
+        // The pairs an expense's balances move follow the places of its payers and parts, no
+        // longer their user ids (which a contact linked to an account changes). That order
+        // matters only where at least two people come out ahead and two behind; those expenses,
+        // written when the ids decided, have their places numbered in id order, so each keeps the
+        // pairs it moved. (Parts are read as kept: ties need nothing.)
+        PostgresMigration(
+            "expenses.postgres.v3.places-in-id-order",
+            statements: ["expense_person", "deleted_expense_person"].flatMap { table in
+                [("paid", "paid_position"), ("part", "part_position")].map { amount, position in
+                    """
+                    UPDATE \(table) AS person SET \(position) = ranked.place
+                    FROM (
+                        SELECT expense_id, user_id, row_number() OVER (PARTITION BY expense_id ORDER BY user_id) - 1 AS place
+                        FROM \(table)
+                        WHERE \(amount) IS NOT NULL AND expense_id IN (
+                            SELECT expense_id FROM \(table) GROUP BY expense_id
+                            HAVING count(*) FILTER (WHERE coalesce(paid, 0) > coalesce(part, 0)) >= 2
+                               AND count(*) FILTER (WHERE coalesce(paid, 0) < coalesce(part, 0)) >= 2
+                        )
+                    ) AS ranked
+                    WHERE person.expense_id = ranked.expense_id AND person.user_id = ranked.user_id
+                    """
+                }
+            }
+        ),
     ]
 }

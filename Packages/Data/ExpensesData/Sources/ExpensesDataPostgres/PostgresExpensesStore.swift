@@ -355,14 +355,16 @@ struct Transaction: ExpensesWriting {
         // expenses in the order of their key, each one's people together.
         try db.forEachRow(
             """
-            SELECT expense.id, expense.amount, expense.currency, person.user_id, person.paid, person.part
+            SELECT expense.id, expense.amount, expense.currency, person.user_id,
+                   person.paid, person.paid_position, person.part, person.part_position
             FROM expense JOIN expense_person AS person ON person.expense_id = expense.id
             ORDER BY expense.id, person.user_id
             """
         ) { row in
             try expensePerson(LedgerRow(
                 expense: try row.text(0), amount: try row.integer(1), currency: try row.text(2), user: try row.text(3),
-                paid: try row.optionalInteger(4), part: try row.optionalInteger(5)
+                paid: try row.optionalInteger(4), paidPosition: try row.optionalInteger(5),
+                part: try row.optionalInteger(6), partPosition: try row.optionalInteger(7)
             ))
         }
         try db.forEachRow("\(ExpensesQuery.settlementSelect) ORDER BY s.id") { row in try settlement(try SettlementRecord(row: row)) }

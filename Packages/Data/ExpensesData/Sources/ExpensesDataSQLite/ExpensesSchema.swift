@@ -250,5 +250,28 @@ public enum ExpensesSchema {
                 ) STRICT, WITHOUT ROWID;
                 """)
         }
+        // The pairs an expense's balances move follow the places of its payers and parts, no
+        // longer their user ids (which a contact linked to an account changes). That order
+        // matters only where at least two people come out ahead and two behind; those expenses,
+        // written when the ids decided, have their places numbered in id order, so each keeps the
+        // pairs it moved. (Parts are read as kept: ties need nothing.)
+        migrator.registerMigration("expenses.v9.places-in-id-order") { db in
+            for table in ["expense_person", "deleted_expense_person"] {
+                try db.execute(sql: """
+                    CREATE TEMPORARY TABLE mixed AS
+                        SELECT expense_id FROM \(table) GROUP BY expense_id
+                        HAVING sum(coalesce(paid, 0) > coalesce(part, 0)) >= 2 AND sum(coalesce(paid, 0) < coalesce(part, 0)) >= 2;
+                    UPDATE \(table) SET paid_position = (
+                        SELECT count(*) FROM \(table) AS other
+                        WHERE other.expense_id = \(table).expense_id AND other.paid IS NOT NULL AND other.user_id < \(table).user_id
+                    ) WHERE paid IS NOT NULL AND expense_id IN (SELECT expense_id FROM mixed);
+                    UPDATE \(table) SET part_position = (
+                        SELECT count(*) FROM \(table) AS other
+                        WHERE other.expense_id = \(table).expense_id AND other.part IS NOT NULL AND other.user_id < \(table).user_id
+                    ) WHERE part IS NOT NULL AND expense_id IN (SELECT expense_id FROM mixed);
+                    DROP TABLE mixed;
+                    """)
+            }
+        }
     }
 }

@@ -140,12 +140,16 @@ private struct Transaction: ExpensesWriting {
     ) throws {
         // The expenses in the order of their key, each one's people found by the prefix of theirs.
         let people = try Row.fetchCursor(db, sql: """
-            SELECT expense.id, expense.amount, expense.currency, person.user_id, person.paid, person.part
+            SELECT expense.id, expense.amount, expense.currency, person.user_id,
+                   person.paid, person.paid_position, person.part, person.part_position
             FROM expense JOIN expense_person AS person ON person.expense_id = expense.id
             ORDER BY expense.id
             """)
         while let row = try people.next() {
-            try expensePerson(LedgerRow(expense: row[0], amount: row[1], currency: row[2], user: row[3], paid: row[4], part: row[5]))
+            try expensePerson(LedgerRow(
+                expense: row[0], amount: row[1], currency: row[2], user: row[3],
+                paid: row[4], paidPosition: row[5], part: row[6], partPosition: row[7]
+            ))
         }
         let settlements = try Row.fetchCursor(db, sql: "SELECT * FROM settlement")
         while let row = try settlements.next() { try settlement(self.settlement(from: row)) }

@@ -76,6 +76,17 @@ public struct Expense: Equatable, Sendable {
 
     /// Checks a draft against every rule and works out its split.
     public init(id: ExpenseID, draft: ExpenseDraft) throws(ExpenseProblem) {
+        try self.init(id: id, draft: draft, split: nil)
+    }
+
+    /// An expense as it was recorded: its draft checked against every rule, and `split` the one
+    /// kept with it (``Split/init(amount:recorded:rule:)``), which must be of the draft's amount
+    /// and people, in their order.
+    public init(id: ExpenseID, draft: ExpenseDraft, recorded split: Split) throws(ExpenseProblem) {
+        try self.init(id: id, draft: draft, split: split)
+    }
+
+    private init(id: ExpenseID, draft: ExpenseDraft, split given: Split?) throws(ExpenseProblem) {
         let description = draft.description.trimmingWhitespace()
         guard (1...Self.descriptionLimit).contains(description.count) else { throw .description }
         guard draft.amount.minorUnits <= LedgerLimits.maximumAmount else { throw .amountTooLarge(draft.amount.currency) }
@@ -95,10 +106,17 @@ public struct Expense: Equatable, Sendable {
         guard paid == draft.amount.minorUnits else {
             throw .paymentsDoNotAddUp(paid: Money(minorUnits: paid, currency: draft.amount.currency), amount: draft.amount)
         }
-        do {
-            split = try Split(amount: draft.amount, participants: draft.participants, rule: draft.rule)
-        } catch {
-            throw .split(error)
+        if let given {
+            guard given.amount == draft.amount, given.parts.map(\.user) == draft.participants else {
+                throw .split(.partsDoNotMatchParticipants)
+            }
+            split = given
+        } else {
+            do {
+                split = try Split(amount: draft.amount, participants: draft.participants, rule: draft.rule)
+            } catch {
+                throw .split(error)
+            }
         }
         self.id = id
         self.description = description

@@ -86,25 +86,43 @@ extension Expense {
     /// What the expense changes between people, exact to the unit.
     ///
     /// Each person's net is what they paid minus their part. Those who come out behind owe
-    /// those who come out ahead, paired in the order of their user ids (each debt filled from
-    /// the first creditor with something left), so everyone's balances move by exactly their
-    /// net, a personal expense moves nothing, and the result never depends on entry order.
+    /// those who come out ahead, paired in the expense's own order (each debt, in the order of
+    /// the parts, filled from the first payer with something left), so everyone's balances move
+    /// by exactly their net and a personal expense moves nothing. The pairs depend on that order
+    /// alone, never on identifiers: a contact linked to an account keeps its place, so its
+    /// expenses move the same pairs with the account in its stead.
     public var balanceDeltas: [PairBalances.Delta] {
-        var net: [UserID: Int64] = [:]
-        for payer in payers { net[payer.user, default: 0] += payer.amount.minorUnits }
-        for part in split.parts { net[part.user, default: 0] -= part.amount.minorUnits }
-        return PairBalances.deltas(forNets: net, in: amount.currency)
+        PairBalances.deltas(
+            payers: payers.map { ($0.user, $0.amount.minorUnits) },
+            parts: split.parts.map { ($0.user, $0.amount.minorUnits) },
+            in: amount.currency
+        )
     }
 }
 
 extension PairBalances {
-    /// The changes an expense makes, from each person's net in it (what they paid minus their
-    /// part, adding up to zero): those behind owe those ahead, paired in user-id order. What
-    /// ``Expense/balanceDeltas`` uses, and what a recount of the whole ledger uses.
-    public static func deltas(forNets net: [UserID: Int64], in currency: Currency) -> [Delta] {
-        let byID = { (left: (key: UserID, value: Int64), right: (key: UserID, value: Int64)) in left.key.rawValue < right.key.rawValue }
-        let creditors = net.filter { $0.value > 0 }.sorted(by: byID).map { (user: $0.key, units: $0.value) }
-        let debtors = net.filter { $0.value < 0 }.sorted(by: byID).map { (user: $0.key, units: -$0.value) }
+    /// The changes an expense makes, from its payers and its parts, each list in the expense's
+    /// order: those behind owe those ahead, debtors in the order of the parts, creditors in the
+    /// order of the payers. What ``Expense/balanceDeltas`` uses, what undoing an expense as it
+    /// was stored uses, and what a recount of the whole ledger uses.
+    ///
+    /// Both lists add up to the same amount (their callers check it); the sums wrap rather than
+    /// trap, so a damaged record can give wrong changes but never stop the process.
+    public static func deltas(
+        payers: [(user: UserID, units: Int64)], parts: [(user: UserID, units: Int64)], in currency: Currency
+    ) -> [Delta] {
+        var net: [UserID: Int64] = [:]
+        for payer in payers { net[payer.user, default: 0] &+= payer.units }
+        for part in parts { net[part.user, default: 0] &-= part.units }
+        var seen: Set<UserID> = []
+        let creditors = payers.compactMap { payer -> (user: UserID, units: Int64)? in
+            guard let units = net[payer.user], units > 0, seen.insert(payer.user).inserted else { return nil }
+            return (payer.user, units)
+        }
+        let debtors = parts.compactMap { part -> (user: UserID, units: Int64)? in
+            guard let units = net[part.user], units < 0, seen.insert(part.user).inserted else { return nil }
+            return (part.user, 0 &- units)
+        }
         return Settling.fill(creditors: creditors, debtors: debtors).map {
             Delta(creditor: $0.creditor, debtor: $0.debtor, amount: Money(minorUnits: $0.units, currency: currency))
         }

@@ -5,12 +5,12 @@ import Primitives
 /// Every rule except exact amounts is a weighting: equal is one share each, percentages are
 /// weights in basis points. Each participant first gets the whole minor units of their exact
 /// quota (amount × weight ÷ total weight, rounded down); the units left over, fewer than the
-/// participants, go one each to the largest remainders. Ties go to the participant with the
-/// smaller user identifier, so the result never depends on the order people were entered in.
-/// ``extraUnits`` says who got a unit and why.
+/// participants, go one each to the largest remainders. Ties go to whoever is listed first: the
+/// order is the expense's own and stays with it, so a unit never moves when a person's identifier
+/// changes (a contact linked to an account). ``extraUnits`` says who got a unit and why.
 public struct Split: Equatable, Sendable {
     public let amount: Money
-    /// Each participant's part, in the order they were given.
+    /// Each participant's part, in the order they were given (the order ties follow).
     public let parts: [Part]
     /// Who got a leftover unit, most deserving first.
     public let extraUnits: [ExtraUnit]
@@ -82,32 +82,86 @@ public struct Split: Equatable, Sendable {
         }
     }
 
+    /// A split as it was recorded: `parts` as they were kept, each checked against `rule` (exact
+    /// amounts as given; by a weighting, each part the whole units of its exact quota or one
+    /// more, adding up to the amount). Who got the leftover units is read off the parts, so an
+    /// expense keeps the parts it was written with, whatever rule for ties was in force then.
+    /// Nil when the rule could not have given them (a damaged record).
+    public init?(amount: Money, recorded parts: [(user: UserID, amount: Money)], rule: SplitRule) {
+        guard let worked = try? Split(amount: amount, participants: parts.map(\.user), rule: rule) else { return nil }
+        let parts = parts.map { Part(user: $0.user, amount: $0.amount) }
+        guard worked.parts != parts else {
+            self = worked
+            return
+        }
+        guard let weights = Self.weights(of: rule, for: parts.map(\.user)) else { return nil }
+        let (floors, remainders, total) = Self.quotas(amount, weights)
+        var given: [Int] = []
+        for (index, part) in parts.enumerated() {
+            guard part.amount.currency == amount.currency else { return nil }
+            switch part.amount.minorUnits &- floors[index] {
+            case 0: continue
+            case 1: given.append(index)
+            default: return nil
+            }
+        }
+        // The floors leave fewer units over than there are people: as many parts have one more.
+        guard given.count == Int(amount.minorUnits - floors.reduce(0, +)) else { return nil }
+        self.amount = amount
+        self.parts = parts
+        extraUnits = Self.extras(given, users: parts.map(\.user), remainders: remainders, total: total)
+    }
+
+    /// The weights a weighting rule gives `users`, in their order; nil for exact amounts.
+    private static func weights(of rule: SplitRule, for users: [UserID]) -> [Int64]? {
+        switch rule {
+        case .exact: nil
+        case .equal: users.map { _ in 1 }
+        case .percentages(let points): users.map { Int64(points[$0] ?? 0) }
+        case .shares(let shares): users.map { Int64(shares[$0] ?? 0) }
+        }
+    }
+
     /// Largest remainder over non-negative integer weights (some positive, summing within
     /// Int64), exact in 128-bit arithmetic.
     static func weighted(_ amount: Money, _ weights: [(UserID, Int64)]) -> ([Part], [ExtraUnit]) {
-        let total = weights.reduce(0) { $0 + $1.1 }
+        let (exact, remainders, total) = quotas(amount, weights.map(\.1))
+        var floors = exact
+        let leftover = Int(amount.minorUnits - floors.reduce(0, +))
+        // Largest remainder first; between equal ones, whoever is listed first.
+        let order = weights.indices.sorted { left, right in
+            remainders[left] != remainders[right] ? remainders[left] > remainders[right] : left < right
+        }
+        let given = Array(order.prefix(leftover))
+        for index in given { floors[index] += 1 }
+        let parts = weights.indices.map { Part(user: weights[$0].0, amount: Money(minorUnits: floors[$0], currency: amount.currency)) }
+        return (parts, extras(given, users: weights.map(\.0), remainders: remainders, total: total))
+    }
+
+    /// Each weight's exact quota of `amount`: its whole units, what is left of it (over `total`),
+    /// and the weights' total.
+    private static func quotas(_ amount: Money, _ weights: [Int64]) -> (floors: [Int64], remainders: [Int64], total: Int64) {
+        let total = weights.reduce(0, +)
         var floors: [Int64] = []
         var remainders: [Int64] = []
-        for (_, weight) in weights {
+        for weight in weights {
             let product = amount.minorUnits.multipliedFullWidth(by: weight)
             let (quotient, remainder) = total.dividingFullWidth(product)
             floors.append(quotient)
             remainders.append(remainder)
         }
-        let leftover = Int(amount.minorUnits - floors.reduce(0, +))
-        let order = weights.indices.sorted { left, right in
-            remainders[left] != remainders[right]
-                ? remainders[left] > remainders[right]
-                : weights[left].0.rawValue < weights[right].0.rawValue
+        return (floors, remainders, total)
+    }
+
+    /// The leftover units given to the parts at `given`: ranked by remainder, then by place, and
+    /// each marked when someone with the same remainder got none.
+    private static func extras(_ given: [Int], users: [UserID], remainders: [Int64], total: Int64) -> [ExtraUnit] {
+        let ranked = given.sorted { remainders[$0] != remainders[$1] ? remainders[$0] > remainders[$1] : $0 < $1 }
+        let without = Set(users.indices).subtracting(given)
+        return ranked.enumerated().map { rank, index in
+            let tied = without.contains { remainders[$0] == remainders[index] }
+            return ExtraUnit(user: users[index], remainder: remainders[index], denominator: total, rank: rank + 1, wonTie: tied)
         }
-        var extras: [ExtraUnit] = []
-        for (rank, index) in order.prefix(leftover).enumerated() {
-            floors[index] += 1
-            let tied = order.dropFirst(leftover).contains { remainders[$0] == remainders[index] }
-            extras.append(ExtraUnit(user: weights[index].0, remainder: remainders[index], denominator: total, rank: rank + 1, wonTie: tied))
-        }
-        let parts = weights.indices.map { Part(user: weights[$0].0, amount: Money(minorUnits: floors[$0], currency: amount.currency)) }
-        return (parts, extras)
     }
 
     /// The part of one participant.
@@ -127,7 +181,7 @@ public struct Split: Equatable, Sendable {
             var sentence = "\(who) 1 extra unit (\(unit)): the exact part leaves "
                 + "\(extra.remainder)/\(extra.denominator) of a unit, the "
                 + (extra.rank == 1 ? "largest remainder" : "remainder ranked \(extra.rank)")
-            if extra.wonTie { sentence += ", and ties go to the smaller user id" }
+            if extra.wonTie { sentence += ", and ties go to whoever is listed first" }
             return sentence + "."
         }
     }

@@ -65,7 +65,7 @@ public struct LiveExpensesService: ExpensesService {
                 guard previous.people.contains(user) else { throw ExpensesError.notInExpense }
                 let newcomers = strangers.subtracting(previous.people)
                 guard newcomers.isEmpty else { throw ExpensesError.unknownPeople(newcomers.sorted { $0.rawValue < $1.rawValue }) }
-                try apply(previous.balanceDeltas.map(\.reversed), in: db)
+                try apply(try old.balanceDeltas().map(\.reversed), in: db)
                 try db.deleteExpense(id: id.rawValue)
                 try db.insert(StoredExpense(updated, rule: draft.rule, createdBy: UserID(rawValue: old.createdBy), createdAt: createdAt))
                 try apply(updated.balanceDeltas, in: db)
@@ -86,7 +86,7 @@ public struct LiveExpensesService: ExpensesService {
                 guard let old = try db.expense(id: id.rawValue) else { throw ExpensesError.notFound(id) }
                 let previous = try old.expense()
                 guard previous.people.contains(user) else { throw ExpensesError.notInExpense }
-                try apply(previous.balanceDeltas.map(\.reversed), in: db)
+                try apply(try old.balanceDeltas().map(\.reversed), in: db)
                 try db.moveToDeleted(id: id.rawValue, by: user.rawValue, at: at)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.deleted), subject: id.rawValue,
@@ -109,7 +109,7 @@ public struct LiveExpensesService: ExpensesService {
                 let expense = try stored.expense()
                 guard expense.people.contains(user) else { throw ExpensesError.notFound(id) }
                 try db.restoreDeleted(id: id.rawValue)
-                try apply(expense.balanceDeltas, in: db)
+                try apply(try stored.balanceDeltas(), in: db)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.restored), subject: id.rawValue,
                     summary: expense.summary, people: expense.people.map(\.rawValue)

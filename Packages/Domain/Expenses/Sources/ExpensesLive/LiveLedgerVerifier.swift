@@ -32,7 +32,9 @@ private struct Recount {
     /// Units `high` owes `low`, by pair and currency code, recounted.
     var pairs: [PairKey: Int128] = [:]
     var expense: (id: String, amount: Int64, currency: String)?
-    var nets: [UserID: Int64] = [:]
+    /// The expense's payers and parts so far, each with its place in its list.
+    var payers: [(position: Int64, user: UserID, units: Int64)] = []
+    var shares: [(position: Int64, user: UserID, units: Int64)] = []
     var paid: Int128 = 0
     var parts: Int128 = 0
 
@@ -49,16 +51,17 @@ private struct Recount {
         }
         paid += Int128(row.paid ?? 0)
         parts += Int128(row.part ?? 0)
-        // One row per person and expense, each within the amount (the store's checks): the net
-        // fits. A file changed by hand that breaks that is caught by the sums above.
-        let (net, overflow) = (row.paid ?? 0).subtractingReportingOverflow(row.part ?? 0)
-        if !overflow { nets[UserID(rawValue: row.user), default: 0] &+= net }
+        let user = UserID(rawValue: row.user)
+        // A row without its place (a file changed by hand) goes last; the sums still check it.
+        if let units = row.paid { payers.append((row.paidPosition ?? .max, user, units)) }
+        if let units = row.part { shares.append((row.partPosition ?? .max, user, units)) }
     }
 
     /// The expense read so far: checked to add up, then its changes added to the pairs.
     mutating func finishExpense() {
         defer {
-            nets = [:]
+            payers = []
+            shares = []
             paid = 0
             parts = 0
         }
@@ -70,7 +73,11 @@ private struct Recount {
         }
         // The currency matters only as a key here: a code the domain does not know still counts.
         let currency = Currency(code: expense.currency) ?? .eur
-        for delta in PairBalances.deltas(forNets: nets, in: currency) {
+        // Paired as the expense was when written: in the order of its lists, not of its people's ids.
+        let inOrder = { (list: [(position: Int64, user: UserID, units: Int64)]) in
+            list.sorted { ($0.position, $0.user.rawValue) < ($1.position, $1.user.rawValue) }.map { (user: $0.user, units: $0.units) }
+        }
+        for delta in PairBalances.deltas(payers: inOrder(payers), parts: inOrder(shares), in: currency) {
             add(creditor: delta.creditor.rawValue, debtor: delta.debtor.rawValue, units: Int128(delta.amount.minorUnits), currency: expense.currency)
         }
     }

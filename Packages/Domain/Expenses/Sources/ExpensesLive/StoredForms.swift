@@ -27,8 +27,8 @@ extension StoredExpense {
         )
     }
 
-    /// The expense as the domain knows it; its split is worked out again from the stored rule,
-    /// which gives the stored parts.
+    /// The expense as the domain knows it, with the parts it was written with: read as kept, and
+    /// checked to be what its rule gives (never worked out again, so no later rule moves them).
     func expense() throws -> Expense {
         let currency = try SaveFormatter.value(Currency.self, from: self.currency)
         let users = parts.map { UserID(rawValue: $0.user) }
@@ -49,6 +49,29 @@ extension StoredExpense {
             rule: rule,
             note: note
         )
-        return try Expense(id: ExpenseID(rawValue: id), draft: draft)
+        let recorded = parts.map { (user: UserID(rawValue: $0.user), amount: Money(minorUnits: $0.amount, currency: currency)) }
+        guard let split = Split(amount: draft.amount, recorded: recorded, rule: rule) else {
+            throw DamagedExpense(id: id)
+        }
+        return try Expense(id: ExpenseID(rawValue: id), draft: draft, recorded: split)
     }
+}
+
+extension StoredExpense {
+    /// The balance changes the expense made as it is kept: from its stored payers and parts in
+    /// their stored order, as the recount reads them. Undoing it (an edit, a delete) moves back
+    /// exactly these, whatever became of the rule that made them.
+    func balanceDeltas() throws -> [PairBalances.Delta] {
+        PairBalances.deltas(
+            payers: payers.map { (UserID(rawValue: $0.user), $0.amount) },
+            parts: parts.map { (UserID(rawValue: $0.user), $0.amount) },
+            in: try SaveFormatter.value(Currency.self, from: currency)
+        )
+    }
+}
+
+/// A stored expense whose parts its own rule could not have given.
+struct DamagedExpense: Error, CustomStringConvertible {
+    let id: String
+    var description: String { "the parts of expense \(id) are not what its rule gives" }
 }

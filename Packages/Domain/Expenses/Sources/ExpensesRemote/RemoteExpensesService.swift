@@ -182,7 +182,7 @@ public struct RemoteExpensesService: ExpensesService {
         return expenses
     }
 
-    /// The expense the server recorded, checked and split again here by the same rules.
+    /// The expense the server recorded, checked here by the same rules.
     private func expense(_ wire: Components.Schemas.Expense) throws(ExpensesError) -> Expense {
         var payers: [Payer] = []
         for payer in wire.payers { payers.append(Payer(user: UserID(rawValue: payer.user), amount: try money(payer.amount))) }
@@ -206,17 +206,17 @@ public struct RemoteExpensesService: ExpensesService {
             description: wire.description, amount: try money(wire.amount), day: day, category: category, payers: payers,
             participants: wire.split.parts.map { UserID(rawValue: $0.user) }, rule: rule, note: wire.note
         )
-        let expense: Expense
+        var parts: [(user: UserID, amount: Money)] = []
+        for part in wire.split.parts { parts.append((UserID(rawValue: part.user), try money(part.amount))) }
+        // The server's parts, as recorded, checked to be what the rule gives.
+        guard let split = Split(amount: draft.amount, recorded: parts, rule: rule) else {
+            throw unreadable("an expense split other than its rule splits it")
+        }
         do throws(ExpenseProblem) {
-            expense = try Expense(id: ExpenseID(rawValue: wire.id), draft: draft)
+            return try Expense(id: ExpenseID(rawValue: wire.id), draft: draft, recorded: split)
         } catch {
             throw unreadable("an expense")
         }
-        // The split worked out here is the server's, unit for unit.
-        guard expense.split.parts.map(\.amount.minorUnits) == wire.split.parts.map(\.amount.minorUnits) else {
-            throw unreadable("an expense split other than this app splits it")
-        }
-        return expense
     }
 
     private func settlement(_ wire: Components.Schemas.Settlement) throws(ExpensesError) -> Settlement {

@@ -2026,7 +2026,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ExtraUnit/rank`.
             public var rank: Swift.Int32
-            /// Whether another participant had the same remainder and lost the tie (ties go to the smaller user id).
+            /// Whether another participant had the same remainder and lost the tie (ties go to whoever is listed first).
             ///
             /// - Remark: Generated from `#/components/schemas/ExtraUnit/wonTie`.
             public var wonTie: Swift.Bool
@@ -2037,7 +2037,7 @@ extension Components {
             ///   - remainder: The remainder of the participant's exact quota, as a fraction of one unit (over `denominator`).
             ///   - denominator:
             ///   - rank: 1 for the largest remainder, 2 for the next, ...
-            ///   - wonTie: Whether another participant had the same remainder and lost the tie (ties go to the smaller user id).
+            ///   - wonTie: Whether another participant had the same remainder and lost the tie (ties go to whoever is listed first).
             public init(
                 user: Components.Schemas.UserID,
                 remainder: Swift.Int64,
