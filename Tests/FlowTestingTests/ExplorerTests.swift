@@ -126,7 +126,7 @@ struct ExplorerTests {
     func sound() async throws {
         let heard = Heard()
         var explorer = explorer(.none)
-        explorer.journal = { script in heard.add(script) }
+        explorer.journal = { _, script in if let script { heard.add(script) } }
         let summary = try await explorer.explore(flows: ["Note"], walks: 200, seed: 1)
         #expect(summary.walks == 200)
         #expect(summary.findings.isEmpty)
@@ -170,7 +170,7 @@ struct ExplorerTests {
     func journal() async throws {
         let heard = Heard()
         var explorer = explorer(.none)
-        explorer.journal = { script in heard.add(script) }
+        explorer.journal = { _, script in if let script { heard.add(script) } }
         let summary = try await explorer.explore(flows: ["Note"], walks: 3, seed: 5)
         let scripts = heard.all
         #expect(scripts.count == summary.steps)

@@ -12,16 +12,19 @@ struct TestCommand: AsyncParsableCommand {
         abstract: "Replay scripts against their golden transcripts (see docs/scripts.md), or explore flows by random walks.",
         discussion: """
             Every NAME.flows script under the given files and folders (by default \(defaultFolder)) \
-            runs against a fresh in-memory store with a fixed clock and seeded randomness, and its \
-            transcript is compared with NAME.transcript beside it. Ends with "N passed, N failed"; \
+            runs against a fresh in-memory store with a fixed clock and seeded randomness (as many \
+            at once as the machine has cores, reported in order), and its transcript is compared \
+            with NAME.transcript beside it. Ends with "N passed, N failed"; \
             exits 1 when any failed.
 
             With --explore N, the arguments are flow names (by default every flow): N random walks \
             over each, on a fresh store each, checked after every walk (no step stuck, the ledger \
             recounts, balances sum to zero, a cancelled flow left the store as it was). Each failing \
             walk is shrunk and written as a script under --output; `flows test FILE` replays it. \
-            A walk that crashes the process stays in --output as walk-in-progress.flows. The same \
-            --seed gives the same walks. Exits 1 when any walk failed.
+            Walks run as many at once as the machine has cores, each on its own store, and are \
+            reported in order. A walk that crashes the process stays in --output as \
+            walk-in-progress-FLOW-N.flows. The same --seed gives the same walks. Exits 1 when any \
+            walk failed.
             """
     )
 
@@ -62,15 +65,15 @@ struct TestCommand: AsyncParsableCommand {
         var passed = 0
         var failed = 0
         var runs: [ScriptRun] = []
-        for script in scripts {
-            let result = await suite.run(scriptAt: script, update: update)
+        let update = update
+        await suite.run(scriptsAt: scripts, update: update) { result in
             if let run = result.run { runs.append(run) }
             if result.passed {
                 passed += 1
-                StandardOutput.line("PASS \(script)\(update ? " (golden written)" : "")")
+                StandardOutput.line("PASS \(result.script)\(update ? " (golden written)" : "")")
             } else {
                 failed += 1
-                StandardOutput.line("FAIL \(script)")
+                StandardOutput.line("FAIL \(result.script)")
                 StandardOutput.line(Self.indented(result.report))
             }
         }
@@ -90,17 +93,23 @@ struct TestCommand: AsyncParsableCommand {
         if flows.isEmpty { flows = FlowCatalog.entries.map(\.name) }
         var explorer = Explorer(command: "flows test --explore", launcher: GoldenScripts.exploration(of:))
         let folder = output
-        // The walk in progress, kept in a file until the run ends: a walk that crashes the
-        // process stays there, to replay.
-        let inProgress = (folder as NSString).appendingPathComponent("walk-in-progress.flows")
+        // Each walk in progress, kept in a file until it ends: a walk that crashes the process
+        // stays there, to replay.
+        let inProgress = { @Sendable (walk: String) in (folder as NSString).appendingPathComponent("walk-in-progress-\(walk).flows") }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
             throw UsageError("--output \(folder): \(error.localizedDescription)")
         }
-        explorer.journal = { script in try? ScriptFiles.write(script, to: inProgress) }
+        explorer.journal = { walk, script in
+            if let script {
+                try? ScriptFiles.write(script, to: inProgress(walk))
+            } else {
+                try? FileManager.default.removeItem(atPath: inProgress(walk))
+            }
+        }
         explorer.collectsCoverage = coverage
-        defer { try? FileManager.default.removeItem(atPath: inProgress) }
+        explorer.width = ProcessInfo.processInfo.activeProcessorCount
         let clock = ContinuousClock()
         let started = clock.now
         let summary = try await explorer.explore(flows: flows, walks: walks, seed: seed) { finding in

@@ -54,8 +54,9 @@ public struct LocalServices: Sendable {
     }
 
     /// The services on a private in-memory store of the same implementation, with seeded
-    /// randomness and a fixed clock, so that every run is identical. bcrypt runs at its lowest
-    /// cost.
+    /// randomness and a fixed clock, so that every run is identical. The store starts as a copy
+    /// of one migrated once per process, and passwords are hashed by
+    /// ``PasswordHasher/fixtures`` (bcrypt's lowest cost, each password once per process).
     public static func inMemory(
         seed: UInt64 = 1,
         now: Date = Date(timeIntervalSince1970: 1_800_000_000),
@@ -67,7 +68,7 @@ public struct LocalServices: Sendable {
             LiveAccountsService(
                 store: SQLiteAccountsStore(database: database),
                 tokens: sessionTokens,
-                hasher: PasswordHasher(cost: 4),
+                hasher: .fixtures,
                 random: random,
                 now: { now },
                 visibility: visibility

@@ -98,11 +98,15 @@ public struct Explorer: Sendable {
     public var stepLimit: Duration
     /// How a run is named in the scripts it writes (`flows test --explore 2000 --seed 7`).
     public var command: String
-    /// Hears the walk in progress as a script before each step, so that a walk that crashes
-    /// the process is not lost (the app keeps the last one in a file).
-    public var journal: (@Sendable (String) -> Void)?
+    /// Hears each walk in progress, by its name (`Note-3` for the third walk over Note), as a
+    /// script before each step, and with nil once the walk is over: a walk that crashes the
+    /// process is not lost (the app keeps each one in progress in a file).
+    public var journal: (@Sendable (_ walk: String, _ script: String?) -> Void)?
     /// Whether the summary keeps every walk's screens and taps (for ``Coverage``).
     public var collectsCoverage = false
+    /// How many walks run at once, each on its own store; the summary and the findings come in
+    /// the order of the walks whatever the width.
+    public var width = 1
 
     public init(
         maxSteps: Int = 24, stepLimit: Duration = .seconds(5), command: String = "flows test --explore",
@@ -114,33 +118,65 @@ public struct Explorer: Sendable {
         self.launcher = launcher
     }
 
-    /// Runs `walks` walks over each of `flows`. `found` hears each finding as it is made (a run
-    /// goes on after one).
+    /// Runs `walks` walks over each of `flows`, ``width`` at once. `found` hears each finding as
+    /// it is made (a run goes on after one), in the order of the walks.
     public func explore(
         flows: [String], walks: Int, seed: UInt64,
         found: @Sendable (Finding) async -> Void = { _ in }
     ) async throws -> Summary {
+        let jobs = flows.flatMap { flow in (0..<max(0, walks)).map { (flow: flow, walk: $0) } }
         var summary = Summary()
-        for flow in flows {
-            for walk in 0..<walks {
-                let launch = try launcher(flow)
-                let plan = Plan.random(seed: Self.seed(seed, flow: flow, walk: walk), maxSteps: maxSteps)
-                let header = "# The walk in progress (\(command) \(walks) --seed \(seed) \(flow), walk \(walk + 1)) when the run stopped.\nflow \(flow)\n"
-                    + launch.given.map { Script.Verb.given($0).scriptLine + "\n" }.joined()
-                let journal = journal.map { write in { @Sendable (steps: [Script.Verb]) in write(header + steps.map { $0.scriptLine + "\n" }.joined()) } }
-                let result = await Self.walk(launch, plan: plan, stepLimit: stepLimit, journal: journal)
-                summary.walks += 1
-                summary.steps += result.steps.count
-                if collectsCoverage {
-                    summary.runs.append(ScriptRun(transcript: "", outcome: nil, failure: nil, screens: result.screens, taps: result.taps))
-                }
-                guard let problem = result.problem else { continue }
-                let finding = await shrink(result, problem: problem, flow: flow, walk: walk, seed: seed, walks: walks)
-                summary.findings.append(finding)
-                await found(finding)
+        var failure: (any Error)?
+        await InOrder.run(jobs.count, width: width, { index in
+            let (flow, walk) = jobs[index]
+            do {
+                return .success(try await self.walk(flow, number: walk, of: walks, seed: seed))
+            } catch {
+                return .failure(error)
             }
-        }
+        }, then: { (outcome: Result<WalkReport, any Error>) in
+            switch outcome {
+            case .failure(let error):
+                failure = failure ?? error
+            case .success(let report):
+                summary.walks += 1
+                summary.steps += report.steps
+                if let run = report.run { summary.runs.append(run) }
+                if let finding = report.finding {
+                    summary.findings.append(finding)
+                    await found(finding)
+                }
+            }
+        })
+        if let failure { throw failure }
         return summary
+    }
+
+    /// What one walk adds to the summary.
+    private struct WalkReport: Sendable {
+        var steps: Int
+        var run: ScriptRun?
+        var finding: Finding?
+    }
+
+    /// Runs walk `number` (of `walks`) over `flow`, and shrinks it when it fails.
+    private func walk(_ flow: String, number walk: Int, of walks: Int, seed: UInt64) async throws -> WalkReport {
+        let launch = try launcher(flow)
+        let plan = Plan.random(seed: Self.seed(seed, flow: flow, walk: walk), maxSteps: maxSteps)
+        let header = "# The walk in progress (\(command) \(walks) --seed \(seed) \(flow), walk \(walk + 1)) when the run stopped.\nflow \(flow)\n"
+            + launch.given.map { Script.Verb.given($0).scriptLine + "\n" }.joined()
+        let name = "\(flow)-\(walk + 1)"
+        let journal = journal.map { write in { @Sendable (steps: [Script.Verb]) in write(name, header + steps.map { $0.scriptLine + "\n" }.joined()) } }
+        let result = await Self.walk(launch, plan: plan, stepLimit: stepLimit, journal: journal)
+        self.journal?(name, nil)
+        var report = WalkReport(steps: result.steps.count)
+        if collectsCoverage {
+            report.run = ScriptRun(transcript: "", outcome: nil, failure: nil, screens: result.screens, taps: result.taps)
+        }
+        if let problem = result.problem {
+            report.finding = await shrink(result, problem: problem, flow: flow, walk: walk, seed: seed, walks: walks)
+        }
+        return report
     }
 
     /// A walk's own seed: the run's, the flow's name and the walk's number, mixed.

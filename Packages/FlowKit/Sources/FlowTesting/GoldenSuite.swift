@@ -110,6 +110,16 @@ public struct GoldenSuite: Sendable {
         return Result(script: path, passed: problems.isEmpty, report: problems.joined(separator: "\n"), run: run)
     }
 
+    /// Runs every script of `paths` against its golden, up to `width` at once (each on its own
+    /// store), and hands each result to `report` in the order of `paths`, as soon as it and
+    /// every one before it are done.
+    public func run(
+        scriptsAt paths: [String], update: Bool, width: Int = ProcessInfo.processInfo.activeProcessorCount,
+        report: (Result) -> Void
+    ) async {
+        await InOrder.run(paths.count, width: width, { index in await run(scriptAt: paths[index], update: update) }, then: report)
+    }
+
     /// The golden transcript's path for a script's path.
     public static func goldenPath(for script: String) -> String {
         let base = script.hasSuffix(".\(scriptExtension)") ? String(script.dropLast(scriptExtension.count + 1)) : script

@@ -65,14 +65,18 @@ public final class LocalDatabase: Sendable {
         }
         switch place {
         case .memory:
-            let queue: DatabaseQueue
+            // Migrated once per process and set of migrations, then copied page by page: a test
+            // or a script's fresh store costs a copy of a few dozen pages, not every migration.
+            let template = try MigratedTemplates.shared.template(for: migrator, configuration: configuration) { queue throws(LocalStoreError) in
+                try migrate(queue, path: place.description)
+            }
             do {
-                queue = try DatabaseQueue(configuration: configuration)
+                let queue = try DatabaseQueue(configuration: configuration)
+                try template.backup(to: queue)
+                return queue
             } catch {
                 throw .cannotOpen(place.description, reason: FileProblem.reason(error))
             }
-            try migrate(queue, path: place.description)
-            return queue
         case .file(let url):
             try StoreLocation(directory: url.deletingLastPathComponent()).prepare()
             // Processes opening the same store take turns from here to the end of the
@@ -184,13 +188,18 @@ public final class LocalDatabase: Sendable {
     public func contents() throws -> String {
         try read { db in
             var lines: [String] = []
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            // Each table with its number of columns, in one statement; every statement is kept
+            // prepared, since a harness asks before and after each run.
+            let tables = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT m.name, count(*) FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS column
+                WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' GROUP BY m.name ORDER BY m.name
+                """))
             for table in tables {
-                let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoted))").count
+                let (name, columns): (String, Int) = (table[0], table[1])
+                let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
                 let order = (1...max(1, columns)).map(String.init).joined(separator: ", ")
-                lines.append("[\(table)]")
-                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(quoted) ORDER BY \(order)")
+                lines.append("[\(name)]")
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM \(quoted) ORDER BY \(order)"))
                 while let row = try rows.next() {
                     lines.append(row.databaseValues.map(Self.text(of:)).joined(separator: " | "))
                 }

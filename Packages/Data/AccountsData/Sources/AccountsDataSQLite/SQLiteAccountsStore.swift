@@ -25,20 +25,20 @@ private struct Transaction: AccountsWriting {
     let db: Database
 
     func user(id: String) throws -> UserRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [id]).map(UserRecord.init(row:))
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE id = ?"), arguments: [id]).map(UserRecord.init(row:))
     }
 
     func user(emailKey: String) throws -> UserRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM user WHERE email_key = ?", arguments: [emailKey])
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE email_key = ?"), arguments: [emailKey])
             .map(UserRecord.init(row:))
     }
 
     func user(friendCode: String) throws -> UserRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM user WHERE friend_code = ?", arguments: [friendCode]).map(UserRecord.init(row:))
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE friend_code = ?"), arguments: [friendCode]).map(UserRecord.init(row:))
     }
 
     func session(tokenHash: String) throws -> SessionRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM session WHERE token_hash = ?", arguments: [tokenHash]).map(SessionRecord.init(row:))
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM session WHERE token_hash = ?"), arguments: [tokenHash]).map(SessionRecord.init(row:))
     }
 
     func existingUserIDs(among ids: [String]) throws -> Set<String> {
@@ -50,17 +50,18 @@ private struct Transaction: AccountsWriting {
     }
 
     func sessions(userID: String) throws -> [SessionRecord] {
-        try Row.fetchAll(db, sql: "SELECT * FROM session WHERE user_id = ? ORDER BY created_at, token_hash", arguments: [userID])
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM session WHERE user_id = ? ORDER BY created_at, token_hash"), arguments: [userID])
             .map(SessionRecord.init(row:))
     }
 
     func insert(_ user: UserRecord) throws {
         try refusals {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO user (id, email, email_key, display_name, friend_code, password_hash, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
+                    """
+            ).execute(
                 arguments: [user.id, user.email, user.emailKey, user.displayName, user.friendCode, user.passwordHash, user.createdAt]
             )
         }
@@ -68,27 +69,26 @@ private struct Transaction: AccountsWriting {
 
     func insert(_ session: SessionRecord) throws {
         try refusals {
-            try db.execute(
-                sql: "INSERT INTO session (token_hash, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO session (token_hash, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)").execute(
                 arguments: [session.tokenHash, session.userID, session.createdAt, session.lastUsedAt]
             )
         }
     }
 
     func deleteSession(tokenHash: String) throws {
-        try db.execute(sql: "DELETE FROM session WHERE token_hash = ?", arguments: [tokenHash])
+        try db.cachedStatement(sql: "DELETE FROM session WHERE token_hash = ?").execute(arguments: [tokenHash])
     }
 
     func touchSession(tokenHash: String, at time: Double) throws {
-        try db.execute(sql: "UPDATE session SET last_used_at = ? WHERE token_hash = ?", arguments: [time, tokenHash])
+        try db.cachedStatement(sql: "UPDATE session SET last_used_at = ? WHERE token_hash = ?").execute(arguments: [time, tokenHash])
     }
 
     func deleteSessions(userID: String, unusedSince time: Double) throws {
-        try db.execute(sql: "DELETE FROM session WHERE user_id = ? AND last_used_at < ?", arguments: [userID, time])
+        try db.cachedStatement(sql: "DELETE FROM session WHERE user_id = ? AND last_used_at < ?").execute(arguments: [userID, time])
     }
 
     func avatar(userID: String) throws -> AvatarRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM avatar WHERE user_id = ?", arguments: [userID]).map { row in
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM avatar WHERE user_id = ?"), arguments: [userID]).map { row in
             AvatarRecord(
                 userID: row["user_id"], kind: row["kind"], colour: row["colour"], format: row["format"], width: row["width"],
                 height: row["height"], bytes: (row["bytes"] as Data?).map { [UInt8]($0) }
@@ -97,30 +97,29 @@ private struct Transaction: AccountsWriting {
     }
 
     func saveAvatar(_ avatar: AvatarRecord?, userID: String) throws {
-        try db.execute(sql: "DELETE FROM avatar WHERE user_id = ?", arguments: [userID])
+        try db.cachedStatement(sql: "DELETE FROM avatar WHERE user_id = ?").execute(arguments: [userID])
         guard let avatar else { return }
         try refusals {
-            try db.execute(
-                sql: "INSERT INTO avatar (user_id, kind, colour, format, width, height, bytes) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO avatar (user_id, kind, colour, format, width, height, bytes) VALUES (?, ?, ?, ?, ?, ?, ?)").execute(
                 arguments: [userID, avatar.kind, avatar.colour, avatar.format, avatar.width, avatar.height, avatar.bytes.map { Data($0) }]
             )
         }
     }
 
     func deleteSessions(userID: String, except tokenHash: String?) throws {
-        try db.execute(sql: "DELETE FROM session WHERE user_id = ? AND token_hash IS NOT ?", arguments: [userID, tokenHash])
+        try db.cachedStatement(sql: "DELETE FROM session WHERE user_id = ? AND token_hash IS NOT ?").execute(arguments: [userID, tokenHash])
     }
 
     func updateDisplayName(userID: String, to name: String) throws {
-        try refusals { try db.execute(sql: "UPDATE user SET display_name = ? WHERE id = ?", arguments: [name, userID]) }
+        try refusals { try db.cachedStatement(sql: "UPDATE user SET display_name = ? WHERE id = ?").execute(arguments: [name, userID]) }
     }
 
     func updateEmail(userID: String, to email: String, key: String) throws {
-        try refusals { try db.execute(sql: "UPDATE user SET email = ?, email_key = ? WHERE id = ?", arguments: [email, key, userID]) }
+        try refusals { try db.cachedStatement(sql: "UPDATE user SET email = ?, email_key = ? WHERE id = ?").execute(arguments: [email, key, userID]) }
     }
 
     func updatePasswordHash(userID: String, to hash: String) throws {
-        try refusals { try db.execute(sql: "UPDATE user SET password_hash = ? WHERE id = ?", arguments: [hash, userID]) }
+        try refusals { try db.cachedStatement(sql: "UPDATE user SET password_hash = ? WHERE id = ?").execute(arguments: [hash, userID]) }
     }
 
     /// Turns a constraint's refusal into a store error the domain can name, never "unavailable".

@@ -2,6 +2,7 @@ import Foundation
 import Crypto
 import Dispatch
 import HummingbirdBcrypt
+import Synchronization
 
 /// Hashes and checks passwords with bcrypt.
 ///
@@ -11,9 +12,28 @@ import HummingbirdBcrypt
 public struct PasswordHasher: Sendable {
     /// log2 of bcrypt's rounds: 12 in the app; tests use the minimum, 4.
     public let cost: UInt8
+    /// What a throwaway store's hasher already worked out (``fixtures``).
+    private let remembered: Remembered?
 
     public init(cost: UInt8 = 12) {
         self.cost = min(max(cost, 4), 31)
+        remembered = nil
+    }
+
+    /// The hasher of throwaway stores (tests, scripts, random walks): bcrypt's lowest cost, each
+    /// password hashed once in the process and each check made once, on the caller's thread. The
+    /// accounts it hashes for share one salt per password: never for a store that is kept.
+    public static let fixtures = PasswordHasher(remembering: Remembered())
+
+    private init(remembering: Remembered) {
+        cost = 4
+        remembered = remembering
+    }
+
+    /// Hashes by password, and checks by password and hash.
+    private final class Remembered: Sendable {
+        let hashes = Mutex<[String: String]>([:])
+        let checks = Mutex<[[String]: Bool]>([:])
     }
 
     /// A bcrypt hash of this cost that no password matches, written out rather than computed:
@@ -33,11 +53,23 @@ public struct PasswordHasher: Sendable {
     public func hash(_ password: String) async -> String {
         let input = Self.prehash(password)
         let cost = cost
+        if let remembered {
+            if let known = remembered.hashes.withLock({ $0[input] }) { return known }
+            let hash = Bcrypt.hash(input, cost: cost)
+            remembered.hashes.withLock { $0[input] = hash }
+            return hash
+        }
         return await Self.offPool { Bcrypt.hash(input, cost: cost) }
     }
 
     public func verify(_ password: String, against hash: String) async -> Bool {
         let input = Self.prehash(password)
+        if let remembered {
+            if let known = remembered.checks.withLock({ $0[[input, hash]] }) { return known }
+            let matches = Bcrypt.verify(input, hash: hash)
+            remembered.checks.withLock { $0[[input, hash]] = matches }
+            return matches
+        }
         return await Self.offPool { Bcrypt.verify(input, hash: hash) }
     }
 
