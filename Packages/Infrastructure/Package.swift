@@ -17,7 +17,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
-        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.7.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
@@ -26,6 +25,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "LocalStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // libcurl's requests, with the library opened at run time (dlopen) rather than linked.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "PostgresStore",
             dependencies: [
@@ -45,14 +46,15 @@ let package = Package(
             // not ours, and silenced only here.
             swiftSettings: [.unsafeFlags(["-suppress-warnings"])]
         ),
-        // The generated client on URLSession, with the session token sent and every refusal
-        // read as the contract's Problem: what the areas' Remote services talk through.
+        // The generated client on libcurl (loaded when the first request is made), with the
+        // session token sent and every refusal read as the contract's Problem: what the areas'
+        // Remote services talk through.
         .target(
             name: "FlowsAPIClient",
             dependencies: [
                 "FlowsAPI",
+                "CCurl",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

@@ -2,10 +2,6 @@ import FlowsAPI
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-import OpenAPIURLSession
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A connection to flows-server: the generated client, sending the current session's token,
 /// with every failure turned into a ``RemoteFailure``.
@@ -16,13 +12,14 @@ public struct APIConnection: Sendable {
 
     /// - Parameters:
     ///   - token: the current session's token, read before every request (nil: none).
-    ///   - transport: how requests travel; URLSession by default, with a 20 s limit per request.
+    ///   - transport: how requests travel; libcurl by default (``CurlTransport``), with a 20 s
+    ///     limit per request.
     public init(server: URL, token: @escaping @Sendable () -> String?, transport: (any ClientTransport)? = nil) {
         self.server = server
         client = Client(
             serverURL: server,
             configuration: Self.coding,
-            transport: transport ?? Self.defaultTransport,
+            transport: transport ?? CurlTransport(timeout: 20),
             middlewares: [ProblemReader(), SessionToken(token: token)]
         )
     }
@@ -50,24 +47,15 @@ public struct APIConnection: Sendable {
     /// JSON as flows-server writes it: instants to the millisecond.
     public static let coding = Configuration(dateTranscoder: .iso8601WithFractionalSeconds, jsonEncodingOptions: [.sortedKeys])
 
-    private static let defaultTransport: URLSessionTransport = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 20
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        return URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration)))
-    }()
-
     /// A failure to talk to the server, in words: where, and what the system said.
     static func describe(_ error: any Error, server: URL) -> String {
         let address = server.absoluteString
-        if let error = error as? URLError {
-            switch error.code {
-            case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed:
-                return "nothing answers at \(address) (is flows-server running there?)"
+        if let failure = error as? CurlTransport.Failure {
+            switch failure.kind {
+            case .unreachable: return "nothing answers at \(address) (is flows-server running there?)"
             case .timedOut: return "\(address) did not answer in time"
-            case .notConnectedToInternet, .networkConnectionLost: return "the network to \(address) is down"
-            default: return "\(address): \(error.localizedDescription)"
+            case .noLibrary: return "reaching \(address) needs libcurl (Debian's libcurl4 package): \(failure.description)"
+            case .other: return "\(address): \(failure.description)"
             }
         }
         if let failure = error as? RemoteFailure { return failure.description }
