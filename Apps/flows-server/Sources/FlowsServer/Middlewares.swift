@@ -282,7 +282,7 @@ struct SessionMiddleware: ServerMiddleware {
 /// seen once the moment is over. Runs after ``SessionMiddleware``: only a signed-in user's own
 /// answer is kept, and served only to them.
 ///
-/// A client that takes gzip (`Accept-Encoding`, as URLSession's does) gets the answer in gzip,
+/// A client that takes gzip (`Accept-Encoding`, as the CLI's libcurl does) gets the answer in gzip,
 /// compressed once for as long as it is kept: Ada's 97 KB are 26 KB.
 struct BalancesCacheMiddleware: ServerMiddleware {
     let answers: ShortLivedCache<UserID, CachedAnswer>
