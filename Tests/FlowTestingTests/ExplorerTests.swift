@@ -71,14 +71,28 @@ private func noteFlow(_ notes: Notes, bug: Bug) -> @Sendable (AppRouter) async -
     }
 }
 
-private func explorer(_ bug: Bug, stepLimit: Duration = .seconds(5), check: (@Sendable (Notes) async -> String?)? = nil) -> Explorer {
+/// The notes' count as the store's change count, when `telling`.
+private func counted(_ notes: Notes, if telling: Bool) -> (@Sendable () async -> Int)? {
+    guard telling else { return nil }
+    return { await notes.all.count }
+}
+
+/// - Parameter reads: when given, the store tells its change count (the notes written), and
+///   each reading of its contents is counted here.
+private func explorer(
+    _ bug: Bug, stepLimit: Duration = .seconds(5), reads: Heard? = nil, check: (@Sendable (Notes) async -> String?)? = nil
+) -> Explorer {
     Explorer(stepLimit: stepLimit) { flow in
         let notes = Notes()
         return Explorer.Launch(
             flow: flow, given: [], samples: ["Ada"], prepare: { _ in },
             run: noteFlow(notes, bug: bug),
-            contents: { await notes.contents },
-            check: { await check?(notes) }
+            contents: {
+                reads?.add("read")
+                return await notes.contents
+            },
+            check: { await check?(notes) },
+            changes: counted(notes, if: reads != nil)
         )
     }
 }
@@ -109,6 +123,26 @@ struct ExplorerTests {
         let fixed = Notes()
         let passing = await ScriptRunner.run(script, flow: "Note", contents: { await fixed.contents }, launch: noteFlow(fixed, bug: .none))
         #expect(passing.failure == nil)
+    }
+
+    @Test("told the store's change count, walks that wrote nothing never read the store, and a cancelled flow that wrote is still found")
+    func changeCount() async throws {
+        let quiet = Heard()
+        let sound = try await explorer(.none, reads: quiet).explore(flows: ["Note"], walks: 200, seed: 7)
+        #expect(sound.findings.isEmpty)
+        #expect(quiet.all.isEmpty)
+
+        let reads = Heard()
+        let summary = try await explorer(.writesBeforeConfirming, reads: reads).explore(flows: ["Note"], walks: 200, seed: 7)
+        let finding = try #require(summary.findings.first)
+        guard case .storeChanged(let message) = finding.problem else {
+            Issue.record("expected a changed store, found \(finding.problem)")
+            return
+        }
+        // The store it started from, set up again on a fresh one, against the store after the walk.
+        #expect(message.contains("the store before the walk"))
+        #expect(finding.script.hasSuffix("expect result cancelled\nexpect store unchanged\n"))
+        #expect(!reads.all.isEmpty && reads.all.count < 2 * summary.walks)
     }
 
     @Test("the same seed gives the same walks; another seed other walks")

@@ -212,7 +212,8 @@ public enum GoldenScripts {
             prepare: ScriptFixtures.prepare(container),
             run: { router in await entry.run(container: container, router: router) },
             contents: { contents(of: container) },
-            check: { await ledgerProblem(in: container) }
+            check: { await ledgerProblem(in: container) },
+            changes: container.database.map { database in { @Sendable in (try? database.changeCount()) ?? -1 } }
         )
     }
 

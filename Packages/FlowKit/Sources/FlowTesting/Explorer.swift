@@ -25,12 +25,18 @@ public struct Explorer: Sendable {
         /// Text that means something in the store the walks start from (its people's emails and
         /// names, their password), typed more often than the rest: a walk gets further with it.
         public var samples: [String]
+        /// How many changes the store has taken so far (rows written, even ones rolled back), when
+        /// it can tell: a walk whose count did not move left the store as it was, and its
+        /// contents are read only when it moved (the store it started from is then set up again).
+        public var changes: (@Sendable () async -> Int)?
 
         public init(
             flow: String, given: [[String]], samples: [String] = [], prepare: @escaping ScriptRunner.Prepare,
             run: @escaping @Sendable (AppRouter) async -> AnyFlowOutcome,
-            contents: @escaping ScriptRunner.Contents, check: @escaping @Sendable () async -> String?
+            contents: @escaping ScriptRunner.Contents, check: @escaping @Sendable () async -> String?,
+            changes: (@Sendable () async -> Int)? = nil
         ) {
+            self.changes = changes
             self.flow = flow
             self.given = given
             self.samples = samples
@@ -167,7 +173,7 @@ public struct Explorer: Sendable {
             + launch.given.map { Script.Verb.given($0).scriptLine + "\n" }.joined()
         let name = "\(flow)-\(walk + 1)"
         let journal = journal.map { write in { @Sendable (steps: [Script.Verb]) in write(name, header + steps.map { $0.scriptLine + "\n" }.joined()) } }
-        let result = await Self.walk(launch, plan: plan, stepLimit: stepLimit, journal: journal)
+        let result = await Self.walk(launch, plan: plan, stepLimit: stepLimit, journal: journal, relaunch: { try? launcher(flow) })
         self.journal?(name, nil)
         var report = WalkReport(steps: result.steps.count)
         if collectsCoverage {
@@ -210,7 +216,7 @@ public struct Explorer: Sendable {
                     candidate.removeSubrange(start..<(start + size))
                     replays += 1
                     guard let launch = try? launcher(flow) else { break }
-                    let result = await Self.walk(launch, plan: .replay(candidate), stepLimit: stepLimit)
+                    let result = await Self.walk(launch, plan: .replay(candidate), stepLimit: stepLimit, relaunch: { try? launcher(flow) })
                     if let found = result.problem, found.kind == problem.kind, !result.refused {
                         steps = candidate
                         best = result
@@ -270,8 +276,11 @@ public struct Explorer: Sendable {
         var taps: [(screen: ScreenID, action: ElementID)] = []
     }
 
+    /// - Parameter relaunch: a fresh launch of the same flow, to set up the store the walk started
+    ///   from again when its contents are needed (``Launch/changes``).
     static func walk(
-        _ launch: Launch, plan: Plan, stepLimit: Duration, journal: (@Sendable ([Script.Verb]) -> Void)? = nil
+        _ launch: Launch, plan: Plan, stepLimit: Duration, journal: (@Sendable ([Script.Verb]) -> Void)? = nil,
+        relaunch: @Sendable () -> Launch? = { nil }
     ) async -> WalkResult {
         var result = WalkResult()
         for words in launch.given {
@@ -282,7 +291,9 @@ public struct Explorer: Sendable {
                 return result
             }
         }
-        let baseline = await launch.contents()
+        // What the store held once set up: its change count when it keeps one, else its contents.
+        let count = await launch.changes?()
+        let baseline = count == nil ? await launch.contents() : nil
         let children = ChildOutcomes()
         let run = FlowRun(starter: ObservingStarter(outcomes: children), launch.run)
         var replay: [Script.Verb] = []
@@ -337,13 +348,40 @@ public struct Explorer: Sendable {
         result.outcome = outcome.name
         if let problem = await launch.check() {
             result.problem = .check(problem)
-        } else if outcome.name == Self.cancelled, await children.allCancelled {
+        } else if outcome.name == Self.cancelled, await children.allCancelled, await changed(since: count, launch),
+                  let before = await Self.baseline(or: baseline, relaunch()) {
             let now = await launch.contents()
-            if let diff = TextDiff.unified(expected: baseline, actual: now, expectedName: "the store before the walk", actualName: "the store after it") {
+            if let diff = TextDiff.unified(expected: before, actual: now, expectedName: "the store before the walk", actualName: "the store after it") {
                 result.problem = .storeChanged("the flow ended cancelled, and the store changed:\n\(diff)")
             }
         }
         return result
+    }
+
+    /// The contents the store started from: `known`, or else as set up again on `fresh`.
+    private static func baseline(or known: String?, _ fresh: Launch?) async -> String? {
+        if let known { return known }
+        return await setUpAgain(fresh)
+    }
+
+    /// Whether the store may have changed since its change count was `count` (nil: unknown).
+    private static func changed(since count: Int?, _ launch: Launch) async -> Bool {
+        guard let count, let changes = launch.changes else { return true }
+        return await changes() != count
+    }
+
+    /// The contents of the store a walk started from, set up again by its `given` steps on a
+    /// fresh store of the same launch (the same seed gives the same store); nil if it cannot be.
+    private static func setUpAgain(_ launch: Launch?) async -> String? {
+        guard let fresh = launch else { return nil }
+        for words in fresh.given {
+            do {
+                try await fresh.prepare(words)
+            } catch {
+                return nil
+            }
+        }
+        return await fresh.contents()
     }
 }
 

@@ -182,6 +182,13 @@ public final class LocalDatabase: Sendable {
         }
     }
 
+    /// How many rows this process has written to the store since it opened it (inserted,
+    /// updated or deleted, even in a transaction rolled back): a count that has not moved
+    /// means nothing was written.
+    public func changeCount() throws -> Int {
+        try writer().inDatabase { $0.totalChangesCount }
+    }
+
     /// Every row of every table, as text: each table by name, its rows in the order of all their
     /// columns. Two readings are equal exactly when the store holds the same data, so a test can
     /// tell that nothing was written (and show what was, with a diff).
