@@ -28,6 +28,12 @@ public enum FlowsCLI {
     }
 
     private static func run(_ arguments: [String]) async -> Int32 {
+        // The argument parser builds every option of the root command (and checks for a request
+        // of a completion script) before it answers --version: asked alone, it is answered here.
+        if arguments == ["--version"] {
+            StandardOutput.line(version)
+            return 0
+        }
         do {
             var command = try FlowsCommand.parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {

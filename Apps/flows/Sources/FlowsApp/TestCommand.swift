@@ -95,19 +95,13 @@ struct TestCommand: AsyncParsableCommand {
         let folder = output
         // Each walk in progress, kept in a file until it ends: a walk that crashes the process
         // stays there, to replay.
-        let inProgress = { @Sendable (walk: String) in (folder as NSString).appendingPathComponent("walk-in-progress-\(walk).flows") }
+        let journal = WalkJournal(folder: folder)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
             throw UsageError("--output \(folder): \(error.localizedDescription)")
         }
-        explorer.journal = { walk, script in
-            if let script {
-                try? ScriptFiles.write(script, to: inProgress(walk))
-            } else {
-                try? FileManager.default.removeItem(atPath: inProgress(walk))
-            }
-        }
+        explorer.journal = { walk, script in journal.note(walk, script) }
         explorer.collectsCoverage = coverage
         explorer.width = ProcessInfo.processInfo.activeProcessorCount
         let clock = ContinuousClock()

@@ -5,7 +5,9 @@ extension StringProtocol {
     /// texts that look the same (`é` typed as one character, or as `e` and a combining accent)
     /// are the same text to every comparison and to the store.
     public var normalizedNFC: String {
-        String(self).precomposedStringWithCanonicalMapping
+        // ASCII is its own normal form: most emails and names need no table look-ups at all.
+        if utf8.allSatisfy({ $0 < 0x80 }) { return String(self) }
+        return String(self).precomposedStringWithCanonicalMapping
     }
 
     /// Whether the text holds a character that draws nothing or changes how the text around it
@@ -13,6 +15,8 @@ extension StringProtocol {
     /// default-ignorable or format character (`Cf`). Two exceptions keep emoji whole: a
     /// zero-width joiner between two emoji, and a variation selector after one.
     public var containsInvisibleCharacters: Bool {
+        // No ASCII character is a format character or ignorable by default.
+        if utf8.allSatisfy({ $0 < 0x80 }) { return false }
         let scalars = Array(unicodeScalars)
         for (index, scalar) in scalars.enumerated() where scalar.isInvisible {
             let previous = index > 0 ? scalars[index - 1] : nil
