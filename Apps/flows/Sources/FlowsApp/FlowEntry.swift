@@ -99,7 +99,9 @@ public struct FlowEntry: Sendable {
     }
 
     static func name(of type: Any.Type) -> String {
-        let name = String(describing: type)
+        // Read from the metadata: String(describing:) would first ask, by dynamic casts, whether the
+        // metatype describes itself, each a scan of every conformance in the binary at start-up.
+        let name = _typeName(type, qualified: false)
         return name.hasSuffix("Flow") ? String(name.dropLast(4)) : name
     }
 
