@@ -29,7 +29,7 @@ struct FlowsCommand: AsyncParsableCommand {
     @OptionGroup var options: RunOptions
 
     func run() async throws {
-        try await Launcher.launch(flowNamed: "App", options: options)
+        try await Launcher.launch(flowNamed: "App", options: options.launch)
     }
 }
 
@@ -140,9 +140,9 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         if let script {
             guard options.record == nil else { throw UsageError("--script and --record do not go together") }
-            try await Launcher.launch(flowNamed: name, script: script, options: options)
+            try await Launcher.launch(flowNamed: name, script: script, options: options.launch)
         } else {
-            try await Launcher.launch(flowNamed: name, options: options)
+            try await Launcher.launch(flowNamed: name, options: options.launch)
         }
     }
 }
@@ -182,32 +182,13 @@ struct RunOptions: ParsableArguments {
     ))
     var server: String?
 
-    /// The server to use: --server, else FLOWS_SERVER; nil for the store on this machine.
-    func serverURL(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL? {
-        guard let text = server ?? environment["FLOWS_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
-        else {
-            throw ValidationError("--server takes a server's address, as in --server http://localhost:8080; got '\(text)'")
-        }
-        return url
-    }
-
-    /// The answers given with --set, by field identifier.
-    func parsedAnswers() throws -> [ElementID: String] {
-        var parsed: [ElementID: String] = [:]
-        for answer in answers {
-            guard let equals = answer.firstIndex(of: "="), equals != answer.startIndex else {
-                throw ValidationError("--set takes ID=VALUE, as in --set email=ada@example.com; got '\(answer)'")
-            }
-            parsed[ElementID(String(answer[..<equals]))] = String(answer[answer.index(after: equals)...])
-        }
-        return parsed
+    /// The options as the launcher takes them.
+    var launch: LaunchOptions {
+        LaunchOptions(json: json, noInput: noInput, answers: answers, plain: plain, color: color, theme: theme, record: record, server: server)
     }
 
     func validate() throws {
-        _ = try parsedAnswers()
-        _ = try serverURL()
+        try launch.validate()
     }
 }
 

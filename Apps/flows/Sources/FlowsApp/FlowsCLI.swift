@@ -35,6 +35,10 @@ public enum FlowsCLI {
             return 0
         }
         do {
+            if let name = plainLaunch(arguments) {
+                try await Launcher.launch(flowNamed: name, options: LaunchOptions())
+                return 0
+            }
             var command = try FlowsCommand.parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
@@ -57,6 +61,21 @@ public enum FlowsCLI {
             // ArgumentParser reports usage errors as EX_USAGE (64); our convention is 2.
             return code == .validationFailure ? 2 : code.rawValue
         }
+    }
+
+    /// The flow to launch when `arguments` are `flows` alone or `flows run NAME` with a flow's
+    /// name and no option, and the environment holds nothing the options would refuse: a launch
+    /// the argument parser would make with every option at its default. Its parse (every option
+    /// built by reflection, a check for a completion script) cost more than the rest of a start.
+    private static func plainLaunch(_ arguments: [String]) -> String? {
+        let name: String
+        switch arguments.count {
+        case 0: name = "App"
+        case 2 where arguments[0] == "run" && !arguments[1].hasPrefix("-"): name = arguments[1]
+        default: return nil
+        }
+        guard FlowCatalog.entry(named: name) != nil, (try? LaunchOptions().validate()) != nil else { return nil }
+        return name
     }
 
     /// Ctrl-C and SIGTERM put the cursor below the drawing and the terminal back as it was before

@@ -9,7 +9,7 @@ import Preferences
 /// Runs a flow from the command line: builds the container and the renderer, runs the flow,
 /// prints its result and turns its end into an exit status.
 enum Launcher {
-    static func launch(flowNamed name: String, options: RunOptions) async throws {
+    static func launch(flowNamed name: String, options: LaunchOptions) async throws {
         guard let entry = FlowCatalog.entry(named: name) else {
             throw ValidationError("unknown flow '\(name)'")
         }
@@ -105,7 +105,7 @@ enum Launcher {
     }
 
     /// Runs a flow from a script file on the real store, writing its transcript to standard error.
-    static func launch(flowNamed name: String, script path: String, options: RunOptions) async throws {
+    static func launch(flowNamed name: String, script path: String, options: LaunchOptions) async throws {
         guard let entry = FlowCatalog.entry(named: name) else {
             throw UsageError("unknown flow '\(name)'")
         }
@@ -143,7 +143,7 @@ enum Launcher {
     /// Lets the signed-in user's stored theme colour the terminal, unless colour is off for this
     /// run (NO_COLOR, TERM=dumb, --color never): `--theme` wins too, and the caller does not
     /// attach the manager then.
-    private static func follow(_ themes: TerminalThemeManager, on tty: TTYRenderer, options: RunOptions, environment: [String: String]) async {
+    private static func follow(_ themes: TerminalThemeManager, on tty: TTYRenderer, options: LaunchOptions, environment: [String: String]) async {
         let start = TerminalStyle.resolve(options.color, environment: environment, outputIsTerminal: true)
         guard start.colors else { return }
         await themes.attach { theme in
@@ -168,7 +168,7 @@ enum Launcher {
     }
 
     /// The app on the store on this machine, or on the server the options name.
-    static func container(options: RunOptions, location: StoreLocation) throws -> AppContainer {
+    static func container(options: LaunchOptions, location: StoreLocation) throws -> AppContainer {
         guard let server = try options.serverURL() else { return AppContainer.live(location: location) }
         return AppContainer.remote(server: server, location: location)
     }
