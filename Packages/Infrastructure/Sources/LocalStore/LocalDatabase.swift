@@ -18,7 +18,7 @@ public final class LocalDatabase: Sendable {
     private let migrator: DatabaseMigrator
     /// The database once it opened. A failure is not kept: the next use tries again, so a store
     /// that becomes readable (a folder fixed, a disk mounted) is picked up by "Try again".
-    private let opened = Mutex<DatabaseQueue?>(nil)
+    private let opened = Mutex<Connection?>(nil)
     /// For a file: checkpoints off the committing thread.
     private let checkpoints: BackgroundCheckpoint?
 
@@ -36,15 +36,28 @@ public final class LocalDatabase: Sendable {
 
     /// The open, migrated database; opens it on first use, and again after a failed attempt.
     public func writer() throws(LocalStoreError) -> DatabaseQueue {
+        try connection(rows: nil).queue
+    }
+
+    /// The open connection; opens it on first use (an in-memory store with `rows` when given,
+    /// else with its template's).
+    private func connection(rows: StoreSnapshot?) throws(LocalStoreError) -> Connection {
         try opened.withLock { opened throws(LocalStoreError) in
             if let opened { return opened }
-            let queue = try open()
-            opened = queue
-            return queue
+            let connection = try open(rows: rows)
+            opened = connection
+            return connection
         }
     }
 
-    private func open() throws(LocalStoreError) -> DatabaseQueue {
+    deinit {
+        // An in-memory store's connection goes to the next in-memory store of its schema, unless
+        // something still holds it (a test that kept `writer()`).
+        guard case .memory = place, var connection = opened.withLock({ opened in defer { opened = nil }; return opened }) else { return }
+        if isKnownUniquelyReferenced(&connection.queue) { MigratedTemplates.shared.keep(connection, for: migrator) }
+    }
+
+    private func open(rows: StoreSnapshot?) throws(LocalStoreError) -> Connection {
         var configuration = Configuration()
         // Two `flows` processes may share the file; wait for a writer instead of failing.
         configuration.busyMode = .timeout(5)
@@ -70,10 +83,24 @@ public final class LocalDatabase: Sendable {
             let template = try MigratedTemplates.shared.template(for: migrator, configuration: configuration) { queue throws(LocalStoreError) in
                 try migrate(queue, path: place.description)
             }
+            let rows = rows ?? template.rows
             do {
+                // A connection an earlier store left keeps its prepared statements: only its
+                // rows are put back (and not even those when it holds them still).
+                if var recycled = MigratedTemplates.shared.recycled(for: migrator, holding: rows.id),
+                   (try? Self.put(rows, into: &recycled)) != nil {
+                    return recycled
+                }
                 let queue = try DatabaseQueue(configuration: configuration)
-                try template.backup(to: queue)
-                return queue
+                try template.queue.backup(to: queue)
+                var connection = try queue.inDatabase { db in
+                    Connection(queue: queue, memory: Connection.Memory(
+                        schemaVersion: try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0, schema: template.rows.schema,
+                        rows: template.rows.id, changes: db.totalChangesCount
+                    ))
+                }
+                try Self.put(rows, into: &connection)
+                return connection
             } catch {
                 throw .cannotOpen(place.description, reason: FileProblem.reason(error))
             }
@@ -96,7 +123,60 @@ public final class LocalDatabase: Sendable {
                 throw .cannotOpen(url.path, reason: FileProblem.reason(error))
             }
             try migrate(queue, path: url.path)
-            return queue
+            return Connection(queue: queue, memory: nil)
+        }
+    }
+
+    /// A store's open connection.
+    struct Connection: Sendable {
+        var queue: DatabaseQueue
+        /// What is known of an in-memory store's connection (nil for a file's).
+        var memory: Memory?
+
+        struct Memory: Sendable {
+            /// Its `schema_version` once opened: while that holds, its schema is `schema`.
+            let schemaVersion: Int
+            let schema: String
+            /// The snapshot its rows were last put back from, and its change count just after:
+            /// while that count holds, it still has those rows.
+            var rows: UInt64
+            var changes: Int
+        }
+    }
+
+    /// Puts `rows` into `connection`, in one transaction, unless it holds them already; refuses
+    /// a connection whose schema is not the snapshot's.
+    private static func put(_ rows: StoreSnapshot, into connection: inout Connection) throws {
+        let memory = connection.memory
+        let changes = try connection.queue.writeWithoutTransaction { db -> Int? in
+            if let memory, memory.rows == rows.id, db.totalChangesCount == memory.changes { return nil }
+            let version = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA schema_version"))
+            let schema = if let memory, memory.schemaVersion == version { memory.schema } else { try StoreSnapshot.schema(of: db) }
+            guard schema == rows.schema else {
+                throw DatabaseError(resultCode: .SQLITE_SCHEMA, message: "the store's schema is not the one its snapshot was taken of")
+            }
+            try transaction(db, "BEGIN IMMEDIATE TRANSACTION") { try rows.restore(into: $0) }
+            return db.totalChangesCount
+        }
+        if let changes {
+            connection.memory?.rows = rows.id
+            connection.memory?.changes = changes
+        }
+    }
+
+    /// Runs `work` in a transaction that `begin` starts, and commits it; a throw inside rolls it
+    /// back. Its BEGIN and COMMIT are prepared once per connection.
+    private static func transaction<T>(_ db: Database, _ begin: String, _ work: (Database) throws -> T) throws -> T {
+        try db.cachedStatement(sql: begin).execute()
+        do {
+            let result = try work(db)
+            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            return result
+        } catch {
+            // The first error is the one to report; GRDB's rollback copes with a transaction
+            // SQLite has already rolled back.
+            if db.isInsideTransaction { try? db.rollback() }
+            throw error
         }
     }
 
@@ -154,8 +234,14 @@ public final class LocalDatabase: Sendable {
     /// Synchronous on purpose, and called as is from async code: a hop to the database's queue
     /// and back (GRDB's async API) cost about 90 µs per transaction here, more than a whole
     /// write of an expense; a transaction holds the caller's thread only for its own duration.
+    ///
+    /// A plain deferred transaction, not GRDB's `read`: that one sets `PRAGMA query_only` on and
+    /// off around the work, and SQLite takes each change of the pragma as a reason to prepare
+    /// every statement of the connection again, so each read cost every cached statement its
+    /// next parse. What a read may do is the stores' read protocols' business: they offer no
+    /// writes.
     public func read<T>(_ work: (Database) throws -> T) throws -> T {
-        try writer().read(work)
+        try writer().inDatabase { db in try Self.transaction(db, "BEGIN DEFERRED TRANSACTION", work) }
     }
 
     /// Runs `work` in a write transaction, on the caller's thread (see ``read(_:)``); a throw
@@ -166,20 +252,9 @@ public final class LocalDatabase: Sendable {
     /// prepared once per connection: GRDB's `write` parses both again for every transaction,
     /// about 25,000 instructions, a twentieth of adding an expense.
     public func write<T>(_ work: (Database) throws -> T) throws -> T {
-        try writer().writeWithoutTransaction { db in
-            try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
-            do {
-                let result = try work(db)
-                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
-                checkpoints?.didCommit()
-                return result
-            } catch {
-                // The first error is the one to report; GRDB's rollback copes with a transaction
-                // SQLite has already rolled back.
-                if db.isInsideTransaction { try? db.rollback() }
-                throw error
-            }
-        }
+        let result = try writer().writeWithoutTransaction { db in try Self.transaction(db, "BEGIN IMMEDIATE TRANSACTION", work) }
+        checkpoints?.didCommit()
+        return result
     }
 
     /// How many rows this process has written to the store since it opened it (inserted,
@@ -187,6 +262,25 @@ public final class LocalDatabase: Sendable {
     /// means nothing was written.
     public func changeCount() throws -> Int {
         try writer().inDatabase { $0.totalChangesCount }
+    }
+
+    /// Every row of every table, as values, to put back with ``restore(_:)``.
+    public func snapshot() throws -> StoreSnapshot {
+        try read { try StoreSnapshot($0) }
+    }
+
+    /// Replaces every row of every table with `snapshot`'s, in one transaction; the schema must be
+    /// the one the snapshot was taken of. The connection keeps its prepared statements, and an
+    /// in-memory store that holds the snapshot's rows still (put back from it, and not written
+    /// to since) is left as it is.
+    public func restore(_ snapshot: StoreSnapshot) throws {
+        var connection = try connection(rows: snapshot)
+        try Self.put(snapshot, into: &connection)
+        let kept = connection
+        opened.withLock { opened in
+            if opened?.queue === kept.queue { opened = kept }
+        }
+        checkpoints?.didCommit()
     }
 
     /// Every row of every table, as text: each table by name, its rows in the order of all their
