@@ -34,6 +34,8 @@ public struct AppContainer: AppFlow.Dependencies {
     public let verifier: (any LedgerVerifier)?
     /// The store under the services, when the container was built on the embedded one.
     public private(set) var database: LocalDatabase?
+    /// The services on the embedded store, when the container was built on them.
+    private var local: LocalServices?
     /// The clock and the time zone that say what day it is for the user.
     private let now: @Sendable () -> Date
     /// The user's time zone: what day it is, and the day a change is shown on.
@@ -109,5 +111,16 @@ public struct AppContainer: AppFlow.Dependencies {
             now: now, timeZone: timeZone, verifier: services.verifier
         )
         database = services.database
+        local = services
+    }
+
+    /// Where an in-memory container is (``LocalServices/snapshot()``); nil for any other.
+    public func snapshot() throws -> LocalServices.Snapshot? {
+        try local?.snapshot()
+    }
+
+    /// Puts a fresh in-memory container where `snapshot` was taken (``LocalServices/restore(_:)``).
+    public func restore(_ snapshot: LocalServices.Snapshot) throws {
+        try local?.restore(snapshot)
     }
 }

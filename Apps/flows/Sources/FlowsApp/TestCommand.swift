@@ -2,8 +2,10 @@ import ArgumentParser
 import Expenses
 import FlowKit
 import FlowTesting
+import FlowsServices
 import Foundation
 import Primitives
+import Synchronization
 
 /// `flows test`: replays scripts against their golden transcripts, or explores flows at random.
 struct TestCommand: AsyncParsableCommand {
@@ -182,9 +184,7 @@ public enum GoldenScripts {
         guard let entry = FlowCatalog.entry(named: name) else { throw UsageError("unknown flow '\(name)'") }
         let container = AppContainer.inMemory()
         let ada = ["ada@example.com", "correct horse", "Ada Lovelace"]
-        return Explorer.Launch(
-            flow: entry.name,
-            given: [
+        let given: [[String]] = [
                 ["account", "bob@example.com", "correct horse", "Bob Stone"],
                 ["account", "cy@example.com", "correct horse", "Cy Young"],
                 ["account", "dee@example.com", "correct horse", "Dee Ray"],
@@ -198,7 +198,10 @@ public enum GoldenScripts {
                 ["expense", "bob@example.com", "Dinner", "24.00", "EUR", "2026-11-20", "ada@example.com"],
                 ["expense", "ada@example.com", "Taxi", "10.00", "EUR", "2026-11-21", "cy@example.com"],
                 ["expense", "cy@example.com", "Museum", "12.00", "USD", "2026-11-21", "ada@example.com", "bob@example.com"],
-            ],
+        ]
+        return Explorer.Launch(
+            flow: entry.name,
+            given: given,
             samples: [
                 "ada@example.com", "bob@example.com", "cy@example.com", "dee@example.com", "sam@example.com",
                 "Dee Ray", "Sam Park", "Bob Stone", "correct horse", "Dinner",
@@ -207,7 +210,8 @@ public enum GoldenScripts {
             run: { router in await entry.run(container: container, router: router) },
             contents: { contents(of: container) },
             check: { await ledgerProblem(in: container) },
-            changes: container.database.map { database in { @Sendable in (try? database.changeCount()) ?? -1 } }
+            changes: container.database.map { database in { @Sendable in (try? database.changeCount()) ?? -1 } },
+            setUp: { try await SetUps.shared.setUp(container, given: given) }
         )
     }
 
@@ -251,6 +255,28 @@ public enum GoldenScripts {
             return try database.contents()
         } catch {
             return "the store could not be read: \(error)"
+        }
+    }
+}
+
+/// Where `given` steps leave a fresh in-memory container, by the steps: each set-up runs once per
+/// process, and every later fresh container is put where it left the first
+/// (``AppContainer/restore(_:)``), which costs a copy of its rows instead of every sign-up,
+/// friendship and expense again.
+final class SetUps: Sendable {
+    static let shared = SetUps()
+    private let done = Mutex<[[[String]]: LocalServices.Snapshot]>([:])
+
+    /// Sets `container`, fresh, up as `given` says.
+    func setUp(_ container: AppContainer, given: [[String]]) async throws {
+        if let known = done.withLock({ $0[given] }) {
+            try container.restore(known)
+            return
+        }
+        let prepare = ScriptFixtures.prepare(container)
+        for words in given { try await prepare(words) }
+        if let snapshot = try container.snapshot() {
+            done.withLock { $0[given] = snapshot }
         }
     }
 }

@@ -32,6 +32,8 @@ public struct LocalServices: Sendable {
     /// The store these services share, for tools that inspect it whole (tests, `flows test
     /// --explore`); nil for services put together by hand.
     public private(set) var database: LocalDatabase?
+    /// An in-memory app's seeded randomness and the session it keeps, for ``snapshot()``.
+    private var seeded: (random: SeededRandomSource, sessionTokens: any SessionTokenStore)?
 
     public init(
         accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, preferences: any PreferencesService,
@@ -64,7 +66,7 @@ public struct LocalServices: Sendable {
     ) -> LocalServices {
         let database = LocalDatabase(.memory, migrations: registerMigrations)
         let random = SeededRandomSource(seed: seed)
-        return wired(database: database, random: random, now: { now }) { visibility in
+        var services = wired(database: database, random: random, now: { now }) { visibility in
             LiveAccountsService(
                 store: SQLiteAccountsStore(database: database),
                 tokens: sessionTokens,
@@ -74,6 +76,35 @@ public struct LocalServices: Sendable {
                 visibility: visibility
             )
         }
+        services.seeded = (random, sessionTokens)
+        return services
+    }
+
+    /// Where an in-memory app is: every row of its store, the position of its seeded randomness
+    /// and the session it keeps. Taken once a fixture has been set up, it puts another fresh
+    /// in-memory app where the set-up left this one (``restore(_:)``), without running it again:
+    /// what either does next is the same.
+    public struct Snapshot: Sendable {
+        let rows: StoreSnapshot
+        let randomPosition: UInt64
+        let sessionToken: String?
+    }
+
+    /// Where these services are, when they are an in-memory app's (``inMemory(seed:now:sessionTokens:)``);
+    /// nil for any other.
+    public func snapshot() throws -> Snapshot? {
+        guard let database, let seeded else { return nil }
+        return Snapshot(rows: try database.snapshot(), randomPosition: seeded.random.position, sessionToken: try seeded.sessionTokens.load())
+    }
+
+    /// Puts a fresh in-memory app (one that has served nothing yet: its accounts service keeps
+    /// no session of its own) where `snapshot` was taken. Does nothing to services that are not
+    /// an in-memory app's.
+    public func restore(_ snapshot: Snapshot) throws {
+        guard let database, let seeded else { return }
+        try database.restore(snapshot.rows)
+        seeded.random.position = snapshot.randomPosition
+        if let token = snapshot.sessionToken { try seeded.sessionTokens.save(token) } else { try seeded.sessionTokens.clear() }
     }
 
     /// The other areas' services around the accounts, on the embedded store.

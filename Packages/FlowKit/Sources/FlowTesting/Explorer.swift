@@ -29,13 +29,18 @@ public struct Explorer: Sendable {
         /// it can tell: a walk whose count did not move left the store as it was, and its
         /// contents are read only when it moved (the store it started from is then set up again).
         public var changes: (@Sendable () async -> Int)?
+        /// Sets the store up as the `given` steps would, faster (put back where the steps left
+        /// another store, say); nil: the steps run one by one through `prepare`. Either way the
+        /// scripts the explorer writes replay the steps.
+        public var setUp: (@Sendable () async throws -> Void)?
 
         public init(
             flow: String, given: [[String]], samples: [String] = [], prepare: @escaping ScriptRunner.Prepare,
             run: @escaping @Sendable (AppRouter) async -> AnyFlowOutcome,
             contents: @escaping ScriptRunner.Contents, check: @escaping @Sendable () async -> String?,
-            changes: (@Sendable () async -> Int)? = nil
+            changes: (@Sendable () async -> Int)? = nil, setUp: (@Sendable () async throws -> Void)? = nil
         ) {
+            self.setUp = setUp
             self.changes = changes
             self.flow = flow
             self.given = given
@@ -283,13 +288,9 @@ public struct Explorer: Sendable {
         relaunch: @Sendable () -> Launch? = { nil }
     ) async -> WalkResult {
         var result = WalkResult()
-        for words in launch.given {
-            do {
-                try await launch.prepare(words)
-            } catch {
-                result.problem = .setUp("\(Script.Verb.given(words).scriptLine): \(error)")
-                return result
-            }
+        if let problem = await launch.setUpStore() {
+            result.problem = .setUp(problem)
+            return result
         }
         // What the store held once set up: its change count when it keeps one, else its contents.
         let count = await launch.changes?()
@@ -373,15 +374,30 @@ public struct Explorer: Sendable {
     /// The contents of the store a walk started from, set up again by its `given` steps on a
     /// fresh store of the same launch (the same seed gives the same store); nil if it cannot be.
     private static func setUpAgain(_ launch: Launch?) async -> String? {
-        guard let fresh = launch else { return nil }
-        for words in fresh.given {
+        guard let fresh = launch, await fresh.setUpStore() == nil else { return nil }
+        return await fresh.contents()
+    }
+}
+
+extension Explorer.Launch {
+    /// Sets the store up (``setUp``, else the `given` steps one by one); what went wrong, or nil.
+    func setUpStore() async -> String? {
+        if let setUp {
             do {
-                try await fresh.prepare(words)
-            } catch {
+                try await setUp()
                 return nil
+            } catch {
+                return "setting the store up: \(error)"
             }
         }
-        return await fresh.contents()
+        for words in given {
+            do {
+                try await prepare(words)
+            } catch {
+                return "\(Script.Verb.given(words).scriptLine): \(error)"
+            }
+        }
+        return nil
     }
 }
 

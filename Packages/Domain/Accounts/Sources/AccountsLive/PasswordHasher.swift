@@ -56,8 +56,13 @@ public struct PasswordHasher: Sendable {
         if let remembered {
             if let known = remembered.hashes.withLock({ $0[input] }) { return known }
             let hash = Bcrypt.hash(input, cost: cost)
-            remembered.hashes.withLock { $0[input] = hash }
-            return hash
+            // Of two first hashes made at once (each with its own salt), the first kept is
+            // everyone's: every store of the process holds the same hash for a password.
+            return remembered.hashes.withLock { hashes in
+                if let known = hashes[input] { return known }
+                hashes[input] = hash
+                return hash
+            }
         }
         return await Self.offPool { Bcrypt.hash(input, cost: cost) }
     }

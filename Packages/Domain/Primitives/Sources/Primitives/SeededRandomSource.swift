@@ -8,6 +8,13 @@ public final class SeededRandomSource: RandomSource {
         state = Mutex(seed)
     }
 
+    /// Where the source is in its sequence: a source seeded with it, or moved to it, goes on
+    /// exactly as this one does from here.
+    public var position: UInt64 {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+
     public func bytes(_ count: Int) -> [UInt8] {
         state.withLock { state in
             var result: [UInt8] = []
