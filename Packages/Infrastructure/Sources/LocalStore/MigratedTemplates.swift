@@ -64,7 +64,9 @@ final class MigratedTemplates: Sendable {
     /// schema, no temporary tables or attached databases, foreign keys enforced.
     func keep(_ connection: LocalDatabase.Connection, for migrator: DatabaseMigrator) {
         guard let memory = connection.memory else { return }
-        let clean = try? connection.queue.inDatabase { db -> Bool in
+        // Reentrant: the store may be let go of inside one of its own transactions (the last
+        // reference held by the work it runs), and then the transaction is still open here.
+        let clean = try? connection.queue.unsafeReentrantWrite { db -> Bool in
             guard !db.isInsideTransaction else { return false }
             let version = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA schema_version"))
             let temporary = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM sqlite_temp_master"))
