@@ -9,8 +9,9 @@ import Testing
 struct InMemoryStoreTests {
     /// A schema of its own per test (the connections kept between stores are kept per schema):
     /// a parent and a child table, a table numbered by its hidden rowid, one by an INTEGER
-    /// PRIMARY KEY, and one without rowid.
-    private func store(_ name: String) -> LocalDatabase {
+    /// PRIMARY KEY, one by AUTOINCREMENT, one without rowid, one with a generated column, and a
+    /// trigger that only refuses rows. `extra` adds to it.
+    private func store(_ name: String, extra: String = "") -> LocalDatabase {
         LocalDatabase(.memory) { migrator in
             migrator.registerMigration("in-memory-store-tests.\(name)") { db in
                 try db.execute(sql: """
@@ -18,7 +19,11 @@ struct InMemoryStoreTests {
                     CREATE TABLE child (id TEXT PRIMARY KEY, parent_id TEXT NOT NULL REFERENCES parent(id) ON DELETE CASCADE);
                     CREATE TABLE note (text TEXT NOT NULL);
                     CREATE TABLE numbered (seq INTEGER PRIMARY KEY, text TEXT NOT NULL);
+                    CREATE TABLE counted (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL);
                     CREATE TABLE kv (key TEXT PRIMARY KEY, value BLOB) WITHOUT ROWID;
+                    CREATE TABLE doubled (a INTEGER NOT NULL, b INTEGER GENERATED ALWAYS AS (a * 2));
+                    CREATE TRIGGER parent_named BEFORE INSERT ON parent WHEN new.name = '' BEGIN SELECT RAISE(ABORT, 'a name'); END;
+                    \(extra)
                     """)
             }
         }
@@ -39,11 +44,15 @@ struct InMemoryStoreTests {
                 DELETE FROM note WHERE text = 'first';
                 INSERT INTO numbered (seq, text) VALUES (7, 'seven');
                 INSERT INTO kv VALUES ('k', x'00ff');
+                INSERT INTO counted (text) VALUES ('a'), ('b'), ('c');
+                DELETE FROM counted WHERE text = 'c';
+                INSERT INTO doubled (a) VALUES (21);
                 """)
         }
         let snapshot = try database.snapshot()
         let before = try database.contents()
-        #expect(snapshot.rowCount == 2 + 2 + 2 + 1 + 1 + 1)  // the migration's own row too
+        #expect(before.contains("21 | 42"))
+        #expect(snapshot.rowCount == 2 + 2 + 2 + 1 + 1 + 2 + 1 + 1)  // the migration's own row too
         try database.write { db in
             try db.execute(sql: """
                 DELETE FROM parent WHERE id = 'p1';
@@ -53,6 +62,8 @@ struct InMemoryStoreTests {
                 INSERT INTO note VALUES ('other');
                 UPDATE numbered SET text = 'changed';
                 INSERT INTO kv VALUES ('k2', NULL);
+                INSERT INTO counted (text) VALUES ('d'), ('e');
+                DELETE FROM doubled;
                 """)
         }
         #expect(try database.contents() != before)
@@ -64,15 +75,23 @@ struct InMemoryStoreTests {
         let count = try database.changeCount()
         try database.restore(snapshot)
         #expect(try database.changeCount() == count)
+        // Written to again, it is put back again.
+        try database.write { try $0.execute(sql: "DELETE FROM child; INSERT INTO note VALUES ('more')") }
+        try database.restore(snapshot)
+        #expect(try database.contents() == before)
         // Another store of the schema, opened by the restore, holds the same rows.
         let other = store("restore")
         try other.restore(snapshot)
         #expect(try other.contents() == before)
         // What is written next is numbered as it would have been in the store the snapshot was
         // taken of.
-        try database.write { try $0.execute(sql: "INSERT INTO note VALUES ('fourth'); INSERT INTO numbered (text) VALUES ('eight')") }
+        try database.write {
+            try $0.execute(sql: "INSERT INTO note VALUES ('fourth'); INSERT INTO numbered (text) VALUES ('eight'); INSERT INTO counted (text) VALUES ('f')")
+        }
         #expect(try rowids(database, "note") == [2, 3, 4])
         #expect(try rowids(database, "numbered") == [7, 8])
+        // AUTOINCREMENT goes on from the snapshot's counter, not from the rows (3 was deleted).
+        #expect(try rowids(database, "counted") == [1, 2, 4])
         // Foreign keys hold after a restore.
         #expect(throws: (any Error).self) { try database.write { try $0.execute(sql: "INSERT INTO child VALUES ('c9', 'nobody')") } }
     }
@@ -91,6 +110,23 @@ struct InMemoryStoreTests {
         let contents = try other.contents()
         #expect(throws: (any Error).self) { try other.restore(snapshot) }
         #expect(try other.contents() == contents)
+    }
+
+    @Test("a restore that would make a trigger write is refused, and a read that writes is rolled back")
+    func writingTriggers() throws {
+        let database = store("writing-trigger", extra: """
+            CREATE TABLE log (id TEXT NOT NULL);
+            CREATE TRIGGER parent_logged AFTER INSERT ON parent BEGIN INSERT INTO log VALUES (new.id); END;
+            """)
+        try database.write { try $0.execute(sql: "INSERT INTO parent VALUES ('p1', 'Ada')") }
+        let snapshot = try database.snapshot()
+        try database.write { try $0.execute(sql: "INSERT INTO parent VALUES ('p2', 'Bob')") }
+        let contents = try database.contents()
+        #expect(throws: (any Error).self) { try database.restore(snapshot) }
+        #expect(try database.contents() == contents)
+
+        #expect(throws: (any Error).self) { try database.read { try $0.execute(sql: "INSERT INTO note VALUES ('sneaked')") } }
+        #expect(try !database.contents().contains("sneaked"))
     }
 
     @Test("a new in-memory store starts as its template, whatever the store before it held")

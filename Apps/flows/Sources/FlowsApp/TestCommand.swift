@@ -262,7 +262,8 @@ public enum GoldenScripts {
 /// Where `given` steps leave a fresh in-memory container, by the steps: each set-up runs once per
 /// process, and every later fresh container is put where it left the first
 /// (``AppContainer/restore(_:)``), which costs a copy of its rows instead of every sign-up,
-/// friendship and expense again.
+/// friendship and expense again. Keyed by the steps alone: every container it sets up is
+/// `AppContainer.inMemory()` with its default seed and clock.
 final class SetUps: Sendable {
     static let shared = SetUps()
     private let done = Mutex<[[[String]]: LocalServices.Snapshot]>([:])

@@ -149,14 +149,18 @@ public final class LocalDatabase: Sendable {
     private static func put(_ rows: StoreSnapshot, into connection: inout Connection) throws {
         let memory = connection.memory
         let changes = try connection.queue.writeWithoutTransaction { db -> Int? in
-            if let memory, memory.rows == rows.id, db.totalChangesCount == memory.changes { return nil }
-            let version = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA schema_version"))
-            let schema = if let memory, memory.schemaVersion == version { memory.schema } else { try StoreSnapshot.schema(of: db) }
-            guard schema == rows.schema else {
-                throw DatabaseError(resultCode: .SQLITE_SCHEMA, message: "the store's schema is not the one its snapshot was taken of")
+            try transaction(db, "BEGIN IMMEDIATE TRANSACTION") { db -> Int? in
+                // The schema as it was opened while its version holds (a schema change, or a
+                // VACUUM, moves it; neither moves the change count).
+                let version = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA schema_version"))
+                let known = memory.flatMap { $0.schemaVersion == version ? $0 : nil }
+                if let known, known.rows == rows.id, db.totalChangesCount == known.changes { return nil }
+                guard try (known?.schema ?? StoreSnapshot.schema(of: db)) == rows.schema else {
+                    throw DatabaseError(resultCode: .SQLITE_SCHEMA, message: "the store's schema is not the one its snapshot was taken of")
+                }
+                try rows.restore(into: db)
+                return db.totalChangesCount
             }
-            try transaction(db, "BEGIN IMMEDIATE TRANSACTION") { try rows.restore(into: $0) }
-            return db.totalChangesCount
         }
         if let changes {
             connection.memory?.rows = rows.id
@@ -238,10 +242,19 @@ public final class LocalDatabase: Sendable {
     /// A plain deferred transaction, not GRDB's `read`: that one sets `PRAGMA query_only` on and
     /// off around the work, and SQLite takes each change of the pragma as a reason to prepare
     /// every statement of the connection again, so each read cost every cached statement its
-    /// next parse. What a read may do is the stores' read protocols' business: they offer no
-    /// writes.
+    /// next parse. A read that writes all the same is rolled back and refused.
     public func read<T>(_ work: (Database) throws -> T) throws -> T {
-        try writer().inDatabase { db in try Self.transaction(db, "BEGIN DEFERRED TRANSACTION", work) }
+        try writer().inDatabase { db in
+            let changes = db.totalChangesCount
+            return try Self.transaction(db, "BEGIN DEFERRED TRANSACTION") { db in
+                let result = try work(db)
+                // A read that wrote is rolled back and refused, as a read-only transaction would.
+                guard db.totalChangesCount == changes else {
+                    throw DatabaseError(resultCode: .SQLITE_READONLY, message: "a read tried to write")
+                }
+                return result
+            }
+        }
     }
 
     /// Runs `work` in a write transaction, on the caller's thread (see ``read(_:)``); a throw

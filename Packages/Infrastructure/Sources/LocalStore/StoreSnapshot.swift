@@ -7,8 +7,11 @@ import Synchronization
 /// keeps its prepared statements, where a copy of the database (SQLite's backup) would make it
 /// prepare every one again.
 ///
-/// Rows keep their rowids (where a table has them), so what is inserted after a restore is
-/// numbered as it would have been in the store the snapshot was taken of.
+/// Rows keep their rowids (where a table has them), and AUTOINCREMENT counters are put back
+/// too, so what is inserted after a restore is numbered as it would have been in the store the
+/// snapshot was taken of. Generated columns are left to SQLite. A restore that makes a trigger
+/// write (a trigger that only refuses rows is fine) is refused: it would not put back the rows
+/// as they were.
 public struct StoreSnapshot: Sendable {
     struct Table: Sendable {
         /// `DELETE FROM` the table, and `INSERT INTO` it with a place for each column read
@@ -21,6 +24,9 @@ public struct StoreSnapshot: Sendable {
     /// Each table after the tables its foreign keys name: the order rows go back in (and are
     /// deleted in reverse).
     var tables: [Table]
+    /// The AUTOINCREMENT counters (`sqlite_sequence`), put back once every table is, since
+    /// inserting into those tables moves them.
+    var sequences: Table?
     /// The schema the rows fit: the text of every table, index, view and trigger.
     var schema: String
     /// Which snapshot this is, in the process: a store put back from it and not written to
@@ -38,7 +44,7 @@ public struct StoreSnapshot: Sendable {
         schema = try Self.schema(of: db)
         let listed = try Row.fetchAll(db, sql: """
             SELECT name, wr FROM pragma_table_list
-            WHERE schema = 'main' AND type = 'table' AND (name NOT LIKE 'sqlite_%' OR name = 'sqlite_sequence')
+            WHERE schema = 'main' AND type = 'table' AND substr(name, 1, 7) != 'sqlite_'
             ORDER BY name
             """)
         var parents: [String: Set<String>] = [:]
@@ -50,22 +56,24 @@ public struct StoreSnapshot: Sendable {
             parents[name] = Set(try String.fetchAll(db, sql: "SELECT \"table\" FROM pragma_foreign_key_list(?)", arguments: [name]))
                 .subtracting([name])
         }
-        tables = []
-        for name in Self.parentsFirst(parents) {
-            let quoted = Self.quoted(name)
-            var columns = try db.makeStatement(sql: "SELECT * FROM \(quoted)").columnNames
-            // A table's rowid is read too, unless a column of its own is called that.
-            let withRowid = rowids[name] == true && !columns.contains { $0.lowercased() == "rowid" }
-            if withRowid { columns.insert("rowid", at: 0) }
-            let select = withRowid ? "SELECT rowid, * FROM \(quoted)" : "SELECT * FROM \(quoted)"
-            let rows = try Row.fetchAll(db, sql: select).map { StatementArguments(Array($0.databaseValues)) }
-            let places = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-            tables.append(Table(
-                delete: "DELETE FROM \(quoted)",
-                insert: "INSERT INTO \(quoted) (\(columns.map(Self.quoted).joined(separator: ", "))) VALUES (\(places))",
-                rows: rows
-            ))
+        tables = try Self.parentsFirst(parents).map { name in
+            // The columns a row is written with: not generated ones (hidden 2 and 3), and the
+            // rowid too, unless a column of its own is called that.
+            var columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0 ORDER BY cid", arguments: [name])
+            if rowids[name] == true, !columns.contains(where: { $0.lowercased() == "rowid" }) { columns.insert("rowid", at: 0) }
+            return try Self.table(name, columns: columns, in: db)
         }
+        let hasSequences = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'sqlite_sequence'") ?? false
+        sequences = hasSequences ? try Self.table("sqlite_sequence", columns: ["name", "seq"], in: db) : nil
+    }
+
+    /// The rows of `name`, read by `columns`, and the statements that put them back.
+    private static func table(_ name: String, columns: [String], in db: Database) throws -> Table {
+        let quoted = Self.quoted(name)
+        let list = columns.map(Self.quoted).joined(separator: ", ")
+        let rows = try Row.fetchAll(db, sql: "SELECT \(list) FROM \(quoted)").map { StatementArguments(Array($0.databaseValues)) }
+        let places = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        return Table(delete: "DELETE FROM \(quoted)", insert: "INSERT INTO \(quoted) (\(list)) VALUES (\(places))", rows: rows)
     }
 
     /// Table names with every table after its parents; tables in a cycle of foreign keys (none
@@ -90,15 +98,29 @@ public struct StoreSnapshot: Sendable {
     /// Replaces every row of `db` with the snapshot's, inside the caller's transaction; the
     /// caller has made sure the schema is the snapshot's.
     func restore(into db: Database) throws {
+        // Every row a statement of the restore changes itself, against every row changed: the
+        // difference is what triggers wrote.
+        let before = db.totalChangesCount
+        var own = 0
         for table in tables.reversed() {
             try db.cachedStatement(sql: table.delete).execute()
+            own += db.changesCount
         }
-        for table in tables where !table.rows.isEmpty {
+        for table in tables + [sequences].compactMap(\.self) {
+            if table.delete.hasSuffix("\"sqlite_sequence\"") {
+                try db.cachedStatement(sql: table.delete).execute()
+                own += db.changesCount
+            }
+            guard !table.rows.isEmpty else { continue }
             let insert = try db.cachedStatement(sql: table.insert)
             for row in table.rows {
                 insert.setUncheckedArguments(row)
                 try insert.execute()
+                own += db.changesCount
             }
+        }
+        guard db.totalChangesCount - before == own else {
+            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT, message: "a trigger wrote while the store's rows were put back")
         }
     }
 
