@@ -185,19 +185,19 @@ public enum GoldenScripts {
         let container = AppContainer.inMemory()
         let ada = ["ada@example.com", "correct horse", "Ada Lovelace"]
         let given: [[String]] = [
-                ["account", "bob@example.com", "correct horse", "Bob Stone"],
-                ["account", "cy@example.com", "correct horse", "Cy Young"],
-                ["account", "dee@example.com", "correct horse", "Dee Ray"],
-                // Last of the accounts: signing another up signs Ada out.
-                [entry.needsUser ? "signed-in" : "account"] + ada,
-                ["friends", "ada@example.com", "bob@example.com"],
-                ["friends", "ada@example.com", "cy@example.com"],
-                // Cy's museum names Bob: an expense names only its writer's friends.
-                ["friends", "bob@example.com", "cy@example.com"],
-                ["contact", "ada@example.com", "Sam Park", "sam@example.com"],
-                ["expense", "bob@example.com", "Dinner", "24.00", "EUR", "2026-11-20", "ada@example.com"],
-                ["expense", "ada@example.com", "Taxi", "10.00", "EUR", "2026-11-21", "cy@example.com"],
-                ["expense", "cy@example.com", "Museum", "12.00", "USD", "2026-11-21", "ada@example.com", "bob@example.com"],
+            ["account", "bob@example.com", "correct horse", "Bob Stone"],
+            ["account", "cy@example.com", "correct horse", "Cy Young"],
+            ["account", "dee@example.com", "correct horse", "Dee Ray"],
+            // Last of the accounts: signing another up signs Ada out.
+            [entry.needsUser ? "signed-in" : "account"] + ada,
+            ["friends", "ada@example.com", "bob@example.com"],
+            ["friends", "ada@example.com", "cy@example.com"],
+            // Cy's museum names Bob: an expense names only its writer's friends.
+            ["friends", "bob@example.com", "cy@example.com"],
+            ["contact", "ada@example.com", "Sam Park", "sam@example.com"],
+            ["expense", "bob@example.com", "Dinner", "24.00", "EUR", "2026-11-20", "ada@example.com"],
+            ["expense", "ada@example.com", "Taxi", "10.00", "EUR", "2026-11-21", "cy@example.com"],
+            ["expense", "cy@example.com", "Museum", "12.00", "USD", "2026-11-21", "ada@example.com", "bob@example.com"],
         ]
         return Explorer.Launch(
             flow: entry.name,

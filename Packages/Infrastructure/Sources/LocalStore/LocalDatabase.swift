@@ -310,7 +310,7 @@ public final class LocalDatabase: Sendable {
                 """))
             for table in tables {
                 let (name, columns): (String, Int) = (table[0], table[1])
-                let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                let quoted = StoreSnapshot.quoted(name)
                 let order = (1...max(1, columns)).map(String.init).joined(separator: ", ")
                 lines.append("[\(name)]")
                 let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM \(quoted) ORDER BY \(order)"))

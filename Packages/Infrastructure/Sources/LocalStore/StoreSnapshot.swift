@@ -102,22 +102,24 @@ public struct StoreSnapshot: Sendable {
         // difference is what triggers wrote.
         let before = db.totalChangesCount
         var own = 0
-        for table in tables.reversed() {
-            try db.cachedStatement(sql: table.delete).execute()
+        func run(_ statement: Statement) throws {
+            try statement.execute()
             own += db.changesCount
         }
-        for table in tables + [sequences].compactMap(\.self) {
-            if table.delete.hasSuffix("\"sqlite_sequence\"") {
-                try db.cachedStatement(sql: table.delete).execute()
-                own += db.changesCount
-            }
-            guard !table.rows.isEmpty else { continue }
+        func insert(_ table: Table) throws {
+            guard !table.rows.isEmpty else { return }
             let insert = try db.cachedStatement(sql: table.insert)
             for row in table.rows {
                 insert.setUncheckedArguments(row)
-                try insert.execute()
-                own += db.changesCount
+                try run(insert)
             }
+        }
+        for table in tables.reversed() { try run(db.cachedStatement(sql: table.delete)) }
+        for table in tables { try insert(table) }
+        // The counters last: inserting into their tables has just moved them.
+        if let sequences {
+            try run(db.cachedStatement(sql: sequences.delete))
+            try insert(sequences)
         }
         guard db.totalChangesCount - before == own else {
             throw DatabaseError(resultCode: .SQLITE_CONSTRAINT, message: "a trigger wrote while the store's rows were put back")
