@@ -228,6 +228,7 @@ let package = Package(
                 .product(name: "LocalStore", package: "Infrastructure"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Accounts", package: "Accounts"),
+                .product(name: "AccountsLive", package: "Accounts"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
             ],

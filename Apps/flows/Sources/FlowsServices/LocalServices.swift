@@ -47,11 +47,17 @@ public struct LocalServices: Sendable {
     }
 
     /// The services on the store in `location` (opened and migrated on first use), with the
-    /// current session kept in its session file.
-    public static func open(_ location: StoreLocation) -> LocalServices {
+    /// current session kept in its session file. Passwords are hashed by `hasher`: bcrypt at
+    /// cost 12 unless a tool asks for less (a test's throwaway store).
+    public static func open(_ location: StoreLocation, hasher: PasswordHasher = PasswordHasher()) -> LocalServices {
         let database = LocalDatabase(.file(location.databaseFile), migrations: registerMigrations)
         return wired(database: database, random: SystemRandomSource(), now: Date.init) { visibility in
-            LiveAccountsService(store: SQLiteAccountsStore(database: database), tokens: FileSessionTokenStore(location: location), visibility: visibility)
+            LiveAccountsService(
+                store: SQLiteAccountsStore(database: database),
+                tokens: FileSessionTokenStore(location: location),
+                hasher: hasher,
+                visibility: visibility
+            )
         }
     }
 
