@@ -22,7 +22,7 @@ struct LocalStoreTests {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("flows-tests-\(UUID().uuidString)")
     }
 
-    private func database(_ register: (inout DatabaseMigrator) -> Void = AccountsSchema.registerMigrations(in:)) -> LocalDatabase {
+    private func database(_ register: @escaping @Sendable (inout DatabaseMigrator) -> Void = AccountsSchema.registerMigrations(in:)) -> LocalDatabase {
         LocalDatabase(.file(directory.appendingPathComponent("flows.sqlite")), migrations: register)
     }
 

@@ -5,26 +5,28 @@ import SignInFlow
 /// A flow the CLI can launch by name: its name (the type's, without `Flow`), a line about it,
 /// how to build it on a container, and what it can show.
 public struct FlowEntry: Sendable {
-    public let name: String
     public let summary: String
     /// Whether the flow needs a signed-in user, so that a launch without a session signs in first.
     public let needsUser: Bool
-    /// The names of the flows this one starts (its children in the flow hierarchy).
-    public let children: [String]
+    /// The flow's type and the types of the flows it starts, each named when asked for. A
+    /// type's first use sets up its metadata, a few microseconds each: the catalog is built at
+    /// every start, and finding the flow to launch reads only the names before it.
+    private let type: @Sendable () -> any InventoriedFlow.Type
+    private let childTypes: @Sendable () -> [any InventoriedFlow.Type]
     /// Made only when asked for (coverage), not on the way to a first screen.
     private let makeInventory: @Sendable () -> FlowInventory
     private let run: @Sendable (AppContainer, AppRouter) async -> AnyFlowOutcome
 
     /// A flow that needs nothing but the container.
     init<F: InventoriedFlow>(
-        _ type: F.Type,
+        _ type: @escaping @Sendable @autoclosure () -> F.Type,
         _ summary: String,
-        children: [any InventoriedFlow.Type] = [],
+        children: @escaping @Sendable @autoclosure () -> [any InventoriedFlow.Type] = [],
         make: @escaping @Sendable (AppContainer, AppRouter) -> F
     ) {
-        name = Self.name(of: type)
+        self.type = type
         self.summary = summary
-        self.children = children.map(Self.name(of:))
+        childTypes = children
         needsUser = false
         makeInventory = { F.inventory }
         run = { container, router in AnyFlowOutcome(await make(container, router).perform()) }
@@ -33,14 +35,14 @@ public struct FlowEntry: Sendable {
     /// A flow for a signed-in user: the stored session's, or, when nobody is signed in, the one
     /// who signs in first.
     init<F: InventoriedFlow>(
-        _ type: F.Type,
+        _ type: @escaping @Sendable @autoclosure () -> F.Type,
         _ summary: String,
-        children: [any InventoriedFlow.Type] = [],
+        children: @escaping @Sendable @autoclosure () -> [any InventoriedFlow.Type] = [],
         make: @escaping @Sendable (User, AppContainer, AppRouter) -> F
     ) {
-        name = Self.name(of: type)
+        self.type = type
         self.summary = summary
-        self.children = children.map(Self.name(of:))
+        childTypes = children
         needsUser = true
         makeInventory = { F.inventory }
         run = { container, router in
@@ -51,6 +53,12 @@ public struct FlowEntry: Sendable {
             }
         }
     }
+
+    /// The flow's name: its type's, without `Flow`.
+    public var name: String { Self.name(of: type()) }
+
+    /// The names of the flows this one starts (its children in the flow hierarchy).
+    public var children: [String] { childTypes().map(Self.name(of:)) }
 
     /// What the flow's own screens can show, for coverage.
     public var inventory: FlowInventory { makeInventory() }

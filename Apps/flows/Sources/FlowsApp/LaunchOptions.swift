@@ -16,7 +16,7 @@ struct LaunchOptions: Sendable {
     var server: String?
 
     /// The server to use: --server, else FLOWS_SERVER; nil for the store on this machine.
-    func serverURL(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL? {
+    func serverURL(environment: ProcessEnvironment = ProcessEnvironment()) throws -> URL? {
         guard let text = server ?? environment["FLOWS_SERVER"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil

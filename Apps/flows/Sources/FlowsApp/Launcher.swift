@@ -13,9 +13,8 @@ enum Launcher {
         guard let entry = FlowCatalog.entry(named: name) else {
             throw ValidationError("unknown flow '\(name)'")
         }
+        let environment = ProcessEnvironment()
         let location = try storeLocation()
-
-        let environment = ProcessInfo.processInfo.environment
         let answers = try options.parsedAnswers()
         // Drawing the inventories costs start-up time: only answers given in advance need it.
         if !answers.isEmpty { try entry.checkAnswers(answers.keys) }
@@ -24,15 +23,17 @@ enum Launcher {
         // --no-input, pipes and TERM=dumb get the plain one.
         let interactive = !options.plain && !options.noInput && answers.isEmpty
             && isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"
+        // Colours and pictures read many variables: only a terminal's renderer needs them.
+        let variables = interactive ? environment.all : [:]
         let plain = PlainRenderer(input: StandardInput(), output: StandardError(), answers: answers, prompts: !options.noInput)
         let tty = interactive
             ? TTYRenderer(
                 keys: TerminalKeys(),
                 output: StandardError(),
-                style: .resolve(options.color, environment: environment, outputIsTerminal: true, theme: options.theme ?? .dark),
+                style: .resolve(options.color, environment: variables, outputIsTerminal: true, theme: options.theme ?? .dark),
                 animates: true,
                 controlsTerminal: true,
-                images: TerminalImages.detect(environment: environment, tmuxPassthrough: tmuxPassesSequencesOn),
+                images: TerminalImages.detect(environment: variables, tmuxPassthrough: tmuxPassesSequencesOn),
                 height: { TerminalModes.height() },
                 width: { TerminalModes.width() }
             )
@@ -43,7 +44,7 @@ enum Launcher {
         if interactive { TerminalModes.enableInteractive() }
         let container = try container(options: options, location: location)
         if let tty, options.theme == nil {
-            await follow(container.terminalThemes, on: tty, options: options, environment: environment)
+            await follow(container.terminalThemes, on: tty, options: options, environment: variables)
         }
         let outcome = await entry.run(container: container, router: AppRouter(host: watch))
         if interactive {
@@ -177,7 +178,7 @@ enum Launcher {
     /// when that cannot be worked out, says why and fails.
     static func storeLocation() throws -> StoreLocation {
         do {
-            return try StoreLocation.resolve(environment: ProcessInfo.processInfo.environment)
+            return try StoreLocation.resolve { ProcessEnvironment()[$0] }
         } catch {
             complain(error.description)
             throw ExitCode.failure

@@ -4,15 +4,18 @@ import Primitives
 /// Files a user names, read from this machine's disk with system calls: the system's own reason
 /// when one cannot be read, and never more than the limit read into memory.
 public struct LocalUserFiles: UserFiles {
-    private let home: String?
-    private let workingDirectory: String
+    /// The home and working folders given; nil for the process's, read when a file is named
+    /// (not at start-up, where Foundation's environment and file manager cost a first screen).
+    private let folders: (home: String?, workingDirectory: String)?
 
-    public init(
-        home: String? = ProcessInfo.processInfo.environment["HOME"],
-        workingDirectory: String = FileManager.default.currentDirectoryPath
-    ) {
-        self.home = home
-        self.workingDirectory = workingDirectory
+    /// Files named from the process's home folder (`HOME`) and working folder.
+    public init() {
+        folders = nil
+    }
+
+    /// Files named from these folders.
+    public init(home: String?, workingDirectory: String) {
+        folders = (home, workingDirectory)
     }
 
     public func contents(of typed: String, atMost limit: Int) throws(UserFileProblem) -> [UInt8] {
@@ -51,8 +54,11 @@ public struct LocalUserFiles: UserFiles {
 
     /// `~/` is the home folder; a relative path starts at the working folder.
     private func resolve(_ path: String) -> String {
-        if path == "~" || path.hasPrefix("~/"), let home { return home + path.dropFirst() }
+        if path == "~" || path.hasPrefix("~/") {
+            let home = folders.map(\.home) ?? getenv("HOME").map { String(cString: $0) }
+            if let home { return home + path.dropFirst() }
+        }
         if path.hasPrefix("/") { return path }
-        return workingDirectory + "/" + path
+        return (folders?.workingDirectory ?? FileManager.default.currentDirectoryPath) + "/" + path
     }
 }

@@ -15,23 +15,29 @@ public final class LocalDatabase: Sendable {
     }
 
     private let place: Place
-    private let migrator: DatabaseMigrator
+    private let registerMigrations: @Sendable (inout DatabaseMigrator) -> Void
+    /// The migrations, registered on first use: a command that never opens the store (a first
+    /// screen) does not pay for them.
+    private let registered = Mutex<DatabaseMigrator?>(nil)
     /// The database once it opened. A failure is not kept: the next use tries again, so a store
     /// that becomes readable (a folder fixed, a disk mounted) is picked up by "Try again".
     private let opened = Mutex<Connection?>(nil)
-    /// For a file: checkpoints off the committing thread.
-    private let checkpoints: BackgroundCheckpoint?
 
     /// - Parameter migrations: registers every area's migrations, in order.
-    public init(_ place: Place, migrations: (inout DatabaseMigrator) -> Void) {
+    public init(_ place: Place, migrations: @escaping @Sendable (inout DatabaseMigrator) -> Void) {
         self.place = place
-        checkpoints = switch place {
-        case .file(let url): BackgroundCheckpoint(file: url)
-        case .memory: nil
+        registerMigrations = migrations
+    }
+
+    /// Every migration, registered.
+    private var migrator: DatabaseMigrator {
+        registered.withLock { registered in
+            if let registered { return registered }
+            var migrator = DatabaseMigrator()
+            registerMigrations(&migrator)
+            registered = migrator
+            return migrator
         }
-        var migrator = DatabaseMigrator()
-        migrations(&migrator)
-        self.migrator = migrator
     }
 
     /// The open, migrated database; opens it on first use, and again after a failed attempt.
@@ -123,7 +129,7 @@ public final class LocalDatabase: Sendable {
                 throw .cannotOpen(url.path, reason: FileProblem.reason(error))
             }
             try migrate(queue, path: url.path)
-            return Connection(queue: queue, memory: nil)
+            return Connection(queue: queue, memory: nil, checkpoints: BackgroundCheckpoint(file: url))
         }
     }
 
@@ -132,6 +138,8 @@ public final class LocalDatabase: Sendable {
         var queue: DatabaseQueue
         /// What is known of an in-memory store's connection (nil for a file's).
         var memory: Memory?
+        /// For a file: checkpoints off the committing thread.
+        var checkpoints: BackgroundCheckpoint?
 
         struct Memory: Sendable {
             /// Its `schema_version` once opened: while that holds, its schema is `schema`.
@@ -265,8 +273,9 @@ public final class LocalDatabase: Sendable {
     /// prepared once per connection: GRDB's `write` parses both again for every transaction,
     /// about 25,000 instructions, a twentieth of adding an expense.
     public func write<T>(_ work: (Database) throws -> T) throws -> T {
-        let result = try writer().writeWithoutTransaction { db in try Self.transaction(db, "BEGIN IMMEDIATE TRANSACTION", work) }
-        checkpoints?.didCommit()
+        let connection = try connection(rows: nil)
+        let result = try connection.queue.writeWithoutTransaction { db in try Self.transaction(db, "BEGIN IMMEDIATE TRANSACTION", work) }
+        connection.checkpoints?.didCommit()
         return result
     }
 
@@ -293,7 +302,7 @@ public final class LocalDatabase: Sendable {
         opened.withLock { opened in
             if opened?.queue === kept.queue { opened = kept }
         }
-        checkpoints?.didCommit()
+        kept.checkpoints?.didCommit()
     }
 
     /// Every row of every table, as text: each table by name, its rows in the order of all their
