@@ -50,6 +50,11 @@ public enum FlowsCLI {
             // Messages can quote what was typed: made safe for the terminal like every screen.
             StandardError().write(TerminalText.sanitized("flows: \(error)\n"))
             return 2
+        } catch let code as ExitCode {
+            // A command that ended with a status has said what it had to: the parser's message
+            // for it is empty, and working it out builds the whole help by reflection (a
+            // millisecond at the end of every `flows run` that stops early).
+            return code == .validationFailure ? 2 : code.rawValue
         } catch {
             let code = FlowsCommand.exitCode(for: error)
             let message = FlowsCommand.fullMessage(for: error)

@@ -20,7 +20,7 @@ public actor AppRouter {
     }
 
     /// The titles of the screens on show, outermost first.
-    public var breadcrumb: [String] { stack.map(\.title) }
+    public var breadcrumb: [String] { stack.map { $0.title } }
 
     /// The screen on top, if any.
     public var topScreen: Screen? { stack.last }
@@ -29,7 +29,7 @@ public actor AppRouter {
     public func present(_ screen: Screen) async {
         var screen = screen
         stack.removeAll { $0.id == screen.id }
-        screen.breadcrumb = stack.map(\.title)
+        screen.breadcrumb = stack.map { $0.title }
         stack.append(screen)
         await host.present(screen)
     }
@@ -41,7 +41,7 @@ public actor AppRouter {
             return
         }
         var screen = screen
-        screen.breadcrumb = stack[..<index].map(\.title)
+        screen.breadcrumb = stack[..<index].map { $0.title }
         guard screen != stack[index] else { return }
         stack[index] = screen
         await host.update(screen)

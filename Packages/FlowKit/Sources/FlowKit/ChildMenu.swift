@@ -33,7 +33,11 @@ public struct ChildMenu<Parent: Sendable, Outcome: Sendable>: Sendable {
     }
 
     /// The entries as actions, in order.
-    public var actions: [Action] { entries.map(\.action) }
+    public var actions: [Action] {
+        // A closure, not `\.action`: a key path into a generic type is made at run time, from
+        // its generic arguments, on the way to the parent's first screen.
+        entries.map { $0.action }
+    }
 
     /// The entries as tabs, `selected` marked.
     public func tabs(selected: ElementID?) -> [Tab] {

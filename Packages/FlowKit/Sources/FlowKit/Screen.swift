@@ -67,7 +67,12 @@ public struct Screen: Equatable, Sendable, Codable {
     public var primaryAction: Action? { actions.first { $0.role == .primary } }
 
     /// The breadcrumb and the title, as renderers head a screen: `Welcome > Sign in`.
-    public var heading: String { (breadcrumb + [title]).joined(separator: " > ") }
+    public var heading: String {
+        // Joined by hand: the standard library's `joined(separator:)` looks up how `String`
+        // conforms to `StringProtocol` at run time, which a process's first time scans every
+        // conformance in the binary, on the way to every first screen.
+        breadcrumb.reduce(into: "") { heading, crumb in heading += crumb + " > " } + title
+    }
 
     /// Every identifier the screen offers, in the order they are shown: tabs, fields, actions.
     public var elementIDs: [ElementID] { tabs.map(\.id) + fields.map(\.id) + actions.map(\.id) }

@@ -180,7 +180,15 @@ public actor PlainRenderer: ScreenHost {
     }
 
     private func write(_ lines: [String]) {
-        output.write(lines.map(TerminalText.sanitized).joined(separator: "\n") + "\n")
+        // Each line and its end, added up by hand: `joined(separator:)` would look up how
+        // `String` conforms to `StringProtocol` at run time, which the first time in a process
+        // scans every conformance in the binary, on the way to the first screen.
+        var text = ""
+        for line in lines {
+            text += TerminalText.sanitized(line)
+            text += "\n"
+        }
+        output.write(text)
     }
 
     private func prompt(_ text: String) {
