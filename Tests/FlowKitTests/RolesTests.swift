@@ -126,12 +126,27 @@ struct RolesTests {
         #expect(await menu.open("third", in: "home") == nil)
     }
 
+    @Test("a result is named after its case, in kebab case, whether or not the case carries values")
+    func outcomeNames() {
+        enum Outcome: FlowOutcome {
+            case signedIn(String)
+            case addExpense
+            case movedTo(place: String, day: Int)
+            case closed
+            case cancelled
+        }
+        #expect(Outcome.signedIn("ada").name == "signed-in")
+        #expect(Outcome.addExpense.name == "add-expense")
+        #expect(Outcome.movedTo(place: "Home", day: 3).name == "moved-to")
+        #expect(Outcome.closed.name == "closed")
+        #expect(Outcome.cancelled.name == "cancelled")
+    }
+
     @Test("a result is completed, or cancelled for its cancel, unless it says otherwise; it encodes as its name and its details")
     func outcomeDefaults() throws {
         enum Outcome: FlowOutcome {
             case saved(String)
             case cancelled
-            var name: String { if case .saved = self { "saved" } else { "cancelled" } }
             func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
                 if case .saved(let what) = self { try container.encode(what, forKey: "what") }
             }

@@ -14,16 +14,17 @@ public protocol Flow<FlowResult>: Actor {
 /// The typed result of a flow.
 ///
 /// `name` is a short kebab-case word (`signed-in`, `cancelled`) used by the CLI's `--json`
-/// output and by scripts that expect a result; the encoded form is `{"result": name, ...}`, the
-/// rest written by ``encodeDetails(to:)``. A result says only its names and what it carries:
-/// its status is `completed`, `cancelled` for ``cancelled``, unless it says otherwise.
+/// output and by scripts that expect a result: by default the case's own name (`signedIn` is
+/// `signed-in`). The encoded form is `{"result": name, ...}`, the rest written by
+/// ``encodeDetails(to:)``. A result says only what it carries: its status is `completed`,
+/// `cancelled` for ``cancelled``, unless it says otherwise.
 public protocol FlowOutcome: Sendable, Equatable, Encodable {
     /// The result of a flow the user cancelled; a cancelled flow has written nothing itself.
     /// What a child it started kept (an expense added from the home), the child's own result
     /// says, and that result is not `cancelled`.
     static var cancelled: Self { get }
 
-    /// The short name of this result.
+    /// The short name of this result; by default its case's name in kebab case.
     var name: String { get }
 
     /// How the path ended, which decides the CLI's exit code.
@@ -37,6 +38,25 @@ public protocol FlowOutcome: Sendable, Equatable, Encodable {
 }
 
 extension FlowOutcome {
+    /// The case's name in kebab case: `signedIn(user)` is `signed-in`, `cancelled` is
+    /// `cancelled`. (Read by reflection: a name is asked for once a flow has ended.)
+    public var name: String {
+        let mirror = Mirror(reflecting: self)
+        // A case with values is the enum's one child, labelled with the case's name; a case
+        // without is described by its name.
+        let caseName = mirror.displayStyle == .enum ? mirror.children.first?.label ?? String(describing: self) : String(describing: self)
+        var name = ""
+        for character in caseName {
+            if character.isUppercase {
+                if !name.isEmpty { name += "-" }
+                name += character.lowercased()
+            } else {
+                name.append(character)
+            }
+        }
+        return name
+    }
+
     public var failureReason: String? { nil }
 
     /// Completed, or cancelled for ``cancelled``: a result that can be declined or can fail

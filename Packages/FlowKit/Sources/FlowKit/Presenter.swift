@@ -1,16 +1,15 @@
 /// The role that creates a flow's View, presents and dismisses it, and shows popups, all
 /// through the ``AppRouter``.
 ///
-/// Presenting, dismissing and a scoped presentation come with FlowKit, so a flow's Presenter
-/// names its ViewActions and holds the router; it adds methods only for what is its own
-/// (a confirmation popup, say):
+/// Presenting, dismissing and a scoped presentation come with FlowKit: a flow that shows no
+/// popup of its own uses ``ScreenPresenter`` for its ViewActions, and writes no Presenter:
 ///
 /// ```swift
-/// struct SignInPresenter: Presenter {
-///     typealias Actions = SignInViewActions
-///     let router: AppRouter
-/// }
+/// private let presenter: ScreenPresenter<SignInViewActions>
 /// ```
+///
+/// A flow with something of its own to show (a confirmation popup, say) writes a Presenter that
+/// names its ViewActions, holds the router and adds those methods.
 ///
 /// Busy indicators are part of the ViewState (its ``Phase``), so they reach the screen the same
 /// way as any other change.
@@ -57,5 +56,15 @@ extension Presenter {
     /// Shows a message in a popup and waits until the user has read it.
     public func alert(title: String, message: String) async {
         await router.alert(title: title, message: message)
+    }
+}
+
+/// The Presenter of a flow that shows nothing of its own beyond its screen: FlowKit's
+/// presenting, dismissing and alerts, for the View that `Actions` talks to.
+public struct ScreenPresenter<Actions: ViewActions>: Presenter {
+    public let router: AppRouter
+
+    public init(router: AppRouter) {
+        self.router = router
     }
 }

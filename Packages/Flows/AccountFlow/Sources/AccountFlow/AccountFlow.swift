@@ -16,13 +16,6 @@ public actor AccountFlow: InventoriedFlow {
         case closed(User)
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .closed: "closed"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             if case .closed(let user) = self { try container.encode(user, forKey: "user") }
         }
@@ -59,13 +52,13 @@ public actor AccountFlow: InventoriedFlow {
     private var saving: Preferences?
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: AccountPresenter
+    private let presenter: ScreenPresenter<AccountViewActions>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.dependencies = dependencies
         self.router = router
-        presenter = AccountPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
         model = AccountViewModel(user: user, actions: Self.changes.actions)
     }
 

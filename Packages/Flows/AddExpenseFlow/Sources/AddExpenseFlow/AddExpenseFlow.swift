@@ -20,14 +20,6 @@ public actor AddExpenseFlow: InventoriedFlow {
         /// The user left; no expense was written (a contact added while picking stays).
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .added: "added"
-            case .edited: "edited"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             switch self {
             case .added(let expense, let names, let user), .edited(let expense, let names, let user):
@@ -56,7 +48,7 @@ public actor AddExpenseFlow: InventoriedFlow {
     private let editing: Expense?
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: AddExpensePresenter
+    private let presenter: ScreenPresenter<AddExpenseViewActions>
 
     /// Adds an expense of `user`'s with `with`; with nobody given, it asks first whom it is with.
     public init(user: UserID, with: [Friend] = [], dependencies: any Dependencies, router: AppRouter) {
@@ -65,7 +57,7 @@ public actor AddExpenseFlow: InventoriedFlow {
         editing = nil
         self.dependencies = dependencies
         self.router = router
-        presenter = AddExpensePresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     /// Edits `expense`, whose other people are `friends`: the form opens as it was saved.
@@ -75,7 +67,7 @@ public actor AddExpenseFlow: InventoriedFlow {
         editing = expense
         self.dependencies = dependencies
         self.router = router
-        presenter = AddExpensePresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

@@ -12,13 +12,6 @@ public actor AddFriendFlow: InventoriedFlow {
         /// The user left; nothing was written.
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .added: "added"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             if case .added(let friend) = self { try container.encode(friend, forKey: "friend") }
         }
@@ -36,12 +29,12 @@ public actor AddFriendFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let presenter: AddFriendPresenter
+    private let presenter: ScreenPresenter<AddFriendViewActions>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.dependencies = dependencies
-        presenter = AddFriendPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

@@ -14,14 +14,6 @@ public actor AppFlow: InventoriedFlow {
         case failed(String)
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .closed: "closed"
-            case .failed: "failed"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public var status: FlowOutcomeStatus {
             switch self {
             case .closed: .completed
@@ -53,12 +45,12 @@ public actor AppFlow: InventoriedFlow {
 
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: AppPresenter
+    private let presenter: ScreenPresenter<AppViewActions>
 
     public init(dependencies: any Dependencies, router: AppRouter) {
         self.dependencies = dependencies
         self.router = router
-        presenter = AppPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

@@ -21,14 +21,6 @@ public actor AuthenticatedFlow: InventoriedFlow {
         /// The user closed the app and stays signed in.
         case closed
         case cancelled
-
-        public var name: String {
-            switch self {
-            case .signedOut: "signed-out"
-            case .closed: "closed"
-            case .cancelled: "cancelled"
-            }
-        }
     }
 
     /// What the flow needs from the app: its own needs and those of the tabs it starts.
@@ -56,13 +48,13 @@ public actor AuthenticatedFlow: InventoriedFlow {
     private var notice: String?
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: AuthenticatedPresenter
+    private let presenter: ScreenPresenter<AuthenticatedViewActions>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.dependencies = dependencies
         self.router = router
-        presenter = AuthenticatedPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

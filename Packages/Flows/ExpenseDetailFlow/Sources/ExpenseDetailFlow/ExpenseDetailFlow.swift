@@ -16,14 +16,6 @@ public actor ExpenseDetailFlow: InventoriedFlow {
         case deleted(String)
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .closed: "closed"
-            case .deleted: "deleted"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             if case .deleted(let summary) = self { try container.encode(summary, forKey: "expense") }
         }
@@ -44,7 +36,7 @@ public actor ExpenseDetailFlow: InventoriedFlow {
     private var expense: ExpenseID?
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: ExpenseDetailPresenter
+    private let presenter: ScreenPresenter<ExpenseDetailViewActions>
 
     /// The details of `expense`; without one, the user first picks among their newest.
     public init(user: UserID, expense: ExpenseID?, dependencies: any Dependencies, router: AppRouter) {
@@ -52,7 +44,7 @@ public actor ExpenseDetailFlow: InventoriedFlow {
         self.expense = expense
         self.dependencies = dependencies
         self.router = router
-        presenter = ExpenseDetailPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

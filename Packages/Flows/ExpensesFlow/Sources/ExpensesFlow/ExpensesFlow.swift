@@ -20,14 +20,6 @@ public actor ExpensesFlow: InventoriedFlow {
         /// The user wants to add an expense.
         case addExpense
         case cancelled
-
-        public var name: String {
-            switch self {
-            case .closed: "closed"
-            case .addExpense: "add-expense"
-            case .cancelled: "cancelled"
-            }
-        }
     }
 
     /// What the flow needs from the app: its own needs and SettleUp's.
@@ -47,7 +39,7 @@ public actor ExpensesFlow: InventoriedFlow {
     private let notice: String?
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: ExpensesPresenter
+    private let presenter: ScreenPresenter<ExpensesViewActions>
 
     /// The tab for `user`, saying `notice` when it opens (what was just added).
     public init(user: UserID, notice: String? = nil, dependencies: any Dependencies, router: AppRouter) {
@@ -55,7 +47,7 @@ public actor ExpensesFlow: InventoriedFlow {
         self.notice = notice
         self.dependencies = dependencies
         self.router = router
-        presenter = ExpensesPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

@@ -21,15 +21,6 @@ public actor FriendsFlow: InventoriedFlow {
         case settleUp(Friend)
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .closed: "closed"
-            case .addExpense: "add-expense"
-            case .settleUp: "settle-up"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             switch self {
             case .addExpense(let friend), .settleUp(let friend): try container.encode(friend, forKey: "friend")
@@ -57,13 +48,13 @@ public actor FriendsFlow: InventoriedFlow {
     private let user: User
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: FriendsPresenter
+    private let presenter: ScreenPresenter<FriendsViewActions>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.dependencies = dependencies
         self.router = router
-        presenter = FriendsPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

@@ -17,14 +17,6 @@ public actor PickCounterpartyFlow: InventoriedFlow {
         /// The user left; nothing was written, and the choice they had stays as it was.
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .picked: "picked"
-            case .left: "left"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public var status: FlowOutcomeStatus {
             switch self {
             case .picked: .completed
@@ -56,7 +48,7 @@ public actor PickCounterpartyFlow: InventoriedFlow {
     private let user: UserID
     private let picked: [Friend]
     private let dependencies: any Dependencies
-    private let presenter: PickCounterpartyPresenter
+    private let presenter: ScreenPresenter<PickCounterpartyViewActions>
 
     /// The choice for `user`, starting with `picked` picked. Someone picked who is not among the
     /// user's friends (in an expense being edited) is listed too, so they can be kept.
@@ -64,7 +56,7 @@ public actor PickCounterpartyFlow: InventoriedFlow {
         self.user = user
         self.picked = picked
         self.dependencies = dependencies
-        presenter = PickCounterpartyPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

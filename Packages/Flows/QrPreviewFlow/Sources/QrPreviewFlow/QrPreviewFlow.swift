@@ -8,13 +8,6 @@ public actor QrPreviewFlow: InventoriedFlow {
         /// The user went back, having shown the code.
         case closed
         case cancelled
-
-        public var name: String {
-            switch self {
-            case .closed: "closed"
-            case .cancelled: "cancelled"
-            }
-        }
     }
 
     /// Every screen, action and message this flow can show, for coverage reports.
@@ -23,11 +16,11 @@ public actor QrPreviewFlow: InventoriedFlow {
     }
 
     private let user: User
-    private let presenter: QrPreviewPresenter
+    private let presenter: ScreenPresenter<QrPreviewViewActions>
 
     public init(user: User, router: AppRouter) {
         self.user = user
-        presenter = QrPreviewPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

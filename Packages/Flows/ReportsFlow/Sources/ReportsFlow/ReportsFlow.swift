@@ -9,13 +9,6 @@ public actor ReportsFlow: InventoriedFlow {
     public enum FlowResult: FlowOutcome {
         case closed
         case cancelled
-
-        public var name: String {
-            switch self {
-            case .closed: "closed"
-            case .cancelled: "cancelled"
-            }
-        }
     }
 
     /// What the flow needs from the app.
@@ -32,12 +25,12 @@ public actor ReportsFlow: InventoriedFlow {
 
     private let user: UserID
     private let dependencies: any Dependencies
-    private let presenter: ReportsPresenter
+    private let presenter: ScreenPresenter<ReportsViewActions>
 
     public init(user: UserID, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.dependencies = dependencies
-        presenter = ReportsPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

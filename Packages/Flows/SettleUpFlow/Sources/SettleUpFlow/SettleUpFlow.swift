@@ -16,13 +16,6 @@ public actor SettleUpFlow: InventoriedFlow {
         /// The user left; nothing was written.
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .settled: "settled"
-            case .cancelled: "cancelled"
-            }
-        }
-
         /// What the screen the user comes back to says of it, seen by `user` (who recorded it):
         /// "Recorded: you paid Bob Stone 20.00 EUR." Nil when nothing was recorded.
         public func notice(for user: UserID) -> String? {
@@ -58,14 +51,14 @@ public actor SettleUpFlow: InventoriedFlow {
     private let user: UserID
     private let friend: Friend?
     private let dependencies: any Dependencies
-    private let presenter: SettleUpPresenter
+    private let presenter: ScreenPresenter<SettleUpViewActions>
 
     /// Settling up for `user`, with `friend` (or whom they choose first).
     public init(user: UserID, with friend: Friend? = nil, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.friend = friend
         self.dependencies = dependencies
-        presenter = SettleUpPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

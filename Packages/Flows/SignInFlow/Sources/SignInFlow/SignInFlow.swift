@@ -20,14 +20,6 @@ public actor SignInFlow: InventoriedFlow {
         /// The user left; nothing was written.
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .signedIn: "signed-in"
-            case .signedUp: "signed-up"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             switch self {
             case .signedIn(let user), .signedUp(let user): try container.encode(user, forKey: "user")
@@ -53,7 +45,7 @@ public actor SignInFlow: InventoriedFlow {
 
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: SignInPresenter
+    private let presenter: ScreenPresenter<SignInViewActions>
     private let start: Start
     private let notice: String?
 
@@ -63,7 +55,7 @@ public actor SignInFlow: InventoriedFlow {
         self.router = router
         self.start = start
         self.notice = notice
-        presenter = SignInPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

@@ -11,13 +11,6 @@ public actor SignUpFlow: InventoriedFlow {
         /// The user left; no account was created.
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .signedUp: "signed-up"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             if case .signedUp(let user) = self { try container.encode(user, forKey: "user") }
         }
@@ -32,11 +25,11 @@ public actor SignUpFlow: InventoriedFlow {
     public static var inventory: FlowInventory { FlowInventory(drawing: SignUpView(), for: SignUpViewModel.examples) }
 
     private let dependencies: any Dependencies
-    private let presenter: SignUpPresenter
+    private let presenter: ScreenPresenter<SignUpViewActions>
 
     public init(dependencies: any Dependencies, router: AppRouter) {
         self.dependencies = dependencies
-        presenter = SignUpPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

@@ -12,14 +12,6 @@ public actor UnauthenticatedFlow: InventoriedFlow {
         case quit
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .authenticated: "authenticated"
-            case .quit: "quit"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public var status: FlowOutcomeStatus {
             switch self {
             case .authenticated: .completed
@@ -49,7 +41,7 @@ public actor UnauthenticatedFlow: InventoriedFlow {
 
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: UnauthenticatedPresenter
+    private let presenter: ScreenPresenter<UnauthenticatedViewActions>
     private let notice: String?
 
     /// - Parameter notice: news for the welcome screen, such as a session that expired.
@@ -57,7 +49,7 @@ public actor UnauthenticatedFlow: InventoriedFlow {
         self.dependencies = dependencies
         self.router = router
         self.notice = notice
-        presenter = UnauthenticatedPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

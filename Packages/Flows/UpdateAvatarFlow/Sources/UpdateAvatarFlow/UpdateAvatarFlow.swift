@@ -12,13 +12,6 @@ public actor UpdateAvatarFlow: InventoriedFlow {
         /// The user left; nothing was written.
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .changed: "changed"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             // What kind of avatar, not the picture's bytes.
             if case .changed(let avatar) = self { try container.encode(avatar.summary, forKey: "avatar") }
@@ -36,12 +29,12 @@ public actor UpdateAvatarFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let presenter: UpdateAvatarPresenter
+    private let presenter: ScreenPresenter<UpdateAvatarViewActions>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.dependencies = dependencies
-        presenter = UpdateAvatarPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

@@ -10,13 +10,6 @@ public actor UpdateDisplayNameFlow: InventoriedFlow {
         /// The user left; nothing was written.
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .changed: "changed"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             if case .changed(let user) = self { try container.encode(user, forKey: "user") }
         }
@@ -34,12 +27,12 @@ public actor UpdateDisplayNameFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let presenter: UpdateDisplayNamePresenter
+    private let presenter: ScreenPresenter<UpdateDisplayNameViewActions>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.dependencies = dependencies
-        presenter = UpdateDisplayNamePresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

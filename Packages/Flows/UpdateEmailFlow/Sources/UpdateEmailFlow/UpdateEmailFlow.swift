@@ -11,13 +11,6 @@ public actor UpdateEmailFlow: InventoriedFlow {
         /// The user left; nothing was written.
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .changed: "changed"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             if case .changed(let user) = self { try container.encode(user, forKey: "user") }
         }
@@ -33,12 +26,12 @@ public actor UpdateEmailFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let presenter: UpdateEmailPresenter
+    private let presenter: ScreenPresenter<UpdateEmailViewActions>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.dependencies = dependencies
-        presenter = UpdateEmailPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

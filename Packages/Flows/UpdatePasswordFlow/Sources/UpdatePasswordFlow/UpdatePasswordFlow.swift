@@ -10,13 +10,6 @@ public actor UpdatePasswordFlow: InventoriedFlow {
         case changed
         /// The user left; nothing was written.
         case cancelled
-
-        public var name: String {
-            switch self {
-            case .changed: "changed"
-            case .cancelled: "cancelled"
-            }
-        }
     }
 
     /// What the flow needs from the app.
@@ -29,12 +22,12 @@ public actor UpdatePasswordFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let presenter: UpdatePasswordPresenter
+    private let presenter: ScreenPresenter<UpdatePasswordViewActions>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.dependencies = dependencies
-        presenter = UpdatePasswordPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {

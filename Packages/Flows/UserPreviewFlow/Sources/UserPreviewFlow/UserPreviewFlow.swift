@@ -23,17 +23,6 @@ public actor UserPreviewFlow: InventoriedFlow {
         case linked(Friend, to: Friend)
         case cancelled
 
-        public var name: String {
-            switch self {
-            case .closed: "closed"
-            case .addExpense: "add-expense"
-            case .settleUp: "settle-up"
-            case .removed: "removed"
-            case .linked: "linked"
-            case .cancelled: "cancelled"
-            }
-        }
-
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             switch self {
             case .addExpense(let friend), .settleUp(let friend), .removed(let friend):
@@ -62,14 +51,14 @@ public actor UserPreviewFlow: InventoriedFlow {
     private let user: User
     private let friend: Friend?
     private let dependencies: any Dependencies
-    private let presenter: UserPreviewPresenter
+    private let presenter: ScreenPresenter<UserPreviewViewActions>
 
     /// The preview of `friend`; without one, the user first chooses among their friends.
     public init(user: User, friend: Friend?, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.friend = friend
         self.dependencies = dependencies
-        presenter = UserPreviewPresenter(router: router)
+        presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {
