@@ -24,7 +24,7 @@ enum Launcher {
         let interactive = !options.plain && !options.noInput && answers.isEmpty
             && isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"
         // Colours and pictures read many variables: only a terminal's renderer needs them.
-        let variables = interactive ? environment.all : [:]
+        let variables = interactive ? ProcessInfo.processInfo.environment : [:]
         let plain = PlainRenderer(input: StandardInput(), output: StandardError(), answers: answers, prompts: !options.noInput)
         let tty = interactive
             ? TTYRenderer(
