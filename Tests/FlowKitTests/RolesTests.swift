@@ -27,27 +27,25 @@ private struct NoteView: View {
     }
 }
 
-private enum NoteAction: Equatable, Sendable {
+private enum NoteAction: ViewAction, Equatable {
+    typealias ScreenView = NoteView
+
     case edited(String)
     case save
     case cancel
-}
 
-private struct NoteViewActions: ViewActions {
-    let connection: ScreenConnection<NoteView>
-
-    static func action(for event: UserEvent) -> NoteAction? {
+    static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .fill(NoteView.text, let text): .edited(text)
-        case .tap(NoteView.save): .save
-        case .tap(NoteView.cancel), .back, .cancel: .cancel
-        case .fill, .edit, .choose, .tap: nil
+        case .fill(ScreenView.text, let text): .edited(text)
+        case .tap(ScreenView.save): .save
+        case .tap(ScreenView.cancel), .back, .cancel: .cancel
+        default: nil
         }
     }
 }
 
 private struct NotePresenter: Presenter {
-    typealias Actions = NoteViewActions
+    typealias Action = NoteAction
     let router: AppRouter
 }
 

@@ -2,20 +2,20 @@
 /// through the ``AppRouter``.
 ///
 /// Presenting, dismissing and a scoped presentation come with FlowKit: a flow that shows no
-/// popup of its own uses ``ScreenPresenter`` for its ViewActions, and writes no Presenter:
+/// popup of its own uses ``ScreenPresenter`` for its screen's actions, and writes no Presenter:
 ///
 /// ```swift
-/// private let presenter: ScreenPresenter<SignInViewActions>
+/// private let presenter: ScreenPresenter<SignInAction>
 /// ```
 ///
 /// A flow with something of its own to show (a confirmation popup, say) writes a Presenter that
-/// names its ViewActions, holds the router and adds those methods.
+/// names its screen's ``ViewAction``, holds the router and adds those methods.
 ///
 /// Busy indicators are part of the ViewState (its ``Phase``), so they reach the screen the same
 /// way as any other change.
 public protocol Presenter: Sendable {
-    /// The channel to the presented View, which says which View it is.
-    associatedtype Actions: ViewActions
+    /// What the user can do on the presented screen, which says which View it is.
+    associatedtype Action: ViewAction
 
     /// The router the View's screen is shown through.
     var router: AppRouter { get }
@@ -23,14 +23,14 @@ public protocol Presenter: Sendable {
 
 extension Presenter {
     /// The View and the router, as the ViewActions talk through them.
-    public var connection: ScreenConnection<Actions.ScreenView> {
+    public var connection: ScreenConnection<Action.ScreenView> {
         ScreenConnection(router: router)
     }
 
     /// Creates the View, puts its screen on show and returns the channel to it.
-    public func present(_ state: Actions.ViewState) async -> Actions {
+    public func present(_ state: Action.ScreenView.ViewState) async -> ViewActions<Action> {
         await connection.present(state)
-        return Actions(connection: connection)
+        return ViewActions(connection: connection)
     }
 
     /// Takes the View's screen away.
@@ -43,9 +43,9 @@ extension Presenter {
     ///
     /// `body` runs on the caller's actor, so a flow's closure may use the flow's own state.
     public func presenting<Result>(
-        _ state: Actions.ViewState,
+        _ state: Action.ScreenView.ViewState,
         isolation: isolated (any Actor)? = #isolation,
-        _ body: (Actions) async -> Result
+        _ body: (ViewActions<Action>) async -> Result
     ) async -> Result {
         let actions = await present(state)
         let result = await body(actions)
@@ -60,8 +60,8 @@ extension Presenter {
 }
 
 /// The Presenter of a flow that shows nothing of its own beyond its screen: FlowKit's
-/// presenting, dismissing and alerts, for the View that `Actions` talks to.
-public struct ScreenPresenter<Actions: ViewActions>: Presenter {
+/// presenting, dismissing and alerts, for the View whose screen `Action` comes from.
+public struct ScreenPresenter<Action: ViewAction>: Presenter {
     public let router: AppRouter
 
     public init(router: AppRouter) {

@@ -1,53 +1,56 @@
-/// The role that carries ViewStates to a View and the user's actions back to the flow.
+/// What the user can do on one screen: a flow's own typed actions, and which of the screen's
+/// generic ``UserEvent``s is which of them.
 ///
-/// A flow's ViewActions says, in one switch, which of the generic ``UserEvent``s of its screen
-/// are which of the flow's own typed actions, so a flow never handles raw identifiers. Showing
-/// states and waiting for the next action come with FlowKit:
+/// The mapping is one switch, so a flow never handles raw identifiers. Showing states and
+/// waiting for the next action come with ``ViewActions``:
 ///
 /// ```swift
-/// struct SignInViewActions: ViewActions {
-///     let connection: ScreenConnection<SignInView>
+/// enum SignInAction: ViewAction {
+///     typealias ScreenView = SignInView
 ///
-///     static func action(for event: UserEvent) -> SignInAction? {
+///     case submit
+///     case cancel
+///
+///     static func action(for event: UserEvent) -> Self? {
 ///         switch event {
-///         case .tap(SignInView.submit): .submit
-///         case .tap(SignInView.cancel), .back, .cancel: .cancel
-///         case .fill, .edit, .choose, .tap: nil
+///         case .tap(ScreenView.submit): .submit
+///         case .tap(ScreenView.cancel), .back, .cancel: .cancel
+///         default: nil
 ///         }
 ///     }
 /// }
 /// ```
-public protocol ViewActions: Sendable {
+public protocol ViewAction: Sendable {
+    /// The View whose screen's events these actions come from.
     associatedtype ScreenView: View
-    associatedtype Action: Sendable
-    typealias ViewState = ScreenView.ViewState
-
-    /// The presented View and the router it is shown through.
-    var connection: ScreenConnection<ScreenView> { get }
-
-    init(connection: ScreenConnection<ScreenView>)
-
     /// The flow's action for an event on this screen, or nil for an event the screen ignores.
     ///
     /// `.cancel` must map to an action: the router answers `.cancel` for a screen that is no
     /// longer on show, and input that ends cancels every screen.
-    static func action(for event: UserEvent) -> Action?
-
-    /// Shows a new state of the screen.
-    func show(_ state: ViewState) async
-
-    /// Waits for the user's next action on the screen; events the screen ignores are skipped.
-    func next() async -> Action
+    static func action(for event: UserEvent) -> Self?
 }
 
-extension ViewActions {
+/// The role that carries ViewStates to a View and the user's actions back to the flow, as the
+/// flow's ``ViewAction``s. A Presenter hands one out when it presents the View.
+public struct ViewActions<Action: ViewAction>: Sendable {
+    public typealias ViewState = Action.ScreenView.ViewState
+
+    /// The presented View and the router it is shown through.
+    public let connection: ScreenConnection<Action.ScreenView>
+
+    public init(connection: ScreenConnection<Action.ScreenView>) {
+        self.connection = connection
+    }
+
+    /// Shows a new state of the screen.
     public func show(_ state: ViewState) async {
         await connection.show(state)
     }
 
+    /// Waits for the user's next action on the screen; events the screen ignores are skipped.
     public func next() async -> Action {
         while true {
-            if let action = Self.action(for: await connection.nextEvent()) { return action }
+            if let action = Action.action(for: await connection.nextEvent()) { return action }
         }
     }
 }

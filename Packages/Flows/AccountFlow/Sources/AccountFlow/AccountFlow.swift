@@ -52,7 +52,7 @@ public actor AccountFlow: InventoriedFlow {
     private var saving: Preferences?
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: ScreenPresenter<AccountViewActions>
+    private let presenter: ScreenPresenter<AccountAction>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
@@ -102,7 +102,7 @@ public actor AccountFlow: InventoriedFlow {
     }
 
     /// Preferences stored by someone else (another process, another tab): shown as they are.
-    private func storedElsewhere(_ preferences: Preferences, view: AccountViewActions) async {
+    private func storedElsewhere(_ preferences: Preferences, view: ViewActions<AccountAction>) async {
         guard preferences != saving, preferences != model.preferences else { return }
         model.loaded(preferences)
         await view.show(model.state)

@@ -48,7 +48,7 @@ public actor AddExpenseFlow: InventoriedFlow {
     private let editing: Expense?
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: ScreenPresenter<AddExpenseViewActions>
+    private let presenter: ScreenPresenter<AddExpenseAction>
 
     /// Adds an expense of `user`'s with `with`; with nobody given, it asks first whom it is with.
     public init(user: UserID, with: [Friend] = [], dependencies: any Dependencies, router: AppRouter) {

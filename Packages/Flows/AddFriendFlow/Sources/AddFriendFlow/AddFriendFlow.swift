@@ -29,7 +29,7 @@ public actor AddFriendFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<AddFriendViewActions>
+    private let presenter: ScreenPresenter<AddFriendAction>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user

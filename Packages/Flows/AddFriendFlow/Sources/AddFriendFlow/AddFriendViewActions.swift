@@ -1,7 +1,9 @@
 import FlowKit
 
 /// What the user can do while adding a friend.
-enum AddFriendAction: Sendable, Equatable {
+enum AddFriendAction: ViewAction {
+    typealias ScreenView = AddFriendView
+
     case howChosen(AddFriendViewState.How)
     case valueChanged(String)
     case contactEmailChanged(String)
@@ -9,22 +11,17 @@ enum AddFriendAction: Sendable, Equatable {
     case confirm
     case back
     case cancel
-}
 
-/// Carries the screen's states to it and the user's events back.
-struct AddFriendViewActions: ViewActions {
-    let connection: ScreenConnection<AddFriendView>
-
-    static func action(for event: UserEvent) -> AddFriendAction? {
+    static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .choose(AddFriendView.how, let ids): ids.first.flatMap { AddFriendViewState.How(rawValue: $0.rawValue) }.map(AddFriendAction.howChosen)
-        case .fill(AddFriendView.value, let value): .valueChanged(value)
-        case .fill(AddFriendView.contactEmail, let value): .contactEmailChanged(value)
-        case .tap(AddFriendView.find): .find
-        case .tap(AddFriendView.add): .confirm
-        case .tap(AddFriendView.back), .back: .back
-        case .tap(AddFriendView.cancel), .cancel: .cancel
-        case .fill, .edit, .choose, .tap: nil
+        case .choose(ScreenView.how, let ids): ids.first.flatMap { AddFriendViewState.How(rawValue: $0.rawValue) }.map(Self.howChosen)
+        case .fill(ScreenView.value, let value): .valueChanged(value)
+        case .fill(ScreenView.contactEmail, let value): .contactEmailChanged(value)
+        case .tap(ScreenView.find): .find
+        case .tap(ScreenView.add): .confirm
+        case .tap(ScreenView.back), .back: .back
+        case .tap(ScreenView.cancel), .cancel: .cancel
+        default: nil
         }
     }
 }

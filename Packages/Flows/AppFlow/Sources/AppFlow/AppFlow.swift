@@ -45,7 +45,7 @@ public actor AppFlow: InventoriedFlow {
 
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: ScreenPresenter<AppViewActions>
+    private let presenter: ScreenPresenter<AppAction>
 
     public init(dependencies: any Dependencies, router: AppRouter) {
         self.dependencies = dependencies

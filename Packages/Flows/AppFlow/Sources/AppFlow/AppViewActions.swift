@@ -1,20 +1,17 @@
 import FlowKit
 
 /// What the user can do on the app's own screen.
-enum AppAction: Sendable, Equatable {
+enum AppAction: ViewAction {
+    typealias ScreenView = AppView
+
     case retry
     case quit
-}
 
-/// Carries the app screen's states to it and the user's events back.
-struct AppViewActions: ViewActions {
-    let connection: ScreenConnection<AppView>
-
-    static func action(for event: UserEvent) -> AppAction? {
+    static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .tap(AppView.retry): .retry
-        case .tap(AppView.quit), .back, .cancel: .quit
-        case .fill, .edit, .choose, .tap: nil
+        case .tap(ScreenView.retry): .retry
+        case .tap(ScreenView.quit), .back, .cancel: .quit
+        default: nil
         }
     }
 }

@@ -48,7 +48,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     private var notice: String?
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: ScreenPresenter<AuthenticatedViewActions>
+    private let presenter: ScreenPresenter<AuthenticatedAction>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user

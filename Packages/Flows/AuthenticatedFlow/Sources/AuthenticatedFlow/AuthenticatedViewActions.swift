@@ -1,27 +1,24 @@
 import FlowKit
 
 /// What the user can do on the home screen.
-enum AuthenticatedAction: Sendable, Equatable {
+enum AuthenticatedAction: ViewAction {
+    typealias ScreenView = AuthenticatedView
+
     case addExpense
     case signOut
     case quit
     /// Open the tab (the child flow) with this identifier.
     case open(ElementID)
     case cancel
-}
 
-/// Carries home states to the screen and the user's events back.
-struct AuthenticatedViewActions: ViewActions {
-    let connection: ScreenConnection<AuthenticatedView>
-
-    static func action(for event: UserEvent) -> AuthenticatedAction? {
+    static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .tap(AuthenticatedView.addExpense): .addExpense
-        case .tap(AuthenticatedView.signOut): .signOut
-        case .tap(AuthenticatedView.quit): .quit
+        case .tap(ScreenView.addExpense): .addExpense
+        case .tap(ScreenView.signOut): .signOut
+        case .tap(ScreenView.quit): .quit
         case .tap(let tab): .open(tab)
         case .back, .cancel: .cancel
-        case .fill, .edit, .choose: nil
+        default: nil
         }
     }
 }

@@ -36,7 +36,7 @@ public actor ExpenseDetailFlow: InventoriedFlow {
     private var expense: ExpenseID?
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: ScreenPresenter<ExpenseDetailViewActions>
+    private let presenter: ScreenPresenter<ExpenseDetailAction>
 
     /// The details of `expense`; without one, the user first picks among their newest.
     public init(user: UserID, expense: ExpenseID?, dependencies: any Dependencies, router: AppRouter) {

@@ -39,7 +39,7 @@ public actor ExpensesFlow: InventoriedFlow {
     private let notice: String?
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: ScreenPresenter<ExpensesViewActions>
+    private let presenter: ScreenPresenter<ExpensesAction>
 
     /// The tab for `user`, saying `notice` when it opens (what was just added).
     public init(user: UserID, notice: String? = nil, dependencies: any Dependencies, router: AppRouter) {

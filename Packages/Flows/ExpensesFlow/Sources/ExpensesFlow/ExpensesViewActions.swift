@@ -1,7 +1,9 @@
 import FlowKit
 
 /// What the user can do on the Expenses tab.
-enum ExpensesAction: Sendable, Equatable {
+enum ExpensesAction: ViewAction {
+    typealias ScreenView = ExpensesView
+
     case open(ElementID)
     case payment(ElementID)
     case takeBack
@@ -14,27 +16,22 @@ enum ExpensesAction: Sendable, Equatable {
     case addExpense
     case settleUp
     case back
-}
 
-/// Carries the tab's states to its screen and the user's events back.
-struct ExpensesViewActions: ViewActions {
-    let connection: ScreenConnection<ExpensesView>
-
-    static func action(for event: UserEvent) -> ExpensesAction? {
+    static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .choose(ExpensesView.expense, let ids): ids.first.map(ExpensesAction.open)
-        case .choose(ExpensesView.payment, let ids): ids.first.map(ExpensesAction.payment)
-        case .tap(ExpensesView.takeBack): .takeBack
-        case .choose(ExpensesView.deleted, let ids): ids.first.map(ExpensesAction.deleted)
-        case .tap(ExpensesView.restore): .restore
-        case .tap(ExpensesView.reports): .reports
-        case .tap(ExpensesView.keep): .keep
-        case .tap(ExpensesView.older): .older
-        case .tap(ExpensesView.newer): .newer
-        case .tap(ExpensesView.addExpense): .addExpense
-        case .tap(ExpensesView.settleUp): .settleUp
-        case .tap(ExpensesView.back), .back, .cancel: .back
-        case .fill, .edit, .choose, .tap: nil
+        case .choose(ScreenView.expense, let ids): ids.first.map(Self.open)
+        case .choose(ScreenView.payment, let ids): ids.first.map(Self.payment)
+        case .tap(ScreenView.takeBack): .takeBack
+        case .choose(ScreenView.deleted, let ids): ids.first.map(Self.deleted)
+        case .tap(ScreenView.restore): .restore
+        case .tap(ScreenView.reports): .reports
+        case .tap(ScreenView.keep): .keep
+        case .tap(ScreenView.older): .older
+        case .tap(ScreenView.newer): .newer
+        case .tap(ScreenView.addExpense): .addExpense
+        case .tap(ScreenView.settleUp): .settleUp
+        case .tap(ScreenView.back), .back, .cancel: .back
+        default: nil
         }
     }
 }

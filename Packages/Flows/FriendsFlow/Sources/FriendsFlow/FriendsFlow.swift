@@ -48,7 +48,7 @@ public actor FriendsFlow: InventoriedFlow {
     private let user: User
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: ScreenPresenter<FriendsViewActions>
+    private let presenter: ScreenPresenter<FriendsAction>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user

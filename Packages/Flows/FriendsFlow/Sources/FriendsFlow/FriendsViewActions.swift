@@ -1,7 +1,9 @@
 import FlowKit
 
 /// What the user can do on the Friends tab.
-enum FriendsAction: Sendable, Equatable {
+enum FriendsAction: ViewAction {
+    typealias ScreenView = FriendsView
+
     case filterChanged(String)
     /// Open the friend with this row's identifier.
     case openFriend(ElementID)
@@ -9,20 +11,15 @@ enum FriendsAction: Sendable, Equatable {
     /// Open the child flow with this identifier.
     case open(ElementID)
     case back
-}
 
-/// Carries the tab's states to the screen and the user's events back.
-struct FriendsViewActions: ViewActions {
-    let connection: ScreenConnection<FriendsView>
-
-    static func action(for event: UserEvent) -> FriendsAction? {
+    static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .fill(FriendsView.filter, let text): .filterChanged(text)
-        case .choose(FriendsView.friend, let ids): ids.first.map(FriendsAction.openFriend)
-        case .tap(FriendsView.more): .more
-        case .tap(FriendsView.back), .back, .cancel: .back
+        case .fill(ScreenView.filter, let text): .filterChanged(text)
+        case .choose(ScreenView.friend, let ids): ids.first.map(Self.openFriend)
+        case .tap(ScreenView.more): .more
+        case .tap(ScreenView.back), .back, .cancel: .back
         case .tap(let id): .open(id)
-        case .fill, .edit, .choose: nil
+        default: nil
         }
     }
 }

@@ -48,7 +48,7 @@ public actor PickCounterpartyFlow: InventoriedFlow {
     private let user: UserID
     private let picked: [Friend]
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<PickCounterpartyViewActions>
+    private let presenter: ScreenPresenter<PickCounterpartyAction>
 
     /// The choice for `user`, starting with `picked` picked. Someone picked who is not among the
     /// user's friends (in an expense being edited) is listed too, so they can be kept.

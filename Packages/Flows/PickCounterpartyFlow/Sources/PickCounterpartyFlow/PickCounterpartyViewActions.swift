@@ -1,7 +1,9 @@
 import FlowKit
 
 /// What the user can do while choosing whom an expense is with.
-enum PickCounterpartyAction: Sendable, Equatable {
+enum PickCounterpartyAction: ViewAction {
+    typealias ScreenView = PickCounterpartyView
+
     case picked([ElementID])
     case done
     case newContact
@@ -10,23 +12,18 @@ enum PickCounterpartyAction: Sendable, Equatable {
     case add
     case back
     case cancel
-}
 
-/// Carries the screen's states to it and the user's events back.
-struct PickCounterpartyViewActions: ViewActions {
-    let connection: ScreenConnection<PickCounterpartyView>
-
-    static func action(for event: UserEvent) -> PickCounterpartyAction? {
+    static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .choose(PickCounterpartyView.with, let ids): .picked(ids)
-        case .tap(PickCounterpartyView.done): .done
-        case .tap(PickCounterpartyView.newContact): .newContact
-        case .fill(PickCounterpartyView.name, let value): .nameChanged(value)
-        case .fill(PickCounterpartyView.email, let value): .emailChanged(value)
-        case .tap(PickCounterpartyView.add): .add
-        case .tap(PickCounterpartyView.back), .back: .back
-        case .tap(PickCounterpartyView.cancel), .cancel: .cancel
-        case .fill, .edit, .choose, .tap: nil
+        case .choose(ScreenView.with, let ids): .picked(ids)
+        case .tap(ScreenView.done): .done
+        case .tap(ScreenView.newContact): .newContact
+        case .fill(ScreenView.name, let value): .nameChanged(value)
+        case .fill(ScreenView.email, let value): .emailChanged(value)
+        case .tap(ScreenView.add): .add
+        case .tap(ScreenView.back), .back: .back
+        case .tap(ScreenView.cancel), .cancel: .cancel
+        default: nil
         }
     }
 }

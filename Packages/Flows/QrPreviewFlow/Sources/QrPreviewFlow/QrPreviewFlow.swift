@@ -16,7 +16,7 @@ public actor QrPreviewFlow: InventoriedFlow {
     }
 
     private let user: User
-    private let presenter: ScreenPresenter<QrPreviewViewActions>
+    private let presenter: ScreenPresenter<QrPreviewAction>
 
     public init(user: User, router: AppRouter) {
         self.user = user

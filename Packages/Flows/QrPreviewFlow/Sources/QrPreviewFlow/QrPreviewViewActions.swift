@@ -1,20 +1,17 @@
 import FlowKit
 
 /// What the user can do on the friend-code screen.
-enum QrPreviewAction: Sendable, Equatable {
+enum QrPreviewAction: ViewAction {
+    typealias ScreenView = QrPreviewView
+
     case back
     case cancel
-}
 
-/// Carries the friend-code state to the screen and the user's events back.
-struct QrPreviewViewActions: ViewActions {
-    let connection: ScreenConnection<QrPreviewView>
-
-    static func action(for event: UserEvent) -> QrPreviewAction? {
+    static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .tap(QrPreviewView.back), .back: .back
+        case .tap(ScreenView.back), .back: .back
         case .cancel: .cancel
-        case .fill, .edit, .choose, .tap: nil
+        default: nil
         }
     }
 }

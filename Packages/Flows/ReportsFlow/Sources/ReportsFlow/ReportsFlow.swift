@@ -25,7 +25,7 @@ public actor ReportsFlow: InventoriedFlow {
 
     private let user: UserID
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<ReportsViewActions>
+    private let presenter: ScreenPresenter<ReportsAction>
 
     public init(user: UserID, dependencies: any Dependencies, router: AppRouter) {
         self.user = user

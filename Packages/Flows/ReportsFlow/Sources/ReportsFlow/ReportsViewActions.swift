@@ -1,23 +1,20 @@
 import FlowKit
 
 /// What the user can do on the reports.
-enum ReportsAction: Sendable, Equatable {
+enum ReportsAction: ViewAction {
+    typealias ScreenView = ReportsView
+
     case typed(ElementID, String, isFinal: Bool)
     case show
     case back
-}
 
-/// Carries the screen's states to it and the user's events back.
-struct ReportsViewActions: ViewActions {
-    let connection: ScreenConnection<ReportsView>
-
-    static func action(for event: UserEvent) -> ReportsAction? {
+    static func action(for event: UserEvent) -> Self? {
         switch event {
         case .fill(let id, let value): .typed(id, value, isFinal: true)
         case .edit(let id, let value): .typed(id, value, isFinal: false)
-        case .tap(ReportsView.show): .show
-        case .tap(ReportsView.back), .back, .cancel: .back
-        case .choose, .tap: nil
+        case .tap(ScreenView.show): .show
+        case .tap(ScreenView.back), .back, .cancel: .back
+        default: nil
         }
     }
 }

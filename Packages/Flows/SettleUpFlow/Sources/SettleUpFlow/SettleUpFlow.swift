@@ -51,7 +51,7 @@ public actor SettleUpFlow: InventoriedFlow {
     private let user: UserID
     private let friend: Friend?
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<SettleUpViewActions>
+    private let presenter: ScreenPresenter<SettleUpAction>
 
     /// Settling up for `user`, with `friend` (or whom they choose first).
     public init(user: UserID, with friend: Friend? = nil, dependencies: any Dependencies, router: AppRouter) {

@@ -1,7 +1,9 @@
 import FlowKit
 
 /// What the user can do while settling up.
-enum SettleUpAction: Sendable, Equatable {
+enum SettleUpAction: ViewAction {
+    typealias ScreenView = SettleUpView
+
     case personChosen(ElementID)
     case currencyChosen(ElementID)
     case typed(ElementID, String, isFinal: Bool)
@@ -9,23 +11,18 @@ enum SettleUpAction: Sendable, Equatable {
     case record
     case back
     case cancel
-}
 
-/// Carries the screen's states to it and the user's events back.
-struct SettleUpViewActions: ViewActions {
-    let connection: ScreenConnection<SettleUpView>
-
-    static func action(for event: UserEvent) -> SettleUpAction? {
+    static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .choose(SettleUpView.person, let ids): ids.first.map(SettleUpAction.personChosen)
-        case .choose(SettleUpView.currency, let ids): ids.first.map(SettleUpAction.currencyChosen)
+        case .choose(ScreenView.person, let ids): ids.first.map(Self.personChosen)
+        case .choose(ScreenView.currency, let ids): ids.first.map(Self.currencyChosen)
         case .fill(let id, let value): .typed(id, value, isFinal: true)
         case .edit(let id, let value): .typed(id, value, isFinal: false)
-        case .tap(SettleUpView.next): .next
-        case .tap(SettleUpView.record), .tap(SettleUpView.recordAnyway): .record
-        case .tap(SettleUpView.back), .back: .back
-        case .tap(SettleUpView.cancel), .cancel: .cancel
-        case .choose, .tap: nil
+        case .tap(ScreenView.next): .next
+        case .tap(ScreenView.record), .tap(ScreenView.recordAnyway): .record
+        case .tap(ScreenView.back), .back: .back
+        case .tap(ScreenView.cancel), .cancel: .cancel
+        default: nil
         }
     }
 }

@@ -45,7 +45,7 @@ public actor SignInFlow: InventoriedFlow {
 
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: ScreenPresenter<SignInViewActions>
+    private let presenter: ScreenPresenter<SignInAction>
     private let start: Start
     private let notice: String?
 

@@ -25,7 +25,7 @@ public actor SignUpFlow: InventoriedFlow {
     public static var inventory: FlowInventory { FlowInventory(drawing: SignUpView(), for: SignUpViewModel.examples) }
 
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<SignUpViewActions>
+    private let presenter: ScreenPresenter<SignUpAction>
 
     public init(dependencies: any Dependencies, router: AppRouter) {
         self.dependencies = dependencies

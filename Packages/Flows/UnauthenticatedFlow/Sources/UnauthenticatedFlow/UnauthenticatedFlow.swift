@@ -41,7 +41,7 @@ public actor UnauthenticatedFlow: InventoriedFlow {
 
     private let dependencies: any Dependencies
     private let router: AppRouter
-    private let presenter: ScreenPresenter<UnauthenticatedViewActions>
+    private let presenter: ScreenPresenter<UnauthenticatedAction>
     private let notice: String?
 
     /// - Parameter notice: news for the welcome screen, such as a session that expired.

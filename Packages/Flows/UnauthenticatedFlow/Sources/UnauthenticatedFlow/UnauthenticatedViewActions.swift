@@ -1,23 +1,20 @@
 import FlowKit
 
 /// What the user can do on the welcome screen.
-enum UnauthenticatedAction: Sendable, Equatable {
+enum UnauthenticatedAction: ViewAction {
+    typealias ScreenView = UnauthenticatedView
+
     /// Start the child flow behind this action.
     case open(ElementID)
     case quit
     case cancel
-}
 
-/// Carries the welcome state to the screen and the user's events back.
-struct UnauthenticatedViewActions: ViewActions {
-    let connection: ScreenConnection<UnauthenticatedView>
-
-    static func action(for event: UserEvent) -> UnauthenticatedAction? {
+    static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .tap(UnauthenticatedView.quit): .quit
+        case .tap(ScreenView.quit): .quit
         case .tap(let child): .open(child)
         case .back, .cancel: .cancel
-        case .fill, .edit, .choose: nil
+        default: nil
         }
     }
 }

@@ -29,7 +29,7 @@ public actor UpdateAvatarFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<UpdateAvatarViewActions>
+    private let presenter: ScreenPresenter<UpdateAvatarAction>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user

@@ -27,7 +27,7 @@ public actor UpdateDisplayNameFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<UpdateDisplayNameViewActions>
+    private let presenter: ScreenPresenter<UpdateDisplayNameAction>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user

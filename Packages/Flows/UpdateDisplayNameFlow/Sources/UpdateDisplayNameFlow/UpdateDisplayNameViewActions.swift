@@ -1,22 +1,19 @@
 import FlowKit
 
 /// What the user can do on the name form.
-enum UpdateDisplayNameAction: Sendable, Equatable {
+enum UpdateDisplayNameAction: ViewAction {
+    typealias ScreenView = UpdateDisplayNameView
+
     case nameChanged(String)
     case save
     case cancel
-}
 
-/// Carries name-form states to the screen and the user's events back.
-struct UpdateDisplayNameViewActions: ViewActions {
-    let connection: ScreenConnection<UpdateDisplayNameView>
-
-    static func action(for event: UserEvent) -> UpdateDisplayNameAction? {
+    static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .fill(UpdateDisplayNameView.name, let value): .nameChanged(value)
-        case .tap(UpdateDisplayNameView.save): .save
-        case .tap(UpdateDisplayNameView.cancel), .back, .cancel: .cancel
-        case .fill, .edit, .choose, .tap: nil
+        case .fill(ScreenView.name, let value): .nameChanged(value)
+        case .tap(ScreenView.save): .save
+        case .tap(ScreenView.cancel), .back, .cancel: .cancel
+        default: nil
         }
     }
 }

@@ -26,7 +26,7 @@ public actor UpdateEmailFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<UpdateEmailViewActions>
+    private let presenter: ScreenPresenter<UpdateEmailAction>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user

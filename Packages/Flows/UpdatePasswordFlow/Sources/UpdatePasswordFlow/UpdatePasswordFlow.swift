@@ -22,7 +22,7 @@ public actor UpdatePasswordFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<UpdatePasswordViewActions>
+    private let presenter: ScreenPresenter<UpdatePasswordAction>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user

@@ -51,7 +51,7 @@ public actor UserPreviewFlow: InventoriedFlow {
     private let user: User
     private let friend: Friend?
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<UserPreviewViewActions>
+    private let presenter: ScreenPresenter<UserPreviewAction>
 
     /// The preview of `friend`; without one, the user first chooses among their friends.
     public init(user: User, friend: Friend?, dependencies: any Dependencies, router: AppRouter) {

@@ -1,7 +1,9 @@
 import FlowKit
 
 /// What the user can do on a friend's preview.
-enum UserPreviewAction: Sendable, Equatable {
+enum UserPreviewAction: ViewAction {
+    typealias ScreenView = UserPreviewView
+
     case picked(ElementID)
     case addExpense
     case settleUp
@@ -14,28 +16,23 @@ enum UserPreviewAction: Sendable, Equatable {
     case find
     case back
     case cancel
-}
 
-/// Carries the preview's states to the screen and the user's events back.
-struct UserPreviewViewActions: ViewActions {
-    let connection: ScreenConnection<UserPreviewView>
-
-    static func action(for event: UserEvent) -> UserPreviewAction? {
+    static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .choose(UserPreviewView.person, let ids): ids.first.map(UserPreviewAction.picked)
-        case .choose(UserPreviewView.how, let ids):
-            ids.first.flatMap { UserPreviewViewState.LinkHow(rawValue: $0.rawValue) }.map(UserPreviewAction.linkHowChosen)
-        case .fill(UserPreviewView.value, let value): .linkValueChanged(value)
-        case .tap(UserPreviewView.addExpense): .addExpense
-        case .tap(UserPreviewView.settleUp): .settleUp
-        case .tap(UserPreviewView.older): .older
-        case .tap(UserPreviewView.newer): .newer
-        case .tap(UserPreviewView.remove): .remove
-        case .tap(UserPreviewView.link): .link
-        case .tap(UserPreviewView.find): .find
-        case .tap(UserPreviewView.back), .back: .back
+        case .choose(ScreenView.person, let ids): ids.first.map(Self.picked)
+        case .choose(ScreenView.how, let ids):
+            ids.first.flatMap { UserPreviewViewState.LinkHow(rawValue: $0.rawValue) }.map(Self.linkHowChosen)
+        case .fill(ScreenView.value, let value): .linkValueChanged(value)
+        case .tap(ScreenView.addExpense): .addExpense
+        case .tap(ScreenView.settleUp): .settleUp
+        case .tap(ScreenView.older): .older
+        case .tap(ScreenView.newer): .newer
+        case .tap(ScreenView.remove): .remove
+        case .tap(ScreenView.link): .link
+        case .tap(ScreenView.find): .find
+        case .tap(ScreenView.back), .back: .back
         case .cancel: .cancel
-        case .fill, .edit, .choose, .tap: nil
+        default: nil
         }
     }
 }
