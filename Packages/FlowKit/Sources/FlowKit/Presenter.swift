@@ -53,6 +53,37 @@ extension Presenter {
         return result
     }
 
+    /// Presents the View for `state`, hands the user's actions to `handle` one at a time until
+    /// it returns the flow's result, and dismisses the screen on the way out. After an action
+    /// that does not end the flow, the screen shows `state` as it is then (an error `handle`
+    /// put in the ViewModel, say).
+    ///
+    /// The loop of a flow with one screen:
+    ///
+    /// ```swift
+    /// var model = UpdateEmailViewModel(current: user.email.value)
+    /// return await presenter.run(model.state) { action, view in
+    ///     switch action {
+    ///     case .emailChanged(let email): model.emailChanged(email)
+    ///     case .save: ...
+    ///     case .cancel: return .cancelled
+    ///     }
+    ///     return nil
+    /// }
+    /// ```
+    public func run<Result>(
+        _ state: @autoclosure () -> Action.ScreenView.ViewState,
+        isolation: isolated (any Actor)? = #isolation,
+        until handle: (Action, ViewActions<Action>) async -> Result?
+    ) async -> Result {
+        await presenting(state()) { view in
+            while true {
+                if let result = await handle(await view.next(), view) { return result }
+                await view.show(state())
+            }
+        }
+    }
+
     /// Shows a message in a popup and waits until the user has read it.
     public func alert(title: String, message: String) async {
         await router.alert(title: title, message: message)

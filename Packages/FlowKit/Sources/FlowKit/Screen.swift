@@ -249,6 +249,20 @@ public struct Action: Equatable, Sendable, Codable {
     }
 }
 
+extension Action {
+    /// The usual way out of a form: leaves it and drops what it holds.
+    public static let cancel = Action(id: .cancel, label: "Cancel", role: .cancel)
+    /// The usual way out of a screen that shows, or back a step.
+    public static let back = Action(id: .back, label: "Back", role: .cancel)
+}
+
+extension Identifier where Kind == ElementKind {
+    /// The identifier of ``Action/cancel``.
+    public static var cancel: ElementID { "cancel" }
+    /// The identifier of ``Action/back``.
+    public static var back: ElementID { "back" }
+}
+
 /// One tab of a tabbed screen.
 public struct Tab: Equatable, Sendable, Codable {
     public var id: ElementID

@@ -55,6 +55,28 @@ public struct ViewActions<Action: ViewAction>: Sendable {
     }
 }
 
+extension ViewActions {
+    /// Sends a form: shows `model` busy, runs `operation` with it and returns the answer. When
+    /// the service refuses, `model` takes the error and the answer is nil; the caller shows the
+    /// screen again (``Presenter/run(_:isolation:until:)`` does after every action).
+    ///
+    /// `operation` gets the model as it was sent, so it reads the form from its argument.
+    public func submit<Model: SubmittingViewModel, Value>(
+        _ model: inout Model,
+        isolation: isolated (any Actor)? = #isolation,
+        _ operation: (Model) async throws(Model.Failure) -> Value
+    ) async -> Value? where Model.ViewState == ViewState {
+        model.busy()
+        await show(model.state)
+        do {
+            return try await operation(model)
+        } catch {
+            model.failed(error)
+            return nil
+        }
+    }
+}
+
 /// The link between one presented View and the router: what Presenters and ViewActions are
 /// built on.
 public struct ScreenConnection<V: View>: Sendable {

@@ -10,6 +10,17 @@ public protocol ViewModel: Sendable {
     var state: ViewState { get }
 }
 
+/// A ViewModel whose screen sends what the user entered to a service: it shows the service at
+/// work, and takes the service's refusal. ``ViewActions/submit(_:isolation:_:)`` drives it.
+public protocol SubmittingViewModel: ViewModel {
+    /// What the service can answer instead of a value.
+    associatedtype Failure: Error
+    /// The screen while the service works: its busy indicator.
+    mutating func busy()
+    /// The service refused or failed: the screen says why, on a field or as the screen's error.
+    mutating func failed(_ error: Failure)
+}
+
 /// Why a ViewModel does not take an answer, in words for the user: what a field's error says.
 public struct Refusal: Error, Equatable, Sendable {
     public var message: String

@@ -78,37 +78,29 @@ public actor AddExpenseFlow: InventoriedFlow {
         let currency = (try? await dependencies.preferences.preferences(of: user).defaultCurrency) ?? Preferences.standard.defaultCurrency
         var model = AddExpenseViewModel(user: user, with: with, currency: currency, today: dependencies.today)
         if let editing { model.opened(editing) }
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .typed(let id, let text, let isFinal):
-                    model.typed(id, text, isFinal: isFinal)
-                case .chose(let id, let options):
-                    model.chose(id, options)
-                case .people:
-                    if case .picked(let picked) = await pickPeople() {
-                        with = picked
-                        model.peopleChanged(picked)
-                    }
-                case .save:
-                    guard let draft = model.check() else { break }
-                    model.busy()
-                    await view.show(model.state)
-                    do throws(ExpensesError) {
-                        if let editing {
-                            let expense = try await dependencies.expenses.edit(editing.id, to: draft, by: user)
-                            return .edited(expense, names: model.names, by: user)
-                        }
-                        let expense = try await dependencies.expenses.add(draft, by: user)
-                        return .added(expense, names: model.names, by: user)
-                    } catch {
-                        model.failed(error)
-                    }
-                case .cancel:
-                    return .cancelled
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .typed(let id, let text, let isFinal):
+                model.typed(id, text, isFinal: isFinal)
+            case .chose(let id, let options):
+                model.chose(id, options)
+            case .people:
+                if case .picked(let picked) = await pickPeople() {
+                    with = picked
+                    model.peopleChanged(picked)
                 }
-                await view.show(model.state)
+            case .save:
+                guard let draft = model.check() else { break }
+                let saved = await view.submit(&model) { [editing] _ throws(ExpensesError) in
+                    if let editing { return try await dependencies.expenses.edit(editing.id, to: draft, by: user) }
+                    return try await dependencies.expenses.add(draft, by: user)
+                }
+                guard let saved else { break }
+                return editing == nil ? .added(saved, names: model.names, by: user) : .edited(saved, names: model.names, by: user)
+            case .cancel:
+                return .cancelled
             }
+            return nil
         }
     }
 

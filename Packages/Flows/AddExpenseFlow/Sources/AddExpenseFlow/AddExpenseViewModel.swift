@@ -90,7 +90,7 @@ struct AddExpenseForm: Equatable, Sendable {
 
 /// Turns the user's answers into the form's state, checks each answer as the service will, and
 /// works out the parts on every change.
-struct AddExpenseViewModel: ViewModel {
+struct AddExpenseViewModel: SubmittingViewModel {
     static let you: ElementID = "you"
     static let notIn = "You are in neither part: share it or pay for it (an expense you add has you in it)."
 

@@ -39,34 +39,32 @@ public actor AddFriendFlow: InventoriedFlow {
 
     public func perform() async -> FlowResult {
         var model = AddFriendViewModel()
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .howChosen(let how):
-                    model.howChosen(how)
-                case .valueChanged(let value):
-                    model.valueChanged(value)
-                case .contactEmailChanged(let email):
-                    model.contactEmailChanged(email)
-                case .find:
-                    guard model.check() else { break }
-                    model.busy()
-                    await view.show(model.state)
-                    await find(into: &model)
-                case .confirm:
-                    guard model.state.found != nil else { break }
-                    model.busy()
-                    await view.show(model.state)
-                    if let added = await add(model: &model) { return .added(added) }
-                case .back:
-                    // From the confirmation back to the form; from the form, out.
-                    guard model.state.found != nil else { return .cancelled }
-                    model.backToForm()
-                case .cancel:
-                    return .cancelled
-                }
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .howChosen(let how):
+                model.howChosen(how)
+            case .valueChanged(let value):
+                model.valueChanged(value)
+            case .contactEmailChanged(let email):
+                model.contactEmailChanged(email)
+            case .find:
+                guard model.check() else { break }
+                model.busy()
                 await view.show(model.state)
+                await find(into: &model)
+            case .confirm:
+                guard model.state.found != nil else { break }
+                model.busy()
+                await view.show(model.state)
+                if let added = await add(model: &model) { return .added(added) }
+            case .back:
+                // From the confirmation back to the form; from the form, out.
+                guard model.state.found != nil else { return .cancelled }
+                model.backToForm()
+            case .cancel:
+                return .cancelled
             }
+            return nil
         }
     }
 

@@ -71,33 +71,31 @@ public actor AuthenticatedFlow: InventoriedFlow {
     private func home() async -> FlowResult {
         var model = AuthenticatedViewModel(user: user, tabs: Self.tabs.tabs(selected: nil))
         model.said(notice)
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .addExpense:
-                    notice = await addExpense(with: [])
-                    model.said(notice)
-                case .signOut:
-                    model.signingOut()
-                    await view.show(model.state)
-                    do throws(AccountsError) {
-                        try await dependencies.accounts.signOut()
-                        return .signedOut
-                    } catch {
-                        model.failed(error)
-                    }
-                case .open(let tab):
-                    notice = nil
-                    if let result = await Self.tabs.open(tab, in: self), let ended = result { return ended }
-                    model.back(user: user)
-                    model.said(notice)
-                case .quit:
-                    return .closed
-                case .cancel:
-                    return .cancelled
-                }
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .addExpense:
+                notice = await addExpense(with: [])
+                model.said(notice)
+            case .signOut:
+                model.signingOut()
                 await view.show(model.state)
+                do throws(AccountsError) {
+                    try await dependencies.accounts.signOut()
+                    return .signedOut
+                } catch {
+                    model.failed(error)
+                }
+            case .open(let tab):
+                notice = nil
+                if let result = await Self.tabs.open(tab, in: self), let ended = result { return ended }
+                model.back(user: user)
+                model.said(notice)
+            case .quit:
+                return .closed
+            case .cancel:
+                return .cancelled
             }
+            return nil
         }
     }
 

@@ -51,42 +51,36 @@ public actor ExpenseDetailFlow: InventoriedFlow {
         var model = ExpenseDetailViewModel(user: user)
         var shown: (expense: Expense, friends: [Friend], names: [UserID: String])?
         if let expense { shown = await load(expense, into: &model) } else { await loadPickable(into: &model) }
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .picked(let id):
-                    guard let picked = model.pickable[id] else { break }
-                    shown = await load(picked, into: &model)
-                case .edit:
-                    guard let current = shown else { break }
-                    model.said(nil)
-                    let editing = AddExpenseFlow(user: user, editing: current.expense, with: current.friends, dependencies: dependencies, router: router)
-                    if case .edited = await router.start(editing) {
-                        shown = await load(current.expense.id, into: &model)
-                        model.said("Saved.")
-                    }
-                case .delete:
-                    guard shown != nil else { break }
-                    model.askDelete()
-                case .confirmDelete:
-                    guard let current = shown else { break }
-                    model.busy()
-                    await view.show(model.state)
-                    do throws(ExpensesError) {
-                        try await dependencies.expenses.delete(current.expense.id, by: user)
-                        return .deleted(current.expense.summary)
-                    } catch {
-                        model.failed(error)
-                    }
-                case .back:
-                    if model.state.step == .confirmDelete {
-                        model.backToDetail()
-                    } else {
-                        return .closed
-                    }
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .picked(let id):
+                guard let picked = model.pickable[id] else { break }
+                shown = await load(picked, into: &model)
+            case .edit:
+                guard let current = shown else { break }
+                model.said(nil)
+                let editing = AddExpenseFlow(user: user, editing: current.expense, with: current.friends, dependencies: dependencies, router: router)
+                if case .edited = await router.start(editing) {
+                    shown = await load(current.expense.id, into: &model)
+                    model.said("Saved.")
                 }
-                await view.show(model.state)
+            case .delete:
+                guard shown != nil else { break }
+                model.askDelete()
+            case .confirmDelete:
+                guard let current = shown else { break }
+                let deleted: Void? = await view.submit(&model) { _ throws(ExpensesError) in
+                    try await dependencies.expenses.delete(current.expense.id, by: user)
+                }
+                if deleted != nil { return .deleted(current.expense.summary) }
+            case .back:
+                if model.state.step == .confirmDelete {
+                    model.backToDetail()
+                } else {
+                    return .closed
+                }
             }
+            return nil
         }
     }
 

@@ -22,7 +22,7 @@ struct ExpenseDetailViewState: Equatable, Sendable {
 }
 
 /// Turns an expense and the names of its people into sentences.
-struct ExpenseDetailViewModel: ViewModel {
+struct ExpenseDetailViewModel: SubmittingViewModel {
     static var examples: [ExpenseDetailViewState] {
         let me = UserID(rawValue: "me")
         let someone = UserID(rawValue: "someone")

@@ -54,55 +54,53 @@ public actor ExpensesFlow: InventoriedFlow {
         var model = ExpensesViewModel(user: user, timeZone: dependencies.timeZone)
         await load(into: &model)
         model.said(notice)
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .older:
-                    guard model.state.hasOlder else { break }
-                    await turn(&model, to: model.state.page + 1)
-                case .newer:
-                    guard model.state.page > 0 else { break }
-                    await turn(&model, to: model.state.page - 1)
-                case .open(let id):
-                    guard let expense = model.openable[id] else { break }
-                    let result = await router.start(ExpenseDetailFlow(user: user, expense: expense, dependencies: dependencies, router: router))
-                    await load(into: &model)
-                    model.said(nil)
-                    if case .deleted(let summary) = result { model.said("Deleted \(summary). Restore it below if that was a mistake.") }
-                case .payment(let id):
-                    model.askTakeBack(id)
-                case .deleted(let id):
-                    model.askRestore(id)
-                case .takeBack, .restore:
-                    // The question's own action: its screen offers no other.
-                    guard let pending = model.pending else { break }
-                    model.busy()
-                    await view.show(model.state)
-                    do throws(ExpensesError) {
-                        let done = try await answer(pending)
-                        model.keep()
-                        await load(into: &model)
-                        model.said(done)
-                    } catch {
-                        model.keep()
-                        model.failed(error)
-                    }
-                case .keep:
-                    model.keep()
-                case .reports:
-                    _ = await router.start(ReportsFlow(user: user, dependencies: dependencies, router: router))
-                case .addExpense:
-                    return .addExpense
-                case .settleUp:
-                    let result = await router.start(SettleUpFlow(user: user, dependencies: dependencies, router: router))
-                    await load(into: &model)
-                    if let said = result.notice(for: user) { model.said(said) }
-                case .back:
-                    guard model.state.question != nil else { return .closed }
-                    model.keep()
-                }
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .older:
+                guard model.state.hasOlder else { break }
+                await turn(&model, to: model.state.page + 1)
+            case .newer:
+                guard model.state.page > 0 else { break }
+                await turn(&model, to: model.state.page - 1)
+            case .open(let id):
+                guard let expense = model.openable[id] else { break }
+                let result = await router.start(ExpenseDetailFlow(user: user, expense: expense, dependencies: dependencies, router: router))
+                await load(into: &model)
+                model.said(nil)
+                if case .deleted(let summary) = result { model.said("Deleted \(summary). Restore it below if that was a mistake.") }
+            case .payment(let id):
+                model.askTakeBack(id)
+            case .deleted(let id):
+                model.askRestore(id)
+            case .takeBack, .restore:
+                // The question's own action: its screen offers no other.
+                guard let pending = model.pending else { break }
+                model.busy()
                 await view.show(model.state)
+                do throws(ExpensesError) {
+                    let done = try await answer(pending)
+                    model.keep()
+                    await load(into: &model)
+                    model.said(done)
+                } catch {
+                    model.keep()
+                    model.failed(error)
+                }
+            case .keep:
+                model.keep()
+            case .reports:
+                _ = await router.start(ReportsFlow(user: user, dependencies: dependencies, router: router))
+            case .addExpense:
+                return .addExpense
+            case .settleUp:
+                let result = await router.start(SettleUpFlow(user: user, dependencies: dependencies, router: router))
+                await load(into: &model)
+                if let said = result.notice(for: user) { model.said(said) }
+            case .back:
+                guard model.state.question != nil else { return .closed }
+                model.keep()
             }
+            return nil
         }
     }
 

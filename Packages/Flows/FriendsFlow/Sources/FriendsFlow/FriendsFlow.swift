@@ -60,28 +60,26 @@ public actor FriendsFlow: InventoriedFlow {
     public func perform() async -> FlowResult {
         var model = FriendsViewModel(actions: Self.children.actions)
         await load(into: &model)
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .filterChanged(let text):
-                    model.filterChanged(text)
-                case .more:
-                    model.more()
-                case .openFriend(let id):
-                    guard let friend = model.friend(id) else { break }
-                    let (notice, handedUp) = await preview(friend)
-                    if let handedUp { return handedUp }
-                    await load(into: &model)
-                    model.said(notice)
-                case .open(let id):
-                    let notice = await Self.children.open(id, in: self) ?? nil
-                    await load(into: &model)
-                    model.said(notice)
-                case .back:
-                    return .closed
-                }
-                await view.show(model.state)
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .filterChanged(let text):
+                model.filterChanged(text)
+            case .more:
+                model.more()
+            case .openFriend(let id):
+                guard let friend = model.friend(id) else { break }
+                let (notice, handedUp) = await preview(friend)
+                if let handedUp { return handedUp }
+                await load(into: &model)
+                model.said(notice)
+            case .open(let id):
+                let notice = await Self.children.open(id, in: self) ?? nil
+                await load(into: &model)
+                model.said(notice)
+            case .back:
+                return .closed
             }
+            return nil
         }
     }
 

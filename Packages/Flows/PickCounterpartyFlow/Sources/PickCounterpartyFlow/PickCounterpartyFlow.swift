@@ -61,37 +61,35 @@ public actor PickCounterpartyFlow: InventoriedFlow {
 
     public func perform() async -> FlowResult {
         var model = await load()
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .picked(let ids):
-                    model.picked(ids)
-                case .done:
-                    if model.canFinish { return .picked(model.pickedFriends) }
-                case .newContact:
-                    model.newContact()
-                case .nameChanged(let name):
-                    model.nameChanged(name)
-                case .emailChanged(let email):
-                    model.emailChanged(email)
-                case .add:
-                    guard model.state.step == .newContact else { break }
-                    model.busy()
-                    await view.show(model.state)
-                    let email = model.state.email.trimmingWhitespace()
-                    do throws(FriendsError) {
-                        model.added(try await dependencies.friends.addContact(name: model.state.name, email: email.isEmpty ? nil : email, by: user))
-                    } catch {
-                        model.failed(error)
-                    }
-                case .back:
-                    guard model.state.step == .newContact else { return model.leaving }
-                    model.backToPicking()
-                case .cancel:
-                    return model.leaving
-                }
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .picked(let ids):
+                model.picked(ids)
+            case .done:
+                if model.canFinish { return .picked(model.pickedFriends) }
+            case .newContact:
+                model.newContact()
+            case .nameChanged(let name):
+                model.nameChanged(name)
+            case .emailChanged(let email):
+                model.emailChanged(email)
+            case .add:
+                guard model.state.step == .newContact else { break }
+                model.busy()
                 await view.show(model.state)
+                let email = model.state.email.trimmingWhitespace()
+                do throws(FriendsError) {
+                    model.added(try await dependencies.friends.addContact(name: model.state.name, email: email.isEmpty ? nil : email, by: user))
+                } catch {
+                    model.failed(error)
+                }
+            case .back:
+                guard model.state.step == .newContact else { return model.leaving }
+                model.backToPicking()
+            case .cancel:
+                return model.leaving
             }
+            return nil
         }
     }
 

@@ -36,22 +36,20 @@ public actor ReportsFlow: InventoriedFlow {
     public func perform() async -> FlowResult {
         var model = ReportsViewModel(today: dependencies.today)
         if let range = model.range() { await show(range, in: &model) }
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .typed(let id, let text, let isFinal):
-                    model.typed(id, text, isFinal: isFinal)
-                case .show:
-                    // A range refused under its fields is not read: nothing to wait for.
-                    guard let range = model.range() else { break }
-                    model.busy()
-                    await view.show(model.state)
-                    await show(range, in: &model)
-                case .back:
-                    return .closed
-                }
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .typed(let id, let text, let isFinal):
+                model.typed(id, text, isFinal: isFinal)
+            case .show:
+                // A range refused under its fields is not read: nothing to wait for.
+                guard let range = model.range() else { break }
+                model.busy()
                 await view.show(model.state)
+                await show(range, in: &model)
+            case .back:
+                return .closed
             }
+            return nil
         }
     }
 

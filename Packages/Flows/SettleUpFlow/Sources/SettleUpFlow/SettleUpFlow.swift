@@ -69,37 +69,31 @@ public actor SettleUpFlow: InventoriedFlow {
             model = SettleUpViewModel(people: [], today: dependencies.today)
             model.failedToLoad(error)
         }
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .personChosen(let id):
-                    model.chose(id)
-                case .currencyChosen(let id):
-                    model.choseCurrency(id.rawValue)
-                case .typed(let id, let text, let isFinal):
-                    model.typed(id, text, isFinal: isFinal)
-                case .next:
-                    if let id = model.state.person { model.chose(id) }
-                case .record:
-                    let confirmed = if case .more = model.state.step { true } else { false }
-                    guard let payment = model.check(confirmed: confirmed), let other = model.state.chosen else { break }
-                    model.busy()
-                    await view.show(model.state)
-                    do throws(ExpensesError) {
-                        let settlement = try await dependencies.expenses.settle(
-                            from: payment.from ?? user, to: payment.to ?? user, amount: payment.amount, day: payment.day, by: user
-                        )
-                        return .settled(settlement, with: other.name)
-                    } catch {
-                        model.failed(error)
-                    }
-                case .back:
-                    if !model.back() { return .cancelled }
-                case .cancel:
-                    return .cancelled
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .personChosen(let id):
+                model.chose(id)
+            case .currencyChosen(let id):
+                model.choseCurrency(id.rawValue)
+            case .typed(let id, let text, let isFinal):
+                model.typed(id, text, isFinal: isFinal)
+            case .next:
+                if let id = model.state.person { model.chose(id) }
+            case .record:
+                let confirmed = if case .more = model.state.step { true } else { false }
+                guard let payment = model.check(confirmed: confirmed), let other = model.state.chosen else { break }
+                let settlement = await view.submit(&model) { _ throws(ExpensesError) in
+                    try await dependencies.expenses.settle(
+                        from: payment.from ?? user, to: payment.to ?? user, amount: payment.amount, day: payment.day, by: user
+                    )
                 }
-                await view.show(model.state)
+                if let settlement { return .settled(settlement, with: other.name) }
+            case .back:
+                if !model.back() { return .cancelled }
+            case .cancel:
+                return .cancelled
             }
+            return nil
         }
     }
 

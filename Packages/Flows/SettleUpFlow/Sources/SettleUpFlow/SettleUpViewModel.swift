@@ -93,7 +93,7 @@ struct SettleUpViewState: Equatable, Sendable {
 }
 
 /// Turns balances and answers into the screen's state, and checks the answers.
-struct SettleUpViewModel: ViewModel {
+struct SettleUpViewModel: SubmittingViewModel {
     static var examples: [SettleUpViewState] {
         guard let today = try? Day("2026-11-22") else { return [] }
         let someone = SettleUpViewState.Person(id: "someone", user: UserID(rawValue: "someone"), name: "Someone", balances: [

@@ -67,29 +67,24 @@ public actor SignInFlow: InventoriedFlow {
         }
 
         var model = SignInViewModel(children: Self.children.actions, notice: notice)
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .emailChanged(let email):
-                    model.emailChanged(email)
-                case .passwordChanged(let password):
-                    model.passwordChanged(password)
-                case .submit:
-                    guard model.checkAll() else { break }
-                    model.submitting()
-                    await view.show(model.state)
-                    do throws(AccountsError) {
-                        return .signedIn(try await dependencies.accounts.signIn(email: model.state.email, password: model.password))
-                    } catch {
-                        model.failed(error)
-                    }
-                case .open(let child):
-                    if case .signedUp(let user) = await Self.children.open(child, in: self) { return .signedUp(user) }
-                case .cancel:
-                    return .cancelled
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .emailChanged(let email):
+                model.emailChanged(email)
+            case .passwordChanged(let password):
+                model.passwordChanged(password)
+            case .submit:
+                guard model.checkAll() else { break }
+                let signedIn = await view.submit(&model) { model throws(AccountsError) in
+                    try await dependencies.accounts.signIn(email: model.state.email, password: model.password)
                 }
-                await view.show(model.state)
+                if let signedIn { return .signedIn(signedIn) }
+            case .open(let child):
+                if case .signedUp(let user) = await Self.children.open(child, in: self) { return .signedUp(user) }
+            case .cancel:
+                return .cancelled
             }
+            return nil
         }
     }
 

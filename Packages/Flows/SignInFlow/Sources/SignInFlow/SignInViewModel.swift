@@ -16,7 +16,7 @@ struct SignInViewState: Equatable, Sendable {
 }
 
 /// Turns what the user types and what the service answers into the sign-in screen's state.
-struct SignInViewModel: ViewModel {
+struct SignInViewModel: SubmittingViewModel {
     static let passwordMissing = "Enter your password."
 
     /// A state for each thing the screen can show (idle, busy, each refusal of a field, each
@@ -36,7 +36,7 @@ struct SignInViewModel: ViewModel {
             return model.state
         }
         var loading = base
-        loading.submitting()
+        loading.busy()
         let expired = SignInViewModel(children: children, notice: StoredSession.expiredNotice)
         return [base.state, loading.state, expired.state] + emailRefusals + [noPassword.state] + failures
     }
@@ -70,7 +70,7 @@ struct SignInViewModel: ViewModel {
         return state.emailError == nil && state.passwordError == nil
     }
 
-    mutating func submitting() {
+    mutating func busy() {
         state.notice = nil
         state.phase = .loading
     }

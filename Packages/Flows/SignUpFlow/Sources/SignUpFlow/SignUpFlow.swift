@@ -34,30 +34,24 @@ public actor SignUpFlow: InventoriedFlow {
 
     public func perform() async -> FlowResult {
         var model = SignUpViewModel()
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .emailChanged(let email):
-                    model.emailChanged(email)
-                case .passwordChanged(let password):
-                    model.passwordChanged(password)
-                case .displayNameChanged(let name):
-                    model.displayNameChanged(name)
-                case .submit:
-                    guard model.checkAll() else { break }
-                    model.submitting()
-                    await view.show(model.state)
-                    do throws(AccountsError) {
-                        let form = model.form
-                        return .signedUp(try await dependencies.accounts.signUp(email: form.email, displayName: form.displayName, password: form.password))
-                    } catch {
-                        model.failed(error)
-                    }
-                case .cancel:
-                    return .cancelled
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .emailChanged(let email):
+                model.emailChanged(email)
+            case .passwordChanged(let password):
+                model.passwordChanged(password)
+            case .displayNameChanged(let name):
+                model.displayNameChanged(name)
+            case .submit:
+                guard model.checkAll() else { break }
+                let signedUp = await view.submit(&model) { model throws(AccountsError) in
+                    try await dependencies.accounts.signUp(email: model.form.email, displayName: model.form.displayName, password: model.form.password)
                 }
-                await view.show(model.state)
+                if let signedUp { return .signedUp(signedUp) }
+            case .cancel:
+                return .cancelled
             }
+            return nil
         }
     }
 }

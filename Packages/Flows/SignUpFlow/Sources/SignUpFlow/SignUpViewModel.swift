@@ -14,7 +14,7 @@ struct SignUpViewState: Equatable, Sendable {
 }
 
 /// Turns what the user types and what the service answers into the sign-up screen's state.
-struct SignUpViewModel: ViewModel {
+struct SignUpViewModel: SubmittingViewModel {
     /// A state for each thing the screen can show (idle, busy, every refusal the service can
     /// give): the flow's coverage inventory is drawn from these.
     static var examples: [SignUpViewState] {
@@ -65,7 +65,7 @@ struct SignUpViewModel: ViewModel {
         return state.emailError == nil && state.passwordError == nil && state.displayNameError == nil
     }
 
-    mutating func submitting() {
+    mutating func busy() {
         state.phase = .loading
     }
 

@@ -44,30 +44,28 @@ public actor UpdateAvatarFlow: InventoriedFlow {
         } catch {
             model.failed(error.message)
         }
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .kindChosen(let kind):
-                    model.kindChosen(kind)
-                case .pathChanged(let path):
-                    model.pathChanged(path)
-                case .colourChosen(let colour):
-                    model.colourChosen(colour)
-                case .save:
-                    guard let avatar = chosen(&model) else { break }
-                    model.saving()
-                    await view.show(model.state)
-                    do throws(AccountsError) {
-                        try await dependencies.accounts.changeAvatar(to: avatar, of: user.id)
-                        return .changed(avatar)
-                    } catch {
-                        model.failed(error.message)
-                    }
-                case .cancel:
-                    return .cancelled
-                }
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .kindChosen(let kind):
+                model.kindChosen(kind)
+            case .pathChanged(let path):
+                model.pathChanged(path)
+            case .colourChosen(let colour):
+                model.colourChosen(colour)
+            case .save:
+                guard let avatar = chosen(&model) else { break }
+                model.busy()
                 await view.show(model.state)
+                do throws(AccountsError) {
+                    try await dependencies.accounts.changeAvatar(to: avatar, of: user.id)
+                    return .changed(avatar)
+                } catch {
+                    model.failed(error.message)
+                }
+            case .cancel:
+                return .cancelled
             }
+            return nil
         }
     }
 

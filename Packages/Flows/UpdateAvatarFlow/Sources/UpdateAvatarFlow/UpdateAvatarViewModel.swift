@@ -29,7 +29,7 @@ struct UpdateAvatarViewModel: ViewModel {
     static var examples: [UpdateAvatarViewState] {
         let base = UpdateAvatarViewModel(initials: "AL")
         var saving = base
-        saving.saving()
+        saving.busy()
         var failed = base
         failed.failed(FlowInventory.anyDetail)
         var refused = base
@@ -80,7 +80,7 @@ struct UpdateAvatarViewModel: ViewModel {
         state.phase = .idle
     }
 
-    mutating func saving() {
+    mutating func busy() {
         state.phase = .loading
     }
 

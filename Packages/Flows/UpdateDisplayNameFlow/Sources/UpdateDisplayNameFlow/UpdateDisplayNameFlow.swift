@@ -37,25 +37,20 @@ public actor UpdateDisplayNameFlow: InventoriedFlow {
 
     public func perform() async -> FlowResult {
         var model = UpdateDisplayNameViewModel(current: user.displayName.value)
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .nameChanged(let name):
-                    model.nameChanged(name)
-                case .save:
-                    guard model.check() else { break }
-                    model.saving()
-                    await view.show(model.state)
-                    do throws(AccountsError) {
-                        return .changed(try await dependencies.accounts.changeDisplayName(to: model.state.name, of: user.id))
-                    } catch {
-                        model.failed(error)
-                    }
-                case .cancel:
-                    return .cancelled
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .nameChanged(let name):
+                model.nameChanged(name)
+            case .save:
+                guard model.check() else { break }
+                let changed = await view.submit(&model) { model throws(AccountsError) in
+                    try await dependencies.accounts.changeDisplayName(to: model.state.name, of: user.id)
                 }
-                await view.show(model.state)
+                if let changed { return .changed(changed) }
+            case .cancel:
+                return .cancelled
             }
+            return nil
         }
     }
 }

@@ -10,14 +10,14 @@ struct UpdateDisplayNameViewState: Equatable, Sendable {
 }
 
 /// Turns what the user types and what the service answers into the name form's state.
-struct UpdateDisplayNameViewModel: ViewModel {
+struct UpdateDisplayNameViewModel: SubmittingViewModel {
     /// A state for each thing the screen can show (idle, saving, every refusal): the flow's
     /// coverage inventory is drawn from these.
     static var examples: [UpdateDisplayNameViewState] {
         let refusals = DisplayName.Problem.allCases.map(AccountsError.invalidDisplayName)
             + [.noSuchAccount, .refused(FlowInventory.anyDetail), .storeUnavailable(FlowInventory.anyDetail)]
         var saving = UpdateDisplayNameViewModel(current: "")
-        saving.saving()
+        saving.busy()
         return [UpdateDisplayNameViewModel(current: "").state, saving.state] + refusals.map { error in
             var model = UpdateDisplayNameViewModel(current: "")
             model.failed(error)
@@ -44,7 +44,7 @@ struct UpdateDisplayNameViewModel: ViewModel {
         return state.nameError == nil
     }
 
-    mutating func saving() {
+    mutating func busy() {
         state.phase = .loading
     }
 

@@ -36,28 +36,22 @@ public actor UpdateEmailFlow: InventoriedFlow {
 
     public func perform() async -> FlowResult {
         var model = UpdateEmailViewModel(current: user.email.value)
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .emailChanged(let email):
-                    model.emailChanged(email)
-                case .passwordChanged(let password):
-                    model.passwordChanged(password)
-                case .save:
-                    guard model.checkAll() else { break }
-                    model.saving()
-                    await view.show(model.state)
-                    do throws(AccountsError) {
-                        let form = model.form
-                        return .changed(try await dependencies.accounts.changeEmail(to: form.email, password: form.password, of: user.id))
-                    } catch {
-                        model.failed(error)
-                    }
-                case .cancel:
-                    return .cancelled
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .emailChanged(let email):
+                model.emailChanged(email)
+            case .passwordChanged(let password):
+                model.passwordChanged(password)
+            case .save:
+                guard model.checkAll() else { break }
+                let changed = await view.submit(&model) { model throws(AccountsError) in
+                    try await dependencies.accounts.changeEmail(to: model.form.email, password: model.form.password, of: user.id)
                 }
-                await view.show(model.state)
+                if let changed { return .changed(changed) }
+            case .cancel:
+                return .cancelled
             }
+            return nil
         }
     }
 }

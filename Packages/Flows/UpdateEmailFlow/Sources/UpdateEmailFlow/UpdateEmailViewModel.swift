@@ -14,14 +14,14 @@ struct UpdateEmailViewState: Equatable, Sendable {
 }
 
 /// Turns what the user types and what the service answers into the email form's state.
-struct UpdateEmailViewModel: ViewModel {
+struct UpdateEmailViewModel: SubmittingViewModel {
     /// A state for each thing the screen can show (idle, saving, every refusal): the flow's
     /// coverage inventory is drawn from these.
     static var examples: [UpdateEmailViewState] {
         let refusals = EmailAddress.Problem.allCases.map(AccountsError.invalidEmail)
             + [.emailTaken, .wrongPassword, .noSuchAccount, .refused(FlowInventory.anyDetail), .storeUnavailable(FlowInventory.anyDetail)]
         var saving = UpdateEmailViewModel(current: "")
-        saving.saving()
+        saving.busy()
         var empty = UpdateEmailViewModel(current: "")
         _ = empty.checkAll()
         return [UpdateEmailViewModel(current: "").state, saving.state, empty.state] + refusals.map { error in
@@ -62,7 +62,7 @@ struct UpdateEmailViewModel: ViewModel {
         return state.emailError == nil && state.passwordError == nil
     }
 
-    mutating func saving() {
+    mutating func busy() {
         state.phase = .loading
     }
 

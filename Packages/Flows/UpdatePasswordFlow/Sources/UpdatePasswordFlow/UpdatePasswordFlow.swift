@@ -32,31 +32,24 @@ public actor UpdatePasswordFlow: InventoriedFlow {
 
     public func perform() async -> FlowResult {
         var model = UpdatePasswordViewModel()
-        return await presenter.presenting(model.state) { view in
-            while true {
-                switch await view.next() {
-                case .currentChanged(let password):
-                    model.currentChanged(password)
-                case .newChanged(let password):
-                    model.newChanged(password)
-                case .repeatChanged(let password):
-                    model.repeatChanged(password)
-                case .save:
-                    guard model.checkAll() else { break }
-                    model.saving()
-                    await view.show(model.state)
-                    do throws(AccountsError) {
-                        let form = model.form
-                        try await dependencies.accounts.changePassword(from: form.current, to: form.new, of: user.id)
-                        return .changed
-                    } catch {
-                        model.failed(error)
-                    }
-                case .cancel:
-                    return .cancelled
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .currentChanged(let password):
+                model.currentChanged(password)
+            case .newChanged(let password):
+                model.newChanged(password)
+            case .repeatChanged(let password):
+                model.repeatChanged(password)
+            case .save:
+                guard model.checkAll() else { break }
+                let changed: Void? = await view.submit(&model) { model throws(AccountsError) in
+                    try await dependencies.accounts.changePassword(from: model.form.current, to: model.form.new, of: user.id)
                 }
-                await view.show(model.state)
+                if changed != nil { return .changed }
+            case .cancel:
+                return .cancelled
             }
+            return nil
         }
     }
 }

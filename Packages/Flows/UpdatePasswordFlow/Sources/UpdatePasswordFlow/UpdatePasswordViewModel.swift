@@ -14,14 +14,14 @@ struct UpdatePasswordViewState: Equatable, Sendable {
 }
 
 /// Turns what the user types and what the service answers into the password form's state.
-struct UpdatePasswordViewModel: ViewModel {
+struct UpdatePasswordViewModel: SubmittingViewModel {
     /// A state for each thing the screen can show (idle, saving, every refusal): the flow's
     /// coverage inventory is drawn from these.
     static var examples: [UpdatePasswordViewState] {
         let refusals = PasswordRules.Problem.allCases.map(AccountsError.invalidPassword)
             + [.wrongPassword, .samePassword, .noSuchAccount, .refused(FlowInventory.anyDetail), .storeUnavailable(FlowInventory.anyDetail)]
         var saving = UpdatePasswordViewModel()
-        saving.saving()
+        saving.busy()
         var empty = UpdatePasswordViewModel()
         _ = empty.checkAll()
         var differ = UpdatePasswordViewModel()
@@ -77,7 +77,7 @@ struct UpdatePasswordViewModel: ViewModel {
         return state.currentError == nil && state.newError == nil && state.repeatError == nil
     }
 
-    mutating func saving() {
+    mutating func busy() {
         state.phase = .loading
     }
 
