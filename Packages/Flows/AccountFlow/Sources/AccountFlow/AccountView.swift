@@ -7,7 +7,6 @@ struct AccountView: View {
     static let screenID: ScreenID = "account"
     static let theme: ElementID = "theme"
     static let defaultCurrency: ElementID = "default-currency"
-    static let back: ElementID = "back"
 
     func screen(for state: AccountViewState) -> Screen {
         let themes = Theme.allCases.map { Choice(id: ElementID($0.rawValue), label: Self.label($0)) }
@@ -24,7 +23,7 @@ struct AccountView: View {
                     input: .choice(currencies, selected: state.defaultCurrency.map { ElementID($0.code) }), hint: "what a new expense starts in"
                 ),
             ],
-            actions: state.actions + [Action(id: Self.back, label: "Back", role: .cancel)],
+            actions: state.actions + [.back],
             status: state.phase.status(busy: "Saving") ?? state.notice.map(ScreenStatus.notice)
         )
     }

@@ -17,7 +17,7 @@ enum AccountAction: ViewAction {
             options.first.flatMap { Theme(rawValue: $0.rawValue) }.map(Self.themeChosen)
         case .choose(ScreenView.defaultCurrency, let options):
             options.first.flatMap { Currency(code: $0.rawValue) }.map(Self.currencyChosen)
-        case .tap(ScreenView.back), .back, .cancel: .back
+        case .tap(.back), .back, .cancel: .back
         case .tap(let change): .open(change)
         default: nil
         }

@@ -19,7 +19,6 @@ struct AddExpenseView: View {
     static let note: ElementID = "note"
     static let save: ElementID = "save"
     static let people: ElementID = "people"
-    static let cancel: ElementID = "cancel"
 
     func screen(for state: AddExpenseViewState) -> Screen {
         let others = state.people.dropFirst().map(\.name)
@@ -55,7 +54,7 @@ struct AddExpenseView: View {
             actions: [
                 Action(id: Self.save, label: "Save", role: .primary),
                 Action(id: Self.people, label: "Change who shares it"),
-                Action(id: Self.cancel, label: "Cancel", role: .cancel),
+                .cancel,
             ],
             status: state.phase.status(busy: "Saving"),
             footer: state.preview

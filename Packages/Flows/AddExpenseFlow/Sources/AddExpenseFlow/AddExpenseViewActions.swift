@@ -18,7 +18,7 @@ enum AddExpenseAction: ViewAction {
         case .choose(let id, let options): .chose(id, options)
         case .tap(ScreenView.people): .people
         case .tap(ScreenView.save): .save
-        case .tap(ScreenView.cancel), .back, .cancel: .cancel
+        case .tap(.cancel), .back, .cancel: .cancel
         default: nil
         }
     }

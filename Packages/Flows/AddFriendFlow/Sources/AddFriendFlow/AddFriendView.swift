@@ -9,8 +9,6 @@ struct AddFriendView: View {
     static let contactEmail: ElementID = "contact-email"
     static let find: ElementID = "find"
     static let add: ElementID = "add"
-    static let back: ElementID = "back"
-    static let cancel: ElementID = "cancel"
 
     func screen(for state: AddFriendViewState) -> Screen {
         let status = state.phase.status(busy: "Looking")
@@ -21,8 +19,8 @@ struct AddFriendView: View {
                 text: [found.question] + found.details,
                 actions: [
                     Action(id: Self.add, label: "Add", role: .primary),
-                    Action(id: Self.back, label: "Back", role: .secondary),
-                    Action(id: Self.cancel, label: "Cancel", role: .cancel),
+                    Action(id: .back, label: "Back", role: .secondary),
+                    .cancel,
                 ],
                 status: status
             )
@@ -45,7 +43,7 @@ struct AddFriendView: View {
             fields: fields,
             actions: [
                 Action(id: Self.find, label: "Find", role: .primary),
-                Action(id: Self.cancel, label: "Cancel", role: .cancel),
+                .cancel,
             ],
             status: status
         )

@@ -19,8 +19,8 @@ enum AddFriendAction: ViewAction {
         case .fill(ScreenView.contactEmail, let value): .contactEmailChanged(value)
         case .tap(ScreenView.find): .find
         case .tap(ScreenView.add): .confirm
-        case .tap(ScreenView.back), .back: .back
-        case .tap(ScreenView.cancel), .cancel: .cancel
+        case .tap(.back), .back: .back
+        case .tap(.cancel), .cancel: .cancel
         default: nil
         }
     }

@@ -8,7 +8,6 @@ struct ExpenseDetailView: View {
     static let edit: ElementID = "edit"
     static let delete: ElementID = "delete"
     static let confirmDelete: ElementID = "confirm-delete"
-    static let back: ElementID = "back"
 
     func screen(for state: ExpenseDetailViewState) -> Screen {
         let status = state.phase.status(busy: "Working") ?? state.notice.map(ScreenStatus.notice)
@@ -19,7 +18,7 @@ struct ExpenseDetailView: View {
                 id: Self.screenID, title: "An expense",
                 text: !state.isLoaded ? [] : [options.isEmpty ? "You are in no expense yet." : "Which expense? Your newest first."],
                 fields: options.isEmpty ? [] : [Field(id: Self.expense, label: "Expense", input: .choice(options, selected: nil))],
-                actions: [Action(id: Self.back, label: "Back", role: .cancel)],
+                actions: [.back],
                 status: status
             )
         case .detail:
@@ -28,7 +27,7 @@ struct ExpenseDetailView: View {
                 ? [Action(id: Self.edit, label: "Edit"), Action(id: Self.delete, label: "Delete")] : []
             return Screen(
                 id: Self.screenID, title: state.title, text: state.lines,
-                actions: actions + [Action(id: Self.back, label: "Back", role: .cancel)],
+                actions: actions + [.back],
                 status: status
             )
         case .confirmDelete:
@@ -37,7 +36,7 @@ struct ExpenseDetailView: View {
                 text: ["Delete \(state.title)? Everyone's balances go back to what they were without it; it can be restored from the Expenses tab."],
                 actions: [
                     Action(id: Self.confirmDelete, label: "Delete", role: .primary),
-                    Action(id: Self.back, label: "Back", role: .cancel),
+                    .back,
                 ],
                 status: status
             )

@@ -16,7 +16,7 @@ enum ExpenseDetailAction: ViewAction {
         case .tap(ScreenView.edit): .edit
         case .tap(ScreenView.delete): .delete
         case .tap(ScreenView.confirmDelete): .confirmDelete
-        case .tap(ScreenView.back), .back, .cancel: .back
+        case .tap(.back), .back, .cancel: .back
         default: nil
         }
     }

@@ -9,7 +9,6 @@ struct ExpensesView: View {
     static let newer: ElementID = "newer"
     static let addExpense: ElementID = "add-expense"
     static let settleUp: ElementID = "settle-up"
-    static let back: ElementID = "back"
     static let payment: ElementID = "payment"
     static let takeBack: ElementID = "take-back"
     static let keep: ElementID = "keep"
@@ -55,7 +54,7 @@ struct ExpensesView: View {
         actions.append(Action(id: Self.reports, label: "Reports"))
         if state.hasOlder { actions.append(Action(id: Self.older, label: "Older")) }
         if state.page > 0 { actions.append(Action(id: Self.newer, label: "Newer")) }
-        actions.append(Action(id: Self.back, label: "Back", role: .cancel))
+        actions.append(.back)
         var fields = state.recent.isEmpty ? [] : [
             Field(id: Self.expense, label: "Open", input: .choice(state.recent, selected: nil), hint: "one of your newest expenses: its parts, edit, delete"),
         ]

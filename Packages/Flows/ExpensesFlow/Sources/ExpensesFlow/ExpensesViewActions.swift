@@ -30,7 +30,7 @@ enum ExpensesAction: ViewAction {
         case .tap(ScreenView.newer): .newer
         case .tap(ScreenView.addExpense): .addExpense
         case .tap(ScreenView.settleUp): .settleUp
-        case .tap(ScreenView.back), .back, .cancel: .back
+        case .tap(.back), .back, .cancel: .back
         default: nil
         }
     }

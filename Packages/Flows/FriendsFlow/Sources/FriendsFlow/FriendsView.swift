@@ -6,7 +6,6 @@ struct FriendsView: View {
     static let filter: ElementID = "filter"
     static let friend: ElementID = "friend"
     static let more: ElementID = "more"
-    static let back: ElementID = "back"
 
     func screen(for state: FriendsViewState) -> Screen {
         var text = state.totals
@@ -27,7 +26,7 @@ struct FriendsView: View {
             title: "Friends",
             text: text,
             fields: fields,
-            actions: actions + [Action(id: Self.back, label: "Back", role: .cancel)],
+            actions: actions + [.back],
             status: state.phase.status(busy: "Loading") ?? state.notice.map(ScreenStatus.notice)
         )
     }

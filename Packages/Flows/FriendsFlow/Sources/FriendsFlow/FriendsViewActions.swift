@@ -17,7 +17,7 @@ enum FriendsAction: ViewAction {
         case .fill(ScreenView.filter, let text): .filterChanged(text)
         case .choose(ScreenView.friend, let ids): ids.first.map(Self.openFriend)
         case .tap(ScreenView.more): .more
-        case .tap(ScreenView.back), .back, .cancel: .back
+        case .tap(.back), .back, .cancel: .back
         case .tap(let id): .open(id)
         default: nil
         }

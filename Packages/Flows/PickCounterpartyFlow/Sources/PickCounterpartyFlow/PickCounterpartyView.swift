@@ -10,8 +10,6 @@ struct PickCounterpartyView: View {
     static let name: ElementID = "name"
     static let email: ElementID = "email"
     static let add: ElementID = "add"
-    static let back: ElementID = "back"
-    static let cancel: ElementID = "cancel"
 
     func screen(for state: PickCounterpartyViewState) -> Screen {
         switch state.step {
@@ -31,7 +29,7 @@ struct PickCounterpartyView: View {
                 actions: [
                     Action(id: Self.done, label: "Done", role: .primary),
                     Action(id: Self.newContact, label: "Add a new contact"),
-                    Action(id: Self.cancel, label: "Cancel", role: .cancel),
+                    .cancel,
                 ],
                 status: state.notice.map(ScreenStatus.notice) ?? state.phase.status(busy: "Loading your friends")
             )
@@ -46,8 +44,8 @@ struct PickCounterpartyView: View {
                 ],
                 actions: [
                     Action(id: Self.add, label: "Add and pick", role: .primary),
-                    Action(id: Self.back, label: "Back"),
-                    Action(id: Self.cancel, label: "Cancel", role: .cancel),
+                    Action(id: .back, label: "Back"),
+                    .cancel,
                 ],
                 status: state.phase.status(busy: "Adding")
             )

@@ -21,8 +21,8 @@ enum PickCounterpartyAction: ViewAction {
         case .fill(ScreenView.name, let value): .nameChanged(value)
         case .fill(ScreenView.email, let value): .emailChanged(value)
         case .tap(ScreenView.add): .add
-        case .tap(ScreenView.back), .back: .back
-        case .tap(ScreenView.cancel), .cancel: .cancel
+        case .tap(.back), .back: .back
+        case .tap(.cancel), .cancel: .cancel
         default: nil
         }
     }

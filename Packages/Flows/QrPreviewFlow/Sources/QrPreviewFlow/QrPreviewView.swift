@@ -4,7 +4,6 @@ import FlowKit
 /// scripts use.
 struct QrPreviewView: View {
     static let screenID: ScreenID = "qr-preview"
-    static let back: ElementID = "back"
 
     func screen(for state: QrPreviewViewState) -> Screen {
         Screen(
@@ -12,7 +11,7 @@ struct QrPreviewView: View {
             title: "Your friend code",
             text: ["A friend scans this code with their phone, or types \(state.code) to add you."],
             figures: [.qrCode(state.code)],
-            actions: [Action(id: Self.back, label: "Back", role: .cancel)]
+            actions: [.back]
         )
     }
 }

@@ -9,7 +9,7 @@ enum QrPreviewAction: ViewAction {
 
     static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .tap(ScreenView.back), .back: .back
+        case .tap(.back), .back: .back
         case .cancel: .cancel
         default: nil
         }

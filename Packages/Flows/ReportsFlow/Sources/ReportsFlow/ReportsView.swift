@@ -7,7 +7,6 @@ struct ReportsView: View {
     static let from: ElementID = "from"
     static let through: ElementID = "through"
     static let show: ElementID = "show"
-    static let back: ElementID = "back"
 
     func screen(for state: ReportsViewState) -> Screen {
         Screen(
@@ -20,7 +19,7 @@ struct ReportsView: View {
             ],
             actions: [
                 Action(id: Self.show, label: "Show", role: .primary),
-                Action(id: Self.back, label: "Back", role: .cancel),
+                .back,
             ],
             status: state.phase.status(busy: "Adding up")
         )

@@ -13,7 +13,7 @@ enum ReportsAction: ViewAction {
         case .fill(let id, let value): .typed(id, value, isFinal: true)
         case .edit(let id, let value): .typed(id, value, isFinal: false)
         case .tap(ScreenView.show): .show
-        case .tap(ScreenView.back), .back, .cancel: .back
+        case .tap(.back), .back, .cancel: .back
         default: nil
         }
     }

@@ -12,8 +12,6 @@ struct SettleUpView: View {
     static let next: ElementID = "next"
     static let record: ElementID = "record"
     static let recordAnyway: ElementID = "record-anyway"
-    static let back: ElementID = "back"
-    static let cancel: ElementID = "cancel"
 
     func screen(for state: SettleUpViewState) -> Screen {
         let status = state.phase.status(busy: "Recording")
@@ -22,14 +20,14 @@ struct SettleUpView: View {
             guard !state.people.isEmpty else {
                 return Screen(
                     id: Self.screenID, title: "Settle up", text: state.isLoaded ? ["You are settled up with everyone: nothing to pay or to receive."] : [],
-                    actions: [Action(id: Self.cancel, label: "Back", role: .cancel)], status: status
+                    actions: [Action(id: .cancel, label: "Back", role: .cancel)], status: status
                 )
             }
             let options = state.people.map { Choice(id: $0.id, label: $0.name, detail: $0.phrases) }
             return Screen(
                 id: Self.screenID, title: "Settle up", text: ["Whom with? Everyone you have an open balance or a suggested payment with."],
                 fields: [Field(id: Self.person, label: "With", input: .choice(options, selected: state.person))],
-                actions: [Action(id: Self.next, label: "Next", role: .primary), Action(id: Self.cancel, label: "Cancel", role: .cancel)],
+                actions: [Action(id: Self.next, label: "Next", role: .primary), .cancel],
                 status: status
             )
         case .form:
@@ -51,8 +49,8 @@ struct SettleUpView: View {
                 fields: fields,
                 actions: [
                     Action(id: Self.record, label: "Record the payment", role: .primary),
-                    Action(id: Self.back, label: "Back"),
-                    Action(id: Self.cancel, label: "Cancel", role: .cancel),
+                    Action(id: .back, label: "Back"),
+                    .cancel,
                 ],
                 status: status
             )
@@ -61,7 +59,7 @@ struct SettleUpView: View {
                 id: Self.screenID, title: "Settle up", text: [question, "Record it anyway?"],
                 actions: [
                     Action(id: Self.recordAnyway, label: "Record it anyway", role: .primary),
-                    Action(id: Self.back, label: "Back", role: .cancel),
+                    .back,
                 ],
                 status: status
             )

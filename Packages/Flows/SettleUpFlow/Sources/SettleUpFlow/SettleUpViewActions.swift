@@ -20,8 +20,8 @@ enum SettleUpAction: ViewAction {
         case .edit(let id, let value): .typed(id, value, isFinal: false)
         case .tap(ScreenView.next): .next
         case .tap(ScreenView.record), .tap(ScreenView.recordAnyway): .record
-        case .tap(ScreenView.back), .back: .back
-        case .tap(ScreenView.cancel), .cancel: .cancel
+        case .tap(.back), .back: .back
+        case .tap(.cancel), .cancel: .cancel
         default: nil
         }
     }

@@ -7,7 +7,6 @@ struct SignInView: View {
     static let email: ElementID = "email"
     static let password: ElementID = "password"
     static let submit: ElementID = "sign-in"
-    static let cancel: ElementID = "cancel"
 
     func screen(for state: SignInViewState) -> Screen {
         Screen(
@@ -20,7 +19,7 @@ struct SignInView: View {
             ],
             actions: [Action(id: Self.submit, label: "Sign in", role: .primary)]
                 + state.children
-                + [Action(id: Self.cancel, label: "Cancel", role: .cancel)],
+                + [.cancel],
             status: state.phase.status(busy: "Signing in") ?? state.notice.map(ScreenStatus.notice)
         )
     }

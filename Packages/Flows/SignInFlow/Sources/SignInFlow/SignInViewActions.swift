@@ -16,7 +16,7 @@ enum SignInAction: ViewAction {
         case .fill(ScreenView.email, let value): .emailChanged(value)
         case .fill(ScreenView.password, let value): .passwordChanged(value)
         case .tap(ScreenView.submit): .submit
-        case .tap(ScreenView.cancel), .back, .cancel: .cancel
+        case .tap(.cancel), .back, .cancel: .cancel
         case .tap(let child): .open(child)
         default: nil
         }

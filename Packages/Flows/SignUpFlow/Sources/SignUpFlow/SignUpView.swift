@@ -7,7 +7,6 @@ struct SignUpView: View {
     static let password: ElementID = "password"
     static let displayName: ElementID = "display-name"
     static let submit: ElementID = "create-account"
-    static let cancel: ElementID = "cancel"
 
     func screen(for state: SignUpViewState) -> Screen {
         Screen(
@@ -33,7 +32,7 @@ struct SignUpView: View {
             ],
             actions: [
                 Action(id: Self.submit, label: "Create account", role: .primary),
-                Action(id: Self.cancel, label: "Cancel", role: .cancel),
+                .cancel,
             ],
             status: state.phase.status(busy: "Creating your account")
         )

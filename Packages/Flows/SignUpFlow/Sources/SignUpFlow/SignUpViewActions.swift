@@ -16,7 +16,7 @@ enum SignUpAction: ViewAction {
         case .fill(ScreenView.password, let value): .passwordChanged(value)
         case .fill(ScreenView.displayName, let value): .displayNameChanged(value)
         case .tap(ScreenView.submit): .submit
-        case .tap(ScreenView.cancel), .back, .cancel: .cancel
+        case .tap(.cancel), .back, .cancel: .cancel
         default: nil
         }
     }

@@ -7,7 +7,6 @@ struct UpdateAvatarView: View {
     static let path: ElementID = "path"
     static let colour: ElementID = "colour"
     static let save: ElementID = "save"
-    static let cancel: ElementID = "cancel"
 
     func screen(for state: UpdateAvatarViewState) -> Screen {
         let kinds = [
@@ -27,7 +26,7 @@ struct UpdateAvatarView: View {
             ],
             actions: [
                 Action(id: Self.save, label: "Save", role: .primary),
-                Action(id: Self.cancel, label: "Cancel", role: .cancel),
+                .cancel,
             ],
             status: state.phase.status(busy: "Saving your avatar")
         )

@@ -19,7 +19,7 @@ enum UpdateAvatarAction: ViewAction {
             options.first.flatMap { AvatarColour(rawValue: $0.rawValue) }.map(Self.colourChosen)
         case .fill(ScreenView.path, let value): .pathChanged(value)
         case .tap(ScreenView.save): .save
-        case .tap(ScreenView.cancel), .back, .cancel: .cancel
+        case .tap(.cancel), .back, .cancel: .cancel
         default: nil
         }
     }

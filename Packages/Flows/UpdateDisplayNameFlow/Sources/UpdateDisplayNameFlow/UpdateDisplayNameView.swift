@@ -5,7 +5,6 @@ struct UpdateDisplayNameView: View {
     static let screenID: ScreenID = "update-display-name"
     static let name: ElementID = "display-name"
     static let save: ElementID = "save"
-    static let cancel: ElementID = "cancel"
 
     func screen(for state: UpdateDisplayNameViewState) -> Screen {
         Screen(
@@ -17,7 +16,7 @@ struct UpdateDisplayNameView: View {
             ],
             actions: [
                 Action(id: Self.save, label: "Save", role: .primary),
-                Action(id: Self.cancel, label: "Cancel", role: .cancel),
+                .cancel,
             ],
             status: state.phase.status(busy: "Saving your name")
         )

@@ -12,7 +12,7 @@ enum UpdateDisplayNameAction: ViewAction {
         switch event {
         case .fill(ScreenView.name, let value): .nameChanged(value)
         case .tap(ScreenView.save): .save
-        case .tap(ScreenView.cancel), .back, .cancel: .cancel
+        case .tap(.cancel), .back, .cancel: .cancel
         default: nil
         }
     }

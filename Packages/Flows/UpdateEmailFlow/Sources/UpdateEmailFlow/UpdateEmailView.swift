@@ -6,7 +6,6 @@ struct UpdateEmailView: View {
     static let email: ElementID = "email"
     static let password: ElementID = "password"
     static let save: ElementID = "save"
-    static let cancel: ElementID = "cancel"
 
     func screen(for state: UpdateEmailViewState) -> Screen {
         Screen(
@@ -19,7 +18,7 @@ struct UpdateEmailView: View {
             ],
             actions: [
                 Action(id: Self.save, label: "Save", role: .primary),
-                Action(id: Self.cancel, label: "Cancel", role: .cancel),
+                .cancel,
             ],
             status: state.phase.status(busy: "Checking your password")
         )

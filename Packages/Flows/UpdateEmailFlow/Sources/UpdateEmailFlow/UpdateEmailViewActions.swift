@@ -14,7 +14,7 @@ enum UpdateEmailAction: ViewAction {
         case .fill(ScreenView.email, let value): .emailChanged(value)
         case .fill(ScreenView.password, let value): .passwordChanged(value)
         case .tap(ScreenView.save): .save
-        case .tap(ScreenView.cancel), .back, .cancel: .cancel
+        case .tap(.cancel), .back, .cancel: .cancel
         default: nil
         }
     }

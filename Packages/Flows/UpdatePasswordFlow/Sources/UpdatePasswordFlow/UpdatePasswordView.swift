@@ -7,7 +7,6 @@ struct UpdatePasswordView: View {
     static let new: ElementID = "new-password"
     static let repeated: ElementID = "repeat-password"
     static let save: ElementID = "save"
-    static let cancel: ElementID = "cancel"
 
     func screen(for state: UpdatePasswordViewState) -> Screen {
         Screen(
@@ -24,7 +23,7 @@ struct UpdatePasswordView: View {
             ],
             actions: [
                 Action(id: Self.save, label: "Save", role: .primary),
-                Action(id: Self.cancel, label: "Cancel", role: .cancel),
+                .cancel,
             ],
             status: state.phase.status(busy: "Changing your password")
         )

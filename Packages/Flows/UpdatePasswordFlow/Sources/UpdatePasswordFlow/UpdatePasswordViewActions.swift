@@ -16,7 +16,7 @@ enum UpdatePasswordAction: ViewAction {
         case .fill(ScreenView.new, let value): .newChanged(value)
         case .fill(ScreenView.repeated, let value): .repeatChanged(value)
         case .tap(ScreenView.save): .save
-        case .tap(ScreenView.cancel), .back, .cancel: .cancel
+        case .tap(.cancel), .back, .cancel: .cancel
         default: nil
         }
     }

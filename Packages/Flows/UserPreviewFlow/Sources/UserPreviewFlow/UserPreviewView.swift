@@ -14,22 +14,20 @@ struct UserPreviewView: View {
     static let link: ElementID = "link"
     static let find: ElementID = "find"
     static let remove: ElementID = "remove"
-    static let back: ElementID = "back"
 
     func screen(for state: UserPreviewViewState) -> Screen {
         let status = state.phase.status(busy: "Working") ?? state.notice.map(ScreenStatus.notice)
-        let backAction = Action(id: Self.back, label: "Back", role: .cancel)
         switch state.step {
         case .pick:
             guard !state.people.isEmpty else {
                 let text = state.isLoaded ? ["No friends yet: add one on the Friends tab."] : []
-                return Screen(id: Self.screenID, title: "Friend", text: text, actions: [backAction], status: status)
+                return Screen(id: Self.screenID, title: "Friend", text: text, actions: [.back], status: status)
             }
             let people = state.people.map { Choice(id: $0.id, label: $0.label) }
             return Screen(
                 id: Self.screenID, title: "Friend", text: ["Whose balances and shared expenses?"],
                 fields: [Field(id: Self.person, label: "Friend", input: .choice(people, selected: nil), hint: "type to filter")],
-                actions: [backAction], status: status
+                actions: [.back], status: status
             )
 
         case .preview:
@@ -47,7 +45,7 @@ struct UserPreviewView: View {
             if state.hasOlder { actions.append(Action(id: Self.older, label: "Older expenses")) }
             if state.hasNewer { actions.append(Action(id: Self.newer, label: "Newer expenses")) }
             if state.isContact { actions.append(Action(id: Self.link, label: "Link to their account")) }
-            actions += [Action(id: Self.remove, label: "Remove"), backAction]
+            actions += [Action(id: Self.remove, label: "Remove"), .back]
             return Screen(
                 id: Self.screenID, title: state.name, text: text, figures: state.figure.map { [$0] } ?? [], actions: actions, status: status
             )
@@ -57,7 +55,7 @@ struct UserPreviewView: View {
             return Screen(
                 id: Self.screenID, title: state.name,
                 text: ["Remove \(state.name) from your \(kind)?", "The expenses you shared still show \(state.name)."],
-                actions: [Action(id: Self.remove, label: "Remove", role: .primary), backAction], status: status
+                actions: [Action(id: Self.remove, label: "Remove", role: .primary), .back], status: status
             )
 
         case .link:
@@ -70,13 +68,13 @@ struct UserPreviewView: View {
                     Field(id: Self.how, label: "How", input: .choice(choices, selected: ElementID(state.linkHow.rawValue))),
                     Field(id: Self.value, label: label, input: .text(state.linkValue), hint: hint, error: state.linkError),
                 ],
-                actions: [Action(id: Self.find, label: "Find", role: .primary), backAction], status: status
+                actions: [Action(id: Self.find, label: "Find", role: .primary), .back], status: status
             )
 
         case .confirmLink:
             return Screen(
                 id: Self.screenID, title: state.name, text: state.linkFound,
-                actions: [Action(id: Self.link, label: "Link", role: .primary), backAction], status: status
+                actions: [Action(id: Self.link, label: "Link", role: .primary), .back], status: status
             )
         }
     }

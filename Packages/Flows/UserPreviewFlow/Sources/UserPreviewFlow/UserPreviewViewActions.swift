@@ -30,7 +30,7 @@ enum UserPreviewAction: ViewAction {
         case .tap(ScreenView.remove): .remove
         case .tap(ScreenView.link): .link
         case .tap(ScreenView.find): .find
-        case .tap(ScreenView.back), .back: .back
+        case .tap(.back), .back: .back
         case .cancel: .cancel
         default: nil
         }
