@@ -92,6 +92,48 @@ struct RolesTests {
         }
     }
 
+    @Test("run hands each action to the flow, shows the state after each that does not end it, and dismisses at the end")
+    func runLoop() async {
+        let host = ScriptHost([.fill("text", "hi"), .tap("unknown"), .tap("save")])
+        var state = NoteState()
+        var seen: [NoteAction] = []
+        let result = await NotePresenter(router: AppRouter(host: host)).run(state) { action, _ in
+            seen.append(action)
+            switch action {
+            case .edited(let text): state.text = text
+            case .save: return "saved \(state.text)"
+            case .cancel: return "cancelled"
+            }
+            return nil
+        }
+        #expect(result == "saved hi")
+        #expect(seen == [.edited("hi"), .save])
+        #expect(await host.calls == ["present note", "update note", "dismiss note"])
+    }
+
+    @Test("submit shows the model busy, answers the service's value, or gives its refusal to the model")
+    func submit() async {
+        struct Refused: Error {}
+        struct NoteModel: SubmittingViewModel {
+            var state = NoteState(text: "x")
+            mutating func busy() { state.phase = .loading }
+            mutating func failed(_ error: Refused) { state.phase = .failed("No.") }
+        }
+        let host = ScriptHost([])
+        let view = await NotePresenter(router: AppRouter(host: host)).present(NoteState())
+        var model = NoteModel()
+        let saved = await view.submit(&model) { sent throws(Refused) in "saved \(sent.state.text) while \(sent.state.phase)" }
+        #expect(saved == "saved x while loading")
+        #expect(model.state.phase == .loading)
+        model.state.phase = .idle
+        await view.show(model.state)
+        let refused: Void? = await view.submit(&model) { _ throws(Refused) in throw Refused() }
+        #expect(refused == nil)
+        #expect(model.state.phase == .failed("No."))
+        // Busy, idle again, busy: the refusal reaches the screen with the caller's next show.
+        #expect(await host.calls == ["present note", "update note", "update note", "update note"])
+    }
+
     @Test("a phase is the screen's status: none, busy with its label, or the error")
     func phase() {
         #expect(Phase.idle.status(busy: "Saving") == nil)
