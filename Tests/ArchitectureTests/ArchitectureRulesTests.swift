@@ -23,9 +23,10 @@ private let cleanProject: [ProjectModule] = [
     module("AccountsData", "Packages/Data/AccountsData"),
     module("AccountsDataSQLite", "Packages/Data/AccountsData", ["AccountsData", "LocalStore", "GRDB"], imports: ["AccountsData", "LocalStore", "GRDB"]),
     module("LocalStore", "Packages/Infrastructure", ["GRDB"], imports: ["GRDB", "Foundation"]),
+    module("FormFields", "Packages/FlowSupport", ["FlowKit", "Accounts"], imports: ["FlowKit", "Accounts", "Primitives"]),
     module("AppFlow", "Packages/Flows/AppFlow", ["FlowKit", "Accounts", "SignInFlow"], imports: ["FlowKit", "Accounts", "SignInFlow"]),
     module("SignInFlow", "Packages/Flows/SignInFlow", ["FlowKit", "Accounts", "SignUpFlow"], imports: ["FlowKit", "SignUpFlow"]),
-    module("SignUpFlow", "Packages/Flows/SignUpFlow", ["FlowKit", "Accounts", "Primitives"], imports: ["FlowKit", "Accounts"]),
+    module("SignUpFlow", "Packages/Flows/SignUpFlow", ["FlowKit", "Accounts", "Primitives", "FormFields"], imports: ["FlowKit", "Accounts", "FormFields"]),
     module("FlowsApp", "Apps/flows", ["AccountsLive", "AccountsDataSQLite", "AppFlow"], imports: ["AccountsLive", "AccountsDataSQLite"]),
     ProjectModule(
         name: "FlowsTests", packagePath: ".", manifestDependencies: ["FlowsApp", "FlowTestSupport"],
@@ -65,6 +66,7 @@ struct ArchitectureRulesTests {
         #expect(ModuleRole(module: "AccountsDataSQLite", packagePath: "Packages/Data/AccountsData") == .implementation)
         #expect(ModuleRole(module: "FlowTerminal", packagePath: "Packages/FlowKit") == .flowKit)
         #expect(ModuleRole(module: "SignInFlow", packagePath: "Packages/Flows/SignInFlow") == .flow)
+        #expect(ModuleRole(module: "FormFields", packagePath: "Packages/FlowSupport") == .flowSupport)
         #expect(ModuleRole(module: "FlowsApp", packagePath: "Apps/flows") == .compositionRoot)
     }
 
@@ -104,6 +106,15 @@ struct ArchitectureRulesTests {
     @Test("flows use neither implementations, infrastructure, renderers nor third-party modules", arguments: ["AccountsLive", "LocalStore", "FlowTerminal", "GRDB"])
     func flowLeaks(target: String) {
         #expect(planting(add(target, to: "SignInFlow")).map(\.to) == [target])
+    }
+
+    @Test("flow support stays on FlowKit and abstract modules, and only the flow layer uses it")
+    func flowSupport() {
+        #expect(planting(add("SignInFlow", to: "FormFields")).map(\.rule) == ["flow support depends on a flow; flows depend on it"])
+        #expect(planting(add("FlowTerminal", to: "FormFields")).map(\.to) == ["FlowTerminal"])
+        #expect(planting(add("AccountsLive", to: "FormFields")).map(\.rule) == ["flow support depends on an implementation module"])
+        #expect(planting(add("FormFields", to: "Accounts")).map(\.rule) == ["an abstract module depends on the flow layer"])
+        #expect(planting(add("FormFields", to: "AccountsLive")).map(\.rule) == ["an implementation depends on the flow layer"])
     }
 
     @Test("a flow missing from the hierarchy is named")

@@ -76,7 +76,7 @@ public actor SignInFlow: InventoriedFlow {
             case .submit:
                 guard model.checkAll() else { break }
                 let signedIn = await view.submit(&model) { model throws(AccountsError) in
-                    try await dependencies.accounts.signIn(email: model.state.email, password: model.password)
+                    try await dependencies.accounts.signIn(email: model.state.email.text, password: model.password.value)
                 }
                 if let signedIn { return .signedIn(signedIn) }
             case .open(let child):

@@ -14,8 +14,8 @@ struct SignInView: View {
             title: "Sign in",
             text: ["Sign in with your email and password."],
             fields: [
-                Field(id: Self.email, label: "Email", input: .text(state.email), error: state.emailError),
-                Field(id: Self.password, label: "Password", input: .secret(isSet: state.passwordIsSet), error: state.passwordError),
+                Field(id: Self.email, label: "Email", entry: state.email),
+                Field(id: Self.password, label: "Password", entry: state.password),
             ],
             actions: [Action(id: Self.submit, label: "Sign in", role: .primary)]
                 + state.children

@@ -1,15 +1,14 @@
 import Accounts
 import FlowKit
+import FormFields
 import Primitives
 
 /// What the sign-in screen shows. The password itself is never part of it.
 struct SignInViewState: Equatable, Sendable {
     /// The flows the user can go on to.
     var children: [Action] = []
-    var email = ""
-    var passwordIsSet = false
-    var emailError: String?
-    var passwordError: String?
+    var email = TextEntry()
+    var password = SecretEntry()
     var phase = Phase.idle
     /// News shown until the user acts, such as a session that expired.
     var notice: String?
@@ -25,7 +24,7 @@ struct SignInViewModel: SubmittingViewModel {
         let base = SignInViewModel(children: children)
         let emailRefusals = EmailAddress.Problem.allMessages.map { message in
             var state = base.state
-            state.emailError = message
+            state.email.error = message
             return state
         }
         var noPassword = base
@@ -42,32 +41,29 @@ struct SignInViewModel: SubmittingViewModel {
     }
 
     private(set) var state: SignInViewState
-    private(set) var password = ""
+    /// Sign-in only compares: a password made under older rules must still work.
+    private(set) var password = SecretInput(.required(Self.passwordMissing))
 
     init(children: [Action], notice: String? = nil) {
         state = SignInViewState(children: children, notice: notice)
     }
 
     mutating func emailChanged(_ email: String) {
-        state.email = email
-        state.emailError = Validation.message { () throws(EmailAddress.Problem) in _ = try EmailAddress(email) }
+        state.email = TextEntry(email, as: EmailAddress.self)
         state.phase = .idle
     }
 
     mutating func passwordChanged(_ password: String) {
-        self.password = password
-        state.passwordIsSet = !password.isEmpty
-        // Sign-in only compares: a password made under older rules must still work.
-        state.passwordError = password.isEmpty ? Self.passwordMissing : nil
+        self.password.typed(password)
+        state.password = self.password.entry
         state.phase = .idle
     }
 
     /// Checks both fields (an untouched one too); true when the form can be sent.
     mutating func checkAll() -> Bool {
-        emailChanged(state.email)
-        let password = password
-        passwordChanged(password)
-        return state.emailError == nil && state.passwordError == nil
+        emailChanged(state.email.text)
+        passwordChanged(password.value)
+        return state.email.error == nil && state.password.error == nil
     }
 
     mutating func busy() {
@@ -77,8 +73,8 @@ struct SignInViewModel: SubmittingViewModel {
 
     /// A failed attempt: the message, and the password cleared for the next try.
     mutating func failed(_ error: AccountsError) {
-        password = ""
-        state.passwordIsSet = false
+        password.clear()
+        state.password = password.entry
         state.phase = .failed(error.message)
     }
 }

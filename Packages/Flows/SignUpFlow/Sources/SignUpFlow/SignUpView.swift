@@ -14,21 +14,9 @@ struct SignUpView: View {
             title: "Create an account",
             text: ["Your email and password sign you in; your name is what friends see."],
             fields: [
-                Field(id: Self.email, label: "Email", input: .text(state.email), error: state.emailError),
-                Field(
-                    id: Self.password,
-                    label: "Password",
-                    input: .secret(isSet: state.passwordIsSet),
-                    hint: "at least 8 characters",
-                    error: state.passwordError
-                ),
-                Field(
-                    id: Self.displayName,
-                    label: "Display name",
-                    input: .text(state.displayName),
-                    hint: "what friends see",
-                    error: state.displayNameError
-                ),
+                Field(id: Self.email, label: "Email", entry: state.email),
+                Field(id: Self.password, label: "Password", entry: state.password, hint: "at least 8 characters"),
+                Field(id: Self.displayName, label: "Display name", entry: state.displayName, hint: "what friends see"),
             ],
             actions: [
                 Action(id: Self.submit, label: "Create account", role: .primary),

@@ -1,15 +1,13 @@
 import Accounts
 import FlowKit
+import FormFields
 import Primitives
 
 /// What the sign-up screen shows. The password itself is never part of it.
 struct SignUpViewState: Equatable, Sendable {
-    var email = ""
-    var displayName = ""
-    var passwordIsSet = false
-    var emailError: String?
-    var passwordError: String?
-    var displayNameError: String?
+    var email = TextEntry()
+    var displayName = TextEntry()
+    var password = SecretEntry()
     var phase = Phase.idle
 }
 
@@ -30,39 +28,35 @@ struct SignUpViewModel: SubmittingViewModel {
     }
 
     private(set) var state = SignUpViewState()
-    private var password = ""
+    private var password = SecretInput(.newPassword)
 
     /// The answers as typed, for the service (which checks them again).
     var form: (email: String, displayName: String, password: String) {
-        (state.email, state.displayName, password)
+        (state.email.text, state.displayName.text, password.value)
     }
 
     mutating func emailChanged(_ email: String) {
-        state.email = email
-        state.emailError = Validation.message { () throws(EmailAddress.Problem) in _ = try EmailAddress(email) }
+        state.email = TextEntry(email, as: EmailAddress.self)
         state.phase = .idle
     }
 
     mutating func passwordChanged(_ password: String) {
-        self.password = password
-        state.passwordIsSet = !password.isEmpty
-        state.passwordError = Validation.message { () throws(PasswordRules.Problem) in try PasswordRules.check(password) }
+        self.password.typed(password)
+        state.password = self.password.entry
         state.phase = .idle
     }
 
     mutating func displayNameChanged(_ name: String) {
-        state.displayName = name
-        state.displayNameError = Validation.message { () throws(DisplayName.Problem) in _ = try DisplayName(name) }
+        state.displayName = TextEntry(name, as: DisplayName.self)
         state.phase = .idle
     }
 
     /// Checks every field (an untouched one too); true when the form can be sent.
     mutating func checkAll() -> Bool {
-        emailChanged(state.email)
-        let password = password
-        passwordChanged(password)
-        displayNameChanged(state.displayName)
-        return state.emailError == nil && state.passwordError == nil && state.displayNameError == nil
+        emailChanged(state.email.text)
+        passwordChanged(password.value)
+        displayNameChanged(state.displayName.text)
+        return state.email.error == nil && state.password.error == nil && state.displayName.error == nil
     }
 
     mutating func busy() {
@@ -72,13 +66,13 @@ struct SignUpViewModel: SubmittingViewModel {
     mutating func failed(_ error: AccountsError) {
         switch error {
         case .invalidEmail, .emailTaken:
-            state.emailError = error.message
+            state.email.error = error.message
             state.phase = .idle
         case .invalidDisplayName:
-            state.displayNameError = error.message
+            state.displayName.error = error.message
             state.phase = .idle
         case .invalidPassword:
-            state.passwordError = error.message
+            state.password.error = error.message
             state.phase = .idle
         case .wrongEmailOrPassword, .wrongPassword, .samePassword, .noSuchAccount, .refused, .storeUnavailable, .signedOut,
              .tooManyAttempts, .serverUnreachable:

@@ -44,7 +44,7 @@ public actor UpdateDisplayNameFlow: InventoriedFlow {
             case .save:
                 guard model.check() else { break }
                 let changed = await view.submit(&model) { model throws(AccountsError) in
-                    try await dependencies.accounts.changeDisplayName(to: model.state.name, of: user.id)
+                    try await dependencies.accounts.changeDisplayName(to: model.state.name.text, of: user.id)
                 }
                 if let changed { return .changed(changed) }
             case .cancel:

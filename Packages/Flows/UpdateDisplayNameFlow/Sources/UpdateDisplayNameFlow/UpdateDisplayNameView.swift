@@ -12,7 +12,7 @@ struct UpdateDisplayNameView: View {
             title: "Change name",
             text: ["Your name is what friends see."],
             fields: [
-                Field(id: Self.name, label: "Display name", input: .text(state.name), hint: "1 to 50 characters", error: state.nameError),
+                Field(id: Self.name, label: "Display name", entry: state.name, hint: "1 to 50 characters"),
             ],
             actions: [
                 Action(id: Self.save, label: "Save", role: .primary),

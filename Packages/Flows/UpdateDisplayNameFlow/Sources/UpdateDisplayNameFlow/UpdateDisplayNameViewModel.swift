@@ -1,11 +1,11 @@
 import Accounts
 import FlowKit
+import FormFields
 import Primitives
 
 /// What the name form shows.
 struct UpdateDisplayNameViewState: Equatable, Sendable {
-    var name: String
-    var nameError: String?
+    var name: TextEntry
     var phase = Phase.idle
 }
 
@@ -29,19 +29,18 @@ struct UpdateDisplayNameViewModel: SubmittingViewModel {
 
     /// Starts from the name the user has now.
     init(current: String) {
-        state = UpdateDisplayNameViewState(name: current)
+        state = UpdateDisplayNameViewState(name: TextEntry(current))
     }
 
     mutating func nameChanged(_ name: String) {
-        state.name = name
-        state.nameError = Validation.message { () throws(DisplayName.Problem) in _ = try DisplayName(name) }
+        state.name = TextEntry(name, as: DisplayName.self)
         state.phase = .idle
     }
 
     /// Checks the name as it stands; true when it can be sent.
     mutating func check() -> Bool {
-        nameChanged(state.name)
-        return state.nameError == nil
+        nameChanged(state.name.text)
+        return state.name.error == nil
     }
 
     mutating func busy() {
@@ -51,7 +50,7 @@ struct UpdateDisplayNameViewModel: SubmittingViewModel {
     mutating func failed(_ error: AccountsError) {
         switch error {
         case .invalidDisplayName:
-            state.nameError = error.message
+            state.name.error = error.message
             state.phase = .idle
         default:
             state.phase = .failed(error.message)

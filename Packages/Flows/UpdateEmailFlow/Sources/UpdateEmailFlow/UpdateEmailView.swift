@@ -13,8 +13,8 @@ struct UpdateEmailView: View {
             title: "Change email",
             text: ["You sign in with \(state.current) now. Your current password shows it is you."],
             fields: [
-                Field(id: Self.email, label: "New email", input: .text(state.email), error: state.emailError),
-                Field(id: Self.password, label: "Current password", input: .secret(isSet: state.passwordIsSet), error: state.passwordError),
+                Field(id: Self.email, label: "New email", entry: state.email),
+                Field(id: Self.password, label: "Current password", entry: state.password),
             ],
             actions: [
                 Action(id: Self.save, label: "Save", role: .primary),

@@ -1,15 +1,14 @@
 import Accounts
 import FlowKit
+import FormFields
 import Primitives
 
 /// What the email form shows. The password itself is never part of it.
 struct UpdateEmailViewState: Equatable, Sendable {
     /// The address the user signs in with now.
     var current: String
-    var email = ""
-    var passwordIsSet = false
-    var emailError: String?
-    var passwordError: String?
+    var email = TextEntry()
+    var password = SecretEntry()
     var phase = Phase.idle
 }
 
@@ -32,34 +31,31 @@ struct UpdateEmailViewModel: SubmittingViewModel {
     }
 
     private(set) var state: UpdateEmailViewState
-    private var password = ""
+    private var password = SecretInput(.required(Self.passwordNeeded))
 
     init(current: String) {
         state = UpdateEmailViewState(current: current)
     }
 
     /// The answers as typed, for the service (which checks them again).
-    var form: (email: String, password: String) { (state.email, password) }
+    var form: (email: String, password: String) { (state.email.text, password.value) }
 
     mutating func emailChanged(_ email: String) {
-        state.email = email
-        state.emailError = Validation.message { () throws(EmailAddress.Problem) in _ = try EmailAddress(email) }
+        state.email = TextEntry(email, as: EmailAddress.self)
         state.phase = .idle
     }
 
     mutating func passwordChanged(_ password: String) {
-        self.password = password
-        state.passwordIsSet = !password.isEmpty
-        state.passwordError = password.isEmpty ? Self.passwordNeeded : nil
+        self.password.typed(password)
+        state.password = self.password.entry
         state.phase = .idle
     }
 
     /// Checks both fields (an untouched one too); true when the form can be sent.
     mutating func checkAll() -> Bool {
-        emailChanged(state.email)
-        let password = password
-        passwordChanged(password)
-        return state.emailError == nil && state.passwordError == nil
+        emailChanged(state.email.text)
+        passwordChanged(password.value)
+        return state.email.error == nil && state.password.error == nil
     }
 
     mutating func busy() {
@@ -70,12 +66,11 @@ struct UpdateEmailViewModel: SubmittingViewModel {
         state.phase = .idle
         switch error {
         case .invalidEmail, .emailTaken:
-            state.emailError = error.message
+            state.email.error = error.message
         case .wrongPassword:
             // Typed again from scratch, as at sign-in.
-            password = ""
-            state.passwordIsSet = false
-            state.passwordError = error.message
+            password.refused(error.message)
+            state.password = password.entry
         default:
             state.phase = .failed(error.message)
         }

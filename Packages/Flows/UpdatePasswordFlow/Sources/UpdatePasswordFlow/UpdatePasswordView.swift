@@ -14,12 +14,9 @@ struct UpdatePasswordView: View {
             title: "Change password",
             text: ["Your other sessions are signed out once it is changed; this one stays."],
             fields: [
-                Field(id: Self.current, label: "Current password", input: .secret(isSet: state.currentIsSet), error: state.currentError),
-                Field(
-                    id: Self.new, label: "New password", input: .secret(isSet: state.newIsSet), hint: "at least 8 characters",
-                    error: state.newError
-                ),
-                Field(id: Self.repeated, label: "New password again", input: .secret(isSet: state.repeatIsSet), error: state.repeatError),
+                Field(id: Self.current, label: "Current password", entry: state.current),
+                Field(id: Self.new, label: "New password", entry: state.new, hint: "at least 8 characters"),
+                Field(id: Self.repeated, label: "New password again", entry: state.repeated),
             ],
             actions: [
                 Action(id: Self.save, label: "Save", role: .primary),

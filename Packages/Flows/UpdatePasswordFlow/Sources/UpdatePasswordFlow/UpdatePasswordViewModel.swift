@@ -1,15 +1,13 @@
 import Accounts
 import FlowKit
+import FormFields
 import Primitives
 
 /// What the password form shows: whether each password is typed, never the passwords.
 struct UpdatePasswordViewState: Equatable, Sendable {
-    var currentIsSet = false
-    var newIsSet = false
-    var repeatIsSet = false
-    var currentError: String?
-    var newError: String?
-    var repeatError: String?
+    var current = SecretEntry()
+    var new = SecretEntry()
+    var repeated = SecretEntry()
     var phase = Phase.idle
 }
 
@@ -35,46 +33,43 @@ struct UpdatePasswordViewModel: SubmittingViewModel {
     }
 
     private(set) var state = UpdatePasswordViewState()
-    private var current = ""
-    private var new = ""
+    private var current = SecretInput(.required(Self.currentNeeded))
+    private var new = SecretInput(.newPassword)
     private var repeated = ""
 
     /// The passwords as typed, for the service (which checks them again).
-    var form: (current: String, new: String) { (current, new) }
+    var form: (current: String, new: String) { (current.value, new.value) }
 
     mutating func currentChanged(_ password: String) {
-        current = password
-        state.currentIsSet = !password.isEmpty
-        state.currentError = password.isEmpty ? Self.currentNeeded : nil
+        current.typed(password)
+        state.current = current.entry
         state.phase = .idle
     }
 
     mutating func newChanged(_ password: String) {
-        new = password
-        state.newIsSet = !password.isEmpty
-        state.newError = Validation.message { () throws(PasswordRules.Problem) in try PasswordRules.check(password) }
-        if state.repeatIsSet { checkRepeat() }
+        new.typed(password)
+        state.new = new.entry
+        if state.repeated.isSet { checkRepeat() }
         state.phase = .idle
     }
 
     mutating func repeatChanged(_ password: String) {
         repeated = password
-        state.repeatIsSet = !password.isEmpty
+        state.repeated.isSet = !password.isEmpty
         checkRepeat()
         state.phase = .idle
     }
 
     private mutating func checkRepeat() {
-        state.repeatError = repeated == new ? nil : Self.mismatch
+        state.repeated.error = repeated == new.value ? nil : Self.mismatch
     }
 
     /// Checks every field (an untouched one too); true when the form can be sent.
     mutating func checkAll() -> Bool {
-        let (current, new, repeated) = (current, new, repeated)
-        currentChanged(current)
-        newChanged(new)
+        currentChanged(current.value)
+        newChanged(new.value)
         repeatChanged(repeated)
-        return state.currentError == nil && state.newError == nil && state.repeatError == nil
+        return state.current.error == nil && state.new.error == nil && state.repeated.error == nil
     }
 
     mutating func busy() {
@@ -85,11 +80,10 @@ struct UpdatePasswordViewModel: SubmittingViewModel {
         state.phase = .idle
         switch error {
         case .wrongPassword:
-            current = ""
-            state.currentIsSet = false
-            state.currentError = error.message
+            current.refused(error.message)
+            state.current = current.entry
         case .invalidPassword, .samePassword:
-            state.newError = error.message
+            state.new.error = error.message
         default:
             state.phase = .failed(error.message)
         }

@@ -97,14 +97,14 @@ public enum ArchitectureRules {
             case .abstract: return nil
             case .implementation: return "an abstract module depends on an implementation module"
             case .infrastructure: return "an abstract module depends on infrastructure"
-            case .flow, .flowKit: return "an abstract module depends on the flow layer"
+            case .flow, .flowKit, .flowSupport: return "an abstract module depends on the flow layer"
             case .tool, .compositionRoot: return "an abstract module depends on \(target)"
             case nil: return "an abstract module imports the third-party module \(target); abstract modules hold plain values and protocols"
             }
 
         case .flow:
             switch targetRole {
-            case .abstract: return nil
+            case .abstract, .flowSupport: return nil
             case .flowKit: return target == "FlowKit" ? nil : "a flow depends on the renderer or harness \(target); flows know FlowKit only"
             case .flow:
                 return hierarchy.isDirectChild(target, of: module.name)
@@ -114,12 +114,22 @@ public enum ArchitectureRules {
             case nil: return "a flow imports the third-party module \(target)"
             }
 
+        case .flowSupport:
+            switch targetRole {
+            case .abstract, .flowSupport: return nil
+            case .flowKit: return target == "FlowKit" ? nil : "flow support depends on the renderer or harness \(target); it knows FlowKit only"
+            case .flow: return "flow support depends on a flow; flows depend on it"
+            case .implementation, .infrastructure: return "flow support depends on an implementation module"
+            case .tool, .compositionRoot: return "flow support depends on \(target)"
+            case nil: return "flow support imports the third-party module \(target)"
+            }
+
         case .implementation:
             switch targetRole {
             case .abstract, .infrastructure, nil: return nil
             case .implementation:
                 return samePackage ? nil : "an implementation depends on another area's implementation; only the composition root wires implementations"
-            case .flow, .flowKit: return "an implementation depends on the flow layer"
+            case .flow, .flowKit, .flowSupport: return "an implementation depends on the flow layer"
             case .tool, .compositionRoot: return "an implementation depends on \(target)"
             }
 

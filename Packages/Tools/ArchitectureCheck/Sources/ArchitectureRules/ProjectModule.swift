@@ -39,6 +39,9 @@ public enum ModuleRole: Equatable, Sendable {
     case flowKit
     /// A flow package under Packages/Flows.
     case flow
+    /// Behaviours several flows share (form fields), under Packages/FlowSupport: the flow layer's
+    /// own library, on FlowKit and the domain's abstract modules.
+    case flowSupport
     /// The abstract module of a Domain or Data package: the one named like its package.
     case abstract
     /// Any other module of a Domain or Data package (`AccountsLive`, `AccountsDataSQLite`).
@@ -59,6 +62,7 @@ public enum ModuleRole: Equatable, Sendable {
         switch parts[1] {
         case "FlowKit": self = .flowKit
         case "Flows": self = .flow
+        case "FlowSupport": self = .flowSupport
         case "Domain", "Data": self = module == parts.last ? .abstract : .implementation
         case "Infrastructure": self = .infrastructure
         case "Tools": self = .tool

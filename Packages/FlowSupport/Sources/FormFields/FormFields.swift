@@ -1,0 +1,65 @@
+import Accounts
+import FlowKit
+import Primitives
+
+extension TextEntry {
+    /// The text as typed, with what `Value`'s rules find wrong with it, in the domain's words:
+    /// `TextEntry(email, as: EmailAddress.self)`.
+    public init<Value: ValidatedText>(_ text: String, as value: Value.Type) {
+        self.init(text, error: Validation.message { () throws(Value.Problem) in _ = try Value(text) })
+    }
+}
+
+/// A secret that a form holds until it is sent (a password): the secret, for the service only,
+/// and what its field shows.
+public struct SecretInput: Sendable {
+    /// What the secret must be before the form is sent.
+    public enum Rule: Sendable {
+        /// Anything but nothing, with this message for nothing: a password that proves who the
+        /// user is, which may have been made under older rules.
+        case required(String)
+        /// A new password, under the domain's ``PasswordRules``.
+        case newPassword
+    }
+
+    public let rule: Rule
+    /// The secret as typed.
+    public private(set) var value = ""
+    /// What the secret's field shows.
+    public private(set) var entry = SecretEntry()
+
+    public init(_ rule: Rule) {
+        self.rule = rule
+    }
+
+    /// The secret as typed now, checked under the rule.
+    public mutating func typed(_ value: String) {
+        self.value = value
+        entry = SecretEntry(isSet: !value.isEmpty, error: problem(with: value))
+    }
+
+    /// Checks the secret as it stands (an untouched field too); true when it may be sent.
+    public mutating func check() -> Bool {
+        typed(value)
+        return entry.error == nil
+    }
+
+    /// The service refused the secret: it is cleared, to be typed again, under `message`.
+    public mutating func refused(_ message: String) {
+        value = ""
+        entry = SecretEntry(isSet: false, error: message)
+    }
+
+    /// Clears the secret, to be typed again, with no message on the field.
+    public mutating func clear() {
+        value = ""
+        entry = SecretEntry()
+    }
+
+    private func problem(with value: String) -> String? {
+        switch rule {
+        case .required(let message): value.isEmpty ? message : nil
+        case .newPassword: Validation.message { () throws(PasswordRules.Problem) in try PasswordRules.check(value) }
+        }
+    }
+}
