@@ -63,6 +63,7 @@ let package = Package(
     dependencies: [
         // MARK: - The project's packages
         .package(path: "Packages/FlowKit"),
+        .package(path: "Packages/FlowSupport"),
         .package(path: "Packages/Infrastructure"),
         .package(path: "Packages/Domain/Primitives"),
         .package(path: "Packages/Domain/Accounts"),
@@ -306,6 +307,7 @@ let package = Package(
                 "FlowsApp",
                 .product(name: "FlowKit", package: "FlowKit"),
                 .product(name: "FlowTestSupport", package: "FlowKit"),
+                .product(name: "FormFields", package: "FlowSupport"),
                 .product(name: "ArchitectureRules", package: "ArchitectureCheck"),
                 .product(name: "Primitives", package: "Primitives"),
             ] + accountsModules + expensesModules + friendsModules + preferencesModules + flowModules + [

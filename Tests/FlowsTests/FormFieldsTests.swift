@@ -1,0 +1,57 @@
+import Accounts
+import FlowKit
+import FormFields
+import Primitives
+import Testing
+
+@Suite("Form fields the flows share")
+struct FormFieldsTests {
+    @Test("a text entry keeps the text as typed and says what the domain type's rules find wrong")
+    func checkedText() {
+        #expect(TextEntry("ada@example.com", as: EmailAddress.self) == TextEntry("ada@example.com"))
+        let refused = TextEntry("ada", as: EmailAddress.self)
+        #expect(refused.text == "ada")
+        #expect(refused.error != nil)
+        #expect(EmailAddress.Problem.allMessages.contains(refused.error ?? ""))
+        #expect(TextEntry("  ", as: DisplayName.self).error != nil)
+    }
+
+    @Test("a required secret refuses only nothing, with the form's message; its entry never holds it")
+    func requiredSecret() {
+        var input = SecretInput(.required("Enter your password."))
+        let checked = input.check()
+        #expect(!checked)
+        #expect(input.entry == SecretEntry(isSet: false, error: "Enter your password."))
+        input.typed("short")
+        let shortChecked = input.check()
+        #expect(shortChecked)
+        #expect(input.value == "short")
+        #expect(input.entry == SecretEntry(isSet: true))
+        input.refused("Wrong password.")
+        #expect(input.value == "")
+        #expect(input.entry == SecretEntry(isSet: false, error: "Wrong password."))
+        input.typed("again")
+        input.clear()
+        #expect(input.value == "" && input.entry == SecretEntry())
+    }
+
+    @Test("a new password is held to the domain's password rules")
+    func newPassword() {
+        var input = SecretInput(.newPassword)
+        input.typed("short")
+        #expect(input.entry.isSet)
+        #expect(input.entry.error == Validation.message { () throws(PasswordRules.Problem) in try PasswordRules.check("short") })
+        #expect(input.entry.error != nil)
+        input.typed("correct horse battery")
+        let strong = input.check()
+        #expect(strong)
+    }
+
+    @Test("a field draws an entry: its text or whether a secret is set, and its error")
+    func drawnFields() {
+        let text = Field(id: "email", label: "Email", entry: TextEntry("ada", error: "No."), hint: "yours")
+        #expect(text == Field(id: "email", label: "Email", input: .text("ada"), hint: "yours", error: "No."))
+        let secret = Field(id: "password", label: "Password", entry: SecretEntry(isSet: true))
+        #expect(secret == Field(id: "password", label: "Password", input: .secret(isSet: true)))
+    }
+}
