@@ -199,6 +199,23 @@ struct RolesTests {
         #expect(String(decoding: try encoder.encode(Outcome.cancelled), as: UTF8.self) == #"{"result":"cancelled"}"#)
     }
 
+    @Test("by default a result writes its case's one value under its type's name; several values, or none, write nothing")
+    func outcomeDefaultDetails() throws {
+        struct Person: Encodable, Equatable, Sendable { var name: String }
+        enum Outcome: FlowOutcome {
+            case met(Person)
+            case moved(Person, to: String)
+            case cancelled
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let met = String(decoding: try encoder.encode(Outcome.met(Person(name: "Ada"))), as: UTF8.self)
+        #expect(met == #"{"person":{"name":"Ada"},"result":"met"}"#)
+        let moved = String(decoding: try encoder.encode(Outcome.moved(Person(name: "Ada"), to: "Oslo")), as: UTF8.self)
+        #expect(moved == #"{"result":"moved"}"#)
+        #expect(String(decoding: try encoder.encode(Outcome.cancelled), as: UTF8.self) == #"{"result":"cancelled"}"#)
+    }
+
     @Test("the router starts children through its starter, which a test can replace")
     func starter() async {
         actor Child: Flow {

@@ -33,7 +33,10 @@ public protocol FlowOutcome: Sendable, Equatable, Encodable {
     /// Why the path failed, in a sentence for the user; nil unless the status is `failed`.
     var failureReason: String? { get }
 
-    /// Writes what the result carries beside its name (`"user": ...`); nothing by default.
+    /// Writes what the result carries beside its name (`"user": ...`). By default, a case's one
+    /// value, when it can be encoded, under its type's name in lower camel case: `signedIn(User)`
+    /// writes `"user"`. A case with several values, or a value that goes under another key or
+    /// in another form, is written by the result's own `encodeDetails`.
     func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws
 }
 
@@ -63,7 +66,14 @@ extension FlowOutcome {
     /// says so itself.
     public var status: FlowOutcomeStatus { self == .cancelled ? .cancelled : .completed }
 
-    public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {}
+    public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
+        let mirror = Mirror(reflecting: self)
+        // A case's values are its one child; several are a tuple, which cannot be encoded.
+        guard mirror.displayStyle == .enum, let value = mirror.children.first?.value as? any Encodable else { return }
+        let typeName = String(describing: type(of: value))
+        guard let first = typeName.first, typeName.allSatisfy({ $0.isLetter || $0.isNumber }) else { return }
+        try container.encode(value, forKey: OutcomeCodingKey(stringValue: first.lowercased() + typeName.dropFirst()))
+    }
 
     /// `{"result": name}` and the details.
     public func encode(to encoder: any Encoder) throws {

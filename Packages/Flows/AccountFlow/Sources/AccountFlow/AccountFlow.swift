@@ -15,10 +15,6 @@ public actor AccountFlow: InventoriedFlow {
         /// Back to the home; the user as they are now (changed or not).
         case closed(User)
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .closed(let user) = self { try container.encode(user, forKey: "user") }
-        }
     }
 
     /// What the flow needs from the app: its own needs and its children's.

@@ -11,10 +11,6 @@ public actor AddFriendFlow: InventoriedFlow {
         case added(Friend)
         /// The user left; nothing was written.
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .added(let friend) = self { try container.encode(friend, forKey: "friend") }
-        }
     }
 
     /// What the flow needs from the app.

@@ -20,13 +20,6 @@ public actor FriendsFlow: InventoriedFlow {
         /// The user wants to settle up with this friend.
         case settleUp(Friend)
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            switch self {
-            case .addExpense(let friend), .settleUp(let friend): try container.encode(friend, forKey: "friend")
-            case .closed, .cancelled: break
-            }
-        }
     }
 
     /// What the flow needs from the app: its own needs and its children's.

@@ -19,13 +19,6 @@ public actor SignInFlow: InventoriedFlow {
         case signedUp(User)
         /// The user left; nothing was written.
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            switch self {
-            case .signedIn(let user), .signedUp(let user): try container.encode(user, forKey: "user")
-            case .cancelled: break
-            }
-        }
     }
 
     /// What the flow needs from the app: its own needs and those of SignUp, which it starts.

@@ -10,10 +10,6 @@ public actor SignUpFlow: InventoriedFlow {
         case signedUp(User)
         /// The user left; no account was created.
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .signedUp(let user) = self { try container.encode(user, forKey: "user") }
-        }
     }
 
     /// What the flow needs from the app.

@@ -19,10 +19,6 @@ public actor UnauthenticatedFlow: InventoriedFlow {
             case .cancelled: .cancelled
             }
         }
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .authenticated(let user) = self { try container.encode(user, forKey: "user") }
-        }
     }
 
     /// What the flow needs from the app: the needs of SignIn, which it starts.

@@ -10,10 +10,6 @@ public actor UpdateEmailFlow: InventoriedFlow {
         case changed(User)
         /// The user left; nothing was written.
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .changed(let user) = self { try container.encode(user, forKey: "user") }
-        }
     }
 
     /// What the flow needs from the app.
