@@ -62,10 +62,8 @@ public actor SignInFlow: InventoriedFlow {
         var model = SignInViewModel(children: Self.children.actions, notice: notice)
         return await presenter.run(model.state) { action, view in
             switch action {
-            case .emailChanged(let email):
-                model.emailChanged(email)
-            case .passwordChanged(let password):
-                model.passwordChanged(password)
+            case .typed(let field, let text):
+                model.typed(field, text)
             case .submit:
                 guard model.checkAll() else { break }
                 let signedIn = await view.submit(&model) { model throws(AccountsError) in

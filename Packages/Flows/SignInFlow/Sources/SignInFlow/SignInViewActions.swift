@@ -4,8 +4,8 @@ import FlowKit
 enum SignInAction: ViewAction {
     typealias ScreenView = SignInView
 
-    case emailChanged(String)
-    case passwordChanged(String)
+    /// A field as typed: which, and its text.
+    case typed(ElementID, String)
     case submit
     /// Start the child flow behind this action.
     case open(ElementID)
@@ -13,8 +13,7 @@ enum SignInAction: ViewAction {
 
     static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .fill(ScreenView.email, let value): .emailChanged(value)
-        case .fill(ScreenView.password, let value): .passwordChanged(value)
+        case .fill(let field, let text): .typed(field, text)
         case .tap(ScreenView.submit): .submit
         case .tap(.cancel), .back, .cancel: .cancel
         case .tap(let child): .open(child)

@@ -28,7 +28,7 @@ struct SignInViewModel: SubmittingViewModel {
             return state
         }
         var noPassword = base
-        noPassword.passwordChanged("")
+        noPassword.typed(SignInView.password, "")
         let failures = [AccountsError.wrongEmailOrPassword, .storeUnavailable(FlowInventory.anyDetail)].map { error in
             var model = base
             model.failed(error)
@@ -48,21 +48,22 @@ struct SignInViewModel: SubmittingViewModel {
         state = SignInViewState(children: children, notice: notice)
     }
 
-    mutating func emailChanged(_ email: String) {
-        state.email = TextEntry(email, as: EmailAddress.self)
-        state.phase = .idle
-    }
-
-    mutating func passwordChanged(_ password: String) {
-        self.password.typed(password)
-        state.password = self.password.entry
+    /// A field as typed now, checked as it stands.
+    mutating func typed(_ field: ElementID, _ text: String) {
+        switch field {
+        case SignInView.email: state.email = TextEntry(text, as: EmailAddress.self)
+        case SignInView.password:
+            password.typed(text)
+            state.password = password.entry
+        default: return
+        }
         state.phase = .idle
     }
 
     /// Checks both fields (an untouched one too); true when the form can be sent.
     mutating func checkAll() -> Bool {
-        emailChanged(state.email.text)
-        passwordChanged(password.value)
+        typed(SignInView.email, state.email.text)
+        typed(SignInView.password, password.value)
         return state.email.error == nil && state.password.error == nil
     }
 

@@ -32,12 +32,8 @@ public actor SignUpFlow: InventoriedFlow {
         var model = SignUpViewModel()
         return await presenter.run(model.state) { action, view in
             switch action {
-            case .emailChanged(let email):
-                model.emailChanged(email)
-            case .passwordChanged(let password):
-                model.passwordChanged(password)
-            case .displayNameChanged(let name):
-                model.displayNameChanged(name)
+            case .typed(let field, let text):
+                model.typed(field, text)
             case .submit:
                 guard model.checkAll() else { break }
                 let signedUp = await view.submit(&model) { model throws(AccountsError) in

@@ -4,17 +4,14 @@ import FlowKit
 enum SignUpAction: ViewAction {
     typealias ScreenView = SignUpView
 
-    case emailChanged(String)
-    case passwordChanged(String)
-    case displayNameChanged(String)
+    /// A field as typed: which, and its text.
+    case typed(ElementID, String)
     case submit
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .fill(ScreenView.email, let value): .emailChanged(value)
-        case .fill(ScreenView.password, let value): .passwordChanged(value)
-        case .fill(ScreenView.displayName, let value): .displayNameChanged(value)
+        case .fill(let field, let text): .typed(field, text)
         case .tap(ScreenView.submit): .submit
         case .tap(.cancel), .back, .cancel: .cancel
         default: nil

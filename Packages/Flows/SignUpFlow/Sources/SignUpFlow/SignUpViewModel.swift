@@ -35,27 +35,24 @@ struct SignUpViewModel: SubmittingViewModel {
         (state.email.text, state.displayName.text, password.value)
     }
 
-    mutating func emailChanged(_ email: String) {
-        state.email = TextEntry(email, as: EmailAddress.self)
-        state.phase = .idle
-    }
-
-    mutating func passwordChanged(_ password: String) {
-        self.password.typed(password)
-        state.password = self.password.entry
-        state.phase = .idle
-    }
-
-    mutating func displayNameChanged(_ name: String) {
-        state.displayName = TextEntry(name, as: DisplayName.self)
+    /// A field as typed now, checked as it stands.
+    mutating func typed(_ field: ElementID, _ text: String) {
+        switch field {
+        case SignUpView.email: state.email = TextEntry(text, as: EmailAddress.self)
+        case SignUpView.displayName: state.displayName = TextEntry(text, as: DisplayName.self)
+        case SignUpView.password:
+            password.typed(text)
+            state.password = password.entry
+        default: return
+        }
         state.phase = .idle
     }
 
     /// Checks every field (an untouched one too); true when the form can be sent.
     mutating func checkAll() -> Bool {
-        emailChanged(state.email.text)
-        passwordChanged(password.value)
-        displayNameChanged(state.displayName.text)
+        typed(SignUpView.email, state.email.text)
+        typed(SignUpView.password, password.value)
+        typed(SignUpView.displayName, state.displayName.text)
         return state.email.error == nil && state.password.error == nil && state.displayName.error == nil
     }
 

@@ -34,10 +34,8 @@ public actor UpdateEmailFlow: InventoriedFlow {
         var model = UpdateEmailViewModel(current: user.email.value)
         return await presenter.run(model.state) { action, view in
             switch action {
-            case .emailChanged(let email):
-                model.emailChanged(email)
-            case .passwordChanged(let password):
-                model.passwordChanged(password)
+            case .typed(let field, let text):
+                model.typed(field, text)
             case .save:
                 guard model.checkAll() else { break }
                 let changed = await view.submit(&model) { model throws(AccountsError) in

@@ -4,15 +4,14 @@ import FlowKit
 enum UpdateEmailAction: ViewAction {
     typealias ScreenView = UpdateEmailView
 
-    case emailChanged(String)
-    case passwordChanged(String)
+    /// A field as typed: which, and its text.
+    case typed(ElementID, String)
     case save
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .fill(ScreenView.email, let value): .emailChanged(value)
-        case .fill(ScreenView.password, let value): .passwordChanged(value)
+        case .fill(let field, let text): .typed(field, text)
         case .tap(ScreenView.save): .save
         case .tap(.cancel), .back, .cancel: .cancel
         default: nil

@@ -40,21 +40,22 @@ struct UpdateEmailViewModel: SubmittingViewModel {
     /// The answers as typed, for the service (which checks them again).
     var form: (email: String, password: String) { (state.email.text, password.value) }
 
-    mutating func emailChanged(_ email: String) {
-        state.email = TextEntry(email, as: EmailAddress.self)
-        state.phase = .idle
-    }
-
-    mutating func passwordChanged(_ password: String) {
-        self.password.typed(password)
-        state.password = self.password.entry
+    /// A field as typed now, checked as it stands.
+    mutating func typed(_ field: ElementID, _ text: String) {
+        switch field {
+        case UpdateEmailView.email: state.email = TextEntry(text, as: EmailAddress.self)
+        case UpdateEmailView.password:
+            password.typed(text)
+            state.password = password.entry
+        default: return
+        }
         state.phase = .idle
     }
 
     /// Checks both fields (an untouched one too); true when the form can be sent.
     mutating func checkAll() -> Bool {
-        emailChanged(state.email.text)
-        passwordChanged(password.value)
+        typed(UpdateEmailView.email, state.email.text)
+        typed(UpdateEmailView.password, password.value)
         return state.email.error == nil && state.password.error == nil
     }
 

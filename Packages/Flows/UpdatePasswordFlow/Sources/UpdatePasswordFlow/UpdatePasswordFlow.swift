@@ -34,12 +34,8 @@ public actor UpdatePasswordFlow: InventoriedFlow {
         var model = UpdatePasswordViewModel()
         return await presenter.run(model.state) { action, view in
             switch action {
-            case .currentChanged(let password):
-                model.currentChanged(password)
-            case .newChanged(let password):
-                model.newChanged(password)
-            case .repeatChanged(let password):
-                model.repeatChanged(password)
+            case .typed(let field, let text):
+                model.typed(field, text)
             case .save:
                 guard model.checkAll() else { break }
                 let changed: Void? = await view.submit(&model) { model throws(AccountsError) in

@@ -4,17 +4,14 @@ import FlowKit
 enum UpdatePasswordAction: ViewAction {
     typealias ScreenView = UpdatePasswordView
 
-    case currentChanged(String)
-    case newChanged(String)
-    case repeatChanged(String)
+    /// A field as typed: which, and its text.
+    case typed(ElementID, String)
     case save
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
         switch event {
-        case .fill(ScreenView.current, let value): .currentChanged(value)
-        case .fill(ScreenView.new, let value): .newChanged(value)
-        case .fill(ScreenView.repeated, let value): .repeatChanged(value)
+        case .fill(let field, let text): .typed(field, text)
         case .tap(ScreenView.save): .save
         case .tap(.cancel), .back, .cancel: .cancel
         default: nil

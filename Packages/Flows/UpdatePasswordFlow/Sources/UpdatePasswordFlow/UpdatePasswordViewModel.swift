@@ -23,8 +23,8 @@ struct UpdatePasswordViewModel: SubmittingViewModel {
         var empty = UpdatePasswordViewModel()
         _ = empty.checkAll()
         var differ = UpdatePasswordViewModel()
-        differ.newChanged("correct horse")
-        differ.repeatChanged("correct hose")
+        differ.typed(UpdatePasswordView.new, "correct horse")
+        differ.typed(UpdatePasswordView.repeated, "correct hose")
         return [UpdatePasswordViewModel().state, saving.state, empty.state, differ.state] + refusals.map { error in
             var model = UpdatePasswordViewModel()
             model.failed(error)
@@ -40,23 +40,22 @@ struct UpdatePasswordViewModel: SubmittingViewModel {
     /// The passwords as typed, for the service (which checks them again).
     var form: (current: String, new: String) { (current.value, new.value) }
 
-    mutating func currentChanged(_ password: String) {
-        current.typed(password)
-        state.current = current.entry
-        state.phase = .idle
-    }
-
-    mutating func newChanged(_ password: String) {
-        new.typed(password)
-        state.new = new.entry
-        if state.repeated.isSet { checkRepeat() }
-        state.phase = .idle
-    }
-
-    mutating func repeatChanged(_ password: String) {
-        repeated = password
-        state.repeated.isSet = !password.isEmpty
-        checkRepeat()
+    /// A field as typed now, checked as it stands; the repeat is checked against the new one.
+    mutating func typed(_ field: ElementID, _ text: String) {
+        switch field {
+        case UpdatePasswordView.current:
+            current.typed(text)
+            state.current = current.entry
+        case UpdatePasswordView.new:
+            new.typed(text)
+            state.new = new.entry
+            if state.repeated.isSet { checkRepeat() }
+        case UpdatePasswordView.repeated:
+            repeated = text
+            state.repeated.isSet = !text.isEmpty
+            checkRepeat()
+        default: return
+        }
         state.phase = .idle
     }
 
@@ -66,9 +65,9 @@ struct UpdatePasswordViewModel: SubmittingViewModel {
 
     /// Checks every field (an untouched one too); true when the form can be sent.
     mutating func checkAll() -> Bool {
-        currentChanged(current.value)
-        newChanged(new.value)
-        repeatChanged(repeated)
+        typed(UpdatePasswordView.current, current.value)
+        typed(UpdatePasswordView.new, new.value)
+        typed(UpdatePasswordView.repeated, repeated)
         return state.current.error == nil && state.new.error == nil && state.repeated.error == nil
     }
 
