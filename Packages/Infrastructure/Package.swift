@@ -2,7 +2,6 @@
 import PackageDescription
 
 // Plumbing shared by implementations: where the local store lives, opening it, private files;
-// Plumbing shared by implementations: where the local store lives, opening it, private files;
 // the PostgreSQL database a server shares (a pool, transactions, migrations); the HTTP API's
 // types, client and server, generated from docs/api/openapi.yaml; and the connection the
 // Remote services talk to a server through.

@@ -9,6 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../../FlowKit"),
+        .package(path: "../../FlowSupport"),
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Accounts"),
         .package(path: "../../Domain/Friends"),
@@ -18,6 +19,7 @@ let package = Package(
             name: "AddFriendFlow",
             dependencies: [
                 .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "FormFields", package: "FlowSupport"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Accounts", package: "Accounts"),
                 .product(name: "Friends", package: "Friends"),

@@ -23,8 +23,8 @@ public struct SecretEntry: Equatable, Sendable {
 
 extension Field {
     /// A text field showing an entry.
-    public init(id: ElementID, label: String, entry: TextEntry, hint: String? = nil) {
-        self.init(id: id, label: label, input: .text(entry.text), hint: hint, error: entry.error)
+    public init(id: ElementID, label: String, entry: TextEntry, hint: String? = nil, isOptional: Bool = false) {
+        self.init(id: id, label: label, input: .text(entry.text), hint: hint, error: entry.error, isOptional: isOptional)
     }
 
     /// A secret field showing an entry.

@@ -70,7 +70,7 @@ public actor AddFriendFlow: InventoriedFlow {
         switch state.how {
         case .friendCode, .email:
             do throws(FriendsError) {
-                let query: AccountQuery = state.how == .friendCode ? .friendCode(state.value) : .email(state.value)
+                let query: AccountQuery = state.how == .friendCode ? .friendCode(state.value.text) : .email(state.value.text)
                 model.found(try await dependencies.friends.find(query, for: user.id))
             } catch {
                 model.failed(error)
@@ -85,10 +85,10 @@ public actor AddFriendFlow: InventoriedFlow {
         let state = model.state
         do throws(FriendsError) {
             switch state.how {
-            case .friendCode: return try await dependencies.friends.add(.friendCode(state.value), by: user.id)
-            case .email: return try await dependencies.friends.add(.email(state.value), by: user.id)
+            case .friendCode: return try await dependencies.friends.add(.friendCode(state.value.text), by: user.id)
+            case .email: return try await dependencies.friends.add(.email(state.value.text), by: user.id)
             case .contact:
-                return try await dependencies.friends.addContact(name: state.value, email: state.contactEmail.isEmpty ? nil : state.contactEmail, by: user.id)
+                return try await dependencies.friends.addContact(name: state.value.text, email: state.contactEmail.text.isEmpty ? nil : state.contactEmail.text, by: user.id)
             }
         } catch {
             model.failed(error)

@@ -28,12 +28,12 @@ struct AddFriendView: View {
         let choices = AddFriendViewState.How.allCases.map { Choice(id: ElementID($0.rawValue), label: $0.label) }
         var fields = [
             Field(id: Self.how, label: "How", input: .choice(choices, selected: ElementID(state.how.rawValue))),
-            Field(id: Self.value, label: state.how.fieldLabel, input: .text(state.value), hint: state.how.hint, error: state.valueError),
+            Field(id: Self.value, label: state.how.fieldLabel, entry: state.value, hint: state.how.hint),
         ]
         if state.how == .contact {
             fields.append(Field(
-                id: Self.contactEmail, label: "Their email", input: .text(state.contactEmail),
-                hint: "optional: links them when they sign up", error: state.contactEmailError, isOptional: true
+                id: Self.contactEmail, label: "Their email", entry: state.contactEmail,
+                hint: "optional: links them when they sign up", isOptional: true
             ))
         }
         return Screen(

@@ -1,4 +1,5 @@
 import FlowKit
+import FormFields
 import Friends
 import Primitives
 
@@ -41,10 +42,8 @@ struct AddFriendViewState: Equatable, Sendable {
     }
 
     var how = How.friendCode
-    var value = ""
-    var valueError: String?
-    var contactEmail = ""
-    var contactEmailError: String?
+    var value = TextEntry()
+    var contactEmail = TextEntry()
     var found: Found?
     var phase = Phase.idle
 }
@@ -83,33 +82,31 @@ struct AddFriendViewModel: ViewModel {
     }
 
     mutating func valueChanged(_ value: String) {
-        state.value = value
-        state.valueError = nil
+        state.value = TextEntry(value)
         state.phase = .idle
     }
 
     mutating func contactEmailChanged(_ email: String) {
-        state.contactEmail = email
-        state.contactEmailError = nil
+        state.contactEmail = TextEntry(email)
         state.phase = .idle
     }
 
     /// Checks the value as it stands, as the service will; true when it can be looked up.
     mutating func check() -> Bool {
-        let value = state.value
+        let value = state.value.text
         switch state.how {
         case .friendCode:
-            state.valueError = AccountQuery.friendCode(value).problem?.message
+            state.value.error = AccountQuery.friendCode(value).problem?.message
         case .email:
-            state.valueError = AccountQuery.email(value).problem?.message
+            state.value.error = AccountQuery.email(value).problem?.message
         case .contact:
-            state.valueError = Validation.message { () throws(DisplayName.Problem) in _ = try DisplayName(value) }
-            let email = state.contactEmail
+            state.value = TextEntry(value, as: DisplayName.self)
+            let email = state.contactEmail.text
             if !email.trimmingCharacters(in: .whitespaces).isEmpty {
-                state.contactEmailError = Validation.message { () throws(EmailAddress.Problem) in _ = try EmailAddress(email) }
+                state.contactEmail = TextEntry(email, as: EmailAddress.self)
             }
         }
-        return state.valueError == nil && state.contactEmailError == nil
+        return state.value.error == nil && state.contactEmail.error == nil
     }
 
     mutating func busy() {
@@ -126,8 +123,8 @@ struct AddFriendViewModel: ViewModel {
 
     /// The contact to make, to confirm.
     mutating func contactReady() {
-        let name = state.value.trimmingCharacters(in: .whitespacesAndNewlines)
-        let email = state.contactEmail.trimmingCharacters(in: .whitespaces)
+        let name = state.value.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let email = state.contactEmail.text.trimmingCharacters(in: .whitespaces)
         state.found = AddFriendViewState.Found(
             question: "Add \(name) as a contact?",
             details: ["No account: they take part in expenses you add."] + (email.isEmpty ? [] : ["Email: \(email)"])
@@ -145,10 +142,10 @@ struct AddFriendViewModel: ViewModel {
         state.phase = .idle
         switch error {
         case .contactEmailTaken, .emailHasAccount:
-            state.contactEmailError = error.message
+            state.contactEmail.error = error.message
             state.found = nil
         case .invalidFriendCode, .unknownFriendCode, .invalidEmail, .unknownEmail, .yourself, .alreadyFriends, .invalidName, .contactNameTaken:
-            state.valueError = error.message
+            state.value.error = error.message
             state.found = nil
         default:
             state.phase = .failed(error.message)

@@ -77,9 +77,9 @@ public actor PickCounterpartyFlow: InventoriedFlow {
                 guard model.state.step == .newContact else { break }
                 model.busy()
                 await view.show(model.state)
-                let email = model.state.email.trimmingWhitespace()
+                let email = model.state.email.text.trimmingWhitespace()
                 do throws(FriendsError) {
-                    model.added(try await dependencies.friends.addContact(name: model.state.name, email: email.isEmpty ? nil : email, by: user))
+                    model.added(try await dependencies.friends.addContact(name: model.state.name.text, email: email.isEmpty ? nil : email, by: user))
                 } catch {
                     model.failed(error)
                 }

@@ -39,8 +39,8 @@ struct PickCounterpartyView: View {
                 title: "Add a new contact",
                 text: ["Someone without an account: they share expenses like anyone, and can link an account later."],
                 fields: [
-                    Field(id: Self.name, label: "Name", input: .text(state.name), hint: "1 to 50 characters", error: state.nameError),
-                    Field(id: Self.email, label: "Their email", input: .text(state.email), hint: "optional: links them when they sign up", error: state.emailError, isOptional: true),
+                    Field(id: Self.name, label: "Name", entry: state.name, hint: "1 to 50 characters"),
+                    Field(id: Self.email, label: "Their email", entry: state.email, hint: "optional: links them when they sign up", isOptional: true),
                 ],
                 actions: [
                     Action(id: Self.add, label: "Add and pick", role: .primary),

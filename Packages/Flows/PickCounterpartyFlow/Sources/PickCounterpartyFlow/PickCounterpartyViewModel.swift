@@ -32,10 +32,8 @@ struct PickCounterpartyViewState: Equatable, Sendable {
     var picked: [ElementID] = []
     var pickError: String?
     var step = Step.pick
-    var name = ""
-    var nameError: String?
-    var email = ""
-    var emailError: String?
+    var name = TextEntry()
+    var email = TextEntry()
     var notice: String?
     var phase = Phase.idle
 }
@@ -114,23 +112,19 @@ struct PickCounterpartyViewModel: ViewModel {
 
     mutating func newContact() {
         state.step = .newContact
-        state.name = ""
-        state.email = ""
-        state.nameError = nil
-        state.emailError = nil
+        state.name = TextEntry()
+        state.email = TextEntry()
         state.notice = nil
         state.phase = .idle
     }
 
     mutating func nameChanged(_ name: String) {
-        state.name = name
-        state.nameError = nil
+        state.name = TextEntry(name)
         state.phase = .idle
     }
 
     mutating func emailChanged(_ email: String) {
-        state.email = email
-        state.emailError = nil
+        state.email = TextEntry(email)
         state.phase = .idle
     }
 
@@ -171,10 +165,10 @@ struct PickCounterpartyViewModel: ViewModel {
     /// A refusal goes under the field it is about; anything else is the screen's error.
     mutating func failed(_ error: FriendsError) {
         switch error {
-        case .invalidName, .contactNameTaken: state.nameError = error.message
-        case .invalidEmail, .emailHasAccount, .contactEmailTaken: state.emailError = error.message
+        case .invalidName, .contactNameTaken: state.name.error = error.message
+        case .invalidEmail, .emailHasAccount, .contactEmailTaken: state.email.error = error.message
         default: state.phase = .failed(error.message)
         }
-        if state.nameError != nil || state.emailError != nil { state.phase = .idle }
+        if state.name.error != nil || state.email.error != nil { state.phase = .idle }
     }
 }

@@ -54,14 +54,10 @@ public actor UpdateAvatarFlow: InventoriedFlow {
                 model.colourChosen(colour)
             case .save:
                 guard let avatar = chosen(&model) else { break }
-                model.busy()
-                await view.show(model.state)
-                do throws(AccountsError) {
+                let changed: Void? = await view.submit(&model) { _ throws(AccountsError) in
                     try await dependencies.accounts.changeAvatar(to: avatar, of: user.id)
-                    return .changed(avatar)
-                } catch {
-                    model.failed(error.message)
                 }
+                if changed != nil { return .changed(avatar) }
             case .cancel:
                 return .cancelled
             }

@@ -23,7 +23,7 @@ struct UpdateAvatarViewState: Equatable, Sendable {
 }
 
 /// Turns what the user chooses and what the service and the file answer into the form's state.
-struct UpdateAvatarViewModel: ViewModel {
+struct UpdateAvatarViewModel: SubmittingViewModel {
     /// A state for each thing the screen can show: the flow's coverage inventory is drawn from
     /// these.
     static var examples: [UpdateAvatarViewState] {
@@ -86,5 +86,10 @@ struct UpdateAvatarViewModel: ViewModel {
 
     mutating func failed(_ message: String) {
         state.phase = .failed(message)
+    }
+
+    /// The service refused the avatar: its message is the screen's error.
+    mutating func failed(_ error: AccountsError) {
+        failed(error.message)
     }
 }
