@@ -2,8 +2,8 @@
 import PackageDescription
 
 // What several flows do alike with their forms' fields (an email, a password, a name), written
-// once for the flow layer. It knows FlowKit and the domain's abstract modules, and only flows
-// use it.
+// once for the flow layer. It knows FlowKit and the domain's abstract modules; flows use it, and
+// no domain, data or infrastructure module may (check-architecture).
 let package = Package(
     name: "FlowSupport",
     products: [

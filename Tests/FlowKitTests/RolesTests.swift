@@ -199,12 +199,15 @@ struct RolesTests {
         #expect(String(decoding: try encoder.encode(Outcome.cancelled), as: UTF8.self) == #"{"result":"cancelled"}"#)
     }
 
-    @Test("by default a result writes its case's one value under its type's name; several values, or none, write nothing")
+    @Test("by default a result writes its case's one value under its type's name; several values, a string, or none, write nothing")
     func outcomeDefaultDetails() throws {
         struct Person: Encodable, Equatable, Sendable { var name: String }
+        struct URLTag: Encodable, Equatable, Sendable { var url: String }
         enum Outcome: FlowOutcome {
             case met(Person)
             case moved(Person, to: String)
+            case tagged(URLTag)
+            case said(String)
             case cancelled
         }
         let encoder = JSONEncoder()
@@ -213,6 +216,9 @@ struct RolesTests {
         #expect(met == #"{"person":{"name":"Ada"},"result":"met"}"#)
         let moved = String(decoding: try encoder.encode(Outcome.moved(Person(name: "Ada"), to: "Oslo")), as: UTF8.self)
         #expect(moved == #"{"result":"moved"}"#)
+        let tagged = String(decoding: try encoder.encode(Outcome.tagged(URLTag(url: "x"))), as: UTF8.self)
+        #expect(tagged == #"{"result":"tagged","urlTag":{"url":"x"}}"#)
+        #expect(String(decoding: try encoder.encode(Outcome.said("hi")), as: UTF8.self) == #"{"result":"said"}"#)
         #expect(String(decoding: try encoder.encode(Outcome.cancelled), as: UTF8.self) == #"{"result":"cancelled"}"#)
     }
 

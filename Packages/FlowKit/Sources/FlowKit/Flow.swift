@@ -35,8 +35,9 @@ public protocol FlowOutcome: Sendable, Equatable, Encodable {
 
     /// Writes what the result carries beside its name (`"user": ...`). By default, a case's one
     /// value, when it can be encoded, under its type's name in lower camel case: `signedIn(User)`
-    /// writes `"user"`. A case with several values, or a value that goes under another key or
-    /// in another form, is written by the result's own `encodeDetails`.
+    /// writes `"user"`, a `URLRequest` would write `"urlRequest"`. A case with several values, a
+    /// value of the standard library's (a string, a number, an array, an optional) or one that
+    /// goes under another key or in another form is written by the result's own `encodeDetails`.
     func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws
 }
 
@@ -69,10 +70,22 @@ extension FlowOutcome {
     public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
         let mirror = Mirror(reflecting: self)
         // A case's values are its one child; several are a tuple, which cannot be encoded.
-        guard mirror.displayStyle == .enum, let value = mirror.children.first?.value as? any Encodable else { return }
-        let typeName = String(describing: type(of: value))
-        guard let first = typeName.first, typeName.allSatisfy({ $0.isLetter || $0.isNumber }) else { return }
-        try container.encode(value, forKey: OutcomeCodingKey(stringValue: first.lowercased() + typeName.dropFirst()))
+        guard mirror.displayStyle == .enum, let value = mirror.children.first?.value as? any Encodable,
+              !(value is String || value is Bool || value is any Numeric),
+              let key = Self.detailsKey(for: String(describing: type(of: value))), key != OutcomeCodingKey.result.stringValue
+        else { return }
+        try container.encode(value, forKey: OutcomeCodingKey(stringValue: key))
+    }
+
+    /// A type's name in lower camel case (`User` is `user`, `URLRequest` is `urlRequest`); nil
+    /// for a name that is not one plain word (`Array<User>`, `Optional<User>`).
+    private static func detailsKey(for typeName: String) -> String? {
+        guard typeName.first?.isUppercase == true, typeName.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
+        let characters = Array(typeName)
+        // The leading capitals are lowered, but the last of several when a word follows it.
+        var leading = characters.prefix { $0.isUppercase }.count
+        if leading > 1, leading < characters.count { leading -= 1 }
+        return characters[..<leading].map { $0.lowercased() }.joined() + String(characters[leading...])
     }
 
     /// `{"result": name}` and the details.

@@ -58,13 +58,13 @@ extension Presenter {
     /// that does not end the flow, the screen shows `state` as it is then (an error `handle`
     /// put in the ViewModel, say).
     ///
-    /// The loop of a flow with one screen:
+    /// A flow's loop:
     ///
     /// ```swift
     /// var model = UpdateEmailViewModel(current: user.email.value)
     /// return await presenter.run(model.state) { action, view in
     ///     switch action {
-    ///     case .emailChanged(let email): model.emailChanged(email)
+    ///     case .typed(let field, let text): model.typed(field, text)
     ///     case .save: ...
     ///     case .cancel: return .cancelled
     ///     }

@@ -14,7 +14,7 @@
 ///     static func action(for event: UserEvent) -> Self? {
 ///         switch event {
 ///         case .tap(ScreenView.submit): .submit
-///         case .tap(ScreenView.cancel), .back, .cancel: .cancel
+///         case .tap(.cancel), .back, .cancel: .cancel
 ///         default: nil
 ///         }
 ///     }
@@ -56,9 +56,10 @@ public struct ViewActions<Action: ViewAction>: Sendable {
 }
 
 extension ViewActions {
-    /// Sends a form: shows `model` busy, runs `operation` with it and returns the answer. When
-    /// the service refuses, `model` takes the error and the answer is nil; the caller shows the
-    /// screen again (``Presenter/run(_:isolation:until:)`` does after every action).
+    /// Sends a form: shows `model` busy, runs `operation` with it and returns the answer, with
+    /// `model` left busy (a flow ends on an answer, or moves `model` on itself). When the service
+    /// refuses, `model` takes the error and the answer is nil; the caller shows the screen again
+    /// (``Presenter/run(_:isolation:until:)`` does after every action).
     ///
     /// `operation` gets the model as it was sent, so it reads the form from its argument.
     public func submit<Model: SubmittingViewModel, Value>(

@@ -38,12 +38,6 @@ public struct SecretInput: Sendable {
         entry = SecretEntry(isSet: !value.isEmpty, error: problem(with: value))
     }
 
-    /// Checks the secret as it stands (an untouched field too); true when it may be sent.
-    public mutating func check() -> Bool {
-        typed(value)
-        return entry.error == nil
-    }
-
     /// The service refused the secret: it is cleared, to be typed again, under `message`.
     public mutating func refused(_ message: String) {
         value = ""

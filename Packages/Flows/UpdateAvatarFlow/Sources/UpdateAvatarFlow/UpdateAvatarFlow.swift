@@ -42,7 +42,7 @@ public actor UpdateAvatarFlow: InventoriedFlow {
         do throws(AccountsError) {
             model.loaded(try await dependencies.accounts.avatar(of: user.id))
         } catch {
-            model.failed(error.message)
+            model.failed(error)
         }
         return await presenter.run(model.state) { action, view in
             switch action {

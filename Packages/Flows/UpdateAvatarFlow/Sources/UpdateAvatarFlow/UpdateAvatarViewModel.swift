@@ -24,6 +24,8 @@ struct UpdateAvatarViewState: Equatable, Sendable {
 
 /// Turns what the user chooses and what the service and the file answer into the form's state.
 struct UpdateAvatarViewModel: SubmittingViewModel {
+    typealias Failure = AccountsError
+
     /// A state for each thing the screen can show: the flow's coverage inventory is drawn from
     /// these.
     static var examples: [UpdateAvatarViewState] {

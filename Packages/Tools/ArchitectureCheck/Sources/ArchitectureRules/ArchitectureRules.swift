@@ -119,7 +119,8 @@ public enum ArchitectureRules {
             case .abstract, .flowSupport: return nil
             case .flowKit: return target == "FlowKit" ? nil : "flow support depends on the renderer or harness \(target); it knows FlowKit only"
             case .flow: return "flow support depends on a flow; flows depend on it"
-            case .implementation, .infrastructure: return "flow support depends on an implementation module"
+            case .implementation: return "flow support depends on an implementation module"
+            case .infrastructure: return "flow support depends on infrastructure"
             case .tool, .compositionRoot: return "flow support depends on \(target)"
             case nil: return "flow support imports the third-party module \(target)"
             }
