@@ -28,19 +28,19 @@ let preferencesModules: [Target.Dependency] = [
 ]
 // The areas' services over HTTP, from flows-server (`flows --server URL`).
 let remoteModules: [Target.Dependency] = [
-    .product(name: "AccountsRemote", package: "Accounts"),
-    .product(name: "ExpensesRemote", package: "Expenses"),
-    .product(name: "FriendsRemote", package: "Friends"),
-    .product(name: "PreferencesRemote", package: "Preferences"),
-    .product(name: "FlowsAPIClient", package: "Infrastructure"),
+    .product(name: "AccountsRemote", package: "AccountsRemote"),
+    .product(name: "ExpensesRemote", package: "ExpensesRemote"),
+    .product(name: "FriendsRemote", package: "FriendsRemote"),
+    .product(name: "PreferencesRemote", package: "PreferencesRemote"),
+    .product(name: "FlowsAPIClient", package: "FlowsAPI"),
 ]
 // The server's PostgreSQL implementations of the areas' stores, and the plumbing they share.
 let postgresModules: [Target.Dependency] = [
-    .product(name: "PostgresStore", package: "Infrastructure"),
-    .product(name: "AccountsDataPostgres", package: "AccountsData"),
-    .product(name: "ExpensesDataPostgres", package: "ExpensesData"),
-    .product(name: "FriendsDataPostgres", package: "FriendsData"),
-    .product(name: "PreferencesDataPostgres", package: "PreferencesData"),
+    .product(name: "PostgresStore", package: "PostgresStore"),
+    .product(name: "AccountsDataPostgres", package: "AccountsDataPostgres"),
+    .product(name: "ExpensesDataPostgres", package: "ExpensesDataPostgres"),
+    .product(name: "FriendsDataPostgres", package: "FriendsDataPostgres"),
+    .product(name: "PreferencesDataPostgres", package: "PreferencesDataPostgres"),
 ]
 // AppFlow is the root of the flow hierarchy: each flow's package depends on its children's, so
 // every flow comes with it, and a new flow is added to its parent's manifest, not here.
@@ -57,14 +57,18 @@ let package = Package(
         .executable(name: "flows", targets: ["flows"]),
         // The same services for many users over HTTP (docs/server.md).
         .executable(name: "flows-server", targets: ["flows-server"]),
-        // The services on the embedded store, wired once, for other Swift tools (docs/embedding.md).
-        .library(name: "FlowsServices", targets: ["FlowsServices"]),
     ],
     dependencies: [
         // MARK: - The project's packages
         .package(path: "Packages/FlowKit"),
         .package(path: "Packages/FlowSupport"),
-        .package(path: "Packages/Infrastructure"),
+        .package(path: "Packages/Renderers/FlowTerminal"),
+        .package(path: "Packages/FlowTesting"),
+        .package(path: "Packages/Services"),
+        .package(path: "Packages/Infrastructure/LocalStore"),
+        .package(path: "Packages/Infrastructure/PostgresStore"),
+        .package(path: "Packages/Infrastructure/FlowsAPI"),
+        .package(path: "Packages/Infrastructure/QRCode"),
         .package(path: "Packages/Domain/Primitives"),
         .package(path: "Packages/Domain/Accounts"),
         .package(path: "Packages/Domain/Expenses"),
@@ -74,6 +78,14 @@ let package = Package(
         .package(path: "Packages/Data/ExpensesData"),
         .package(path: "Packages/Data/FriendsData"),
         .package(path: "Packages/Data/PreferencesData"),
+        .package(path: "Packages/Data/Postgres/AccountsDataPostgres"),
+        .package(path: "Packages/Data/Postgres/ExpensesDataPostgres"),
+        .package(path: "Packages/Data/Postgres/FriendsDataPostgres"),
+        .package(path: "Packages/Data/Postgres/PreferencesDataPostgres"),
+        .package(path: "Packages/Remote/AccountsRemote"),
+        .package(path: "Packages/Remote/ExpensesRemote"),
+        .package(path: "Packages/Remote/FriendsRemote"),
+        .package(path: "Packages/Remote/PreferencesRemote"),
         .package(path: "Packages/Flows/AppFlow"),
         .package(path: "Packages/Tools/ArchitectureCheck"),
 
@@ -104,23 +116,13 @@ let package = Package(
     targets: [
         // MARK: - The app
         .target(
-            name: "FlowsServices",
-            dependencies: [
-                .product(name: "LocalStore", package: "Infrastructure"),
-                .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + preferencesModules + [
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            path: "Apps/flows/Sources/FlowsServices"
-        ),
-        .target(
             name: "FlowsApp",
             dependencies: [
-                "FlowsServices",
+                .product(name: "FlowsServices", package: "Services"),
                 .product(name: "FlowKit", package: "FlowKit"),
-                .product(name: "FlowTerminal", package: "FlowKit"),
-                .product(name: "FlowTesting", package: "FlowKit"),
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "FlowTerminal", package: "FlowTerminal"),
+                .product(name: "FlowTesting", package: "FlowTesting"),
+                .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "Primitives", package: "Primitives"),
             ] + accountsModules + expensesModules + friendsModules + preferencesModules + remoteModules + flowModules + [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -139,13 +141,13 @@ let package = Package(
         .target(
             name: "FlowsServer",
             dependencies: [
-                "FlowsServices",
-                .product(name: "FlowsAPI", package: "Infrastructure"),
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "FlowsServices", package: "Services"),
+                .product(name: "FlowsAPI", package: "FlowsAPI"),
+                .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "Primitives", package: "Primitives"),
             ] + accountsModules + expensesModules + friendsModules + preferencesModules + postgresModules + [
                 // The contract's form of money and split rules, written once for both sides.
-                .product(name: "ExpensesRemote", package: "Expenses"),
+                .product(name: "ExpensesRemote", package: "ExpensesRemote"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -182,7 +184,7 @@ let package = Package(
         // The harness, timed in process: a scripted SignUp run and the whole golden suite.
         .executableTarget(
             name: "flows-bench",
-            dependencies: ["FlowsApp", .product(name: "FlowTesting", package: "FlowKit")],
+            dependencies: ["FlowsApp", .product(name: "FlowTesting", package: "FlowTesting")],
             path: "Benchmarks/flows-bench"
         ),
         // The Friends tab and a friend's preview with 1,000 friends and 100,000 shared expenses.
@@ -199,7 +201,7 @@ let package = Package(
             dependencies: [
                 "FlowsServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "PostgresStore", package: "Infrastructure"),
+                .product(name: "PostgresStore", package: "PostgresStore"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Accounts", package: "Accounts"),
                 .product(name: "AccountsData", package: "AccountsData"),
@@ -213,7 +215,7 @@ let package = Package(
             name: "ledger-bench",
             dependencies: expensesModules + [
                 .product(name: "Primitives", package: "Primitives"),
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/ledger-bench"
@@ -225,8 +227,8 @@ let package = Package(
         .executableTarget(
             name: "flows-writer",
             dependencies: [
-                "FlowsServices",
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "FlowsServices", package: "Services"),
+                .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Accounts", package: "Accounts"),
                 .product(name: "AccountsLive", package: "Accounts"),
@@ -239,8 +241,8 @@ let package = Package(
             name: "FlowKitTests",
             dependencies: [
                 .product(name: "FlowKit", package: "FlowKit"),
-                .product(name: "FlowTerminal", package: "FlowKit"),
-                .product(name: "QRCode", package: "FlowKit"),
+                .product(name: "FlowTerminal", package: "FlowTerminal"),
+                .product(name: "QRCode", package: "QRCode"),
             ]
         ),
         .testTarget(
@@ -258,7 +260,7 @@ let package = Package(
                 .product(name: "ExpensesLive", package: "Expenses"),
                 .product(name: "ExpensesData", package: "ExpensesData"),
                 .product(name: "ExpensesDataSQLite", package: "ExpensesData"),
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
@@ -268,7 +270,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Primitives", package: "Primitives"),
             ] + accountsModules + [
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -276,10 +278,10 @@ let package = Package(
         .testTarget(
             name: "FriendsTests",
             dependencies: [
-                "FlowsServices",
+                .product(name: "FlowsServices", package: "Services"),
                 .product(name: "Primitives", package: "Primitives"),
             ] + accountsModules + expensesModules + friendsModules + [
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
@@ -289,7 +291,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Primitives", package: "Primitives"),
             ] + preferencesModules + [
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "LocalStore", package: "LocalStore"),
             ]
         ),
         // The PostgreSQL stores under the live services, compared with SQLite; they run against the
@@ -297,7 +299,7 @@ let package = Package(
         .testTarget(
             name: "PostgresTests",
             dependencies: [
-                "FlowsServices",
+                .product(name: "FlowsServices", package: "Services"),
                 .product(name: "Primitives", package: "Primitives"),
             ] + accountsModules + expensesModules + friendsModules + preferencesModules + postgresModules
         ),
@@ -306,12 +308,12 @@ let package = Package(
             dependencies: [
                 "FlowsApp",
                 .product(name: "FlowKit", package: "FlowKit"),
-                .product(name: "FlowTestSupport", package: "FlowKit"),
+                .product(name: "FlowTestSupport", package: "FlowTesting"),
                 .product(name: "FormFields", package: "FlowSupport"),
                 .product(name: "ArchitectureRules", package: "ArchitectureCheck"),
                 .product(name: "Primitives", package: "Primitives"),
             ] + accountsModules + expensesModules + friendsModules + preferencesModules + flowModules + [
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -320,9 +322,9 @@ let package = Package(
             dependencies: [
                 "FlowsApp",
                 .product(name: "FlowKit", package: "FlowKit"),
-                .product(name: "FlowTesting", package: "FlowKit"),
-                .product(name: "FlowTestSupport", package: "FlowKit"),
-                .product(name: "FlowTerminal", package: "FlowKit"),
+                .product(name: "FlowTesting", package: "FlowTesting"),
+                .product(name: "FlowTestSupport", package: "FlowTesting"),
+                .product(name: "FlowTerminal", package: "FlowTerminal"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -330,8 +332,8 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "FlowsApp",
-                "FlowsServices",
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "FlowsServices", package: "Services"),
+                .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "Preferences", package: "Preferences"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Primitives", package: "Primitives"),
@@ -341,7 +343,7 @@ let package = Package(
         .testTarget(
             name: "APITests",
             dependencies: [
-                .product(name: "FlowsAPI", package: "Infrastructure"),
+                .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
@@ -350,11 +352,11 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "FlowsServer",
-                "FlowsServices",
+                .product(name: "FlowsServices", package: "Services"),
                 "FlowsApp",
-                .product(name: "FlowTesting", package: "FlowKit"),
-                .product(name: "LocalStore", package: "Infrastructure"),
-                .product(name: "FlowsAPI", package: "Infrastructure"),
+                .product(name: "FlowTesting", package: "FlowTesting"),
+                .product(name: "LocalStore", package: "LocalStore"),
+                .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "Primitives", package: "Primitives"),
             ] + accountsModules + expensesModules + friendsModules + preferencesModules + remoteModules + postgresModules + [
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -363,11 +365,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(
             name: "QRCodeTests",
-            dependencies: [.product(name: "QRCode", package: "FlowKit")]
+            dependencies: [.product(name: "QRCode", package: "QRCode")]
         ),
         .testTarget(
             name: "ArchitectureTests",

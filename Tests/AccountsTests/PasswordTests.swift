@@ -24,23 +24,34 @@ struct PasswordTests {
     }
 
     @Test("bcrypt hashes are salted and check only the right password")
-    func hashes() async {
+    func hashes() async throws {
         let hasher = PasswordHasher(cost: 4)
-        let first = await hasher.hash("correct horse")
-        let second = await hasher.hash("correct horse")
+        let first = try await hasher.hash("correct horse")
+        let second = try await hasher.hash("correct horse")
         #expect(first != second)
-        #expect(first.hasPrefix("$2"))
+        #expect(first.hasPrefix("$2b$04$"))
+        #expect(first.count == 60)
         #expect(await hasher.verify("correct horse", against: first))
         #expect(await hasher.verify("correct horse", against: second))
         #expect(!(await hasher.verify("correct horsf", against: first)))
         #expect(!(await hasher.verify("correct horse", against: "not a hash")))
     }
 
+    @Test("hashes stored by earlier versions (OpenBSD's bcrypt, by HummingbirdBcrypt) still check")
+    func earlierHashes() async {
+        let hasher = PasswordHasher(cost: 4)
+        // "correct horse", made by HummingbirdBcrypt 2.5 at cost 4 before bcrypt came from libcrypt.
+        let stored = "$2b$04$G2d.tUD6BQbKogW8UE1mhe2HuA2nO7kTh8nHTWoadpJoP4mkGeneS"
+        #expect(await hasher.verify("correct horse", against: stored))
+        #expect(!(await hasher.verify("correct horsf", against: stored)))
+        #expect(!(await hasher.verify("correct horse", against: String(stored.dropLast()) + "T")))
+    }
+
     @Test("every character counts, beyond bcrypt's 72 bytes")
-    func longPasswords() async {
+    func longPasswords() async throws {
         let hasher = PasswordHasher(cost: 4)
         let base = String(repeating: "a", count: 100)
-        let hash = await hasher.hash(base + "1")
+        let hash = try await hasher.hash(base + "1")
         #expect(await hasher.verify(base + "1", against: hash))
         #expect(!(await hasher.verify(base + "2", against: hash)))
     }

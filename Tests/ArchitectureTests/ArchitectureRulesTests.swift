@@ -15,14 +15,19 @@ private func module(_ name: String, _ path: String, _ dependencies: [String] = [
 
 private let cleanProject: [ProjectModule] = [
     module("FlowKit", "Packages/FlowKit", imports: ["Foundation"]),
-    module("FlowTerminal", "Packages/FlowKit", ["FlowKit"], imports: ["FlowKit", "Glibc"]),
-    module("FlowTestSupport", "Packages/FlowKit", ["FlowKit"], imports: ["FlowKit", "Testing"]),
+    module("FlowTerminal", "Packages/Renderers/FlowTerminal", ["FlowKit", "QRCode"], imports: ["FlowKit", "QRCode", "Glibc"]),
+    module("FlowTestSupport", "Packages/FlowTesting", ["FlowKit"], imports: ["FlowKit", "Testing"]),
+    module("QRCode", "Packages/Infrastructure/QRCode"),
     module("Primitives", "Packages/Domain/Primitives", imports: ["Synchronization"]),
     module("Accounts", "Packages/Domain/Accounts", ["Primitives"], imports: ["Primitives"]),
     module("AccountsLive", "Packages/Domain/Accounts", ["Accounts", "AccountsData", "Crypto"], imports: ["Accounts", "AccountsData", "Crypto"]),
     module("AccountsData", "Packages/Data/AccountsData"),
     module("AccountsDataSQLite", "Packages/Data/AccountsData", ["AccountsData", "LocalStore", "GRDB"], imports: ["AccountsData", "LocalStore", "GRDB"]),
-    module("LocalStore", "Packages/Infrastructure", ["GRDB"], imports: ["GRDB", "Foundation"]),
+    module("LocalStore", "Packages/Infrastructure/LocalStore", ["GRDB"], imports: ["GRDB", "Foundation"]),
+    module("PostgresStore", "Packages/Infrastructure/PostgresStore", ["PostgresNIO"], imports: ["PostgresNIO"]),
+    module("AccountsDataPostgres", "Packages/Data/Postgres/AccountsDataPostgres", ["AccountsData", "PostgresStore"], imports: ["AccountsData", "PostgresStore"]),
+    module("AccountsRemote", "Packages/Remote/AccountsRemote", ["Accounts", "FlowsAPIClient"], imports: ["Accounts", "FlowsAPIClient"]),
+    module("FlowsAPIClient", "Packages/Infrastructure/FlowsAPI", ["OpenAPIRuntime"], imports: ["OpenAPIRuntime"]),
     module("FormFields", "Packages/FlowSupport", ["FlowKit", "Accounts"], imports: ["FlowKit", "Accounts", "Primitives"]),
     module("AppFlow", "Packages/Flows/AppFlow", ["FlowKit", "Accounts", "SignInFlow"], imports: ["FlowKit", "Accounts", "SignInFlow"]),
     module("SignInFlow", "Packages/Flows/SignInFlow", ["FlowKit", "Accounts", "SignUpFlow"], imports: ["FlowKit", "SignUpFlow"]),
@@ -64,7 +69,12 @@ struct ArchitectureRulesTests {
         #expect(ModuleRole(module: "AccountsLive", packagePath: "Packages/Domain/Accounts") == .implementation)
         #expect(ModuleRole(module: "AccountsData", packagePath: "Packages/Data/AccountsData") == .abstract)
         #expect(ModuleRole(module: "AccountsDataSQLite", packagePath: "Packages/Data/AccountsData") == .implementation)
-        #expect(ModuleRole(module: "FlowTerminal", packagePath: "Packages/FlowKit") == .flowKit)
+        #expect(ModuleRole(module: "AccountsDataPostgres", packagePath: "Packages/Data/Postgres/AccountsDataPostgres") == .implementation)
+        #expect(ModuleRole(module: "AccountsRemote", packagePath: "Packages/Remote/AccountsRemote") == .implementation)
+        #expect(ModuleRole(module: "FlowKit", packagePath: "Packages/FlowKit") == .flowKit)
+        #expect(ModuleRole(module: "FlowTerminal", packagePath: "Packages/Renderers/FlowTerminal") == .renderer)
+        #expect(ModuleRole(module: "FlowTesting", packagePath: "Packages/FlowTesting") == .renderer)
+        #expect(ModuleRole(module: "QRCode", packagePath: "Packages/Infrastructure/QRCode") == .infrastructure)
         #expect(ModuleRole(module: "SignInFlow", packagePath: "Packages/Flows/SignInFlow") == .flow)
         #expect(ModuleRole(module: "FormFields", packagePath: "Packages/FlowSupport") == .flowSupport)
         #expect(ModuleRole(module: "FlowsApp", packagePath: "Apps/flows") == .compositionRoot)
@@ -123,10 +133,27 @@ struct ArchitectureRulesTests {
         #expect(found.map(\.rule) == ["a flow missing from the flow hierarchy graph"])
     }
 
-    @Test("FlowKit importing app code is named", arguments: ["Accounts", "SignInFlow", "GRDB"])
+    @Test("FlowKit importing anything else is named, even a renderer or a general tool", arguments: ["Accounts", "SignInFlow", "GRDB", "FlowTerminal", "QRCode"])
     func flowKitLeaks(target: String) {
-        let found = planting(add(target, to: "FlowTerminal"))
+        let found = planting(add(target, to: "FlowKit"))
         #expect(found.map(\.rule) == ["FlowKit imports code outside FlowKit"])
+    }
+
+    @Test("renderers and the harness know FlowKit and general tools, not the app", arguments: [
+        ("Accounts", "a renderer or the harness depends on an area module; it knows FlowKit only"),
+        ("SignInFlow", "a renderer or the harness depends on the flow layer; it draws any flow's screens"),
+        ("FormFields", "a renderer or the harness depends on the flow layer; it draws any flow's screens"),
+        ("GRDB", "a renderer or the harness imports the third-party module GRDB"),
+    ])
+    func rendererLeaks(target: String, rule: String) {
+        #expect(planting(add(target, to: "FlowTerminal")).map(\.rule) == [rule])
+    }
+
+    @Test("a server store or a Remote service is an implementation: abstract modules never reach them")
+    func serverSideModules() {
+        #expect(planting(add("AccountsDataPostgres", to: "AccountsData")).map(\.rule) == ["an abstract module depends on an implementation module"])
+        #expect(planting(add("AccountsRemote", to: "Accounts")).map(\.rule) == ["an abstract module depends on an implementation module"])
+        #expect(planting(add("AccountsRemote", to: "SignInFlow")).map(\.rule) == ["a flow depends on an implementation module"])
     }
 
     @Test("an implementation using another area's implementation is named; the composition root may")
@@ -136,10 +163,11 @@ struct ArchitectureRulesTests {
         #expect(planting(add("Accounts", to: "LocalStore")).map(\.rule) == ["infrastructure depends on an area module"])
     }
 
-    @Test("Swift Testing stays in FlowKit's test-support module and the tests; the app never depends on either")
+    @Test("Swift Testing stays in the harness's test-support module and the tests; the app never depends on either")
     func testFrameworks() {
         #expect(planting(add("Testing", to: "FlowTerminal")).map(\.rule)
-            == ["a FlowKit module imports Testing; only FlowTestSupport may, so the app never links it"])
+            == ["a renderer or the harness imports Testing; only FlowTestSupport may, so the app never links it"])
+        #expect(planting(add("Testing", to: "FlowKit")).map(\.rule) == ["FlowKit imports code outside FlowKit"])
         #expect(planting(add("FlowTestSupport", to: "FlowsApp")).map(\.rule) == ["the app depends on FlowTestSupport, which is for tests only"])
         #expect(planting(add("Testing", to: "FlowsApp", byImport: false)).map(\.to) == ["Testing"])
     }

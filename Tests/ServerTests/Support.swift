@@ -6,6 +6,7 @@ import Logging
 import OpenAPIRuntime
 import OpenAPIURLSession
 import PostgresStore
+import ServiceLifecycle
 import Synchronization
 import Testing
 #if canImport(FoundationNetworking)
@@ -120,10 +121,12 @@ struct RawResponse: Sendable, CustomStringConvertible {
 /// flows-server running in this process on a free loopback port, until stopped.
 final class RunningServer: Sendable {
     let url: URL
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(url: URL, task: Task<Void, any Error>) {
+    private init(url: URL, group: ServiceGroup, task: Task<Void, any Error>) {
         self.url = url
+        self.group = group
         self.task = task
     }
 
@@ -131,19 +134,29 @@ final class RunningServer: Sendable {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let logger = Logger(label: "flows-server-test") { _ in SwiftLogNoOpLogHandler() }
         let application = try FlowsServer.application(configuration, services: services, logger: logger) { port in continuation.yield(port) }
-        let task = Task { try await application.runService() }
+        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), let url = URL(string: "http://127.0.0.1:\(port)") else {
             task.cancel()
             throw ServerTestError("the server did not start")
         }
-        return RunningServer(url: url, task: task)
+        return RunningServer(url: url, group: group, task: task)
     }
 
-    /// Stops taking requests and waits until the server has shut down.
+    /// Stops taking requests and waits until the server has shut down: gracefully, as
+    /// flows-server does on SIGTERM, so that a connection accepted as it stops is still closed
+    /// by the server (cancelling the serving task drops such a connection unclosed, which NIO
+    /// traps on). A server still busy after 10 seconds (a stream left open) is cancelled.
     func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
+        let task = self.task
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(10))
+            task.cancel()
+        }
         _ = await task.result
+        deadline.cancel()
     }
 }
 

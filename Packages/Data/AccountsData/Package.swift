@@ -4,16 +4,15 @@ import PackageDescription
 // Storage for the Accounts area: `AccountsData` is the abstract module (records and the store
 // protocols); `AccountsDataSQLite` implements it on the embedded SQLite store (its migrations
 // give existing users a friend code, so it draws them with Primitives' FriendCode);
-// `AccountsDataPostgres` implements it on the server's PostgreSQL database.
+// the server's PostgreSQL stores are a package of their own (Packages/Data/Postgres).
 let package = Package(
     name: "AccountsData",
     products: [
         .library(name: "AccountsData", targets: ["AccountsData"]),
         .library(name: "AccountsDataSQLite", targets: ["AccountsDataSQLite"]),
-        .library(name: "AccountsDataPostgres", targets: ["AccountsDataPostgres"]),
     ],
     dependencies: [
-        .package(path: "../../Infrastructure"),
+        .package(path: "../../Infrastructure/LocalStore"),
         .package(path: "../../Domain/Primitives"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
@@ -27,15 +26,8 @@ let package = Package(
             dependencies: [
                 "AccountsData",
                 .product(name: "Primitives", package: "Primitives"),
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
-        ),
-        .target(
-            name: "AccountsDataPostgres",
-            dependencies: [
-                "AccountsData",
-                .product(name: "PostgresStore", package: "Infrastructure"),
             ]
         ),
     ]

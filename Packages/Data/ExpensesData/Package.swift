@@ -2,17 +2,16 @@
 import PackageDescription
 
 // Storage for the Expenses area: `ExpensesData` is the abstract module (records and the store
-// protocols); `ExpensesDataSQLite` implements it on the embedded SQLite store, and
-// `ExpensesDataPostgres` on the server's PostgreSQL database.
+// protocols); `ExpensesDataSQLite` implements it on the embedded SQLite store; the server's
+// PostgreSQL stores are a package of their own (Packages/Data/Postgres).
 let package = Package(
     name: "ExpensesData",
     products: [
         .library(name: "ExpensesData", targets: ["ExpensesData"]),
         .library(name: "ExpensesDataSQLite", targets: ["ExpensesDataSQLite"]),
-        .library(name: "ExpensesDataPostgres", targets: ["ExpensesDataPostgres"]),
     ],
     dependencies: [
-        .package(path: "../../Infrastructure"),
+        .package(path: "../../Infrastructure/LocalStore"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
@@ -24,15 +23,8 @@ let package = Package(
             name: "ExpensesDataSQLite",
             dependencies: [
                 "ExpensesData",
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
-        ),
-        .target(
-            name: "ExpensesDataPostgres",
-            dependencies: [
-                "ExpensesData",
-                .product(name: "PostgresStore", package: "Infrastructure"),
             ]
         ),
     ]

@@ -2,17 +2,16 @@
 import PackageDescription
 
 // Storage for the Friends area: `FriendsData` is the abstract module (records and the store
-// protocols); `FriendsDataSQLite` implements it on the embedded SQLite store, and
-// `FriendsDataPostgres` on the server's PostgreSQL database.
+// protocols); `FriendsDataSQLite` implements it on the embedded SQLite store; the server's
+// PostgreSQL stores are a package of their own (Packages/Data/Postgres).
 let package = Package(
     name: "FriendsData",
     products: [
         .library(name: "FriendsData", targets: ["FriendsData"]),
         .library(name: "FriendsDataSQLite", targets: ["FriendsDataSQLite"]),
-        .library(name: "FriendsDataPostgres", targets: ["FriendsDataPostgres"]),
     ],
     dependencies: [
-        .package(path: "../../Infrastructure"),
+        .package(path: "../../Infrastructure/LocalStore"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
@@ -24,15 +23,8 @@ let package = Package(
             name: "FriendsDataSQLite",
             dependencies: [
                 "FriendsData",
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
-        ),
-        .target(
-            name: "FriendsDataPostgres",
-            dependencies: [
-                "FriendsData",
-                .product(name: "PostgresStore", package: "Infrastructure"),
             ]
         ),
     ]

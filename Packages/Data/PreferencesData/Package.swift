@@ -2,17 +2,16 @@
 import PackageDescription
 
 // Storage for the Preferences area: `PreferencesData` is the abstract module (records and the store
-// protocols); `PreferencesDataSQLite` implements it on the embedded SQLite store, and
-// `PreferencesDataPostgres` on the server's PostgreSQL database.
+// protocols); `PreferencesDataSQLite` implements it on the embedded SQLite store; the server's
+// PostgreSQL stores are a package of their own (Packages/Data/Postgres).
 let package = Package(
     name: "PreferencesData",
     products: [
         .library(name: "PreferencesData", targets: ["PreferencesData"]),
         .library(name: "PreferencesDataSQLite", targets: ["PreferencesDataSQLite"]),
-        .library(name: "PreferencesDataPostgres", targets: ["PreferencesDataPostgres"]),
     ],
     dependencies: [
-        .package(path: "../../Infrastructure"),
+        .package(path: "../../Infrastructure/LocalStore"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
@@ -24,15 +23,8 @@ let package = Package(
             name: "PreferencesDataSQLite",
             dependencies: [
                 "PreferencesData",
-                .product(name: "LocalStore", package: "Infrastructure"),
+                .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
-        ),
-        .target(
-            name: "PreferencesDataPostgres",
-            dependencies: [
-                "PreferencesData",
-                .product(name: "PostgresStore", package: "Infrastructure"),
             ]
         ),
     ]

@@ -8,21 +8,20 @@ let package = Package(
     products: [
         .library(name: "Accounts", targets: ["Accounts"]),
         .library(name: "AccountsLive", targets: ["AccountsLive"]),
-        .library(name: "AccountsRemote", targets: ["AccountsRemote"]),
     ],
     dependencies: [
         .package(path: "../Primitives"),
-        .package(path: "../../Infrastructure"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
         .package(path: "../../Data/AccountsData"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     ],
     targets: [
         // MARK: - Abstract
         .target(name: "Accounts", dependencies: ["Primitives"]),
 
         // MARK: - Implementation
+        // bcrypt from the system's libcrypt (libxcrypt), which Linux's C library comes with: no
+        // package to resolve and build for it.
+        .target(name: "CBcrypt", linkerSettings: [.linkedLibrary("crypt", .when(platforms: [.linux]))]),
         .target(
             name: "AccountsLive",
             dependencies: [
@@ -30,19 +29,7 @@ let package = Package(
                 "Primitives",
                 .product(name: "AccountsData", package: "AccountsData"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-            ]
-        ),
-        // The same service over HTTP, from flows-server (`flows --server URL`).
-        .target(
-            name: "AccountsRemote",
-            dependencies: [
-                "Accounts",
-                "Primitives",
-                .product(name: "AccountsData", package: "AccountsData"),
-                .product(name: "FlowsAPI", package: "Infrastructure"),
-                .product(name: "FlowsAPIClient", package: "Infrastructure"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                "CBcrypt",
             ]
         ),
     ]

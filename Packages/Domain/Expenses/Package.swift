@@ -9,12 +9,9 @@ let package = Package(
     products: [
         .library(name: "Expenses", targets: ["Expenses"]),
         .library(name: "ExpensesLive", targets: ["ExpensesLive"]),
-        .library(name: "ExpensesRemote", targets: ["ExpensesRemote"]),
     ],
     dependencies: [
         .package(path: "../Primitives"),
-        .package(path: "../../Infrastructure"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
         .package(path: "../../Data/ExpensesData"),
     ],
     targets: [
@@ -28,17 +25,6 @@ let package = Package(
                 "Expenses",
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "ExpensesData", package: "ExpensesData"),
-            ]
-        ),
-        // The same service over HTTP, from flows-server (`flows --server URL`).
-        .target(
-            name: "ExpensesRemote",
-            dependencies: [
-                "Expenses",
-                .product(name: "Primitives", package: "Primitives"),
-                .product(name: "FlowsAPI", package: "Infrastructure"),
-                .product(name: "FlowsAPIClient", package: "Infrastructure"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
     ]

@@ -9,12 +9,9 @@ let package = Package(
     products: [
         .library(name: "Friends", targets: ["Friends"]),
         .library(name: "FriendsLive", targets: ["FriendsLive"]),
-        .library(name: "FriendsRemote", targets: ["FriendsRemote"]),
     ],
     dependencies: [
         .package(path: "../Primitives"),
-        .package(path: "../../Infrastructure"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
         .package(path: "../Accounts"),
         .package(path: "../Expenses"),
         .package(path: "../../Data/FriendsData"),
@@ -32,18 +29,6 @@ let package = Package(
                 .product(name: "Accounts", package: "Accounts"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "FriendsData", package: "FriendsData"),
-            ]
-        ),
-        // The same service over HTTP, from flows-server (`flows --server URL`).
-        .target(
-            name: "FriendsRemote",
-            dependencies: [
-                "Friends",
-                .product(name: "Primitives", package: "Primitives"),
-                .product(name: "Accounts", package: "Accounts"),
-                .product(name: "FlowsAPI", package: "Infrastructure"),
-                .product(name: "FlowsAPIClient", package: "Infrastructure"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
     ]

@@ -9,12 +9,9 @@ let package = Package(
     products: [
         .library(name: "Preferences", targets: ["Preferences"]),
         .library(name: "PreferencesLive", targets: ["PreferencesLive"]),
-        .library(name: "PreferencesRemote", targets: ["PreferencesRemote"]),
     ],
     dependencies: [
         .package(path: "../Primitives"),
-        .package(path: "../../Infrastructure"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
         .package(path: "../../Data/PreferencesData"),
     ],
     targets: [
@@ -28,17 +25,6 @@ let package = Package(
                 "Preferences",
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "PreferencesData", package: "PreferencesData"),
-            ]
-        ),
-        // The same service over HTTP, from flows-server (`flows --server URL`).
-        .target(
-            name: "PreferencesRemote",
-            dependencies: [
-                "Preferences",
-                .product(name: "Primitives", package: "Primitives"),
-                .product(name: "FlowsAPI", package: "Infrastructure"),
-                .product(name: "FlowsAPIClient", package: "Infrastructure"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
     ]

@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Apple's OpenAPI generator, pinned: Scripts/generate-api runs it over docs/api/openapi.yaml and
-// writes Packages/Infrastructure/Sources/FlowsAPI/Generated, which is committed (the build plugin
+// writes Packages/Infrastructure/FlowsAPI/Sources/FlowsAPI/Generated, which is committed (the build plugin
 // would generate it again in every build). Scripts/test checks the committed code is up to date.
 let package = Package(
     name: "APIGenerator",

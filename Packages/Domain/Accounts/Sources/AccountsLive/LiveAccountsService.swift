@@ -43,7 +43,7 @@ public struct LiveAccountsService: AccountsService, AccountNames {
         do throws(PasswordRules.Problem) { try PasswordRules.check(password) } catch { throw .invalidPassword(error) }
 
         let id = UserID.random(using: random)
-        let passwordHash = await hasher.hash(password)
+        let passwordHash = try await hasher.hash(password)
         let createdAt = now().timeIntervalSince1970
         let random = random
         let code = try await startSession(for: id.rawValue) { db in
@@ -208,7 +208,7 @@ public struct LiveAccountsService: AccountsService, AccountNames {
         do throws(PasswordRules.Problem) { try PasswordRules.check(new) } catch { throw .invalidPassword(error) }
         let checked = try await checkPassword(current, of: user)
         guard new != current else { throw .samePassword }
-        let hash = await hasher.hash(new)
+        let hash = try await hasher.hash(new)
         let id = user.rawValue
         let tokens = tokens
         let remembered = self.current.token.withLock { $0 }

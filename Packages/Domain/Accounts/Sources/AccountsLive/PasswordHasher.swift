@@ -1,10 +1,11 @@
 import Foundation
 import Crypto
 import Dispatch
-import HummingbirdBcrypt
+import Accounts
+import CBcrypt
 import Synchronization
 
-/// Hashes and checks passwords with bcrypt.
+/// Hashes and checks passwords with bcrypt, from the system's libcrypt (``Bcrypt``).
 ///
 /// bcrypt reads at most 72 bytes and stops at a NUL byte, so the password is first reduced to
 /// the base64 text of its SHA-256 digest (44 bytes): every character of a long password counts.
@@ -50,22 +51,28 @@ public struct PasswordHasher: Sendable {
         _ = await verify(password, against: decoyHash)
     }
 
-    public func hash(_ password: String) async -> String {
+    /// Throws only where the system's libcrypt cannot hash with bcrypt: nothing is saved then.
+    public func hash(_ password: String) async throws(AccountsError) -> String {
         let input = Self.prehash(password)
         let cost = cost
+        let hash: String?
         if let remembered {
             if let known = remembered.hashes.withLock({ $0[input] }) { return known }
-            let hash = Bcrypt.hash(input, cost: cost)
+            guard let made = Bcrypt.hash(input, cost: cost) else { throw Self.unavailable }
             // Of two first hashes made at once (each with its own salt), the first kept is
             // everyone's: every store of the process holds the same hash for a password.
             return remembered.hashes.withLock { hashes in
                 if let known = hashes[input] { return known }
-                hashes[input] = hash
-                return hash
+                hashes[input] = made
+                return made
             }
         }
-        return await Self.offPool { Bcrypt.hash(input, cost: cost) }
+        hash = await Self.offPool { Bcrypt.hash(input, cost: cost) }
+        guard let hash else { throw Self.unavailable }
+        return hash
     }
+
+    private static let unavailable = AccountsError.refused("this system's libcrypt cannot hash with bcrypt")
 
     public func verify(_ password: String, against hash: String) async -> Bool {
         let input = Self.prehash(password)
@@ -86,5 +93,25 @@ public struct PasswordHasher: Sendable {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: work()) }
         }
+    }
+}
+
+/// bcrypt ($2b$) through the C module CBcrypt, on the system's libcrypt: libxcrypt, which the
+/// C library of Debian, Ubuntu, Fedora and Arch comes with. Hashes made by any other bcrypt
+/// (OpenBSD's, which earlier versions used) check the same.
+enum Bcrypt {
+    /// A hash of `input` at `cost` under a fresh random salt, or nil where libcrypt refuses.
+    static func hash(_ input: String, cost: UInt8) -> String? {
+        var generator = SystemRandomNumberGenerator()
+        let salt = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var output = [CChar](repeating: 0, count: Int(FLOWS_BCRYPT_HASH_LENGTH) + 1)
+        let status = flows_bcrypt_hash(input, UInt32(cost), salt, &output, output.count)
+        guard status == 0 else { return nil }
+        return String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether `input` hashes to `hash`; false for anything that is not a bcrypt hash.
+    static func verify(_ input: String, hash: String) -> Bool {
+        flows_bcrypt_verify(input, hash) == 1
     }
 }

@@ -9,11 +9,11 @@ public enum ArchitectureRules {
         "Dispatch", "Synchronization", "Glibc", "Musl", "Darwin", "WinSDK", "Observation",
     ]
 
-    /// The test frameworks: only FlowKit's test-support module and the tests may import them,
+    /// The test frameworks: only the harness's test-support module and the tests may import them,
     /// so the app never links them.
     public static let testFrameworks: Set<String> = ["Testing", "XCTest"]
 
-    /// The FlowKit module that gives Swift tests their API over flows (it imports Swift Testing).
+    /// The harness's module that gives Swift tests their API over flows (it imports Swift Testing).
     public static let testSupportModule = "FlowTestSupport"
 
     /// What a flow's View may import: it maps a ViewState to a Screen and nothing more.
@@ -85,19 +85,28 @@ public enum ArchitectureRules {
 
         switch module.role {
         case .flowKit:
-            if testFrameworks.contains(target) {
-                return module.name == testSupportModule
-                    ? nil : "a FlowKit module imports \(target); only \(testSupportModule) may, so the app never links it"
-            }
             guard targetRole == .flowKit else { return "FlowKit imports code outside FlowKit" }
             return nil
+
+        case .renderer:
+            if testFrameworks.contains(target) {
+                return module.name == testSupportModule
+                    ? nil : "a renderer or the harness imports \(target); only \(testSupportModule) may, so the app never links it"
+            }
+            switch targetRole {
+            case .flowKit, .renderer, .infrastructure: return nil
+            case .flow, .flowSupport: return "a renderer or the harness depends on the flow layer; it draws any flow's screens"
+            case .abstract, .implementation: return "a renderer or the harness depends on an area module; it knows FlowKit only"
+            case .tool, .compositionRoot: return "a renderer or the harness depends on \(target)"
+            case nil: return "a renderer or the harness imports the third-party module \(target)"
+            }
 
         case .abstract:
             switch targetRole {
             case .abstract: return nil
             case .implementation: return "an abstract module depends on an implementation module"
             case .infrastructure: return "an abstract module depends on infrastructure"
-            case .flow, .flowKit, .flowSupport: return "an abstract module depends on the flow layer"
+            case .flow, .flowKit, .flowSupport, .renderer: return "an abstract module depends on the flow layer"
             case .tool, .compositionRoot: return "an abstract module depends on \(target)"
             case nil: return "an abstract module imports the third-party module \(target); abstract modules hold plain values and protocols"
             }
@@ -105,7 +114,8 @@ public enum ArchitectureRules {
         case .flow:
             switch targetRole {
             case .abstract, .flowSupport: return nil
-            case .flowKit: return target == "FlowKit" ? nil : "a flow depends on the renderer or harness \(target); flows know FlowKit only"
+            case .flowKit: return nil
+            case .renderer: return "a flow depends on the renderer or harness \(target); flows know FlowKit only"
             case .flow:
                 return hierarchy.isDirectChild(target, of: module.name)
                     ? nil : "a flow imports a flow that is not its direct child"
@@ -117,7 +127,8 @@ public enum ArchitectureRules {
         case .flowSupport:
             switch targetRole {
             case .abstract, .flowSupport: return nil
-            case .flowKit: return target == "FlowKit" ? nil : "flow support depends on the renderer or harness \(target); it knows FlowKit only"
+            case .flowKit: return nil
+            case .renderer: return "flow support depends on the renderer or harness \(target); it knows FlowKit only"
             case .flow: return "flow support depends on a flow; flows depend on it"
             case .implementation: return "flow support depends on an implementation module"
             case .infrastructure: return "flow support depends on infrastructure"
@@ -130,7 +141,7 @@ public enum ArchitectureRules {
             case .abstract, .infrastructure, nil: return nil
             case .implementation:
                 return samePackage ? nil : "an implementation depends on another area's implementation; only the composition root wires implementations"
-            case .flow, .flowKit, .flowSupport: return "an implementation depends on the flow layer"
+            case .flow, .flowKit, .flowSupport, .renderer: return "an implementation depends on the flow layer"
             case .tool, .compositionRoot: return "an implementation depends on \(target)"
             }
 

@@ -37,16 +37,21 @@ public struct ImportStatement: Equatable, Sendable {
 public enum ModuleRole: Equatable, Sendable {
     /// A module of Packages/FlowKit: the architecture itself, which knows nothing of the app.
     case flowKit
+    /// What draws FlowKit's screens or drives them: a renderer under Packages/Renderers, or the
+    /// harness under Packages/FlowTesting. They know FlowKit and general tools, not the app.
+    case renderer
     /// A flow package under Packages/Flows.
     case flow
     /// Behaviours several flows share (form fields), under Packages/FlowSupport: the flow layer's
     /// own library, on FlowKit and the domain's abstract modules.
     case flowSupport
-    /// The abstract module of a Domain or Data package: the one named like its package.
+    /// The abstract module of an area's Domain or Data package: the one named like its package
+    /// (`Packages/Domain/Accounts`, `Packages/Data/AccountsData`).
     case abstract
-    /// Any other module of a Domain or Data package (`AccountsLive`, `AccountsDataSQLite`).
+    /// Any other module of a Domain or Data package (`AccountsLive`, `AccountsDataSQLite`), the
+    /// server's stores under Packages/Data/Postgres and the Remote services under Packages/Remote.
     case implementation
-    /// Plumbing under Packages/Infrastructure, used by data implementations.
+    /// Plumbing and general tools under Packages/Infrastructure, used by implementations.
     case infrastructure
     /// Developer tools under Packages/Tools; not part of the app.
     case tool
@@ -61,9 +66,11 @@ public enum ModuleRole: Equatable, Sendable {
         }
         switch parts[1] {
         case "FlowKit": self = .flowKit
+        case "Renderers", "FlowTesting": self = .renderer
         case "Flows": self = .flow
         case "FlowSupport": self = .flowSupport
-        case "Domain", "Data": self = module == parts.last ? .abstract : .implementation
+        case "Domain", "Data": self = parts.count == 3 && module == parts[2] ? .abstract : .implementation
+        case "Remote": self = .implementation
         case "Infrastructure": self = .infrastructure
         case "Tools": self = .tool
         default: self = .compositionRoot

@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The Preferences service over HTTP, from flows-server (`flows --server URL`): a package of its own,
+// so that only what talks to a server resolves the HTTP client and the contract.
+let package = Package(
+    name: "PreferencesRemote",
+    products: [
+        .library(name: "PreferencesRemote", targets: ["PreferencesRemote"]),
+    ],
+    dependencies: [
+        .package(path: "../../Domain/Primitives"),
+        .package(path: "../../Domain/Preferences"),
+        .package(path: "../../Infrastructure/FlowsAPI"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
+    ],
+    targets: [
+        .target(
+            name: "PreferencesRemote",
+            dependencies: [
+                .product(name: "Preferences", package: "Preferences"),
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "FlowsAPI", package: "FlowsAPI"),
+                .product(name: "FlowsAPIClient", package: "FlowsAPI"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}
