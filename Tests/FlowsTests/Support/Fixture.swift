@@ -1,37 +1,27 @@
 import Accounts
 import AccountsData
-import AccountsDataSQLite
 import AccountsLive
 import AppFlow
 import Expenses
-import ExpensesDataSQLite
-import ExpensesLive
 import Friends
-import FriendsDataSQLite
-import FriendsLive
 import FlowsServices
 import Foundation
 import GRDB
 import LocalStore
 import Preferences
-import PreferencesDataSQLite
-import PreferencesLive
 import Primitives
 import Synchronization
 
-/// What every flow needs, on a private in-memory store, and a way to look into the store.
+/// What every flow needs, on a private in-memory store, and a way to look into the store: the
+/// app's own wiring (`LocalServices.inMemory`), so that the tests' world is the app's.
 struct Fixture: AppFlow.Dependencies {
-    let database = LocalDatabase(.memory) { migrator in
-        AccountsSchema.registerMigrations(in: &migrator)
-        PreferencesSchema.registerMigrations(in: &migrator)
-        ExpensesSchema.registerMigrations(in: &migrator)
-        FriendsSchema.registerMigrations(in: &migrator)
-    }
     let tokens = InMemorySessionTokenStore()
-    let accounts: any AccountsService
-    let expenses: any ExpensesService
-    let friends: any FriendsService
-    let preferences: any PreferencesService
+    private let services: LocalServices
+    let database: LocalDatabase
+    var accounts: any AccountsService { services.accounts }
+    var expenses: any ExpensesService { services.expenses }
+    var friends: any FriendsService { services.friends }
+    var preferences: any PreferencesService { services.preferences }
     let files: any UserFiles = LocalUserFiles()
     /// The day forms start on: a Sunday.
     var today: Day { Fixture.sunday }
@@ -42,28 +32,9 @@ struct Fixture: AppFlow.Dependencies {
     var themes: any ThemeManager { followed }
 
     init() {
-        let friendsStore = SQLiteFriendsStore(database: database)
-        let accounts = LiveAccountsService(
-            store: SQLiteAccountsStore(database: database),
-            tokens: tokens,
-            hasher: PasswordHasher(cost: 4),
-            random: SeededRandomSource(seed: 1),
-            now: { Date(timeIntervalSince1970: 1_800_000_000) },
-            visibility: FriendsVisibility(store: friendsStore)
-        )
-        self.accounts = accounts
-        preferences = LivePreferencesService(store: SQLitePreferencesStore(database: database))
-        let now: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }
-        // Wired as LocalServices.live wires them, with a seed of its own for each service.
-        let ledger = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: NoOneToName())
-        friends = LiveFriendsService(
-            store: friendsStore, accounts: accounts, expenses: ledger, merging: ledger,
-            random: SeededRandomSource(seed: 2), now: now
-        )
-        expenses = LiveExpensesService(
-            store: SQLiteExpensesStore(database: database), people: FriendsPeople(friends: friends),
-            random: SeededRandomSource(seed: 3), now: now
-        )
+        services = LocalServices.inMemory(sessionTokens: tokens)
+        // inMemory always has its store; the fallback is never taken.
+        database = services.database ?? LocalDatabase(.memory, migrations: LocalServices.registerMigrations)
     }
 
     /// An account made before the test starts; signed out unless `signedIn`.
