@@ -50,4 +50,16 @@ struct FormFieldsTests {
         let secret = Field(id: "password", label: "Password", entry: SecretEntry(isSet: true))
         #expect(secret == Field(id: "password", label: "Password", input: .secret(isSet: true)))
     }
+
+    @Test("a day entry reads what people type against today, and says what is wrong in Day's words")
+    func days() throws {
+        let sunday = try Day("2026-11-22")
+        #expect(DayEntry("today", today: sunday).day == sunday)
+        #expect(DayEntry("mon", today: sunday).read == (try Day("2026-11-16")).withWeekday)
+        #expect(DayEntry("2026-11-22", today: sunday).problem == nil)
+        let wrong = DayEntry("someday", today: sunday)
+        #expect(wrong.day == nil && wrong.read == nil)
+        #expect(wrong.problem == Validation.message { () throws(Day.Problem) in _ = try Day(typed: "someday", today: sunday) })
+        #expect(wrong.problem != nil)
+    }
 }

@@ -9,6 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../../FlowKit"),
+        .package(path: "../../FlowSupport"),
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Domain/Friends"),
@@ -20,6 +21,7 @@ let package = Package(
             name: "AddExpenseFlow",
             dependencies: [
                 .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "FormFields", package: "FlowSupport"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),

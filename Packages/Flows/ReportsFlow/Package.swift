@@ -9,6 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../../FlowKit"),
+        .package(path: "../../FlowSupport"),
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Expenses"),
     ],
@@ -17,6 +18,7 @@ let package = Package(
             name: "ReportsFlow",
             dependencies: [
                 .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "FormFields", package: "FlowSupport"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Expenses", package: "Expenses"),
             ]

@@ -9,6 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../../FlowKit"),
+        .package(path: "../../FlowSupport"),
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Domain/Friends"),
@@ -18,6 +19,7 @@ let package = Package(
             name: "SettleUpFlow",
             dependencies: [
                 .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "FormFields", package: "FlowSupport"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),

@@ -57,3 +57,29 @@ public struct SecretInput: Sendable {
         }
     }
 }
+
+/// A day as typed (`2026-11-22`, `today`, `yesterday` or a weekday), read against today under
+/// the domain's rules: what an expense's, a payment's and a report's day fields hold.
+public struct DayEntry: Equatable, Sendable {
+    /// The day as typed.
+    public var text: String
+    /// The day `today`, `yesterday` and weekdays are read from.
+    public let today: Day
+
+    public init(_ text: String, today: Day) {
+        self.text = text
+        self.today = today
+    }
+
+    /// The day the text names, or nil.
+    public var day: Day? { try? Day(typed: text, today: today) }
+
+    /// What the field shows it read the text as (`Monday 2027-01-11`); nil until it reads.
+    public var read: String? { day?.withWeekday }
+
+    /// What is wrong with the text, in the domain's words; nil for a day.
+    public var problem: String? {
+        let (text, today) = (text, today)
+        return Validation.message { () throws(Day.Problem) in _ = try Day(typed: text, today: today) }
+    }
+}

@@ -87,25 +87,17 @@ public struct Expense: Equatable, Sendable {
     }
 
     private init(id: ExpenseID, draft: ExpenseDraft, split given: Split?) throws(ExpenseProblem) {
+        // The draft's rules (DraftRules.swift), the first broken one refused; then the split's.
+        let rules: [ExpenseProblem?] = [
+            ExpenseDraft.problem(description: draft.description),
+            ExpenseDraft.problem(amount: draft.amount),
+            ExpenseDraft.problem(note: draft.note),
+            ExpenseDraft.problem(payers: draft.payers.map(\.user)),
+            ExpenseDraft.problem(payments: draft.payers, of: draft.amount),
+        ]
+        if let problem = rules.lazy.compactMap({ $0 }).first { throw problem }
         let description = draft.description.trimmingWhitespace()
-        guard (1...Self.descriptionLimit).contains(description.count) else { throw .description }
-        guard draft.amount.minorUnits <= LedgerLimits.maximumAmount else { throw .amountTooLarge(draft.amount.currency) }
-        guard !description.containsControlCharacters else { throw .descriptionControlCharacters }
         let note = draft.note?.trimmingWhitespace() ?? ""
-        guard note.count <= Self.noteLimit, !note.containsControlCharacters else { throw .note }
-        guard !draft.payers.isEmpty else { throw .noPayer }
-        guard Set(draft.payers.map(\.user)).count == draft.payers.count else { throw .duplicatePayer }
-        var paid: Int64 = 0
-        for payer in draft.payers {
-            guard payer.amount.currency == draft.amount.currency else { throw .payerCurrency }
-            guard payer.amount.isPositive else { throw .payerAmount }
-            let (sum, overflow) = paid.addingReportingOverflow(payer.amount.minorUnits)
-            guard !overflow else { throw .paymentsDoNotAddUp(paid: nil, amount: draft.amount) }
-            paid = sum
-        }
-        guard paid == draft.amount.minorUnits else {
-            throw .paymentsDoNotAddUp(paid: Money(minorUnits: paid, currency: draft.amount.currency), amount: draft.amount)
-        }
         if let given {
             guard given.amount == draft.amount, given.parts.map(\.user) == draft.participants else {
                 throw .split(.partsDoNotMatchParticipants)

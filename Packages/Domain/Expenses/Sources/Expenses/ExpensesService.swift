@@ -124,6 +124,21 @@ public struct Settlement: Equatable, Sendable {
     public var through: [UserID] {
         Set(legs.flatMap { [$0.creditor, $0.debtor] }).subtracting([from, to]).sorted { $0.rawValue < $1.rawValue }
     }
+
+    /// The first rule a payment by `user` breaks, in the words the service refuses it with
+    /// (``ExpensesError/invalidSettlement(_:)``); nil when it may be recorded. (How much may be
+    /// paid to someone who is not a friend is the ledger's to say, from the balances.)
+    public static func problem(from: UserID, to: UserID, amount: Money, by user: UserID) -> String? {
+        guard from != to else { return "Someone cannot pay themselves." }
+        if let problem = problem(amount: amount) { return problem }
+        return user == from || user == to ? nil : "Only the payer or the payee can record a payment."
+    }
+
+    /// A payment's amount: more than zero, at most the ledger's largest.
+    public static func problem(amount: Money) -> String? {
+        guard amount.isPositive else { return SplitProblem.amountNotPositive.message }
+        return amount.minorUnits <= LedgerLimits.maximumAmount ? nil : "A payment is at most \(LedgerLimits.largest(amount.currency))."
+    }
 }
 
 /// A change in the activity list.
@@ -201,7 +216,7 @@ public enum ExpensesError: Error, Equatable, Sendable {
         switch self {
         case .invalid(let problem): problem.message
         case .notFound(let id): "There is no expense \(id)."
-        case .notInExpense: "Only people in an expense can add or change it."
+        case .notInExpense: "Only people in an expense can add or change it: share it or pay for it."
         case .unknownPeople(let people):
             "Not among your friends or contacts: \(people.map(\.rawValue).sorted().joined(separator: ", ")). Add them as a friend or a contact first."
         case .invalidSettlement(let reason): reason

@@ -135,12 +135,7 @@ public struct LiveExpensesService: ExpensesService {
     }
 
     public func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement {
-        guard from != to else { throw .invalidSettlement("Someone cannot pay themselves.") }
-        guard amount.isPositive else { throw .invalidSettlement("The amount must be more than zero.") }
-        guard amount.minorUnits <= LedgerLimits.maximumAmount else {
-            throw .invalidSettlement("A payment is at most \(LedgerLimits.largest(amount.currency)).")
-        }
-        guard user == from || user == to else { throw .invalidSettlement("Only the payer or the payee can record a payment.") }
+        if let reason = Settlement.problem(from: from, to: to, amount: amount, by: user) { throw .invalidSettlement(reason) }
         // Someone who is not the user's friend or contact (who shared an expense someone else
         // added) may be paid only what is owed them, in the currency, by whoever owes it
         // (checked inside the write): a payment never leaves a stranger owing more.

@@ -1,5 +1,6 @@
 import Expenses
 import FlowKit
+import FormFields
 import Friends
 import Primitives
 
@@ -92,7 +93,6 @@ struct AddExpenseForm: Equatable, Sendable {
 /// works out the parts on every change.
 struct AddExpenseViewModel: SubmittingViewModel {
     static let you: ElementID = "you"
-    static let notIn = "You are in neither part: share it or pay for it (an expense you add has you in it)."
 
     static var examples: [AddExpenseViewState] {
         formExamples.map(\.state)
@@ -294,43 +294,41 @@ struct AddExpenseViewModel: SubmittingViewModel {
     // MARK: - Reading and checking
 
     private mutating func readDay() {
-        form.dayRead = (try? Day(typed: form.day, today: today)).map(\.withWeekday)
+        form.dayRead = DayEntry(form.day, today: today).read
     }
 
 
+    /// The amount typed, read by Money's rules and checked by the draft's.
     private var amount: Result<Money, Refusal> {
         do throws(Money.Problem) {
             let money = try Money(parsing: form.amount, currency: form.currency)
-            guard money.isPositive else { return .failure(Refusal(SplitProblem.amountNotPositive.message)) }
-            guard money.minorUnits <= LedgerLimits.maximumAmount else { return .failure(Refusal(ExpenseProblem.amountTooLarge(form.currency).message)) }
+            if let problem = ExpenseDraft.problem(amount: money) { return .failure(Refusal(problem.message)) }
             return .success(money)
         } catch {
             return .failure(Refusal(error.message))
         }
     }
 
-    /// What is wrong with one field's answer, or nil.
+    /// What is wrong with one field's answer, or nil: the domain's rules (ExpenseDraft's, and
+    /// the values' own as they are read), this form only saying which field each is about.
     func check(_ field: ElementID) -> String? {
         switch field {
         case AddExpenseView.description:
-            let trimmed = form.description.trimmingWhitespace()
-            if trimmed.containsControlCharacters { return ExpenseProblem.descriptionControlCharacters.message }
-            return (1...Expense.descriptionLimit).contains(trimmed.count) ? nil : ExpenseProblem.description.message
+            return ExpenseDraft.problem(description: form.description)?.message
         case AddExpenseView.amount:
             if case .failure(let refusal) = amount { return refusal.message }
             return nil
         case AddExpenseView.day:
-            let (day, today) = (form.day, today)
-            return Validation.message { () throws(Day.Problem) in _ = try Day(typed: day, today: today) }
+            return DayEntry(form.day, today: today).problem
         case AddExpenseView.note:
-            let note = form.note.trimmingWhitespace()
-            return note.count <= Expense.noteLimit && !note.containsControlCharacters ? nil : ExpenseProblem.note.message
+            return ExpenseDraft.problem(note: form.note)?.message
         case AddExpenseView.youShare:
-            if form.sharers.isEmpty { return "Someone has to share it: you, or someone you picked." }
-            if !form.youShare, !form.payers.contains(Self.you) { return Self.notIn }
-            return nil
+            let sharers = form.sharers.map(\.user)
+            if let problem = ExpenseDraft.problem(participants: sharers) { return problem.message }
+            let inIt = ExpenseDraft.includes(user, participants: sharers, payers: form.payingPeople.map(\.user))
+            return inIt ? nil : ExpensesError.notInExpense.message
         case AddExpenseView.paidBy:
-            return form.payers.isEmpty ? ExpenseProblem.noPayer.message : nil
+            return ExpenseDraft.problem(payers: form.payingPeople.map(\.user))?.message
         case AddExpenseView.paid:
             // One payer pays the amount; a wrong amount has its own message.
             guard form.payers.count > 1, case .success = amount else { return nil }
@@ -339,12 +337,7 @@ struct AddExpenseViewModel: SubmittingViewModel {
         case AddExpenseView.parts:
             if case .failure(let refusal) = rule { return refusal.message }
             guard case .success(let rule) = rule, case .success(let amount) = amount else { return nil }
-            do throws(SplitProblem) {
-                _ = try Split(amount: amount, participants: form.sharers.map(\.user), rule: rule)
-                return nil
-            } catch {
-                return error.message
-            }
+            return ExpenseDraft.problem(split: rule, of: amount, among: form.sharers.map(\.user))?.message
         default:
             return nil
         }
@@ -357,28 +350,22 @@ struct AddExpenseViewModel: SubmittingViewModel {
             return .success(form.payingPeople.map { Payer(user: $0.user, amount: amount) })
         }
         var payers: [Payer] = []
-        var total: Int64 = 0
         for person in form.payingPeople {
-            let text = form.paid[person.id] ?? ""
             do throws(Money.Problem) {
-                let paid = try Money(parsing: text, currency: form.currency)
-                guard paid.isPositive else { return .failure(Refusal("\(person.name): \(ExpenseProblem.payerAmount.message)")) }
-                guard paid.minorUnits <= LedgerLimits.maximumAmount else { return .failure(Refusal(ExpenseProblem.amountTooLarge(form.currency).message)) }
-                let (sum, overflow) = total.addingReportingOverflow(paid.minorUnits)
-                guard !overflow else { return .failure(Refusal(ExpenseProblem.paymentsDoNotAddUp(paid: nil, amount: amount).message)) }
-                total = sum
-                payers.append(Payer(user: person.user, amount: paid))
+                let payer = Payer(user: person.user, amount: try Money(parsing: form.paid[person.id] ?? "", currency: form.currency))
+                if let problem = ExpenseDraft.problem(payment: payer.amount, of: amount) {
+                    return .failure(Refusal("\(person.name): \(problem.message)"))
+                }
+                payers.append(payer)
             } catch {
                 return .failure(Refusal("\(person.name): \(error.message)"))
             }
         }
-        guard total == amount.minorUnits else {
-            return .failure(Refusal(ExpenseProblem.paymentsDoNotAddUp(paid: Money(minorUnits: total, currency: form.currency), amount: amount).message))
-        }
+        if let problem = ExpenseDraft.problem(payments: payers, of: amount) { return .failure(Refusal(problem.message)) }
         return .success(payers)
     }
 
-    /// The split rule the parts typed make.
+    /// The split rule the parts typed make, each part read by the split's rules.
     private var rule: Result<SplitRule, Refusal> {
         let sharers = form.sharers
         // One person takes the whole amount, whatever the mode (its table is not shown).
@@ -390,9 +377,7 @@ struct AddExpenseViewModel: SubmittingViewModel {
             var parts: [UserID: Money] = [:]
             for person in sharers {
                 do throws(Money.Problem) {
-                    let part = try Money(parsing: form.parts[person.id] ?? "", currency: form.currency)
-                    guard part.minorUnits <= LedgerLimits.maximumAmount else { return .failure(Refusal(ExpenseProblem.amountTooLarge(form.currency).message)) }
-                    parts[person.user] = part
+                    parts[person.user] = try Money(parsing: form.parts[person.id] ?? "", currency: form.currency)
                 } catch {
                     return .failure(Refusal("\(person.name): \(error.message)"))
                 }
@@ -401,8 +386,8 @@ struct AddExpenseViewModel: SubmittingViewModel {
         case .percentages:
             var points: [UserID: Int] = [:]
             for person in sharers {
-                guard let value = Self.hundredths(form.parts[person.id] ?? ""), value <= 10_000 else {
-                    return .failure(Refusal("\(person.name): enter a percentage from 0 to 100, like 50 or 33.33."))
+                guard let value = SplitRule.basisPoints(typed: form.parts[person.id] ?? "") else {
+                    return .failure(Refusal("\(person.name): \(SplitRule.percentageHint)"))
                 }
                 points[person.user] = value
             }
@@ -410,27 +395,14 @@ struct AddExpenseViewModel: SubmittingViewModel {
         case .shares:
             var shares: [UserID: Int] = [:]
             for person in sharers {
-                let text = (form.parts[person.id] ?? "").trimmingWhitespace()
-                guard text.allSatisfy(\.isASCIIDigit), let value = Int(text), value <= Split.maximumShare else {
-                    return .failure(Refusal("\(person.name): \(SplitProblem.shareTooLarge.message)"))
+                do throws(SplitProblem) {
+                    shares[person.user] = try SplitRule.share(typed: form.parts[person.id] ?? "")
+                } catch {
+                    return .failure(Refusal("\(person.name): \(error.message)"))
                 }
-                shares[person.user] = value
             }
             return .success(.shares(shares))
         }
-    }
-
-    /// `33.33` as 3333: digits, then at most one point (or comma) and two digits.
-    static func hundredths(_ text: String) -> Int? {
-        let trimmed = text.trimmingWhitespace()
-        let parts = trimmed.split(separator: trimmed.contains(",") ? "," : ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].count <= 3,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
-              parts.count == 1 || (1...2).contains(parts[1].count),
-              let whole = Int(parts[0])
-        else { return nil }
-        let fraction = parts.count == 2 ? String(parts[1]) + String(repeating: "0", count: 2 - parts[1].count) : "00"
-        return whole * 100 + (Int(fraction) ?? 0)
     }
 
     // MARK: - The parts as they stand
@@ -538,7 +510,7 @@ struct AddExpenseViewModel: SubmittingViewModel {
         for field in fields { form.errors[field] = check(field) }
         guard form.errors.isEmpty,
               case .success(let amount) = amount, case .success(let payers) = payments, case .success(let rule) = rule,
-              let day = try? Day(typed: form.day, today: today)
+              let day = DayEntry(form.day, today: today).day
         else { return nil }
         let note = form.note.trimmingWhitespace()
         return ExpenseDraft(
@@ -555,7 +527,7 @@ struct AddExpenseViewModel: SubmittingViewModel {
     mutating func failed(_ error: ExpensesError) {
         form.phase = .idle
         if error == .notInExpense {
-            form.errors[AddExpenseView.youShare] = Self.notIn
+            form.errors[AddExpenseView.youShare] = error.message
             return
         }
         guard case .invalid(let problem) = error else {

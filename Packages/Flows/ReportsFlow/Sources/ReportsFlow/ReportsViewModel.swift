@@ -1,5 +1,6 @@
 import Expenses
 import FlowKit
+import FormFields
 import Primitives
 
 /// What the reports show: the range as typed and read, and the report in lines of text.
@@ -63,19 +64,19 @@ struct ReportsViewModel: ViewModel {
     }
 
     private mutating func read() {
-        state.fromRead = (try? Day(typed: state.from, today: today))?.withWeekday
-        state.throughRead = (try? Day(typed: state.through, today: today))?.withWeekday
+        state.fromRead = DayEntry(state.from, today: today).read
+        state.throughRead = DayEntry(state.through, today: today).read
     }
 
     private func problem(_ text: String) -> String? {
-        Validation.message { () throws(Day.Problem) in _ = try Day(typed: text, today: today) }
+        DayEntry(text, today: today).problem
     }
 
     /// The range to add up, or nil with the messages shown.
     mutating func range() -> (from: Day, through: Day)? {
         state.fromError = problem(state.from)
         state.throughError = problem(state.through)
-        guard let from = try? Day(typed: state.from, today: today), let through = try? Day(typed: state.through, today: today) else { return nil }
+        guard let from = DayEntry(state.from, today: today).day, let through = DayEntry(state.through, today: today).day else { return nil }
         guard from <= through else {
             state.throughError = "The last day comes on or after the first (\(from))."
             return nil

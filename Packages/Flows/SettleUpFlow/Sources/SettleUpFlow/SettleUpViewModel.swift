@@ -1,5 +1,6 @@
 import Expenses
 import FlowKit
+import FormFields
 import Friends
 import Primitives
 
@@ -168,7 +169,7 @@ struct SettleUpViewModel: SubmittingViewModel {
             if isFinal || problem == nil { state.amountError = problem }
         case SettleUpView.day:
             state.day = text
-            state.dayRead = (try? Day(typed: text, today: today)).map(\.withWeekday)
+            state.dayRead = DayEntry(text, today: today).read
             let problem = dayProblem
             if isFinal || problem == nil { state.dayError = problem }
         default:
@@ -181,8 +182,7 @@ struct SettleUpViewModel: SubmittingViewModel {
         guard let currency = state.currency else { return .failure(Refusal("Choose the currency first.")) }
         do throws(Money.Problem) {
             let money = try Money(parsing: state.amount, currency: currency)
-            guard money.isPositive else { return .failure(Refusal("The amount must be more than zero.")) }
-            guard money.minorUnits <= LedgerLimits.maximumAmount else { return .failure(Refusal("A payment is at most \(LedgerLimits.largest(currency)).")) }
+            if let problem = Settlement.problem(amount: money) { return .failure(Refusal(problem)) }
             return .success(money)
         } catch {
             return .failure(Refusal(error.message))
@@ -195,7 +195,7 @@ struct SettleUpViewModel: SubmittingViewModel {
     }
 
     private var dayProblem: String? {
-        Validation.message { () throws(Day.Problem) in _ = try Day(typed: state.day, today: today) }
+        DayEntry(state.day, today: today).problem
     }
 
     /// The payment to record, or nil with the messages shown (or the question when it is more
@@ -204,7 +204,7 @@ struct SettleUpViewModel: SubmittingViewModel {
         state.amountError = amountProblem
         state.dayError = dayProblem
         guard state.amountError == nil, state.dayError == nil, case .success(let money) = amount,
-              let day = try? Day(typed: state.day, today: today), let person = state.chosen, let settling = state.settling
+              let day = DayEntry(state.day, today: today).day, let person = state.chosen, let settling = state.settling
         else { return nil }
         let most = person.most(in: money.currency)
         if UInt64(money.minorUnits) > most, !confirmed {
