@@ -4,7 +4,7 @@ import Testing
 /// What `flows` loads to start: nothing for networking until a server is used.
 @Suite("What flows loads at start")
 struct StartupTests {
-    @Test("flows is not linked to libcurl or any library behind it: a server's client opens libcurl at its first request")
+    @Test("flows is not linked to libcurl, any library behind it, or libcrypt: a server's client opens libcurl at its first request, and bcrypt libcrypt at the first password")
     func noNetworkingAtStart() async throws {
         let needed = try await onOwnThread {
             let process = Process()
@@ -18,7 +18,7 @@ struct StartupTests {
             return text
         }
         #expect(needed.contains("libc.so"), "ldd read nothing: \(needed)")
-        for library in ["libcurl", "libssl", "libnghttp2", "libgssapi", "libldap"] {
+        for library in ["libcurl", "libssl", "libnghttp2", "libgssapi", "libldap", "libcrypt"] {
             #expect(!needed.contains(library), "flows needs \(library) to start:\n\(needed)")
         }
     }

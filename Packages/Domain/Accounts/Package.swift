@@ -20,8 +20,8 @@ let package = Package(
 
         // MARK: - Implementation
         // bcrypt from the system's libcrypt (libxcrypt), which Linux's C library comes with: no
-        // package to resolve and build for it.
-        .target(name: "CBcrypt", linkerSettings: [.linkedLibrary("crypt", .when(platforms: [.linux]))]),
+        // package to resolve and build for it. Opened at the first password (dlopen).
+        .target(name: "CBcrypt", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "AccountsLive",
             dependencies: [

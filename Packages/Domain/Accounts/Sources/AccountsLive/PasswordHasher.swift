@@ -55,7 +55,6 @@ public struct PasswordHasher: Sendable {
     public func hash(_ password: String) async throws(AccountsError) -> String {
         let input = Self.prehash(password)
         let cost = cost
-        let hash: String?
         if let remembered {
             if let known = remembered.hashes.withLock({ $0[input] }) { return known }
             guard let made = Bcrypt.hash(input, cost: cost) else { throw Self.unavailable }
@@ -67,8 +66,7 @@ public struct PasswordHasher: Sendable {
                 return made
             }
         }
-        hash = await Self.offPool { Bcrypt.hash(input, cost: cost) }
-        guard let hash else { throw Self.unavailable }
+        guard let hash = await Self.offPool({ Bcrypt.hash(input, cost: cost) }) else { throw Self.unavailable }
         return hash
     }
 
@@ -97,8 +95,8 @@ public struct PasswordHasher: Sendable {
 }
 
 /// bcrypt ($2b$) through the C module CBcrypt, on the system's libcrypt: libxcrypt, which the
-/// C library of Debian, Ubuntu, Fedora and Arch comes with. Hashes made by any other bcrypt
-/// (OpenBSD's, which earlier versions used) check the same.
+/// C library of Debian, Ubuntu, Fedora and Arch comes with, opened at the first password.
+/// Hashes made by any other bcrypt (OpenBSD's, which earlier versions used) check the same.
 enum Bcrypt {
     /// A hash of `input` at `cost` under a fresh random salt, or nil where libcrypt refuses.
     static func hash(_ input: String, cost: UInt8) -> String? {
