@@ -299,6 +299,7 @@ let package = Package(
         .testTarget(
             name: "PostgresTests",
             dependencies: [
+                "FlowsServer",
                 .product(name: "FlowsServices", package: "Services"),
                 .product(name: "Primitives", package: "Primitives"),
             ] + accountsModules + expensesModules + friendsModules + preferencesModules + postgresModules

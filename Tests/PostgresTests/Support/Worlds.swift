@@ -6,6 +6,7 @@ import Expenses
 import ExpensesData
 import ExpensesDataPostgres
 import ExpensesLive
+import FlowsServer
 import FlowsServices
 import Foundation
 import Friends
@@ -18,9 +19,8 @@ import PreferencesLive
 import Primitives
 import Synchronization
 
-/// Every area's PostgreSQL migrations, in the order a server runs them.
-let allMigrations = AccountsPostgresSchema.migrations + ExpensesPostgresSchema.migrations
-    + PreferencesPostgresSchema.migrations + FriendsPostgresSchema.migrations
+/// Every PostgreSQL migration of a server, in the order it runs them.
+let allMigrations = ServerServices.postgresMigrations
 
 /// A clock the test moves by hand; it starts where `LocalServices.inMemory` stands still.
 final class TestClock: Sendable {
@@ -50,14 +50,9 @@ struct PostgresWorld {
         self.tokens = tokens
         let random = SeededRandomSource(seed: seed)
         let now: @Sendable () -> Date = { clock.now }
-        services = LocalServices.live(
-            expensesStore: PostgresExpensesStore(database: database), friendsStore: PostgresFriendsStore(database: database),
-            preferencesStore: PostgresPreferencesStore(database: database), random: random, now: now
-        ) { visibility in
-            LiveAccountsService(
-                store: PostgresAccountsStore(database: database), tokens: tokens, hasher: PasswordHasher(cost: 4), random: random, now: now,
-                visibility: visibility
-            )
+        // The server's own stores and wiring, with the test's clock, seed and session.
+        services = LocalServices.live(stores: ServerServices.postgresStores(database), random: random, now: now) { store, visibility in
+            LiveAccountsService(store: store, tokens: tokens, hasher: PasswordHasher(cost: 4), random: random, now: now, visibility: visibility)
         }
     }
 

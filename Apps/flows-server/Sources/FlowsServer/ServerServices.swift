@@ -1,23 +1,19 @@
 import Accounts
 import AccountsData
 import AccountsDataPostgres
-import AccountsDataSQLite
 import AccountsLive
 import Expenses
 import ExpensesData
 import ExpensesDataPostgres
-import ExpensesDataSQLite
 import Foundation
 import FlowsServices
 import Friends
 import FriendsData
 import FriendsDataPostgres
-import FriendsDataSQLite
 import LocalStore
 import Preferences
 import PreferencesData
 import PreferencesDataPostgres
-import PreferencesDataSQLite
 import PostgresStore
 import Primitives
 import Synchronization
@@ -86,9 +82,7 @@ public struct ServerServices: Sendable {
         let database = LocalDatabase(place, migrations: LocalServices.registerMigrations)
         let changes = BalanceChangeRelay()
         return live(
-            accounts: SQLiteAccountsStore(database: database),
-            expenses: SQLiteExpensesStore(database: database, balancesChanged: changes.publish), changes: changes,
-            friends: SQLiteFriendsStore(database: database), preferences: SQLitePreferencesStore(database: database),
+            stores: .sqlite(database, balancesChanged: changes.publish), changes: changes,
             fast: fast, now: now, probe: { (try? database.writer()) != nil }, close: {}
         )
     }
@@ -101,9 +95,7 @@ public struct ServerServices: Sendable {
         let database = ServerDatabase(url: url, maximumConnections: maximumConnections, migrations: postgresMigrations)
         let changes = BalanceChangeRelay()
         return live(
-            accounts: PostgresAccountsStore(database: database),
-            expenses: PostgresExpensesStore(database: database, balancesChanged: changes.publish), changes: changes,
-            friends: PostgresFriendsStore(database: database), preferences: PostgresPreferencesStore(database: database),
+            stores: postgresStores(database, balancesChanged: changes.publish), changes: changes,
             fast: fast, now: now,
             probe: {
                 do {
@@ -118,27 +110,37 @@ public struct ServerServices: Sendable {
         )
     }
 
+    /// Every area's store on the PostgreSQL `database`; `balancesChanged` hears whose balances
+    /// each write changed.
+    public static func postgresStores(_ database: ServerDatabase, balancesChanged: BalancesChanged? = nil) -> LocalServices.Stores {
+        LocalServices.Stores(
+            accounts: PostgresAccountsStore(database: database),
+            expenses: PostgresExpensesStore(database: database, balancesChanged: balancesChanged),
+            friends: PostgresFriendsStore(database: database),
+            preferences: PostgresPreferencesStore(database: database)
+        )
+    }
+
     /// Every area's PostgreSQL migrations, in the order they run.
     public static let postgresMigrations = AccountsPostgresSchema.migrations + ExpensesPostgresSchema.migrations
         + PreferencesPostgresSchema.migrations + FriendsPostgresSchema.migrations + SharedAttemptLimiter.migrations
 
     /// The live services on the stores given.
     private static func live(
-        accounts store: any AccountsStore, expenses: any ExpensesStore, changes: BalanceChangeRelay,
-        friends: any FriendsStore, preferences: any PreferencesStore,
+        stores: LocalServices.Stores, changes: BalanceChangeRelay,
         fast: Bool, now: @escaping @Sendable () -> Date, probe: @escaping @Sendable () async -> Bool, close: @escaping @Sendable () async -> Void,
         shared: ServerDatabase? = nil
     ) -> ServerServices {
         let random: any RandomSource = fast ? SeededRandomSource(seed: 1) : SystemRandomSource()
         let hasher = fast ? PasswordHasher(cost: 4) : PasswordHasher()
+        let (store, friends) = (stores.accounts, stores.friends)
         let account: @Sendable (any SessionTokenStore, any AccountVisibility) -> LiveAccountsService = { tokens, visibility in
             LiveAccountsService(store: store, tokens: tokens, hasher: hasher, random: random, now: now, visibility: visibility)
         }
         let sessions: @Sendable (any SessionTokenStore) -> any AccountsService = { account($0, FriendsVisibility(store: friends)) }
-        let services = LocalServices.live(
-            expensesStore: expenses, friendsStore: friends, preferencesStore: preferences, random: random, now: now,
-            accounts: { account(InMemorySessionTokenStore(), $0) }
-        )
+        let services = LocalServices.live(stores: stores, random: random, now: now) { _, visibility in
+            account(InMemorySessionTokenStore(), visibility)
+        }
         return ServerServices(
             services: services, sessions: sessions, probe: probe, close: close, now: now, balanceChanges: changes, shared: shared
         )

@@ -51,9 +51,9 @@ public struct LocalServices: Sendable {
     /// cost 12 unless a tool asks for less (a test's throwaway store).
     public static func open(_ location: StoreLocation, hasher: PasswordHasher = PasswordHasher()) -> LocalServices {
         let database = LocalDatabase(.file(location.databaseFile), migrations: registerMigrations)
-        return wired(database: database, random: SystemRandomSource(), now: Date.init) { visibility in
+        return wired(database: database, random: SystemRandomSource(), now: Date.init) { store, visibility in
             LiveAccountsService(
-                store: SQLiteAccountsStore(database: database),
+                store: store,
                 tokens: FileSessionTokenStore(location: location),
                 hasher: hasher,
                 visibility: visibility
@@ -72,9 +72,9 @@ public struct LocalServices: Sendable {
     ) -> LocalServices {
         let database = LocalDatabase(.memory, migrations: registerMigrations)
         let random = SeededRandomSource(seed: seed)
-        var services = wired(database: database, random: random, now: { now }) { visibility in
+        var services = wired(database: database, random: random, now: { now }) { store, visibility in
             LiveAccountsService(
-                store: SQLiteAccountsStore(database: database),
+                store: store,
                 tokens: sessionTokens,
                 hasher: .fixtures,
                 random: random,
@@ -116,18 +116,49 @@ public struct LocalServices: Sendable {
     /// The other areas' services around the accounts, on the embedded store.
     private static func wired(
         database: LocalDatabase, random: any RandomSource, now: @escaping @Sendable () -> Date,
-        accounts: (_ visibility: any AccountVisibility) -> any AccountsService & AccountNames
+        accounts: (_ store: any AccountsStore, _ visibility: any AccountVisibility) -> any AccountsService & AccountNames
     ) -> LocalServices {
-        var services = live(
-            expensesStore: SQLiteExpensesStore(database: database),
-            friendsStore: SQLiteFriendsStore(database: database),
-            preferencesStore: SQLitePreferencesStore(database: database),
-            random: random,
-            now: now,
-            accounts: accounts
-        )
+        var services = live(stores: .sqlite(database), random: random, now: now, accounts: accounts)
         services.database = database
         return services
+    }
+
+    /// Every area's store, on one database: what the live services are built on. The embedded
+    /// store's are ``sqlite(_:balancesChanged:)``; flows-server makes the same on PostgreSQL.
+    public struct Stores: Sendable {
+        public var accounts: any AccountsStore
+        public var expenses: any ExpensesStore
+        public var friends: any FriendsStore
+        public var preferences: any PreferencesStore
+
+        public init(accounts: any AccountsStore, expenses: any ExpensesStore, friends: any FriendsStore, preferences: any PreferencesStore) {
+            self.accounts = accounts
+            self.expenses = expenses
+            self.friends = friends
+            self.preferences = preferences
+        }
+
+        /// Every area's store on the embedded store `database`; `balancesChanged` hears whose
+        /// balances each write changed.
+        public static func sqlite(_ database: LocalDatabase, balancesChanged: BalancesChanged? = nil) -> Stores {
+            Stores(
+                accounts: SQLiteAccountsStore(database: database),
+                expenses: SQLiteExpensesStore(database: database, balancesChanged: balancesChanged),
+                friends: SQLiteFriendsStore(database: database),
+                preferences: SQLitePreferencesStore(database: database)
+            )
+        }
+    }
+
+    /// The live services of every area on `stores`, around the accounts service `accounts`
+    /// builds on the accounts store and the visibility it is given (``live(expensesStore:friendsStore:preferencesStore:random:now:accounts:)``).
+    public static func live(
+        stores: Stores, random: any RandomSource, now: @escaping @Sendable () -> Date,
+        accounts makeAccounts: (_ store: any AccountsStore, _ visibility: any AccountVisibility) -> any AccountsService & AccountNames
+    ) -> LocalServices {
+        live(
+            expensesStore: stores.expenses, friendsStore: stores.friends, preferencesStore: stores.preferences, random: random, now: now
+        ) { visibility in makeAccounts(stores.accounts, visibility) }
     }
 
     /// The live services of every area, on any implementation of the stores (the embedded
