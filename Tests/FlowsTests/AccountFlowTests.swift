@@ -116,14 +116,8 @@ struct AccountFlowTests {
 
     @Test("preferences that cannot be read or stored show the store's error; the rest of the tab works")
     func storeFails() async throws {
-        struct Mixed: AccountFlow.Dependencies {
-            let accounts: any AccountsService
-            let preferences: any PreferencesService = UnavailablePreferences()
-            let files: any UserFiles = LocalUserFiles()
-            let themes: any ThemeManager = FollowedThemes()
-        }
         let user = try await fixture.existingUser(signedIn: true)
-        let flow = start(user, Mixed(accounts: fixture.accounts))
+        let flow = start(user, fixture.with { $0.preferences = UnavailablePreferences() })
         await flow.expectError(nil, "The local store is unavailable: disk on fire")
         await flow.expectChild(UpdateDisplayNameFlow.self, producing: .cancelled)
         await flow.tap("change-name")

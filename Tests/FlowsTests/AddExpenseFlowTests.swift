@@ -143,14 +143,7 @@ struct AddExpenseFlowTests {
     @Test("a ledger that fails says so on the form, which keeps every answer")
     func ledgerFails() async throws {
         let (ada, bob) = try await fixture.adaAndBob()
-        struct Broken: AddExpenseFlow.Dependencies {
-            let fixture: Fixture
-            var friends: any FriendsService { fixture.friends }
-            var expenses: any ExpensesService { UnavailableExpenses() }
-            var preferences: any PreferencesService { fixture.preferences }
-            var today: Day { fixture.today }
-        }
-        let flow = start(ada, with: [bob], Broken(fixture: fixture))
+        let flow = start(ada, with: [bob], fixture.with { $0.expenses = UnavailableExpenses() })
         await flow.fill(["description": "Taxi", "amount": "20"])
         await flow.skipScreen()
         await flow.tap("save")

@@ -56,15 +56,7 @@ struct AppFlowTests {
 
     @Test("a stored session that expired: the welcome, saying why the user is signed out")
     func expiredSession() async throws {
-        struct Expired: AppFlow.Dependencies, AccountsService {
-            var accounts: any AccountsService { self }
-            var expenses: any ExpensesService { Unavailable().expenses }
-            var friends: any FriendsService { Unavailable().friends }
-            var themes: any ThemeManager { FollowedThemes() }
-            var preferences: any PreferencesService { UnavailablePreferences() }
-            var files: any UserFiles { LocalUserFiles() }
-            var today: Day { Fixture.sunday }
-            var timeZone: TimeZone { .gmt }
+        struct Expired: AccountsService {
             func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
             func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
             func signOut() async throws(AccountsError) {}
@@ -80,7 +72,7 @@ struct AppFlowTests {
             func avatar(of user: UserID) async throws(AccountsError) -> Avatar { .none }
             func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError) { throw .noSuchAccount }
         }
-        let flow = start(Expired())
+        let flow = start(Fixture.unavailable().with { $0.accounts = Expired() })
         await flow.expectText(StoredSession.expiredNotice)
         await flow.tap("quit")
         await flow.expectResult(AppFlow.FlowResult.closed(user: nil))
@@ -101,7 +93,7 @@ struct AppFlowTests {
 
     @Test("a store that cannot be read gets its own screen: try again, or quit")
     func storeUnavailable() async throws {
-        let flow = start(Unavailable())
+        let flow = start(Fixture.unavailable())
         await flow.expectSnapshot("""
             == Flows cannot open your data == [app-unavailable]
             Nothing was changed. Check the folder named below (or FLOWS_HOME) and try again.

@@ -72,7 +72,7 @@ struct AuthenticatedFlowTests {
     @Test("a sign-out the store refuses shows the error and stays")
     func signOutFails() async throws {
         let user = try await fixture.existingUser(signedIn: true)
-        let flow = await start(user, Unavailable())
+        let flow = await start(user, Fixture.unavailable())
         await flow.expectScreen("home")
         await flow.tap("sign-out")
         await flow.expectError(nil, "The local store is unavailable: disk on fire")

@@ -50,16 +50,8 @@ struct ExpensesFlowTests {
     @Test("a ledger that cannot be read says so on the tab, which can still be left")
     func failing() async throws {
         let (ada, _) = try await fixture.adaAndBob()
-        struct Broken: ExpensesFlow.Dependencies {
-            let fixture: Fixture
-            var accounts: any AccountsService { fixture.accounts }
-            var friends: any FriendsService { fixture.friends }
-            var expenses: any ExpensesService { UnavailableExpenses() }
-            var preferences: any PreferencesService { fixture.preferences }
-            var today: Day { fixture.today }
-            var timeZone: TimeZone { .gmt }
-        }
-        let flow = FlowTest { [fixture] router in ExpensesFlow(user: ada.id, dependencies: Broken(fixture: fixture), router: router) }
+        let broken = fixture.with { $0.expenses = UnavailableExpenses() }
+        let flow = FlowTest { router in ExpensesFlow(user: ada.id, dependencies: broken, router: router) }
         let screen = await flow.expectScreen("expenses")
         #expect(screen?.status == .error("The local store is unavailable: disk on fire"))
         // Nothing was read, so nothing is said of balances or activity (not "settled up").
@@ -67,7 +59,7 @@ struct ExpensesFlowTests {
         await flow.tap("back")
         await flow.expectResult(ExpensesFlow.FlowResult.closed)
 
-        let settling = FlowTest { [fixture] router in SettleUpFlow(user: ada.id, dependencies: Broken(fixture: fixture), router: router) }
+        let settling = FlowTest { router in SettleUpFlow(user: ada.id, dependencies: broken, router: router) }
         let pick = await settling.expectScreen("settle-up")
         #expect(pick?.status == .error("The local store is unavailable: disk on fire"))
         #expect(pick?.text == [])
@@ -112,14 +104,8 @@ struct ExpensesFlowTests {
         #expect(name == "Bob Stone")
         #expect(try await fixture.expenses.balances(of: ada.id) == [Balance(other: bob.id, amount: Money(minorUnits: 200, currency: .eur))])
 
-        struct Broken: SettleUpFlow.Dependencies {
-            let fixture: Fixture
-            var accounts: any AccountsService { fixture.accounts }
-            var friends: any FriendsService { fixture.friends }
-            var expenses: any ExpensesService { UnavailableExpenses() }
-            var today: Day { fixture.today }
-        }
-        let failing = FlowTest { [fixture] router in SettleUpFlow(user: ada.id, dependencies: Broken(fixture: fixture), router: router) }
+        let broken = fixture.with { $0.expenses = UnavailableExpenses() }
+        let failing = FlowTest { router in SettleUpFlow(user: ada.id, dependencies: broken, router: router) }
         #expect(await failing.expectScreen("settle-up")?.status == .error("The local store is unavailable: disk on fire"))
         await failing.cancel()
         await failing.expectResult(SettleUpFlow.FlowResult.cancelled)

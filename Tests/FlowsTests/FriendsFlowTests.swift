@@ -209,17 +209,10 @@ struct UserPreviewFlowTests {
     func storeFails() async throws {
         let ada = try await fixture.existingUser(signedIn: true)
         let sam = try await fixture.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
-        let flow = start(ada, friend: sam, BrokenLedger(fixture: fixture))
+        let flow = start(ada, friend: sam, fixture.with { $0.expenses = UnavailableExpenses() })
         await flow.expectError(nil, "The local store is unavailable: disk on fire")
         await flow.tap("back")
         await flow.expectResult(UserPreviewFlow.FlowResult.closed)
     }
 }
 
-/// The fixture's services, but a ledger whose store is unavailable.
-private struct BrokenLedger: UserPreviewFlow.Dependencies {
-    let fixture: Fixture
-    var accounts: any AccountsService { fixture.accounts }
-    var friends: any FriendsService { fixture.friends }
-    let expenses: any ExpensesService = UnavailableExpenses()
-}

@@ -92,7 +92,7 @@ struct SignInFlowTests {
 
     @Test("a store that fails shows its error on the screen")
     func storeFailure() async throws {
-        let flow = start(.signIn, Unavailable())
+        let flow = start(.signIn, Fixture.unavailable())
         await flow.fill(["email": "ada@example.com", "password": "correct horse"])
         await flow.skipScreen()
         await flow.tap("sign-in")

@@ -101,7 +101,7 @@ struct SignUpFlowTests {
 
     @Test("a store that fails shows its error on the screen, and the form stays")
     func storeFailure() async throws {
-        let flow = start(Unavailable())
+        let flow = start(Fixture.unavailable())
         await flow.fill(["email": "ada@example.com", "password": "correct horse", "display-name": "Ada"])
         await flow.skipScreen()
         await flow.tap("create-account")

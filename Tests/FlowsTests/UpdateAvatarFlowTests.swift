@@ -87,7 +87,7 @@ struct UpdateAvatarFlowTests {
     @Test("a store that fails shows its error on the screen")
     func storeFails() async throws {
         let user = try await fixture.existingUser(signedIn: true)
-        let flow = start(user, Unavailable())
+        let flow = start(user, Fixture.unavailable())
         await flow.expectError(nil, "The local store is unavailable: disk on fire")
         await flow.choose("kind", "none")
         await flow.skipScreen()

@@ -56,7 +56,7 @@ struct UpdateDisplayNameFlowTests {
     @Test("a store that fails shows its error on the screen, and the form stays")
     func storeFails() async throws {
         let user = try await fixture.existingUser(signedIn: true)
-        let flow = start(user, Unavailable())
+        let flow = start(user, Fixture.unavailable())
         await flow.expectScreen("update-display-name")
         await flow.fill("display-name", "Grace")
         await flow.skipScreen()

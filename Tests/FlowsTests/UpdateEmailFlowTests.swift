@@ -68,7 +68,7 @@ struct UpdateEmailFlowTests {
     @Test("a store that fails shows its error on the screen, and the form stays")
     func storeFails() async throws {
         let user = try await fixture.existingUser(signedIn: true)
-        let flow = start(user, Unavailable())
+        let flow = start(user, Fixture.unavailable())
         await flow.expectScreen("update-email")
         await flow.fill(["email": "ada@lovelace.org", "password": "correct horse"])
         await flow.skipScreen()

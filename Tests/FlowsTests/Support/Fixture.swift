@@ -14,14 +14,17 @@ import Synchronization
 
 /// What every flow needs, on a private in-memory store, and a way to look into the store: the
 /// app's own wiring (`LocalServices.inMemory`), so that the tests' world is the app's.
+///
+/// A test that needs one service to fail replaces it on a copy (`broken.expenses =
+/// UnavailableExpenses()`): being every flow's dependencies, one fixture serves any flow, and a
+/// service a flow starts needing is added here only.
 struct Fixture: AppFlow.Dependencies {
     let tokens = InMemorySessionTokenStore()
-    private let services: LocalServices
     let database: LocalDatabase
-    var accounts: any AccountsService { services.accounts }
-    var expenses: any ExpensesService { services.expenses }
-    var friends: any FriendsService { services.friends }
-    var preferences: any PreferencesService { services.preferences }
+    var accounts: any AccountsService
+    var expenses: any ExpensesService
+    var friends: any FriendsService
+    var preferences: any PreferencesService
     let files: any UserFiles = LocalUserFiles()
     /// The day forms start on: a Sunday.
     var today: Day { Fixture.sunday }
@@ -32,9 +35,20 @@ struct Fixture: AppFlow.Dependencies {
     var themes: any ThemeManager { followed }
 
     init() {
-        services = LocalServices.inMemory(sessionTokens: tokens)
+        let services = LocalServices.inMemory(sessionTokens: tokens)
         // inMemory always has its store; the fallback is never taken.
         database = services.database ?? LocalDatabase(.memory, migrations: LocalServices.registerMigrations)
+        accounts = services.accounts
+        expenses = services.expenses
+        friends = services.friends
+        preferences = services.preferences
+    }
+
+    /// The same world with `change` made to a copy: a service replaced.
+    func with(_ change: (inout Fixture) -> Void) -> Fixture {
+        var copy = self
+        change(&copy)
+        return copy
     }
 
     /// An account made before the test starts; signed out unless `signedIn`.
@@ -61,18 +75,15 @@ struct Fixture: AppFlow.Dependencies {
     }
 }
 
-/// What every flow needs, on a store that is unavailable.
-struct Unavailable: AppFlow.Dependencies {
-    /// The areas whose store is not the one failing: working, on a store of their own.
-    private let working = LocalServices.inMemory()
-    var expenses: any ExpensesService { working.expenses }
-    var friends: any FriendsService { working.friends }
-    let accounts: any AccountsService = UnavailableAccounts()
-    let themes: any ThemeManager = FollowedThemes()
-    let preferences: any PreferencesService = UnavailablePreferences()
-    let files: any UserFiles = LocalUserFiles()
-    var today: Day { Fixture.sunday }
-    var timeZone: TimeZone { .gmt }
+extension Fixture {
+    /// What every flow needs, with the accounts' and the preferences' store unavailable (the
+    /// other areas working, on a store of their own).
+    static func unavailable() -> Fixture {
+        Fixture().with {
+            $0.accounts = UnavailableAccounts()
+            $0.preferences = UnavailablePreferences()
+        }
+    }
 }
 
 /// An expenses service whose store is unavailable.
