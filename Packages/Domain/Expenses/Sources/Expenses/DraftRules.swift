@@ -21,7 +21,7 @@ extension ExpenseDraft {
 
     /// Every problem of the draft, under the field it is about; empty when it can be recorded.
     /// (Who may record it is the service's to say: ``ExpensesError/notInExpense`` unless the
-    /// writer ``includes(_:)``.)
+    /// writer is in it, ``includes(_:participants:payers:)``.)
     public var problems: [Field: ExpenseProblem] {
         var found: [Field: ExpenseProblem] = [:]
         found[.description] = Self.problem(description: description)
@@ -89,12 +89,8 @@ extension ExpenseDraft {
         participants.isEmpty ? .split(.noParticipants) : nil
     }
 
-    /// Whether `user` is in it, paying or sharing: only they may add it or change it.
-    public func includes(_ user: UserID) -> Bool {
-        Self.includes(user, participants: participants, payers: payers.map(\.user))
-    }
-
-    /// Whether `user` is among the people sharing or paying.
+    /// Whether `user` is among the people sharing or paying: only they may add an expense or
+    /// change it (``Expense/people``, which the service checks).
     public static func includes(_ user: UserID, participants: [UserID], payers: [UserID]) -> Bool {
         participants.contains(user) || payers.contains(user)
     }

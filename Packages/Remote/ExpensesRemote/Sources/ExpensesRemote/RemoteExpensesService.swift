@@ -72,11 +72,9 @@ public struct RemoteExpensesService: ExpensesService {
     // MARK: - Payments
 
     public func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement {
-        // The contract names the other person and who paid: a payment it cannot say (the user
-        // neither of the two) is refused here, as the service refuses it.
-        guard from != to, user == from || user == to else {
-            throw .invalidSettlement(Settlement.problem(from: from, to: to, amount: amount, by: user) ?? "")
-        }
+        // The contract names the other person and who paid, so a payment it cannot say (the
+        // user neither of the two) is refused here, by the service's own rules.
+        if let reason = Settlement.problem(from: from, to: to, amount: amount, by: user) { throw .invalidSettlement(reason) }
         let body = Components.Schemas.SettleUpRequest(
             counterparty: (user == from ? to : from).rawValue, paidBy: user == from ? .me : .counterparty,
             amount: .init(minorUnits: amount.minorUnits, currency: amount.currency.code), day: day.description
