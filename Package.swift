@@ -32,7 +32,9 @@ let remoteModules: [Target.Dependency] = [
     .product(name: "ExpensesRemote", package: "ExpensesRemote"),
     .product(name: "FriendsRemote", package: "FriendsRemote"),
     .product(name: "PreferencesRemote", package: "PreferencesRemote"),
+    .product(name: "PrimitivesRemote", package: "PrimitivesRemote"),
     .product(name: "FlowsAPIClient", package: "FlowsAPI"),
+    .product(name: "FlowsWire", package: "FlowsAPI"),
 ]
 // The server's PostgreSQL implementations of the areas' stores, and the plumbing they share.
 let postgresModules: [Target.Dependency] = [
@@ -86,6 +88,7 @@ let package = Package(
         .package(path: "Packages/Remote/ExpensesRemote"),
         .package(path: "Packages/Remote/FriendsRemote"),
         .package(path: "Packages/Remote/PreferencesRemote"),
+        .package(path: "Packages/Remote/PrimitivesRemote"),
         .package(path: "Packages/Flows/AppFlow"),
         .package(path: "Packages/Tools/ArchitectureCheck"),
 
@@ -146,7 +149,11 @@ let package = Package(
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "Primitives", package: "Primitives"),
             ] + accountsModules + expensesModules + friendsModules + preferencesModules + postgresModules + [
-                // The contract's form of money and split rules, written once for both sides.
+                // The contract's operations and values, declared once for both sides.
+                .product(name: "FlowsWire", package: "FlowsAPI"),
+                .product(name: "PrimitivesRemote", package: "PrimitivesRemote"),
+                .product(name: "FriendsRemote", package: "FriendsRemote"),
+                .product(name: "PreferencesRemote", package: "PreferencesRemote"),
                 .product(name: "ExpensesRemote", package: "ExpensesRemote"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),

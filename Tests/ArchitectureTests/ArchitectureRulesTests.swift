@@ -26,7 +26,12 @@ private let cleanProject: [ProjectModule] = [
     module("LocalStore", "Packages/Infrastructure/LocalStore", ["GRDB"], imports: ["GRDB", "Foundation"]),
     module("PostgresStore", "Packages/Infrastructure/PostgresStore", ["PostgresNIO"], imports: ["PostgresNIO"]),
     module("AccountsDataPostgres", "Packages/Data/Postgres/AccountsDataPostgres", ["AccountsData", "PostgresStore"], imports: ["AccountsData", "PostgresStore"]),
-    module("AccountsRemote", "Packages/Remote/AccountsRemote", ["Accounts", "FlowsAPIClient"], imports: ["Accounts", "FlowsAPIClient"]),
+    module(
+        "AccountsRemote", "Packages/Remote/AccountsRemote", ["Accounts", "FlowsAPIClient", "PrimitivesRemote"],
+        imports: ["Accounts", "FlowsAPIClient", "PrimitivesRemote"]
+    ),
+    module("PrimitivesRemote", "Packages/Remote/PrimitivesRemote", ["Primitives", "FlowsWire"], imports: ["Primitives", "FlowsWire"]),
+    module("FlowsWire", "Packages/Infrastructure/FlowsAPI", ["OpenAPIRuntime"], imports: ["OpenAPIRuntime"]),
     module("FlowsAPIClient", "Packages/Infrastructure/FlowsAPI", ["OpenAPIRuntime"], imports: ["OpenAPIRuntime"]),
     module("FormFields", "Packages/FlowSupport", ["FlowKit", "Accounts"], imports: ["FlowKit", "Accounts", "Primitives"]),
     module("AppFlow", "Packages/Flows/AppFlow", ["FlowKit", "Accounts", "SignInFlow"], imports: ["FlowKit", "Accounts", "SignInFlow"]),
@@ -156,10 +161,12 @@ struct ArchitectureRulesTests {
         #expect(planting(add("AccountsRemote", to: "SignInFlow")).map(\.rule) == ["a flow depends on an implementation module"])
     }
 
-    @Test("an implementation using another area's implementation is named; the composition root may")
+    @Test("an implementation using another area's implementation is named; the composition root and the shared wire form may")
     func implementationOnImplementation() {
         #expect(planting(add("AccountsDataSQLite", to: "AccountsLive")).map(\.to) == ["AccountsDataSQLite"])
         #expect(planting(add("AccountsLive", to: "FlowsApp")) == [])
+        // The shared values' wire form is every Remote module's; another area's is not.
+        #expect(planting(add("AccountsRemote", to: "PrimitivesRemote")).map(\.to) == ["AccountsRemote"])
         #expect(planting(add("Accounts", to: "LocalStore")).map(\.rule) == ["infrastructure depends on an area module"])
     }
 

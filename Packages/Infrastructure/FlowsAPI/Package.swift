@@ -1,12 +1,14 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// The HTTP API: its types, client and server, generated from docs/api/openapi.yaml; and the
-// connection the Remote services (Packages/Remote) talk to a server through.
+// The HTTP API: its types, client and server, generated from docs/api/openapi.yaml; its
+// operations as values (FlowsWire); and the connection the Remote services (Packages/Remote)
+// talk to a server through.
 let package = Package(
     name: "FlowsAPI",
     products: [
         .library(name: "FlowsAPI", targets: ["FlowsAPI"]),
+        .library(name: "FlowsWire", targets: ["FlowsWire"]),
         .library(name: "FlowsAPIClient", targets: ["FlowsAPIClient"]),
     ],
     dependencies: [
@@ -25,6 +27,17 @@ let package = Package(
             // not ours, and silenced only here.
             swiftSettings: [.unsafeFlags(["-suppress-warnings"])]
         ),
+        // The contract's operations as values (each declared once, in its area's Remote
+        // module), how values travel, and the Problem a refusal is: what flows-server serves
+        // and the Remote services call.
+        .target(
+            name: "FlowsWire",
+            dependencies: [
+                "FlowsAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // The generated client on libcurl (loaded when the first request is made), with the
         // session token sent and every refusal read as the contract's Problem: what the areas'
         // Remote services talk through.
@@ -32,6 +45,7 @@ let package = Package(
             name: "FlowsAPIClient",
             dependencies: [
                 "FlowsAPI",
+                "FlowsWire",
                 "CCurl",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "AccountsData", package: "AccountsData"),
                 .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "FlowsAPIClient", package: "FlowsAPI"),
+                .product(name: "FlowsWire", package: "FlowsAPI"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),

@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "FlowsAPIClient", package: "FlowsAPI"),
+                .product(name: "FlowsWire", package: "FlowsAPI"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),

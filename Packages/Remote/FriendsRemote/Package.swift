@@ -11,9 +11,8 @@ let package = Package(
     dependencies: [
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Friends"),
-        .package(path: "../../Domain/Accounts"),
         .package(path: "../../Infrastructure/FlowsAPI"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
+        .package(path: "../PrimitivesRemote"),
     ],
     targets: [
         .target(
@@ -21,10 +20,10 @@ let package = Package(
             dependencies: [
                 .product(name: "Friends", package: "Friends"),
                 .product(name: "Primitives", package: "Primitives"),
-                .product(name: "Accounts", package: "Accounts"),
                 .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "FlowsAPIClient", package: "FlowsAPI"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "FlowsWire", package: "FlowsAPI"),
+                .product(name: "PrimitivesRemote", package: "PrimitivesRemote"),
             ]
         ),
     ]

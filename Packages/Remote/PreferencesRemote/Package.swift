@@ -12,7 +12,7 @@ let package = Package(
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Preferences"),
         .package(path: "../../Infrastructure/FlowsAPI"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
+        .package(path: "../PrimitivesRemote"),
     ],
     targets: [
         .target(
@@ -22,7 +22,8 @@ let package = Package(
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "FlowsAPIClient", package: "FlowsAPI"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "FlowsWire", package: "FlowsAPI"),
+                .product(name: "PrimitivesRemote", package: "PrimitivesRemote"),
             ]
         ),
     ]

@@ -130,13 +130,15 @@ public enum FlowsServer {
         let balances = ShortLivedCache<UserID, BalancesCacheMiddleware.CachedAnswer>(lifetime: lifetime, now: services.now)
         services.balanceChanges.observe { people in balances.invalidate(people) }
         router.add(middleware: CachedBalancesRoute(sessions: sessions, answers: balances))
-        try handlers.registerHandlers(
-            on: RecordingTransport(router: router, table: routes), configuration: FlowsServer.coding,
-            middlewares: [
-                ProblemMiddleware(), MediaTypeMiddleware(), SessionMiddleware(services: services, sessions: sessions),
-                BalancesCacheMiddleware(answers: balances),
-            ]
-        )
+        let transport = RecordingTransport(router: router, table: routes)
+        let middlewares: [any ServerMiddleware] = [
+            ProblemMiddleware(), MediaTypeMiddleware(), SessionMiddleware(services: services, sessions: sessions),
+            BalancesCacheMiddleware(answers: balances),
+        ]
+        let endpoints = EndpointRoutes(transport: transport, middlewares: middlewares)
+        try endpoints.friends(services.friends)
+        try endpoints.preferences(services.preferences)
+        try handlers.registerHandlers(on: transport, configuration: FlowsServer.coding, middlewares: middlewares)
         return Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "flows-server"),

@@ -1,7 +1,9 @@
 import Accounts
 import AccountsData
 import FlowsAPI
+import FlowsWire
 import Primitives
+import PrimitivesRemote
 
 extension Handlers {
     // MARK: - Sessions
@@ -153,7 +155,7 @@ extension Handlers {
     func listUsers(_ input: Operations.ListUsers.Input) async throws -> Operations.ListUsers.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         let user = try user
-        let ids = try Read.userIDs(body.ids, field: "/ids")
+        let ids = try Wire.userIDs.read(body, "")
         // The user's own account and their friends' (see `AccountVisibility`).
         let users = ids.isEmpty ? [] : try await accounts { () async throws(AccountsError) in try await services.accounts.users(ids, for: user) }
         return .ok(.init(body: .json(.init(users: users.map(Components.Schemas.User.init)))))
@@ -162,7 +164,7 @@ extension Handlers {
     func listExistingUsers(_ input: Operations.ListExistingUsers.Input) async throws -> Operations.ListExistingUsers.Output {
         guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
         _ = try user
-        let ids = try Read.userIDs(body.ids, field: "/ids")
+        let ids = try Wire.userIDs.read(body, "")
         let existing = try await accounts { () async throws(AccountsError) in try await services.accounts.existing(among: ids) }
         return .ok(.init(body: .json(.init(ids: existing.map(\.rawValue).sorted()))))
     }
@@ -172,7 +174,7 @@ extension Handlers {
         let user = try user
         let code: FriendCode
         let typed = try Read.text(body.friendCode, atMost: Read.Limit.friendCode, field: "/friendCode")
-        do throws(FriendCodeProblem) { code = try FriendCode(typed) } catch { throw APIProblem.friendCode(error) }
+        do throws(FriendCodeProblem) { code = try FriendCode(typed) } catch { throw APIProblem(error) }
         let found = try await accounts { () async throws(AccountsError) in try await services.accounts.user(withFriendCode: code, for: user) }
         guard let found else { throw APIProblem(.notFound, .userNotFound, "No account has the friend code \(code).") }
         return .ok(.init(body: .json(.init(found))))

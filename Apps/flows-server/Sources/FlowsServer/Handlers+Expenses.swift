@@ -1,6 +1,7 @@
 import Expenses
 import ExpensesRemote
 import FlowsAPI
+import FlowsWire
 import Primitives
 
 extension Handlers {

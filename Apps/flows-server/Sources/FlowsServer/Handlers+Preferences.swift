@@ -1,26 +1,24 @@
 import Accounts
 import FlowsAPI
+import FlowsWire
 import Foundation
 import OpenAPIRuntime
 import Preferences
+import PreferencesRemote
 import Primitives
 
-extension Handlers {
-    func getPreferences(_ input: Operations.GetPreferences.Input) async throws -> Operations.GetPreferences.Output {
-        let user = try user
-        let current = try await preferences { () async throws(PreferencesError) in try await services.preferences.preferences(of: user) }
-        return .ok(.init(body: .json(.init(current))))
+extension EndpointRoutes {
+    /// Preferences' operations (``PreferencesAPI``); their event stream is the generated one below.
+    func preferences(_ preferences: any PreferencesService) throws {
+        try serve(PreferencesAPI.getPreferences) { _, user in try await preferences.preferences(of: user) }
+        try serve(PreferencesAPI.updatePreferences) { update, user in try await preferences.update(update, of: user) }
     }
+}
 
+extension Handlers {
+    func getPreferences(_ input: Operations.GetPreferences.Input) async throws -> Operations.GetPreferences.Output { throw ServedByEndpoint() }
     func updatePreferences(_ input: Operations.UpdatePreferences.Input) async throws -> Operations.UpdatePreferences.Output {
-        guard case .json(let body) = input.body else { throw APIProblem.invalidRequest("The body is JSON.") }
-        let user = try user
-        let currency = try Read.currency(body.defaultCurrency, field: "/defaultCurrency")
-        let theme = Theme(rawValue: body.theme.rawValue) ?? .dark
-        try await preferences { () async throws(PreferencesError) in
-            try await services.preferences.update(Preferences(theme: theme, defaultCurrency: currency), of: user)
-        }
-        return .noContent(.init())
+        throw ServedByEndpoint()
     }
 
     /// Server-sent events: the preferences now, then each change; a comment every
@@ -34,7 +32,7 @@ extension Handlers {
             encoder.outputFormatting = [.sortedKeys]
             let forward = Task {
                 for await preferences in changes {
-                    guard let json = try? encoder.encode(Components.Schemas.Preferences(preferences)) else { continue }
+                    guard let json = try? encoder.encode(Wire.preferences.write(preferences)) else { continue }
                     continuation.yield(ArraySlice(Array("event: preferences\ndata: ".utf8) + Array(json) + Array("\n\n".utf8)))
                 }
                 continuation.finish()

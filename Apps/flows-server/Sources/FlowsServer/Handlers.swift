@@ -1,8 +1,7 @@
 import Accounts
 import Expenses
 import FlowsAPI
-import Friends
-import Preferences
+import FlowsWire
 import Primitives
 
 /// The contract's operations on the domain services: each reads its request into domain
@@ -46,14 +45,6 @@ func accounts<T>(_ work: () async throws(AccountsError) -> T) async throws(APIPr
     do { return try await work() } catch { throw APIProblem(error) }
 }
 
-func friends<T>(_ work: () async throws(FriendsError) -> T) async throws(APIProblem) -> T {
-    do { return try await work() } catch { throw APIProblem(error) }
-}
-
 func expenses<T>(_ work: () async throws(ExpensesError) -> T) async throws(APIProblem) -> T {
-    do { return try await work() } catch { throw APIProblem(error) }
-}
-
-func preferences<T>(_ work: () async throws(PreferencesError) -> T) async throws(APIProblem) -> T {
     do { return try await work() } catch { throw APIProblem(error) }
 }

@@ -1,4 +1,5 @@
 import FlowsAPI
+import FlowsWire
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime

@@ -2,6 +2,7 @@ import Accounts
 import AccountsData
 import CompressNIO
 import FlowsAPI
+import FlowsWire
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -154,6 +155,7 @@ struct ProblemMiddleware: ServerMiddleware {
 
     static func problem(for error: any Error) -> APIProblem {
         guard let error = error as? ServerError else {
+            if let decoding = error as? DecodingError { return invalid(decoding) }
             return (error as? APIProblem) ?? APIProblem.internalError.logging("\(error)")
         }
         if let problem = error.underlyingError as? APIProblem { return problem }

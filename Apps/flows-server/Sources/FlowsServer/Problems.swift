@@ -2,31 +2,14 @@ import Accounts
 import Expenses
 import ExpensesRemote
 import FlowsAPI
+import FlowsWire
 import Foundation
-import Friends
 import HTTPTypes
 import OpenAPIRuntime
-import Preferences
+import PrimitivesRemote
 import Primitives
 
-/// A refusal, as the API answers it: a status and a `Problem` body (docs/api/openapi.yaml).
-///
-/// Handlers throw it; ``ProblemMiddleware`` writes it out. Every domain error maps to exactly
-/// one code here, so a client can rebuild the error the service threw.
-struct APIProblem: Error, Equatable {
-    typealias Code = Components.Schemas.ErrorCode
-
-    var status: HTTPResponse.Status
-    var problem: Components.Schemas.Problem
-    var headers: HTTPFields = [:]
-    /// What went wrong inside, for the server's log only: a client never sees it.
-    var logged: String?
-
-    init(_ status: HTTPResponse.Status, _ code: Code, _ message: String, details: Components.Schemas.ProblemDetails? = nil) {
-        self.status = status
-        problem = Components.Schemas.Problem(error: code, message: message, details: details)
-    }
-
+extension APIProblem {
     /// The response: the problem as JSON, with `headers`.
     var response: (HTTPResponse, HTTPBody) {
         var fields = headers
@@ -34,35 +17,11 @@ struct APIProblem: Error, Equatable {
         return (HTTPResponse(status: status, headerFields: fields), HTTPBody(bodyBytes))
     }
 
-    /// The problem as JSON.
-    var bodyBytes: Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // A Problem is plain strings and numbers: encoding cannot fail; the fallback says so.
-        return (try? encoder.encode(problem)) ?? Data(#"{"error":"internal-error","message":"The server failed."}"#.utf8)
-    }
-
     // MARK: - The HTTP layer's own
-
-    static func invalidRequest(_ message: String, field: String? = nil) -> APIProblem {
-        APIProblem(.badRequest, .invalidRequest, message, details: field.map { .init(field: $0) })
-    }
-
-    static func unauthenticated(_ message: String, tokenSent: Bool) -> APIProblem {
-        var problem = APIProblem(.unauthorized, .unauthenticated, message)
-        problem.headers[.wwwAuthenticate] = tokenSent ? #"Bearer error="invalid_token""# : "Bearer"
-        return problem
-    }
 
     static var sessionExpired: APIProblem {
         var problem = APIProblem(.unauthorized, .sessionExpired, StoredSession.expiredNotice)
         problem.headers[.wwwAuthenticate] = #"Bearer error="invalid_token", error_description="session expired""#
-        return problem
-    }
-
-    static func rateLimited(_ message: String, retryAfter seconds: Int) -> APIProblem {
-        var problem = APIProblem(.tooManyRequests, .rateLimited, message)
-        problem.headers[.retryAfter] = String(max(1, seconds))
         return problem
     }
 
@@ -75,72 +34,11 @@ struct APIProblem: Error, Equatable {
         APIProblem(.serviceUnavailable, .notReady, "The server is not ready: its store does not answer yet.")
     }
 
-    static var internalError: APIProblem {
-        APIProblem(.internalServerError, .internalError, "The server failed to answer; nothing was changed that is not shown.")
-    }
-
-    /// A value of the request no domain type accepts, in the domain's words.
-    static func invalidValue(_ code: Code, _ message: String, field: String) -> APIProblem {
-        APIProblem(.unprocessableContent, code, message, details: .init(field: field))
-    }
 }
 
 // MARK: - Values
 
 extension APIProblem {
-    static func email(_ problem: EmailAddress.Problem, field: String? = nil) -> APIProblem {
-        let code: Code = switch problem {
-        case .empty: .invalidEmailEmpty
-        case .controlCharacters: .invalidEmailControlCharacters
-        case .invisibleCharacters: .invalidEmailInvisibleCharacters
-        case .tooLong: .invalidEmailTooLong
-        case .shape: .invalidEmailShape
-        }
-        return APIProblem(.unprocessableContent, code, problem.message, details: field.map { .init(field: $0) })
-    }
-
-    static func displayName(_ problem: DisplayName.Problem, field: String? = nil) -> APIProblem {
-        let code: Code = switch problem {
-        case .empty: .invalidDisplayNameEmpty
-        case .controlCharacters: .invalidDisplayNameControlCharacters
-        case .invisibleCharacters: .invalidDisplayNameInvisibleCharacters
-        case .tooLong: .invalidDisplayNameTooLong
-        case .tooManyMarks: .invalidDisplayNameTooManyMarks
-        }
-        return APIProblem(.unprocessableContent, code, problem.message, details: field.map { .init(field: $0) })
-    }
-
-    static func friendCode(_ problem: FriendCodeProblem) -> APIProblem {
-        switch problem {
-        case .length(let count):
-            APIProblem(.unprocessableContent, .invalidFriendCodeLength, problem.message, details: .init(length: Int32(clamping: count)))
-        case .character(let character):
-            APIProblem(.unprocessableContent, .invalidFriendCodeCharacter, problem.message, details: .init(character: String(character)))
-        case .check:
-            APIProblem(.unprocessableContent, .invalidFriendCodeCheck, problem.message)
-        }
-    }
-
-    static func day(_ problem: Day.Problem, field: String) -> APIProblem {
-        let code: Code = switch problem {
-        case .shape: .invalidDayShape
-        case .notADay: .invalidDayNotADay
-        case .noSuchDay: .invalidDayNoSuchDay
-        case .outOfRange: .invalidDayOutOfRange
-        }
-        return invalidValue(code, problem.message, field: field)
-    }
-
-    static func unknownCurrency(_ code: String, field: String) -> APIProblem {
-        // `details.currency` is a code of three capital letters (the contract's CurrencyCode);
-        // anything else is named in the message only, cut short.
-        let isCode = code.utf8.count == 3 && code.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
-        return APIProblem(
-            .unprocessableContent, .unknownCurrency, "\(isCode ? code : "\"\(code.prefix(20))\"") is not a currency this server knows.",
-            details: .init(field: field, currency: isCode ? code : nil)
-        )
-    }
-
     static func password(_ problem: PasswordRules.Problem) -> APIProblem {
         let code: Code = switch problem {
         case .tooShort: .invalidPasswordTooShort
@@ -160,24 +58,6 @@ extension APIProblem {
         }
         return APIProblem(.unprocessableContent, code, problem.message, details: .init(field: "/data"))
     }
-
-    /// What the store reported; nothing was changed.
-    static func storeUnavailable(_ reason: String) -> APIProblem {
-        // The reason names the store's insides; it goes to the log, not to the client.
-        APIProblem(.serviceUnavailable, .storeUnavailable, "The store is unavailable; nothing was changed. Try again.")
-            .logging(reason)
-    }
-
-    static func refused(_ rule: String) -> APIProblem {
-        APIProblem(.conflict, .refused, "The store refused the change; nothing was saved.", details: .init(reason: rule))
-    }
-
-    /// The same problem, with what the server's log says beside it (never sent).
-    func logging(_ reason: String) -> APIProblem {
-        var copy = self
-        copy.logged = reason
-        return copy
-    }
 }
 
 // MARK: - Domain errors
@@ -185,8 +65,8 @@ extension APIProblem {
 extension APIProblem {
     init(_ error: AccountsError) {
         switch error {
-        case .invalidEmail(let problem): self = .email(problem, field: "/email")
-        case .invalidDisplayName(let problem): self = .displayName(problem, field: "/displayName")
+        case .invalidEmail(let problem): self.init(problem, field: "/email")
+        case .invalidDisplayName(let problem): self.init(problem, field: "/displayName")
         case .invalidPassword(let problem): self = .password(problem)
         case .emailTaken: self = APIProblem(.conflict, .emailTaken, error.message)
         case .wrongEmailOrPassword: self = APIProblem(.unauthorized, .wrongEmailOrPassword, error.message)
@@ -198,33 +78,6 @@ extension APIProblem {
         case .signedOut: self = .unauthenticated(error.message, tokenSent: true)
         case .serverUnreachable(let reason): self = .storeUnavailable(reason)
         case .tooManyAttempts(let seconds): self = .rateLimited(error.message, retryAfter: seconds)
-        }
-    }
-
-    init(_ error: FriendsError) {
-        switch error {
-        case .invalidFriendCode(let problem): self = .friendCode(problem)
-        case .invalidEmail(let problem): self = .email(problem, field: "/email")
-        case .invalidName(let problem): self = .displayName(problem, field: "/name")
-        case .yourself: self = APIProblem(.unprocessableContent, .yourself, error.message)
-        case .alreadyFriends(let name): self = APIProblem(.conflict, .alreadyFriends, error.message, details: .init(name: name.value))
-        case .unknownFriendCode(let code):
-            self = APIProblem(.notFound, .unknownFriendCode, error.message, details: .init(friendCode: code.rawValue))
-        case .unknownEmail(let email): self = APIProblem(.notFound, .unknownEmail, error.message, details: .init(email: email))
-        case .emailHasAccount(let email): self = APIProblem(.conflict, .emailHasAccount, error.message, details: .init(email: email))
-        case .contactEmailTaken(let email): self = APIProblem(.conflict, .contactEmailTaken, error.message, details: .init(email: email))
-        case .contactNameTaken(let name): self = APIProblem(.conflict, .contactNameTaken, error.message, details: .init(name: name.value))
-        case .notAFriend: self = APIProblem(.notFound, .notAFriend, error.message)
-        case .notAContact: self = APIProblem(.notFound, .notAContact, error.message)
-        case .notSettled(let name, let balances):
-            self = APIProblem(
-                .conflict, .notSettled, error.message, details: .init(name: name.value, balances: balances.map(Components.Schemas.Money.init))
-            )
-        case .cannotLink(let reason): self = APIProblem(.conflict, .cannotLink, error.message, details: .init(reason: reason))
-        case .refused(let rule): self = .refused(rule)
-        case .storeUnavailable(let reason): self = .storeUnavailable(reason)
-        case .signedOut: self = .unauthenticated(error.message, tokenSent: true)
-        case .serverUnreachable(let reason): self = .storeUnavailable(reason)
         }
     }
 
@@ -286,14 +139,6 @@ extension APIProblem {
         case .percentageTooLarge: self = .invalidValue(.splitPercentageTooLarge, message, field: "/rule")
         case .shareTooLarge: self = .invalidValue(.splitShareTooLarge, message, field: "/rule")
         case .noShares: self = .invalidValue(.splitNoShares, message, field: "/rule")
-        }
-    }
-
-    init(_ error: PreferencesError) {
-        switch error {
-        case .storeUnavailable(let reason): self = .storeUnavailable(reason)
-        case .signedOut: self = .unauthenticated(error.message, tokenSent: true)
-        case .serverUnreachable(let reason): self = .storeUnavailable(reason)
         }
     }
 }

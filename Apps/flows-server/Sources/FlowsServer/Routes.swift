@@ -10,8 +10,15 @@ import Synchronization
 final class RouteTable: Sendable {
     private let routes = Mutex<[(segments: [String], method: String)]>([])
 
-    func add(method: HTTPRequest.Method, path: String) {
-        routes.withLock { $0.append((Self.segments(path), method.rawValue)) }
+    /// Records a route; false when it was recorded already (an ``Endpoint`` serves it).
+    @discardableResult
+    func add(method: HTTPRequest.Method, path: String) -> Bool {
+        let segments = Self.segments(path)
+        return routes.withLock { routes in
+            guard !routes.contains(where: { $0.segments == segments && $0.method == method.rawValue }) else { return false }
+            routes.append((segments, method.rawValue))
+            return true
+        }
     }
 
     /// The methods a path takes, in alphabetical order; none for a path the contract does not have.
@@ -33,7 +40,8 @@ final class RouteTable: Sendable {
     }
 }
 
-/// Registers the generated operations on the router, recording each route in `table`.
+/// Registers operations on the router, recording each route in `table`: the ``Endpoint``s
+/// first, then the generated operations not served by one.
 struct RecordingTransport: ServerTransport {
     let router: Router<ServerRequestContext>
     let table: RouteTable
@@ -43,7 +51,7 @@ struct RecordingTransport: ServerTransport {
         method: HTTPRequest.Method,
         path: String
     ) throws {
-        table.add(method: method, path: path)
+        guard table.add(method: method, path: path) else { return }
         router.register(handler, method: method, path: path)
     }
 }

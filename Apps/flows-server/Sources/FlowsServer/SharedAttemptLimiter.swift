@@ -1,4 +1,5 @@
 import Crypto
+import FlowsWire
 import Foundation
 import PostgresStore
 import Logging

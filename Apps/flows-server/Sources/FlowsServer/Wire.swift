@@ -2,11 +2,11 @@ import Accounts
 import Expenses
 import ExpensesRemote
 import FlowsAPI
+import FlowsWire
 import Foundation
-import Friends
 import OpenAPIRuntime
-import Preferences
 import Primitives
+import PrimitivesRemote
 
 // The server's side of the wire: domain values into the contract's types for responses, and
 // the contract's types into domain values for requests, refusing what the domain would not
@@ -18,17 +18,6 @@ import Primitives
 extension Components.Schemas.User {
     init(_ user: User) {
         self.init(id: user.id.rawValue, email: user.email.value, displayName: user.displayName.value, friendCode: user.friendCode.rawValue)
-    }
-}
-
-extension Components.Schemas.Friend {
-    init(_ friend: Friend) {
-        switch friend.kind {
-        case .account(let email, let code):
-            self = .account(.init(kind: .account, id: friend.id.rawValue, name: friend.name.value, email: email.value, friendCode: code.rawValue))
-        case .contact(let email):
-            self = .contact(.init(kind: .contact, id: friend.id.rawValue, name: friend.name.value, email: email?.value))
-        }
     }
 }
 
@@ -96,84 +85,35 @@ extension Components.Schemas.Activity {
     }
 }
 
-extension Components.Schemas.Preferences {
-    init(_ preferences: Preferences) {
-        self.init(theme: Components.Schemas.Theme(rawValue: preferences.theme.rawValue) ?? .dark, defaultCurrency: preferences.defaultCurrency.code)
-    }
-}
-
 // MARK: - Requests
 
 /// Reads the values of a request into domain values; `field` is the JSON pointer a refusal
 /// names.
 enum Read {
     /// A person's id: a lower-case UUID, as the contract's pattern says (`400` otherwise).
-    static func userID(_ text: String, field: String) throws(APIProblem) -> UserID {
-        guard isUUID(text) else { throw .invalidRequest("\(field) is not a person's id (a lower-case UUID).", field: field) }
-        return UserID(rawValue: text)
-    }
-
-    /// A set of ids, as the contract's `UserIDsRequest` has it: at most 1,000, each once.
-    static func userIDs(_ texts: [String], field: String) throws(APIProblem) -> Set<UserID> {
-        guard texts.count <= maximumIDs else { throw .invalidRequest("\(field) has at most \(maximumIDs) ids.", field: field) }
-        var ids = Set<UserID>()
-        for (index, text) in texts.enumerated() {
-            guard ids.insert(try userID(text, field: "\(field)/\(index)")).inserted else {
-                throw .invalidRequest("\(field)/\(index) is there twice: each id is asked for once.", field: "\(field)/\(index)")
-            }
-        }
-        return ids
-    }
-
-    static let maximumIDs = 1_000
+    static func userID(_ text: String, field: String) throws(APIProblem) -> UserID { try Wire.userID.read(text, field) }
 
     static func expenseID(_ text: String, field: String) throws(APIProblem) -> ExpenseID {
-        guard isUUID(text) else { throw .invalidRequest("\(field) is not an id (a lower-case UUID).", field: field) }
+        guard WireText.isUUID(text) else { throw .invalidRequest("\(field) is not an id (a lower-case UUID).", field: field) }
         return ExpenseID(rawValue: text)
     }
 
     /// A currency by its code in upper case, as the contract writes it (`eur` is not one).
-    static func currency(_ code: String, field: String) throws(APIProblem) -> Currency {
-        guard let currency = Currency(code: code), currency.code == code else { throw .unknownCurrency(code, field: field) }
-        return currency
-    }
+    static func currency(_ code: String, field: String) throws(APIProblem) -> Currency { try Wire.currency.read(code, field) }
 
     static func money(minorUnits: Int64, currency code: String, field: String) throws(APIProblem) -> Money {
         Money(minorUnits: minorUnits, currency: try currency(code, field: "\(field)/currency"))
     }
 
     static func day(_ text: String, field: String) throws(APIProblem) -> Day {
-        do throws(Day.Problem) { return try Day(text) } catch { throw .day(error, field: field) }
+        try Wire.day.read(text, field)
     }
 
-    static func query(_ query: Components.Schemas.AccountQuery) throws(APIProblem) -> AccountQuery {
-        switch query {
-        case .friendCode(let code): .friendCode(try text(code.friendCode, atMost: Limit.friendCode, field: "/friendCode"))
-        case .email(let email): .email(try text(email.email, atMost: Limit.email, field: "/email"))
-        }
-    }
-
-    /// The longest texts the contract takes, in Unicode code points (its schemas' `maxLength`).
-    enum Limit {
-        static let email = 254
-        static let displayName = 200
-        static let password = 256
-        static let friendCode = 64
-        static let description = 100
-        static let note = 500
-    }
+    typealias Limit = WireText.Limit
 
     /// `text`, when it is no longer than the contract's `maxLength` for it (`400` otherwise).
-    ///
-    /// Checked before the domain reads it: trimming, normalising and counting the characters of
-    /// megabytes of combining marks takes seconds, while counting code points is one pass.
     static func text(_ text: String, atMost limit: Int, field: String) throws(APIProblem) -> String {
-        // A code point is one to four bytes: only a text between the two bounds needs counting.
-        let bytes = text.utf8.count
-        guard bytes <= limit || (bytes <= 4 * limit && text.unicodeScalars.count <= limit) else {
-            throw .invalidRequest("\(field) is at most \(limit) characters long.", field: field)
-        }
-        return text
+        try Wire.text(atMost: limit).read(text, field)
     }
 
     static func avatar(_ change: Components.Schemas.AvatarChange) throws(APIProblem) -> Avatar {
@@ -236,20 +176,5 @@ enum Read {
         var result: [UserID: Int] = [:]
         for (key, value) in values { result[try userID(key, field: "\(field)/\(key)")] = Int(value) }
         return result
-    }
-
-    private static func isUUID(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            switch index {
-            case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
-            default:
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) else {
-                    return false
-                }
-            }
-        }
-        return true
     }
 }

@@ -1,4 +1,5 @@
 import FlowsAPI
+import FlowsWire
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -9,6 +10,8 @@ public struct APIConnection: Sendable {
     /// The server, as the user named it.
     public let server: URL
     public let client: Client
+    private let transport: any ClientTransport
+    private let middlewares: [any ClientMiddleware]
 
     /// - Parameters:
     ///   - token: the current session's token, read before every request (nil: none).
@@ -16,12 +19,11 @@ public struct APIConnection: Sendable {
     ///     limit per request.
     public init(server: URL, token: @escaping @Sendable () -> String?, transport: (any ClientTransport)? = nil) {
         self.server = server
-        client = Client(
-            serverURL: server,
-            configuration: Self.coding,
-            transport: transport ?? CurlTransport(timeout: 20),
-            middlewares: [ProblemReader(), SessionToken(token: token)]
-        )
+        let transport = transport ?? CurlTransport(timeout: 20)
+        let middlewares: [any ClientMiddleware] = [ProblemReader(), SessionToken(token: token)]
+        self.transport = transport
+        self.middlewares = middlewares
+        client = Client(serverURL: server, configuration: Self.coding, transport: transport, middlewares: middlewares)
     }
 
     /// Runs one call of the client.
@@ -38,10 +40,84 @@ public struct APIConnection: Sendable {
         }
     }
 
+    /// Calls one operation of the contract with `input`, as the signed-in user; a refusal or no
+    /// answer is the operation's area error, by its table.
+    public func send<Input, Output, Failure>(_ endpoint: Endpoint<Input, Output, Failure>, _ input: Input) async throws(Failure) -> Output {
+        do throws(RemoteFailure) {
+            let bytes = try await exchange(endpoint, input)
+            do { return try endpoint.response.read(bytes ?? Data()) } catch {
+                throw RemoteFailure.unreachable("\(server.absoluteString) answered \(endpoint.id) with something this app cannot read: \(error)")
+            }
+        } catch {
+            throw endpoint.problems.failure(error)
+        }
+    }
+
+    public func send<Output, Failure>(_ endpoint: Endpoint<Void, Output, Failure>) async throws(Failure) -> Output {
+        try await send(endpoint, ())
+    }
+
+    /// The request on the wire, through the same transport and middlewares as the generated
+    /// client; the answer's body on the documented success.
+    private func exchange<Input, Output, Failure>(_ endpoint: Endpoint<Input, Output, Failure>, _ input: Input) async throws(RemoteFailure) -> Data? {
+        let parts: WireRequest
+        do { parts = try endpoint.request.write(input) } catch { throw .unreachable("\(endpoint.id): the request could not be written: \(error)") }
+        var request = HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: Self.path(endpoint.path, parts))
+        request.headerFields[.accept] = "application/json"
+        if parts.body != nil { request.headerFields[.contentType] = "application/json; charset=utf-8" }
+        let body = parts.body.map { HTTPBody($0) }
+        let next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = { [transport] request, body, url in
+            try await transport.send(request, body: body, baseURL: url, operationID: endpoint.id)
+        }
+        let chain = middlewares.reversed().reduce(next) { next, middleware in
+            { request, body, url in try await middleware.intercept(request, body: body, baseURL: url, operationID: endpoint.id, next: next) }
+        }
+        let answer: Data? = try await call { _ throws -> Data? in
+            let (response, body) = try await chain(request, body, server)
+            guard response.status == endpoint.status else {
+                throw RemoteFailure.unreachable("\(server.absoluteString) answered \(endpoint.id) with HTTP \(response.status.code), which the contract does not say")
+            }
+            guard let body else { return nil }
+            return try await Data(collecting: body, upTo: Self.largestAnswer)
+        }
+        return answer
+    }
+
+    /// The largest answer read (a long list of expenses is a few megabytes).
+    static let largestAnswer = 256 << 20
+
+    /// `template` with each `{name}` filled from `parts` (percent-encoded), and its query.
+    static func path(_ template: String, _ parts: WireRequest) -> String {
+        var path = template
+        for (name, value) in parts.path {
+            path = path.replacingOccurrences(of: "{\(name)}", with: value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? value)
+        }
+        guard !parts.query.isEmpty else { return path }
+        let query = parts.query.sorted { $0.key < $1.key }.map { key, value in
+            "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(["&", "=", "+"])) ?? value)"
+        }
+        return path + "?" + query.joined(separator: "&")
+    }
+
     /// Ids in the lists the contract takes: sorted, at most 1,000 a list.
     public static func batches(_ ids: some Collection<String>) -> [[String]] {
         let ids = ids.sorted()
         return stride(from: 0, to: ids.count, by: 1_000).map { Array(ids[$0..<min($0 + 1_000, ids.count)]) }
+    }
+
+    /// A set of ids in sets of at most 1,000, as the contract takes them.
+    public static func batches<ID: Hashable>(_ ids: Set<ID>) -> [Set<ID>] {
+        var batches: [Set<ID>] = []
+        var batch = Set<ID>()
+        for id in ids {
+            batch.insert(id)
+            if batch.count == 1_000 {
+                batches.append(batch)
+                batch = []
+            }
+        }
+        if !batch.isEmpty { batches.append(batch) }
+        return batches
     }
 
     /// JSON as flows-server writes it: instants to the millisecond.
@@ -61,35 +137,6 @@ public struct APIConnection: Sendable {
         if let failure = error as? RemoteFailure { return failure.description }
         if error is DecodingError { return "\(address) answered something that is not the Flows API" }
         return "\(address): \(error)"
-    }
-}
-
-/// Why a call to the server did not give its answer.
-public enum RemoteFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The server refused, with the contract's Problem (its code says which domain error), and
-    /// the seconds to wait when it said so.
-    case refused(status: Int, problem: Components.Schemas.Problem, retryAfter: Int?)
-    /// The server could not be reached, or answered something the contract does not say.
-    case unreachable(String)
-
-    public var description: String {
-        switch self {
-        case .refused(let status, let problem, _): "HTTP \(status) \(problem.error.rawValue): \(problem.message)"
-        case .unreachable(let reason): reason
-        }
-    }
-
-    /// The Problem's code, for a refusal.
-    public var code: Components.Schemas.ErrorCode? {
-        if case .refused(_, let problem, _) = self { problem.error } else { nil }
-    }
-
-    /// A refusal that means the session is gone (no token, ended, expired, forged).
-    public var isSignedOut: Bool {
-        switch code {
-        case .unauthenticated?, .sessionExpired?, .noSuchAccount?: true
-        default: false
-        }
     }
 }
 
@@ -127,39 +174,5 @@ struct ProblemReader: ClientMiddleware {
         }
         let retryAfter = response.headerFields[.retryAfter].flatMap { Int($0) }
         throw RemoteFailure.refused(status: response.status.code, problem: problem, retryAfter: retryAfter)
-    }
-}
-
-extension RemoteFailure {
-    /// The case of a domain's problem enum the code names: the code is `prefix` and the case's
-    /// name in kebab case (`invalid-email-` and `controlCharacters`: `invalid-email-control-characters`).
-    public func problem<Problem: CaseIterable>(_ type: Problem.Type, prefix: String) -> Problem? {
-        guard let code = code?.rawValue, code.hasPrefix(prefix) else { return nil }
-        return Problem.allCases.first { prefix + Self.kebab(String(describing: $0)) == code }
-    }
-
-    static func kebab(_ name: String) -> String {
-        var result = ""
-        for character in name {
-            if character.isUppercase {
-                result += "-" + character.lowercased()
-            } else {
-                result.append(character)
-            }
-        }
-        return result
-    }
-
-    /// The Problem's details, for a refusal.
-    public var details: Components.Schemas.ProblemDetails? {
-        if case .refused(_, let problem, _) = self { problem.details } else { nil }
-    }
-
-    /// The Problem's message, for a refusal; the reason, otherwise.
-    public var message: String {
-        switch self {
-        case .refused(_, let problem, _): problem.message
-        case .unreachable(let reason): reason
-        }
     }
 }

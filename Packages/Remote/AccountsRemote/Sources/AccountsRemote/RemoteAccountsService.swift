@@ -2,6 +2,7 @@ import Accounts
 import AccountsData
 import FlowsAPI
 import FlowsAPIClient
+import FlowsWire
 import Foundation
 import OpenAPIRuntime
 import Primitives

@@ -1,6 +1,7 @@
 import Expenses
 import FlowsAPI
 import FlowsAPIClient
+import FlowsWire
 import Foundation
 import OpenAPIRuntime
 import Primitives

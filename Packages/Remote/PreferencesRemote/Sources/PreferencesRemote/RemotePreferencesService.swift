@@ -1,9 +1,9 @@
-import FlowsAPI
 import FlowsAPIClient
 import Preferences
 import Primitives
 
-/// The preferences service of a flows-server, over HTTP, for the signed-in user.
+/// The preferences service of a flows-server, over HTTP, for the signed-in user: each operation
+/// is its ``PreferencesAPI`` endpoint.
 ///
 /// The `user` of each call is the session's: a server acts only as the user whose token it
 /// was sent.
@@ -17,18 +17,11 @@ public struct RemotePreferencesService: PreferencesService {
     }
 
     public func preferences(of user: UserID) async throws(PreferencesError) -> Preferences {
-        let wire = try await call { try await $0.getPreferences().ok.body.json }
-        guard let currency = Currency(code: wire.defaultCurrency), let theme = Theme(rawValue: wire.theme.rawValue) else {
-            throw .serverUnreachable("\(connection.server.absoluteString) answered preferences this app does not know")
-        }
-        return Preferences(theme: theme, defaultCurrency: currency)
+        try await connection.send(PreferencesAPI.getPreferences)
     }
 
     public func update(_ preferences: Preferences, of user: UserID) async throws(PreferencesError) {
-        let body = Components.Schemas.PreferencesUpdate(
-            theme: Components.Schemas.Theme(rawValue: preferences.theme.rawValue) ?? .dark, defaultCurrency: preferences.defaultCurrency.code
-        )
-        _ = try await call { try await $0.updatePreferences(body: .json(body)).noContent }
+        try await connection.send(PreferencesAPI.updatePreferences, preferences)
     }
 
     /// The preferences now, then each change, read every `pollInterval` (the server's event
@@ -49,18 +42,6 @@ public struct RemotePreferencesService: PreferencesService {
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-
-    private func call<T>(_ work: (Client) async throws -> T) async throws(PreferencesError) -> T {
-        do {
-            return try await connection.call(work)
-        } catch {
-            if error.isSignedOut { throw .signedOut }
-            switch error.code {
-            case .storeUnavailable?: throw .storeUnavailable(error.message)
-            default: throw .serverUnreachable(error.description)
-            }
         }
     }
 }

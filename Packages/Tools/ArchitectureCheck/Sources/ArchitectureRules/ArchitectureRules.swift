@@ -72,6 +72,10 @@ public enum ArchitectureRules {
         module.imports.allSatisfy { $0.file.hasPrefix("Tests/") } && module.name.hasSuffix("Tests")
     }
 
+    /// The package of the shared values' wire form (ids, money, days), which every area's
+    /// Remote module reads and writes them with.
+    static let sharedWirePackage = "Packages/Remote/PrimitivesRemote"
+
     /// The rule an edge breaks, if any.
     private static func broken(
         from module: ProjectModule,
@@ -140,7 +144,9 @@ public enum ArchitectureRules {
             switch targetRole {
             case .abstract, .infrastructure, nil: return nil
             case .implementation:
-                return samePackage ? nil : "an implementation depends on another area's implementation; only the composition root wires implementations"
+                // The shared values' wire form is every area's, as Primitives itself is.
+                if samePackage || targetModule?.packagePath == sharedWirePackage { return nil }
+                return "an implementation depends on another area's implementation; only the composition root wires implementations"
             case .flow, .flowKit, .flowSupport, .renderer: return "an implementation depends on the flow layer"
             case .tool, .compositionRoot: return "an implementation depends on \(target)"
             }

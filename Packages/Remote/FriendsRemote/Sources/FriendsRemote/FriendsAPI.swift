@@ -1,0 +1,189 @@
+import FlowsAPI
+import FlowsWire
+import Friends
+import Primitives
+import PrimitivesRemote
+
+/// The Friends operations of the contract, each declared once: flows-server serves them and
+/// ``RemoteFriendsService`` calls them.
+public enum FriendsAPI {
+    public typealias Call<Input: Sendable, Output: Sendable> = Endpoint<Input, Output, FriendsError>
+
+    public static let listFriends = Call<Void, [Friend]>(
+        "listFriends", .get, "/friends", request: .none,
+        response: .json(Wire.friendList), problems: problems
+    )
+    public static let addFriend = Call<AccountQuery, Friend>(
+        "addFriend", .post, "/friends", status: .created, request: .body(Wire.query), response: .json(Wire.friend), problems: problems
+    )
+    public static let findFriend = Call<AccountQuery, Friend>(
+        "findFriend", .post, "/friend-lookup", request: .body(Wire.query), response: .json(Wire.friend), problems: problems
+    )
+    public static let getFriend = Call<UserID, Friend>(
+        "getFriend", .get, "/friends/{friendId}", request: .path("friendId", Wire.userID), response: .json(Wire.friend), problems: problems
+    )
+    public static let removeFriend = Call<UserID, Void>(
+        "removeFriend", .delete, "/friends/{friendId}", status: .noContent, request: .path("friendId", Wire.userID), response: .none,
+        problems: problems
+    )
+    public static let addContact = Call<(name: String, email: String?), Friend>(
+        "addContact", .post, "/contacts", status: .created, request: .body(Wire.contactDraft), response: .json(Wire.friend), problems: problems
+    )
+    public static let claimContacts = Call<Void, [UserID]>(
+        "claimContacts", .post, "/contacts/claim", request: .none, response: .json(Wire.userIDList), problems: problems
+    )
+    public static let linkContact = Call<(UserID, AccountQuery), Friend>(
+        "linkContact", .post, "/contacts/{contactId}/link", request: .path("contactId", Wire.userID, body: Wire.query), response: .json(Wire.friend),
+        problems: problems
+    )
+    public static let previewContactLink = Call<(UserID, AccountQuery), Friend>(
+        "previewContactLink", .post, "/contacts/{contactId}/link-target", request: .path("contactId", Wire.userID, body: Wire.query),
+        response: .json(Wire.friend), problems: problems
+    )
+    public static let listFriendsAmong = Call<Set<UserID>, Set<UserID>>(
+        "listFriendsAmong", .post, "/people/friends", request: .body(Wire.userIDs), response: .json(Wire.userIDSet), problems: problems
+    )
+    public static let listNames = Call<Set<UserID>, [UserID: DisplayName]>(
+        "listNames", .post, "/people/names", request: .body(Wire.userIDs), response: .json(Wire.names), problems: problems
+    )
+
+    /// Friends' errors as the contract's refusals, and back.
+    public static let problems = ProblemTable<FriendsError>(
+        problem: { error in
+            switch error {
+            case .invalidFriendCode(let problem): APIProblem(problem)
+            case .invalidEmail(let problem): APIProblem(problem, field: "/email")
+            case .invalidName(let problem): APIProblem(problem, field: "/name")
+            case .yourself: APIProblem(.unprocessableContent, .yourself, error.message)
+            case .alreadyFriends(let name): APIProblem(.conflict, .alreadyFriends, error.message, details: .init(name: name.value))
+            case .unknownFriendCode(let code): APIProblem(.notFound, .unknownFriendCode, error.message, details: .init(friendCode: code.rawValue))
+            case .unknownEmail(let email): APIProblem(.notFound, .unknownEmail, error.message, details: .init(email: email))
+            case .emailHasAccount(let email): APIProblem(.conflict, .emailHasAccount, error.message, details: .init(email: email))
+            case .contactEmailTaken(let email): APIProblem(.conflict, .contactEmailTaken, error.message, details: .init(email: email))
+            case .contactNameTaken(let name): APIProblem(.conflict, .contactNameTaken, error.message, details: .init(name: name.value))
+            case .notAFriend: APIProblem(.notFound, .notAFriend, error.message)
+            case .notAContact: APIProblem(.notFound, .notAContact, error.message)
+            case .notSettled(let name, let balances):
+                APIProblem(.conflict, .notSettled, error.message, details: .init(name: name.value, balances: balances.map(Wire.money.write)))
+            case .cannotLink(let reason): APIProblem(.conflict, .cannotLink, error.message, details: .init(reason: reason))
+            case .refused(let rule): .refused(rule)
+            case .storeUnavailable(let reason), .serverUnreachable(let reason): .storeUnavailable(reason)
+            case .signedOut: .unauthenticated(error.message, tokenSent: true)
+            }
+        },
+        failure: { failure in
+            if let problem = failure.problem(EmailAddress.Problem.self) { return .invalidEmail(problem) }
+            if let problem = failure.problem(DisplayName.Problem.self) { return .invalidName(problem) }
+            if let problem = failure.friendCodeProblem { return .invalidFriendCode(problem) }
+            let details = failure.details
+            switch failure.code {
+            case .yourself?: return .yourself
+            case .alreadyFriends?: if let name = failure.detailsName { return .alreadyFriends(name) }
+            case .unknownFriendCode?: if let code = details?.friendCode.flatMap({ try? FriendCode($0) }) { return .unknownFriendCode(code) }
+            case .unknownEmail?: if let email = details?.email { return .unknownEmail(email) }
+            case .emailHasAccount?: if let email = details?.email { return .emailHasAccount(email) }
+            case .contactEmailTaken?: if let email = details?.email { return .contactEmailTaken(email) }
+            case .contactNameTaken?: if let name = failure.detailsName { return .contactNameTaken(name) }
+            case .notAFriend?: return .notAFriend
+            case .notAContact?: return .notAContact
+            case .notSettled?: if let name = failure.detailsName { return .notSettled(name, RemoteFailure.money(details?.balances)) }
+            case .cannotLink?: return .cannotLink(details?.reason ?? failure.message)
+            case .refused?: return .refused(details?.reason ?? failure.message)
+            case .storeUnavailable?: return .storeUnavailable(failure.message)
+            case _ where failure.isSignedOut: return .signedOut
+            default: break
+            }
+            return .serverUnreachable(failure.description)
+        }
+    )
+}
+
+// MARK: - Friends' values in the contract's form
+
+extension Wire {
+    static var friend: WireValue<Friend, Components.Schemas.Friend> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                switch wire {
+                case .account(let account):
+                    Friend(
+                        id: UserID(rawValue: account.id), name: try Wire.displayName.read(account.name, "\(field)/name"),
+                        kind: .account(email: try Wire.email.read(account.email, "\(field)/email"), friendCode: try Wire.friendCode.read(account.friendCode, "\(field)/friendCode"))
+                    )
+                case .contact(let contact):
+                    Friend(
+                        id: UserID(rawValue: contact.id), name: try Wire.displayName.read(contact.name, "\(field)/name"),
+                        kind: .contact(email: try contact.email.map { email throws(APIProblem) in try Wire.email.read(email, "\(field)/email") })
+                    )
+                }
+            },
+            write: { friend in
+                switch friend.kind {
+                case .account(let email, let code):
+                    .account(.init(kind: .account, id: friend.id.rawValue, name: friend.name.value, email: email.value, friendCode: code.rawValue))
+                case .contact(let email):
+                    .contact(.init(kind: .contact, id: friend.id.rawValue, name: friend.name.value, email: email?.value))
+                }
+            }
+        )
+    }
+}
+
+extension Wire {
+    static var query: WireValue<AccountQuery, Components.Schemas.AccountQuery> {
+        WireValue(
+            read: { query, _ throws(APIProblem) in
+                switch query {
+                case .friendCode(let code): .friendCode(try Wire.text(atMost: WireText.Limit.friendCode).read(code.friendCode, "/friendCode"))
+                case .email(let email): .email(try Wire.text(atMost: WireText.Limit.email).read(email.email, "/email"))
+                }
+            },
+            write: { query in
+                switch query {
+                case .friendCode(let text): .friendCode(.init(by: .friendCode, friendCode: text))
+                case .email(let text): .email(.init(by: .email, email: text))
+                }
+            }
+        )
+    }
+}
+
+extension Wire {
+    static var contactDraft: WireValue<(name: String, email: String?), Components.Schemas.AddContactRequest> {
+        WireValue(
+            read: { draft, _ throws(APIProblem) in
+                (
+                    name: try Wire.text(atMost: WireText.Limit.displayName).read(draft.name, "/name"),
+                    email: try draft.email.map { email throws(APIProblem) in try Wire.text(atMost: WireText.Limit.email).read(email, "/email") }
+                )
+            },
+            write: { .init(name: $0.name, email: $0.email) }
+        )
+    }
+}
+
+extension Wire {
+    static var friendList: WireValue<[Friend], Components.Schemas.FriendList> {
+        friend.list().wrapped("friends", in: { .init(friends: $0) }, { $0.friends })
+    }
+
+    /// A set of ids, answered in order.
+    static var userIDSet: WireValue<Set<UserID>, Components.Schemas.UserIDList> {
+        WireValue(read: { list, _ in Set(list.ids.map(UserID.init(rawValue:))) }, write: { .init(ids: $0.map(\.rawValue).sorted()) })
+    }
+}
+
+extension Wire {
+    static var names: WireValue<[UserID: DisplayName], Components.Schemas.NameList> {
+        WireValue(
+            read: { list, field throws(APIProblem) in
+                var names: [UserID: DisplayName] = [:]
+                for (index, entry) in list.names.enumerated() {
+                    names[UserID(rawValue: entry.id)] = try Wire.displayName.read(entry.name, "\(field)/names/\(index)/name")
+                }
+                return names
+            },
+            write: { names in .init(names: names.map { .init(id: $0.key.rawValue, name: $0.value.value) }.sorted { $0.id < $1.id }) }
+        )
+    }
+}
