@@ -152,6 +152,7 @@ let package = Package(
                 // The contract's operations and values, declared once for both sides.
                 .product(name: "FlowsWire", package: "FlowsAPI"),
                 .product(name: "PrimitivesRemote", package: "PrimitivesRemote"),
+                .product(name: "AccountsRemote", package: "AccountsRemote"),
                 .product(name: "FriendsRemote", package: "FriendsRemote"),
                 .product(name: "PreferencesRemote", package: "PreferencesRemote"),
                 .product(name: "ExpensesRemote", package: "ExpensesRemote"),

@@ -13,6 +13,7 @@ let package = Package(
         .package(path: "../../Domain/Accounts"),
         .package(path: "../../Data/AccountsData"),
         .package(path: "../../Infrastructure/FlowsAPI"),
+        .package(path: "../PrimitivesRemote"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
     ],
     targets: [
@@ -25,6 +26,7 @@ let package = Package(
                 .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "FlowsAPIClient", package: "FlowsAPI"),
                 .product(name: "FlowsWire", package: "FlowsAPI"),
+                .product(name: "PrimitivesRemote", package: "PrimitivesRemote"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),

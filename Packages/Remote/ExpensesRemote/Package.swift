@@ -12,7 +12,7 @@ let package = Package(
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Infrastructure/FlowsAPI"),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
+        .package(path: "../PrimitivesRemote"),
     ],
     targets: [
         .target(
@@ -23,7 +23,7 @@ let package = Package(
                 .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "FlowsAPIClient", package: "FlowsAPI"),
                 .product(name: "FlowsWire", package: "FlowsAPI"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "PrimitivesRemote", package: "PrimitivesRemote"),
             ]
         ),
     ]

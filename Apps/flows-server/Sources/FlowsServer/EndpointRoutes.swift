@@ -16,22 +16,57 @@ struct EndpointRoutes {
     func serve<Input, Output, Failure>(
         _ endpoint: Endpoint<Input, Output, Failure>, _ work: @escaping @Sendable (Input, UserID) async throws -> Output
     ) throws {
+        try serveSession(endpoint) { input, session in try await work(input, session.user.id) }
+    }
+
+    /// Serves `endpoint` with the request's whole session: its user and its accounts service.
+    func serveSession<Input, Output, Failure>(
+        _ endpoint: Endpoint<Input, Output, Failure>, _ work: @escaping @Sendable (Input, RequestSession) async throws -> Output
+    ) throws {
+        try serveOpen(endpoint) { input in
+            // SessionMiddleware lets no request through to an operation that needs a session
+            // without one; this is the backstop.
+            guard let session = RequestScope.session else { throw APIProblem.unauthenticated("Sign in first.", tokenSent: false) }
+            return try await work(input, session)
+        }
+    }
+
+    /// Serves `endpoint` with or without a session (signing up and in).
+    func serveOpen<Input, Output, Failure>(
+        _ endpoint: Endpoint<Input, Output, Failure>, _ work: @escaping @Sendable (Input) async throws -> Output
+    ) throws {
         let operation: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?) = { request, body, metadata in
             let input = try await Self.input(endpoint, request, body, metadata)
-            guard let user = RequestScope.session?.user.id else { throw APIProblem.unauthenticated("Sign in first.", tokenSent: false) }
             let output: Output
-            do { output = try await work(input, user) } catch let error as Failure { throw endpoint.problems.problem(error) }
+            do { output = try await work(input) } catch let error as Failure { throw endpoint.problems.problem(error) }
             var response = HTTPResponse(status: endpoint.status)
             guard let bytes = try endpoint.response.write(output) else { return (response, nil) }
             response.headerFields[.contentType] = "application/json; charset=utf-8"
             return (response, HTTPBody(bytes))
         }
-        let chain = middlewares.reversed().reduce(operation) { next, middleware in
-            { request, body, metadata in
-                try await middleware.intercept(request, body: body, metadata: metadata, operationID: endpoint.id, next: next)
-            }
+        try register(operation, id: endpoint.id, method: endpoint.method, path: endpoint.path)
+    }
+
+    /// Serves a stream of server-sent events for a signed-in user.
+    func serveStream(_ id: String, _ path: String, _ work: @escaping @Sendable (RequestSession) async throws -> HTTPBody) throws {
+        let operation: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?) = { _, _, _ in
+            guard let session = RequestScope.session else { throw APIProblem.unauthenticated("Sign in first.", tokenSent: false) }
+            var response = HTTPResponse(status: .ok)
+            response.headerFields[.contentType] = "text/event-stream"
+            return (response, try await work(session))
         }
-        try transport.register(chain, method: endpoint.method, path: endpoint.path)
+        try register(operation, id: id, method: .get, path: path)
+    }
+
+    /// Registers `operation` behind the middlewares, which know it by `id`.
+    private func register(
+        _ operation: @escaping @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?),
+        id: String, method: HTTPRequest.Method, path: String
+    ) throws {
+        let chain = middlewares.reversed().reduce(operation) { next, middleware in
+            { request, body, metadata in try await middleware.intercept(request, body: body, metadata: metadata, operationID: id, next: next) }
+        }
+        try transport.register(chain, method: method, path: path)
     }
 
     /// The request's parts, read as `endpoint` takes them: a body that is not JSON is `415`.
@@ -39,6 +74,12 @@ struct EndpointRoutes {
         _ endpoint: Endpoint<Input, Output, Failure>, _ request: HTTPRequest, _ body: HTTPBody?, _ metadata: ServerRequestMetadata
     ) async throws -> Input {
         var parts = WireRequest(path: metadata.pathParameters.mapValues(String.init))
+        if let path = request.path, let mark = path.firstIndex(of: "?") {
+            // The first of a name given twice, as the generated operations read it.
+            for item in URLComponents(string: "/" + path[mark...])?.queryItems ?? [] where parts.query[item.name] == nil {
+                parts.query[item.name] = item.value ?? ""
+            }
+        }
         if endpoint.request.hasBody {
             if let type = request.headerFields[.contentType], let range = MediaRange(type), (range.type, range.subtype) != ("application", "json") {
                 throw APIProblem(.unsupportedMediaType, .invalidRequest, "A body is sent as application/json, not \(type.prefix(100)).")

@@ -124,7 +124,7 @@ public enum FlowsServer {
         router.add(middleware: RequestMiddleware(
                 maximumBodyBytes: configuration.maximumBodyBytes, clients: ClientAddresses(trustedProxies: configuration.trustedProxies), routes: routes
             ))
-        let handlers = Handlers(services: services, limits: SignInLimits(configuration.rateLimits, shared: services.shared, now: services.now))
+        let limits = SignInLimits(configuration.rateLimits, shared: services.shared, now: services.now)
         let lifetime = max(0, configuration.cacheLifetime)
         let sessions = ShortLivedCache<String, StoredSession>(lifetime: lifetime, now: services.now)
         let balances = ShortLivedCache<UserID, BalancesCacheMiddleware.CachedAnswer>(lifetime: lifetime, now: services.now)
@@ -136,9 +136,11 @@ public enum FlowsServer {
             BalancesCacheMiddleware(answers: balances),
         ]
         let endpoints = EndpointRoutes(transport: transport, middlewares: middlewares)
+        try endpoints.accounts(services, limits: limits)
         try endpoints.friends(services.friends)
         try endpoints.preferences(services.preferences)
-        try handlers.registerHandlers(on: transport, configuration: FlowsServer.coding, middlewares: middlewares)
+        try endpoints.expenses(services.expenses)
+        try endpoints.health(services)
         return Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "flows-server"),

@@ -12,7 +12,7 @@ import OpenAPIRuntime
 /// made; a client would be told "not acceptable" about a change that happened. Checked here,
 /// the operation never runs, and the header is set to the one type answered.
 struct MediaTypeMiddleware: ServerMiddleware {
-    static let streams: Set<String> = [Operations.WatchPreferences.id]
+    static let streams: Set<String> = ["watchPreferences"]
 
     func intercept(
         _ request: HTTPRequest,

@@ -1,6 +1,8 @@
 import Accounts
 import AccountsData
+import AccountsRemote
 import CompressNIO
+import ExpensesRemote
 import FlowsAPI
 import FlowsWire
 import Foundation
@@ -220,12 +222,12 @@ struct SessionMiddleware: ServerMiddleware {
     let sessions: ShortLivedCache<String, StoredSession>
 
     static let open: Set<String> = [
-        Operations.SignUp.id, Operations.SignIn.id, Operations.CheckHealth.id, Operations.CheckReadiness.id,
+        AccountsAPI.signUp.id, AccountsAPI.signIn.id, EndpointRoutes.checkHealth.id, EndpointRoutes.checkReadiness.id,
     ]
     /// What may end a session or change what a session says of its user.
     static let accountChanges: Set<String> = [
-        Operations.SignOut.id, Operations.ChangeDisplayName.id, Operations.ChangeEmail.id, Operations.ChangePassword.id,
-        Operations.ChangeAvatar.id,
+        AccountsAPI.signOut.id, AccountsAPI.changeDisplayName.id, AccountsAPI.changeEmail.id, AccountsAPI.changePassword.id,
+        AccountsAPI.changeAvatar.id,
     ]
 
     func intercept(
@@ -248,7 +250,7 @@ struct SessionMiddleware: ServerMiddleware {
                 return (found, user.id)
             }
         } catch let error as AccountsError {
-            throw APIProblem(error)
+            throw AccountsAPI.problems.problem(error)
         }
         let user: User
         switch found {
@@ -329,7 +331,7 @@ struct BalancesCacheMiddleware: ServerMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard operationID == Operations.ListBalances.id, let user = RequestScope.session?.user.id else {
+        guard operationID == ExpensesAPI.listBalances.id, let user = RequestScope.session?.user.id else {
             return try await next(request, body, metadata)
         }
         let answer = try await answers.value(for: user) { () async throws -> (value: CachedAnswer, owner: UserID?) in

@@ -43,18 +43,29 @@ public struct APIConnection: Sendable {
     /// Calls one operation of the contract with `input`, as the signed-in user; a refusal or no
     /// answer is the operation's area error, by its table.
     public func send<Input, Output, Failure>(_ endpoint: Endpoint<Input, Output, Failure>, _ input: Input) async throws(Failure) -> Output {
-        do throws(RemoteFailure) {
-            let bytes = try await exchange(endpoint, input)
-            do { return try endpoint.response.read(bytes ?? Data()) } catch {
-                throw RemoteFailure.unreachable("\(server.absoluteString) answered \(endpoint.id) with something this app cannot read: \(error)")
-            }
-        } catch {
-            throw endpoint.problems.failure(error)
-        }
+        do throws(RemoteFailure) { return try await call(endpoint, input) } catch { throw endpoint.problems.failure(error) }
     }
 
     public func send<Output, Failure>(_ endpoint: Endpoint<Void, Output, Failure>) async throws(Failure) -> Output {
         try await send(endpoint, ())
+    }
+
+    /// The answer, or nil when the server refuses with `absent` (a look-up that found nothing).
+    public func send<Input, Output, Failure>(
+        _ endpoint: Endpoint<Input, Output, Failure>, _ input: Input, nilFor absent: APIProblem.Code
+    ) async throws(Failure) -> Output? {
+        do throws(RemoteFailure) { return try await call(endpoint, input) } catch {
+            if error.code == absent { return nil }
+            throw endpoint.problems.failure(error)
+        }
+    }
+
+    /// Calls one operation, with the server's refusal as it came.
+    public func call<Input, Output, Failure>(_ endpoint: Endpoint<Input, Output, Failure>, _ input: Input) async throws(RemoteFailure) -> Output {
+        let bytes = try await exchange(endpoint, input)
+        do { return try endpoint.response.read(bytes ?? Data()) } catch {
+            throw RemoteFailure.unreachable("\(server.absoluteString) answered \(endpoint.id) with something this app cannot read: \(error)")
+        }
     }
 
     /// The request on the wire, through the same transport and middlewares as the generated

@@ -149,6 +149,23 @@ extension RequestCoding {
     }
 }
 
+extension RequestCoding {
+    /// Query parameters.
+    public static func query(_ value: WireValue<Input, [String: String]>) -> Self {
+        Self(write: { WireRequest(query: value.write($0)) }, read: { try value.read($0.query, "") }, hasBody: false)
+    }
+
+    /// One path parameter and query parameters.
+    public static func path<Key, Query>(_ name: String, _ key: WireValue<Key, String>, query: WireValue<Query, [String: String]>) -> Self
+    where Input == (Key, Query) {
+        Self(
+            write: { input in WireRequest(path: [name: key.write(input.0)], query: query.write(input.1)) },
+            read: { request in (try key.read(request.path[name] ?? "", name), try query.read(request.query, "")) },
+            hasBody: false
+        )
+    }
+}
+
 /// How an operation's output is written into its answer and read from it.
 public struct ResponseCoding<Output: Sendable>: Sendable {
     public let write: @Sendable (Output) throws -> Data?

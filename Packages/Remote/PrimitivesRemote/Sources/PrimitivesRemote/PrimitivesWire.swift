@@ -100,6 +100,11 @@ extension Wire {
         )
     }
 
+    /// Money in any of the contract's shapes of it (`Money`, `PositiveMoney`, `NonNegativeMoney`).
+    public static func money(_ minorUnits: Int64, _ currency: String, field: String) throws(APIProblem) -> Money {
+        Money(minorUnits: minorUnits, currency: try Wire.currency.read(currency, "\(field)/currency"))
+    }
+
     public static var day: WireValue<Day, String> {
         WireValue(
             read: { text, field throws(APIProblem) in

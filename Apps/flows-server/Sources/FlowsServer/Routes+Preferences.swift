@@ -8,38 +8,28 @@ import PreferencesRemote
 import Primitives
 
 extension EndpointRoutes {
-    /// Preferences' operations (``PreferencesAPI``); their event stream is the generated one below.
+    /// Preferences' operations (``PreferencesAPI``), and the stream of their changes.
     func preferences(_ preferences: any PreferencesService) throws {
         try serve(PreferencesAPI.getPreferences) { _, user in try await preferences.preferences(of: user) }
         try serve(PreferencesAPI.updatePreferences) { update, user in try await preferences.update(update, of: user) }
-    }
-}
-
-extension Handlers {
-    func getPreferences(_ input: Operations.GetPreferences.Input) async throws -> Operations.GetPreferences.Output { throw ServedByEndpoint() }
-    func updatePreferences(_ input: Operations.UpdatePreferences.Input) async throws -> Operations.UpdatePreferences.Output {
-        throw ServedByEndpoint()
+        try serveStream("watchPreferences", "/preferences/changes") { session in Self.events(preferences.changes(of: session.user.id), session) }
     }
 
     /// Server-sent events: the preferences now, then each change; a comment every
     /// ``keepAliveInterval`` keeps proxies from closing a quiet stream, and the stream ends
     /// once the session has ended.
-    func watchPreferences(_ input: Operations.WatchPreferences.Input) async throws -> Operations.WatchPreferences.Output {
-        let session = try session
-        let changes = services.preferences.changes(of: session.user.id)
+    static func events(_ changes: AsyncStream<Preferences>, _ session: RequestSession) -> HTTPBody {
         let events = AsyncStream<ArraySlice<UInt8>> { continuation in
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
             let forward = Task {
                 for await preferences in changes {
-                    guard let json = try? encoder.encode(Wire.preferences.write(preferences)) else { continue }
+                    guard let json = try? WireJSON.encode(Wire.preferences.write(preferences)) else { continue }
                     continuation.yield(ArraySlice(Array("event: preferences\ndata: ".utf8) + Array(json) + Array("\n\n".utf8)))
                 }
                 continuation.finish()
             }
             let keepAlive = Task {
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: Self.keepAliveInterval)
+                    try? await Task.sleep(for: keepAliveInterval)
                     guard !Task.isCancelled else { break }
                     guard case .signedIn = try? await session.accounts.storedSession() else { break }
                     continuation.yield(ArraySlice(": still here\n\n".utf8))
@@ -51,19 +41,31 @@ extension Handlers {
                 keepAlive.cancel()
             }
         }
-        return .ok(.init(body: .textEventStream(HTTPBody(events, length: .unknown, iterationBehavior: .single))))
+        return HTTPBody(events, length: .unknown, iterationBehavior: .single)
     }
 
     static let keepAliveInterval: Duration = .seconds(15)
 
     // MARK: - Health
 
-    func checkHealth(_ input: Operations.CheckHealth.Input) async throws -> Operations.CheckHealth.Output {
-        .ok(.init(body: .json(.init(status: .ok))))
+    /// `GET /health`: the process answers; `GET /ready`: and its store does too.
+    func health(_ services: ServerServices) throws {
+        try serveOpen(Self.checkHealth) { _ in }
+        try serveOpen(Self.checkReadiness) { _ in
+            guard await services.probe() else { throw APIProblem.notReady }
+        }
     }
 
-    func checkReadiness(_ input: Operations.CheckReadiness.Input) async throws -> Operations.CheckReadiness.Output {
-        guard await services.probe() else { throw APIProblem.notReady }
-        return .ok(.init(body: .json(.init(status: .ok))))
-    }
+    static let checkHealth = Endpoint<Void, Void, APIProblem>(
+        "checkHealth", .get, "/health", request: .none, response: .json(healthy), problems: .server
+    )
+    static let checkReadiness = Endpoint<Void, Void, APIProblem>(
+        "checkReadiness", .get, "/ready", request: .none, response: .json(healthy), problems: .server
+    )
+    private static let healthy = WireValue<Void, Components.Schemas.HealthStatus>(read: { _, _ in () }, write: { .init(status: .ok) })
+}
+
+extension ProblemTable<APIProblem> {
+    /// The server's own operations' refusals, as they are.
+    static let server = ProblemTable(problem: { $0 }, failure: { _ in .internalError })
 }

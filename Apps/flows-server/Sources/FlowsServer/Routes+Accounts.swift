@@ -1,0 +1,120 @@
+import Accounts
+import AccountsData
+import AccountsRemote
+import FlowsAPI
+import FlowsWire
+import Primitives
+
+extension EndpointRoutes {
+    /// Accounts' operations (``AccountsAPI``): signing up and in are limited per address and
+    /// account; a change that checks the current password, per account.
+    func accounts(_ services: ServerServices, limits: SignInLimits) throws {
+        let accounts = services.accounts
+        try serveOpen(AccountsAPI.signUp) { draft in try await limits.signUp(draft, on: services) }
+        try serveOpen(AccountsAPI.signIn) { draft in try await limits.signIn(draft, on: services) }
+        try serveSession(AccountsAPI.getCurrentSession) { _, session in session.user }
+        try serveSession(AccountsAPI.signOut) { _, session in try await session.accounts.signOut() }
+        try serveSession(AccountsAPI.getCurrentUser) { _, session in session.user }
+        try serve(AccountsAPI.changeDisplayName) { name, user in try await accounts.changeDisplayName(to: name, of: user) }
+        try serve(AccountsAPI.changeEmail) { change, user in
+            try await limits.checkingPassword(of: user) { () async throws(AccountsError) in
+                try await accounts.changeEmail(to: change.email, password: change.password, of: user)
+            }
+        }
+        try serveSession(AccountsAPI.changePassword) { change, session in
+            // The request's own accounts service: it keeps this session and ends every other.
+            try await limits.checkingPassword(of: session.user.id) { () async throws(AccountsError) in
+                try await session.accounts.changePassword(from: change.current, to: change.new, of: session.user.id)
+            }
+        }
+        try serve(AccountsAPI.getMyAvatar) { _, user in try await accounts.avatar(of: user) }
+        try serve(AccountsAPI.changeAvatar) { avatar, user in try await accounts.changeAvatar(to: avatar, of: user) }
+        // The user's own account and their friends' (see `AccountVisibility`).
+        try serve(AccountsAPI.listUsers) { ids, user in ids.isEmpty ? [] : try await accounts.users(ids, for: user) }
+        try serve(AccountsAPI.listExistingUsers) { ids, _ in try await accounts.existing(among: ids).sorted { $0.rawValue < $1.rawValue } }
+        try serve(AccountsAPI.findUserByFriendCode) { code, user in
+            guard let found = try await accounts.user(withFriendCode: code, for: user) else {
+                throw APIProblem(.notFound, .userNotFound, "No account has the friend code \(code).")
+            }
+            return found
+        }
+        try serve(AccountsAPI.findUserByEmail) { email, user in
+            guard let found = try await accounts.user(withEmail: email, for: user) else { throw APIProblem(.notFound, .userNotFound, "No account has this email.") }
+            return found
+        }
+        try serve(AccountsAPI.getUserAvatar) { person, user in try await accounts.avatar(of: person, for: user) }
+    }
+}
+
+extension SignInLimits {
+    /// Signs up, counted against the address before the account is made; a sign-up that makes
+    /// none takes its count back.
+    func signUp(
+        _ draft: (email: String, displayName: String, password: String), on services: ServerServices
+    ) async throws -> AccountsAPI.NewSession {
+        let claim = try await signUps.claim(RequestScope.origin?.limitKey ?? "unknown", refusing: "Too many new accounts from this address")
+        let tokens = InMemorySessionTokenStore()
+        let user: User
+        do {
+            user = try await services.sessions(tokens).signUp(email: draft.email, displayName: draft.displayName, password: draft.password)
+        } catch {
+            await signUps.release(claim)
+            throw error
+        }
+        RequestScope.record?.user = user.id
+        return (try Self.token(in: tokens), user)
+    }
+
+    /// Signs in, counted as a failure against the address and the account before the password
+    /// is checked, so that attempts sent at once cannot all pass the limits; a password that
+    /// checks out takes them back.
+    func signIn(_ draft: (email: String, password: String), on services: ServerServices) async throws -> AccountsAPI.NewSession {
+        let address = "address " + (RequestScope.origin?.limitKey ?? "unknown")
+        let account = "account " + EmailAddress.key(for: draft.email)
+        let refusal = "Too many attempts to sign in"
+        let addressClaim = try await addresses.claim(address, refusing: refusal)
+        let accountClaim: AttemptClaim
+        do {
+            accountClaim = try await accounts.claim(account, refusing: refusal)
+        } catch {
+            await addresses.release(addressClaim)
+            throw error
+        }
+        let tokens = InMemorySessionTokenStore()
+        let user: User
+        do {
+            user = try await services.sessions(tokens).signIn(email: draft.email, password: draft.password)
+        } catch {
+            if error != .wrongEmailOrPassword {
+                await addresses.release(addressClaim)
+                await accounts.release(accountClaim)
+            }
+            throw error
+        }
+        await addresses.release(addressClaim)
+        await accounts.reset(account)
+        RequestScope.record?.user = user.id
+        return (try Self.token(in: tokens), user)
+    }
+
+    /// The new session's token, which the service kept in `tokens` in the same transaction.
+    private static func token(in tokens: InMemorySessionTokenStore) throws(APIProblem) -> String {
+        guard let token = try? tokens.load() else { throw APIProblem.internalError.logging("a new session has no token") }
+        return token
+    }
+
+    /// Runs a change that checks the current password: a session may not guess it more often
+    /// than sign-in may.
+    func checkingPassword<T>(of user: UserID, _ work: () async throws(AccountsError) -> T) async throws -> T {
+        let account = "user " + user.rawValue
+        let claim = try await accounts.claim(account, refusing: "Too many wrong passwords")
+        do {
+            let result = try await work()
+            await accounts.reset(account)
+            return result
+        } catch {
+            if error != .wrongPassword { await accounts.release(claim) }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Expenses
+import ExpensesRemote
+import FlowsAPI
+import FlowsWire
+
+extension EndpointRoutes {
+    /// Expenses' operations (``ExpensesAPI``), each one call of the service.
+    func expenses(_ expenses: any ExpensesService) throws {
+        try serve(ExpensesAPI.listExpenses) { page, user in try await expenses.expenses(of: user, page: page) }
+        try serve(ExpensesAPI.addExpense) { draft, user in try await expenses.add(draft, by: user) }
+        try serve(ExpensesAPI.getExpense) { id, user in
+            guard let expense = try await expenses.expense(id, for: user) else { throw ExpensesError.notFound(id) }
+            return expense
+        }
+        try serve(ExpensesAPI.editExpense) { input, user in try await expenses.edit(input.0, to: input.1, by: user) }
+        try serve(ExpensesAPI.deleteExpense) { id, user in try await expenses.delete(id, by: user) }
+        try serve(ExpensesAPI.listDeletedExpenses) { page, user in try await expenses.deletedExpenses(of: user, page: page) }
+        try serve(ExpensesAPI.restoreExpense) { id, user in try await expenses.restore(id, by: user) }
+        try serve(ExpensesAPI.listSharedExpenses) { input, user in try await expenses.expenses(of: user, sharedWith: input.0, page: input.1) }
+        try serve(ExpensesAPI.listRecentPeople) { _, user in try await expenses.recentPeople(of: user) }
+        try serve(ExpensesAPI.listSettlements) { page, user in try await expenses.settlements(of: user, page: page) }
+        try serve(ExpensesAPI.settleUp) { payment, user in
+            let (from, to) = payment.userPaid ? (user, payment.counterparty) : (payment.counterparty, user)
+            return try await expenses.settle(from: from, to: to, amount: payment.amount, day: payment.day, by: user)
+        }
+        try serve(ExpensesAPI.undoSettlement) { id, user in
+            do {
+                try await expenses.undoSettlement(id, by: user)
+            } catch ExpensesError.invalidSettlement(let reason) {
+                // Someone who neither made nor received the payment may not take it back: a
+                // `403` here (a `422` is a payment that cannot be recorded).
+                throw APIProblem(.forbidden, .invalidSettlement, ExpensesError.invalidSettlement(reason).message, details: .init(reason: reason))
+            }
+        }
+        try serve(ExpensesAPI.listBalances) { _, user in try await expenses.balances(of: user) }
+        try serve(ExpensesAPI.listSuggestedPayments) { currency, user in try await expenses.suggestedPayments(for: user, in: currency) }
+        try serve(ExpensesAPI.listActivity) { page, user in try await expenses.activity(of: user, page: page) }
+        try serve(ExpensesAPI.getSpendingReport) { days, user in try await expenses.spending(of: user, from: days.from, through: days.through) }
+        try serve(ExpensesAPI.listCurrencies) { _, user in try await expenses.currencies(of: user) }
+    }
+}

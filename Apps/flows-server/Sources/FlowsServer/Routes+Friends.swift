@@ -1,0 +1,23 @@
+import FlowsAPI
+import Friends
+import FriendsRemote
+
+extension EndpointRoutes {
+    /// Friends' operations (``FriendsAPI``), each one call of the service.
+    func friends(_ friends: any FriendsService) throws {
+        try serve(FriendsAPI.listFriends) { _, user in try await friends.friends(of: user) }
+        try serve(FriendsAPI.addFriend) { query, user in try await friends.add(query, by: user) }
+        try serve(FriendsAPI.findFriend) { query, user in try await friends.find(query, for: user) }
+        try serve(FriendsAPI.getFriend) { id, user in
+            guard let friend = try await friends.friend(id, of: user) else { throw FriendsError.notAFriend }
+            return friend
+        }
+        try serve(FriendsAPI.removeFriend) { id, user in try await friends.remove(id, by: user) }
+        try serve(FriendsAPI.addContact) { draft, user in try await friends.addContact(name: draft.name, email: draft.email, by: user) }
+        try serve(FriendsAPI.claimContacts) { _, user in try await friends.claimContacts(for: user) }
+        try serve(FriendsAPI.linkContact) { input, user in try await friends.link(input.0, to: input.1, by: user) }
+        try serve(FriendsAPI.previewContactLink) { input, user in try await friends.linkTarget(input.0, to: input.1, by: user) }
+        try serve(FriendsAPI.listFriendsAmong) { ids, user in try await friends.friends(among: ids, of: user) }
+        try serve(FriendsAPI.listNames) { ids, user in try await friends.names(of: ids, for: user) }
+    }
+}

@@ -1,0 +1,206 @@
+import Expenses
+import FlowsAPI
+import FlowsWire
+import Primitives
+import PrimitivesRemote
+
+/// The Expenses operations of the contract, each declared once: flows-server serves them and
+/// ``RemoteExpensesService`` calls them.
+public enum ExpensesAPI {
+    public typealias Call<Input: Sendable, Output: Sendable> = Endpoint<Input, Output, ExpensesError>
+
+    public static let listExpenses = Call<PageRequest, [Expense]>(
+        "listExpenses", .get, "/expenses", request: .query(Wire.page), response: .json(Wire.expenseList), problems: problems
+    )
+    public static let addExpense = Call<ExpenseDraft, Expense>(
+        "addExpense", .post, "/expenses", status: .created, request: .body(Wire.draft), response: .json(Wire.expense), problems: problems
+    )
+    public static let getExpense = Call<ExpenseID, Expense>(
+        "getExpense", .get, "/expenses/{expenseId}", request: .path("expenseId", Wire.expenseID), response: .json(Wire.expense), problems: problems
+    )
+    public static let editExpense = Call<(ExpenseID, ExpenseDraft), Expense>(
+        "editExpense", .put, "/expenses/{expenseId}", request: .path("expenseId", Wire.expenseID, body: Wire.draft), response: .json(Wire.expense),
+        problems: problems
+    )
+    public static let deleteExpense = Call<ExpenseID, Void>(
+        "deleteExpense", .delete, "/expenses/{expenseId}", status: .noContent, request: .path("expenseId", Wire.expenseID), response: .none,
+        problems: problems
+    )
+    public static let listDeletedExpenses = Call<PageRequest, [Expense]>(
+        "listDeletedExpenses", .get, "/deleted-expenses", request: .query(Wire.page), response: .json(Wire.expenseList), problems: problems
+    )
+    public static let restoreExpense = Call<ExpenseID, Expense>(
+        "restoreExpense", .post, "/deleted-expenses/{expenseId}/restore", request: .path("expenseId", Wire.expenseID),
+        response: .json(Wire.expense), problems: problems
+    )
+    public static let listSharedExpenses = Call<(UserID, PageRequest), [Expense]>(
+        "listSharedExpenses", .get, "/people/{personId}/shared-expenses", request: .path("personId", Wire.userID, query: Wire.page),
+        response: .json(Wire.expenseList), problems: problems
+    )
+    public static let listRecentPeople = Call<Void, [UserID]>(
+        "listRecentPeople", .get, "/people/recent", request: .none, response: .json(Wire.userIDList), problems: problems
+    )
+    public static let listSettlements = Call<PageRequest, [Settlement]>(
+        "listSettlements", .get, "/settlements", request: .query(Wire.page), response: .json(Wire.settlementList), problems: problems
+    )
+    public static let settleUp = Call<PaymentDraft, Settlement>(
+        "settleUp", .post, "/settlements", status: .created, request: .body(Wire.payment), response: .json(Wire.settlement), problems: problems
+    )
+    public static let undoSettlement = Call<ExpenseID, Void>(
+        "undoSettlement", .delete, "/settlements/{settlementId}", status: .noContent, request: .path("settlementId", Wire.expenseID),
+        response: .none, problems: problems
+    )
+    public static let listBalances = Call<Void, [Balance]>(
+        "listBalances", .get, "/balances", request: .none, response: .json(Wire.balances), problems: problems
+    )
+    public static let listSuggestedPayments = Call<Currency, [SuggestedPayment]>(
+        "listSuggestedPayments", .get, "/suggested-payments", request: .query(Wire.currencyQuery), response: .json(Wire.suggestedPayments),
+        problems: problems
+    )
+    public static let listActivity = Call<PageRequest, [Activity]>(
+        "listActivity", .get, "/activity", request: .query(Wire.page), response: .json(Wire.activity), problems: problems
+    )
+    public static let getSpendingReport = Call<(from: Day?, through: Day?), SpendingReport>(
+        "getSpendingReport", .get, "/reports/spending", request: .query(Wire.days), response: .json(Wire.spending), problems: problems
+    )
+    public static let listCurrencies = Call<Void, [Currency]>(
+        "listCurrencies", .get, "/currencies", request: .none, response: .json(Wire.currencies), problems: problems
+    )
+
+    /// A payment as the contract takes it: the other person, and whether the user paid.
+    public struct PaymentDraft: Sendable {
+        public let counterparty: UserID
+        public let userPaid: Bool
+        public let amount: Money
+        public let day: Day
+
+        public init(counterparty: UserID, userPaid: Bool, amount: Money, day: Day) {
+            self.counterparty = counterparty
+            self.userPaid = userPaid
+            self.amount = amount
+            self.day = day
+        }
+    }
+
+    /// Expenses' errors as the contract's refusals, and back.
+    public static let problems = ProblemTable<ExpensesError>(
+        problem: { error in
+            switch error {
+            case .invalid(let problem): APIProblem(problem)
+            case .notFound(let id): APIProblem(.notFound, .notFound, error.message, details: .init(expenseId: id.rawValue))
+            case .notInExpense: APIProblem(.forbidden, .notInExpense, error.message)
+            case .unknownPeople(let people):
+                APIProblem(.unprocessableContent, .unknownPeople, error.message, details: .init(people: people.map(\.rawValue)))
+            case .invalidSettlement(let reason): APIProblem(.unprocessableContent, .invalidSettlement, error.message, details: .init(reason: reason))
+            case .beyondLimit(let currency): APIProblem(.conflict, .beyondLimit, error.message, details: .init(currency: currency.code))
+            case .cannotMerge(let reason): APIProblem(.conflict, .cannotMerge, error.message, details: .init(reason: reason))
+            case .refused(let rule): .refused(rule)
+            case .storeUnavailable(let reason), .serverUnreachable(let reason): .storeUnavailable(reason)
+            case .signedOut: .unauthenticated(error.message, tokenSent: true)
+            }
+        },
+        failure: { failure in
+            let details = failure.details
+            if let problem = ExpenseProblem(failure) { return .invalid(problem) }
+            switch failure.code {
+            case .notFound?: return .notFound(ExpenseID(rawValue: details?.expenseId ?? ""))
+            case .notInExpense?: return .notInExpense
+            case .unknownPeople?: return .unknownPeople((details?.people ?? []).map(UserID.init(rawValue:)))
+            case .invalidSettlement?: return .invalidSettlement(details?.reason ?? failure.message)
+            case .beyondLimit?: if let currency = details?.currency.flatMap({ Currency(code: $0) }) { return .beyondLimit(currency) }
+            case .cannotMerge?: return .cannotMerge(details?.reason ?? failure.message)
+            case .refused?: return .refused(details?.reason ?? failure.message)
+            case .storeUnavailable?: return .storeUnavailable(failure.message)
+            case _ where failure.isSignedOut: return .signedOut
+            default: break
+            }
+            return .serverUnreachable(failure.description)
+        }
+    )
+}
+
+// MARK: - A draft's problems, both ways
+
+extension APIProblem {
+    /// A draft's problem: its code, and the field of the draft it is about.
+    init(_ problem: ExpenseProblem) {
+        let message = problem.message
+        switch problem {
+        case .description: self = .invalidValue(.invalidDescription, message, field: "/description")
+        case .descriptionControlCharacters: self = .invalidValue(.invalidDescriptionControlCharacters, message, field: "/description")
+        case .noPayer: self = .invalidValue(.noPayer, message, field: "/payers")
+        case .duplicatePayer: self = .invalidValue(.duplicatePayer, message, field: "/payers")
+        case .payerCurrency: self = .invalidValue(.payerCurrency, message, field: "/payers")
+        case .payerAmount: self = .invalidValue(.payerAmount, message, field: "/payers")
+        case .paymentsDoNotAddUp(let paid, let amount):
+            self = APIProblem(
+                .unprocessableContent, .paymentsDoNotAddUp, message,
+                details: .init(field: "/payers", amount: Wire.money.write(amount), sum: paid.map(Wire.money.write))
+            )
+        case .amountTooLarge(let currency): self = APIProblem(.unprocessableContent, .amountTooLarge, message, details: .init(currency: currency.code))
+        case .note: self = .invalidValue(.invalidNote, message, field: "/note")
+        case .split(let split): self.init(split)
+        }
+    }
+
+    init(_ problem: SplitProblem) {
+        let message = problem.message
+        switch problem {
+        case .amountNotPositive: self = .invalidValue(.splitAmountNotPositive, message, field: "/amount")
+        case .noParticipants: self = .invalidValue(.splitNoParticipants, message, field: "/participants")
+        case .duplicateParticipant: self = .invalidValue(.splitDuplicateParticipant, message, field: "/participants")
+        case .partsDoNotMatchParticipants: self = .invalidValue(.splitPartsDoNotMatchParticipants, message, field: "/rule")
+        case .currencyMismatch: self = .invalidValue(.splitCurrencyMismatch, message, field: "/rule")
+        case .negativePart: self = .invalidValue(.splitNegativePart, message, field: "/rule")
+        case .exactSumMismatch(let sum, let amount):
+            self = APIProblem(
+                .unprocessableContent, .splitExactSumMismatch, message,
+                details: .init(field: "/rule", amount: Wire.money.write(amount), sum: sum.map(Wire.money.write))
+            )
+        case .percentagesSum(let basisPoints):
+            self = APIProblem(.unprocessableContent, .splitPercentagesSum, message, details: .init(field: "/rule", basisPoints: Int64(basisPoints)))
+        case .percentageTooLarge: self = .invalidValue(.splitPercentageTooLarge, message, field: "/rule")
+        case .shareTooLarge: self = .invalidValue(.splitShareTooLarge, message, field: "/rule")
+        case .noShares: self = .invalidValue(.splitNoShares, message, field: "/rule")
+        }
+    }
+}
+
+extension ExpenseProblem {
+    /// The draft's problem a refusal names, with its values.
+    init?(_ failure: RemoteFailure) {
+        let details = failure.details
+        let money = { (wire: Components.Schemas.Money?) in wire.flatMap { try? Wire.money.read($0, "") } }
+        switch failure.code {
+        case .invalidDescription?: self = .description
+        case .invalidDescriptionControlCharacters?: self = .descriptionControlCharacters
+        case .noPayer?: self = .noPayer
+        case .duplicatePayer?: self = .duplicatePayer
+        case .payerCurrency?: self = .payerCurrency
+        case .payerAmount?: self = .payerAmount
+        case .paymentsDoNotAddUp?:
+            guard let amount = money(details?.amount) else { return nil }
+            self = .paymentsDoNotAddUp(paid: money(details?.sum), amount: amount)
+        case .amountTooLarge?:
+            guard let currency = details?.currency.flatMap({ Currency(code: $0) }) else { return nil }
+            self = .amountTooLarge(currency)
+        case .invalidNote?: self = .note
+        case .splitAmountNotPositive?: self = .split(.amountNotPositive)
+        case .splitNoParticipants?: self = .split(.noParticipants)
+        case .splitDuplicateParticipant?: self = .split(.duplicateParticipant)
+        case .splitPartsDoNotMatchParticipants?: self = .split(.partsDoNotMatchParticipants)
+        case .splitCurrencyMismatch?: self = .split(.currencyMismatch)
+        case .splitNegativePart?: self = .split(.negativePart)
+        case .splitExactSumMismatch?:
+            guard let amount = money(details?.amount) else { return nil }
+            self = .split(.exactSumMismatch(sum: money(details?.sum), amount: amount))
+        case .splitPercentagesSum?:
+            guard let points = details?.basisPoints else { return nil }
+            self = .split(.percentagesSum(basisPoints: Int(clamping: points)))
+        case .splitPercentageTooLarge?: self = .split(.percentageTooLarge)
+        case .splitShareTooLarge?: self = .split(.shareTooLarge)
+        case .splitNoShares?: self = .split(.noShares)
+        default: return nil
+        }
+    }
+}

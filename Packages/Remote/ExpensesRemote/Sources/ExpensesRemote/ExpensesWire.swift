@@ -1,0 +1,316 @@
+import Expenses
+import FlowsAPI
+import FlowsWire
+import Primitives
+import PrimitivesRemote
+
+// Expenses' values in the contract's form: one pair each, read and written the same way by
+// flows-server and by the client.
+
+extension Wire {
+    /// An expense's or payment's id: a lower-case UUID.
+    static var expenseID: WireValue<ExpenseID, String> {
+        WireValue(
+            read: { text, field throws(APIProblem) in
+                guard WireText.isUUID(text) else { throw .invalidRequest("\(field) is not an id (a lower-case UUID).", field: field) }
+                return ExpenseID(rawValue: text)
+            },
+            write: { $0.rawValue }
+        )
+    }
+
+    /// A page of a list: `offset` from 0, `limit` from 1 to 1,000 (50 when absent).
+    static var page: WireValue<PageRequest, [String: String]> {
+        WireValue(
+            read: { query, _ throws(APIProblem) in
+                let offset = try number(query["offset"], name: "offset") ?? 0
+                let limit = try number(query["limit"], name: "limit") ?? 50
+                guard offset >= 0 else { throw .invalidRequest("The query parameter \"offset\" is at least 0.", field: "offset") }
+                guard (1...1_000).contains(limit) else { throw .invalidRequest("The query parameter \"limit\" is from 1 to 1000.", field: "limit") }
+                return PageRequest(offset: offset, limit: limit)
+            },
+            write: { ["offset": String($0.offset), "limit": String($0.limit)] }
+        )
+    }
+
+    private static func number(_ text: String?, name: String) throws(APIProblem) -> Int? {
+        guard let text else { return nil }
+        guard let number = Int32(text) else { throw .invalidRequest("The query parameter \"\(name)\" is a whole number.", field: name) }
+        return Int(number)
+    }
+
+    static var currencyQuery: WireValue<Currency, [String: String]> {
+        WireValue(
+            read: { query, _ throws(APIProblem) in
+                guard let code = query["currency"] else { throw .invalidRequest("The query parameter \"currency\" is missing.", field: "currency") }
+                return try currency.read(code, "currency")
+            },
+            write: { ["currency": $0.code] }
+        )
+    }
+
+    /// The first and last days of a report, each optional.
+    static var days: WireValue<(from: Day?, through: Day?), [String: String]> {
+        WireValue(
+            read: { query, _ throws(APIProblem) in
+                (
+                    from: try query["from"].map { text throws(APIProblem) in try day.read(text, "from") },
+                    through: try query["through"].map { text throws(APIProblem) in try day.read(text, "through") }
+                )
+            },
+            write: { days in
+                var query: [String: String] = [:]
+                query["from"] = days.from?.description
+                query["through"] = days.through?.description
+                return query
+            }
+        )
+    }
+
+    static var rule: WireValue<SplitRule, Components.Schemas.SplitRule> {
+        WireValue(
+            read: { rule, _ throws(APIProblem) in
+                switch rule {
+                case .equal: return .equal
+                case .exact(let exact):
+                    var amounts: [UserID: Money] = [:]
+                    for (key, part) in exact.amounts.additionalProperties {
+                        let field = "/rule/amounts/\(key)"
+                        amounts[try userID.read(key, field)] = try money(part.minorUnits, part.currency, field: field)
+                    }
+                    return .exact(amounts)
+                case .percentages(let percentages): return .percentages(try keyed(percentages.basisPoints.additionalProperties, "/rule/basisPoints"))
+                case .shares(let shares): return .shares(try keyed(shares.shares.additionalProperties, "/rule/shares"))
+                }
+            },
+            write: { rule in
+                switch rule {
+                case .equal: .equal(.init(mode: .equal))
+                case .exact(let amounts):
+                    .exact(.init(mode: .exact, amounts: .init(additionalProperties: Dictionary(uniqueKeysWithValues: amounts.map {
+                        ($0.key.rawValue, Components.Schemas.NonNegativeMoney(minorUnits: $0.value.minorUnits, currency: $0.value.currency.code))
+                    }))))
+                case .percentages(let points): .percentages(.init(mode: .percentages, basisPoints: .init(additionalProperties: numbers(points))))
+                case .shares(let shares): .shares(.init(mode: .shares, shares: .init(additionalProperties: numbers(shares))))
+                }
+            }
+        )
+    }
+
+    private static func keyed(_ values: [String: Int32], _ field: String) throws(APIProblem) -> [UserID: Int] {
+        var result: [UserID: Int] = [:]
+        for (key, value) in values { result[try userID.read(key, "\(field)/\(key)")] = Int(value) }
+        return result
+    }
+
+    private static func numbers(_ values: [UserID: Int]) -> [String: Int32] {
+        Dictionary(uniqueKeysWithValues: values.map { ($0.key.rawValue, Int32(clamping: $0.value)) })
+    }
+
+    /// A draft as a request carries it; its texts no longer than the contract's limits.
+    static var draft: WireValue<ExpenseDraft, Components.Schemas.ExpenseDraft> {
+        WireValue(
+            read: { draft, _ throws(APIProblem) in
+                var payers: [Payer] = []
+                for (index, payer) in draft.payers.enumerated() {
+                    let field = "/payers/\(index)"
+                    payers.append(Payer(
+                        user: try userID.read(payer.user, "\(field)/user"), amount: try money(payer.amount.minorUnits, payer.amount.currency, field: "\(field)/amount")
+                    ))
+                }
+                var participants: [UserID] = []
+                for (index, participant) in draft.participants.enumerated() { participants.append(try userID.read(participant, "/participants/\(index)")) }
+                return ExpenseDraft(
+                    description: try text(atMost: WireText.Limit.description).read(draft.description, "/description"),
+                    amount: try money(draft.amount.minorUnits, draft.amount.currency, field: "/amount"),
+                    day: try day.read(draft.day, "/day"),
+                    category: Category(rawValue: draft.category.rawValue) ?? .general,
+                    payers: payers,
+                    participants: participants,
+                    rule: try rule.read(draft.rule, "/rule"),
+                    note: try draft.note.map { note throws(APIProblem) in try text(atMost: WireText.Limit.note).read(note, "/note") }
+                )
+            },
+            write: { draft in
+                Components.Schemas.ExpenseDraft(
+                    description: draft.description,
+                    amount: .init(minorUnits: draft.amount.minorUnits, currency: draft.amount.currency.code),
+                    day: draft.day.description,
+                    category: Components.Schemas.Category(rawValue: draft.category.rawValue) ?? .general,
+                    payers: draft.payers.map { .init(user: $0.user.rawValue, amount: .init(minorUnits: $0.amount.minorUnits, currency: $0.amount.currency.code)) },
+                    participants: draft.participants.map(\.rawValue),
+                    rule: rule.write(draft.rule),
+                    note: draft.note
+                )
+            }
+        )
+    }
+
+    /// An expense as the server recorded it; read back, its split is checked to be what its
+    /// rule gives, by the same rules, to the same minor units.
+    static var expense: WireValue<Expense, Components.Schemas.Expense> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var payers: [Payer] = []
+                for payer in wire.payers { payers.append(Payer(user: UserID(rawValue: payer.user), amount: try money.read(payer.amount, field))) }
+                let draft = ExpenseDraft(
+                    description: wire.description, amount: try money.read(wire.amount, field), day: try day.read(wire.day, "\(field)/day"),
+                    category: Category(rawValue: wire.category.rawValue) ?? .general, payers: payers,
+                    participants: wire.split.parts.map { UserID(rawValue: $0.user) }, rule: try rule.read(wire.rule, "\(field)/rule"), note: wire.note
+                )
+                var parts: [(user: UserID, amount: Money)] = []
+                for part in wire.split.parts { parts.append((UserID(rawValue: part.user), try money.read(part.amount, field))) }
+                guard let split = Split(amount: draft.amount, recorded: parts, rule: draft.rule) else {
+                    throw .invalidRequest("\(field)/split is not what the expense's rule gives.", field: "\(field)/split")
+                }
+                do throws(ExpenseProblem) {
+                    return try Expense(id: ExpenseID(rawValue: wire.id), draft: draft, recorded: split)
+                } catch {
+                    throw .invalidRequest("\(field) is not an expense: \(error.message)", field: field)
+                }
+            },
+            write: { expense in
+                Components.Schemas.Expense(
+                    id: expense.id.rawValue,
+                    description: expense.description,
+                    amount: money.write(expense.amount),
+                    day: expense.day.description,
+                    category: Components.Schemas.Category(rawValue: expense.category.rawValue) ?? .general,
+                    payers: expense.payers.map { .init(user: $0.user.rawValue, amount: money.write($0.amount)) },
+                    split: .init(
+                        parts: expense.split.parts.map { .init(user: $0.user.rawValue, amount: money.write($0.amount)) },
+                        extraUnits: expense.split.extraUnits.map {
+                            .init(
+                                user: $0.user.rawValue, remainder: $0.remainder, denominator: $0.denominator, rank: Int32(clamping: $0.rank),
+                                wonTie: $0.wonTie
+                            )
+                        }
+                    ),
+                    rule: rule.write(expense.rule),
+                    note: expense.note
+                )
+            }
+        )
+    }
+
+    static var expenseList: WireValue<[Expense], Components.Schemas.ExpenseList> {
+        expense.list().wrapped("expenses", in: { .init(expenses: $0) }, { $0.expenses })
+    }
+
+    static var settlement: WireValue<Settlement, Components.Schemas.Settlement> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var legs: [PairBalances.Delta] = []
+                for leg in wire.legs {
+                    legs.append(.init(creditor: UserID(rawValue: leg.creditor), debtor: UserID(rawValue: leg.debtor), amount: try money.read(leg.amount, field)))
+                }
+                return Settlement(
+                    id: ExpenseID(rawValue: wire.id), from: UserID(rawValue: wire.from), to: UserID(rawValue: wire.to),
+                    amount: try money.read(wire.amount, field), day: try day.read(wire.day, "\(field)/day"), legs: legs
+                )
+            },
+            write: { settlement in
+                .init(
+                    id: settlement.id.rawValue, from: settlement.from.rawValue, to: settlement.to.rawValue, amount: money.write(settlement.amount),
+                    day: settlement.day.description,
+                    legs: settlement.legs.map { .init(creditor: $0.creditor.rawValue, debtor: $0.debtor.rawValue, amount: money.write($0.amount)) }
+                )
+            }
+        )
+    }
+
+    static var settlementList: WireValue<[Settlement], Components.Schemas.SettlementList> {
+        settlement.list().wrapped("settlements", in: { .init(settlements: $0) }, { $0.settlements })
+    }
+
+    static var payment: WireValue<ExpensesAPI.PaymentDraft, Components.Schemas.SettleUpRequest> {
+        WireValue(
+            read: { wire, _ throws(APIProblem) in
+                ExpensesAPI.PaymentDraft(
+                    counterparty: try userID.read(wire.counterparty, "/counterparty"), userPaid: wire.paidBy == .me,
+                    amount: try money(wire.amount.minorUnits, wire.amount.currency, field: "/amount"), day: try day.read(wire.day, "/day")
+                )
+            },
+            write: { payment in
+                .init(
+                    counterparty: payment.counterparty.rawValue, paidBy: payment.userPaid ? .me : .counterparty,
+                    amount: .init(minorUnits: payment.amount.minorUnits, currency: payment.amount.currency.code), day: payment.day.description
+                )
+            }
+        )
+    }
+
+    static var balances: WireValue<[Balance], Components.Schemas.BalanceList> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var balances: [Balance] = []
+                for balance in wire.balances { balances.append(Balance(other: UserID(rawValue: balance.other), amount: try money.read(balance.amount, field))) }
+                return balances
+            },
+            write: { .init(balances: $0.map { .init(other: $0.other.rawValue, amount: money.write($0.amount)) }) }
+        )
+    }
+
+    static var suggestedPayments: WireValue<[SuggestedPayment], Components.Schemas.SuggestedPaymentList> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var payments: [SuggestedPayment] = []
+                for payment in wire.payments {
+                    payments.append(.init(from: UserID(rawValue: payment.from), to: UserID(rawValue: payment.to), amount: try money.read(payment.amount, field)))
+                }
+                return payments
+            },
+            write: { .init(payments: $0.map { .init(from: $0.from.rawValue, to: $0.to.rawValue, amount: money.write($0.amount)) }) }
+        )
+    }
+
+    static var activity: WireValue<[Activity], Components.Schemas.ActivityList> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var activity: [Activity] = []
+                for entry in wire.activity {
+                    guard let kind = Activity.Kind(rawValue: entry.kind.rawValue) else { throw .invalidRequest("\(field) has a kind this app does not know.") }
+                    activity.append(Activity(
+                        kind: kind, actor: UserID(rawValue: entry.actor), subject: ExpenseID(rawValue: entry.subject), summary: entry.summary, at: entry.at
+                    ))
+                }
+                return activity
+            },
+            write: { activity in
+                .init(activity: activity.map {
+                    .init(
+                        kind: Components.Schemas.ActivityKind(rawValue: $0.kind.rawValue) ?? .edited, actor: $0.actor.rawValue,
+                        subject: $0.subject.rawValue, summary: $0.summary, at: $0.at
+                    )
+                })
+            }
+        )
+    }
+
+    static var spending: WireValue<SpendingReport, Components.Schemas.SpendingReport> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var byCategory: [SpendingReport.Line] = []
+                for line in wire.byCategory { byCategory.append(.init(label: line.label, amount: try money.read(line.amount, field))) }
+                var byMonth: [SpendingReport.Line] = []
+                for line in wire.byMonth { byMonth.append(.init(label: line.label, amount: try money.read(line.amount, field))) }
+                return SpendingReport(byCategory: byCategory, byMonth: byMonth)
+            },
+            write: { report in
+                let lines = { (lines: [SpendingReport.Line]) in lines.map { Components.Schemas.SpendingLine(label: $0.label, amount: money.write($0.amount)) } }
+                return .init(byCategory: lines(report.byCategory), byMonth: lines(report.byMonth))
+            }
+        )
+    }
+
+    static var currencies: WireValue<[Currency], Components.Schemas.CurrencyList> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var currencies: [Currency] = []
+                for entry in wire.currencies { currencies.append(try currency.read(entry.code, field)) }
+                return currencies
+            },
+            write: { .init(currencies: $0.map { .init(code: $0.code, decimals: Int32($0.decimals)) }) }
+        )
+    }
+}
