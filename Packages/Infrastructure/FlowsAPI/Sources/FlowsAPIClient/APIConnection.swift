@@ -4,12 +4,11 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-/// A connection to flows-server: the generated client, sending the current session's token,
-/// with every failure turned into a ``RemoteFailure``.
+/// A connection to flows-server: calls the contract's operations (``Endpoint``s) on libcurl,
+/// sending the current session's token, with every failure turned into a ``RemoteFailure``.
 public struct APIConnection: Sendable {
     /// The server, as the user named it.
     public let server: URL
-    public let client: Client
     private let transport: any ClientTransport
     private let middlewares: [any ClientMiddleware]
 
@@ -19,22 +18,16 @@ public struct APIConnection: Sendable {
     ///     limit per request.
     public init(server: URL, token: @escaping @Sendable () -> String?, transport: (any ClientTransport)? = nil) {
         self.server = server
-        let transport = transport ?? CurlTransport(timeout: 20)
-        let middlewares: [any ClientMiddleware] = [ProblemReader(), SessionToken(token: token)]
-        self.transport = transport
-        self.middlewares = middlewares
-        client = Client(serverURL: server, configuration: Self.coding, transport: transport, middlewares: middlewares)
+        self.transport = transport ?? CurlTransport(timeout: 20)
+        middlewares = [ProblemReader(), SessionToken(token: token)]
     }
 
-    /// Runs one call of the client.
-    public func call<T>(_ work: (Client) async throws -> T) async throws(RemoteFailure) -> T {
+    /// Runs one exchange with the server, with every failure a ``RemoteFailure``.
+    private func attempt<T>(_ work: () async throws -> T) async throws(RemoteFailure) -> T {
         do {
-            return try await work(client)
+            return try await work()
         } catch let failure as RemoteFailure {
             throw failure
-        } catch let error as ClientError {
-            if let failure = error.underlyingError as? RemoteFailure { throw failure }
-            throw .unreachable(Self.describe(error.underlyingError, server: server))
         } catch {
             throw .unreachable(Self.describe(error, server: server))
         }
@@ -83,7 +76,7 @@ public struct APIConnection: Sendable {
         let chain = middlewares.reversed().reduce(next) { next, middleware in
             { request, body, url in try await middleware.intercept(request, body: body, baseURL: url, operationID: endpoint.id, next: next) }
         }
-        let answer: Data? = try await call { _ throws -> Data? in
+        let answer: Data? = try await attempt { () throws -> Data? in
             let (response, body) = try await chain(request, body, server)
             guard response.status == endpoint.status else {
                 throw RemoteFailure.unreachable("\(server.absoluteString) answered \(endpoint.id) with HTTP \(response.status.code), which the contract does not say")
@@ -130,9 +123,6 @@ public struct APIConnection: Sendable {
         if !batch.isEmpty { batches.append(batch) }
         return batches
     }
-
-    /// JSON as flows-server writes it: instants to the millisecond.
-    public static let coding = Configuration(dateTranscoder: .iso8601WithFractionalSeconds, jsonEncodingOptions: [.sortedKeys])
 
     /// A failure to talk to the server, in words: where, and what the system said.
     static func describe(_ error: any Error, server: URL) -> String {
