@@ -111,6 +111,34 @@ struct FriendsServiceTests {
         #expect(try await world.friends.friend(sam.id, of: UserID(rawValue: "someone")) == nil)
     }
 
+    @Test("renaming a contact: its owner only, under the name rules, never to another contact's name; the expenses name them anew")
+    func renameContact() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        let bob = try await world.account("Bob")
+        _ = try await world.friends.add(.email("bob@example.com"), by: ada.id)
+        let sam = try await world.friends.addContact(name: "Sam", email: "sam@example.com", by: ada.id)
+        _ = try await world.friends.addContact(name: "Kim", email: nil, by: ada.id)
+        let expense = try await world.expense(3_000, paidBy: ada.id, among: [ada.id, sam.id])
+
+        let renamed = try await world.friends.renameContact(sam.id, to: "  Sam Park ", by: ada.id)
+        #expect(renamed == Friend(id: sam.id, name: try DisplayName("Sam Park"), kind: .contact(email: try EmailAddress("sam@example.com"))))
+        #expect(try await world.friends.friend(sam.id, of: ada.id) == renamed)
+        #expect(try await world.friends.names(of: [sam.id], for: ada.id) == [sam.id: try DisplayName("Sam Park")])
+        // The same expense, the same balance: only the name changed.
+        #expect(try await world.expenses.expense(expense.id, for: ada.id) == expense)
+        #expect(try await world.expenses.balances(of: ada.id).map(\.amount) == [Money(minorUnits: 1_500, currency: .eur)])
+        // Its own name again, in another case, is a rename too.
+        #expect(try await world.friends.renameContact(sam.id, to: "SAM PARK", by: ada.id).name.value == "SAM PARK")
+
+        await #expect(throws: FriendsError.contactNameTaken(try DisplayName("kim"))) { try await world.friends.renameContact(sam.id, to: "kim", by: ada.id) }
+        await #expect(throws: FriendsError.invalidName(.empty)) { try await world.friends.renameContact(sam.id, to: " ", by: ada.id) }
+        // An account is not a contact, and another user's contact is not theirs to rename.
+        await #expect(throws: FriendsError.notAContact) { try await world.friends.renameContact(bob.id, to: "Robert", by: ada.id) }
+        await #expect(throws: FriendsError.notAContact) { try await world.friends.renameContact(sam.id, to: "Mine", by: bob.id) }
+        #expect(try await world.friends.friend(sam.id, of: ada.id)?.name.value == "SAM PARK")
+    }
+
     @Test("removing is refused with the balances while any is open, in any currency, and allowed once settled")
     func remove() async throws {
         let world = World()

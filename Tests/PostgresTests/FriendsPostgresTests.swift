@@ -54,7 +54,13 @@ struct FriendsPostgresTests {
             await #expect(throws: FriendsError.contactEmailTaken("sam@example.com")) { try await friends.addContact(name: "Samuel", email: "sam@example.com", by: ada.id) }
             await #expect(throws: FriendsError.emailHasAccount("bob@example.com")) { try await friends.addContact(name: "Robert", email: "bob@example.com", by: ada.id) }
             // Another user's contacts are theirs: the same name is fine.
-            _ = try await friends.addContact(name: "Sam", email: nil, by: bob.id)
+            let bobsSam = try await friends.addContact(name: "Sam", email: nil, by: bob.id)
+            // Renamed on PostgreSQL as on SQLite: its owner only, never to another of their contacts' names.
+            #expect(try await friends.renameContact(bobsSam.id, to: "Samantha", by: bob.id).name.value == "Samantha")
+            #expect(try await friends.friend(bobsSam.id, of: bob.id)?.name.value == "Samantha")
+            _ = try await friends.addContact(name: "Kim", email: nil, by: bob.id)
+            await #expect(throws: FriendsError.contactNameTaken(try DisplayName("KIM"))) { try await friends.renameContact(bobsSam.id, to: "KIM", by: bob.id) }
+            await #expect(throws: FriendsError.notAContact) { try await friends.renameContact(bobsSam.id, to: "Mine", by: ada.id) }
             _ = try await expenses.add(try draft(eur(3000), paidBy: [(ada.id, 3000)], among: [ada.id, sam.id]), by: ada.id)
             #expect(try await expenses.balances(of: ada.id) == [Balance(other: sam.id, amount: eur(1500))])
             // Sam signs up with the contact's email: the contact becomes the account.

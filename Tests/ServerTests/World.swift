@@ -141,6 +141,7 @@ let contractCalls: [Call] = {
         Call(id: "getFriend", method: "GET", template: "/friends/{friendId}"),
         Call(id: "removeFriend", method: "DELETE", template: "/friends/{friendId}"),
         Call(id: "addContact", method: "POST", template: "/contacts", body: #"{"name":"Kim Lee","email":"kim@example.com"}"#, optionalKeys: ["email"]),
+        Call(id: "renameContact", method: "PUT", template: "/contacts/{contactId}/name", body: #"{"name":"Sam Lee"}"#),
         Call(id: "claimContacts", method: "POST", template: "/contacts/claim"),
         Call(id: "linkContact", method: "POST", template: "/contacts/{contactId}/link", body: bobByEmail),
         Call(id: "previewContactLink", method: "POST", template: "/contacts/{contactId}/link-target", body: bobByEmail),

@@ -14,6 +14,7 @@ extension EndpointRoutes {
         }
         try serve(FriendsAPI.removeFriend) { id, user in try await friends.remove(id, by: user) }
         try serve(FriendsAPI.addContact) { draft, user in try await friends.addContact(name: draft.name, email: draft.email, by: user) }
+        try serve(FriendsAPI.renameContact) { input, user in try await friends.renameContact(input.0, to: input.1, by: user) }
         try serve(FriendsAPI.claimContacts) { _, user in try await friends.claimContacts(for: user) }
         try serve(FriendsAPI.linkContact) { input, user in try await friends.link(input.0, to: input.1, by: user) }
         try serve(FriendsAPI.previewContactLink) { input, user in try await friends.linkTarget(input.0, to: input.1, by: user) }

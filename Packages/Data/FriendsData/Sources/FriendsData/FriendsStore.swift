@@ -75,6 +75,7 @@ public protocol FriendsWriting: FriendsReading {
     func unfriend(_ userID: String, _ friendID: String) throws
     func insert(_ contact: ContactRecord) throws
     func setLinkedTo(_ accountID: String?, contactID: String) throws
+    func setName(_ name: String, contactID: String) throws
     func setRemoved(contactID: String) throws
     func deleteContact(id: String) throws
 }

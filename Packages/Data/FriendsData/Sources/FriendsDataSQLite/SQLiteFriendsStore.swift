@@ -93,6 +93,10 @@ private struct Transaction: FriendsWriting {
         try db.cachedStatement(sql: "UPDATE contact SET linked_to = ? WHERE id = ?").execute(arguments: [accountID, contactID])
     }
 
+    func setName(_ name: String, contactID: String) throws {
+        try db.cachedStatement(sql: "UPDATE contact SET name = ? WHERE id = ?").execute(arguments: [name, contactID])
+    }
+
     func setRemoved(contactID: String) throws {
         try db.cachedStatement(sql: "UPDATE contact SET removed = 1 WHERE id = ?").execute(arguments: [contactID])
     }

@@ -87,6 +87,10 @@ public protocol FriendsService: Sendable {
     /// user's contacts, or when another of their contacts has the same name.
     func addContact(name: String, email: String?, by user: UserID) async throws(FriendsError) -> Friend
 
+    /// Renames one of the user's contacts, under the rules for display names; refused when
+    /// another of their contacts has the name (in any case). Their expenses name them anew.
+    func renameContact(_ contact: UserID, to name: String, by user: UserID) async throws(FriendsError) -> Friend
+
     /// Removes a friend, only when the user is settled with them in every currency (refused
     /// with the balances otherwise). A removed contact is still named in past expenses.
     func remove(_ friend: UserID, by user: UserID) async throws(FriendsError)

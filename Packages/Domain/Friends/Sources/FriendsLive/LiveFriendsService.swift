@@ -121,6 +121,26 @@ public struct LiveFriendsService: FriendsService {
         return Friend(id: UserID(rawValue: record.id), name: displayName, kind: .contact(email: address))
     }
 
+    public func renameContact(_ contactID: UserID, to name: String, by user: UserID) async throws(FriendsError) -> Friend {
+        let displayName: DisplayName
+        do throws(DisplayName.Problem) { displayName = try DisplayName(name) } catch { throw .invalidName(error) }
+        let nameKey = displayName.value.lowercased()
+        let renamed = try await storing {
+            try await store.write { db in
+                guard var contact = try db.contact(id: contactID.rawValue), contact.ownerID == user.rawValue, !contact.removed, contact.linkedTo == nil else {
+                    throw FriendsError.notAContact
+                }
+                for other in try db.contacts(ownerID: contact.ownerID) where other.linkedTo == nil && other.id != contact.id {
+                    if other.name.lowercased() == nameKey { throw FriendsError.contactNameTaken(displayName) }
+                }
+                try db.setName(displayName.value, contactID: contact.id)
+                contact.name = displayName.value
+                return contact
+            }
+        }
+        return try Self.friend(from: renamed)
+    }
+
     public func remove(_ id: UserID, by user: UserID) async throws(FriendsError) {
         guard let friend = try await friend(id, of: user) else { throw .notAFriend }
         let open: [Money]

@@ -6,8 +6,8 @@ import Primitives
 
 /// One friend or contact: who they are, the balance with them in each currency, and the
 /// expenses the two share, newest first and paged. Adding an expense with them and settling up
-/// are returned as the result, for the flows above to start; removing them and linking a
-/// contact to their account happen here, each after asking.
+/// are returned as the result, for the flows above to start; removing them, renaming a contact
+/// and linking a contact to their account happen here, removing and linking after asking.
 public actor UserPreviewFlow: InventoriedFlow {
     /// How the preview ended.
     public enum FlowResult: FlowOutcome {
@@ -92,6 +92,15 @@ public actor UserPreviewFlow: InventoriedFlow {
                         await view.show(model.state)
                         if await remove(friend, model: &model) { return .removed(friend) }
                     }
+                case .rename:
+                    if step == .preview, model.state.isContact { model.renaming() }
+                case .nameChanged(let name):
+                    if step == .rename { model.nameChanged(name) }
+                case .saveName:
+                    guard step == .rename, let contact = model.friend, model.checkName() else { break }
+                    model.busy()
+                    await view.show(model.state)
+                    await rename(contact, model: &model)
                 case .link:
                     if step == .preview, model.state.isContact {
                         model.linking()
@@ -170,6 +179,17 @@ public actor UserPreviewFlow: InventoriedFlow {
             await load(into: &model)
             model.failed(error.message)
             return false
+        }
+    }
+
+    /// Renames the contact; the preview shows them under the new name, and the expenses read
+    /// again name them so.
+    private func rename(_ contact: Friend, model: inout UserPreviewViewModel) async {
+        do throws(FriendsError) {
+            model.renamed(try await dependencies.friends.renameContact(contact.id, to: model.state.newName.text, by: user.id))
+            await load(into: &model)
+        } catch {
+            model.renameFailed(error)
         }
     }
 

@@ -1,6 +1,7 @@
 import FlowKit
 
-/// Draws a friend's preview, and the steps that ask before removing them or linking a contact.
+/// Draws a friend's preview, and the steps that ask before removing them, renaming a contact or
+/// linking one.
 /// Its identifiers are the contract scripts use.
 struct UserPreviewView: View {
     static let screenID: ScreenID = "user-preview"
@@ -11,6 +12,9 @@ struct UserPreviewView: View {
     static let settleUp: ElementID = "settle-up"
     static let older: ElementID = "older"
     static let newer: ElementID = "newer"
+    static let rename: ElementID = "rename"
+    static let name: ElementID = "name"
+    static let saveName: ElementID = "save-name"
     static let link: ElementID = "link"
     static let find: ElementID = "find"
     static let remove: ElementID = "remove"
@@ -44,7 +48,10 @@ struct UserPreviewView: View {
             if state.canSettle { actions.append(Action(id: Self.settleUp, label: "Settle up")) }
             if state.hasOlder { actions.append(Action(id: Self.older, label: "Older expenses")) }
             if state.hasNewer { actions.append(Action(id: Self.newer, label: "Newer expenses")) }
-            if state.isContact { actions.append(Action(id: Self.link, label: "Link to their account")) }
+            if state.isContact {
+                actions.append(Action(id: Self.rename, label: "Rename"))
+                actions.append(Action(id: Self.link, label: "Link to their account"))
+            }
             actions += [Action(id: Self.remove, label: "Remove"), .back]
             return Screen(
                 id: Self.screenID, title: state.name, text: text, figures: state.figure.map { [$0] } ?? [], actions: actions, status: status
@@ -56,6 +63,13 @@ struct UserPreviewView: View {
                 id: Self.screenID, title: state.name,
                 text: ["Remove \(state.name) from your \(kind)?", "The expenses you shared still show \(state.name)."],
                 actions: [Action(id: Self.remove, label: "Remove", role: .primary), .back], status: status
+            )
+
+        case .rename:
+            return Screen(
+                id: Self.screenID, title: state.name, text: ["A new name for \(state.name), which your shared expenses will show."],
+                fields: [Field(id: Self.name, label: "Name", input: .text(state.newName.text), error: state.newName.error)],
+                actions: [Action(id: Self.saveName, label: "Save", role: .primary), .back], status: status
             )
 
         case .link:

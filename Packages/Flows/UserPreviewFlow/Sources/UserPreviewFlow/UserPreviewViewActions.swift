@@ -10,6 +10,9 @@ enum UserPreviewAction: ViewAction {
     case older
     case newer
     case remove
+    case rename
+    case nameChanged(String)
+    case saveName
     case link
     case linkHowChosen(UserPreviewViewState.LinkHow)
     case linkValueChanged(String)
@@ -23,6 +26,9 @@ enum UserPreviewAction: ViewAction {
         case .choose(ScreenView.how, let ids):
             ids.first.flatMap { UserPreviewViewState.LinkHow(rawValue: $0.rawValue) }.map(Self.linkHowChosen)
         case .fill(ScreenView.value, let value): .linkValueChanged(value)
+        case .fill(ScreenView.name, let name): .nameChanged(name)
+        case .tap(ScreenView.rename): .rename
+        case .tap(ScreenView.saveName): .saveName
         case .tap(ScreenView.addExpense): .addExpense
         case .tap(ScreenView.settleUp): .settleUp
         case .tap(ScreenView.older): .older

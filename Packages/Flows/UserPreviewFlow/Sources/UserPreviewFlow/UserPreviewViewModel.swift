@@ -1,6 +1,7 @@
 import Accounts
 import Expenses
 import FlowKit
+import FormFields
 import Friends
 import Primitives
 
@@ -12,6 +13,7 @@ struct UserPreviewViewState: Equatable, Sendable {
         case pick
         case preview
         case confirmRemove
+        case rename
         case link
         case confirmLink
     }
@@ -54,6 +56,8 @@ struct UserPreviewViewState: Equatable, Sendable {
     var range: String?
     var hasNewer = false
     var hasOlder = false
+    /// A contact's new name, as typed, with what the name rules find wrong with it.
+    var newName = TextEntry()
     var linkHow = LinkHow.friendCode
     var linkValue = ""
     var linkError: String?
@@ -89,6 +93,17 @@ struct UserPreviewViewModel: ViewModel {
             model.confirmingRemove()
             states.append(model.state)
         }
+        var renaming = UserPreviewViewModel(friend: contact)
+        renaming.loaded(balances: [], page: [], user: someone, names: [:], avatar: nil)
+        renaming.renaming()
+        states.append(renaming.state)
+        for refusal in [FriendsError.contactNameTaken(name), .invalidName(.empty)] {
+            var refused = renaming
+            refused.renameFailed(refusal)
+            states.append(refused.state)
+        }
+        renaming.renamed(contact)
+        states.append(renaming.state)
         var linking = UserPreviewViewModel(friend: contact)
         linking.loaded(balances: [], page: [], user: someone, names: [:], avatar: nil)
         linking.linking()
@@ -201,6 +216,45 @@ struct UserPreviewViewModel: ViewModel {
         state.phase = .idle
     }
 
+    mutating func renaming() {
+        state.step = .rename
+        state.newName = TextEntry(state.name)
+        state.notice = nil
+        state.phase = .idle
+    }
+
+    mutating func nameChanged(_ name: String) {
+        state.newName = TextEntry(name)
+        state.phase = .idle
+    }
+
+    /// Checks the name as the service will; true when it can be sent.
+    mutating func checkName() -> Bool {
+        state.newName = TextEntry(state.newName.text, as: DisplayName.self)
+        return state.newName.error == nil
+    }
+
+    /// The contact under their new name, back on the preview.
+    mutating func renamed(_ contact: Friend) {
+        friend = contact
+        state.name = contact.name.value
+        state.step = .preview
+        state.phase = .idle
+        state.notice = "Renamed to \(contact.name.value)."
+    }
+
+    /// A refusal of the name goes under the field; anything else on the form's status.
+    mutating func renameFailed(_ error: FriendsError) {
+        state.step = .rename
+        switch error {
+        case .invalidName, .contactNameTaken:
+            state.newName.error = error.message
+            state.phase = .idle
+        default:
+            state.phase = .failed(error.message)
+        }
+    }
+
     mutating func linking() {
         state.step = .link
         state.notice = nil
@@ -258,7 +312,7 @@ struct UserPreviewViewModel: ViewModel {
         switch state.step {
         case .pick, .preview:
             return false
-        case .confirmRemove, .link:
+        case .confirmRemove, .rename, .link:
             state.step = .preview
         case .confirmLink:
             state.step = .link

@@ -29,6 +29,10 @@ public enum FriendsAPI {
     public static let addContact = Call<(name: String, email: String?), Friend>(
         "addContact", .post, "/contacts", status: .created, request: .body(Wire.contactDraft), response: .json(Wire.friend), problems: problems
     )
+    public static let renameContact = Call<(UserID, String), Friend>(
+        "renameContact", .put, "/contacts/{contactId}/name", request: .path("contactId", Wire.userID, body: Wire.contactName), response: .json(Wire.friend),
+        problems: problems
+    )
     public static let claimContacts = Call<Void, [UserID]>(
         "claimContacts", .post, "/contacts/claim", request: .none, response: .json(Wire.userIDList), problems: problems
     )
@@ -163,6 +167,10 @@ extension Wire {
 }
 
 extension Wire {
+    static var contactName: WireValue<String, Components.Schemas.RenameContactRequest> {
+        WireValue(read: { wire, _ throws(APIProblem) in try text(atMost: WireText.Limit.displayName).read(wire.name, "/name") }, write: { .init(name: $0) })
+    }
+
     static var friendList: WireValue<[Friend], Components.Schemas.FriendList> {
         friend.list().wrapped("friends", in: { .init(friends: $0) }, { $0.friends })
     }

@@ -32,6 +32,10 @@ public struct RemoteFriendsService: FriendsService {
         try await connection.send(FriendsAPI.addContact, (name, email))
     }
 
+    public func renameContact(_ contact: UserID, to name: String, by user: UserID) async throws(FriendsError) -> Friend {
+        try await connection.send(FriendsAPI.renameContact, (contact, name))
+    }
+
     public func remove(_ friend: UserID, by user: UserID) async throws(FriendsError) {
         try await connection.send(FriendsAPI.removeFriend, friend)
     }

@@ -134,6 +134,10 @@ private struct Transaction: FriendsWriting {
         try db.execute("UPDATE contact SET linked_to = $1 WHERE id = $2", [accountID, contactID])
     }
 
+    func setName(_ name: String, contactID: String) throws {
+        try db.execute("UPDATE contact SET name = $1 WHERE id = $2", [name, contactID])
+    }
+
     func setRemoved(contactID: String) throws {
         try db.execute("UPDATE contact SET removed = true WHERE id = $1", [contactID])
     }

@@ -1469,6 +1469,31 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/RenameContactRequest`.
+        public struct RenameContactRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RenameContactRequest/name`.
+            public var name: Components.Schemas.DisplayName
+            /// Creates a new `RenameContactRequest`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            public init(name: Components.Schemas.DisplayName) {
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Components.Schemas.DisplayName.self,
+                    forKey: .name
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/NameList`.
         public struct NameList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/NameList/names`.

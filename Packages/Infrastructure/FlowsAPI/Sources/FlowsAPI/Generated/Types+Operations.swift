@@ -5232,6 +5232,330 @@ public enum Operations {
             }
         }
     }
+    /// Rename one of the signed-in user's contacts
+    ///
+    /// A name under the rules for display names. Refused with `404 not-a-contact` for anyone
+    /// who is not one of the user's contacts (an account, a removed contact, one being
+    /// linked), and `409 contact-name-taken` when another of their contacts has the name in
+    /// any case. The expenses the contact is in name them anew.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /contacts/{contactId}/name`.
+    /// - Remark: Generated from `#/paths//contacts/{contactId}/name/put(renameContact)`.
+    public enum RenameContact {
+        public static let id: Swift.String = "renameContact"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/contacts/{contactId}/name/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// The id of one of the user's contacts.
+                ///
+                /// - Remark: Generated from `#/paths/contacts/{contactId}/name/PUT/path/contactId`.
+                public var contactId: Components.Parameters.ContactIdPath
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - contactId: The id of one of the user's contacts.
+                public init(contactId: Components.Parameters.ContactIdPath) {
+                    self.contactId = contactId
+                }
+            }
+            public var path: Operations.RenameContact.Input.Path
+            /// - Remark: Generated from `#/paths/contacts/{contactId}/name/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RenameContact.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RenameContact.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.RenameContact.Input.Headers
+            /// - Remark: Generated from `#/paths/contacts/{contactId}/name/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/contacts/{contactId}/name/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.RenameContactRequest)
+            }
+            public var body: Operations.RenameContact.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.RenameContact.Input.Path,
+                headers: Operations.RenameContact.Input.Headers = .init(),
+                body: Operations.RenameContact.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/contacts/{contactId}/name/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/contacts/{contactId}/name/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Friend)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Friend {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.RenameContact.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.RenameContact.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The contact, renamed.
+            ///
+            /// - Remark: Generated from `#/paths//contacts/{contactId}/name/put(renameContact)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.RenameContact.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.RenameContact.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request does not match this document: malformed JSON, an unknown or missing field,
+            /// a value of the wrong type, out of range, too long or not of the pattern
+            /// (`invalid-request`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//contacts/{contactId}/name/put(renameContact)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No session token, one the server does not know (`unauthenticated`), one that went
+            /// unused for 30 days (`session-expired`), an account that no longer exists
+            /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//contacts/{contactId}/name/put(renameContact)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// What the request names does not exist for the signed-in user: an expense or payment
+            /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//contacts/{contactId}/name/put(renameContact)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
+            /// write (`refused`). Nothing was changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//contacts/{contactId}/name/put(renameContact)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request body is larger than the server takes (2 MiB; an avatar picture is at most 1 MiB) (`payload-too-large`).
+            ///
+            /// - Remark: Generated from `#/paths//contacts/{contactId}/name/put(renameContact)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is well formed but a domain rule refuses it, with the domain's code and
+            /// message: an email, name, password, friend code, day, currency, avatar, expense, split
+            /// or payment that is not accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//contacts/{contactId}/name/put(renameContact)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// the server is not ready (`not-ready`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//contacts/{contactId}/name/put(renameContact)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Link one of the signed-in user's contacts to an account
     ///
     /// The contact's expenses, payments and balances become those of the account a friend

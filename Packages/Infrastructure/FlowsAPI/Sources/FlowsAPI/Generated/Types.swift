@@ -214,6 +214,17 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /contacts/claim`.
     /// - Remark: Generated from `#/paths//contacts/claim/post(claimContacts)`.
     func claimContacts(_ input: Operations.ClaimContacts.Input) async throws -> Operations.ClaimContacts.Output
+    /// Rename one of the signed-in user's contacts
+    ///
+    /// A name under the rules for display names. Refused with `404 not-a-contact` for anyone
+    /// who is not one of the user's contacts (an account, a removed contact, one being
+    /// linked), and `409 contact-name-taken` when another of their contacts has the name in
+    /// any case. The expenses the contact is in name them anew.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /contacts/{contactId}/name`.
+    /// - Remark: Generated from `#/paths//contacts/{contactId}/name/put(renameContact)`.
+    func renameContact(_ input: Operations.RenameContact.Input) async throws -> Operations.RenameContact.Output
     /// Link one of the signed-in user's contacts to an account
     ///
     /// The contact's expenses, payments and balances become those of the account a friend
@@ -777,6 +788,27 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//contacts/claim/post(claimContacts)`.
     public func claimContacts(headers: Operations.ClaimContacts.Input.Headers = .init()) async throws -> Operations.ClaimContacts.Output {
         try await claimContacts(Operations.ClaimContacts.Input(headers: headers))
+    }
+    /// Rename one of the signed-in user's contacts
+    ///
+    /// A name under the rules for display names. Refused with `404 not-a-contact` for anyone
+    /// who is not one of the user's contacts (an account, a removed contact, one being
+    /// linked), and `409 contact-name-taken` when another of their contacts has the name in
+    /// any case. The expenses the contact is in name them anew.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /contacts/{contactId}/name`.
+    /// - Remark: Generated from `#/paths//contacts/{contactId}/name/put(renameContact)`.
+    public func renameContact(
+        path: Operations.RenameContact.Input.Path,
+        headers: Operations.RenameContact.Input.Headers = .init(),
+        body: Operations.RenameContact.Input.Body
+    ) async throws -> Operations.RenameContact.Output {
+        try await renameContact(Operations.RenameContact.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
     }
     /// Link one of the signed-in user's contacts to an account
     ///
