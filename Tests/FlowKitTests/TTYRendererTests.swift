@@ -88,6 +88,24 @@ struct TTYRendererTests {
         #expect(await renderer.nextEvent(on: form) == .back)
     }
 
+    @Test("another step of the same screen (other fields and other actions) starts its focus as a new screen would")
+    func anotherStep() async {
+        let preview = Screen(
+            id: "user-preview", title: "Sammy", text: ["A contact."],
+            actions: [Action(id: "add-expense", label: "Add", role: .primary), Action(id: "rename", label: "Rename"), Action(id: "back", label: "Back")]
+        )
+        let rename = Screen(
+            id: "user-preview", title: "Sammy", fields: [Field(id: "name", label: "Name", input: .text(""))],
+            actions: [Action(id: "save-name", label: "Save", role: .primary), Action(id: "back", label: "Back")]
+        )
+        // Tab to Rename on the preview; on the form, typing goes into the name (index 0), not
+        // to whatever held the focus's old place (Save).
+        let (renderer, _) = renderer([.tab, .enter] + typed("Sam") + [.enter])
+        await renderer.present(preview)
+        #expect(await renderer.nextEvent(on: preview) == .tap("rename"))
+        #expect(await renderer.nextEvent(on: rename) == .fill("name", "Sam"))
+    }
+
     @Test("a choice moves with arrows and j/k, filters after /, picks with enter")
     func choice() async {
         let screen = Screen(id: "pick", title: "Pick", fields: [

@@ -161,7 +161,18 @@ public actor TTYRenderer: ScreenHost {
         return screen.fields[focus - tabCount].label
     }
 
+    /// Where the focus starts on a screen: the first field that needs an answer, else the first
+    /// action (the primary one, on a screen without fields).
+    static func firstFocus(on screen: Screen) -> Int {
+        if screen.fields.isEmpty, let primary = screen.actions.firstIndex(where: { $0.role == .primary }) { return screen.tabs.count + primary }
+        return screen.tabs.count + (screen.fields.firstIndex { !$0.hasValue || $0.error != nil } ?? screen.fields.count)
+    }
+
     func show(_ next: Screen, fresh: Bool) {
+        // Another step of the same screen (other fields, other actions: a preview's form) starts
+        // where a new screen would, not at the place the focus had on the step before.
+        let anotherStep = !fresh && screen.map { Set($0.fields.map(\.id)) != Set(next.fields.map(\.id)) && Set($0.actions.map(\.id)) != Set(next.actions.map(\.id)) } == true
+        if anotherStep { focus = Self.firstFocus(on: next) }
         if fresh {
             if screen != nil { moveBelowRegion() }
             editors = [:]
@@ -173,8 +184,7 @@ public actor TTYRenderer: ScreenHost {
             filtering = nil
             inputNotice = nil
             windowTop = 0
-            focus = next.tabs.count + (next.fields.firstIndex { !$0.hasValue || $0.error != nil } ?? next.fields.count)
-            if next.fields.isEmpty, let primary = next.actions.firstIndex(where: { $0.role == .primary }) { focus = next.tabs.count + primary }
+            focus = Self.firstFocus(on: next)
         }
         // A typed value the flow changed (not the one being typed) replaces what its editor holds.
         let before = fresh ? [:] : (screen.map(Self.typedValues) ?? [:])
