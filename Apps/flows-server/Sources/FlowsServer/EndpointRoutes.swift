@@ -6,7 +6,7 @@ import Primitives
 
 /// Serves the operations declared as ``Endpoint``s: each reads its input as its endpoint says,
 /// runs one service call as the signed-in user, and answers its output, or its area's refusal
-/// by the area's table, through the same middlewares as the generated operations.
+/// by the area's table, behind the server's middlewares (``FlowsServer/application``).
 struct EndpointRoutes {
     let transport: RecordingTransport
     let middlewares: [any ServerMiddleware]
@@ -23,12 +23,7 @@ struct EndpointRoutes {
     func serveSession<Input, Output, Failure>(
         _ endpoint: Endpoint<Input, Output, Failure>, _ work: @escaping @Sendable (Input, RequestSession) async throws -> Output
     ) throws {
-        try serveOpen(endpoint) { input in
-            // SessionMiddleware lets no request through to an operation that needs a session
-            // without one; this is the backstop.
-            guard let session = RequestScope.session else { throw APIProblem.unauthenticated("Sign in first.", tokenSent: false) }
-            return try await work(input, session)
-        }
+        try serveOpen(endpoint) { input in try await work(input, try Self.session()) }
     }
 
     /// Serves `endpoint` with or without a session (signing up and in).
@@ -50,12 +45,19 @@ struct EndpointRoutes {
     /// Serves a stream of server-sent events for a signed-in user.
     func serveStream(_ id: String, _ path: String, _ work: @escaping @Sendable (RequestSession) async throws -> HTTPBody) throws {
         let operation: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?) = { _, _, _ in
-            guard let session = RequestScope.session else { throw APIProblem.unauthenticated("Sign in first.", tokenSent: false) }
+            let session = try Self.session()
             var response = HTTPResponse(status: .ok)
             response.headerFields[.contentType] = "text/event-stream"
             return (response, try await work(session))
         }
         try register(operation, id: id, method: .get, path: path)
+    }
+
+    /// The request's checked session. ``SessionMiddleware`` lets no request through to an
+    /// operation that needs one without it; this is the backstop.
+    private static func session() throws(APIProblem) -> RequestSession {
+        guard let session = RequestScope.session else { throw .unauthenticated("Sign in first.", tokenSent: false) }
+        return session
     }
 
     /// Registers `operation` behind the middlewares, which know it by `id`.
@@ -75,7 +77,7 @@ struct EndpointRoutes {
     ) async throws -> Input {
         var parts = WireRequest(path: metadata.pathParameters.mapValues(String.init))
         if let path = request.path, let mark = path.firstIndex(of: "?") {
-            // The first of a name given twice, as the generated operations read it.
+            // A name given twice is read the first time.
             for item in URLComponents(string: "/" + path[mark...])?.queryItems ?? [] where parts.query[item.name] == nil {
                 parts.query[item.name] = item.value ?? ""
             }

@@ -8,11 +8,10 @@ import OpenAPIRuntime
 /// a concrete media type is `415`, and an `Accept` that does not take what the operation answers
 /// (`application/json`, or `text/event-stream` for the preferences stream) is `406`.
 ///
-/// The generated code checks `Accept` only once the answer is written, after any change was
-/// made; a client would be told "not acceptable" about a change that happened. Checked here,
-/// the operation never runs, and the header is set to the one type answered.
+/// Checked before the operation runs, not once the answer is written: a client is never told
+/// "not acceptable" about a change that happened. The header is set to the one type answered.
 struct MediaTypeMiddleware: ServerMiddleware {
-    static let streams: Set<String> = ["watchPreferences"]
+    static let streams: Set<String> = [EndpointRoutes.watchPreferences]
 
     func intercept(
         _ request: HTTPRequest,

@@ -133,11 +133,12 @@ struct RequestMiddleware: RouterMiddleware {
     }
 }
 
-// MARK: - Around every operation (the generated server)
+// MARK: - Around every operation (EndpointRoutes)
 
-/// Writes every refusal as a `Problem`: the handlers' and the session check's own, and the
-/// generated code's for a request that does not match the contract (`400 invalid-request`, or
-/// `406`/`415` for the media types). Anything else is a `500` whose cause goes to the log only.
+/// Writes every refusal as a `Problem`: the area's refusals, the session check's and the media
+/// types' (`406`/`415`), and a body that does not decode as the contract's types
+/// (`400 invalid-request`, naming the field). Anything else is a `500` whose cause goes to the
+/// log only.
 struct ProblemMiddleware: ServerMiddleware {
     func intercept(
         _ request: HTTPRequest,
@@ -156,17 +157,8 @@ struct ProblemMiddleware: ServerMiddleware {
     }
 
     static func problem(for error: any Error) -> APIProblem {
-        guard let error = error as? ServerError else {
-            if let decoding = error as? DecodingError { return invalid(decoding) }
-            return (error as? APIProblem) ?? APIProblem.internalError.logging("\(error)")
-        }
-        if let problem = error.underlyingError as? APIProblem { return problem }
-        if let decoding = error.underlyingError as? DecodingError { return invalid(decoding) }
-        let status = error.httpStatus
-        guard (400..<500).contains(status.code) else {
-            return APIProblem.internalError.logging("\(error.operationID): \(error.causeDescription): \(error.underlyingError)")
-        }
-        return APIProblem(status, .invalidRequest, error.causeDescription)
+        if let decoding = error as? DecodingError { return invalid(decoding) }
+        return (error as? APIProblem) ?? APIProblem.internalError.logging("\(error)")
     }
 
     /// A body or parameter that does not decode, with the JSON pointer of the field.
@@ -315,7 +307,7 @@ struct BalancesCacheMiddleware: ServerMiddleware {
             }
             var response = response
             response.headerFields[.contentEncoding] = "gzip"
-            // The generated code wrote the length of the JSON.
+            // Any length the plain answer had was the JSON's.
             response.headerFields[.contentLength] = "\(bytes.readableBytes)"
             return (response, bytes)
         }

@@ -12,7 +12,7 @@ extension EndpointRoutes {
     func preferences(_ preferences: any PreferencesService) throws {
         try serve(PreferencesAPI.getPreferences) { _, user in try await preferences.preferences(of: user) }
         try serve(PreferencesAPI.updatePreferences) { update, user in try await preferences.update(update, of: user) }
-        try serveStream("watchPreferences", "/preferences/changes") { session in Self.events(preferences.changes(of: session.user.id), session) }
+        try serveStream(Self.watchPreferences, "/preferences/changes") { session in Self.events(preferences.changes(of: session.user.id), session) }
     }
 
     /// Server-sent events: the preferences now, then each change; a comment every
@@ -45,6 +45,9 @@ extension EndpointRoutes {
     }
 
     static let keepAliveInterval: Duration = .seconds(15)
+
+    /// The stream's operation id, which the media types' check knows it by.
+    static let watchPreferences = "watchPreferences"
 
     // MARK: - Health
 

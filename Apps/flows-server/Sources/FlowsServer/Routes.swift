@@ -4,13 +4,13 @@ import OpenAPIHummingbird
 import OpenAPIRuntime
 import Synchronization
 
-/// The contract's paths and the methods each takes, as the generated code registers them: a
+/// The contract's paths and the methods each takes, as ``EndpointRoutes`` registers them: a
 /// request for one of these paths with another method is `405` with an `Allow` header (the
 /// router alone answers it as a path that does not exist, `404`).
 final class RouteTable: Sendable {
     private let routes = Mutex<[(segments: [String], method: String)]>([])
 
-    /// Records a route; false when it was recorded already (an ``Endpoint`` serves it).
+    /// Records a route; false when it was recorded already.
     @discardableResult
     func add(method: HTTPRequest.Method, path: String) -> Bool {
         let segments = Self.segments(path)
@@ -40,8 +40,8 @@ final class RouteTable: Sendable {
     }
 }
 
-/// Registers operations on the router, recording each route in `table`: the ``Endpoint``s
-/// first, then the generated operations not served by one.
+/// Registers operations on the router, recording each route in `table`; a second operation on
+/// a method and path served already is refused, as the contract has one each.
 struct RecordingTransport: ServerTransport {
     let router: Router<ServerRequestContext>
     let table: RouteTable
@@ -51,7 +51,12 @@ struct RecordingTransport: ServerTransport {
         method: HTTPRequest.Method,
         path: String
     ) throws {
-        guard table.add(method: method, path: path) else { return }
+        guard table.add(method: method, path: path) else { throw DuplicateRoute(description: "\(method) \(path) is served twice") }
         router.register(handler, method: method, path: path)
     }
+}
+
+/// Two operations registered on one method and path: a mistake in the server's routes.
+struct DuplicateRoute: Error, CustomStringConvertible {
+    let description: String
 }

@@ -57,7 +57,8 @@ public struct APIConnection: Sendable {
     public func call<Input, Output, Failure>(_ endpoint: Endpoint<Input, Output, Failure>, _ input: Input) async throws(RemoteFailure) -> Output {
         let bytes = try await exchange(endpoint, input)
         do { return try endpoint.response.read(bytes ?? Data()) } catch {
-            throw RemoteFailure.unreachable("\(server.absoluteString) answered \(endpoint.id) with something this app cannot read: \(error)")
+            let reason = (error as? APIProblem)?.problem.message ?? Self.describe(error, server: server)
+            throw RemoteFailure.unreachable("\(server.absoluteString) answered \(endpoint.id) with something this app cannot read: \(reason)")
         }
     }
 
@@ -101,12 +102,6 @@ public struct APIConnection: Sendable {
             "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(["&", "=", "+"])) ?? value)"
         }
         return path + "?" + query.joined(separator: "&")
-    }
-
-    /// Ids in the lists the contract takes: sorted, at most 1,000 a list.
-    public static func batches(_ ids: some Collection<String>) -> [[String]] {
-        let ids = ids.sorted()
-        return stride(from: 0, to: ids.count, by: 1_000).map { Array(ids[$0..<min($0 + 1_000, ids.count)]) }
     }
 
     /// A set of ids in sets of at most 1,000, as the contract takes them.

@@ -226,6 +226,6 @@ extension RemoteFailure {
 
     /// Money in the details (a balance, a sum).
     public static func money(_ wire: [Components.Schemas.Money]?) -> [Money] {
-        (wire ?? []).compactMap { wire in Currency(code: wire.currency).map { Money(minorUnits: wire.minorUnits, currency: $0) } }
+        (wire ?? []).compactMap { try? Wire.money.read($0, "") }
     }
 }
