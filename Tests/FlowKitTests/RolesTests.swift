@@ -134,6 +134,40 @@ struct RolesTests {
         #expect(await host.calls == ["present note", "update note", "update note", "update note"])
     }
 
+    @Test("a form runs until the service takes it: an unchecked form is not sent, a refusal stays on the screen, leaving answers nil")
+    func runForm() async {
+        struct NoteForm: FormView {
+            static let screenID = NoteView.screenID
+            static let send = NoteView.save
+            func screen(for state: NoteState) -> Screen { NoteView().screen(for: state) }
+        }
+        struct NoteFormModel: FormViewModel {
+            var state = NoteState()
+            mutating func typed(_ field: ElementID, _ text: String) {
+                guard field == NoteView.text else { return }
+                state.text = text
+                state.phase = .idle
+            }
+            mutating func checkAll() -> Bool { !state.text.isEmpty }
+            mutating func busy() { state.phase = .loading }
+            mutating func failed(_ error: Refusal) { state.phase = .failed(error.message) }
+        }
+        let sent = Mutex<[String]>([])
+        let send = { @Sendable (model: NoteFormModel) throws(Refusal) -> String in
+            sent.withLock { $0.append(model.state.text) }
+            guard model.state.text != "no" else { throw Refusal("Not that.") }
+            return "saved \(model.state.text)"
+        }
+        let host = ScriptHost([.tap("save"), .fill("other", "x"), .fill("text", "no"), .tap("save"), .fill("text", "hi"), .tap("save")])
+        let saved = await ScreenPresenter<FormAction<NoteForm>>(router: AppRouter(host: host)).runForm(NoteFormModel(), send: send)
+        #expect(saved == "saved hi")
+        #expect(sent.withLock { $0 } == ["no", "hi"])
+
+        let left = await ScreenPresenter<FormAction<NoteForm>>(router: AppRouter(host: ScriptHost([.fill("text", "hi")]))).runForm(NoteFormModel(), send: send)
+        #expect(left == nil)
+        #expect(sent.withLock { $0 } == ["no", "hi"])
+    }
+
     @Test("a phase is the screen's status: none, busy with its label, or the error")
     func phase() {
         #expect(Phase.idle.status(busy: "Saving") == nil)

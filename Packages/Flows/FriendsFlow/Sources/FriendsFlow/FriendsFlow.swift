@@ -97,6 +97,7 @@ public actor FriendsFlow: InventoriedFlow {
         case .addExpense(let friend): (nil, .addExpense(friend))
         case .settleUp(let friend): (nil, .settleUp(friend))
         case .removed(let friend): ("\(friend.name.value) removed.", nil)
+        case .renamed(let contact): ("Renamed to \(contact.name.value).", nil)
         case .linked(let contact, let account):
             ("\(contact.name.value) is now \(account.name.value)'s account: what you shared moved to it.", nil)
         }

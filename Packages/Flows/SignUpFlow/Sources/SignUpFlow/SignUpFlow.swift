@@ -21,7 +21,7 @@ public actor SignUpFlow: InventoriedFlow {
     public static var inventory: FlowInventory { FlowInventory(drawing: SignUpView(), for: SignUpViewModel.examples) }
 
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<SignUpAction>
+    private let presenter: ScreenPresenter<FormAction<SignUpView>>
 
     public init(dependencies: any Dependencies, router: AppRouter) {
         self.dependencies = dependencies
@@ -29,21 +29,9 @@ public actor SignUpFlow: InventoriedFlow {
     }
 
     public func perform() async -> FlowResult {
-        var model = SignUpViewModel()
-        return await presenter.run(model.state) { action, view in
-            switch action {
-            case .typed(let field, let text):
-                model.typed(field, text)
-            case .submit:
-                guard model.checkAll() else { break }
-                let signedUp = await view.submit(&model) { model throws(AccountsError) in
-                    try await dependencies.accounts.signUp(email: model.form.email, displayName: model.form.displayName, password: model.form.password)
-                }
-                if let signedUp { return .signedUp(signedUp) }
-            case .cancel:
-                return .cancelled
-            }
-            return nil
+        let signedUp = await presenter.runForm(SignUpViewModel()) { model throws(AccountsError) in
+            try await dependencies.accounts.signUp(email: model.form.email, displayName: model.form.displayName, password: model.form.password)
         }
+        return signedUp.map(FlowResult.signedUp) ?? .cancelled
     }
 }

@@ -1,12 +1,12 @@
 import FlowKit
 
 /// Draws the sign-up form. Its identifiers are the contract scripts use.
-struct SignUpView: View {
+struct SignUpView: FormView {
     static let screenID: ScreenID = "sign-up"
     static let email: ElementID = "email"
     static let password: ElementID = "password"
     static let displayName: ElementID = "display-name"
-    static let submit: ElementID = "create-account"
+    static let send: ElementID = "create-account"
 
     func screen(for state: SignUpViewState) -> Screen {
         Screen(
@@ -19,7 +19,7 @@ struct SignUpView: View {
                 Field(id: Self.displayName, label: "Display name", entry: state.displayName, hint: "what friends see"),
             ],
             actions: [
-                Action(id: Self.submit, label: "Create account", role: .primary),
+                Action(id: Self.send, label: "Create account", role: .primary),
                 .cancel,
             ],
             status: state.phase.status(busy: "Creating your account")

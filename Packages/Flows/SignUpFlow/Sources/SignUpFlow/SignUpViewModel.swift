@@ -12,7 +12,7 @@ struct SignUpViewState: Equatable, Sendable {
 }
 
 /// Turns what the user types and what the service answers into the sign-up screen's state.
-struct SignUpViewModel: SubmittingViewModel {
+struct SignUpViewModel: FormViewModel {
     /// A state for each thing the screen can show (idle, busy, every refusal the service can
     /// give): the flow's coverage inventory is drawn from these.
     static var examples: [SignUpViewState] {

@@ -23,7 +23,7 @@ public actor UpdateDisplayNameFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<UpdateDisplayNameAction>
+    private let presenter: ScreenPresenter<FormAction<UpdateDisplayNameView>>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
@@ -32,21 +32,9 @@ public actor UpdateDisplayNameFlow: InventoriedFlow {
     }
 
     public func perform() async -> FlowResult {
-        var model = UpdateDisplayNameViewModel(current: user.displayName.value)
-        return await presenter.run(model.state) { action, view in
-            switch action {
-            case .nameChanged(let name):
-                model.nameChanged(name)
-            case .save:
-                guard model.check() else { break }
-                let changed = await view.submit(&model) { model throws(AccountsError) in
-                    try await dependencies.accounts.changeDisplayName(to: model.state.name.text, of: user.id)
-                }
-                if let changed { return .changed(changed) }
-            case .cancel:
-                return .cancelled
-            }
-            return nil
+        let changed = await presenter.runForm(UpdateDisplayNameViewModel(current: user.displayName.value)) { model throws(AccountsError) in
+            try await dependencies.accounts.changeDisplayName(to: model.state.name.text, of: user.id)
         }
+        return changed.map(FlowResult.changed) ?? .cancelled
     }
 }

@@ -1,10 +1,10 @@
 import FlowKit
 
 /// Draws the name form. Its identifiers are the contract scripts use.
-struct UpdateDisplayNameView: View {
+struct UpdateDisplayNameView: FormView {
     static let screenID: ScreenID = "update-display-name"
     static let name: ElementID = "display-name"
-    static let save: ElementID = "save"
+    static let send: ElementID = "save"
 
     func screen(for state: UpdateDisplayNameViewState) -> Screen {
         Screen(
@@ -15,7 +15,7 @@ struct UpdateDisplayNameView: View {
                 Field(id: Self.name, label: "Display name", entry: state.name, hint: "1 to 50 characters"),
             ],
             actions: [
-                Action(id: Self.save, label: "Save", role: .primary),
+                Action(id: Self.send, label: "Save", role: .primary),
                 .cancel,
             ],
             status: state.phase.status(busy: "Saving your name")

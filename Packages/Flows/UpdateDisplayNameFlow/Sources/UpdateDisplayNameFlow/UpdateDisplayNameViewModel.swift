@@ -10,7 +10,7 @@ struct UpdateDisplayNameViewState: Equatable, Sendable {
 }
 
 /// Turns what the user types and what the service answers into the name form's state.
-struct UpdateDisplayNameViewModel: SubmittingViewModel {
+struct UpdateDisplayNameViewModel: FormViewModel {
     /// A state for each thing the screen can show (idle, saving, every refusal): the flow's
     /// coverage inventory is drawn from these.
     static var examples: [UpdateDisplayNameViewState] {
@@ -32,14 +32,16 @@ struct UpdateDisplayNameViewModel: SubmittingViewModel {
         state = UpdateDisplayNameViewState(name: TextEntry(current))
     }
 
-    mutating func nameChanged(_ name: String) {
-        state.name = TextEntry(name, as: DisplayName.self)
+    /// The name as typed now, checked as it stands.
+    mutating func typed(_ field: ElementID, _ text: String) {
+        guard field == UpdateDisplayNameView.name else { return }
+        state.name = TextEntry(text, as: DisplayName.self)
         state.phase = .idle
     }
 
     /// Checks the name as it stands; true when it can be sent.
-    mutating func check() -> Bool {
-        nameChanged(state.name.text)
+    mutating func checkAll() -> Bool {
+        typed(UpdateDisplayNameView.name, state.name.text)
         return state.name.error == nil
     }
 

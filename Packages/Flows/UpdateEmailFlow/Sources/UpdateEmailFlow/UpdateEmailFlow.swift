@@ -22,7 +22,7 @@ public actor UpdateEmailFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<UpdateEmailAction>
+    private let presenter: ScreenPresenter<FormAction<UpdateEmailView>>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
@@ -31,21 +31,9 @@ public actor UpdateEmailFlow: InventoriedFlow {
     }
 
     public func perform() async -> FlowResult {
-        var model = UpdateEmailViewModel(current: user.email.value)
-        return await presenter.run(model.state) { action, view in
-            switch action {
-            case .typed(let field, let text):
-                model.typed(field, text)
-            case .save:
-                guard model.checkAll() else { break }
-                let changed = await view.submit(&model) { model throws(AccountsError) in
-                    try await dependencies.accounts.changeEmail(to: model.form.email, password: model.form.password, of: user.id)
-                }
-                if let changed { return .changed(changed) }
-            case .cancel:
-                return .cancelled
-            }
-            return nil
+        let changed = await presenter.runForm(UpdateEmailViewModel(current: user.email.value)) { model throws(AccountsError) in
+            try await dependencies.accounts.changeEmail(to: model.form.email, password: model.form.password, of: user.id)
         }
+        return changed.map(FlowResult.changed) ?? .cancelled
     }
 }

@@ -1,11 +1,11 @@
 import FlowKit
 
 /// Draws the email form. Its identifiers are the contract scripts use.
-struct UpdateEmailView: View {
+struct UpdateEmailView: FormView {
     static let screenID: ScreenID = "update-email"
     static let email: ElementID = "email"
     static let password: ElementID = "password"
-    static let save: ElementID = "save"
+    static let send: ElementID = "save"
 
     func screen(for state: UpdateEmailViewState) -> Screen {
         Screen(
@@ -17,7 +17,7 @@ struct UpdateEmailView: View {
                 Field(id: Self.password, label: "Current password", entry: state.password),
             ],
             actions: [
-                Action(id: Self.save, label: "Save", role: .primary),
+                Action(id: Self.send, label: "Save", role: .primary),
                 .cancel,
             ],
             status: state.phase.status(busy: "Checking your password")

@@ -13,7 +13,7 @@ struct UpdateEmailViewState: Equatable, Sendable {
 }
 
 /// Turns what the user types and what the service answers into the email form's state.
-struct UpdateEmailViewModel: SubmittingViewModel {
+struct UpdateEmailViewModel: FormViewModel {
     /// A state for each thing the screen can show (idle, saving, every refusal): the flow's
     /// coverage inventory is drawn from these.
     static var examples: [UpdateEmailViewState] {

@@ -22,7 +22,7 @@ public actor UpdatePasswordFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let presenter: ScreenPresenter<UpdatePasswordAction>
+    private let presenter: ScreenPresenter<FormAction<UpdatePasswordView>>
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
@@ -31,21 +31,9 @@ public actor UpdatePasswordFlow: InventoriedFlow {
     }
 
     public func perform() async -> FlowResult {
-        var model = UpdatePasswordViewModel()
-        return await presenter.run(model.state) { action, view in
-            switch action {
-            case .typed(let field, let text):
-                model.typed(field, text)
-            case .save:
-                guard model.checkAll() else { break }
-                let changed: Void? = await view.submit(&model) { model throws(AccountsError) in
-                    try await dependencies.accounts.changePassword(from: model.form.current, to: model.form.new, of: user.id)
-                }
-                if changed != nil { return .changed }
-            case .cancel:
-                return .cancelled
-            }
-            return nil
+        let changed: Void? = await presenter.runForm(UpdatePasswordViewModel()) { model throws(AccountsError) in
+            try await dependencies.accounts.changePassword(from: model.form.current, to: model.form.new, of: user.id)
         }
+        return changed == nil ? .cancelled : .changed
     }
 }

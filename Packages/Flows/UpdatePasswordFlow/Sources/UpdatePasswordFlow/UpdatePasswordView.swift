@@ -1,12 +1,12 @@
 import FlowKit
 
 /// Draws the password form. Its identifiers are the contract scripts use.
-struct UpdatePasswordView: View {
+struct UpdatePasswordView: FormView {
     static let screenID: ScreenID = "update-password"
     static let current: ElementID = "current-password"
     static let new: ElementID = "new-password"
     static let repeated: ElementID = "repeat-password"
-    static let save: ElementID = "save"
+    static let send: ElementID = "save"
 
     func screen(for state: UpdatePasswordViewState) -> Screen {
         Screen(
@@ -19,7 +19,7 @@ struct UpdatePasswordView: View {
                 Field(id: Self.repeated, label: "New password again", entry: state.repeated),
             ],
             actions: [
-                Action(id: Self.save, label: "Save", role: .primary),
+                Action(id: Self.send, label: "Save", role: .primary),
                 .cancel,
             ],
             status: state.phase.status(busy: "Changing your password")

@@ -12,7 +12,7 @@ struct UpdatePasswordViewState: Equatable, Sendable {
 }
 
 /// Turns what the user types and what the service answers into the password form's state.
-struct UpdatePasswordViewModel: SubmittingViewModel {
+struct UpdatePasswordViewModel: FormViewModel {
     /// A state for each thing the screen can show (idle, saving, every refusal): the flow's
     /// coverage inventory is drawn from these.
     static var examples: [UpdatePasswordViewState] {

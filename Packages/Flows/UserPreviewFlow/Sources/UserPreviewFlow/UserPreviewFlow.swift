@@ -21,11 +21,14 @@ public actor UserPreviewFlow: InventoriedFlow {
         case removed(Friend)
         /// The contact is now the account: their expenses and balances moved to it.
         case linked(Friend, to: Friend)
+        /// The contact has a new name (the person as they are now); the preview was left after.
+        case renamed(Friend)
+        /// The user left, and nothing was changed.
         case cancelled
 
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             switch self {
-            case .addExpense(let friend), .settleUp(let friend), .removed(let friend):
+            case .addExpense(let friend), .settleUp(let friend), .removed(let friend), .renamed(let friend):
                 try container.encode(friend, forKey: "friend")
             case .linked(let contact, let account):
                 try container.encode(contact, forKey: "contact")
@@ -64,6 +67,8 @@ public actor UserPreviewFlow: InventoriedFlow {
     public func perform() async -> FlowResult {
         var model = UserPreviewViewModel(friend: friend)
         if friend == nil { await loadFriends(into: &model) } else { await load(into: &model) }
+        // A rename is written at once: leaving after one says so, whichever way the user leaves.
+        var renamed = false
         return await presenter.presenting(model.state) { view in
             while true {
                 let step = model.state.step
@@ -100,7 +105,7 @@ public actor UserPreviewFlow: InventoriedFlow {
                     guard step == .rename, let contact = model.friend, model.checkName() else { break }
                     model.busy()
                     await view.show(model.state)
-                    await rename(contact, model: &model)
+                    if await rename(contact, model: &model) { renamed = true }
                 case .link:
                     if step == .preview, model.state.isContact {
                         model.linking()
@@ -119,13 +124,19 @@ public actor UserPreviewFlow: InventoriedFlow {
                     await view.show(model.state)
                     await findLink(for: contact, model: &model)
                 case .back:
-                    if !model.back() { return .closed }
+                    if !model.back() { return left(renamed: renamed, model.friend) ?? .closed }
                 case .cancel:
-                    return .cancelled
+                    return left(renamed: renamed, model.friend) ?? .cancelled
                 }
                 await view.show(model.state)
             }
         }
+    }
+
+    /// How the flow ends when the user leaves after renaming the contact; nil when they did not.
+    private func left(renamed: Bool, _ contact: Friend?) -> FlowResult? {
+        guard renamed, let contact else { return nil }
+        return .renamed(contact)
     }
 
     // MARK: - Reading
@@ -183,13 +194,15 @@ public actor UserPreviewFlow: InventoriedFlow {
     }
 
     /// Renames the contact; the preview shows them under the new name, and the expenses read
-    /// again name them so.
-    private func rename(_ contact: Friend, model: inout UserPreviewViewModel) async {
+    /// again name them so. False (with the refusal on the form) when refused.
+    private func rename(_ contact: Friend, model: inout UserPreviewViewModel) async -> Bool {
         do throws(FriendsError) {
             model.renamed(try await dependencies.friends.renameContact(contact.id, to: model.state.newName.text, by: user.id))
             await load(into: &model)
+            return true
         } catch {
             model.renameFailed(error)
+            return false
         }
     }
 

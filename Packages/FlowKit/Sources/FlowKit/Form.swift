@@ -1,0 +1,68 @@
+/// A screen that is one form: fields the user types into, one action that sends them, and a
+/// way out. Its actions are a ``FormAction`` and its flow runs it with
+/// ``ScreenPresenter/runForm(_:isolation:send:)``.
+public protocol FormView: View {
+    /// The action that sends the form.
+    static var send: ElementID { get }
+}
+
+/// What the user can do on a ``FormView``'s screen: type into a field, send the form, or leave.
+public enum FormAction<ScreenView: FormView>: ViewAction {
+    /// A field as typed: which, and its text.
+    case typed(ElementID, String)
+    case send
+    case cancel
+
+    public static func action(for event: UserEvent) -> Self? {
+        switch event {
+        case .fill(let field, let text): .typed(field, text)
+        case .tap(ScreenView.send): .send
+        case .tap(.cancel), .back, .cancel: .cancel
+        default: nil
+        }
+    }
+}
+
+/// The ViewModel of a ``FormView``: it takes what is typed field by field, checks the whole form
+/// before it is sent, and shows the service at work and its refusal.
+public protocol FormViewModel: SubmittingViewModel {
+    /// A field as typed now, checked as it stands.
+    mutating func typed(_ field: ElementID, _ text: String)
+    /// Checks every field (an untouched one too); true when the form can be sent.
+    mutating func checkAll() -> Bool
+}
+
+extension ScreenPresenter {
+    /// Runs a form until the service takes it or the user leaves: every typed field goes to the
+    /// ViewModel; a send that passes ``FormViewModel/checkAll()`` goes to `send`, whose refusal
+    /// the ViewModel shows before the user goes on. The service's answer, or nil when the user
+    /// left.
+    ///
+    /// A form flow's whole `perform()`:
+    ///
+    /// ```swift
+    /// let changed = await presenter.runForm(UpdateEmailViewModel(current: user.email.value)) { model throws(AccountsError) in
+    ///     try await dependencies.accounts.changeEmail(to: model.form.email, password: model.form.password, of: user.id)
+    /// }
+    /// return changed.map(FlowResult.changed) ?? .cancelled
+    /// ```
+    public func runForm<Form: FormView, Model: FormViewModel, Value>(
+        _ model: Model,
+        isolation: isolated (any Actor)? = #isolation,
+        send: (Model) async throws(Model.Failure) -> Value
+    ) async -> Value? where Action == FormAction<Form>, Model.ViewState == Form.ViewState {
+        var model = model
+        return await run(model.state) { action, view -> Value?? in
+            switch action {
+            case .typed(let field, let text):
+                model.typed(field, text)
+            case .send:
+                guard model.checkAll() else { break }
+                if let value = await view.submit(&model, send) { return .some(value) }
+            case .cancel:
+                return .some(nil)
+            }
+            return nil
+        }
+    }
+}
