@@ -117,7 +117,7 @@ struct AccountFlowTests {
     @Test("preferences that cannot be read or stored show the store's error; the rest of the tab works")
     func storeFails() async throws {
         let user = try await fixture.existingUser(signedIn: true)
-        let flow = start(user, fixture.with { $0.preferences = UnavailablePreferences() })
+        let flow = start(user, fixture.with { $0.preferences = FakePreferences.down })
         await flow.expectError(nil, "The local store is unavailable: disk on fire")
         await flow.expectChild(UpdateDisplayNameFlow.self, producing: .cancelled)
         await flow.tap("change-name")

@@ -143,7 +143,7 @@ struct AddExpenseFlowTests {
     @Test("a ledger that fails says so on the form, which keeps every answer")
     func ledgerFails() async throws {
         let (ada, bob) = try await fixture.adaAndBob()
-        let flow = start(ada, with: [bob], fixture.with { $0.expenses = UnavailableExpenses() })
+        let flow = start(ada, with: [bob], fixture.with { $0.expenses = FakeExpenses.down })
         await flow.fill(["description": "Taxi", "amount": "20"])
         await flow.skipScreen()
         await flow.tap("save")

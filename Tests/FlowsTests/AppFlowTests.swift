@@ -56,23 +56,7 @@ struct AppFlowTests {
 
     @Test("a stored session that expired: the welcome, saying why the user is signed out")
     func expiredSession() async throws {
-        struct Expired: AccountsService {
-            func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
-            func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .wrongEmailOrPassword }
-            func signOut() async throws(AccountsError) {}
-            func storedSession() async throws(AccountsError) -> StoredSession { .expired }
-            func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { [] }
-            func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] { [] }
-            func user(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> User? { nil }
-            func user(withEmail email: String, for user: UserID) async throws(AccountsError) -> User? { nil }
-            func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User { throw .noSuchAccount }
-            func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User { throw .noSuchAccount }
-            func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError) { throw .noSuchAccount }
-            func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar { .none }
-            func avatar(of user: UserID) async throws(AccountsError) -> Avatar { .none }
-            func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError) { throw .noSuchAccount }
-        }
-        let flow = start(Fixture.unavailable().with { $0.accounts = Expired() })
+        let flow = start(Fixture.unavailable().with { $0.accounts = FakeAccounts(storedSession: { .expired }) })
         await flow.expectText(StoredSession.expiredNotice)
         await flow.tap("quit")
         await flow.expectResult(AppFlow.FlowResult.closed(user: nil))

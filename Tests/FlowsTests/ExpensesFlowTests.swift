@@ -50,7 +50,7 @@ struct ExpensesFlowTests {
     @Test("a ledger that cannot be read says so on the tab, which can still be left")
     func failing() async throws {
         let (ada, _) = try await fixture.adaAndBob()
-        let broken = fixture.with { $0.expenses = UnavailableExpenses() }
+        let broken = fixture.with { $0.expenses = FakeExpenses.down }
         let flow = FlowTest { router in ExpensesFlow(user: ada.id, dependencies: broken, router: router) }
         let screen = await flow.expectScreen("expenses")
         #expect(screen?.status == .error("The local store is unavailable: disk on fire"))
@@ -104,7 +104,7 @@ struct ExpensesFlowTests {
         #expect(name == "Bob Stone")
         #expect(try await fixture.expenses.balances(of: ada.id) == [Balance(other: bob.id, amount: Money(minorUnits: 200, currency: .eur))])
 
-        let broken = fixture.with { $0.expenses = UnavailableExpenses() }
+        let broken = fixture.with { $0.expenses = FakeExpenses.down }
         let failing = FlowTest { router in SettleUpFlow(user: ada.id, dependencies: broken, router: router) }
         #expect(await failing.expectScreen("settle-up")?.status == .error("The local store is unavailable: disk on fire"))
         await failing.cancel()

@@ -209,7 +209,7 @@ struct UserPreviewFlowTests {
     func storeFails() async throws {
         let ada = try await fixture.existingUser(signedIn: true)
         let sam = try await fixture.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
-        let flow = start(ada, friend: sam, fixture.with { $0.expenses = UnavailableExpenses() })
+        let flow = start(ada, friend: sam, fixture.with { $0.expenses = FakeExpenses.down })
         await flow.expectError(nil, "The local store is unavailable: disk on fire")
         await flow.tap("back")
         await flow.expectResult(UserPreviewFlow.FlowResult.closed)

@@ -15,9 +15,10 @@ import Synchronization
 /// What every flow needs, on a private in-memory store, and a way to look into the store: the
 /// app's own wiring (`LocalServices.inMemory`), so that the tests' world is the app's.
 ///
-/// A test that needs one service to fail replaces it on a copy (`broken.expenses =
-/// UnavailableExpenses()`): being every flow's dependencies, one fixture serves any flow, and a
-/// service a flow starts needing is added here only.
+/// A test that needs a service to answer its own way replaces it on a copy: `fixture.with {
+/// $0.expenses = FakeExpenses.down }`, or a fake that gives only the answers the test needs
+/// (Fakes.swift). Being every flow's dependencies, one fixture serves any flow, and a service a
+/// flow starts needing is added here only.
 struct Fixture: AppFlow.Dependencies {
     let tokens = InMemorySessionTokenStore()
     let database: LocalDatabase
@@ -80,39 +81,10 @@ extension Fixture {
     /// other areas working, on a store of their own).
     static func unavailable() -> Fixture {
         Fixture().with {
-            $0.accounts = UnavailableAccounts()
-            $0.preferences = UnavailablePreferences()
+            $0.accounts = FakeAccounts.down
+            $0.preferences = FakePreferences.down
         }
     }
-}
-
-/// An expenses service whose store is unavailable.
-struct UnavailableExpenses: ExpensesService {
-    private var failure: ExpensesError { .storeUnavailable("disk on fire") }
-    func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense { throw failure }
-    func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense { throw failure }
-    func delete(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) { throw failure }
-    func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense { throw failure }
-    func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { throw failure }
-    func expense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense? { throw failure }
-    func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement { throw failure }
-    func balances(of user: UserID) async throws(ExpensesError) -> [Balance] { throw failure }
-    func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] { throw failure }
-    func activity(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Activity] { throw failure }
-    func spending(of user: UserID, from first: Day?, through last: Day?) async throws(ExpensesError) -> SpendingReport { throw failure }
-    func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { throw failure }
-    func expenses(of user: UserID, sharedWith other: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { throw failure }
-    func recentPeople(of user: UserID) async throws(ExpensesError) -> [UserID] { throw failure }
-    func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] { throw failure }
-    func currencies(of user: UserID) async throws(ExpensesError) -> [Currency] { throw failure }
-    func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) { throw failure }
-}
-
-/// A preferences service whose store is unavailable.
-struct UnavailablePreferences: PreferencesService {
-    func preferences(of user: UserID) async throws(PreferencesError) -> Preferences { throw .storeUnavailable("disk on fire") }
-    func update(_ preferences: Preferences, of user: UserID) async throws(PreferencesError) { throw .storeUnavailable("disk on fire") }
-    func changes(of user: UserID) -> AsyncStream<Preferences> { AsyncStream { $0.finish() } }
 }
 
 /// A ThemeManager that remembers whom it was told to follow, in order.
@@ -127,22 +99,4 @@ final class FollowedThemes: ThemeManager {
     var users: [UserID?] { followed.withLock { $0 } }
     /// The themes flows asked to show at once, in order.
     var shown: [Theme] { shownThemes.withLock { $0 } }
-}
-
-/// An accounts service whose store is unavailable.
-struct UnavailableAccounts: AccountsService {
-    func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
-    func signIn(email: String, password: String) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
-    func signOut() async throws(AccountsError) { throw .storeUnavailable("disk on fire") }
-    func storedSession() async throws(AccountsError) -> StoredSession { throw .storeUnavailable("disk on fire") }
-    func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { throw .storeUnavailable("disk on fire") }
-    func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] { throw .storeUnavailable("disk on fire") }
-    func user(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> User? { throw .storeUnavailable("disk on fire") }
-    func user(withEmail email: String, for user: UserID) async throws(AccountsError) -> User? { throw .storeUnavailable("disk on fire") }
-    func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
-    func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User { throw .storeUnavailable("disk on fire") }
-    func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError) { throw .storeUnavailable("disk on fire") }
-    func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar { throw .storeUnavailable("disk on fire") }
-    func avatar(of user: UserID) async throws(AccountsError) -> Avatar { throw .storeUnavailable("disk on fire") }
-    func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError) { throw .storeUnavailable("disk on fire") }
 }
