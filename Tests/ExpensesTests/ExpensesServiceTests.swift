@@ -214,7 +214,7 @@ struct ExpensesServiceTests {
         #expect(try await service.expenses(of: ann, page: PageRequest(limit: 1)).map(\.description) == ["E0"])
     }
 
-    @Test("a note and the rule as given are kept; a blank note is none; a long one or one with control characters is refused")
+    @Test("a note and the rule as given are kept; a blank note is none; a long one, or one with control or invisible characters, is refused")
     func notes() async throws {
         let service = ledger.service()
         var given = try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob], rule: .shares([ann: 1, bob: 3]))
@@ -225,10 +225,13 @@ struct ExpensesServiceTests {
         #expect(read?.rule == .shares([ann: 1, bob: 3]))
         given.note = "   "
         #expect(try await service.add(given, by: ann).note == nil)
-        for refused in [String(repeating: "n", count: Expense.noteLimit + 1), "a\u{7}b"] {
+        for refused in [String(repeating: "n", count: Expense.noteLimit + 1), "a\u{7}b", "paid \u{202E}01", "paid \u{2067}10\u{2069}"] {
             given.note = refused
             await #expect(throws: ExpensesError.invalid(.note)) { try await service.add(given, by: ann) }
         }
+        // An emoji joined by a zero-width joiner is one picture, not a hidden character.
+        given.note = "for the 👩‍👩‍👧 outing"
+        #expect(try await service.add(given, by: ann).note == "for the 👩‍👩‍👧 outing")
         given.note = String(repeating: "n", count: Expense.noteLimit)
         #expect(try await service.add(given, by: ann).note?.count == Expense.noteLimit)
     }

@@ -93,6 +93,10 @@ struct LedgerTests {
         ("", [(ann, Int64(1000))], ExpenseProblem.description),
         (String(repeating: "d", count: 101), [(ann, 1000)], .description),
         ("Tea\u{7}", [(ann, 1000)], .descriptionControlCharacters),
+        // Bidirectional controls can draw "Tea 01" as "Tea 10"; zero-width characters hide.
+        ("Tea \u{202E}01", [(ann, 1000)], .descriptionInvisibleCharacters),
+        ("Tea \u{2066}01\u{2069}", [(ann, 1000)], .descriptionInvisibleCharacters),
+        ("T\u{200B}ea", [(ann, 1000)], .descriptionInvisibleCharacters),
         ("Tea", [], .noPayer),
         ("Tea", [(ann, 500), (ann, 500)], .duplicatePayer),
         ("Tea", [(ann, 900)], .paymentsDoNotAddUp(paid: eur(900), amount: eur(1000))),
@@ -105,6 +109,21 @@ struct LedgerTests {
                 payers: payers.map { Payer(user: $0.0, amount: eur($0.1)) }, participants: [ann, bob], rule: .equal
             ))
         }
+    }
+}
+
+extension LedgerTests {
+    @Test("an expense kept before invisible characters were refused still reads; a new one with them is refused")
+    func recordedText() throws {
+        let draft = ExpenseDraft(
+            description: "Tea \u{202E}01", amount: eur(1000), day: try Day("2026-11-22"), category: .food,
+            payers: [Payer(user: ann, amount: eur(1000))], participants: [ann, bob], rule: .equal, note: "paid \u{2066}10\u{2069}"
+        )
+        let split = try #require(Split(amount: eur(1000), recorded: [(ann, eur(500)), (bob, eur(500))], rule: .equal))
+        let kept = try Expense(id: ExpenseID(rawValue: "x"), draft: draft, recorded: split)
+        #expect(kept.description == "Tea \u{202E}01")
+        #expect(kept.note == "paid \u{2066}10\u{2069}")
+        #expect(throws: ExpenseProblem.descriptionInvisibleCharacters) { try Expense(id: ExpenseID(rawValue: "y"), draft: draft) }
     }
 }
 

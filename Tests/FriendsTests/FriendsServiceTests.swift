@@ -103,6 +103,7 @@ struct FriendsServiceTests {
         await #expect(throws: FriendsError.contactEmailTaken("KIM@example.com")) { try await world.friends.addContact(name: "Kimberly", email: "KIM@example.com", by: ada.id) }
         await #expect(throws: FriendsError.contactNameTaken(try DisplayName("sam"))) { try await world.friends.addContact(name: "sam", email: nil, by: ada.id) }
         await #expect(throws: FriendsError.invalidName(.empty)) { try await world.friends.addContact(name: "  ", email: nil, by: ada.id) }
+        await #expect(throws: FriendsError.invalidName(.invisibleCharacters)) { try await world.friends.addContact(name: "Sam \u{202E}kraP", email: nil, by: ada.id) }
         #expect(try await world.friends.friends(of: ada.id).map(\.id) == [kim.id, sam.id])
         // A contact is a person expenses can name.
         try await world.expense(3_000, paidBy: ada.id, among: [ada.id, sam.id])
@@ -133,6 +134,7 @@ struct FriendsServiceTests {
 
         await #expect(throws: FriendsError.contactNameTaken(try DisplayName("kim"))) { try await world.friends.renameContact(sam.id, to: "kim", by: ada.id) }
         await #expect(throws: FriendsError.invalidName(.empty)) { try await world.friends.renameContact(sam.id, to: " ", by: ada.id) }
+        await #expect(throws: FriendsError.invalidName(.invisibleCharacters)) { try await world.friends.renameContact(sam.id, to: "Sam\u{2066}", by: ada.id) }
         // An account is not a contact, and another user's contact is not theirs to rename.
         await #expect(throws: FriendsError.notAContact) { try await world.friends.renameContact(bob.id, to: "Robert", by: ada.id) }
         await #expect(throws: FriendsError.notAContact) { try await world.friends.renameContact(sam.id, to: "Mine", by: bob.id) }

@@ -97,6 +97,9 @@ struct RemoteServicesTests {
             await #expect(throws: ExpensesError.invalid(.paymentsDoNotAddUp(paid: Money(minorUnits: 2_000, currency: eur), amount: draft.amount))) {
                 try await expenses.add(wrong, by: ada.user.id)
             }
+            wrong = draft
+            wrong.description = "Dinner \u{202E}01"
+            await #expect(throws: ExpensesError.invalid(.descriptionInvisibleCharacters)) { try await expenses.add(wrong, by: ada.user.id) }
             let nobody = UserID(rawValue: "00000000-0000-4000-8000-000000000000")
             wrong = draft
             wrong.participants = [ada.user.id, nobody]

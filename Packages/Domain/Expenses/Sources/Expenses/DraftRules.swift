@@ -37,11 +37,18 @@ extension ExpenseDraft {
     }
 
     /// A description: 1 to ``Expense/descriptionLimit`` characters once trimmed, none of them
-    /// control characters.
+    /// control characters or invisible ones (a direction mark can draw "01" as "10").
     public static func problem(description: String) -> ExpenseProblem? {
+        problem(description: description, asRecorded: false)
+    }
+
+    /// `asRecorded`: the text of an expense already kept, which a rule added since (no invisible
+    /// characters) does not make unreadable.
+    static func problem(description: String, asRecorded: Bool) -> ExpenseProblem? {
         let trimmed = description.trimmingWhitespace()
         guard (1...Expense.descriptionLimit).contains(trimmed.count) else { return .description }
-        return trimmed.containsControlCharacters ? .descriptionControlCharacters : nil
+        guard !trimmed.containsControlCharacters else { return .descriptionControlCharacters }
+        return !asRecorded && trimmed.containsInvisibleCharacters ? .descriptionInvisibleCharacters : nil
     }
 
     /// An amount: more than zero, and at most the ledger's largest.
@@ -50,10 +57,16 @@ extension ExpenseDraft {
         return amount.minorUnits <= LedgerLimits.maximumAmount ? nil : .amountTooLarge(amount.currency)
     }
 
-    /// A note: at most ``Expense/noteLimit`` characters once trimmed, without control characters.
+    /// A note: at most ``Expense/noteLimit`` characters once trimmed, without control or
+    /// invisible characters.
     public static func problem(note: String?) -> ExpenseProblem? {
+        problem(note: note, asRecorded: false)
+    }
+
+    static func problem(note: String?, asRecorded: Bool) -> ExpenseProblem? {
         let trimmed = note?.trimmingWhitespace() ?? ""
-        return trimmed.count <= Expense.noteLimit && !trimmed.containsControlCharacters ? nil : .note
+        let readable = !trimmed.containsControlCharacters && (asRecorded || !trimmed.containsInvisibleCharacters)
+        return trimmed.count <= Expense.noteLimit && readable ? nil : .note
     }
 
     /// Who paid: someone, each once.

@@ -81,7 +81,8 @@ public struct Expense: Equatable, Sendable {
 
     /// An expense as it was recorded: its draft checked against every rule, and `split` the one
     /// kept with it (``Split/init(amount:recorded:rule:)``), which must be of the draft's amount
-    /// and people, in their order.
+    /// and people, in their order. Its texts are read as kept: invisible characters, refused in
+    /// new text since, do not make an older expense unreadable.
     public init(id: ExpenseID, draft: ExpenseDraft, recorded split: Split) throws(ExpenseProblem) {
         try self.init(id: id, draft: draft, split: split)
     }
@@ -89,9 +90,9 @@ public struct Expense: Equatable, Sendable {
     private init(id: ExpenseID, draft: ExpenseDraft, split given: Split?) throws(ExpenseProblem) {
         // The draft's rules (DraftRules.swift), the first broken one refused; then the split's.
         let rules: [ExpenseProblem?] = [
-            ExpenseDraft.problem(description: draft.description),
+            ExpenseDraft.problem(description: draft.description, asRecorded: given != nil),
             ExpenseDraft.problem(amount: draft.amount),
-            ExpenseDraft.problem(note: draft.note),
+            ExpenseDraft.problem(note: draft.note, asRecorded: given != nil),
             ExpenseDraft.problem(payers: draft.payers.map(\.user)),
             ExpenseDraft.problem(payments: draft.payers, of: draft.amount),
         ]
@@ -132,6 +133,7 @@ public struct Expense: Equatable, Sendable {
 public enum ExpenseProblem: Error, Equatable, Sendable {
     case description
     case descriptionControlCharacters
+    case descriptionInvisibleCharacters
     case noPayer
     case duplicatePayer
     case payerCurrency
@@ -145,6 +147,7 @@ public enum ExpenseProblem: Error, Equatable, Sendable {
         switch self {
         case .description: "Describe it in 1 to \(Expense.descriptionLimit) characters."
         case .descriptionControlCharacters: "A description cannot contain control characters."
+        case .descriptionInvisibleCharacters: "A description cannot contain invisible characters (zero-width or direction marks)."
         case .noPayer: "Say who paid."
         case .duplicatePayer: "Each payer appears once."
         case .payerCurrency: "Payments must be in the expense's currency."
@@ -152,7 +155,7 @@ public enum ExpenseProblem: Error, Equatable, Sendable {
         case .paymentsDoNotAddUp(let paid?, let amount): "The payments add up to \(paid), not \(amount)."
         case .paymentsDoNotAddUp(nil, let amount): "The payments add up to more than \(amount)."
         case .amountTooLarge(let currency): "An amount is at most \(LedgerLimits.largest(currency))."
-        case .note: "A note is at most \(Expense.noteLimit) characters, without control characters."
+        case .note: "A note is at most \(Expense.noteLimit) characters, without control or invisible characters (zero-width or direction marks)."
         case .split(let problem): problem.message
         }
     }

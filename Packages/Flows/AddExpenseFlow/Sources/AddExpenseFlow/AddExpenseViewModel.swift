@@ -535,7 +535,7 @@ struct AddExpenseViewModel: SubmittingViewModel {
             return
         }
         let field: ElementID = switch problem {
-        case .description, .descriptionControlCharacters: AddExpenseView.description
+        case .description, .descriptionControlCharacters, .descriptionInvisibleCharacters: AddExpenseView.description
         case .amountTooLarge: AddExpenseView.amount
         case .note: AddExpenseView.note
         case .noPayer, .duplicatePayer: AddExpenseView.paidBy

@@ -128,6 +128,7 @@ extension APIProblem {
         switch problem {
         case .description: self = .invalidValue(.invalidDescription, message, field: "/description")
         case .descriptionControlCharacters: self = .invalidValue(.invalidDescriptionControlCharacters, message, field: "/description")
+        case .descriptionInvisibleCharacters: self = .invalidValue(.invalidDescriptionInvisibleCharacters, message, field: "/description")
         case .noPayer: self = .invalidValue(.noPayer, message, field: "/payers")
         case .duplicatePayer: self = .invalidValue(.duplicatePayer, message, field: "/payers")
         case .payerCurrency: self = .invalidValue(.payerCurrency, message, field: "/payers")
@@ -174,6 +175,7 @@ extension ExpenseProblem {
         switch failure.code {
         case .invalidDescription?: self = .description
         case .invalidDescriptionControlCharacters?: self = .descriptionControlCharacters
+        case .invalidDescriptionInvisibleCharacters?: self = .descriptionInvisibleCharacters
         case .noPayer?: self = .noPayer
         case .duplicatePayer?: self = .duplicatePayer
         case .payerCurrency?: self = .payerCurrency

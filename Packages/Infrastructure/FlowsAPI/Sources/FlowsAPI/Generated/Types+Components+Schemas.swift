@@ -272,6 +272,7 @@ extension Components {
             case cannotMerge = "cannot-merge"
             case invalidDescription = "invalid-description"
             case invalidDescriptionControlCharacters = "invalid-description-control-characters"
+            case invalidDescriptionInvisibleCharacters = "invalid-description-invisible-characters"
             case noPayer = "no-payer"
             case duplicatePayer = "duplicate-payer"
             case payerCurrency = "payer-currency"
@@ -1900,7 +1901,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/ExpenseDraft`.
         public struct ExpenseDraft: Codable, Hashable, Sendable {
-            /// 1 to 100 characters once trimmed, no control characters.
+            /// 1 to 100 characters once trimmed, no control characters, and no invisible ones (zero-width characters or direction marks, which can make "01" show as "10").
             ///
             /// - Remark: Generated from `#/components/schemas/ExpenseDraft/description`.
             public var description: Swift.String
@@ -1920,21 +1921,21 @@ extension Components {
             public var participants: [Components.Schemas.UserID]
             /// - Remark: Generated from `#/components/schemas/ExpenseDraft/rule`.
             public var rule: Components.Schemas.SplitRule
-            /// Anything else worth keeping; at most 500 characters once trimmed, no control characters. Blank, null or absent is none.
+            /// Anything else worth keeping; at most 500 characters once trimmed, no control or invisible characters (zero-width or direction marks). Blank, null or absent is none.
             ///
             /// - Remark: Generated from `#/components/schemas/ExpenseDraft/note`.
             public var note: Swift.String?
             /// Creates a new `ExpenseDraft`.
             ///
             /// - Parameters:
-            ///   - description: 1 to 100 characters once trimmed, no control characters.
+            ///   - description: 1 to 100 characters once trimmed, no control characters, and no invisible ones (zero-width characters or direction marks, which can make "01" show as "10").
             ///   - amount:
             ///   - day:
             ///   - category:
             ///   - payers: Who paid and how much.
             ///   - participants: Who shares it (just the user, for a personal expense), in the order their parts are listed.
             ///   - rule:
-            ///   - note: Anything else worth keeping; at most 500 characters once trimmed, no control characters. Blank, null or absent is none.
+            ///   - note: Anything else worth keeping; at most 500 characters once trimmed, no control or invisible characters (zero-width or direction marks). Blank, null or absent is none.
             public init(
                 description: Swift.String,
                 amount: Components.Schemas.PositiveMoney,
