@@ -121,9 +121,7 @@ struct ExpensesServiceTests {
         #expect(try await service.balances(of: ann) == [])
 
         let payment = try await service.settle(from: bob, to: ann, amount: eur(500), day: try Day("2026-11-23"), by: bob)
-        await #expect(throws: ExpensesError.invalidSettlement("Only the payer or the payee can take a payment back.")) {
-            try await service.undoSettlement(payment.id, by: cy)
-        }
+        await #expect(throws: ExpensesError.notFound(payment.id)) { try await service.undoSettlement(payment.id, by: cy) }
         try await service.undoSettlement(payment.id, by: ann)
         await #expect(throws: ExpensesError.notFound(payment.id)) { try await service.undoSettlement(payment.id, by: bob) }
         #expect(try await service.balances(of: ann) == [])
@@ -150,7 +148,7 @@ struct ExpensesServiceTests {
     func permissions() async throws {
         let service = ledger.service()
         let dinner = try await service.add(try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob]), by: ann)
-        await #expect(throws: ExpensesError.notInExpense) { try await service.delete(dinner.id, by: cy) }
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.delete(dinner.id, by: cy) }
         await #expect(throws: ExpensesError.notFound(ExpenseID(rawValue: "nope"))) { try await service.delete(ExpenseID(rawValue: "nope"), by: ann) }
         await #expect(throws: ExpensesError.invalid(.split(.noParticipants))) {
             try await service.add(try draft(eur(1000), paidBy: [(ann, 1000)], among: []), by: ann)

@@ -21,10 +21,28 @@ struct ScopeTests {
         #expect(try await service.expense(dinner.id, for: cy) == nil)
         #expect(try await service.balances(of: cy) == [])
         #expect(try await service.activity(of: cy, limit: 10) == [])
-        await #expect(throws: ExpensesError.notInExpense) {
+        // Changing it answers as for an expense that does not exist, whatever the draft says.
+        await #expect(throws: ExpensesError.notFound(dinner.id)) {
             try await service.edit(dinner.id, to: try draft(eur(10), paidBy: [(cy, 10)], among: [cy]), by: cy)
         }
-        await #expect(throws: ExpensesError.notInExpense) { try await service.delete(dinner.id, by: cy) }
+        await #expect(throws: ExpensesError.notFound(dinner.id)) {
+            try await service.edit(dinner.id, to: try draft(eur(10), paidBy: [(ann, 10)], among: [ann, bob]), by: cy)
+        }
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.delete(dinner.id, by: cy) }
+        // Someone in it stays in it.
+        await #expect(throws: ExpensesError.notInExpense) {
+            try await service.edit(dinner.id, to: try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann]), by: bob)
+        }
+        #expect(try await service.expense(dinner.id, for: bob) == dinner)
+    }
+
+    @Test("a payment is taken back only by its payer or payee; to anyone it does not name it does not exist")
+    func paymentHidden() async throws {
+        let service = ledger.service()
+        _ = try await service.add(try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob]), by: ann)
+        let payment = try await service.settle(from: bob, to: ann, amount: eur(500), day: try Day("2026-11-22"), by: bob)
+        await #expect(throws: ExpensesError.notFound(payment.id)) { try await service.undoSettlement(payment.id, by: cy) }
+        #expect(try await service.settlements(of: ann, page: PageRequest()) == [payment])
     }
 
     @Test("adding an expense one is not in is refused")

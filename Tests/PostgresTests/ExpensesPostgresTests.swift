@@ -26,7 +26,7 @@ struct ExpensesPostgresTests {
             await #expect(throws: ExpensesError.notInExpense) { try await service.add(try draft(eur(100), paidBy: [(ann, 100)], among: [ann, bob]), by: cy) }
             _ = try await service.edit(dinner.id, to: try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob], rule: .shares([ann: 1, bob: 3])), by: bob)
             #expect(try await service.balances(of: ann) == [Balance(other: bob, amount: eur(750))])
-            await #expect(throws: ExpensesError.notInExpense) { try await service.delete(dinner.id, by: cy) }
+            await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.delete(dinner.id, by: cy) }
             try await service.delete(dinner.id, by: ann)
             #expect(try await service.balances(of: ann) == [])
             #expect(try await service.deletedExpenses(of: bob, page: PageRequest()).map(\.id) == [dinner.id])

@@ -51,7 +51,6 @@ public struct LiveExpensesService: ExpensesService {
 
     public func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
         let updated = try checked(id, draft)
-        guard updated.people.contains(user) else { throw .notInExpense }
         // Strangers to the user may stay only if the expense already names them (checked against
         // the expense as it is inside the write): the people in an expense trust each other with
         // it, and each sees every change in their activity.
@@ -60,9 +59,12 @@ public struct LiveExpensesService: ExpensesService {
         let activity = record(.edited, updated, by: user)
         try await storing {
             try await store.write { db in
+                // One not in it is told what one is told of an id that does not exist.
                 guard let old = try db.expense(id: id.rawValue) else { throw ExpensesError.notFound(id) }
                 let previous = try old.expense()
-                guard previous.people.contains(user) else { throw ExpensesError.notInExpense }
+                guard previous.people.contains(user) else { throw ExpensesError.notFound(id) }
+                // Someone in it stays in it.
+                guard updated.people.contains(user) else { throw ExpensesError.notInExpense }
                 let newcomers = strangers.subtracting(previous.people)
                 guard newcomers.isEmpty else { throw ExpensesError.unknownPeople(newcomers.sorted { $0.rawValue < $1.rawValue }) }
                 try apply(try old.balanceDeltas().map(\.reversed), in: db)
@@ -85,7 +87,7 @@ public struct LiveExpensesService: ExpensesService {
             try await store.write { db in
                 guard let old = try db.expense(id: id.rawValue) else { throw ExpensesError.notFound(id) }
                 let previous = try old.expense()
-                guard previous.people.contains(user) else { throw ExpensesError.notInExpense }
+                guard previous.people.contains(user) else { throw ExpensesError.notFound(id) }
                 try apply(try old.balanceDeltas().map(\.reversed), in: db)
                 try db.moveToDeleted(id: id.rawValue, by: user.rawValue, at: at)
                 try db.insert(ActivityRecord(
@@ -294,7 +296,9 @@ public struct LiveExpensesService: ExpensesService {
             try await store.write { db in
                 guard let record = try db.settlement(id: id.rawValue) else { throw ExpensesError.notFound(id) }
                 let settlement = try Self.settlement(from: record)
+                // To anyone it does not name, it does not exist; one it passes through sees it.
                 guard user == settlement.from || user == settlement.to else {
+                    guard settlement.through.contains(user) else { throw ExpensesError.notFound(id) }
                     throw ExpensesError.invalidSettlement("Only the payer or the payee can take a payment back.")
                 }
                 try apply(settlement.balanceDeltas.map(\.reversed), in: db)

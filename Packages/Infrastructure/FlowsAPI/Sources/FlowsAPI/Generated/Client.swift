@@ -5770,8 +5770,9 @@ public struct Client: APIProtocol {
     }
     /// Replace an expense
     ///
-    /// Only someone in it (paying or sharing) may, and they stay in it
-    /// (`403 not-in-expense`). Anyone it did not name before must be the user's friend or one
+    /// Only someone in it (paying or sharing) may: to anyone else it is `404 not-found`, as an
+    /// expense that does not exist. They stay in it (`403 not-in-expense`). Anyone it did not
+    /// name before must be the user's friend or one
     /// of their contacts (`422 unknown-people`). Balances move from the old expense to the new
     /// one in one transaction.
     ///
@@ -6039,8 +6040,9 @@ public struct Client: APIProtocol {
     }
     /// Delete an expense
     ///
-    /// Only someone in it may. It leaves every list and balance but is kept, and can be put
-    /// back with `restoreExpense`.
+    /// Only someone in it may: to anyone else it is `404 not-found`, as an expense that does not
+    /// exist. It leaves every list and balance but is kept, and can be put back with
+    /// `restoreExpense`.
     ///
     ///
     /// - Remark: HTTP `DELETE /expenses/{expenseId}`.
@@ -7271,8 +7273,9 @@ public struct Client: APIProtocol {
     /// Take back a recorded payment
     ///
     /// Balances return to what they were without it (every pair it moved), and the activity
-    /// says so. Only its payer or payee may (`403 invalid-settlement`); one that does not
-    /// exist is `404 not-found`.
+    /// says so. Only its payer or payee may: someone it passed through (who sees it) is
+    /// `403 invalid-settlement`, and anyone it does not name is told `404 not-found`, as for one
+    /// that does not exist.
     ///
     ///
     /// - Remark: HTTP `DELETE /settlements/{settlementId}`.

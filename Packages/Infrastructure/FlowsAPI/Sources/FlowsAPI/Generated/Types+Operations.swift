@@ -1440,8 +1440,9 @@ public enum Operations {
                 }
             }
             /// The signed-in user may not do this: the current password does not check out
-            /// (`wrong-password`), they are not in the expense (`not-in-expense`), or they are neither
-            /// the payer nor the payee of the payment (`invalid-settlement`).
+            /// (`wrong-password`), the expense they write would leave them out of it
+            /// (`not-in-expense`), or a payment they see passed through them but is not theirs to take
+            /// back (`invalid-settlement`). What they are not in at all is `404 not-found`.
             ///
             ///
             /// - Remark: Generated from `#/paths//me/email/put(changeEmail)/responses/403`.
@@ -1729,8 +1730,9 @@ public enum Operations {
                 }
             }
             /// The signed-in user may not do this: the current password does not check out
-            /// (`wrong-password`), they are not in the expense (`not-in-expense`), or they are neither
-            /// the payer nor the payee of the payment (`invalid-settlement`).
+            /// (`wrong-password`), the expense they write would leave them out of it
+            /// (`not-in-expense`), or a payment they see passed through them but is not theirs to take
+            /// back (`invalid-settlement`). What they are not in at all is `404 not-found`.
             ///
             ///
             /// - Remark: Generated from `#/paths//me/password/put(changePassword)/responses/403`.
@@ -7024,8 +7026,9 @@ public enum Operations {
                 }
             }
             /// The signed-in user may not do this: the current password does not check out
-            /// (`wrong-password`), they are not in the expense (`not-in-expense`), or they are neither
-            /// the payer nor the payee of the payment (`invalid-settlement`).
+            /// (`wrong-password`), the expense they write would leave them out of it
+            /// (`not-in-expense`), or a payment they see passed through them but is not theirs to take
+            /// back (`invalid-settlement`). What they are not in at all is `404 not-found`.
             ///
             ///
             /// - Remark: Generated from `#/paths//expenses/post(addExpense)/responses/403`.
@@ -7418,8 +7421,9 @@ public enum Operations {
     }
     /// Replace an expense
     ///
-    /// Only someone in it (paying or sharing) may, and they stay in it
-    /// (`403 not-in-expense`). Anyone it did not name before must be the user's friend or one
+    /// Only someone in it (paying or sharing) may: to anyone else it is `404 not-found`, as an
+    /// expense that does not exist. They stay in it (`403 not-in-expense`). Anyone it did not
+    /// name before must be the user's friend or one
     /// of their contacts (`422 unknown-people`). Balances move from the old expense to the new
     /// one in one transaction.
     ///
@@ -7583,8 +7587,9 @@ public enum Operations {
                 }
             }
             /// The signed-in user may not do this: the current password does not check out
-            /// (`wrong-password`), they are not in the expense (`not-in-expense`), or they are neither
-            /// the payer nor the payee of the payment (`invalid-settlement`).
+            /// (`wrong-password`), the expense they write would leave them out of it
+            /// (`not-in-expense`), or a payment they see passed through them but is not theirs to take
+            /// back (`invalid-settlement`). What they are not in at all is `404 not-found`.
             ///
             ///
             /// - Remark: Generated from `#/paths//expenses/{expenseId}/put(editExpense)/responses/403`.
@@ -7768,8 +7773,9 @@ public enum Operations {
     }
     /// Delete an expense
     ///
-    /// Only someone in it may. It leaves every list and balance but is kept, and can be put
-    /// back with `restoreExpense`.
+    /// Only someone in it may: to anyone else it is `404 not-found`, as an expense that does not
+    /// exist. It leaves every list and balance but is kept, and can be put back with
+    /// `restoreExpense`.
     ///
     ///
     /// - Remark: HTTP `DELETE /expenses/{expenseId}`.
@@ -7906,8 +7912,9 @@ public enum Operations {
                 }
             }
             /// The signed-in user may not do this: the current password does not check out
-            /// (`wrong-password`), they are not in the expense (`not-in-expense`), or they are neither
-            /// the payer nor the payee of the payment (`invalid-settlement`).
+            /// (`wrong-password`), the expense they write would leave them out of it
+            /// (`not-in-expense`), or a payment they see passed through them but is not theirs to take
+            /// back (`invalid-settlement`). What they are not in at all is `404 not-found`.
             ///
             ///
             /// - Remark: Generated from `#/paths//expenses/{expenseId}/delete(deleteExpense)/responses/403`.
@@ -9450,8 +9457,9 @@ public enum Operations {
     /// Take back a recorded payment
     ///
     /// Balances return to what they were without it (every pair it moved), and the activity
-    /// says so. Only its payer or payee may (`403 invalid-settlement`); one that does not
-    /// exist is `404 not-found`.
+    /// says so. Only its payer or payee may: someone it passed through (who sees it) is
+    /// `403 invalid-settlement`, and anyone it does not name is told `404 not-found`, as for one
+    /// that does not exist.
     ///
     ///
     /// - Remark: HTTP `DELETE /settlements/{settlementId}`.
@@ -9588,8 +9596,9 @@ public enum Operations {
                 }
             }
             /// The signed-in user may not do this: the current password does not check out
-            /// (`wrong-password`), they are not in the expense (`not-in-expense`), or they are neither
-            /// the payer nor the payee of the payment (`invalid-settlement`).
+            /// (`wrong-password`), the expense they write would leave them out of it
+            /// (`not-in-expense`), or a payment they see passed through them but is not theirs to take
+            /// back (`invalid-settlement`). What they are not in at all is `404 not-found`.
             ///
             ///
             /// - Remark: Generated from `#/paths//settlements/{settlementId}/delete(undoSettlement)/responses/403`.

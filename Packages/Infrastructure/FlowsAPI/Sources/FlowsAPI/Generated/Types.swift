@@ -295,8 +295,9 @@ public protocol APIProtocol: Sendable {
     func getExpense(_ input: Operations.GetExpense.Input) async throws -> Operations.GetExpense.Output
     /// Replace an expense
     ///
-    /// Only someone in it (paying or sharing) may, and they stay in it
-    /// (`403 not-in-expense`). Anyone it did not name before must be the user's friend or one
+    /// Only someone in it (paying or sharing) may: to anyone else it is `404 not-found`, as an
+    /// expense that does not exist. They stay in it (`403 not-in-expense`). Anyone it did not
+    /// name before must be the user's friend or one
     /// of their contacts (`422 unknown-people`). Balances move from the old expense to the new
     /// one in one transaction.
     ///
@@ -306,8 +307,9 @@ public protocol APIProtocol: Sendable {
     func editExpense(_ input: Operations.EditExpense.Input) async throws -> Operations.EditExpense.Output
     /// Delete an expense
     ///
-    /// Only someone in it may. It leaves every list and balance but is kept, and can be put
-    /// back with `restoreExpense`.
+    /// Only someone in it may: to anyone else it is `404 not-found`, as an expense that does not
+    /// exist. It leaves every list and balance but is kept, and can be put back with
+    /// `restoreExpense`.
     ///
     ///
     /// - Remark: HTTP `DELETE /expenses/{expenseId}`.
@@ -366,8 +368,9 @@ public protocol APIProtocol: Sendable {
     /// Take back a recorded payment
     ///
     /// Balances return to what they were without it (every pair it moved), and the activity
-    /// says so. Only its payer or payee may (`403 invalid-settlement`); one that does not
-    /// exist is `404 not-found`.
+    /// says so. Only its payer or payee may: someone it passed through (who sees it) is
+    /// `403 invalid-settlement`, and anyone it does not name is told `404 not-found`, as for one
+    /// that does not exist.
     ///
     ///
     /// - Remark: HTTP `DELETE /settlements/{settlementId}`.
@@ -940,8 +943,9 @@ extension APIProtocol {
     }
     /// Replace an expense
     ///
-    /// Only someone in it (paying or sharing) may, and they stay in it
-    /// (`403 not-in-expense`). Anyone it did not name before must be the user's friend or one
+    /// Only someone in it (paying or sharing) may: to anyone else it is `404 not-found`, as an
+    /// expense that does not exist. They stay in it (`403 not-in-expense`). Anyone it did not
+    /// name before must be the user's friend or one
     /// of their contacts (`422 unknown-people`). Balances move from the old expense to the new
     /// one in one transaction.
     ///
@@ -961,8 +965,9 @@ extension APIProtocol {
     }
     /// Delete an expense
     ///
-    /// Only someone in it may. It leaves every list and balance but is kept, and can be put
-    /// back with `restoreExpense`.
+    /// Only someone in it may: to anyone else it is `404 not-found`, as an expense that does not
+    /// exist. It leaves every list and balance but is kept, and can be put back with
+    /// `restoreExpense`.
     ///
     ///
     /// - Remark: HTTP `DELETE /expenses/{expenseId}`.
@@ -1073,8 +1078,9 @@ extension APIProtocol {
     /// Take back a recorded payment
     ///
     /// Balances return to what they were without it (every pair it moved), and the activity
-    /// says so. Only its payer or payee may (`403 invalid-settlement`); one that does not
-    /// exist is `404 not-found`.
+    /// says so. Only its payer or payee may: someone it passed through (who sees it) is
+    /// `403 invalid-settlement`, and anyone it does not name is told `404 not-found`, as for one
+    /// that does not exist.
     ///
     ///
     /// - Remark: HTTP `DELETE /settlements/{settlementId}`.
