@@ -294,7 +294,6 @@ struct FailureInjectionTests {
 
         func expense(id: String) throws -> StoredExpense? { try inner.expense(id: id) }
         func balances(of user: String) throws -> [BalanceRecord] { try inner.balances(of: user) }
-        func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord] { try inner.balances(among: people, in: currency) }
         func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord] { try inner.activity(of: user, offset: offset, limit: limit) }
         func spending(of user: String, from: String, through: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) {
             try inner.spending(of: user, from: from, through: through)

@@ -87,4 +87,17 @@ struct ScopeTests {
         _ = try await service.add(try draft(eur(1000), paidBy: [(bob, 1000)], among: [cy]), by: bob)
         #expect(try await service.suggestedPayments(for: bob, in: .eur) == [SuggestedPayment(from: cy, to: ann, amount: eur(1000))])
     }
+
+    @Test("suggestions read only the user's own balances: what two of their people owe each other stays unseen")
+    func suggestionsOwnPairsOnly() async throws {
+        let service = ledger.service()
+        // Bob owes Ann 10, Cy owes Bob 10; and Ann owes Cy 5, which is theirs, not Bob's.
+        _ = try await service.add(try draft(eur(1000), paidBy: [(ann, 1000)], among: [bob]), by: ann)
+        _ = try await service.add(try draft(eur(1000), paidBy: [(bob, 1000)], among: [cy]), by: bob)
+        _ = try await service.add(try draft(eur(500), paidBy: [(cy, 500)], among: [ann]), by: cy)
+        #expect(try await service.suggestedPayments(for: bob, in: .eur) == [SuggestedPayment(from: cy, to: ann, amount: eur(1000))])
+        // Ann's own two: Bob owes her 10, she owes Cy 5; so Bob pays her 5 and pays Cy the 5 she owes.
+        let forAnn = try await service.suggestedPayments(for: ann, in: .eur)
+        #expect(Set(forAnn.map { "\($0.from.rawValue) pays \($0.to.rawValue) \($0.amount)" }) == ["b-bob pays a-ann 5.00 EUR", "b-bob pays c-cy 5.00 EUR"])
+    }
 }

@@ -11,7 +11,6 @@ struct ExpensesScaleTests {
     func indexed() async throws {
         let reads: [(name: String, query: String, values: [SQLValue])] = [
             ("balances of a user", ExpensesQuery.balancesOfUser, [.text("u-0")]),
-            ("balances among people", ExpensesQuery.balancesAmong, [.texts(["u-0", "f-1", "f-2", "f-3"]), .text("EUR")]),
             ("a page of activity", ExpensesQuery.activityPage, [.text("u-0"), .integer(10), .integer(0)]),
             ("a later page of activity", ExpensesQuery.activityPage, [.text("u-0"), .integer(10), .integer(500)]),
             ("a page of expenses", ExpensesQuery.expensesOfUser, [.text("u-0"), .integer(20), .integer(40)]),

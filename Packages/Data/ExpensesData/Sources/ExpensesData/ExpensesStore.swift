@@ -17,8 +17,6 @@ public protocol ExpensesReading {
     func expense(id: String) throws -> StoredExpense?
     /// The balances of the pairs `user` is in, by index (no scan of expenses).
     func balances(of user: String) throws -> [BalanceRecord]
-    /// The balances in a currency between any two of `people`.
-    func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord]
     /// The changes that involve `user`, newest first.
     func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord]
     /// The ids of the expenses `user` pays or shares, newest first (day, then creation).

@@ -76,19 +76,6 @@ private struct Transaction: ExpensesWriting {
             """), arguments: [user])
     }
 
-    func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord] {
-        // One statement: each person's pairs by the primary key, kept when the other side is
-        // among `people` too. The people travel as one JSON array. The unary `+` keeps SQLite
-        // from searching the key for every pair of people (a million look-ups for a thousand).
-        let list = try JSONEncoder().encode(people.sorted())
-        return try BalanceRecord.all(db.cachedStatement(sql: """
-            SELECT \(BalanceRecord.columns) FROM balance
-            WHERE balance.user_low IN (SELECT value FROM json_each(?1))
-              AND +balance.user_high IN (SELECT value FROM json_each(?1))
-              AND +balance.currency = ?2
-            """), arguments: [String(decoding: list, as: UTF8.self), currency])
-    }
-
     func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord] {
         let rows = try Row.fetchAll(
             db,

@@ -32,8 +32,9 @@ public protocol ExpensesService: Sendable {
     func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement
     /// What each other person owes `user` (positive) or is owed by them (negative), per currency.
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance]
-    /// Few payments that would settle, in one currency, the balances among `user` and the
-    /// people `user` has a balance with (balances with anyone else are not theirs to see).
+    /// Few payments that would settle `user`'s own balances in one currency (someone who owes
+    /// `user` may be asked to pay someone `user` owes instead): read from the pairs `user` is
+    /// in only, so that none tells what two others owe each other.
     func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment]
     /// The newest changes that involve `user`, newest first.
     func activity(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Activity]

@@ -215,12 +215,9 @@ public struct LiveExpensesService: ExpensesService {
 
     public func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] {
         let code = SaveFormatter.text(currency)
-        let records = try await storing {
-            try await store.read { db in
-                let circle = try db.balances(of: user.rawValue).filter { $0.currency == code }.flatMap { [$0.low, $0.high] }
-                return try db.balances(among: Set(circle), in: code)
-            }
-        }
+        // The user's own pairs only: what two of their people owe each other is not theirs to
+        // see, nor to be read from a suggestion.
+        let records = try await storing { try await store.read { try $0.balances(of: user.rawValue).filter { $0.currency == code } } }
         var net: [UserID: Int128] = [:]
         for record in records {
             net[UserID(rawValue: record.low), default: 0] += Int128(record.amount)

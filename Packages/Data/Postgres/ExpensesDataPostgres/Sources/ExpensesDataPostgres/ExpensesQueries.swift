@@ -75,13 +75,6 @@ enum ExpensesQuery {
         ORDER BY user_low <> $1, user_high, user_low, currency
         """
 
-    /// The balances in one currency among a set of people.
-    static let balancesAmong = """
-        SELECT user_low, user_high, currency, amount FROM balance
-        WHERE user_low = ANY($1) AND user_high = ANY($1) AND currency = $2
-        ORDER BY user_low, user_high, currency
-        """
-
     /// A page of a user's activity, newest first, each line with its people.
     static let activityPage = """
         SELECT activity.id, activity.at, activity.actor, activity.kind, activity.subject, activity.summary,

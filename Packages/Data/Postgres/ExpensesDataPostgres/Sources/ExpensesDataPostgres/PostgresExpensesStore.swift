@@ -274,14 +274,6 @@ struct Transaction: ExpensesWriting {
         ).map(BalanceRecord.init(row:))
     }
 
-    func balances(among people: Set<String>, in currency: String) throws -> [BalanceRecord] {
-        guard !people.isEmpty else { return [] }
-        return try db.rows(
-            ExpensesQuery.balancesAmong,
-            [people.sorted(), currency]
-        ).map(BalanceRecord.init(row:))
-    }
-
     func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
         let pair: [any SQLValueConvertible] = [low, high, currency]
         guard amount != 0 else { return try db.row(BalanceSQL.amount, pair)?.integer(0) ?? 0 }

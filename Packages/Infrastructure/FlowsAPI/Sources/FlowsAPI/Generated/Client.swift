@@ -7592,9 +7592,10 @@ public struct Client: APIProtocol {
     }
     /// Few payments that would settle the signed-in user's balances in one currency
     ///
-    /// Among the user and the people they have a balance with (balances among anyone else are
-    /// not read). Never more payments than people with a balance minus one; up to 14 people,
-    /// the fewest. A currency the server does not know is `422 unknown-currency`.
+    /// Read from the user's own balances only: what two others owe each other, even two of
+    /// the user's friends, is never read, so no suggestion tells it. Someone who owes the user
+    /// may be asked to pay someone the user owes instead. Never more payments than people with
+    /// a balance minus one; up to 14 people, the fewest. A currency the server does not know is `422 unknown-currency`.
     ///
     ///
     /// - Remark: HTTP `GET /suggested-payments`.
