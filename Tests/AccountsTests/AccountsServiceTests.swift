@@ -69,6 +69,19 @@ struct AccountsServiceTests {
         #expect(try fixture.count("user") == 1)
     }
 
+    @Test("a taken email is refused before the password is hashed: bcrypt at its highest cost, hours of work, is never reached", .timeLimit(.minutes(1)))
+    func takenBeforeHashing() async throws {
+        let fixture = AccountsFixture()
+        _ = try await fixture.service.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
+        let slow = LiveAccountsService(
+            store: SQLiteAccountsStore(database: fixture.database), tokens: InMemorySessionTokenStore(), hasher: PasswordHasher(cost: 31),
+            visibility: OwnAccountOnly()
+        )
+        await #expect(throws: AccountsError.emailTaken) {
+            try await slow.signUp(email: "Ada@Example.com", displayName: "Other", password: "another password")
+        }
+    }
+
     @Test("sign up re-checks every rule", arguments: [
         ("nope", "Ada", "correct horse", AccountsError.invalidEmail(.shape)),
         ("ada@example.com", "  ", "correct horse", .invalidDisplayName(.empty)),

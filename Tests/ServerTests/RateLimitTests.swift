@@ -37,16 +37,19 @@ struct RateLimitTests {
         }
     }
 
-    @Test("sign-ups are limited per address, and a refused one creates nothing")
+    @Test("sign-ups are limited per address, a refused one counts too (else asking for taken emails would be free), and one refused creates nothing")
     func signUps() async throws {
         try await LiveServer.with(limits: Self.limits) { server in
-            for name in ["Ada", "Bob", "Cy"] { _ = try await server.signUp(name) }
-            // An email already taken is no new account: it does not count.
+            for name in ["Ada", "Bob"] { _ = try await server.signUp(name) }
+            // An email already taken says so, and takes a place: a list of emails cannot be
+            // tried one by one without limit.
             let taken = try await server.raw("POST", "/accounts", json: #"{"email":"ada@example.com","displayName":"Ada","password":"correct horse"}"#)
             #expect(taken.status == 409 && taken.problemCode == "email-taken", "\(taken)")
             _ = try await server.signUp("Dee")
             let fifth = try await server.raw("POST", "/accounts", json: #"{"email":"eve@example.com","displayName":"Eve","password":"correct horse"}"#)
             expectLimited(fifth, "a fifth sign-up")
+            let again = try await server.raw("POST", "/accounts", json: #"{"email":"bob@example.com","displayName":"Bob","password":"correct horse"}"#)
+            expectLimited(again, "a taken email past the limit")
             let eve = try await server.raw("POST", "/sessions", json: #"{"email":"eve@example.com","password":"correct horse"}"#)
             #expect(eve.status == 401 && eve.problemCode == "wrong-email-or-password", "\(eve)")
         }

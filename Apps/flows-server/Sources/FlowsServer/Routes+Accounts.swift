@@ -47,8 +47,9 @@ extension EndpointRoutes {
 }
 
 extension SignInLimits {
-    /// Signs up, counted against the address before the account is made; a sign-up that makes
-    /// none takes its count back.
+    /// Signs up, counted against the address before the account is made. A refusal keeps its
+    /// count (a taken email says so, and must not be free to ask about, one email after another);
+    /// only a store that failed gives it back.
     func signUp(
         _ draft: (email: String, displayName: String, password: String), on services: ServerServices
     ) async throws -> AccountsAPI.NewSession {
@@ -57,8 +58,10 @@ extension SignInLimits {
         let user: User
         do {
             user = try await services.sessions(tokens).signUp(email: draft.email, displayName: draft.displayName, password: draft.password)
-        } catch {
+        } catch AccountsError.storeUnavailable(let reason) {
             await signUps.release(claim)
+            throw AccountsError.storeUnavailable(reason)
+        } catch {
             throw error
         }
         RequestScope.record?.user = user.id

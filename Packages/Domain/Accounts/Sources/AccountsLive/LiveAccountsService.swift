@@ -42,6 +42,11 @@ public struct LiveAccountsService: AccountsService, AccountNames {
         do throws(DisplayName.Problem) { name = try DisplayName(displayName) } catch { throw .invalidDisplayName(error) }
         do throws(PasswordRules.Problem) { try PasswordRules.check(password) } catch { throw .invalidPassword(error) }
 
+        // A taken email is refused before the slow hash: the answer says so anyway, and a server
+        // counts each refusal against the address, so asking costs the asker, not the server.
+        // (The insert below still refuses one taken meanwhile.)
+        let key = address.key
+        guard try await storing({ try await store.read { try $0.user(emailKey: key) } }) == nil else { throw .emailTaken }
         let id = UserID.random(using: random)
         let passwordHash = try await hasher.hash(password)
         let createdAt = now().timeIntervalSince1970
