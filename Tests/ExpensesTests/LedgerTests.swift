@@ -127,6 +127,23 @@ extension LedgerTests {
     }
 }
 
+extension LedgerTests {
+    @Test("an expense has at most 200 people, paying and sharing together")
+    func peopleLimit() throws {
+        let people = (0..<200).map { UserID(rawValue: "p-\($0)") }
+        func draft(among participants: [UserID], paidBy payer: UserID) throws -> ExpenseDraft {
+            ExpenseDraft(
+                description: "Party", amount: eur(20_000), day: try Day("2026-11-22"), category: .food,
+                payers: [Payer(user: payer, amount: eur(20_000))], participants: participants, rule: .equal
+            )
+        }
+        #expect(throws: Never.self) { try Expense(id: ExpenseID(rawValue: "x"), draft: try draft(among: people, paidBy: people[0])) }
+        let oneMore = try draft(among: people, paidBy: ann)
+        #expect(oneMore.problems[.participants] == .tooManyPeople)
+        #expect(throws: ExpenseProblem.tooManyPeople) { try Expense(id: ExpenseID(rawValue: "x"), draft: oneMore) }
+    }
+}
+
 @Suite("Simplifying debts")
 struct DebtSimplifierTests {
     @Test("a chain collapses: Bob owes Ann, Cy owes Bob the same: Cy pays Ann")

@@ -27,7 +27,7 @@ extension ExpenseDraft {
         found[.description] = Self.problem(description: description)
         found[.amount] = Self.problem(amount: amount)
         found[.note] = Self.problem(note: note)
-        found[.participants] = Self.problem(participants: participants)
+        found[.participants] = Self.problem(participants: participants) ?? Self.problem(people: participants, payers: payers.map(\.user))
         found[.payers] = Self.problem(payers: payers.map(\.user))
         if found[.payers] == nil, found[.amount] == nil { found[.payments] = Self.problem(payments: payers, of: amount) }
         if found[.amount] == nil, found[.participants] == nil {
@@ -100,6 +100,13 @@ extension ExpenseDraft {
     /// Who shares it: someone.
     public static func problem(participants: [UserID]) -> ExpenseProblem? {
         participants.isEmpty ? .split(.noParticipants) : nil
+    }
+
+    /// Everyone in it, paying or sharing: at most ``Expense/peopleLimit``.
+    public static func problem(people participants: [UserID], payers: [UserID]) -> ExpenseProblem? {
+        // Counted without a set first: a draft of a million entries is refused at once.
+        guard participants.count + payers.count > Expense.peopleLimit else { return nil }
+        return Set(participants).union(payers).count > Expense.peopleLimit ? .tooManyPeople : nil
     }
 
     /// Whether `user` is among the people sharing or paying: only they may add an expense or

@@ -68,6 +68,8 @@ public struct Expense: Equatable, Sendable {
     public static let descriptionLimit = 100
     /// The most characters a note may have.
     public static let noteLimit = 500
+    /// The most people in one expense, paying and sharing.
+    public static let peopleLimit = 200
 
     public var amount: Money { split.amount }
 
@@ -93,6 +95,7 @@ public struct Expense: Equatable, Sendable {
             ExpenseDraft.problem(description: draft.description, asRecorded: given != nil),
             ExpenseDraft.problem(amount: draft.amount),
             ExpenseDraft.problem(note: draft.note, asRecorded: given != nil),
+            ExpenseDraft.problem(people: draft.participants, payers: draft.payers.map(\.user)),
             ExpenseDraft.problem(payers: draft.payers.map(\.user)),
             ExpenseDraft.problem(payments: draft.payers, of: draft.amount),
         ]
@@ -141,6 +144,7 @@ public enum ExpenseProblem: Error, Equatable, Sendable {
     case paymentsDoNotAddUp(paid: Money?, amount: Money)
     case amountTooLarge(Currency)
     case note
+    case tooManyPeople
     case split(SplitProblem)
 
     public var message: String {
@@ -156,6 +160,7 @@ public enum ExpenseProblem: Error, Equatable, Sendable {
         case .paymentsDoNotAddUp(nil, let amount): "The payments add up to more than \(amount)."
         case .amountTooLarge(let currency): "An amount is at most \(LedgerLimits.largest(currency))."
         case .note: "A note is at most \(Expense.noteLimit) characters, without control or invisible characters (zero-width or direction marks)."
+        case .tooManyPeople: "An expense has at most \(Expense.peopleLimit) people, paying and sharing."
         case .split(let problem): problem.message
         }
     }

@@ -540,7 +540,7 @@ struct AddExpenseViewModel: SubmittingViewModel {
         case .note: AddExpenseView.note
         case .noPayer, .duplicatePayer: AddExpenseView.paidBy
         case .payerCurrency, .payerAmount, .paymentsDoNotAddUp: AddExpenseView.paid
-        case .split(.noParticipants), .split(.duplicateParticipant): AddExpenseView.youShare
+        case .split(.noParticipants), .split(.duplicateParticipant), .tooManyPeople: AddExpenseView.youShare
         case .split(.amountNotPositive): AddExpenseView.amount
         case .split: AddExpenseView.parts
         }

@@ -104,13 +104,13 @@ public struct APIConnection: Sendable {
         return path + "?" + query.joined(separator: "&")
     }
 
-    /// A set of ids in sets of at most 1,000, as the contract takes them.
-    public static func batches<ID: Hashable>(_ ids: Set<ID>) -> [Set<ID>] {
+    /// A set of ids in sets of at most `size` (the contract's most in one request).
+    public static func batches<ID: Hashable>(_ ids: Set<ID>, of size: Int) -> [Set<ID>] {
         var batches: [Set<ID>] = []
         var batch = Set<ID>()
         for id in ids {
             batch.insert(id)
-            if batch.count == 1_000 {
+            if batch.count >= size {
                 batches.append(batch)
                 batch = []
             }

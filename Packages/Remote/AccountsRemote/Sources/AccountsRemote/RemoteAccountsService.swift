@@ -3,6 +3,7 @@ import AccountsData
 import FlowsAPIClient
 import FlowsWire
 import Primitives
+import PrimitivesRemote
 
 /// The accounts service of a flows-server, over HTTP: each operation is its ``AccountsAPI``
 /// endpoint.
@@ -70,13 +71,13 @@ public struct RemoteAccountsService: AccountsService {
 
     public func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> {
         var found = Set<UserID>()
-        for ids in APIConnection.batches(people) { found.formUnion(try await connection.send(AccountsAPI.listExistingUsers, ids)) }
+        for ids in APIConnection.batches(people, of: WireText.maximumIDs) { found.formUnion(try await connection.send(AccountsAPI.listExistingUsers, ids)) }
         return found
     }
 
     public func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] {
         var users: [User] = []
-        for ids in APIConnection.batches(people) { users += try await connection.send(AccountsAPI.listUsers, ids) }
+        for ids in APIConnection.batches(people, of: WireText.maximumIDs) { users += try await connection.send(AccountsAPI.listUsers, ids) }
         return users
     }
 

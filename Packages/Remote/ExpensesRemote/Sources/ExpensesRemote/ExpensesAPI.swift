@@ -140,6 +140,7 @@ extension APIProblem {
             )
         case .amountTooLarge(let currency): self = APIProblem(.unprocessableContent, .amountTooLarge, message, details: .init(currency: currency.code))
         case .note: self = .invalidValue(.invalidNote, message, field: "/note")
+        case .tooManyPeople: self = .invalidValue(.tooManyPeople, message, field: "/participants")
         case .split(let split): self.init(split)
         }
     }
@@ -187,6 +188,7 @@ extension ExpenseProblem {
             guard let currency = details?.currency.flatMap({ Currency(code: $0) }) else { return nil }
             self = .amountTooLarge(currency)
         case .invalidNote?: self = .note
+        case .tooManyPeople?: self = .tooManyPeople
         case .splitAmountNotPositive?: self = .split(.amountNotPositive)
         case .splitNoParticipants?: self = .split(.noParticipants)
         case .splitDuplicateParticipant?: self = .split(.duplicateParticipant)

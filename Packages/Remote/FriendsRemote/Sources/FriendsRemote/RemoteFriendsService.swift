@@ -1,6 +1,7 @@
 import FlowsAPIClient
 import Friends
 import Primitives
+import PrimitivesRemote
 
 /// The friends service of a flows-server, over HTTP, for the signed-in user: each operation is
 /// its ``FriendsAPI`` endpoint, called as the session's user (the server acts only as the user
@@ -54,13 +55,13 @@ public struct RemoteFriendsService: FriendsService {
 
     public func friends(among people: Set<UserID>, of user: UserID) async throws(FriendsError) -> Set<UserID> {
         var found = Set<UserID>()
-        for ids in APIConnection.batches(people) { found.formUnion(try await connection.send(FriendsAPI.listFriendsAmong, ids)) }
+        for ids in APIConnection.batches(people, of: WireText.maximumIDs) { found.formUnion(try await connection.send(FriendsAPI.listFriendsAmong, ids)) }
         return found
     }
 
     public func names(of people: Set<UserID>, for user: UserID) async throws(FriendsError) -> [UserID: DisplayName] {
         var names: [UserID: DisplayName] = [:]
-        for ids in APIConnection.batches(people) { names.merge(try await connection.send(FriendsAPI.listNames, ids)) { $1 } }
+        for ids in APIConnection.batches(people, of: WireText.maximumIDs) { names.merge(try await connection.send(FriendsAPI.listNames, ids)) { $1 } }
         return names
     }
 }

@@ -127,8 +127,9 @@ public enum WireText {
         public static let note = 500
     }
 
-    /// The most ids a request names.
-    public static let maximumIDs = 1_000
+    /// The most ids a request names (the contract's `maxItems`): a client asks for more in
+    /// batches of this many.
+    public static let maximumIDs = 100
 
     public static func isUUID(_ text: String) -> Bool {
         let bytes = Array(text.utf8)

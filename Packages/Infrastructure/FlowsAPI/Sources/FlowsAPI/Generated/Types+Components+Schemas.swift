@@ -273,6 +273,7 @@ extension Components {
             case invalidDescription = "invalid-description"
             case invalidDescriptionControlCharacters = "invalid-description-control-characters"
             case invalidDescriptionInvisibleCharacters = "invalid-description-invisible-characters"
+            case tooManyPeople = "too-many-people"
             case noPayer = "no-payer"
             case duplicatePayer = "duplicate-payer"
             case payerCurrency = "payer-currency"
@@ -652,7 +653,7 @@ extension Components {
                 case users
             }
         }
-        /// A set of people to look up (each once).
+        /// A set of people to look up (each once), at most 100 (more is `400 invalid-request`, naming the limit); a client asks for more 100 at a time.
         ///
         /// - Remark: Generated from `#/components/schemas/UserIDsRequest`.
         public struct UserIDsRequest: Codable, Hashable, Sendable {
@@ -1911,11 +1912,11 @@ extension Components {
             public var day: Components.Schemas.Day
             /// - Remark: Generated from `#/components/schemas/ExpenseDraft/category`.
             public var category: Components.Schemas.Category
-            /// Who paid and how much.
+            /// Who paid and how much. With the participants, at most 200 people in all (`422 too-many-people`).
             ///
             /// - Remark: Generated from `#/components/schemas/ExpenseDraft/payers`.
             public var payers: [Components.Schemas.PayerInput]
-            /// Who shares it (just the user, for a personal expense), in the order their parts are listed.
+            /// Who shares it (just the user, for a personal expense), in the order their parts are listed. With the payers, at most 200 people in all (`422 too-many-people`).
             ///
             /// - Remark: Generated from `#/components/schemas/ExpenseDraft/participants`.
             public var participants: [Components.Schemas.UserID]
@@ -1932,8 +1933,8 @@ extension Components {
             ///   - amount:
             ///   - day:
             ///   - category:
-            ///   - payers: Who paid and how much.
-            ///   - participants: Who shares it (just the user, for a personal expense), in the order their parts are listed.
+            ///   - payers: Who paid and how much. With the participants, at most 200 people in all (`422 too-many-people`).
+            ///   - participants: Who shares it (just the user, for a personal expense), in the order their parts are listed. With the payers, at most 200 people in all (`422 too-many-people`).
             ///   - rule:
             ///   - note: Anything else worth keeping; at most 500 characters once trimmed, no control or invisible characters (zero-width or direction marks). Blank, null or absent is none.
             public init(
