@@ -39,6 +39,34 @@ private struct World {
 
 @Suite("Friends: accounts and contacts")
 struct FriendsServiceTests {
+    @Test("a user has at most 5,000 friends and 5,000 contacts: one more is refused, naming the limit and whose it is")
+    func limits() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        let bob = try await world.account("Bob")
+        let cy = try await world.account("Cy")
+        let limits = FriendLimits()
+        // Ada: a full list of contacts and one friend short of the most; Cy: a full list of friends.
+        try await #require(world.services.database).writer().write { db in
+            for index in 0..<limits.contacts {
+                try db.execute(
+                    sql: "INSERT INTO contact (id, owner_id, name, created_at) VALUES (?, ?, ?, 0)", arguments: ["c-\(index)", ada.id.rawValue, "Contact \(index)"]
+                )
+            }
+            for index in 0..<limits.friends - 1 {
+                try db.execute(sql: "INSERT INTO friendship (user_id, friend_id, since) VALUES (?, ?, 0)", arguments: [ada.id.rawValue, "f-\(index)"])
+            }
+            for index in 0..<limits.friends {
+                try db.execute(sql: "INSERT INTO friendship (user_id, friend_id, since) VALUES (?, ?, 0)", arguments: [cy.id.rawValue, "g-\(index)"])
+            }
+        }
+        await #expect(throws: FriendsError.tooManyContacts(limit: 5_000)) { try await world.friends.addContact(name: "One more", email: nil, by: ada.id) }
+        _ = try await world.friends.add(.email("bob@example.com"), by: ada.id)
+        await #expect(throws: FriendsError.tooManyFriends(nil, limit: 5_000)) { try await world.friends.add(.email("cy@example.com"), by: ada.id) }
+        await #expect(throws: FriendsError.tooManyFriends(try DisplayName("Cy"), limit: 5_000)) { try await world.friends.add(.email("cy@example.com"), by: bob.id) }
+        #expect(FriendsError.tooManyFriends(try DisplayName("Cy"), limit: 5_000).message == "Cy has 5000 friends, the most one may have.")
+    }
+
     @Test("names as the user knows people: friends and their own contacts, other accounts; someone else's contact has none")
     func names() async throws {
         let world = World()

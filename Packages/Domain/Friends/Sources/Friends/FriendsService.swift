@@ -140,6 +140,11 @@ public enum FriendsError: Error, Equatable, Sendable {
     case notSettled(DisplayName, [Money])
     /// A contact cannot be linked to this account; the reason says why.
     case cannotLink(String)
+    /// The user has as many friends as one may (``FriendLimits/friends``), or, named, the
+    /// person they would befriend has.
+    case tooManyFriends(DisplayName?, limit: Int)
+    /// The user has as many contacts as one may (``FriendLimits/contacts``).
+    case tooManyContacts(limit: Int)
     /// A rule of the store refused the write.
     case refused(String)
     case storeUnavailable(String)
@@ -166,6 +171,9 @@ public enum FriendsError: Error, Equatable, Sendable {
         case .notSettled(let name, let balances):
             "Settle up with \(name.value) first: " + balances.map { Self.describe($0, name: name) }.joined(separator: ", ") + "."
         case .cannotLink(let reason): reason
+        case .tooManyFriends(nil, let limit): "You have \(limit) friends, the most one may have: remove one first."
+        case .tooManyFriends(let name?, let limit): "\(name.value) has \(limit) friends, the most one may have."
+        case .tooManyContacts(let limit): "You have \(limit) contacts, the most one may have: remove or link one first."
         case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         case .signedOut: ServerMessages.signedOut
@@ -178,5 +186,17 @@ public enum FriendsError: Error, Equatable, Sendable {
         if balance.minorUnits > 0 { return "\(name.value) owes you \(balance)" }
         if balance.minorUnits < 0, let owed = try? balance.negated() { return "you owe \(name.value) \(owed)" }
         return "settled up"
+    }
+}
+
+/// How many friends and contacts one user may have: a list past these is no list to read, and
+/// each is a row to scan.
+public struct FriendLimits: Sendable, Equatable {
+    public var friends: Int
+    public var contacts: Int
+
+    public init(friends: Int = 5_000, contacts: Int = 5_000) {
+        self.friends = friends
+        self.contacts = contacts
     }
 }

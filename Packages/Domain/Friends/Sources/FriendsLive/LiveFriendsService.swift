@@ -14,6 +14,7 @@ public struct LiveFriendsService: FriendsService {
     private let merging: any PersonMerging
     private let random: any RandomSource
     private let now: @Sendable () -> Date
+    private let limits: FriendLimits
 
     public init(
         store: any FriendsStore,
@@ -21,8 +22,10 @@ public struct LiveFriendsService: FriendsService {
         expenses: any ExpensesService,
         merging: any PersonMerging,
         random: any RandomSource = SystemRandomSource(),
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        limits: FriendLimits = FriendLimits()
     ) {
+        self.limits = limits
         self.store = store
         self.accounts = accounts
         self.expenses = expenses
@@ -89,7 +92,15 @@ public struct LiveFriendsService: FriendsService {
     public func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend {
         let friend = try await find(query, for: user)
         let (me, them, since) = (user.rawValue, friend.id.rawValue, now().timeIntervalSince1970)
-        try await storing { try await store.write { try $0.befriend(me, them, since: since) } }
+        let most = limits.friends
+        try await storing {
+            try await store.write { db in
+                // Counted inside the write: two adds at once cannot both take the last place.
+                guard try db.friendships(of: me).count < most else { throw FriendsError.tooManyFriends(nil, limit: most) }
+                guard try db.friendships(of: them).count < most else { throw FriendsError.tooManyFriends(friend.name, limit: most) }
+                try db.befriend(me, them, since: since)
+            }
+        }
         return friend
     }
 
@@ -109,12 +120,15 @@ public struct LiveFriendsService: FriendsService {
         )
         let nameKey = displayName.value.lowercased()
         let shownEmail = address?.value
+        let most = limits.contacts
         try await storing {
             try await store.write { db in
-                for contact in try db.contacts(ownerID: record.ownerID) where contact.linkedTo == nil {
+                let contacts = try db.contacts(ownerID: record.ownerID).filter { $0.linkedTo == nil }
+                for contact in contacts {
                     if let key = record.emailKey, contact.emailKey == key { throw FriendsError.contactEmailTaken(shownEmail ?? key) }
                     if contact.name.lowercased() == nameKey { throw FriendsError.contactNameTaken(displayName) }
                 }
+                guard contacts.count < most else { throw FriendsError.tooManyContacts(limit: most) }
                 try db.insert(record)
             }
         }

@@ -70,6 +70,9 @@ public enum FriendsAPI {
             case .notSettled(let name, let balances):
                 APIProblem(.conflict, .notSettled, error.message, details: .init(name: name.value, balances: balances.map(Wire.money.write)))
             case .cannotLink(let reason): APIProblem(.conflict, .cannotLink, error.message, details: .init(reason: reason))
+            case .tooManyFriends(let name, let limit):
+                APIProblem(.conflict, .tooManyFriends, error.message, details: .init(name: name?.value, limit: Int64(limit)))
+            case .tooManyContacts(let limit): APIProblem(.conflict, .tooManyContacts, error.message, details: .init(limit: Int64(limit)))
             case .refused(let rule): .refused(rule)
             case .storeUnavailable(let reason), .serverUnreachable(let reason): .storeUnavailable(reason)
             case .signedOut: .unauthenticated(error.message, tokenSent: true)
@@ -92,6 +95,8 @@ public enum FriendsAPI {
             case .notAContact?: return .notAContact
             case .notSettled?: if let name = failure.detailsName { return .notSettled(name, RemoteFailure.money(details?.balances)) }
             case .cannotLink?: return .cannotLink(details?.reason ?? failure.message)
+            case .tooManyFriends?: if let limit = details?.limit.flatMap(Int.init(exactly:)) { return .tooManyFriends(failure.detailsName, limit: limit) }
+            case .tooManyContacts?: if let limit = details?.limit.flatMap(Int.init(exactly:)) { return .tooManyContacts(limit: limit) }
             case .refused?: return .refused(details?.reason ?? failure.message)
             case .storeUnavailable?: return .storeUnavailable(failure.message)
             case _ where failure.isSignedOut: return .signedOut

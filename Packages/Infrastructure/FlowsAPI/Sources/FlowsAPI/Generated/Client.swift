@@ -2903,7 +2903,8 @@ public struct Client: APIProtocol {
     /// The friendship is mutual. Refused, saying which: the user themselves
     /// (`422 yourself`), someone already a friend (`409 already-friends`), a code or email no
     /// account has (`404 unknown-friend-code`, `404 unknown-email`), a code or email that is
-    /// not well formed (`422`).
+    /// not well formed (`422`), or either of the two with 5,000 friends already
+    /// (`409 too-many-friends`, naming the limit, and the other person when it is theirs).
     ///
     ///
     /// - Remark: HTTP `POST /friends`.
@@ -3733,7 +3734,8 @@ public struct Client: APIProtocol {
     /// A name under the rules for display names, and maybe an email (blank is none). Refused
     /// when the email belongs to an account (`409 email-has-account`: add the account
     /// instead), or when another of the user's contacts has the same email or the same name
-    /// in any case (`409 contact-email-taken`, `409 contact-name-taken`).
+    /// in any case (`409 contact-email-taken`, `409 contact-name-taken`), or when the user has
+    /// 5,000 contacts already (`409 too-many-contacts`, naming the limit).
     ///
     ///
     /// - Remark: HTTP `POST /contacts`.

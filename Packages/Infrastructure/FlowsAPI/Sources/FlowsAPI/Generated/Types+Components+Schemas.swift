@@ -264,6 +264,8 @@ extension Components {
             case notAContact = "not-a-contact"
             case notSettled = "not-settled"
             case cannotLink = "cannot-link"
+            case tooManyFriends = "too-many-friends"
+            case tooManyContacts = "too-many-contacts"
             case notFound = "not-found"
             case notInExpense = "not-in-expense"
             case unknownPeople = "unknown-people"
@@ -335,7 +337,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/field`.
             public var field: Swift.String?
-            /// `already-friends`, `contact-name-taken`, `not-settled`: the person named.
+            /// `already-friends`, `contact-name-taken`, `not-settled`, `too-many-friends` (when it is the other person who has as many as one may): the person named.
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/name`.
             public var name: Components.Schemas.DisplayName?
@@ -387,11 +389,15 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/reason`.
             public var reason: Swift.String?
+            /// `too-many-friends`, `too-many-contacts`: the most one may have.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProblemDetails/limit`.
+            public var limit: Swift.Int64?
             /// Creates a new `ProblemDetails`.
             ///
             /// - Parameters:
             ///   - field: For `invalid-request` and value problems, the JSON pointer of the field refused (`/payers/0/amount`).
-            ///   - name: `already-friends`, `contact-name-taken`, `not-settled`: the person named.
+            ///   - name: `already-friends`, `contact-name-taken`, `not-settled`, `too-many-friends` (when it is the other person who has as many as one may): the person named.
             ///   - email: `unknown-email`, `email-has-account`, `contact-email-taken`.
             ///   - friendCode: `unknown-friend-code`.
             ///   - balances: `not-settled`: each open balance, seen from the user's side (positive: they owe the user).
@@ -404,6 +410,7 @@ extension Components {
             ///   - length: `invalid-friend-code-length`: the characters found.
             ///   - character: `invalid-friend-code-character`: the character friend codes do not use.
             ///   - reason: `cannot-link`, `cannot-merge`, `invalid-settlement`, `refused`: the reason or rule, in words.
+            ///   - limit: `too-many-friends`, `too-many-contacts`: the most one may have.
             public init(
                 field: Swift.String? = nil,
                 name: Components.Schemas.DisplayName? = nil,
@@ -418,7 +425,8 @@ extension Components {
                 basisPoints: Swift.Int64? = nil,
                 length: Swift.Int32? = nil,
                 character: Swift.String? = nil,
-                reason: Swift.String? = nil
+                reason: Swift.String? = nil,
+                limit: Swift.Int64? = nil
             ) {
                 self.field = field
                 self.name = name
@@ -434,6 +442,7 @@ extension Components {
                 self.length = length
                 self.character = character
                 self.reason = reason
+                self.limit = limit
             }
             public enum CodingKeys: String, CodingKey {
                 case field
@@ -450,6 +459,7 @@ extension Components {
                 case length
                 case character
                 case reason
+                case limit
             }
         }
         /// - Remark: Generated from `#/components/schemas/SignUpRequest`.
