@@ -36,7 +36,8 @@ public struct ServerServices: Sendable {
     /// A fresh accounts service keeping its session in `tokens` (which holds the request's
     /// token, or none).
     public let sessions: @Sendable (_ tokens: any SessionTokenStore) -> any AccountsService
-    /// Whether the store answers, for readiness.
+    /// Whether the store answers, for readiness: asked of the store at most once a second
+    /// (``ReadinessProbe``).
     let probe: @Sendable () async -> Bool
     /// Closes the store; after it, requests fail as "store unavailable".
     public let close: @Sendable () async -> Void
@@ -63,7 +64,8 @@ public struct ServerServices: Sendable {
         preferences = services.preferences
         verifier = services.verifier
         self.sessions = sessions
-        self.probe = probe
+        let readiness = ReadinessProbe(probe: probe)
+        self.probe = { await readiness.ready() }
         self.close = close
         self.now = now
         self.balanceChanges = balanceChanges
