@@ -22,6 +22,22 @@ struct DatabaseURLTests {
         #expect(ipv6.database("other").database == "other")
     }
 
+    @Test("without sslmode, a database on another machine is reached over TLS or not at all; on this machine TLS is preferred", arguments: [
+        ("postgres://ada@db.example.com/flows", DatabaseURL.TLSMode.require),
+        ("postgres://ada@10.0.0.7:5432/flows", .require),
+        ("postgres://ada@[2001:db8::1]/flows", .require),
+        ("postgres://ada@db.example.com/flows?sslmode=prefer", .prefer),
+        ("postgres://ada@db.example.com/flows?sslmode=disable", .disable),
+        ("postgres://ada@localhost/flows", .prefer),
+        ("postgres://ada@LOCALHOST/flows", .prefer),
+        ("postgres://ada@127.0.0.1/flows", .prefer),
+        ("postgres://ada@127.8.9.1/flows", .prefer),
+        ("postgres://ada@[::1]/flows", .prefer),
+    ])
+    func tlsByHost(text: String, tls: DatabaseURL.TLSMode) throws {
+        #expect(try DatabaseURL(text).tls == tls)
+    }
+
     @Test("every way a URL can be wrong is refused, saying what was found", arguments: [
         ("", DatabaseURLError.notAURL),
         ("localhost:5432/flows", .notAURL),

@@ -24,7 +24,7 @@ struct ServerCommand: AsyncParsableCommand {
     var port: Int = ProcessInfo.processInfo.environment["FLOWS_SERVER_PORT"].flatMap { Int($0) } ?? 8080
 
     @Option(help: ArgumentHelp(
-        "Where the data lives (env FLOWS_DATABASE_URL): postgres://USER:PASSWORD@HOST:PORT/DATABASE; sqlite:PATH for one machine; memory for a trial.",
+        "Where the data lives (env FLOWS_DATABASE_URL): postgres://USER:PASSWORD@HOST:PORT/DATABASE (TLS required unless HOST is this machine or ?sslmode=prefer|disable says otherwise); sqlite:PATH for one machine; memory for a trial.",
         valueName: "url"
     ))
     var database: String?

@@ -4,7 +4,9 @@ import Foundation
 /// `postgres://user:password@host:port/database`, optionally `?sslmode=disable|prefer|require`.
 ///
 /// A user name or password with reserved characters (`@`, `:`, `/`) is percent-encoded in the URL.
-/// The port defaults to 5432 and TLS to `prefer` (as libpq does).
+/// The port defaults to 5432. TLS defaults to `require` for a database on another machine (a
+/// password and a ledger do not cross a network in the clear unless `sslmode=prefer` or
+/// `disable` says so), and to `prefer` on this one (`localhost`, `127.0.0.0/8`, `::1`).
 public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     /// Whether the connection is encrypted: never, when the server offers it, or always.
     public enum TLSMode: String, Sendable, CaseIterable {
@@ -18,13 +20,23 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     public var database: String
     public var tls: TLSMode
 
-    public init(host: String, port: Int = 5432, user: String, password: String?, database: String, tls: TLSMode = .prefer) {
+    /// `tls` nil: by the host (``defaultTLS(for:)``).
+    public init(host: String, port: Int = 5432, user: String, password: String?, database: String, tls: TLSMode? = nil) {
         self.host = host
         self.port = port
         self.user = user
         self.password = password
         self.database = database
-        self.tls = tls
+        self.tls = tls ?? Self.defaultTLS(for: host)
+    }
+
+    /// `prefer` for this machine (`localhost`, any `127.x.y.z`, `::1`), `require` for any other.
+    public static func defaultTLS(for host: String) -> TLSMode {
+        let name = host.lowercased()
+        if name == "localhost" || name == "::1" || name == "0:0:0:0:0:0:0:1" { return .prefer }
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        if octets.count == 4, octets[0] == "127", octets.allSatisfy({ UInt8($0) != nil }) { return .prefer }
+        return .require
     }
 
     /// Reads a URL; every way it can be wrong has its own error, naming what was found.
@@ -47,7 +59,7 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
             guard (1...65_535).contains(given) else { throw .port(String(given)) }
             port = given
         }
-        var tls = TLSMode.prefer
+        var tls: TLSMode?
         for item in components.queryItems ?? [] {
             guard item.name == "sslmode" else { throw .parameter(item.name) }
             guard let mode = item.value.flatMap(TLSMode.init(rawValue:)) else { throw .sslMode(item.value ?? "") }
