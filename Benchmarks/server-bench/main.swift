@@ -95,7 +95,7 @@ func seed(_ url: DatabaseURL, into folder: URL) async throws {
     await services.close()
     // The tables' statistics and visibility map brought up to date now, so that the autovacuum
     // the seeding set off does not share the measurements' cores.
-    let database = ServerDatabase(url: url, maximumConnections: 1)
+    let database = ServerDatabase(url: url, maximumConnections: 1, statementTimeout: nil)
     _ = try await database.withoutTransaction { try $0.execute("VACUUM (ANALYZE)") }
     await database.shutdown()
     print(

@@ -102,10 +102,11 @@ public enum FlowsServer {
     /// clients, so an instant comes back as it went).
     public static let coding = Configuration(dateTranscoder: .iso8601WithFractionalSeconds, jsonEncodingOptions: [.sortedKeys])
 
-    /// The services on `location`'s store.
-    public static func services(on location: DatabaseLocation) -> ServerServices {
+    /// The services on `location`'s store; on PostgreSQL, each statement cancelled after
+    /// `statementTimeout` (nil: never).
+    public static func services(on location: DatabaseLocation, statementTimeout: Duration? = .seconds(5)) -> ServerServices {
         switch location {
-        case .postgres(let url): ServerServices.postgres(url)
+        case .postgres(let url): ServerServices.postgres(url, statementTimeout: statementTimeout)
         case .sqlite(let url): ServerServices.sqlite(.file(url))
         case .memory: ServerServices.sqlite(.memory)
         }

@@ -92,9 +92,12 @@ public struct ServerServices: Sendable {
     /// The services on a PostgreSQL database, shared by every server that names it. Every
     /// area's migrations run before the first request (each once, whichever server is first).
     public static func postgres(
-        _ url: DatabaseURL, maximumConnections: Int = 16, fast: Bool = false, now: @escaping @Sendable () -> Date = Date.init
+        _ url: DatabaseURL, maximumConnections: Int = 16, statementTimeout: Duration? = .seconds(5), fast: Bool = false,
+        now: @escaping @Sendable () -> Date = Date.init
     ) -> ServerServices {
-        let database = ServerDatabase(url: url, maximumConnections: maximumConnections, migrations: postgresMigrations)
+        let database = ServerDatabase(
+            url: url, maximumConnections: maximumConnections, migrations: postgresMigrations, statementTimeout: statementTimeout
+        )
         let changes = BalanceChangeRelay()
         return live(
             stores: postgresStores(database, balancesChanged: changes.publish), changes: changes,

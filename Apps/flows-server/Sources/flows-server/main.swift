@@ -48,6 +48,12 @@ struct ServerCommand: AsyncParsableCommand {
     var cacheSeconds: Double = ProcessInfo.processInfo.environment["FLOWS_CACHE_SECONDS"].flatMap { Double($0) } ?? 1
 
     @Option(help: ArgumentHelp(
+        "How long one PostgreSQL statement may run before it is cancelled, in seconds (env FLOWS_STATEMENT_TIMEOUT; 0: as long as it takes). The request is then answered 503.",
+        valueName: "seconds"
+    ))
+    var statementTimeout: Double = ProcessInfo.processInfo.environment["FLOWS_STATEMENT_TIMEOUT"].flatMap { Double($0) } ?? 5
+
+    @Option(help: ArgumentHelp(
         "A load balancer or reverse proxy in front of the server, as an address or a range (10.0.0.0/8, fd00::/8); repeat for more (env FLOWS_TRUSTED_PROXIES, separated by commas). The client's address, for the per-address limits, is then read from the X-Forwarded-For these append to. Without one, X-Forwarded-For is ignored.",
         valueName: "range"
     ))
@@ -63,6 +69,9 @@ struct ServerCommand: AsyncParsableCommand {
         }
         guard cacheSeconds.isFinite, (0...3_600).contains(cacheSeconds) else {
             throw ValidationError("--cache-seconds is from 0 to 3600.")
+        }
+        guard statementTimeout.isFinite, (0...3_600).contains(statementTimeout) else {
+            throw ValidationError("--statement-timeout is from 0 to 3600 seconds.")
         }
         _ = try trustedProxies()
     }
@@ -106,7 +115,8 @@ struct ServerCommand: AsyncParsableCommand {
         )
         let host = host
         logger.info("starting", metadata: ["database": "\(location)"])
-        try await FlowsServer.run(configuration, services: FlowsServer.services(on: location), logger: logger) { port in
+        let statementLimit: Duration? = statementTimeout > 0 ? .milliseconds(max(1, Int64((statementTimeout * 1_000).rounded()))) : nil
+        try await FlowsServer.run(configuration, services: FlowsServer.services(on: location, statementTimeout: statementLimit), logger: logger) { port in
             logger.notice("serving", metadata: ["address": "http://\(host):\(port)"])
         }
     }

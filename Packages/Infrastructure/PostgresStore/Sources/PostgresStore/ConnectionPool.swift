@@ -12,6 +12,7 @@ final class ConnectionPool: Sendable {
     private let url: DatabaseURL
     private let capacity: Int
     private let connectTimeout: Duration
+    private let statementTimeout: Duration?
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private let state = Mutex(State())
@@ -22,10 +23,11 @@ final class ConnectionPool: Sendable {
         var closed = false
     }
 
-    init(url: DatabaseURL, capacity: Int, connectTimeout: Duration, eventLoopGroup: any EventLoopGroup, logger: Logger) {
+    init(url: DatabaseURL, capacity: Int, connectTimeout: Duration, statementTimeout: Duration?, eventLoopGroup: any EventLoopGroup, logger: Logger) {
         self.url = url
         self.capacity = capacity
         self.connectTimeout = connectTimeout
+        self.statementTimeout = statementTimeout
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
     }
@@ -120,6 +122,12 @@ final class ConnectionPool: Sendable {
         )
         let (seconds, attoseconds) = timeout.components
         configuration.options.connectTimeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        if let statementTimeout {
+            // Set at the connection's start, for every statement on it (in milliseconds, at least 1).
+            let (whole, fraction) = statementTimeout.components
+            let milliseconds = max(1, whole.multipliedReportingOverflow(by: 1_000).partialValue + fraction / 1_000_000_000_000_000)
+            configuration.options.additionalStartupParameters.append(("statement_timeout", String(milliseconds)))
+        }
         let id = ids.wrappingAdd(1, ordering: .relaxed).newValue
         return PostgresConnection.connect(on: eventLoopGroup.next(), configuration: configuration, id: id, logger: logger)
     }

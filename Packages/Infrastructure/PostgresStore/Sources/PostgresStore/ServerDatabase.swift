@@ -38,11 +38,14 @@ public final class ServerDatabase: Sendable {
     ///   - migrations: every area's, in the order they run; each identifier once.
     ///   - writeAttempts: how many times a write that fails to serialize is tried in all (from
     ///     the fourth, alone).
+    ///   - statementTimeout: how long one statement may run before PostgreSQL cancels it (the
+    ///     transaction then fails, as the database being unavailable); nil: as long as it takes.
     public init(
         url: DatabaseURL,
         maximumConnections: Int = 16,
         migrations: [PostgresMigration] = [],
         connectTimeout: Duration = .seconds(5),
+        statementTimeout: Duration? = .seconds(5),
         writeAttempts: Int = 12,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "flows.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -52,7 +55,10 @@ public final class ServerDatabase: Sendable {
         self.migrations = migrations
         self.logger = logger
         self.writeAttempts = max(1, writeAttempts)
-        pool = ConnectionPool(url: url, capacity: connections, connectTimeout: connectTimeout, eventLoopGroup: eventLoopGroup, logger: logger)
+        pool = ConnectionPool(
+            url: url, capacity: connections, connectTimeout: connectTimeout, statementTimeout: statementTimeout, eventLoopGroup: eventLoopGroup,
+            logger: logger
+        )
         threads = NIOThreadPool(numberOfThreads: connections)
         threads.start()
     }
@@ -280,6 +286,9 @@ public final class ServerDatabase: Sendable {
         func inTransaction<T>(_ work: () throws -> T) throws -> T {
             try transaction.begin("BEGIN ISOLATION LEVEL READ COMMITTED")
             do {
+                // A migration may build an index over every row, and waits for another server's:
+                // the statement timeout is for requests, not for these.
+                try transaction.execute("SET LOCAL statement_timeout = 0")
                 try transaction.execute("SELECT pg_advisory_xact_lock($1)", [Self.migrationLock])
                 let result = try work()
                 try transaction.commit()
