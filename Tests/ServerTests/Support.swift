@@ -23,13 +23,16 @@ struct LiveServer: Sendable {
         limits: RateLimits = RateLimits(failuresPerAccount: 1_000, failuresPerAddress: 1_000, signUpsPerAddress: 1_000),
         maximumBodyBytes: Int = 2 << 20,
         trustedProxies: [AddressRange] = [],
+        idleTimeout: Duration = .seconds(30),
+        bodyReadTimeout: Duration = .seconds(30),
         _ body: @Sendable (LiveServer) async throws -> Void
     ) async throws {
         let clock = TestClock()
         let services = ServerServices.sqlite(.memory, fast: true, now: { clock.now })
         let server = try await RunningServer.start(
             services: services, configuration: ServerConfiguration(
-                port: 0, maximumBodyBytes: maximumBodyBytes, rateLimits: limits, trustedProxies: trustedProxies
+                port: 0, maximumBodyBytes: maximumBodyBytes, rateLimits: limits, trustedProxies: trustedProxies, idleTimeout: idleTimeout,
+                bodyReadTimeout: bodyReadTimeout
             )
         )
         do {
@@ -316,6 +319,23 @@ final class RawConnection {
             guard count < 0, errno == EAGAIN || errno == EINTR, waited < quiet else { return false }
             try await pause(&waited)
         }
+    }
+
+    /// Whether the server closes the connection within `time`, whatever it sends first.
+    func closed(within time: Duration) async throws -> Bool {
+        var waited: Duration = .zero
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        while waited < time {
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return true }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[..<count])
+                continue
+            }
+            guard errno == EAGAIN || errno == EINTR else { return true }
+            try await pause(&waited)
+        }
+        return false
     }
 
     private func pause(_ waited: inout Duration) async throws {

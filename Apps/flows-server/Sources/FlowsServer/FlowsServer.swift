@@ -28,11 +28,20 @@ public struct ServerConfiguration: Sendable {
     /// says who the client is (see ``ClientAddresses``). None: the client is the connection's
     /// peer.
     public var trustedProxies: [AddressRange]
+    /// How long a connection may stay open with no request under way (a request's head read
+    /// slowly included) before the server closes it.
+    public var idleTimeout: Duration
+    /// How long a request's body may take to arrive whole (60 s: 2 MiB at 35 KB/s); past it,
+    /// the connection is closed.
+    public var bodyReadTimeout: Duration
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maximumBodyBytes: Int = 2 << 20, rateLimits: RateLimits = .standard,
-        cacheLifetime: TimeInterval = 1, trustedProxies: [AddressRange] = []
+        cacheLifetime: TimeInterval = 1, trustedProxies: [AddressRange] = [], idleTimeout: Duration = .seconds(30),
+        bodyReadTimeout: Duration = .seconds(60)
     ) {
+        self.idleTimeout = idleTimeout
+        self.bodyReadTimeout = bodyReadTimeout
         self.host = host
         self.port = port
         self.maximumBodyBytes = maximumBodyBytes
@@ -123,7 +132,8 @@ public enum FlowsServer {
         let router = Router(context: ServerRequestContext.self)
         let routes = RouteTable()
         router.add(middleware: RequestMiddleware(
-                maximumBodyBytes: configuration.maximumBodyBytes, clients: ClientAddresses(trustedProxies: configuration.trustedProxies), routes: routes
+                maximumBodyBytes: configuration.maximumBodyBytes, bodyReadTimeout: configuration.bodyReadTimeout,
+                clients: ClientAddresses(trustedProxies: configuration.trustedProxies), routes: routes
             ))
         let limits = SignInLimits(configuration.rateLimits, shared: services.shared, now: services.now)
         let lifetime = max(0, configuration.cacheLifetime)
@@ -142,8 +152,11 @@ public enum FlowsServer {
         try endpoints.preferences(services.preferences)
         try endpoints.expenses(services.expenses)
         try endpoints.health(services)
+        let (seconds, attoseconds) = configuration.idleTimeout.components
+        let idle = TimeAmount.nanoseconds(seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + attoseconds / 1_000_000_000)
         return Application(
             router: router,
+            server: .http1(configuration: .init(idleTimeout: idle)),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "flows-server"),
             services: [StoreLifecycle(services: services)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },

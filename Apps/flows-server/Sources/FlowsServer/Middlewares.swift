@@ -18,10 +18,13 @@ import Synchronization
 struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: SocketAddress?
+    /// The request's connection: closed when its body is too slow to arrive.
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 }
 
@@ -33,6 +36,8 @@ struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
 struct RequestMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let maximumBodyBytes: Int
+    /// How long the body may take to arrive whole.
+    let bodyReadTimeout: Duration
     /// Who the client is, behind the proxies trusted to say so.
     let clients: ClientAddresses
     /// The paths served, to tell a method a path does not take (`405`) from a path that is not
@@ -74,7 +79,7 @@ struct RequestMiddleware: RouterMiddleware {
         }
         var request = request
         do {
-            _ = try await request.collectBody(upTo: maximumBodyBytes)
+            request = try await Self.collected(request, on: context.channel, upTo: maximumBodyBytes, within: bodyReadTimeout)
         } catch is NIOTooManyBytesError {
             // A chunked body (no Content-Length) that goes past the limit.
             throw APIProblem.payloadTooLarge(limit: maximumBodyBytes)
@@ -82,6 +87,51 @@ struct RequestMiddleware: RouterMiddleware {
             throw APIProblem.payloadTooLarge(limit: maximumBodyBytes)
         }
         return try await next(request, context)
+    }
+
+    /// `request` with its body read whole. A body that has not arrived within `timeout` (a
+    /// client sending a byte now and then) has its connection closed, which ends the read: the
+    /// client gets no answer, and holds the connection no longer.
+    private static func collected(_ request: Request, on channel: any Channel, upTo limit: Int, within timeout: Duration) async throws -> Request {
+        // Nothing to wait for without a body (a GET).
+        if request.headers[.contentLength] == "0" || (request.headers[.contentLength] == nil && request.headers[.transferEncoding] == nil) {
+            var request = request
+            _ = try await request.collectBody(upTo: limit)
+            return request
+        }
+        let timedOut = Flag()
+        return try await withThrowingTaskGroup(of: Request?.self) { group in
+            group.addTask {
+                var request = request
+                _ = try await request.collectBody(upTo: limit)
+                return request
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                timedOut.raise()
+                channel.close(promise: nil)
+                return nil
+            }
+            do {
+                while let next = try await group.next() {
+                    guard let read = next else { continue }
+                    group.cancelAll()
+                    // A read cut short by the close is no body.
+                    guard !timedOut.isRaised else { throw APIProblem.requestTimeout(timeout) }
+                    return read
+                }
+            } catch where timedOut.isRaised {
+                throw APIProblem.requestTimeout(timeout)
+            }
+            throw APIProblem.requestTimeout(timeout)
+        }
+    }
+
+    /// Set once, read from any task.
+    private final class Flag: Sendable {
+        private let raised = Atomic<Bool>(false)
+        var isRaised: Bool { raised.load(ordering: .relaxed) }
+        func raise() { raised.store(true, ordering: .relaxed) }
     }
 
     private func problem(for error: any Error) -> APIProblem {

@@ -22,6 +22,11 @@ extension APIProblem {
         return problem
     }
 
+    /// A body that did not arrive whole in time: for the log, as its connection is closed.
+    static func requestTimeout(_ timeout: Duration) -> APIProblem {
+        APIProblem(.requestTimeout, .invalidRequest, "The request's body did not arrive within \(timeout).")
+    }
+
     static func payloadTooLarge(limit: Int) -> APIProblem {
         let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
         return APIProblem(.contentTooLarge, .payloadTooLarge, "The request is larger than \(size).")
