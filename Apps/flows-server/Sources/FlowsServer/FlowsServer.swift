@@ -152,11 +152,9 @@ public enum FlowsServer {
         try endpoints.preferences(services.preferences)
         try endpoints.expenses(services.expenses)
         try endpoints.health(services)
-        let (seconds, attoseconds) = configuration.idleTimeout.components
-        let idle = TimeAmount.nanoseconds(seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + attoseconds / 1_000_000_000)
         return Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: idle)),
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "flows-server"),
             services: [StoreLifecycle(services: services)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },

@@ -58,10 +58,8 @@ extension SignInLimits {
         let user: User
         do {
             user = try await services.sessions(tokens).signUp(email: draft.email, displayName: draft.displayName, password: draft.password)
-        } catch AccountsError.storeUnavailable(let reason) {
-            await signUps.release(claim)
-            throw AccountsError.storeUnavailable(reason)
         } catch {
+            if case AccountsError.storeUnavailable = error { await signUps.release(claim) }
             throw error
         }
         RequestScope.record?.user = user.id

@@ -14,7 +14,7 @@ public struct LiveFriendsService: FriendsService {
     private let merging: any PersonMerging
     private let random: any RandomSource
     private let now: @Sendable () -> Date
-    private let limits: FriendLimits
+    private let limits = FriendLimits()
 
     public init(
         store: any FriendsStore,
@@ -22,10 +22,8 @@ public struct LiveFriendsService: FriendsService {
         expenses: any ExpensesService,
         merging: any PersonMerging,
         random: any RandomSource = SystemRandomSource(),
-        now: @escaping @Sendable () -> Date = Date.init,
-        limits: FriendLimits = FriendLimits()
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
-        self.limits = limits
         self.store = store
         self.accounts = accounts
         self.expenses = expenses

@@ -120,12 +120,10 @@ final class ConnectionPool: Sendable {
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls
         )
-        let (seconds, attoseconds) = timeout.components
-        configuration.options.connectTimeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        configuration.options.connectTimeout = TimeAmount(timeout)
         if let statementTimeout {
             // Set at the connection's start, for every statement on it (in milliseconds, at least 1).
-            let (whole, fraction) = statementTimeout.components
-            let milliseconds = max(1, whole.multipliedReportingOverflow(by: 1_000).partialValue + fraction / 1_000_000_000_000_000)
+            let milliseconds = max(1, TimeAmount(statementTimeout).nanoseconds / 1_000_000)
             configuration.options.additionalStartupParameters.append(("statement_timeout", String(milliseconds)))
         }
         let id = ids.wrappingAdd(1, ordering: .relaxed).newValue

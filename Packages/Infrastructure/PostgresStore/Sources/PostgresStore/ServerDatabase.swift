@@ -332,8 +332,7 @@ public final class ServerDatabase: Sendable {
     public func checkReady(timeout: Duration = .seconds(2)) async throws(ServerDatabaseError) {
         guard !isShutDown.load(ordering: .relaxed) else { throw .unavailable("it was shut down") }
         let connection = try await pool.takeAsync(timeout: timeout)
-        let (seconds, attoseconds) = timeout.components
-        let deadline = connection.eventLoop.scheduleTask(in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)) {
+        let deadline = connection.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             // No answer in time: closing the connection fails the query.
             let _: EventLoopFuture<Void> = connection.close()
         }
