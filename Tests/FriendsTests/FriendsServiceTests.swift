@@ -89,9 +89,13 @@ struct FriendsServiceTests {
         let cy = try await world.account("Cy")
         let code = bob.friendCode.description.lowercased().replacingOccurrences(of: "-", with: " ")
         let found = try await world.friends.find(.friendCode(code), for: ada.id)
-        #expect(found == Friend(id: bob.id, name: bob.displayName, kind: .account(email: bob.email, friendCode: bob.friendCode)))
+        // A look-up shows the id and name, never the email.
+        #expect(found == PublicProfile(id: bob.id, name: bob.displayName))
+        #expect(try await world.friends.find(.email("BOB@example.com"), for: ada.id) == found)
         #expect(try await world.friends.friends(of: ada.id).isEmpty)
-        _ = try await world.friends.add(.friendCode(code), by: ada.id)
+        // Once friends, they see each other's email and friend code.
+        let added = try await world.friends.add(.friendCode(code), by: ada.id)
+        #expect(added == Friend(id: bob.id, name: bob.displayName, kind: .account(email: bob.email, friendCode: bob.friendCode)))
         _ = try await world.friends.add(.email(" CY@Example.com "), by: ada.id)
         #expect(try await world.friends.friends(of: ada.id).map(\.id) == [bob.id, cy.id])
         #expect(try await world.friends.friends(of: bob.id).map(\.id) == [ada.id])

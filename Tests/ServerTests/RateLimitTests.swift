@@ -148,6 +148,60 @@ struct RateLimitTests {
         }
     }
 
+    @Test("guesses from other addresses never lock the owner out of the address they sign in from; together they are held to a slower limit")
+    func lockoutPerAddress() async throws {
+        let limits = RateLimits(failuresPerAccount: 3, failuresPerAccountFromNewAddresses: 5, failuresPerAddress: 1_000, signUpsPerAddress: 1_000)
+        let loopback = [try AddressRange(parsing: "127.0.0.0/8"), try AddressRange(parsing: "::1")]
+        try await LiveServer.with(limits: limits, trustedProxies: loopback) { server in
+            _ = try await server.signUp("Ada")
+            func signIn(_ password: String, from address: String) async throws -> RawResponse {
+                try await server.raw(
+                    "POST", "/sessions", body: Data(#"{"email":"ada@example.com","password":"\#(password)"}"#.utf8), headers: ["X-Forwarded-For": address]
+                )
+            }
+            let home = "198.51.100.10"
+            #expect(try await signIn("correct horse", from: home).status == 200, "Ada at home")
+            // Someone guesses from one address: three, then that address is held back.
+            for attempt in 1...3 { #expect(try await signIn("wrong horse", from: "203.0.113.1").status == 401, "guess \(attempt)") }
+            expectLimited(try await signIn("wrong horse", from: "203.0.113.1"), "a fourth guess from the same address")
+            // From a second address: two more, then the new addresses' five are spent together.
+            for attempt in 1...2 { #expect(try await signIn("wrong horse", from: "203.0.113.2").status == 401, "second address, guess \(attempt)") }
+            expectLimited(try await signIn("wrong horse", from: "203.0.113.2"), "a sixth guess from new addresses")
+            expectLimited(try await signIn("correct horse", from: "203.0.113.3"), "the right password from a third new address")
+            // Ada, at home, is not locked out: not after a typo of her own either.
+            #expect(try await signIn("wrong horse", from: home).status == 401, "Ada's typo")
+            #expect(try await signIn("correct horse", from: home).status == 200, "Ada at home, while others are held back")
+        }
+    }
+
+    @Test("looking accounts up is limited per user and per address: every kind of look-up counts, found or not")
+    func lookups() async throws {
+        let limits = RateLimits(failuresPerAccount: 1_000, failuresPerAddress: 1_000, signUpsPerAddress: 1_000, lookupsPerUser: 4, lookupsPerAddress: 6)
+        let loopback = [try AddressRange(parsing: "127.0.0.0/8"), try AddressRange(parsing: "::1")]
+        try await LiveServer.with(limits: limits, trustedProxies: loopback) { server in
+            let ada = try await server.signUp("Ada")
+            let bob = try await server.signUp("Bob")
+            let cy = try await server.signUp("Cy")
+            func lookUp(_ path: String, _ json: String, as member: Member, from address: String = "203.0.113.1") async throws -> RawResponse {
+                try await server.raw("POST", path, token: member.token, body: Data(json.utf8), headers: ["X-Forwarded-For": address])
+            }
+            let code = bob.user.friendCode
+            #expect(try await lookUp("/friend-lookup", #"{"by":"friend-code","friendCode":"\#(code)"}"#, as: ada).status == 200)
+            #expect(try await lookUp("/friend-lookup", #"{"by":"friend-code","friendCode":"AAAA"}"#, as: ada).status == 422, "one refused counts too")
+            #expect(try await lookUp("/users/by-email", #"{"email":"nobody@example.com"}"#, as: ada).status == 404)
+            #expect(try await lookUp("/contacts", #"{"name":"Sam","email":"sam@example.com"}"#, as: ada).status == 201, "a contact's email")
+            expectLimited(try await lookUp("/friends", #"{"by":"friend-code","friendCode":"\#(code)"}"#, as: ada), "Ada's fifth look-up")
+            // A contact without an email looks nobody up.
+            #expect(try await lookUp("/contacts", #"{"name":"Tess"}"#, as: ada).status == 201)
+            // Cy, from the same address, has two before the address's six are spent.
+            #expect(try await lookUp("/users/by-friend-code", #"{"friendCode":"\#(code)"}"#, as: cy).status == 200)
+            #expect(try await lookUp("/friends", #"{"by":"friend-code","friendCode":"\#(code)"}"#, as: cy).status == 201)
+            expectLimited(try await lookUp("/friend-lookup", #"{"by":"email","email":"ada@example.com"}"#, as: cy), "the address's seventh")
+            // From elsewhere Cy still has two of their own.
+            #expect(try await lookUp("/friend-lookup", #"{"by":"email","email":"ada@example.com"}"#, as: cy, from: "203.0.113.2").status == 200)
+        }
+    }
+
     @Test("the wait is from 1 second to the window, whatever the times say")
     func waitsAreBounded() {
         #expect(retryAfter(oldest: 10, window: 900, now: 20) == 890)

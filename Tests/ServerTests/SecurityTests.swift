@@ -177,6 +177,28 @@ struct SecurityTests {
         }
     }
 
+    @Test("every look-up by friend code or email answers the id and name, never the email")
+    func lookupsShowNoEmail() async throws {
+        try await LiveServer.with { server in
+            let world = try await World.make(on: server)
+            let dee = world.dee.user
+            let byCode = #"{"by":"friend-code","friendCode":"\#(dee.friendCode)"}"#
+            let byEmail = #"{"by":"email","email":"dee@example.com"}"#
+            let lookups: [(String, String)] = [
+                ("/friend-lookup", byCode), ("/friend-lookup", byEmail),
+                ("/users/by-friend-code", #"{"friendCode":"\#(dee.friendCode)"}"#), ("/users/by-email", #"{"email":"DEE@example.com"}"#),
+                ("/contacts/\(world.sam)/link-target", byCode), ("/contacts/\(world.sam)/link-target", byEmail),
+            ]
+            for (path, body) in lookups {
+                let answer = try await server.raw("POST", path, token: world.ada.token, json: body)
+                #expect(answer.status == 200, "\(path) \(body): \(answer)")
+                let fields = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: String]
+                #expect(fields == ["id": dee.id, "name": "Dee"], "\(path) \(body): \(answer)")
+                #expect(!answer.text.lowercased().contains("dee@example.com"), "\(path) \(body)")
+            }
+        }
+    }
+
     // MARK: - What the domain allows today
 
     // Emails are not verified: whoever signs up with the email Ada gave her contact, and asks

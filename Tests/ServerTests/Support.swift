@@ -20,7 +20,10 @@ struct LiveServer: Sendable {
 
     /// Runs `body` against a fresh server, then shuts it down.
     static func with(
-        limits: RateLimits = RateLimits(failuresPerAccount: 1_000, failuresPerAddress: 1_000, signUpsPerAddress: 1_000),
+        limits: RateLimits = RateLimits(
+            failuresPerAccount: 1_000, failuresPerAccountFromNewAddresses: 1_000, failuresPerAddress: 1_000, signUpsPerAddress: 1_000,
+            lookupsPerUser: 1_000, lookupsPerAddress: 1_000
+        ),
         maximumBodyBytes: Int = 2 << 20,
         trustedProxies: [AddressRange] = [],
         idleTimeout: Duration = .seconds(30),

@@ -37,8 +37,8 @@ struct FakeAccounts: AccountsService, Fake {
     var storedSession: (@Sendable () async throws(AccountsError) -> StoredSession)?
     var existing: (@Sendable (Set<UserID>) async throws(AccountsError) -> Set<UserID>)?
     var users: (@Sendable (Set<UserID>, UserID) async throws(AccountsError) -> [User])?
-    var userWithFriendCode: (@Sendable (FriendCode, UserID) async throws(AccountsError) -> User?)?
-    var userWithEmail: (@Sendable (String, UserID) async throws(AccountsError) -> User?)?
+    var profileWithFriendCode: (@Sendable (FriendCode, UserID) async throws(AccountsError) -> PublicProfile?)?
+    var profileWithEmail: (@Sendable (String, UserID) async throws(AccountsError) -> PublicProfile?)?
     var avatarFor: (@Sendable (UserID, UserID) async throws(AccountsError) -> Avatar)?
     var changeDisplayName: (@Sendable (String, UserID) async throws(AccountsError) -> User)?
     var changeEmail: (@Sendable (String, String, UserID) async throws(AccountsError) -> User)?
@@ -61,11 +61,11 @@ struct FakeAccounts: AccountsService, Fake {
     func storedSession() async throws(AccountsError) -> StoredSession { try await (storedSession ?? missing("storedSession"))() }
     func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { try await (existing ?? missing("existing"))(people) }
     func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] { try await (users ?? missing("users"))(people, user) }
-    func user(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> User? {
-        try await (userWithFriendCode ?? missing("user(withFriendCode:)"))(code, user)
+    func profile(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> PublicProfile? {
+        try await (profileWithFriendCode ?? missing("profile(withFriendCode:)"))(code, user)
     }
-    func user(withEmail email: String, for user: UserID) async throws(AccountsError) -> User? {
-        try await (userWithEmail ?? missing("user(withEmail:)"))(email, user)
+    func profile(withEmail email: String, for user: UserID) async throws(AccountsError) -> PublicProfile? {
+        try await (profileWithEmail ?? missing("profile(withEmail:)"))(email, user)
     }
     func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar { try await (avatarFor ?? missing("avatar(of:for:)"))(person, user) }
     func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User {

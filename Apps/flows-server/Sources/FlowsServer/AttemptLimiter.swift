@@ -4,24 +4,44 @@ import Synchronization
 
 /// How many attempts the server allows before it answers `429 rate-limited`.
 public struct RateLimits: Sendable, Equatable {
-    /// Failed password checks (sign-in, changing the email or the password) per account.
+    /// Failed password checks per account from one client address (sign-in), or per account
+    /// from its own sessions (changing the email or the password).
     public var failuresPerAccount: Int
+    /// Failed sign-ins per account from every address it has not signed in from in the last
+    /// ``knownAddressDays``, all together: a slower limit on guessing from many addresses, which
+    /// never locks the owner out of the addresses they use.
+    public var failuresPerAccountFromNewAddresses: Int
     /// Failed sign-ins per client address, whichever accounts they tried.
     public var failuresPerAddress: Int
     /// New accounts per client address (each costs a bcrypt hash).
     public var signUpsPerAddress: Int
+    /// Look-ups of accounts by friend code or email (finding, adding, linking, a contact's
+    /// email) per user.
+    public var lookupsPerUser: Int
+    /// The same per client address, whichever users ask.
+    public var lookupsPerAddress: Int
     /// The window the counts above are kept for.
     public var window: Duration
 
-    public init(failuresPerAccount: Int = 10, failuresPerAddress: Int = 50, signUpsPerAddress: Int = 20, window: Duration = .seconds(15 * 60)) {
+    /// How long an address an account signed in from stays one it is known at.
+    public static let knownAddressDays = 30
+
+    public init(
+        failuresPerAccount: Int = 10, failuresPerAccountFromNewAddresses: Int = 100, failuresPerAddress: Int = 50, signUpsPerAddress: Int = 20,
+        lookupsPerUser: Int = 100, lookupsPerAddress: Int = 300, window: Duration = .seconds(15 * 60)
+    ) {
         self.failuresPerAccount = failuresPerAccount
+        self.failuresPerAccountFromNewAddresses = failuresPerAccountFromNewAddresses
         self.failuresPerAddress = failuresPerAddress
         self.signUpsPerAddress = signUpsPerAddress
+        self.lookupsPerUser = lookupsPerUser
+        self.lookupsPerAddress = lookupsPerAddress
         self.window = window
     }
 
-    /// The defaults: 10 failures per account and 50 per address, 20 sign-ups per address, in
-    /// any 15 minutes.
+    /// The defaults, in any 15 minutes: 10 failures per account from one address and 100 from
+    /// new addresses together, 50 per address; 20 sign-ups per address; 100 look-ups per user and
+    /// 300 per address.
     public static let standard = RateLimits()
 }
 
@@ -90,6 +110,12 @@ final class AttemptLimiter: Sendable {
     func reset(_ key: String) {
         _ = state.withLock { $0.attempts.removeValue(forKey: key) }
     }
+
+    /// Whether `key` has an attempt in the window.
+    func contains(_ key: String) -> Bool {
+        let since = now() - window
+        return state.withLock { $0.attempts[key]?.contains { $0.time > since } ?? false }
+    }
 }
 
 /// A window in seconds, at least 1.
@@ -119,23 +145,33 @@ func retryAfter(oldest: Double, window: Double, now: Double) -> Int {
     return Int(min(max(seconds, 1), window.rounded(.up)))
 }
 
-/// The server's three limits together: in the database every server shares, when there is
-/// one (PostgreSQL), or else in this process's memory.
-struct SignInLimits: Sendable {
+/// The server's limits together: in the database every server shares, when there is one
+/// (PostgreSQL), or else in this process's memory.
+struct RequestLimits: Sendable {
+    /// Failed password checks per account and address (and per account, from its sessions).
     let accounts: any AttemptCounts
+    /// Failed sign-ins per account from addresses it is not known at.
+    let newAddresses: any AttemptCounts
+    /// The addresses each account signed in from lately (one entry per account and address).
+    let knownAddresses: any AttemptCounts
     let addresses: any AttemptCounts
     let signUps: any AttemptCounts
+    let lookupsByUser: any AttemptCounts
+    let lookupsByAddress: any AttemptCounts
 
     init(_ limits: RateLimits, shared database: ServerDatabase? = nil, now: @escaping @Sendable () -> Date = Date.init) {
         let seconds: @Sendable () -> Double = { now().timeIntervalSince1970 }
-        if let database {
-            accounts = SharedAttemptLimiter(kind: "account", limit: limits.failuresPerAccount, window: limits.window, database: database, now: now)
-            addresses = SharedAttemptLimiter(kind: "address", limit: limits.failuresPerAddress, window: limits.window, database: database, now: now)
-            signUps = SharedAttemptLimiter(kind: "sign-up", limit: limits.signUpsPerAddress, window: limits.window, database: database, now: now)
-        } else {
-            accounts = AttemptLimiter(limit: limits.failuresPerAccount, window: limits.window, now: seconds)
-            addresses = AttemptLimiter(limit: limits.failuresPerAddress, window: limits.window, now: seconds)
-            signUps = AttemptLimiter(limit: limits.signUpsPerAddress, window: limits.window, now: seconds)
+        let known = Duration.seconds(RateLimits.knownAddressDays * 24 * 60 * 60)
+        func counts(_ kind: String, _ limit: Int, _ window: Duration = limits.window) -> any AttemptCounts {
+            if let database { SharedAttemptLimiter(kind: kind, limit: limit, window: window, database: database, now: now) }
+            else { AttemptLimiter(limit: limit, window: window, now: seconds) }
         }
+        accounts = counts("account", limits.failuresPerAccount)
+        newAddresses = counts("account-from-new-address", limits.failuresPerAccountFromNewAddresses)
+        knownAddresses = counts("known-address", 1, known)
+        addresses = counts("address", limits.failuresPerAddress)
+        signUps = counts("sign-up", limits.signUpsPerAddress)
+        lookupsByUser = counts("lookup-by-user", limits.lookupsPerUser)
+        lookupsByAddress = counts("lookup-by-address", limits.lookupsPerAddress)
     }
 }

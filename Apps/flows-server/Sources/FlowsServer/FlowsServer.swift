@@ -135,7 +135,7 @@ public enum FlowsServer {
                 maximumBodyBytes: configuration.maximumBodyBytes, bodyReadTimeout: configuration.bodyReadTimeout,
                 clients: ClientAddresses(trustedProxies: configuration.trustedProxies), routes: routes
             ))
-        let limits = SignInLimits(configuration.rateLimits, shared: services.shared, now: services.now)
+        let limits = RequestLimits(configuration.rateLimits, shared: services.shared, now: services.now)
         let lifetime = max(0, configuration.cacheLifetime)
         let sessions = ShortLivedCache<String, StoredSession>(lifetime: lifetime, now: services.now)
         let balances = ShortLivedCache<UserID, BalancesCacheMiddleware.CachedAnswer>(lifetime: lifetime, now: services.now)
@@ -148,7 +148,7 @@ public enum FlowsServer {
         ]
         let endpoints = EndpointRoutes(transport: transport, middlewares: middlewares)
         try endpoints.accounts(services, limits: limits)
-        try endpoints.friends(services.friends)
+        try endpoints.friends(services.friends, limits: limits)
         try endpoints.preferences(services.preferences)
         try endpoints.expenses(services.expenses)
         try endpoints.health(services)

@@ -8,7 +8,7 @@ import Primitives
 extension EndpointRoutes {
     /// Accounts' operations (``AccountsAPI``): signing up and in are limited per address and
     /// account; a change that checks the current password, per account.
-    func accounts(_ services: ServerServices, limits: SignInLimits) throws {
+    func accounts(_ services: ServerServices, limits: RequestLimits) throws {
         let accounts = services.accounts
         try serveOpen(AccountsAPI.signUp) { draft in try await limits.signUp(draft, on: services) }
         try serveOpen(AccountsAPI.signIn) { draft in try await limits.signIn(draft, on: services) }
@@ -33,20 +33,22 @@ extension EndpointRoutes {
         try serve(AccountsAPI.listUsers) { ids, user in ids.isEmpty ? [] : try await accounts.users(ids, for: user) }
         try serve(AccountsAPI.listExistingUsers) { ids, _ in try await accounts.existing(among: ids).sorted { $0.rawValue < $1.rawValue } }
         try serve(AccountsAPI.findUserByFriendCode) { code, user in
-            guard let found = try await accounts.user(withFriendCode: code, for: user) else {
+            try await limits.lookUp(by: user)
+            guard let found = try await accounts.profile(withFriendCode: code, for: user) else {
                 throw APIProblem(.notFound, .userNotFound, "No account has the friend code \(code).")
             }
             return found
         }
         try serve(AccountsAPI.findUserByEmail) { email, user in
-            guard let found = try await accounts.user(withEmail: email, for: user) else { throw APIProblem(.notFound, .userNotFound, "No account has this email.") }
+            try await limits.lookUp(by: user)
+            guard let found = try await accounts.profile(withEmail: email, for: user) else { throw APIProblem(.notFound, .userNotFound, "No account has this email.") }
             return found
         }
         try serve(AccountsAPI.getUserAvatar) { person, user in try await accounts.avatar(of: person, for: user) }
     }
 }
 
-extension SignInLimits {
+extension RequestLimits {
     /// Signs up, counted against the address before the account is made. A refusal keeps its
     /// count (a taken email says so, and must not be free to ask about, one email after another);
     /// only a store that failed gives it back.
@@ -66,19 +68,26 @@ extension SignInLimits {
         return (try Self.token(in: tokens), user)
     }
 
-    /// Signs in, counted as a failure against the address and the account before the password
-    /// is checked, so that attempts sent at once cannot all pass the limits; a password that
-    /// checks out takes them back.
+    /// Signs in, counted as a failure before the password is checked, so that attempts sent at
+    /// once cannot all pass the limits: against the address, against the account from this
+    /// address, and, from an address the account has not signed in from lately, against the
+    /// account from every such address together. A password that checks out takes them back
+    /// and makes the address known: someone guessing from elsewhere never locks the owner out.
     func signIn(_ draft: (email: String, password: String), on services: ServerServices) async throws -> AccountsAPI.NewSession {
-        let address = "address " + (RequestScope.origin?.limitKey ?? "unknown")
-        let account = "account " + EmailAddress.key(for: draft.email)
+        let origin = RequestScope.origin?.limitKey ?? "unknown"
+        let emailKey = EmailAddress.key(for: draft.email)
+        let here = "account " + emailKey + " from " + origin
         let refusal = "Too many attempts to sign in"
-        let addressClaim = try await addresses.claim(address, refusing: refusal)
-        let accountClaim: AttemptClaim
+        var claims: [(any AttemptCounts, AttemptClaim)] = []
+        func releaseAll() async { for (counts, claim) in claims { await counts.release(claim) } }
         do {
-            accountClaim = try await accounts.claim(account, refusing: refusal)
+            claims.append((addresses, try await addresses.claim("address " + origin, refusing: refusal)))
+            claims.append((accounts, try await accounts.claim(here, refusing: refusal)))
+            if await !knownAddresses.contains(here) {
+                claims.append((newAddresses, try await newAddresses.claim("account " + emailKey, refusing: refusal)))
+            }
         } catch {
-            await addresses.release(addressClaim)
+            await releaseAll()
             throw error
         }
         let tokens = InMemorySessionTokenStore()
@@ -86,16 +95,28 @@ extension SignInLimits {
         do {
             user = try await services.sessions(tokens).signIn(email: draft.email, password: draft.password)
         } catch {
-            if error != .wrongEmailOrPassword {
-                await addresses.release(addressClaim)
-                await accounts.release(accountClaim)
-            }
+            if error != .wrongEmailOrPassword { await releaseAll() }
             throw error
         }
-        await addresses.release(addressClaim)
-        await accounts.reset(account)
+        await releaseAll()
+        await accounts.reset(here)
+        await knownAddresses.reset(here)
+        _ = try? await knownAddresses.claim(here)
         RequestScope.record?.user = user.id
         return (try Self.token(in: tokens), user)
+    }
+
+    /// Counts one look-up of an account (by friend code or email) against the user and the
+    /// address: every one counts, found or not, so a scan of codes or emails soon stops.
+    func lookUp(by user: UserID) async throws(APIProblem) {
+        let refusal = "Too many look-ups of accounts"
+        let address = try await lookupsByAddress.claim("address " + (RequestScope.origin?.limitKey ?? "unknown"), refusing: refusal)
+        do {
+            _ = try await lookupsByUser.claim("user " + user.rawValue, refusing: refusal)
+        } catch {
+            await lookupsByAddress.release(address)
+            throw error
+        }
     }
 
     /// The new session's token, which the service kept in `tokens` in the same transaction.

@@ -1,23 +1,42 @@
+import Foundation
 import FlowsAPI
 import Friends
 import FriendsRemote
 
 extension EndpointRoutes {
     /// Friends' operations (``FriendsAPI``), each one call of the service.
-    func friends(_ friends: any FriendsService) throws {
+    /// Each call that looks an account up by friend code or email counts against the look-up
+    /// limits first.
+    func friends(_ friends: any FriendsService, limits: RequestLimits) throws {
         try serve(FriendsAPI.listFriends) { _, user in try await friends.friends(of: user) }
-        try serve(FriendsAPI.addFriend) { query, user in try await friends.add(query, by: user) }
-        try serve(FriendsAPI.findFriend) { query, user in try await friends.find(query, for: user) }
+        try serve(FriendsAPI.addFriend) { query, user in
+            try await limits.lookUp(by: user)
+            return try await friends.add(query, by: user)
+        }
+        try serve(FriendsAPI.findFriend) { query, user in
+            try await limits.lookUp(by: user)
+            return try await friends.find(query, for: user)
+        }
         try serve(FriendsAPI.getFriend) { id, user in
             guard let friend = try await friends.friend(id, of: user) else { throw FriendsError.notAFriend }
             return friend
         }
         try serve(FriendsAPI.removeFriend) { id, user in try await friends.remove(id, by: user) }
-        try serve(FriendsAPI.addContact) { draft, user in try await friends.addContact(name: draft.name, email: draft.email, by: user) }
+        try serve(FriendsAPI.addContact) { draft, user in
+            // Whether an email has an account is a look-up too.
+            if !(draft.email ?? "").trimmingCharacters(in: .whitespaces).isEmpty { try await limits.lookUp(by: user) }
+            return try await friends.addContact(name: draft.name, email: draft.email, by: user)
+        }
         try serve(FriendsAPI.renameContact) { input, user in try await friends.renameContact(input.0, to: input.1, by: user) }
         try serve(FriendsAPI.claimContacts) { _, user in try await friends.claimContacts(for: user) }
-        try serve(FriendsAPI.linkContact) { input, user in try await friends.link(input.0, to: input.1, by: user) }
-        try serve(FriendsAPI.previewContactLink) { input, user in try await friends.linkTarget(input.0, to: input.1, by: user) }
+        try serve(FriendsAPI.linkContact) { input, user in
+            try await limits.lookUp(by: user)
+            return try await friends.link(input.0, to: input.1, by: user)
+        }
+        try serve(FriendsAPI.previewContactLink) { input, user in
+            try await limits.lookUp(by: user)
+            return try await friends.linkTarget(input.0, to: input.1, by: user)
+        }
         try serve(FriendsAPI.listFriendsAmong) { ids, user in try await friends.friends(among: ids, of: user) }
         try serve(FriendsAPI.listNames) { ids, user in try await friends.names(of: ids, for: user) }
     }

@@ -21,6 +21,8 @@ protocol AttemptCounts: Sendable {
     func release(_ claim: AttemptClaim) async
     /// Forgets `key`'s attempts (a password that checked out).
     func reset(_ key: String) async
+    /// Whether `key` has an attempt in the window (false when that cannot be read).
+    func contains(_ key: String) async -> Bool
 }
 
 /// One attempt, counted.
@@ -60,7 +62,7 @@ extension AttemptLimiter: AttemptCounts {}
 /// then counts the key's others; of two claims at once, the one that counts last sees both,
 /// so no more than the limit pass (at the limit's edge, both may be refused).
 final class SharedAttemptLimiter: Sendable {
-    /// Which limit the attempts count for (`account`, `address`, `sign-up`): one table holds all.
+    /// Which limit the attempts count for (`account`, `address`, `sign-up`, ...): one table holds all.
     private let kind: String
     private let limit: Int
     private let window: Double
@@ -186,6 +188,19 @@ extension SharedAttemptLimiter: AttemptCounts {
         let parameters: [SQLValue] = [.text(kind), Self.hash(key)]
         await standalone("forget attempts") { database in
             _ = try database.execute("DELETE FROM server_attempt WHERE kind = $1 AND key_hash = $2", parameters)
+        }
+    }
+
+    func contains(_ key: String) async -> Bool {
+        let parameters: [SQLValue] = [.text(kind), Self.hash(key), .real(now().timeIntervalSince1970 - window)]
+        do {
+            try await database.migrate()
+            return try await database.withoutTransaction { database in
+                try database.row("SELECT 1 FROM server_attempt WHERE kind = $1 AND key_hash = $2 AND at > $3 LIMIT 1", parameters) != nil
+            }
+        } catch {
+            logger.warning("read attempts failed", metadata: ["kind": "\(kind)", "reason": "\(error)"])
+            return false
         }
     }
 

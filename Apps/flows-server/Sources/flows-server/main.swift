@@ -32,14 +32,24 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical (env LOG_LEVEL).")
     var logLevel: String = ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info"
 
-    @Option(help: "Failed password checks allowed per account in 15 minutes (env FLOWS_FAILURES_PER_ACCOUNT).")
+    @Option(help: "Failed password checks allowed per account from one address in 15 minutes (env FLOWS_FAILURES_PER_ACCOUNT).")
     var failuresPerAccount: Int = Self.environment("FLOWS_FAILURES_PER_ACCOUNT") ?? RateLimits.standard.failuresPerAccount
+
+    @Option(help: "Failed sign-ins allowed per account in 15 minutes from all the addresses it has not signed in from in 30 days, together (env FLOWS_FAILURES_PER_ACCOUNT_FROM_NEW_ADDRESSES).")
+    var failuresPerAccountFromNewAddresses: Int =
+        Self.environment("FLOWS_FAILURES_PER_ACCOUNT_FROM_NEW_ADDRESSES") ?? RateLimits.standard.failuresPerAccountFromNewAddresses
 
     @Option(help: "Failed sign-ins allowed per client address in 15 minutes (env FLOWS_FAILURES_PER_ADDRESS).")
     var failuresPerAddress: Int = Self.environment("FLOWS_FAILURES_PER_ADDRESS") ?? RateLimits.standard.failuresPerAddress
 
     @Option(help: "New accounts allowed per client address in 15 minutes (env FLOWS_SIGN_UPS_PER_ADDRESS).")
     var signUpsPerAddress: Int = Self.environment("FLOWS_SIGN_UPS_PER_ADDRESS") ?? RateLimits.standard.signUpsPerAddress
+
+    @Option(help: "Look-ups of accounts by friend code or email allowed per user in 15 minutes (env FLOWS_LOOKUPS_PER_USER).")
+    var lookupsPerUser: Int = Self.environment("FLOWS_LOOKUPS_PER_USER") ?? RateLimits.standard.lookupsPerUser
+
+    @Option(help: "Look-ups of accounts allowed per client address in 15 minutes (env FLOWS_LOOKUPS_PER_ADDRESS).")
+    var lookupsPerAddress: Int = Self.environment("FLOWS_LOOKUPS_PER_ADDRESS") ?? RateLimits.standard.lookupsPerAddress
 
     @Option(help: ArgumentHelp(
         "How long a session found and a user's balances are kept in memory, in seconds (env FLOWS_CACHE_SECONDS; 0: not kept). Another server sharing the database sees this one's changes within this time.",
@@ -64,7 +74,7 @@ struct ServerCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("--log-level is one of trace, debug, info, notice, warning, error, critical.")
         }
-        guard failuresPerAccount > 0, failuresPerAddress > 0, signUpsPerAddress > 0 else {
+        guard [failuresPerAccount, failuresPerAccountFromNewAddresses, failuresPerAddress, signUpsPerAddress, lookupsPerUser, lookupsPerAddress].allSatisfy({ $0 > 0 }) else {
             throw ValidationError("The rate limits are at least 1.")
         }
         guard cacheSeconds.isFinite, (0...3_600).contains(cacheSeconds) else {
@@ -109,7 +119,10 @@ struct ServerCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             host: host,
             port: port,
-            rateLimits: RateLimits(failuresPerAccount: failuresPerAccount, failuresPerAddress: failuresPerAddress, signUpsPerAddress: signUpsPerAddress),
+            rateLimits: RateLimits(
+                failuresPerAccount: failuresPerAccount, failuresPerAccountFromNewAddresses: failuresPerAccountFromNewAddresses, failuresPerAddress: failuresPerAddress,
+                signUpsPerAddress: signUpsPerAddress, lookupsPerUser: lookupsPerUser, lookupsPerAddress: lookupsPerAddress
+            ),
             cacheLifetime: cacheSeconds,
             trustedProxies: try trustedProxies()
         )

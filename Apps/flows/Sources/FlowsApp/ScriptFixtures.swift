@@ -81,8 +81,11 @@ enum ScriptFixtures {
 
     /// An account by its email.
     private static func account(_ email: String, in container: AppContainer) async throws -> User {
-        // Looking an account up needs someone to look: any id will do for a fixture.
-        guard let user = try await container.accounts.user(withEmail: email, for: UserID(rawValue: "fixture")) else {
+        // Looking an account up needs someone to look: any id will do for a fixture. The account
+        // then reads itself in full.
+        guard let found = try await container.accounts.profile(withEmail: email, for: UserID(rawValue: "fixture")),
+            let user = try await container.accounts.users([found.id], for: found.id).first
+        else {
             throw FixtureError("no account has the email \(email); set it up first with given account or given signed-in")
         }
         return user

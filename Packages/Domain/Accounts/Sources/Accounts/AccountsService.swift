@@ -30,11 +30,12 @@ public protocol AccountsService: Sendable {
     /// of anyone else, or without an account, are left out.
     func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User]
 
-    /// The account a friend code names, or nil.
-    func user(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> User?
+    /// The account a friend code names, as anyone may see it (id and name), or nil.
+    func profile(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> PublicProfile?
 
-    /// The account an email names (after normalisation, in any case), or nil.
-    func user(withEmail email: String, for user: UserID) async throws(AccountsError) -> User?
+    /// The account an email names (after normalisation, in any case), as anyone may see it (id
+    /// and name, not the email back), or nil.
+    func profile(withEmail email: String, for user: UserID) async throws(AccountsError) -> PublicProfile?
 
     /// Another account's avatar, shown to `user` beside the name ``users(_:for:)`` gives;
     /// ``Avatar/none`` for someone without one or without an account.

@@ -14,4 +14,7 @@ public struct User: Equatable, Hashable, Sendable, Codable {
         self.displayName = displayName
         self.friendCode = friendCode
     }
+
+    /// What anyone who finds the account may see of it.
+    public var profile: PublicProfile { PublicProfile(id: id, name: displayName) }
 }

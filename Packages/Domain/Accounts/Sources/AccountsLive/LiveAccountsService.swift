@@ -161,16 +161,16 @@ public struct LiveAccountsService: AccountsService, AccountNames {
         return names
     }
 
-    public func user(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> User? {
+    public func profile(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> PublicProfile? {
         let text = code.rawValue
         guard let record = try await storing({ try await store.read { try $0.user(friendCode: text) } }) else { return nil }
-        return try self.user(from: record)
+        return try self.user(from: record).profile
     }
 
-    public func user(withEmail email: String, for user: UserID) async throws(AccountsError) -> User? {
+    public func profile(withEmail email: String, for user: UserID) async throws(AccountsError) -> PublicProfile? {
         let key = EmailAddress.key(for: email)
         guard let record = try await storing({ try await store.read { try $0.user(emailKey: key) } }) else { return nil }
-        return try self.user(from: record)
+        return try self.user(from: record).profile
     }
 
     // MARK: - Account settings

@@ -46,6 +46,16 @@ public enum AccountQuery: Equatable, Sendable {
         }
     }
 
+    /// What was typed, in words, to show beside what it found (a look-up answers no email):
+    /// `friend code K7QX-M3RD-9`, `email ada@example.com`.
+    public var summary: String {
+        switch (self, try? read()) {
+        case (_, .friendCode(let code)?): "friend code \(code)"
+        case (.friendCode(let text), _): "friend code \(text.trimmingCharacters(in: .whitespaces))"
+        case (.email(let text), _): "email \(text.trimmingCharacters(in: .whitespaces))"
+        }
+    }
+
     /// A query that can be looked up.
     public enum Read: Equatable, Sendable {
         case friendCode(FriendCode)
@@ -75,9 +85,9 @@ public protocol FriendsService: Sendable {
     /// One of the user's friends; nil for anyone else.
     func friend(_ id: UserID, of user: UserID) async throws(FriendsError) -> Friend?
 
-    /// The account a friend code or email names, for the user to confirm before adding it:
-    /// refused when it is the user, already a friend, or unknown.
-    func find(_ query: AccountQuery, for user: UserID) async throws(FriendsError) -> Friend
+    /// The account a friend code or email names, for the user to confirm before adding it: its
+    /// id and name, never its email. Refused when it is the user, already a friend, or unknown.
+    func find(_ query: AccountQuery, for user: UserID) async throws(FriendsError) -> PublicProfile
 
     /// Adds the account a friend code or email names; the friendship is mutual.
     func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend
@@ -100,9 +110,10 @@ public protocol FriendsService: Sendable {
     /// becomes the user's friend, and the contact goes.
     func link(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend
 
-    /// The account a link would go to, for the user to confirm: what ``link(_:to:by:)`` checks
-    /// first, with nothing written. (An account that is already a friend may be linked to.)
-    func linkTarget(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend
+    /// The account a link would go to, for the user to confirm (id and name): what
+    /// ``link(_:to:by:)`` checks first, with nothing written. (An account that is already a
+    /// friend may be linked to.)
+    func linkTarget(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> PublicProfile
 
     /// Links every contact that has the user's email (in anyone's list) to the user: what
     /// signing up with a contact's email does. Returns the contacts' owners.

@@ -79,12 +79,12 @@ public struct LiveFriendsService: FriendsService {
 
     // MARK: - Adding and removing
 
-    public func find(_ query: AccountQuery, for user: UserID) async throws(FriendsError) -> Friend {
+    public func find(_ query: AccountQuery, for user: UserID) async throws(FriendsError) -> PublicProfile {
         let account = try await account(for: query, by: user)
         guard account.id != user else { throw .yourself }
         let (me, them) = (user.rawValue, account.id.rawValue)
-        if try await storing({ try await store.read { try $0.isFriend(me, them) } }) { throw .alreadyFriends(account.displayName) }
-        return Self.friend(from: account)
+        if try await storing({ try await store.read { try $0.isFriend(me, them) } }) { throw .alreadyFriends(account.name) }
+        return account
     }
 
     public func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend {
@@ -99,7 +99,7 @@ public struct LiveFriendsService: FriendsService {
                 try db.befriend(me, them, since: since)
             }
         }
-        return friend
+        return try await befriended(friend.id, by: user)
     }
 
     public func addContact(name: String, email: String?, by user: UserID) async throws(FriendsError) -> Friend {
@@ -109,7 +109,7 @@ public struct LiveFriendsService: FriendsService {
         if let email, !email.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             do throws(EmailAddress.Problem) { address = try EmailAddress(email) } catch { throw .invalidEmail(error) }
         }
-        if let address, try await accountsCall({ try await accounts.user(withEmail: address.value, for: user) }) != nil {
+        if let address, try await accountsCall({ try await accounts.profile(withEmail: address.value, for: user) }) != nil {
             throw .emailHasAccount(address.value)
         }
         let record = ContactRecord(
@@ -177,15 +177,15 @@ public struct LiveFriendsService: FriendsService {
         let target = account.id.rawValue
         try await storing { try await store.write { try $0.setLinkedTo(target, contactID: contact.id) } }
         try await complete(contact, linkedTo: target)
-        return Self.friend(from: account)
+        return try await befriended(account.id, by: user)
     }
 
-    public func linkTarget(_ contactID: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend {
-        Self.friend(from: try await linkable(contactID, to: query, by: user).account)
+    public func linkTarget(_ contactID: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> PublicProfile {
+        try await linkable(contactID, to: query, by: user).account
     }
 
     /// The user's contact and the account the query names, when the one may be linked to the other.
-    private func linkable(_ contactID: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> (contact: ContactRecord, account: User) {
+    private func linkable(_ contactID: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> (contact: ContactRecord, account: PublicProfile) {
         let stored = try await storing { try await store.read { try $0.contact(id: contactID.rawValue) } }
         guard let contact = stored, contact.ownerID == user.rawValue, !contact.removed, contact.linkedTo == nil else {
             throw .notAContact
@@ -263,19 +263,28 @@ public struct LiveFriendsService: FriendsService {
 
     // MARK: - Accounts
 
-    private func account(for query: AccountQuery, by user: UserID) async throws(FriendsError) -> User {
+    private func account(for query: AccountQuery, by user: UserID) async throws(FriendsError) -> PublicProfile {
         switch try query.read() {
         case .friendCode(let code):
-            guard let found = try await accountsCall({ try await accounts.user(withFriendCode: code, for: user) }) else {
+            guard let found = try await accountsCall({ try await accounts.profile(withFriendCode: code, for: user) }) else {
                 throw .unknownFriendCode(code)
             }
             return found
         case .email(let text):
-            guard let found = try await accountsCall({ try await accounts.user(withEmail: text, for: user) }) else {
+            guard let found = try await accountsCall({ try await accounts.profile(withEmail: text, for: user) }) else {
                 throw .unknownEmail(text.trimmingCharacters(in: .whitespacesAndNewlines))
             }
             return found
         }
+    }
+
+    /// A friend just made, as the user now sees them (email and friend code: see
+    /// ``AccountVisibility``).
+    private func befriended(_ friend: UserID, by user: UserID) async throws(FriendsError) -> Friend {
+        guard let account = try await accountsNamed([friend], for: user).first else {
+            throw .storeUnavailable("the account \(friend) went while it was added")
+        }
+        return Self.friend(from: account)
     }
 
     private func accountsNamed(_ ids: Set<UserID>, for user: UserID) async throws(FriendsError) -> [User] {

@@ -71,7 +71,7 @@ public actor AddFriendFlow: InventoriedFlow {
         case .friendCode, .email:
             do throws(FriendsError) {
                 let query: AccountQuery = state.how == .friendCode ? .friendCode(state.value.text) : .email(state.value.text)
-                model.found(try await dependencies.friends.find(query, for: user.id))
+                model.found(try await dependencies.friends.find(query, for: user.id), by: query)
             } catch {
                 model.failed(error)
             }

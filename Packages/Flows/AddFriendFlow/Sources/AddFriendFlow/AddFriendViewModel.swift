@@ -114,10 +114,8 @@ struct AddFriendViewModel: ViewModel {
     }
 
     /// The account found, to confirm.
-    mutating func found(_ friend: Friend) {
-        var details: [String] = []
-        if case .account(let email, let code) = friend.kind { details = ["Email: \(email.value)", "Friend code: \(code)"] }
-        state.found = AddFriendViewState.Found(question: "Add \(friend.name.value) as a friend?", details: details)
+    mutating func found(_ account: PublicProfile, by query: AccountQuery) {
+        state.found = AddFriendViewState.Found(question: "Add \(account.name.value) as a friend?", details: ["Found by their \(query.summary)."])
         state.phase = .idle
     }
 

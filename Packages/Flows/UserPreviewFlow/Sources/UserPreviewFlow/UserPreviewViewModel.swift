@@ -113,7 +113,7 @@ struct UserPreviewViewModel: ViewModel {
             refused.linkFailed(error)
             states.append(refused.state)
         }
-        linking.linkFound(account)
+        linking.linkFound(PublicProfile(id: someone, name: name))
         states.append(linking.state)
         // Removing refused while a balance is open (the message names them), and a store failure.
         let refusal = FriendsError.notSettled(name, []).message
@@ -285,9 +285,9 @@ struct UserPreviewViewModel: ViewModel {
     }
 
     /// The account the contact would be linked to, to confirm.
-    mutating func linkFound(_ account: Friend) {
+    mutating func linkFound(_ account: PublicProfile) {
         var details = ["Link \(state.name) to \(account.name.value)'s account?"]
-        if case .account(let email, let code) = account.kind { details.append("Email: \(email.value), friend code \(code).") }
+        details.append("Found by their \(linkQuery.summary).")
         details.append("Every expense, payment and balance you have with \(state.name) becomes theirs, and they become your friend. This cannot be undone.")
         state.linkFound = details
         state.step = .confirmLink

@@ -48,12 +48,12 @@ public enum AccountsAPI {
     public static let listExistingUsers = Call<Set<UserID>, [UserID]>(
         "listExistingUsers", .post, "/users/existing", request: .body(Wire.userIDs), response: .json(Wire.userIDList), problems: problems
     )
-    public static let findUserByFriendCode = Call<FriendCode, User>(
-        "findUserByFriendCode", .post, "/users/by-friend-code", request: .body(Wire.friendCodeLookup), response: .json(Wire.user),
+    public static let findUserByFriendCode = Call<FriendCode, PublicProfile>(
+        "findUserByFriendCode", .post, "/users/by-friend-code", request: .body(Wire.friendCodeLookup), response: .json(Wire.profile),
         problems: problems
     )
-    public static let findUserByEmail = Call<String, User>(
-        "findUserByEmail", .post, "/users/by-email", request: .body(Wire.emailLookup), response: .json(Wire.user), problems: problems
+    public static let findUserByEmail = Call<String, PublicProfile>(
+        "findUserByEmail", .post, "/users/by-email", request: .body(Wire.emailLookup), response: .json(Wire.profile), problems: problems
     )
     public static let getUserAvatar = Call<UserID, Avatar>(
         "getUserAvatar", .get, "/users/{userId}/avatar", request: .path("userId", Wire.userID), response: .json(Wire.avatar), problems: problems

@@ -81,11 +81,11 @@ public struct RemoteAccountsService: AccountsService {
         return users
     }
 
-    public func user(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> User? {
+    public func profile(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> PublicProfile? {
         try await connection.send(AccountsAPI.findUserByFriendCode, code, nilFor: .userNotFound)
     }
 
-    public func user(withEmail email: String, for user: UserID) async throws(AccountsError) -> User? {
+    public func profile(withEmail email: String, for user: UserID) async throws(AccountsError) -> PublicProfile? {
         try await connection.send(AccountsAPI.findUserByEmail, email, nilFor: .userNotFound)
     }
 

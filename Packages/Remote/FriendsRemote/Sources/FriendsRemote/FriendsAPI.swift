@@ -16,8 +16,8 @@ public enum FriendsAPI {
     public static let addFriend = Call<AccountQuery, Friend>(
         "addFriend", .post, "/friends", status: .created, request: .body(Wire.query), response: .json(Wire.friend), problems: problems
     )
-    public static let findFriend = Call<AccountQuery, Friend>(
-        "findFriend", .post, "/friend-lookup", request: .body(Wire.query), response: .json(Wire.friend), problems: problems
+    public static let findFriend = Call<AccountQuery, PublicProfile>(
+        "findFriend", .post, "/friend-lookup", request: .body(Wire.query), response: .json(Wire.profile), problems: problems
     )
     public static let getFriend = Call<UserID, Friend>(
         "getFriend", .get, "/friends/{friendId}", request: .path("friendId", Wire.userID), response: .json(Wire.friend), problems: problems
@@ -40,9 +40,9 @@ public enum FriendsAPI {
         "linkContact", .post, "/contacts/{contactId}/link", request: .path("contactId", Wire.userID, body: Wire.query), response: .json(Wire.friend),
         problems: problems
     )
-    public static let previewContactLink = Call<(UserID, AccountQuery), Friend>(
+    public static let previewContactLink = Call<(UserID, AccountQuery), PublicProfile>(
         "previewContactLink", .post, "/contacts/{contactId}/link-target", request: .path("contactId", Wire.userID, body: Wire.query),
-        response: .json(Wire.friend), problems: problems
+        response: .json(Wire.profile), problems: problems
     )
     public static let listFriendsAmong = Call<Set<UserID>, Set<UserID>>(
         "listFriendsAmong", .post, "/people/friends", request: .body(Wire.userIDs), response: .json(Wire.userIDSet), problems: problems

@@ -21,7 +21,7 @@ public struct RemoteFriendsService: FriendsService {
         do { return try await connection.send(FriendsAPI.getFriend, id) } catch .notAFriend { return nil }
     }
 
-    public func find(_ query: AccountQuery, for user: UserID) async throws(FriendsError) -> Friend {
+    public func find(_ query: AccountQuery, for user: UserID) async throws(FriendsError) -> PublicProfile {
         try await connection.send(FriendsAPI.findFriend, query)
     }
 
@@ -45,7 +45,7 @@ public struct RemoteFriendsService: FriendsService {
         try await connection.send(FriendsAPI.linkContact, (contact, query))
     }
 
-    public func linkTarget(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend {
+    public func linkTarget(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> PublicProfile {
         try await connection.send(FriendsAPI.previewContactLink, (contact, query))
     }
 

@@ -40,6 +40,16 @@ extension Wire {
     }
 
     /// A list of ids, in its order.
+    /// What a look-up shows of an account: id and name.
+    public static var profile: WireValue<PublicProfile, Components.Schemas.Profile> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                PublicProfile(id: try userID.read(wire.id, "\(field)/id"), name: try displayName.read(wire.name, "\(field)/name"))
+            },
+            write: { .init(id: $0.id.rawValue, name: $0.name.value) }
+        )
+    }
+
     public static var userIDList: WireValue<[UserID], Components.Schemas.UserIDList> {
         WireValue(read: { list, _ in list.ids.map(UserID.init(rawValue:)) }, write: { .init(ids: $0.map(\.rawValue)) })
     }

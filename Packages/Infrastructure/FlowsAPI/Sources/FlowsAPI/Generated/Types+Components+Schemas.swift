@@ -648,6 +648,33 @@ extension Components {
                 case friendCode
             }
         }
+        /// What a look-up by friend code or email shows of an account: its id and display name,
+        /// never its email (its avatar is `GET /users/{userId}/avatar`).
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/Profile`.
+        public struct Profile: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Profile/id`.
+            public var id: Components.Schemas.UserID
+            /// - Remark: Generated from `#/components/schemas/Profile/name`.
+            public var name: Components.Schemas.DisplayName
+            /// Creates a new `Profile`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            public init(
+                id: Components.Schemas.UserID,
+                name: Components.Schemas.DisplayName
+            ) {
+                self.id = id
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/UserList`.
         public struct UserList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/UserList/users`.

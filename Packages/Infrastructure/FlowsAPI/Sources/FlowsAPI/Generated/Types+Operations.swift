@@ -2771,6 +2771,7 @@ public enum Operations {
     /// The friend code is read as typed (any case, spaces and dashes anywhere). One that is not
     /// well formed is `422 invalid-friend-code-...`; one no account has is `404 user-not-found`.
     /// It changes nothing.
+    /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /users/by-friend-code`.
@@ -2814,12 +2815,12 @@ public enum Operations {
                 /// - Remark: Generated from `#/paths/users/by-friend-code/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/users/by-friend-code/POST/responses/200/content/application\/json`.
-                    case json(Components.Schemas.User)
+                    case json(Components.Schemas.Profile)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.User {
+                    public var json: Components.Schemas.Profile {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -2988,6 +2989,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Too many attempts; try again after `Retry-After` seconds (`rate-limited`).
+            ///
+            /// - Remark: Generated from `#/paths//users/by-friend-code/post(findUserByFriendCode)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The store could not be read or written; nothing was changed (`store-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
@@ -3048,6 +3072,7 @@ public enum Operations {
     ///
     /// Compared after normalisation, in any case. One no account has is `404 user-not-found`.
     /// A POST so that the email never appears in a URL or an access log; it changes nothing.
+    /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /users/by-email`.
@@ -3091,12 +3116,12 @@ public enum Operations {
                 /// - Remark: Generated from `#/paths/users/by-email/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/users/by-email/POST/responses/200/content/application\/json`.
-                    case json(Components.Schemas.User)
+                    case json(Components.Schemas.Profile)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.User {
+                    public var json: Components.Schemas.Profile {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -3234,6 +3259,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many attempts; try again after `Retry-After` seconds (`rate-limited`).
+            ///
+            /// - Remark: Generated from `#/paths//users/by-email/post(findUserByEmail)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -3672,6 +3720,7 @@ public enum Operations {
     /// account has (`404 unknown-friend-code`, `404 unknown-email`), a code or email that is
     /// not well formed (`422`), or either of the two with 5,000 friends already
     /// (`409 too-many-friends`, naming the limit, and the other person when it is theirs).
+    /// Each call is a look-up, limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /friends`.
@@ -3916,6 +3965,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Too many attempts; try again after `Retry-After` seconds (`rate-limited`).
+            ///
+            /// - Remark: Generated from `#/paths//friends/post(addFriend)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The store could not be read or written; nothing was changed (`store-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
@@ -3976,6 +4048,7 @@ public enum Operations {
     ///
     /// What `addFriend` checks, with nothing written: refused the same way when it is the
     /// user, already a friend, or unknown.
+    /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /friend-lookup`.
@@ -4019,12 +4092,12 @@ public enum Operations {
                 /// - Remark: Generated from `#/paths/friend-lookup/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/friend-lookup/POST/responses/200/content/application\/json`.
-                    case json(Components.Schemas.Friend)
+                    case json(Components.Schemas.Profile)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.Friend {
+                    public var json: Components.Schemas.Profile {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -4215,6 +4288,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many attempts; try again after `Retry-After` seconds (`rate-limited`).
+            ///
+            /// - Remark: Generated from `#/paths//friend-lookup/post(findFriend)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -4768,6 +4864,7 @@ public enum Operations {
     /// instead), or when another of the user's contacts has the same email or the same name
     /// in any case (`409 contact-email-taken`, `409 contact-name-taken`), or when the user has
     /// 5,000 contacts already (`409 too-many-contacts`, naming the limit).
+    /// One with an email is a look-up (it says whether the email has an account), limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /contacts`.
@@ -4981,6 +5078,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many attempts; try again after `Retry-After` seconds (`rate-limited`).
+            ///
+            /// - Remark: Generated from `#/paths//contacts/post(addContact)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -5567,6 +5687,7 @@ public enum Operations {
     /// goes. It cannot be undone. Refused with `404 not-a-contact` for anyone who is not one
     /// of the user's contacts, and `409 cannot-link` when the contact and the account are in
     /// one expense or payment together, or the account is the user's own.
+    /// Each call is a look-up, limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /contacts/{contactId}/link`.
@@ -5829,6 +5950,29 @@ public enum Operations {
                     }
                 }
             }
+            /// Too many attempts; try again after `Retry-After` seconds (`rate-limited`).
+            ///
+            /// - Remark: Generated from `#/paths//contacts/{contactId}/link/post(linkContact)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The store could not be read or written; nothing was changed (`store-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
@@ -5889,6 +6033,7 @@ public enum Operations {
     ///
     /// What `linkContact` checks first, with nothing written. An account that is already a
     /// friend may be linked to.
+    /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /contacts/{contactId}/link-target`.
@@ -5950,12 +6095,12 @@ public enum Operations {
                 /// - Remark: Generated from `#/paths/contacts/{contactId}/link-target/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/contacts/{contactId}/link-target/POST/responses/200/content/application\/json`.
-                    case json(Components.Schemas.Friend)
+                    case json(Components.Schemas.Profile)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.Friend {
+                    public var json: Components.Schemas.Profile {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -6146,6 +6291,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many attempts; try again after `Retry-After` seconds (`rate-limited`).
+            ///
+            /// - Remark: Generated from `#/paths//contacts/{contactId}/link-target/post(previewContactLink)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }

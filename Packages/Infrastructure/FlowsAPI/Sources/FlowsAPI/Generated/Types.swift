@@ -128,6 +128,7 @@ public protocol APIProtocol: Sendable {
     /// The friend code is read as typed (any case, spaces and dashes anywhere). One that is not
     /// well formed is `422 invalid-friend-code-...`; one no account has is `404 user-not-found`.
     /// It changes nothing.
+    /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /users/by-friend-code`.
@@ -137,6 +138,7 @@ public protocol APIProtocol: Sendable {
     ///
     /// Compared after normalisation, in any case. One no account has is `404 user-not-found`.
     /// A POST so that the email never appears in a URL or an access log; it changes nothing.
+    /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /users/by-email`.
@@ -161,6 +163,7 @@ public protocol APIProtocol: Sendable {
     /// account has (`404 unknown-friend-code`, `404 unknown-email`), a code or email that is
     /// not well formed (`422`), or either of the two with 5,000 friends already
     /// (`409 too-many-friends`, naming the limit, and the other person when it is theirs).
+    /// Each call is a look-up, limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /friends`.
@@ -170,6 +173,7 @@ public protocol APIProtocol: Sendable {
     ///
     /// What `addFriend` checks, with nothing written: refused the same way when it is the
     /// user, already a friend, or unknown.
+    /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /friend-lookup`.
@@ -200,6 +204,7 @@ public protocol APIProtocol: Sendable {
     /// instead), or when another of the user's contacts has the same email or the same name
     /// in any case (`409 contact-email-taken`, `409 contact-name-taken`), or when the user has
     /// 5,000 contacts already (`409 too-many-contacts`, naming the limit).
+    /// One with an email is a look-up (it says whether the email has an account), limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /contacts`.
@@ -234,6 +239,7 @@ public protocol APIProtocol: Sendable {
     /// goes. It cannot be undone. Refused with `404 not-a-contact` for anyone who is not one
     /// of the user's contacts, and `409 cannot-link` when the contact and the account are in
     /// one expense or payment together, or the account is the user's own.
+    /// Each call is a look-up, limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /contacts/{contactId}/link`.
@@ -243,6 +249,7 @@ public protocol APIProtocol: Sendable {
     ///
     /// What `linkContact` checks first, with nothing written. An account that is already a
     /// friend may be linked to.
+    /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /contacts/{contactId}/link-target`.
@@ -641,6 +648,7 @@ extension APIProtocol {
     /// The friend code is read as typed (any case, spaces and dashes anywhere). One that is not
     /// well formed is `422 invalid-friend-code-...`; one no account has is `404 user-not-found`.
     /// It changes nothing.
+    /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /users/by-friend-code`.
@@ -658,6 +666,7 @@ extension APIProtocol {
     ///
     /// Compared after normalisation, in any case. One no account has is `404 user-not-found`.
     /// A POST so that the email never appears in a URL or an access log; it changes nothing.
+    /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /users/by-email`.
@@ -700,6 +709,7 @@ extension APIProtocol {
     /// account has (`404 unknown-friend-code`, `404 unknown-email`), a code or email that is
     /// not well formed (`422`), or either of the two with 5,000 friends already
     /// (`409 too-many-friends`, naming the limit, and the other person when it is theirs).
+    /// Each call is a look-up, limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /friends`.
@@ -717,6 +727,7 @@ extension APIProtocol {
     ///
     /// What `addFriend` checks, with nothing written: refused the same way when it is the
     /// user, already a friend, or unknown.
+    /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /friend-lookup`.
@@ -771,6 +782,7 @@ extension APIProtocol {
     /// instead), or when another of the user's contacts has the same email or the same name
     /// in any case (`409 contact-email-taken`, `409 contact-name-taken`), or when the user has
     /// 5,000 contacts already (`409 too-many-contacts`, naming the limit).
+    /// One with an email is a look-up (it says whether the email has an account), limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /contacts`.
@@ -825,6 +837,7 @@ extension APIProtocol {
     /// goes. It cannot be undone. Refused with `404 not-a-contact` for anyone who is not one
     /// of the user's contacts, and `409 cannot-link` when the contact and the account are in
     /// one expense or payment together, or the account is the user's own.
+    /// Each call is a look-up, limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /contacts/{contactId}/link`.
@@ -844,6 +857,7 @@ extension APIProtocol {
     ///
     /// What `linkContact` checks first, with nothing written. An account that is already a
     /// friend may be linked to.
+    /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /contacts/{contactId}/link-target`.
