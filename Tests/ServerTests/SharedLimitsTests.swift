@@ -137,6 +137,7 @@ struct SharedLimitsTests {
                 try await database.read { try $0.row("SELECT count(*) FROM server_attempt WHERE kind = $1", [kind])?.integer(0) ?? -1 }
             }
             #expect(try await rows("account") == 2)
+            #expect(try await rows("account-from-new-address") == 2, "the address has not signed in to Ada's account yet")
             #expect(try await rows("address") == 2)
             #expect(try await rows("sign-up") == 1)
             // Each key is there as the SHA-256 of the limiter's key, never as it was written.
@@ -144,13 +145,14 @@ struct SharedLimitsTests {
                 try database.rows(
                     """
                     SELECT kind FROM server_attempt
-                    WHERE key_hash IN (sha256(convert_to('account ada@example.com', 'UTF8')), sha256(convert_to('address 127.0.0.1', 'UTF8')),
-                                       sha256(convert_to('127.0.0.1', 'UTF8')))
+                    WHERE key_hash IN (sha256(convert_to('account ada@example.com from 127.0.0.1', 'UTF8')),
+                                       sha256(convert_to('account ada@example.com', 'UTF8')),
+                                       sha256(convert_to('address 127.0.0.1', 'UTF8')), sha256(convert_to('127.0.0.1', 'UTF8')))
                     ORDER BY kind
                     """
                 ).map { try $0.text(0) }
             }
-            #expect(hashed == ["account", "account", "address", "address", "sign-up"])
+            #expect(hashed == ["account", "account", "account-from-new-address", "account-from-new-address", "address", "address", "sign-up"])
             let plain = try await database.read { database in
                 try database.row(
                     """
@@ -165,11 +167,13 @@ struct SharedLimitsTests {
             #expect(try await signIn(one, password: "wrong horse").status == 401)
             #expect(try await rows("account") == 1)
             #expect(try await rows("address") == 1)
-            // A password that checks out forgets the account's failures, and is no failure of
-            // the address's.
+            // A password that checks out forgets the account's failures from this address, is no
+            // failure of the address's, and makes the address known to the account.
             #expect(try await signIn(one, password: "correct horse").status == 200)
             #expect(try await rows("account") == 0)
+            #expect(try await rows("account-from-new-address") == 1)
             #expect(try await rows("address") == 1)
+            #expect(try await rows("known-address") == 1)
         }
     }
 }
