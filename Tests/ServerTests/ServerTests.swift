@@ -74,6 +74,43 @@ struct ServerTests {
         }
     }
 
+    @Test("a user lists their sessions with what signed in, ends one or all others; another's id is 404; an email change ends the others")
+    func sessionsListedAndEnded() async throws {
+        try await LiveServer.with { server in
+            let ada = try await server.signUp("Ada")
+            func signIn(as agent: String) async throws -> String {
+                let answer = try await server.raw(
+                    "POST", "/sessions", body: Data(#"{"email":"ada@example.com","password":"correct horse"}"#.utf8), headers: ["User-Agent": agent]
+                )
+                let session = try JSONDecoder().decode(Components.Schemas.Session.self, from: answer.body)
+                return session.token
+            }
+            let laptop = try await signIn(as: "flows/0.1.0 (command line)")
+            let phone = try await signIn(as: "Phone\u{202E}app")
+            let sessions = try await ada.client.listSessions().ok.body.json.sessions
+            #expect(sessions.count == 3)
+            #expect(sessions.first?.current == true)
+            #expect(sessions.dropFirst().allSatisfy { !$0.current })
+            let clients = Set(sessions.map(\.client))
+            #expect(clients.contains("flows/0.1.0 (command line), through flows-server"))
+            #expect(clients.contains("Phoneapp, through flows-server"), "invisible characters are not kept: \(clients)")
+            // Bob cannot end Ada's sessions: they do not exist for him.
+            let bob = try await server.signUp("Bob")
+            let laptopID = try #require(try await server.client(token: laptop).listSessions().ok.body.json.sessions.first?.id)
+            #expect(code(of: try await bob.client.endSession(path: .init(sessionId: laptopID)).notFound.body.json) == "session-not-found")
+            _ = try await ada.client.endSession(path: .init(sessionId: laptopID)).noContent
+            #expect(code(of: try await server.client(token: laptop).getCurrentUser().unauthorized.body.json) == "unauthenticated")
+            #expect(try await server.client(token: phone).getCurrentUser().ok.body.json.id == ada.id)
+            #expect(try await ada.client.endOtherSessions().ok.body.json.ended == 1)
+            #expect(code(of: try await server.client(token: phone).getCurrentUser().unauthorized.body.json) == "unauthenticated")
+            // An email change ends every other session.
+            let tablet = try await signIn(as: "tablet")
+            _ = try await ada.client.changeEmail(body: .json(.init(email: "ada@example.org", password: "correct horse"))).ok
+            #expect(code(of: try await server.client(token: tablet).getCurrentUser().unauthorized.body.json) == "unauthenticated")
+            #expect(try await ada.client.getCurrentUser().ok.body.json.email == "ada@example.org")
+        }
+    }
+
     @Test func friendsExpensesBalancesAndSettlingUp() async throws {
         try await LiveServer.with { server in
             let ada = try await server.signUp("Ada")

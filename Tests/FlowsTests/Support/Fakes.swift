@@ -45,6 +45,9 @@ struct FakeAccounts: AccountsService, Fake {
     var changePassword: (@Sendable (String, String, UserID) async throws(AccountsError) -> Void)?
     var avatar: (@Sendable (UserID) async throws(AccountsError) -> Avatar)?
     var changeAvatar: (@Sendable (Avatar, UserID) async throws(AccountsError) -> Void)?
+    var sessions: (@Sendable (UserID) async throws(AccountsError) -> [SessionSummary])?
+    var endSession: (@Sendable (SessionSummary.ID, UserID) async throws(AccountsError) -> Void)?
+    var endOtherSessions: (@Sendable (UserID) async throws(AccountsError) -> Int)?
     var otherwise: @Sendable (String) throws(AccountsError) -> Never = { operation throws(AccountsError) in
         unexpected(operation)
         throw .storeUnavailable("\(operation) is not part of this fake")
@@ -79,6 +82,9 @@ struct FakeAccounts: AccountsService, Fake {
     }
     func avatar(of user: UserID) async throws(AccountsError) -> Avatar { try await (avatar ?? missing("avatar(of:)"))(user) }
     func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError) { try await (changeAvatar ?? missing("changeAvatar"))(avatar, user) }
+    func sessions(of user: UserID) async throws(AccountsError) -> [SessionSummary] { try await (sessions ?? missing("sessions"))(user) }
+    func endSession(_ id: SessionSummary.ID, of user: UserID) async throws(AccountsError) { try await (endSession ?? missing("endSession"))(id, user) }
+    func endOtherSessions(of user: UserID) async throws(AccountsError) -> Int { try await (endOtherSessions ?? missing("endOtherSessions"))(user) }
 }
 
 struct FakeExpenses: ExpensesService, Fake {

@@ -173,4 +173,11 @@ struct RequestOrigin: Sendable {
     var limitKey: String {
         addresses.client(peer: peer?.ipAddress.flatMap { IPAddress($0) }, headers: headers)?.limitKey ?? "unknown"
     }
+
+    /// What the client is, in words, for the user's list of their sessions: what its
+    /// `User-Agent` says, through this server.
+    var clientDescription: String {
+        let agent = headers[.userAgent].map { String($0.prefix(160)) } ?? "a client that did not say what it is"
+        return "\(agent), through flows-server"
+    }
 }

@@ -16,9 +16,10 @@ extension EndpointRoutes {
         try serveSession(AccountsAPI.signOut) { _, session in try await session.accounts.signOut() }
         try serveSession(AccountsAPI.getCurrentUser) { _, session in session.user }
         try serve(AccountsAPI.changeDisplayName) { name, user in try await accounts.changeDisplayName(to: name, of: user) }
-        try serve(AccountsAPI.changeEmail) { change, user in
-            try await limits.checkingPassword(of: user) { () async throws(AccountsError) in
-                try await accounts.changeEmail(to: change.email, password: change.password, of: user)
+        try serveSession(AccountsAPI.changeEmail) { change, session in
+            // The request's own accounts service: it keeps this session and ends every other.
+            try await limits.checkingPassword(of: session.user.id) { () async throws(AccountsError) in
+                try await session.accounts.changeEmail(to: change.email, password: change.password, of: session.user.id)
             }
         }
         try serveSession(AccountsAPI.changePassword) { change, session in
@@ -27,6 +28,10 @@ extension EndpointRoutes {
                 try await session.accounts.changePassword(from: change.current, to: change.new, of: session.user.id)
             }
         }
+        // The request's own accounts service: it knows which session is this one.
+        try serveSession(AccountsAPI.listSessions) { _, session in try await session.accounts.sessions(of: session.user.id) }
+        try serveSession(AccountsAPI.endSession) { id, session in try await session.accounts.endSession(id, of: session.user.id) }
+        try serveSession(AccountsAPI.endOtherSessions) { _, session in try await session.accounts.endOtherSessions(of: session.user.id) }
         try serve(AccountsAPI.getMyAvatar) { _, user in try await accounts.avatar(of: user) }
         try serve(AccountsAPI.changeAvatar) { avatar, user in try await accounts.changeAvatar(to: avatar, of: user) }
         // The user's own account and their friends' (see `AccountVisibility`).

@@ -140,7 +140,9 @@ public struct ServerServices: Sendable {
         let hasher = fast ? PasswordHasher(cost: 4) : PasswordHasher()
         let (store, friends) = (stores.accounts, stores.friends)
         let account: @Sendable (any SessionTokenStore, any AccountVisibility) -> LiveAccountsService = { tokens, visibility in
-            LiveAccountsService(store: store, tokens: tokens, hasher: hasher, random: random, now: now, visibility: visibility)
+            LiveAccountsService(
+                store: store, tokens: tokens, hasher: hasher, random: random, now: now, visibility: visibility, client: { RequestScope.origin?.clientDescription ?? "flows-server" }
+            )
         }
         let sessions: @Sendable (any SessionTokenStore) -> any AccountsService = { account($0, FriendsVisibility(store: friends)) }
         let services = LocalServices.live(stores: stores, random: random, now: now) { _, visibility in

@@ -91,7 +91,7 @@ public struct AppContainer: AppFlow.Dependencies {
     public static func remote(server: URL, tokens: any SessionTokenStore, now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone? = nil)
         -> AppContainer
     {
-        let connection = APIConnection(server: server, token: { try? tokens.load() })
+        let connection = APIConnection(server: server, token: { try? tokens.load() }, userAgent: "flows/\(FlowsCLI.version) (command line)")
         return AppContainer(
             accounts: RemoteAccountsService(connection: connection, tokens: tokens),
             expenses: RemoteExpensesService(connection: connection),

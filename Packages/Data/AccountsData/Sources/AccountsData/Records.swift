@@ -57,11 +57,15 @@ public struct SessionRecord: Equatable, Sendable {
     public var createdAt: Double
     /// When the session was last used (signed in, or found at a launch), seconds since 1970.
     public var lastUsedAt: Double
+    /// What signed in, in words (`flows on this machine`, a server's client's user agent);
+    /// empty for sessions from before it was kept.
+    public var client: String
 
-    public init(tokenHash: String, userID: String, createdAt: Double, lastUsedAt: Double? = nil) {
+    public init(tokenHash: String, userID: String, createdAt: Double, lastUsedAt: Double? = nil, client: String = "") {
         self.tokenHash = tokenHash
         self.userID = userID
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt ?? createdAt
+        self.client = client
     }
 }

@@ -67,5 +67,9 @@ public enum AccountsSchema {
                 ) STRICT;
                 """)
         }
+        // What signed in, for the user's list of their sessions (at most 200 characters).
+        migrator.registerMigration("accounts.v5.session-client") { db in
+            try db.execute(sql: "ALTER TABLE session ADD COLUMN client TEXT NOT NULL DEFAULT '' CHECK (length(client) <= 200)")
+        }
     }
 }

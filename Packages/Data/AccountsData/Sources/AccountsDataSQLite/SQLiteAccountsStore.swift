@@ -69,8 +69,8 @@ private struct Transaction: AccountsWriting {
 
     func insert(_ session: SessionRecord) throws {
         try refusals {
-            try db.cachedStatement(sql: "INSERT INTO session (token_hash, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)").execute(
-                arguments: [session.tokenHash, session.userID, session.createdAt, session.lastUsedAt]
+            try db.cachedStatement(sql: "INSERT INTO session (token_hash, user_id, created_at, last_used_at, client) VALUES (?, ?, ?, ?, ?)").execute(
+                arguments: [session.tokenHash, session.userID, session.createdAt, session.lastUsedAt, session.client]
             )
         }
     }
@@ -137,7 +137,7 @@ private struct Transaction: AccountsWriting {
 
 extension SessionRecord {
     fileprivate init(row: Row) {
-        self.init(tokenHash: row["token_hash"], userID: row["user_id"], createdAt: row["created_at"], lastUsedAt: row["last_used_at"])
+        self.init(tokenHash: row["token_hash"], userID: row["user_id"], createdAt: row["created_at"], lastUsedAt: row["last_used_at"], client: row["client"])
     }
 }
 

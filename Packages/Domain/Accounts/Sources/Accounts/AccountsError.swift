@@ -15,6 +15,8 @@ public enum AccountsError: Error, Equatable, Sendable {
     case samePassword
     /// The account acted on does not exist (any more).
     case noSuchAccount
+    /// The session to end is not one of the user's, or has already ended.
+    case noSuchSession
     /// A rule of the store refused the change (one the checks above should have caught); the
     /// text says which. Nothing was changed.
     case refused(String)
@@ -40,6 +42,7 @@ public enum AccountsError: Error, Equatable, Sendable {
         case .wrongPassword: "That is not your current password."
         case .samePassword: "The new password is the current one; choose another."
         case .noSuchAccount: "This account no longer exists; sign in again."
+        case .noSuchSession: "That session has already ended."
         case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         case .signedOut: ServerMessages.signedOut

@@ -1,3 +1,4 @@
+import Foundation
 import Primitives
 
 /// Sign up, sign in, sign out and the current session.
@@ -47,13 +48,26 @@ public protocol AccountsService: Sendable {
     func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User
 
     /// Changes the user's email once their current password checks out; the new email must be
-    /// valid and unique after normalisation.
+    /// valid and unique after normalisation. Every other session of the user ends; this store's
+    /// current one stays.
     func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User
 
     /// Changes the user's password once the current one checks out; the new one follows the
     /// sign-up rules and differs from the current one. Every other session of the user ends;
     /// this store's current one stays.
     func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError)
+
+    // MARK: - Sessions, each by the acting user on their own
+
+    /// The user's sessions: this one first, then the others by last use, newest first.
+    func sessions(of user: UserID) async throws(AccountsError) -> [SessionSummary]
+
+    /// Ends one of the user's sessions (ending this one signs out); refused with
+    /// ``AccountsError/noSuchSession`` for one that is not theirs or has already ended.
+    func endSession(_ id: SessionSummary.ID, of user: UserID) async throws(AccountsError)
+
+    /// Ends every session of the user but this one; how many ended.
+    func endOtherSessions(of user: UserID) async throws(AccountsError) -> Int
 
     /// The user's avatar; ``Avatar/none`` until they choose one.
     func avatar(of user: UserID) async throws(AccountsError) -> Avatar
@@ -100,11 +114,38 @@ extension AccountsService {
 public enum StoredSession: Equatable, Sendable {
     case signedOut
     case signedIn(User)
-    /// The session went unused for longer than ``SessionPolicy/idleLimit``; it has ended.
+    /// The session went unused for longer than ``SessionPolicy/idleLimit``, or is older than
+    /// ``SessionPolicy/lifetimeLimit``; it has ended.
     case expired
 
     /// What to tell someone whose session expired.
-    public static let expiredNotice = "You were signed out after \(SessionPolicy.idleDays) days without use; sign in again."
+    public static let expiredNotice =
+        "You were signed out: a session ends after \(SessionPolicy.idleDays) days without use, or \(SessionPolicy.lifetimeDays) days in all; sign in again."
+}
+
+/// One of a user's sessions, as their list of sessions shows it.
+public struct SessionSummary: Equatable, Sendable, Identifiable {
+    /// Names the session to end it: 16 hexadecimal digits, never its token.
+    public let id: String
+    /// What signed in, in words: `flows on this machine`, or what a server's client said it is.
+    public let client: String
+    public let createdAt: Date
+    public let lastUsedAt: Date
+    /// The session this service is signed in with.
+    public let isCurrent: Bool
+
+    public init(id: String, client: String, createdAt: Date, lastUsedAt: Date, isCurrent: Bool) {
+        self.id = id
+        self.client = client
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.isCurrent = isCurrent
+    }
+
+    /// Whether `text` has the shape of a session's id.
+    public static func isID(_ text: String) -> Bool {
+        text.utf8.count == 16 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
 }
 
 /// How long sessions last. The CLI keeps one current session per store: signing in ends the
@@ -114,6 +155,12 @@ public enum SessionPolicy {
     public static let idleDays = 30
     /// The same, in seconds.
     public static let idleLimit = Double(idleDays) * 24 * 60 * 60
+    /// Days a session lasts at most, however often it is used.
+    public static let lifetimeDays = 90
+    /// The same, in seconds.
+    public static let lifetimeLimit = Double(lifetimeDays) * 24 * 60 * 60
+    /// The most characters of a client's description kept with a session.
+    public static let clientLength = 200
     /// How stale a session's last use may be before finding it records the use again (a
     /// minute, against 30 days: reads stay reads).
     public static let touchInterval: Double = 60

@@ -15,6 +15,8 @@ public struct LiveAccountsService: AccountsService, AccountNames {
     private let hasher: PasswordHasher
     private let random: any RandomSource
     private let now: @Sendable () -> Date
+    /// What signs in, in words, kept with each new session (read when it starts).
+    private let client: @Sendable () -> String
     /// The token of the session this service signed in or found, so signing out ends it even
     /// when the kept file is gone.
     private let current = CurrentSession()
@@ -25,8 +27,10 @@ public struct LiveAccountsService: AccountsService, AccountNames {
         hasher: PasswordHasher = PasswordHasher(),
         random: any RandomSource = SystemRandomSource(),
         now: @escaping @Sendable () -> Date = Date.init,
-        visibility: any AccountVisibility
+        visibility: any AccountVisibility,
+        client: @escaping @Sendable () -> String = { "flows on this machine" }
     ) {
+        self.client = client
         self.store = store
         self.visibility = visibility
         self.tokens = tokens
@@ -103,8 +107,7 @@ public struct LiveAccountsService: AccountsService, AccountNames {
             // session of every request). Only an ended session or a stale time needs a write.
             let recent = try await store.read { db -> Found? in
                 guard let session = try db.session(tokenHash: hash) else { return .nothing }
-                guard time - session.lastUsedAt <= SessionPolicy.idleLimit, time - session.lastUsedAt < SessionPolicy.touchInterval,
-                    time >= session.lastUsedAt
+                guard Self.isLive(session, at: time), time - session.lastUsedAt < SessionPolicy.touchInterval, time >= session.lastUsedAt
                 else { return nil }
                 return try db.user(id: session.userID).map { .user($0, token: token) } ?? .nothing
             }
@@ -112,7 +115,7 @@ public struct LiveAccountsService: AccountsService, AccountNames {
             return try await store.write { db in
                 // A token the store does not know (forged, or ended elsewhere): nobody.
                 guard let session = try db.session(tokenHash: hash) else { return .nothing }
-                guard time - session.lastUsedAt <= SessionPolicy.idleLimit else {
+                guard Self.isLive(session, at: time) else {
                     try db.deleteSession(tokenHash: hash)
                     try tokens.clear()
                     return .expired
@@ -195,13 +198,19 @@ public struct LiveAccountsService: AccountsService, AccountNames {
         do throws(EmailAddress.Problem) { address = try EmailAddress(email) } catch { throw .invalidEmail(error) }
         let checked = try await checkPassword(password, of: user)
         let id = user.rawValue
+        let tokens = tokens
+        let remembered = self.current.token.withLock { $0 }
         let record = try await storing {
-            try await store.write { db in
+            let kept = try remembered ?? tokens.load()
+            return try await store.write { db in
                 // The password checked is still the account's: nobody changed it meanwhile.
                 guard let current = try db.user(id: id), current.passwordHash == checked.passwordHash else {
                     throw AccountsError.wrongPassword
                 }
                 try db.updateEmail(userID: id, to: address.value, key: address.key)
+                // Every other session ends: one that someone else holds is not theirs to keep
+                // once the account's address is no longer the one they may have known.
+                try db.deleteSessions(userID: id, except: kept.map(SessionToken.hash))
                 return try db.user(id: id)
             }
         }
@@ -228,6 +237,81 @@ public struct LiveAccountsService: AccountsService, AccountNames {
                 try db.deleteSessions(userID: id, except: kept.map(SessionToken.hash))
             }
         }
+    }
+
+    // MARK: - Sessions
+
+    public func sessions(of user: UserID) async throws(AccountsError) -> [SessionSummary] {
+        let id = user.rawValue
+        let time = now().timeIntervalSince1970
+        let currentHash = try await currentTokenHash()
+        let records = try await storing { try await store.read { try $0.sessions(userID: id) } }
+        let summaries = records.filter { Self.isLive($0, at: time) }.map { record in
+            SessionSummary(
+                id: Self.publicID(of: record), client: record.client.isEmpty ? "an earlier version of flows" : record.client,
+                createdAt: Date(timeIntervalSince1970: record.createdAt), lastUsedAt: Date(timeIntervalSince1970: record.lastUsedAt),
+                isCurrent: record.tokenHash == currentHash
+            )
+        }
+        return summaries.sorted { ($0.isCurrent ? 1 : 0, $0.lastUsedAt, $0.id) > ($1.isCurrent ? 1 : 0, $1.lastUsedAt, $1.id) }
+    }
+
+    public func endSession(_ sessionID: SessionSummary.ID, of user: UserID) async throws(AccountsError) {
+        guard SessionSummary.isID(sessionID) else { throw .noSuchSession }
+        let id = user.rawValue
+        let currentHash = try await currentTokenHash()
+        let ended = try await storing {
+            try await store.write { db -> String? in
+                guard let session = try db.sessions(userID: id).first(where: { Self.publicID(of: $0) == sessionID }) else { return nil }
+                if session.tokenHash == currentHash { return session.tokenHash }
+                try db.deleteSession(tokenHash: session.tokenHash)
+                return session.tokenHash
+            }
+        }
+        guard let ended else { throw .noSuchSession }
+        if ended == currentHash { try await signOut() }
+    }
+
+    public func endOtherSessions(of user: UserID) async throws(AccountsError) -> Int {
+        let id = user.rawValue
+        let currentHash = try await currentTokenHash()
+        return try await storing {
+            try await store.write { db in
+                let others = try db.sessions(userID: id).filter { $0.tokenHash != currentHash }
+                try db.deleteSessions(userID: id, except: currentHash)
+                return others.count
+            }
+        }
+    }
+
+    /// The hash of the token this service is signed in with, if any.
+    private func currentTokenHash() async throws(AccountsError) -> String? {
+        let tokens = tokens
+        let remembered = current.token.withLock { $0 }
+        return try await storing { try remembered ?? tokens.load() }.map(SessionToken.hash)
+    }
+
+    /// A session's name in the list: the start of its token's hash (which the token cannot be
+    /// read back from).
+    private static func publicID(of session: SessionRecord) -> String {
+        String(session.tokenHash.prefix(16))
+    }
+
+    /// Whether a session has neither gone unused too long nor lived too long at `time`.
+    private static func isLive(_ session: SessionRecord, at time: Double) -> Bool {
+        time - session.lastUsedAt <= SessionPolicy.idleLimit && time - session.createdAt <= SessionPolicy.lifetimeLimit
+    }
+
+    /// What signs in, as kept: printable characters only, at most ``SessionPolicy/clientLength``.
+    private func clientDescription() -> String {
+        let printable = client().unicodeScalars.filter { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: false
+            default: true
+            }
+        }
+        let text = String(String.UnicodeScalarView(printable)).trimmingCharacters(in: .whitespaces)
+        return String(text.prefix(SessionPolicy.clientLength))
     }
 
     public func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar {
@@ -295,7 +379,7 @@ public struct LiveAccountsService: AccountsService, AccountNames {
     ) async throws(AccountsError) -> T {
         let token = SessionToken.random(using: random)
         let time = now().timeIntervalSince1970
-        let session = SessionRecord(tokenHash: SessionToken.hash(token.text), userID: userID, createdAt: time)
+        let session = SessionRecord(tokenHash: SessionToken.hash(token.text), userID: userID, createdAt: time, client: clientDescription())
         let tokens = tokens
         let remembered = current.token.withLock { $0 }
         let result = try await storing {
@@ -304,6 +388,7 @@ public struct LiveAccountsService: AccountsService, AccountNames {
                 let result = try work(db)
                 if let previous { try db.deleteSession(tokenHash: SessionToken.hash(previous)) }
                 try db.deleteSessions(userID: userID, unusedSince: time - SessionPolicy.idleLimit)
+                for old in try db.sessions(userID: userID) where !Self.isLive(old, at: time) { try db.deleteSession(tokenHash: old.tokenHash) }
                 try db.insert(session)
                 // Inside the transaction: if the token cannot be kept, nothing is written.
                 try tokens.save(token.text)

@@ -71,7 +71,7 @@ struct SignUpViewModel: FormViewModel {
         case .invalidPassword:
             state.password.error = error.message
             state.phase = .idle
-        case .wrongEmailOrPassword, .wrongPassword, .samePassword, .noSuchAccount, .refused, .storeUnavailable, .signedOut,
+        case .wrongEmailOrPassword, .wrongPassword, .samePassword, .noSuchAccount, .noSuchSession, .refused, .storeUnavailable, .signedOut,
              .tooManyAttempts, .serverUnreachable:
             state.phase = .failed(error.message)
         }

@@ -11,13 +11,17 @@ public struct APIConnection: Sendable {
     public let server: URL
     private let transport: any ClientTransport
     private let middlewares: [any ClientMiddleware]
+    /// What the app says it is (`User-Agent`): the server shows it in the user's sessions.
+    private let userAgent: String
 
     /// - Parameters:
     ///   - token: the current session's token, read before every request (nil: none).
     ///   - transport: how requests travel; libcurl by default (``CurlTransport``), with a 20 s
     ///     limit per request.
-    public init(server: URL, token: @escaping @Sendable () -> String?, transport: (any ClientTransport)? = nil) {
+    ///   - userAgent: what the app is, sent with every request.
+    public init(server: URL, token: @escaping @Sendable () -> String?, transport: (any ClientTransport)? = nil, userAgent: String = "flows") {
         self.server = server
+        self.userAgent = userAgent
         self.transport = transport ?? CurlTransport(timeout: 20)
         middlewares = [ProblemReader(), SessionToken(token: token)]
     }
@@ -69,6 +73,7 @@ public struct APIConnection: Sendable {
         do { parts = try endpoint.request.write(input) } catch { throw .unreachable("\(endpoint.id): the request could not be written: \(error)") }
         var request = HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: Self.path(endpoint.path, parts))
         request.headerFields[.accept] = "application/json"
+        request.headerFields[.userAgent] = userAgent
         if parts.body != nil { request.headerFields[.contentType] = "application/json; charset=utf-8" }
         let body = parts.body.map { HTTPBody($0) }
         let next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = { [transport] request, body, url in

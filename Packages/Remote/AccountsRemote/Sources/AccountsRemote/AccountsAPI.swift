@@ -36,6 +36,16 @@ public enum AccountsAPI {
     public static let changePassword = Call<(current: String, new: String), Void>(
         "changePassword", .put, "/me/password", status: .noContent, request: .body(Wire.passwordChange), response: .none, problems: problems
     )
+    public static let listSessions = Call<Void, [SessionSummary]>(
+        "listSessions", .get, "/me/sessions", request: .none, response: .json(Wire.sessionList), problems: problems
+    )
+    public static let endSession = Call<SessionSummary.ID, Void>(
+        "endSession", .delete, "/me/sessions/{sessionId}", status: .noContent, request: .path("sessionId", Wire.sessionID), response: .none,
+        problems: problems
+    )
+    public static let endOtherSessions = Call<Void, Int>(
+        "endOtherSessions", .delete, "/me/other-sessions", request: .none, response: .json(Wire.endedSessions), problems: problems
+    )
     public static let getMyAvatar = Call<Void, Avatar>(
         "getMyAvatar", .get, "/me/avatar", request: .none, response: .json(Wire.avatar), problems: problems
     )
@@ -71,6 +81,7 @@ public enum AccountsAPI {
             case .wrongPassword: APIProblem(.forbidden, .wrongPassword, error.message)
             case .samePassword: APIProblem(.unprocessableContent, .samePassword, error.message)
             case .noSuchAccount: APIProblem(.unauthorized, .noSuchAccount, error.message)
+            case .noSuchSession: APIProblem(.notFound, .sessionNotFound, error.message)
             case .refused(let rule): .refused(rule)
             case .storeUnavailable(let reason), .serverUnreachable(let reason): .storeUnavailable(reason)
             case .signedOut: .unauthenticated(error.message, tokenSent: true)
@@ -87,6 +98,7 @@ public enum AccountsAPI {
             case .wrongPassword?: return .wrongPassword
             case .samePassword?: return .samePassword
             case .noSuchAccount?: return .noSuchAccount
+            case .sessionNotFound?: return .noSuchSession
             case .unauthenticated?, .sessionExpired?: return .signedOut
             case .rateLimited?:
                 if case .refused(_, _, let seconds) = failure { return .tooManyAttempts(seconds: seconds ?? 60) }
@@ -113,6 +125,38 @@ extension Wire {
             },
             write: { .init(id: $0.id.rawValue, email: $0.email.value, displayName: $0.displayName.value, friendCode: $0.friendCode.rawValue) }
         )
+    }
+
+    static var sessionID: WireValue<SessionSummary.ID, String> {
+        WireValue(
+            read: { text, field throws(APIProblem) in
+                guard SessionSummary.isID(text) else { throw .invalidRequest("\(field) is not a session's id (16 hexadecimal digits).", field: field) }
+                return text
+            },
+            write: { $0 }
+        )
+    }
+
+    static var sessionList: WireValue<[SessionSummary], Components.Schemas.SessionList> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var sessions: [SessionSummary] = []
+                for (index, session) in wire.sessions.enumerated() {
+                    sessions.append(SessionSummary(
+                        id: try sessionID.read(session.id, "\(field)/sessions/\(index)/id"), client: session.client,
+                        createdAt: session.createdAt, lastUsedAt: session.lastUsedAt, isCurrent: session.current
+                    ))
+                }
+                return sessions
+            },
+            write: { sessions in
+                .init(sessions: sessions.map { .init(id: $0.id, client: $0.client, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, current: $0.isCurrent) })
+            }
+        )
+    }
+
+    static var endedSessions: WireValue<Int, Components.Schemas.EndedSessions> {
+        WireValue(read: { wire, _ in wire.ended }, write: { .init(ended: $0) })
     }
 
     static var userList: WireValue<[User], Components.Schemas.UserList> {

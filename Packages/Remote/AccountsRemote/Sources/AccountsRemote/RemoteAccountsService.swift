@@ -93,6 +93,22 @@ public struct RemoteAccountsService: AccountsService {
         try await connection.send(AccountsAPI.getUserAvatar, person)
     }
 
+    // MARK: - Sessions
+
+    public func sessions(of user: UserID) async throws(AccountsError) -> [SessionSummary] {
+        try await connection.send(AccountsAPI.listSessions)
+    }
+
+    public func endSession(_ id: SessionSummary.ID, of user: UserID) async throws(AccountsError) {
+        // Ending this session is signing out, which also forgets the token here.
+        if try await sessions(of: user).contains(where: { $0.id == id && $0.isCurrent }) { return try await signOut() }
+        try await connection.send(AccountsAPI.endSession, id)
+    }
+
+    public func endOtherSessions(of user: UserID) async throws(AccountsError) -> Int {
+        try await connection.send(AccountsAPI.endOtherSessions)
+    }
+
     // MARK: - Account settings
 
     public func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User {

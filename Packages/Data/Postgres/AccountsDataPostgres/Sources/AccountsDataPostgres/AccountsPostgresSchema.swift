@@ -47,5 +47,9 @@ public enum AccountsPostgresSchema {
             )
             """,
         ]),
+        // What signed in, for the user's list of their sessions (at most 200 characters).
+        PostgresMigration("accounts.postgres.v2.session-client", statements: [
+            "ALTER TABLE session ADD COLUMN client TEXT NOT NULL DEFAULT '' CHECK (char_length(client) <= 200)",
+        ]),
     ]
 }

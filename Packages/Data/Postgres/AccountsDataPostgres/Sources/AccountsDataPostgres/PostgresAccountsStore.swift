@@ -49,7 +49,7 @@ private struct Transaction: AccountsWriting {
     }
 
     func session(tokenHash: String) throws -> SessionRecord? {
-        try db.row("SELECT token_hash, user_id, created_at, last_used_at FROM session WHERE token_hash = $1", [tokenHash])
+        try db.row("SELECT token_hash, user_id, created_at, last_used_at, client FROM session WHERE token_hash = $1", [tokenHash])
             .map(SessionRecord.init(row:))
     }
 
@@ -60,7 +60,7 @@ private struct Transaction: AccountsWriting {
 
     func sessions(userID: String) throws -> [SessionRecord] {
         try db.rows(
-            "SELECT token_hash, user_id, created_at, last_used_at FROM session WHERE user_id = $1 ORDER BY created_at, token_hash", [userID]
+            "SELECT token_hash, user_id, created_at, last_used_at, client FROM session WHERE user_id = $1 ORDER BY created_at, token_hash", [userID]
         ).map(SessionRecord.init(row:))
     }
 
@@ -76,8 +76,8 @@ private struct Transaction: AccountsWriting {
 
     func insert(_ session: SessionRecord) throws {
         try db.execute(
-            "INSERT INTO session (token_hash, user_id, created_at, last_used_at) VALUES ($1, $2, $3, $4)",
-            [session.tokenHash, session.userID, session.createdAt, session.lastUsedAt]
+            "INSERT INTO session (token_hash, user_id, created_at, last_used_at, client) VALUES ($1, $2, $3, $4, $5)",
+            [session.tokenHash, session.userID, session.createdAt, session.lastUsedAt, session.client]
         )
     }
 
@@ -131,7 +131,7 @@ private struct Transaction: AccountsWriting {
 
 extension SessionRecord {
     fileprivate init(row: SQLRow) throws {
-        self.init(tokenHash: try row.text(0), userID: try row.text(1), createdAt: try row.real(2), lastUsedAt: try row.real(3))
+        self.init(tokenHash: try row.text(0), userID: try row.text(1), createdAt: try row.real(2), lastUsedAt: try row.real(3), client: try row.text(4))
     }
 }
 

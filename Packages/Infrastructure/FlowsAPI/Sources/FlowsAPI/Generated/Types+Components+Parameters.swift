@@ -26,6 +26,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Limit`.
         public typealias Limit = Swift.Int32
+        /// A session, as the list of sessions names it.
+        ///
+        /// - Remark: Generated from `#/components/parameters/SessionIdPath`.
+        public typealias SessionIdPath = Swift.String
         /// The id of an account.
         ///
         /// - Remark: Generated from `#/components/parameters/UserIdPath`.

@@ -248,6 +248,7 @@ extension Components {
             case wrongPassword = "wrong-password"
             case samePassword = "same-password"
             case noSuchAccount = "no-such-account"
+            case sessionNotFound = "session-not-found"
             case invalidAvatarEmpty = "invalid-avatar-empty"
             case invalidAvatarTooLarge = "invalid-avatar-too-large"
             case invalidAvatarNotAnImage = "invalid-avatar-not-an-image"
@@ -646,6 +647,85 @@ extension Components {
                 case email
                 case displayName
                 case friendCode
+            }
+        }
+        /// One of the user's sessions.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SessionInfo`.
+        public struct SessionInfo: Codable, Hashable, Sendable {
+            /// Names the session to end it; not its token.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SessionInfo/id`.
+            public var id: Swift.String
+            /// What signed in, in words.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SessionInfo/client`.
+            public var client: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SessionInfo/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/SessionInfo/lastUsedAt`.
+            public var lastUsedAt: Foundation.Date
+            /// Whether this is the session the request came with.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SessionInfo/current`.
+            public var current: Swift.Bool
+            /// Creates a new `SessionInfo`.
+            ///
+            /// - Parameters:
+            ///   - id: Names the session to end it; not its token.
+            ///   - client: What signed in, in words.
+            ///   - createdAt:
+            ///   - lastUsedAt:
+            ///   - current: Whether this is the session the request came with.
+            public init(
+                id: Swift.String,
+                client: Swift.String,
+                createdAt: Foundation.Date,
+                lastUsedAt: Foundation.Date,
+                current: Swift.Bool
+            ) {
+                self.id = id
+                self.client = client
+                self.createdAt = createdAt
+                self.lastUsedAt = lastUsedAt
+                self.current = current
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case client
+                case createdAt
+                case lastUsedAt
+                case current
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SessionList`.
+        public struct SessionList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SessionList/sessions`.
+            public var sessions: [Components.Schemas.SessionInfo]
+            /// Creates a new `SessionList`.
+            ///
+            /// - Parameters:
+            ///   - sessions:
+            public init(sessions: [Components.Schemas.SessionInfo]) {
+                self.sessions = sessions
+            }
+            public enum CodingKeys: String, CodingKey {
+                case sessions
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/EndedSessions`.
+        public struct EndedSessions: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/EndedSessions/ended`.
+            public var ended: Swift.Int
+            /// Creates a new `EndedSessions`.
+            ///
+            /// - Parameters:
+            ///   - ended:
+            public init(ended: Swift.Int) {
+                self.ended = ended
+            }
+            public enum CodingKeys: String, CodingKey {
+                case ended
             }
         }
         /// What a look-up by friend code or email shows of an account: its id and display name,

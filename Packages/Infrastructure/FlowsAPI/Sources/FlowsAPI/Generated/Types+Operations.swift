@@ -547,7 +547,7 @@ public enum Operations {
     /// The session the token names
     ///
     /// Whose session the token is (the domain's stored session). Finding it counts as using
-    /// it. A session unused for 30 days has ended: `401 session-expired`; a token the server
+    /// it. A session unused for 30 days, or 90 days old, has ended: `401 session-expired`; a token the server
     /// does not know (signed out, or never issued) is `401 unauthenticated`.
     ///
     ///
@@ -1296,7 +1296,7 @@ public enum Operations {
     ///
     /// Once the current password checks out (`403 wrong-password` otherwise); the new email
     /// must be valid and unique after normalisation (the same address in another case is
-    /// allowed).
+    /// allowed). Every other session of the user ends; this one stays.
     ///
     ///
     /// - Remark: HTTP `PUT /me/email`.
@@ -1837,6 +1837,556 @@ public enum Operations {
             ///
             ///
             /// - Remark: Generated from `#/paths//me/password/put(changePassword)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The signed-in user's sessions
+    ///
+    /// Every session of the user that has not ended: this one first, then the others by last
+    /// use, newest first. Each says when it was created and last used, and what signed in
+    /// (`flows on this machine`, or the User-Agent a server's client sent). A session ends
+    /// after 30 days without use or 90 days in all.
+    ///
+    ///
+    /// - Remark: HTTP `GET /me/sessions`.
+    /// - Remark: Generated from `#/paths//me/sessions/get(listSessions)`.
+    public enum ListSessions {
+        public static let id: Swift.String = "listSessions"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/me/sessions/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListSessions.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListSessions.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListSessions.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.ListSessions.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/me/sessions/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/me/sessions/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SessionList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.SessionList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListSessions.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListSessions.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The sessions.
+            ///
+            /// - Remark: Generated from `#/paths//me/sessions/get(listSessions)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListSessions.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListSessions.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No session token, one the server does not know (`unauthenticated`), one that went
+            /// unused for 30 days (`session-expired`), an account that no longer exists
+            /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/sessions/get(listSessions)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// the server is not ready (`not-ready`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/sessions/get(listSessions)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// End one of the signed-in user's sessions
+    ///
+    /// Its token no longer works. Ending this session is signing out. One that is not the
+    /// user's, or has already ended, is `404 session-not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /me/sessions/{sessionId}`.
+    /// - Remark: Generated from `#/paths//me/sessions/{sessionId}/delete(endSession)`.
+    public enum EndSession {
+        public static let id: Swift.String = "endSession"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/me/sessions/{sessionId}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// A session, as the list of sessions names it.
+                ///
+                /// - Remark: Generated from `#/paths/me/sessions/{sessionId}/DELETE/path/sessionId`.
+                public var sessionId: Components.Parameters.SessionIdPath
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - sessionId: A session, as the list of sessions names it.
+                public init(sessionId: Components.Parameters.SessionIdPath) {
+                    self.sessionId = sessionId
+                }
+            }
+            public var path: Operations.EndSession.Input.Path
+            /// - Remark: Generated from `#/paths/me/sessions/{sessionId}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EndSession.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EndSession.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.EndSession.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.EndSession.Input.Path,
+                headers: Operations.EndSession.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// The session has ended.
+            ///
+            /// - Remark: Generated from `#/paths//me/sessions/{sessionId}/delete(endSession)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.EndSession.Output.NoContent)
+            /// The session has ended.
+            ///
+            /// - Remark: Generated from `#/paths//me/sessions/{sessionId}/delete(endSession)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.EndSession.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request does not match this document: malformed JSON, an unknown or missing field,
+            /// a value of the wrong type, out of range, too long or not of the pattern
+            /// (`invalid-request`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/sessions/{sessionId}/delete(endSession)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No session token, one the server does not know (`unauthenticated`), one that went
+            /// unused for 30 days (`session-expired`), an account that no longer exists
+            /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/sessions/{sessionId}/delete(endSession)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// What the request names does not exist for the signed-in user: an expense or payment
+            /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/sessions/{sessionId}/delete(endSession)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// the server is not ready (`not-ready`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/sessions/{sessionId}/delete(endSession)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// End every session of the signed-in user but this one
+    ///
+    /// - Remark: HTTP `DELETE /me/other-sessions`.
+    /// - Remark: Generated from `#/paths//me/other-sessions/delete(endOtherSessions)`.
+    public enum EndOtherSessions {
+        public static let id: Swift.String = "endOtherSessions"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/me/other-sessions/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EndOtherSessions.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EndOtherSessions.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.EndOtherSessions.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.EndOtherSessions.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/me/other-sessions/DELETE/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/me/other-sessions/DELETE/responses/200/content/application\/json`.
+                    case json(Components.Schemas.EndedSessions)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.EndedSessions {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.EndOtherSessions.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.EndOtherSessions.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// How many sessions ended.
+            ///
+            /// - Remark: Generated from `#/paths//me/other-sessions/delete(endOtherSessions)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.EndOtherSessions.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.EndOtherSessions.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No session token, one the server does not know (`unauthenticated`), one that went
+            /// unused for 30 days (`session-expired`), an account that no longer exists
+            /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/other-sessions/delete(endOtherSessions)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// the server is not ready (`not-ready`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/other-sessions/delete(endOtherSessions)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.ServiceUnavailable)
@@ -2916,7 +3466,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//users/by-friend-code/post(findUserByFriendCode)/responses/404`.
@@ -3217,7 +3768,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//users/by-email/post(findUserByEmail)/responses/404`.
@@ -3865,7 +4417,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//friends/post(addFriend)/responses/404`.
@@ -4193,7 +4746,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//friend-lookup/post(findFriend)/responses/404`.
@@ -4527,7 +5081,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//friends/{friendId}/get(getFriend)/responses/404`.
@@ -4750,7 +5305,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//friends/{friendId}/delete(removeFriend)/responses/404`.
@@ -5524,7 +6080,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//contacts/{contactId}/name/put(renameContact)/responses/404`.
@@ -5850,7 +6407,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//contacts/{contactId}/link/post(linkContact)/responses/404`.
@@ -6196,7 +6754,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//contacts/{contactId}/link-target/post(previewContactLink)/responses/404`.
@@ -7509,7 +8068,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//expenses/{expenseId}/get(getExpense)/responses/404`.
@@ -7785,7 +8345,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//expenses/{expenseId}/put(editExpense)/responses/404`.
@@ -8110,7 +8671,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//expenses/{expenseId}/delete(deleteExpense)/responses/404`.
@@ -8590,7 +9152,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//deleted-expenses/{expenseId}/restore/post(restoreExpense)/responses/404`.
@@ -9794,7 +10357,8 @@ public enum Operations {
             }
             /// What the request names does not exist for the signed-in user: an expense or payment
             /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
-            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`).
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
             ///
             ///
             /// - Remark: Generated from `#/paths//settlements/{settlementId}/delete(undoSettlement)/responses/404`.

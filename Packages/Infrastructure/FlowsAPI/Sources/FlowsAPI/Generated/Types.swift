@@ -42,7 +42,7 @@ public protocol APIProtocol: Sendable {
     /// The session the token names
     ///
     /// Whose session the token is (the domain's stored session). Finding it counts as using
-    /// it. A session unused for 30 days has ended: `401 session-expired`; a token the server
+    /// it. A session unused for 30 days, or 90 days old, has ended: `401 session-expired`; a token the server
     /// does not know (signed out, or never issued) is `401 unauthenticated`.
     ///
     ///
@@ -70,7 +70,7 @@ public protocol APIProtocol: Sendable {
     ///
     /// Once the current password checks out (`403 wrong-password` otherwise); the new email
     /// must be valid and unique after normalisation (the same address in another case is
-    /// allowed).
+    /// allowed). Every other session of the user ends; this one stays.
     ///
     ///
     /// - Remark: HTTP `PUT /me/email`.
@@ -86,6 +86,31 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /me/password`.
     /// - Remark: Generated from `#/paths//me/password/put(changePassword)`.
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output
+    /// The signed-in user's sessions
+    ///
+    /// Every session of the user that has not ended: this one first, then the others by last
+    /// use, newest first. Each says when it was created and last used, and what signed in
+    /// (`flows on this machine`, or the User-Agent a server's client sent). A session ends
+    /// after 30 days without use or 90 days in all.
+    ///
+    ///
+    /// - Remark: HTTP `GET /me/sessions`.
+    /// - Remark: Generated from `#/paths//me/sessions/get(listSessions)`.
+    func listSessions(_ input: Operations.ListSessions.Input) async throws -> Operations.ListSessions.Output
+    /// End one of the signed-in user's sessions
+    ///
+    /// Its token no longer works. Ending this session is signing out. One that is not the
+    /// user's, or has already ended, is `404 session-not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /me/sessions/{sessionId}`.
+    /// - Remark: Generated from `#/paths//me/sessions/{sessionId}/delete(endSession)`.
+    func endSession(_ input: Operations.EndSession.Input) async throws -> Operations.EndSession.Output
+    /// End every session of the signed-in user but this one
+    ///
+    /// - Remark: HTTP `DELETE /me/other-sessions`.
+    /// - Remark: Generated from `#/paths//me/other-sessions/delete(endOtherSessions)`.
+    func endOtherSessions(_ input: Operations.EndOtherSessions.Input) async throws -> Operations.EndOtherSessions.Output
     /// The signed-in user's avatar
     ///
     /// `none` until they choose one.
@@ -506,7 +531,7 @@ extension APIProtocol {
     /// The session the token names
     ///
     /// Whose session the token is (the domain's stored session). Finding it counts as using
-    /// it. A session unused for 30 days has ended: `401 session-expired`; a token the server
+    /// it. A session unused for 30 days, or 90 days old, has ended: `401 session-expired`; a token the server
     /// does not know (signed out, or never issued) is `401 unauthenticated`.
     ///
     ///
@@ -548,7 +573,7 @@ extension APIProtocol {
     ///
     /// Once the current password checks out (`403 wrong-password` otherwise); the new email
     /// must be valid and unique after normalisation (the same address in another case is
-    /// allowed).
+    /// allowed). Every other session of the user ends; this one stays.
     ///
     ///
     /// - Remark: HTTP `PUT /me/email`.
@@ -579,6 +604,43 @@ extension APIProtocol {
             headers: headers,
             body: body
         ))
+    }
+    /// The signed-in user's sessions
+    ///
+    /// Every session of the user that has not ended: this one first, then the others by last
+    /// use, newest first. Each says when it was created and last used, and what signed in
+    /// (`flows on this machine`, or the User-Agent a server's client sent). A session ends
+    /// after 30 days without use or 90 days in all.
+    ///
+    ///
+    /// - Remark: HTTP `GET /me/sessions`.
+    /// - Remark: Generated from `#/paths//me/sessions/get(listSessions)`.
+    public func listSessions(headers: Operations.ListSessions.Input.Headers = .init()) async throws -> Operations.ListSessions.Output {
+        try await listSessions(Operations.ListSessions.Input(headers: headers))
+    }
+    /// End one of the signed-in user's sessions
+    ///
+    /// Its token no longer works. Ending this session is signing out. One that is not the
+    /// user's, or has already ended, is `404 session-not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /me/sessions/{sessionId}`.
+    /// - Remark: Generated from `#/paths//me/sessions/{sessionId}/delete(endSession)`.
+    public func endSession(
+        path: Operations.EndSession.Input.Path,
+        headers: Operations.EndSession.Input.Headers = .init()
+    ) async throws -> Operations.EndSession.Output {
+        try await endSession(Operations.EndSession.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// End every session of the signed-in user but this one
+    ///
+    /// - Remark: HTTP `DELETE /me/other-sessions`.
+    /// - Remark: Generated from `#/paths//me/other-sessions/delete(endOtherSessions)`.
+    public func endOtherSessions(headers: Operations.EndOtherSessions.Input.Headers = .init()) async throws -> Operations.EndOtherSessions.Output {
+        try await endOtherSessions(Operations.EndOtherSessions.Input(headers: headers))
     }
     /// The signed-in user's avatar
     ///
