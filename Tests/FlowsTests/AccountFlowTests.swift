@@ -8,6 +8,7 @@ import PreferencesDataSQLite
 import PreferencesLive
 import Primitives
 import Testing
+import SessionsFlow
 import UpdateAvatarFlow
 import UpdateDisplayNameFlow
 import UpdateEmailFlow
@@ -37,7 +38,7 @@ struct AccountFlowTests {
             Avatar: none
               Theme (theme, choice; the colours of every screen): [ ] Light (light) | [ ] Dark (dark) | [x] High contrast (high-contrast) | [ ] No colour (no-colour)
               Default currency (default-currency, choice; what a new expense starts in): \(currencies)
-              Actions: Change name (change-name) | Change email (change-email) | Change password (change-password) | Change avatar (change-avatar) | Show my friend code as a QR code (show-qr) | Back (back, cancel)
+              Actions: Change name (change-name) | Change email (change-email) | Change password (change-password) | Change avatar (change-avatar) | Show my friend code as a QR code (show-qr) | Sessions: where you are signed in (sessions) | Back (back, cancel)
             """)
         await flow.back()
         await flow.expectResult(AccountFlow.FlowResult.cancelled)
@@ -69,13 +70,16 @@ struct AccountFlowTests {
         await flow.expectChild(UpdateEmailFlow.self, producing: .changed(moved))
         await flow.tap("change-email")
         await flow.expectText("Email: ada@lovelace.org")
-        #expect(await flow.expectScreen("account")?.status == .notice("Email changed to ada@lovelace.org."))
+        #expect(await flow.expectScreen("account")?.status == .notice("Email changed to ada@lovelace.org; your other sessions are signed out."))
         await flow.expectChild(UpdatePasswordFlow.self, producing: .changed)
         await flow.tap("change-password")
         #expect(await flow.expectScreen("account")?.status == .notice("Password changed; your other sessions are signed out."))
         await flow.expectChild(UpdateAvatarFlow.self, producing: .changed(.initials(.teal)))
         await flow.tap("change-avatar")
         #expect(await flow.expectScreen("account")?.status == .notice("Avatar changed to initials on teal."))
+        await flow.expectChild(SessionsFlow.self, producing: .ended(2))
+        await flow.tap("sessions")
+        #expect(await flow.expectScreen("account")?.status == .notice("2 other sessions ended."))
         await flow.back()
         await flow.expectResult(AccountFlow.FlowResult.closed(moved))
     }

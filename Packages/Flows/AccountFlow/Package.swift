@@ -17,6 +17,7 @@ let package = Package(
         .package(path: "../UpdatePasswordFlow"),
         .package(path: "../UpdateAvatarFlow"),
         .package(path: "../QrPreviewFlow"),
+        .package(path: "../SessionsFlow"),
     ],
     targets: [
         .target(
@@ -31,6 +32,7 @@ let package = Package(
                 .product(name: "UpdatePasswordFlow", package: "UpdatePasswordFlow"),
                 .product(name: "UpdateAvatarFlow", package: "UpdateAvatarFlow"),
                 .product(name: "QrPreviewFlow", package: "QrPreviewFlow"),
+                .product(name: "SessionsFlow", package: "SessionsFlow"),
             ]
         ),
     ]

@@ -15,6 +15,7 @@ import SettleUpFlow
 import SignInFlow
 import SignUpFlow
 import UnauthenticatedFlow
+import SessionsFlow
 import UpdateAvatarFlow
 import UpdateDisplayNameFlow
 import UpdateEmailFlow
@@ -92,7 +93,7 @@ public enum FlowCatalog {
         },
         FlowEntry(
             AccountFlow.self, "Your account: name, email, friend code and theme, and changing them (signs in first if needed)",
-            children: [UpdateDisplayNameFlow.self, UpdateEmailFlow.self, UpdatePasswordFlow.self, UpdateAvatarFlow.self, QrPreviewFlow.self]
+            children: [UpdateDisplayNameFlow.self, UpdateEmailFlow.self, UpdatePasswordFlow.self, UpdateAvatarFlow.self, QrPreviewFlow.self, SessionsFlow.self]
         ) { user, container, router in
             AccountFlow(user: user, dependencies: container, router: router)
         },
@@ -101,6 +102,9 @@ public enum FlowCatalog {
         },
         FlowEntry(UpdateEmailFlow.self, "Change the email you sign in with; asks your password (signs in first if needed)") { user, container, router in
             UpdateEmailFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(SessionsFlow.self, "Where you are signed in: each session, to end one or all others (signs in first if needed)") { user, container, router in
+            SessionsFlow(user: user, dependencies: container, router: router)
         },
         FlowEntry(UpdateAvatarFlow.self, "Change your avatar: a PNG or JPEG picture, your initials on a colour, or none (signs in first if needed)") { user, container, router in
             UpdateAvatarFlow(user: user, dependencies: container, router: router)

@@ -2,6 +2,7 @@ import Accounts
 import FlowKit
 import Preferences
 import QrPreviewFlow
+import SessionsFlow
 import UpdateAvatarFlow
 import UpdateDisplayNameFlow
 import UpdateEmailFlow
@@ -18,7 +19,9 @@ public actor AccountFlow: InventoriedFlow {
     }
 
     /// What the flow needs from the app: its own needs and its children's.
-    public protocol Dependencies: UpdateDisplayNameFlow.Dependencies, UpdateEmailFlow.Dependencies, UpdatePasswordFlow.Dependencies, UpdateAvatarFlow.Dependencies {
+    public protocol Dependencies: UpdateDisplayNameFlow.Dependencies, UpdateEmailFlow.Dependencies, UpdatePasswordFlow.Dependencies, UpdateAvatarFlow.Dependencies,
+        SessionsFlow.Dependencies
+    {
         var accounts: any AccountsService { get }
         var preferences: any PreferencesService { get }
         var themes: any ThemeManager { get }
@@ -32,6 +35,7 @@ public actor AccountFlow: InventoriedFlow {
         .init("change-password", "Change password") { flow in await flow.changePassword() },
         .init("change-avatar", "Change avatar") { flow in await flow.changeAvatar() },
         .init("show-qr", "Show my friend code as a QR code") { flow in await flow.showCode() },
+        .init("sessions", "Sessions: where you are signed in") { flow in await flow.showSessions() },
     ])
 
     /// Every screen, action and message this flow can show, for coverage reports.
@@ -146,9 +150,16 @@ public actor AccountFlow: InventoriedFlow {
         case .changed(let updated):
             user = updated
             changed = true
-            return "Email changed to \(updated.email.value)."
+            return "Email changed to \(updated.email.value); your other sessions are signed out."
         case .cancelled:
             return nil
+        }
+    }
+
+    private func showSessions() async -> String? {
+        switch await router.start(SessionsFlow(user: user, dependencies: dependencies, router: router)) {
+        case .ended(let count): count == 1 ? "1 other session ended." : "\(count) other sessions ended."
+        case .cancelled: nil
         }
     }
 

@@ -1,0 +1,87 @@
+import Accounts
+import FlowKit
+import Foundation
+import Primitives
+
+/// The user's sessions: this one and every other, each with what signed in and when, to end
+/// one of the others or all of them (a lost laptop, a shared computer).
+public actor SessionsFlow: InventoriedFlow {
+    /// How the screen was left.
+    public enum FlowResult: FlowOutcome {
+        /// Back, after ending this many other sessions.
+        case ended(Int)
+        /// Back, with no session ended.
+        case cancelled
+
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
+            if case .ended(let count) = self { try container.encode(count, forKey: "sessions") }
+        }
+    }
+
+    /// What the flow needs from the app.
+    public protocol Dependencies: Sendable {
+        var accounts: any AccountsService { get }
+        /// Where the user is: the times are shown in it.
+        var timeZone: TimeZone { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory { FlowInventory(drawing: SessionsView(), for: SessionsViewModel.examples) }
+
+    private let user: User
+    private let dependencies: any Dependencies
+    private let presenter: ScreenPresenter<SessionsAction>
+
+    public init(user: User, dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.dependencies = dependencies
+        presenter = ScreenPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = SessionsViewModel(timeZone: dependencies.timeZone)
+        var ended = 0
+        await load(into: &model)
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .chosen(let id):
+                model.chosen(id)
+            case .end:
+                guard let session = model.selected else { break }
+                model.busy()
+                await view.show(model.state)
+                do throws(AccountsError) {
+                    try await dependencies.accounts.endSession(session.id, of: user.id)
+                    ended += 1
+                    await load(into: &model)
+                    model.noticed("Ended the session of \(session.client).")
+                } catch {
+                    model.failed(error)
+                    if error == .noSuchSession { await load(into: &model) }
+                }
+            case .endOthers:
+                model.busy()
+                await view.show(model.state)
+                do throws(AccountsError) {
+                    let count = try await dependencies.accounts.endOtherSessions(of: user.id)
+                    ended += count
+                    await load(into: &model)
+                    model.noticed(count == 1 ? "Ended 1 other session." : "Ended \(count) other sessions.")
+                } catch {
+                    model.failed(error)
+                }
+            case .back:
+                return ended == 0 ? .cancelled : .ended(ended)
+            }
+            return nil
+        }
+    }
+
+    private func load(into model: inout SessionsViewModel) async {
+        do throws(AccountsError) {
+            model.loaded(try await dependencies.accounts.sessions(of: user.id))
+        } catch {
+            model.failed(error)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import FlowKit
+
+/// What the user can do on the sessions screen.
+enum SessionsAction: ViewAction {
+    typealias ScreenView = SessionsView
+
+    case chosen(String)
+    case end
+    case endOthers
+    case back
+
+    static func action(for event: UserEvent) -> Self? {
+        switch event {
+        case .choose(ScreenView.session, let options): options.first.map { Self.chosen($0.rawValue) }
+        case .tap(ScreenView.end): .end
+        case .tap(ScreenView.endOthers): .endOthers
+        case .tap(.back), .back, .cancel: .back
+        default: nil
+        }
+    }
+}
