@@ -65,6 +65,22 @@ struct FriendsServiceTests {
         await #expect(throws: FriendsError.tooManyFriends(nil, limit: 5_000)) { try await world.friends.add(.email("cy@example.com"), by: ada.id) }
         await #expect(throws: FriendsError.tooManyFriends(try DisplayName("Cy"), limit: 5_000)) { try await world.friends.add(.email("cy@example.com"), by: bob.id) }
         #expect(FriendsError.tooManyFriends(try DisplayName("Cy"), limit: 5_000).message == "Cy has 5000 friends, the most one may have.")
+        // Linking a contact makes a friend too: Bob's contact cannot become Cy, who has no room;
+        // nor does Eve, signing up with the email of Bob's contact, claim it with no room left.
+        let cee = try await world.friends.addContact(name: "Cee", email: nil, by: bob.id)
+        await #expect(throws: FriendsError.tooManyFriends(try DisplayName("Cy"), limit: 5_000)) {
+            try await world.friends.link(cee.id, to: .email("cy@example.com"), by: bob.id)
+        }
+        #expect(try await world.friends.friend(cee.id, of: bob.id)?.isContact == true, "still Bob's contact")
+        _ = try await world.friends.addContact(name: "Eve", email: "eve@example.com", by: bob.id)
+        let eve = try await world.account("Eve")
+        try await #require(world.services.database).writer().write { db in
+            for index in 0..<limits.friends {
+                try db.execute(sql: "INSERT INTO friendship (user_id, friend_id, since) VALUES (?, ?, 0)", arguments: [eve.id.rawValue, "e-\(index)"])
+            }
+        }
+        #expect(try await world.friends.claimContacts(for: eve.id).isEmpty, "Eve has no room for Bob")
+        #expect(try await world.friends.friends(of: bob.id).filter(\.isContact).map(\.name.value) == ["Cee", "Eve"])
     }
 
     @Test("names as the user knows people: friends and their own contacts, other accounts; someone else's contact has none")

@@ -174,8 +174,17 @@ public struct LiveFriendsService: FriendsService {
 
     public func link(_ contactID: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend {
         let (contact, account) = try await linkable(contactID, to: query, by: user)
-        let target = account.id.rawValue
-        try await storing { try await store.write { try $0.setLinkedTo(target, contactID: contact.id) } }
+        let (me, target, name, most) = (user.rawValue, account.id.rawValue, account.name, limits.friends)
+        try await storing {
+            try await store.write { db in
+                // The link makes them friends: both need room for one more, as adding would.
+                if try !db.isFriend(me, target) {
+                    guard try db.friendships(of: me).count < most else { throw FriendsError.tooManyFriends(nil, limit: most) }
+                    guard try db.friendships(of: target).count < most else { throw FriendsError.tooManyFriends(name, limit: most) }
+                }
+                try db.setLinkedTo(target, contactID: contact.id)
+            }
+        }
         try await complete(contact, linkedTo: target)
         return try await befriended(account.id, by: user)
     }
@@ -203,11 +212,22 @@ public struct LiveFriendsService: FriendsService {
         // taking the store's write lock.
         let waiting = try await storing { try await store.read { try $0.contacts(emailKey: key).contains { $0.ownerID != id } } }
         guard waiting else { return [] }
+        let most = limits.friends
         let claimed = try await storing {
             try await store.write { db in
-                let contacts = try db.contacts(emailKey: key).filter { $0.ownerID != id }
-                for contact in contacts { try db.setLinkedTo(id, contactID: contact.id) }
-                return contacts
+                // Each claim makes the owner a friend: one that either side has no room for stays
+                // a contact.
+                var mine = try db.friendships(of: id).count
+                var claimed: [ContactRecord] = []
+                for contact in try db.contacts(emailKey: key) where contact.ownerID != id {
+                    if try !db.isFriend(id, contact.ownerID) {
+                        guard mine < most, try db.friendships(of: contact.ownerID).count < most else { continue }
+                        mine += 1
+                    }
+                    try db.setLinkedTo(id, contactID: contact.id)
+                    claimed.append(contact)
+                }
+                return claimed
             }
         }
         var owners: [UserID] = []
