@@ -65,10 +65,17 @@ struct ExpensesServiceTests {
     func editAndDelete() async throws {
         let service = ledger.service()
         let dinner = try await service.add(try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann, bob, cy]), by: ann)
-        _ = try await service.edit(dinner.id, to: try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob], rule: .shares([ann: 1, bob: 3])), by: bob)
+        let edited = try await service.edit(dinner, to: try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob], rule: .shares([ann: 1, bob: 3])), by: bob)
+        #expect(edited.version == 2)
         #expect(try await service.balances(of: ann) == [Balance(other: bob, amount: eur(750))])
         #expect(try await service.balances(of: cy) == [])
-        try await service.delete(dinner.id, by: ann)
+        // Ann's copy is version 1: deleting from it would undo Bob's edit unseen.
+        await #expect(throws: ExpensesError.changedSince(dinner.id, version: 2)) { try await service.delete(dinner, by: ann) }
+        await #expect(throws: ExpensesError.changedSince(dinner.id, version: 2)) {
+            try await service.edit(dinner, to: try draft(eur(5), paidBy: [(ann, 5)], among: [ann, bob]), by: ann)
+        }
+        #expect(try await service.expense(dinner.id, for: ann) == edited, "nothing was written")
+        try await service.delete(edited, by: ann)
         #expect(try await service.balances(of: ann) == [])
         #expect(try await service.expense(dinner.id, for: ann) == nil)
         #expect(try await service.activity(of: cy, limit: 10).map(\.kind) == [.edited, .added])
@@ -83,11 +90,11 @@ struct ExpensesServiceTests {
             try draft(eur(3001), paidBy: [(ann, 2000), (bob, 1001)], among: [ann, bob, cy], rule: .shares([ann: 1, bob: 2, cy: 3])), by: ann
         )
         let before = try await service.balances(of: ann)
-        try await service.delete(dinner.id, by: bob)
+        try await service.delete(dinner, by: bob)
         #expect(try await service.deletedExpenses(of: cy, page: PageRequest()) == [dinner])
         #expect(try await service.expenses(of: cy, page: PageRequest()) == [])
         await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.restore(dinner.id, by: UserID(rawValue: "d-dan")) }
-        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.edit(dinner.id, to: try draft(eur(10), paidBy: [(ann, 10)], among: [ann]), by: ann) }
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.edit(dinner, to: try draft(eur(10), paidBy: [(ann, 10)], among: [ann]), by: ann) }
 
         #expect(try await service.restore(dinner.id, by: cy) == dinner)
         #expect(try await service.expense(dinner.id, for: cy) == dinner)
@@ -97,7 +104,7 @@ struct ExpensesServiceTests {
         #expect(try await service.activity(of: ann, limit: 10).map(\.kind) == [.restored, .deleted, .added])
         #expect(try await service.activity(of: ann, limit: 1).first?.summary == "Dinner, 30.01 EUR")
         // Deleted again, it can be restored again.
-        try await service.delete(dinner.id, by: ann)
+        try await service.delete(dinner, by: ann)
         #expect(try await service.restore(dinner.id, by: ann) == dinner)
         #expect(try ledger.count("deleted_expense") == 0)
         #expect(try ledger.count("deleted_expense_person") == 0)
@@ -108,15 +115,15 @@ struct ExpensesServiceTests {
         let service = ledger.service()
         let dinner = try await service.add(try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann, bob, cy]), by: ann)
         await #expect(throws: ExpensesError.notFound(dinner.id)) { _ = try await service.restore(dinner.id, by: ann) }
-        try await service.delete(dinner.id, by: ann)
-        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.delete(dinner.id, by: bob) }
+        try await service.delete(dinner, by: ann)
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.delete(dinner, by: bob) }
         await #expect(throws: ExpensesError.notFound(dinner.id)) {
-            _ = try await service.edit(dinner.id, to: try draft(eur(10), paidBy: [(ann, 10)], among: [ann]), by: ann)
+            _ = try await service.edit(dinner, to: try draft(eur(10), paidBy: [(ann, 10)], among: [ann]), by: ann)
         }
         // Deleting and restoring alternate as often as anyone in it likes.
         for _ in 0..<3 {
             #expect(try await service.restore(dinner.id, by: cy) == dinner)
-            try await service.delete(dinner.id, by: bob)
+            try await service.delete(dinner, by: bob)
         }
         #expect(try await service.balances(of: ann) == [])
 
@@ -136,7 +143,7 @@ struct ExpensesServiceTests {
             let at = Date(timeIntervalSince1970: 1_800_000_000 + Double(index) * 60)
             let service = LiveExpensesService(store: ledger.store, people: TestPeople(), random: SeededRandomSource(seed: UInt64(index + 20)), now: { at })
             let expense = try await service.add(try draft(eur(100), paidBy: [(ann, 100)], among: [ann, index == 1 ? cy : bob], description: "E\(index)"), by: ann)
-            try await service.delete(expense.id, by: ann)
+            try await service.delete(expense, by: ann)
         }
         #expect(try await service.deletedExpenses(of: ann, page: PageRequest()).map(\.description) == ["E2", "E1", "E0"])
         #expect(try await service.deletedExpenses(of: ann, page: PageRequest(offset: 1, limit: 1)).map(\.description) == ["E1"])
@@ -148,8 +155,8 @@ struct ExpensesServiceTests {
     func permissions() async throws {
         let service = ledger.service()
         let dinner = try await service.add(try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob]), by: ann)
-        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.delete(dinner.id, by: cy) }
-        await #expect(throws: ExpensesError.notFound(ExpenseID(rawValue: "nope"))) { try await service.delete(ExpenseID(rawValue: "nope"), by: ann) }
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.delete(dinner, by: cy) }
+        await #expect(throws: ExpensesError.notFound(ExpenseID(rawValue: "nope"))) { try await service.delete(ExpenseID(rawValue: "nope"), from: 1, by: ann) }
         await #expect(throws: ExpensesError.invalid(.split(.noParticipants))) {
             try await service.add(try draft(eur(1000), paidBy: [(ann, 1000)], among: []), by: ann)
         }
@@ -207,7 +214,7 @@ struct ExpensesServiceTests {
         #expect(try await service.expenses(of: ann, sharedWith: ann, page: PageRequest(limit: 2)).map(\.description) == ["E2", "E4"])
         #expect(try await service.expenses(of: ann, sharedWith: UserID(rawValue: "unknown-zed"), page: PageRequest()).isEmpty)
         // Moving E0 to the newest day puts it first, in both lists.
-        _ = try await service.edit(withBob[0].id, to: try draft(eur(600), paidBy: [(ann, 600)], among: [ann, bob], description: "E0", day: "2026-11-09"), by: ann)
+        _ = try await service.edit(withBob[0], to: try draft(eur(600), paidBy: [(ann, 600)], among: [ann, bob], description: "E0", day: "2026-11-09"), by: ann)
         #expect(try await service.expenses(of: ann, sharedWith: bob, page: PageRequest(limit: 1)).map(\.description) == ["E0"])
         #expect(try await service.expenses(of: ann, page: PageRequest(limit: 1)).map(\.description) == ["E0"])
     }
@@ -355,7 +362,7 @@ struct FailureInjectionTests {
         let dinner = try await good.add(try draft(eur(900), paidBy: [(ann, 900)], among: [ann, bob, cy]), by: ann)
         let failing = ledger.service(store: FailingStore(inner: ledger.store, failAt: failAt))
         await #expect(throws: ExpensesError.self) {
-            try await failing.edit(dinner.id, to: try draft(eur(100), paidBy: [(bob, 100)], among: [ann, bob]), by: ann)
+            try await failing.edit(dinner, to: try draft(eur(100), paidBy: [(bob, 100)], among: [ann, bob]), by: ann)
         }
         #expect(try await good.expense(dinner.id, for: ann) == dinner)
         #expect(try await good.balances(of: ann) == [Balance(other: bob, amount: eur(300)), Balance(other: cy, amount: eur(300))])
@@ -371,12 +378,12 @@ extension FailureInjectionTests {
         let owed = [Balance(other: bob, amount: eur(300)), Balance(other: cy, amount: eur(300))]
         let failing = ledger.service(store: FailingStore(inner: ledger.store, failAt: failAt))
 
-        await #expect(throws: ExpensesError.self) { try await failing.delete(dinner.id, by: ann) }
+        await #expect(throws: ExpensesError.self) { try await failing.delete(dinner, by: ann) }
         #expect(try await good.expense(dinner.id, for: ann) == dinner)
         #expect(try await good.balances(of: ann) == owed)
         #expect(try ledger.count("deleted_expense") == 0)
 
-        try await good.delete(dinner.id, by: ann)
+        try await good.delete(dinner, by: ann)
         await #expect(throws: ExpensesError.self) { _ = try await failing.restore(dinner.id, by: ann) }
         #expect(try await good.expense(dinner.id, for: ann) == nil)
         #expect(try await good.deletedExpenses(of: ann, page: PageRequest()) == [dinner])
@@ -412,10 +419,10 @@ struct MaintainedBalancesTests {
                 switch next(7) {
                 case 0 where !live.isEmpty:
                     let id = live.keys.sorted { $0.rawValue < $1.rawValue }[next(live.count)]
-                    if let edited = try? await service.edit(id, to: expenseDraft, by: payer) { live[id] = edited }
+                    if let edited = try? await service.edit(id, to: expenseDraft, from: live[id]?.version ?? 1, by: payer) { live[id] = edited }
                 case 1 where !live.isEmpty:
                     let id = live.keys.sorted { $0.rawValue < $1.rawValue }[next(live.count)]
-                    if let person = live[id]?.people.first, (try? await service.delete(id, by: person)) != nil {
+                    if let person = live[id]?.people.first, (try? await service.delete(id, from: live[id]?.version ?? 1, by: person)) != nil {
                         deleted[id] = live[id]
                         live[id] = nil
                     }

@@ -19,7 +19,7 @@ struct LedgerCheckTests {
         _ = try await service.add(try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob, cy]), by: ann)
         _ = try await service.add(try draft(eur(700), paidBy: [(bob, 400), (cy, 300)], among: [ann, bob, cy], rule: .shares([ann: 1, bob: 2, cy: 4])), by: bob)
         let taxi = try await service.add(try draft(eur(900), paidBy: [(cy, 900)], among: [bob, cy]), by: cy)
-        try await service.delete(taxi.id, by: cy)
+        try await service.delete(taxi, by: cy)
         _ = try await service.settle(from: bob, to: ann, amount: eur(100), day: try Day("2026-11-23"), by: bob)
         return service
     }

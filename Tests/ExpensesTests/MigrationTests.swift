@@ -81,9 +81,9 @@ struct MigrationTests {
         try writeVersion2(expenses)
 
         let database = LocalDatabase(.file(file), migrations: ExpensesSchema.registerMigrations(in:))
-        #expect(try database.appliedMigrations().suffix(7) == [
+        #expect(try database.appliedMigrations().suffix(8) == [
             "expenses.v3.fewer-trees", "expenses.v4.people-by-day", "expenses.v5.notes", "expenses.v6.activity-people-by-line", "expenses.v7.deleted-expenses",
-            "expenses.v8.settlement-legs", "expenses.v9.places-in-id-order",
+            "expenses.v8.settlement-legs", "expenses.v9.places-in-id-order", "expenses.v10.versions",
         ])
         let service = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: TestPeople())
         for (expense, _) in expenses {
@@ -100,7 +100,7 @@ struct MigrationTests {
         // The migrated store takes new writes; deleting an expense takes its people with it, and
         // restoring brings it back as it was.
         let taxi = try await service.expense(ExpenseID(rawValue: "e-taxi"), for: ann)
-        try await service.delete(ExpenseID(rawValue: "e-taxi"), by: ann)
+        try await service.delete(ExpenseID(rawValue: "e-taxi"), from: 1, by: ann)
         #expect(try await service.expenses(of: ann, page: PageRequest(offset: 0, limit: 10)).map(\.id.rawValue) == ["e-dinner"])
         let people = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM expense_person") }
         #expect(people == 3)
@@ -140,7 +140,7 @@ struct MigrationTests {
         try queue.close()
 
         let database = LocalDatabase(.file(file), migrations: ExpensesSchema.registerMigrations(in:))
-        #expect(try database.appliedMigrations().last == "expenses.v9.places-in-id-order")
+        #expect(try database.appliedMigrations().last == "expenses.v10.versions")
         let service = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: TestPeople())
         let verifier = LiveLedgerVerifier(store: SQLiteExpensesStore(database: database))
         #expect(try await verifier.verify().isSound)
@@ -150,9 +150,9 @@ struct MigrationTests {
         let dinner = try #require(try await service.expense(ExpenseID(rawValue: "e-dinner"), for: ann))
         #expect(dinner.split.parts.map { "\($0.user) \($0.amount.minorUnits)" } == ["c-cy 500", "b-bob 501"])
         // Undone, each moves back exactly what it moved.
-        try await service.delete(trip.id, by: ann)
+        try await service.delete(trip, by: ann)
         #expect(try await verifier.verify().isSound)
-        try await service.delete(dinner.id, by: ann)
+        try await service.delete(dinner, by: ann)
         #expect(try await service.balances(of: ann) == [])
         #expect(try await service.balances(of: dee) == [])
         #expect(try await verifier.verify().isSound)

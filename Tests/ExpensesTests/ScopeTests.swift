@@ -23,15 +23,15 @@ struct ScopeTests {
         #expect(try await service.activity(of: cy, limit: 10) == [])
         // Changing it answers as for an expense that does not exist, whatever the draft says.
         await #expect(throws: ExpensesError.notFound(dinner.id)) {
-            try await service.edit(dinner.id, to: try draft(eur(10), paidBy: [(cy, 10)], among: [cy]), by: cy)
+            try await service.edit(dinner, to: try draft(eur(10), paidBy: [(cy, 10)], among: [cy]), by: cy)
         }
         await #expect(throws: ExpensesError.notFound(dinner.id)) {
-            try await service.edit(dinner.id, to: try draft(eur(10), paidBy: [(ann, 10)], among: [ann, bob]), by: cy)
+            try await service.edit(dinner, to: try draft(eur(10), paidBy: [(ann, 10)], among: [ann, bob]), by: cy)
         }
-        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.delete(dinner.id, by: cy) }
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.delete(dinner, by: cy) }
         // Someone in it stays in it.
         await #expect(throws: ExpensesError.notInExpense) {
-            try await service.edit(dinner.id, to: try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann]), by: bob)
+            try await service.edit(dinner, to: try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann]), by: bob)
         }
         #expect(try await service.expense(dinner.id, for: bob) == dinner)
     }

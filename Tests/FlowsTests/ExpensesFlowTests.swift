@@ -75,7 +75,7 @@ struct ExpensesFlowTests {
             ExpenseDraft(description: "Taxi", amount: amount, day: Fixture.sunday, category: .transport, payers: [Payer(user: cy.id, amount: amount)], participants: [cy.id, ada.id], rule: .equal),
             by: cy.id
         )
-        try await fixture.expenses.delete(taxi.id, by: cy.id)
+        try await fixture.expenses.delete(taxi, by: cy.id)
         for index in 1...11 { try await lunch(200, paidBy: ada.id, with: bob.id, description: "Lunch \(index)") }
         let flow = FlowTest { [fixture] router in ExpensesFlow(user: ada.id, dependencies: fixture, router: router) }
         let first = await flow.expectScreen("expenses")
@@ -121,13 +121,49 @@ struct ExpensesFlowTests {
         let (ada, bob) = try await fixture.adaAndBob()
         try await lunch(1000, paidBy: ada.id, with: bob.id)
         let expense = try #require(try await fixture.expenses.expenses(of: ada.id, page: PageRequest(limit: 1)).first)
-        try await fixture.expenses.delete(expense.id, by: bob.id)
+        try await fixture.expenses.delete(expense, by: bob.id)
         let flow = FlowTest { [fixture] router in ExpenseDetailFlow(user: ada.id, expense: expense.id, dependencies: fixture, router: router) }
         let screen = await flow.expectScreen("expense-detail")
         #expect(screen?.title == "An expense")
         #expect(screen?.text == [])
         #expect(screen?.status == .error("This expense is not there any more: it was deleted, or you were taken out of it."))
         #expect(screen?.actions.map(\.id) == ["back"])
+        await flow.tap("back")
+        await flow.expectResult(ExpenseDetailFlow.FlowResult.closed)
+    }
+
+    @Test("a delete or an edit made from a copy someone changed meanwhile writes nothing; the detail shows the expense as it is now and says what changed")
+    func changedMeanwhile() async throws {
+        let (ada, bob) = try await fixture.adaAndBob()
+        try await lunch(1000, paidBy: ada.id, with: bob.id)
+        let seen = try #require(try await fixture.expenses.expenses(of: ada.id, page: PageRequest(limit: 1)).first)
+        let flow = FlowTest { [fixture] router in ExpenseDetailFlow(user: ada.id, expense: seen.id, dependencies: fixture, router: router) }
+        await flow.expectText("Lunch")
+        // Bob makes it 15.00 EUR while Ada looks at it.
+        let more = Money(minorUnits: 1500, currency: .eur)
+        let bobs = ExpenseDraft(
+            description: "Lunch", amount: more, day: Fixture.sunday, category: .food, payers: [Payer(user: bob.id, amount: more)],
+            participants: [ada.id, bob.id], rule: .equal
+        )
+        let changed = try await fixture.expenses.edit(seen, to: bobs, by: bob.id)
+        await flow.tap("delete")
+        await flow.expectText("Delete Lunch, 10.00 EUR?")
+        await flow.tap("confirm-delete")
+        await flow.expectText(
+            "Someone changed this expense after you opened it: the amount (10.00 EUR → 15.00 EUR), who paid. It was not deleted; it is shown as it is now."
+        )
+        #expect(try await fixture.expenses.expense(seen.id, for: ada.id) == changed, "nothing was written")
+        // Now at Bob's version, Ada edits; Bob changes it again before she saves.
+        await flow.tap("edit")
+        await flow.expectScreen("add-expense")
+        var again = bobs
+        again.description = "Team lunch"
+        let latest = try await fixture.expenses.edit(changed, to: again, by: bob.id)
+        await flow.tap("save")
+        await flow.expectText(
+            "Someone changed this expense after you opened it: the description (Lunch → Team lunch). Your edit was not saved; it is shown as it is now."
+        )
+        #expect(try await fixture.expenses.expense(seen.id, for: ada.id) == latest)
         await flow.tap("back")
         await flow.expectResult(ExpenseDetailFlow.FlowResult.closed)
     }

@@ -272,9 +272,9 @@ struct FriendsServiceTests {
             #expect(try await world.expenses.balances(of: dan.id) == [Balance(other: abe.id, amount: money(-500))])
             #expect(try await world.expenses.expense(trip.id, for: ola.id)?.payers.map(\.user) == [abe.id, xia.id])
             if change == "delete" {
-                try await world.expenses.delete(trip.id, by: ola.id)
+                try await world.expenses.delete(trip, by: ola.id)
             } else {
-                _ = try await world.expenses.edit(trip.id, to: ExpenseDraft(
+                _ = try await world.expenses.edit(trip, to: ExpenseDraft(
                     description: "Trip", amount: money(1_500), day: try Day("2026-11-22"), category: .travel,
                     payers: [Payer(user: ola.id, amount: money(1_500))], participants: [ola.id], rule: .equal
                 ), by: ola.id)
@@ -296,7 +296,7 @@ struct FriendsServiceTests {
         try await world.befriend(ada, dee)
         let sam = try await world.friends.addContact(name: "Sam", email: nil, by: ada.id)
         let lunch = try await world.expense(1_000, paidBy: ada.id, among: [ada.id, sam.id])
-        _ = try await world.expenses.edit(lunch.id, to: ExpenseDraft(
+        _ = try await world.expenses.edit(lunch, to: ExpenseDraft(
             description: "Lunch", amount: lunch.amount, day: lunch.day, category: lunch.category,
             payers: lunch.payers, participants: [ada.id, dee.id], rule: .equal
         ), by: ada.id)
@@ -314,7 +314,7 @@ struct FriendsServiceTests {
         let dee = try await world.account("Dee")
         let sam = try await world.friends.addContact(name: "Sam", email: nil, by: ada.id)
         let taxi = try await world.expense(1_000, paidBy: ada.id, among: [ada.id, sam.id])
-        try await world.expenses.delete(taxi.id, by: ada.id)
+        try await world.expenses.delete(taxi, by: ada.id)
         #expect(try await world.friends.link(sam.id, to: .email("dee@example.com"), by: ada.id).id == dee.id)
         let restored = try await world.expenses.restore(taxi.id, by: dee.id)
         #expect(restored.split.parts.map(\.user) == [ada.id, dee.id])
@@ -322,7 +322,7 @@ struct FriendsServiceTests {
 
         let kit = try await world.friends.addContact(name: "Kit", email: nil, by: ada.id)
         let both = try await world.expense(600, paidBy: ada.id, among: [ada.id, kit.id, dee.id])
-        try await world.expenses.delete(both.id, by: ada.id)
+        try await world.expenses.delete(both, by: ada.id)
         #expect(try await world.friends.link(kit.id, to: .email("dee@example.com"), by: ada.id).id == dee.id)
         // Restored, it would have Dee in it twice: it is gone.
         await #expect(throws: ExpensesError.notFound(both.id)) { _ = try await world.expenses.restore(both.id, by: ada.id) }

@@ -49,7 +49,7 @@ struct ConcurrencyTests {
                         group.addTask {
                             let user = index.isMultiple(of: 2) ? ann : bob
                             do {
-                                if round == 0 { try await service.delete(dinner.id, by: user) } else { _ = try await service.restore(dinner.id, by: user) }
+                                if round == 0 { try await service.delete(dinner, by: user) } else { _ = try await service.restore(dinner.id, by: user) }
                                 return "done"
                             } catch {
                                 return "\(error)"

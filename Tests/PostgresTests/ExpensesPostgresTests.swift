@@ -24,15 +24,18 @@ struct ExpensesPostgresTests {
                 try await service.add(try draft(eur(100), paidBy: [(ann, 100)], among: [ann, UserID(rawValue: "unknown-1")]), by: ann)
             }
             await #expect(throws: ExpensesError.notInExpense) { try await service.add(try draft(eur(100), paidBy: [(ann, 100)], among: [ann, bob]), by: cy) }
-            _ = try await service.edit(dinner.id, to: try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob], rule: .shares([ann: 1, bob: 3])), by: bob)
+            let edited = try await service.edit(dinner, to: try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob], rule: .shares([ann: 1, bob: 3])), by: bob)
+            #expect(edited.version == 2)
             #expect(try await service.balances(of: ann) == [Balance(other: bob, amount: eur(750))])
-            await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.delete(dinner.id, by: cy) }
-            try await service.delete(dinner.id, by: ann)
+            await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.delete(edited, by: cy) }
+            await #expect(throws: ExpensesError.changedSince(dinner.id, version: 2)) { try await service.delete(dinner, by: ann) }
+            try await service.delete(edited, by: ann)
             #expect(try await service.balances(of: ann) == [])
             #expect(try await service.deletedExpenses(of: bob, page: PageRequest()).map(\.id) == [dinner.id])
             await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.restore(dinner.id, by: cy) }
             let restored = try await service.restore(dinner.id, by: bob)
             #expect(restored.amount == eur(1000))
+            #expect(restored.version == 2, "a restored expense is the version it was deleted at")
             #expect(try await service.balances(of: ann) == [Balance(other: bob, amount: eur(750))])
             await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.restore(dinner.id, by: bob) }
             #expect(try await service.activity(of: ann, limit: 10).map(\.kind) == [.restored, .deleted, .edited, .added])

@@ -37,7 +37,7 @@ struct FriendsPostgresTests {
                 #expect(name == bob.displayName)
                 #expect(open == [eur(625)])
             }
-            try await world.services.expenses.delete(dinner.id, by: ada.id)
+            try await world.services.expenses.delete(dinner, by: ada.id)
             try await friends.remove(bob.id, by: ada.id)
             #expect(try await friends.friends(of: ada.id).map(\.id) == [cy.id])
             #expect(try await friends.friends(of: bob.id).isEmpty)

@@ -141,7 +141,7 @@ private struct LedgerWalk {
         let pool = Array(Set(entry.people + nameable(by: editor))).sorted { $0.rawValue < $1.rawValue }
         let draft = makeDraft(pool: pool, including: editor)
         do {
-            let expense = try await services.expenses.edit(id, to: draft, by: editor)
+            let expense = try await services.expenses.edit(id, to: draft, from: entry.version, by: editor)
             model.live[id] = LedgerModel.Entry(expense)
             history.append("\(name(editor)) edits \(id) to \(describe(expense))")
         } catch {
@@ -152,7 +152,7 @@ private struct LedgerWalk {
     mutating func delete() async throws {
         guard let (id, entry) = random.pick(model.live.sorted { $0.key.rawValue < $1.key.rawValue }).map({ ($0.key, $0.value) }),
               let user = random.pick(entry.people.filter(accounts.contains)) else { return }
-        try await services.expenses.delete(id, by: user)
+        try await services.expenses.delete(id, from: entry.version, by: user)
         model.live[id] = nil
         model.deleted[id] = entry
         history.append("\(name(user)) deletes \(id)")
@@ -314,8 +314,11 @@ private struct LedgerModel {
         var currency: Currency
         var payers: [Share]
         var parts: [Share]
+        /// The version an edit or a delete is made from.
+        var version: Int
 
         init(_ expense: Expense) {
+            version = expense.version
             currency = expense.amount.currency
             payers = expense.payers.map { Share(user: $0.user, units: $0.amount.minorUnits) }
             parts = expense.split.parts.map { Share(user: $0.user, units: $0.amount.minorUnits) }

@@ -100,7 +100,8 @@ struct LedgerMigrationTests {
     func placesInIDOrder() async throws {
         let (ann, cy, dee) = (UserID(rawValue: "a-ann"), UserID(rawValue: "c-cy"), UserID(rawValue: "d-dee"))
         try await TestDatabase.withFresh { url in
-            let before = ServerDatabase(url: url, migrations: Array(ExpensesPostgresSchema.migrations.dropLast()))
+            // Up to the migration before places in id order.
+            let before = ServerDatabase(url: url, migrations: Array(ExpensesPostgresSchema.migrations.prefix(2)))
             try await before.migrate()
             #expect(try await before.appliedMigrations().last == "expenses.postgres.v2.activity-people-without-foreign-key")
             // The same trip and dinner as the SQLite store's test: see ExpensesTests.MigrationTests.
@@ -131,7 +132,7 @@ struct LedgerMigrationTests {
 
             let database = ServerDatabase(url: url, migrations: ExpensesPostgresSchema.migrations)
             try await database.migrate()
-            #expect(try await database.appliedMigrations().last == "expenses.postgres.v3.places-in-id-order")
+            #expect(try await database.appliedMigrations().last == "expenses.postgres.v4.versions")
             let store = PostgresExpensesStore(database: database)
             let service = LiveExpensesService(store: store, people: Everyone())
             let verifier = LiveLedgerVerifier(store: store)
@@ -140,8 +141,8 @@ struct LedgerMigrationTests {
             #expect(trip.payers.map(\.user) == [ann, cy])
             let dinner = try #require(try await service.expense(ExpenseID(rawValue: "e-dinner"), for: ann))
             #expect(dinner.split.parts.map { "\($0.user) \($0.amount.minorUnits)" } == ["c-cy 500", "b-bob 501"])
-            try await service.delete(trip.id, by: ann)
-            try await service.delete(dinner.id, by: ann)
+            try await service.delete(trip, by: ann)
+            try await service.delete(dinner, by: ann)
             #expect(try await service.balances(of: ann) == [])
             #expect(try await service.balances(of: dee) == [])
             #expect(try await verifier.verify().isSound)

@@ -111,13 +111,13 @@ private func story(_ services: LocalServices) async throws -> Transcript {
         try await expenses.add(try draft(eur(100), paidBy: [(ada.id, 100)], among: [ada.id, bob.id]), by: cy.id)
     }
     _ = await log.step("Cy edits the dinner") {
-        try await expenses.edit(dinner.id, to: try draft(
+        try await expenses.edit(dinner, to: try draft(
             eur(4500), paidBy: [(ada.id, 4500)], among: [ada.id, bob.id, cy.id], rule: .shares([ada.id: 1, bob.id: 1, cy.id: 2])
         ), by: cy.id)
     }
-    _ = await log.step("Bob deletes the sushi") { try await expenses.delete(sushi.id, by: bob.id) }
-    _ = await log.step("Ada deletes the sushi") { try await expenses.delete(sushi.id, by: ada.id) }
-    _ = await log.step("Ada deletes the taxi") { try await expenses.delete(taxi.id, by: ada.id) }
+    _ = await log.step("Bob deletes the sushi") { try await expenses.delete(sushi, by: bob.id) }
+    _ = await log.step("Ada deletes the sushi") { try await expenses.delete(sushi, by: ada.id) }
+    _ = await log.step("Ada deletes the taxi") { try await expenses.delete(taxi, by: ada.id) }
     _ = await log.step("Cy restores the taxi") { try await expenses.restore(taxi.id, by: cy.id).id }
     _ = await log.step("Cy restores the taxi again") { try await expenses.restore(taxi.id, by: cy.id).id }
 

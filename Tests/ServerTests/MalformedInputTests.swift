@@ -40,7 +40,7 @@ struct MalformedInputTests {
                     bodies.append(("\(key) missing", Self.json(object, setting: key, to: nil)))
                 }
                 for (what, body) in bodies {
-                    let answer = try await server.raw(call.method, call.path(in: world), token: world.ada.token, body: body)
+                    let answer = try await server.raw(call.method, call.path(in: world), token: world.ada.token, body: body, headers: call.headers(in: world))
                     expectRefused(answer, "\(call.id) with \(what)")
                     sent += 1
                 }

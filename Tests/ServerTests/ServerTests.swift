@@ -173,11 +173,25 @@ struct ServerTests {
             let expense = try await ada.client.addExpense(body: .json(.dinner(3_000, paidBy: ada.id, among: [ada.id, bob.id]))).created.body.json
             var draft = Components.Schemas.ExpenseDraft.dinner(4_000, paidBy: bob.id, among: [ada.id, bob.id], description: "Lunch")
             draft.rule = .shares(.init(mode: .shares, shares: .init(additionalProperties: [ada.id: 3, bob.id: 1])))
-            let edited = try await bob.client.editExpense(path: .init(expenseId: expense.id), body: .json(draft)).ok.body.json
+            #expect(expense.version == 1)
+            let edited = try await bob.client.editExpense(path: .init(expenseId: expense.id), headers: .init(ifMatch: #""1""#), body: .json(draft)).ok.body.json
             #expect(edited.description == "Lunch")
+            #expect(edited.version == 2)
             #expect(try await ada.client.listBalances().ok.body.json.balances.map(\.amount.minorUnits) == [-3_000])
 
-            _ = try await ada.client.deleteExpense(path: .init(expenseId: expense.id)).noContent
+            // Ada still has version 1: her edit and her delete would undo what Bob did, unseen.
+            let stale = try await ada.client.editExpense(path: .init(expenseId: expense.id), headers: .init(ifMatch: #""1""#), body: .json(.dinner(1_000, paidBy: ada.id, among: [ada.id, bob.id])))
+            let refusal = try stale.preconditionFailed.body.json
+            #expect(code(of: refusal) == "changed-since" && refusal.details?.version == 2)
+            #expect(code(of: try await ada.client.deleteExpense(path: .init(expenseId: expense.id), headers: .init(ifMatch: #""1""#)).preconditionFailed.body.json) == "changed-since")
+            #expect(try await ada.client.getExpense(path: .init(expenseId: expense.id)).ok.body.json == edited, "nothing was written")
+            // Without If-Match a change says nothing of what it was made from: 428; a malformed one is 400.
+            let bare = try await server.raw("DELETE", "/expenses/\(expense.id)", token: ada.token)
+            #expect(bare.status == 428 && bare.problemCode == "version-required", "\(bare)")
+            let malformed = try await server.raw("DELETE", "/expenses/\(expense.id)", token: ada.token, headers: ["If-Match": "2"])
+            #expect(malformed.status == 400 && malformed.problemCode == "invalid-request", "\(malformed)")
+
+            _ = try await ada.client.deleteExpense(path: .init(expenseId: expense.id), headers: .init(ifMatch: #""2""#)).noContent
             #expect(try await ada.client.listBalances().ok.body.json.balances.isEmpty)
             let gone = try await bob.client.getExpense(path: .init(expenseId: expense.id))
             #expect(code(of: try gone.notFound.body.json) == "not-found")

@@ -35,7 +35,7 @@ struct World: Sendable {
         let dinner = try await ada.client.addExpense(body: .json(.dinner(9_000, paidBy: ada.id, among: [ada.id, bob.id, sam.id]))).created.body.json
         let taxi = try await bob.client.addExpense(body: .json(.dinner(2_000, paidBy: bob.id, among: [ada.id, bob.id], description: "Taxi")))
             .created.body.json
-        _ = try await ada.client.deleteExpense(path: .init(expenseId: taxi.id)).noContent
+        _ = try await ada.client.deleteExpense(path: .init(expenseId: taxi.id), headers: .init(ifMatch: #""\#(taxi.version)""#)).noContent
         let payment = try await bob.client.settleUp(
             body: .json(.init(counterparty: ada.id, paidBy: .me, amount: .init(minorUnits: 1_000, currency: "EUR"), day: "2026-11-21"))
         ).created.body.json
@@ -83,6 +83,8 @@ struct Call: Sendable {
     /// Path parameters taken from other values than the defaults (`$bob` for a person,
     /// `$sam` for a contact, `$dinner` for an expense, `$payment` for a payment).
     var parameters: [String: String] = [:]
+    /// Header fields besides the token (`If-Match`), with the world's values filled in.
+    var headers: [String: String] = [:]
 
     /// The path with its parameters and query filled in from `world`.
     func path(in world: World) -> String {
@@ -95,6 +97,8 @@ struct Call: Sendable {
     }
 
     func body(in world: World) -> String? { body.map(world.fill) }
+
+    func headers(in world: World) -> [String: String] { headers.mapValues(world.fill) }
 }
 
 extension World {
@@ -102,7 +106,7 @@ extension World {
     func fill(_ text: String) -> String {
         // Longest names first: `$adaCode` before `$ada`.
         let values = [
-            ("$adaCode", ada.user.friendCode), ("$ada", ada.id), ("$bob", bob.id), ("$sam", sam), ("$dinner", dinner.id), ("$taxi", taxi.id),
+            ("$dinnerVersion", String(dinner.version)), ("$adaCode", ada.user.friendCode), ("$ada", ada.id), ("$bob", bob.id), ("$sam", sam), ("$dinner", dinner.id), ("$taxi", taxi.id),
             ("$payment", payment.id), ("$unique", UUID().uuidString.lowercased().prefix(12).description),
         ]
         return values.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
@@ -154,8 +158,8 @@ let contractCalls: [Call] = {
         Call(id: "listExpenses", method: "GET", template: "/expenses", query: "offset=0&limit=10"),
         Call(id: "addExpense", method: "POST", template: "/expenses", body: draft, optionalKeys: ["note"]),
         Call(id: "getExpense", method: "GET", template: "/expenses/{expenseId}"),
-        Call(id: "editExpense", method: "PUT", template: "/expenses/{expenseId}", body: draft, optionalKeys: ["note"]),
-        Call(id: "deleteExpense", method: "DELETE", template: "/expenses/{expenseId}"),
+        Call(id: "editExpense", method: "PUT", template: "/expenses/{expenseId}", body: draft, optionalKeys: ["note"], headers: ["If-Match": #""$dinnerVersion""#]),
+        Call(id: "deleteExpense", method: "DELETE", template: "/expenses/{expenseId}", headers: ["If-Match": #""$dinnerVersion""#]),
         Call(id: "listDeletedExpenses", method: "GET", template: "/deleted-expenses", query: "limit=10"),
         Call(id: "restoreExpense", method: "POST", template: "/deleted-expenses/{expenseId}/restore", parameters: ["expenseId": "$taxi"]),
         Call(id: "listSharedExpenses", method: "GET", template: "/people/{personId}/shared-expenses", query: "limit=10"),

@@ -67,10 +67,10 @@ do {
         var edited = draft
         edited.amount = more
         edited.payers = [Payer(user: user.id, amount: more)]
-        _ = try await services.expenses.edit(added.id, to: edited, by: user.id)
+        let changed = try await services.expenses.edit(added, to: edited, by: user.id)
         report("edited \(added.id.rawValue) \(more.minorUnits)")
         if round % 3 == 0 {
-            try await services.expenses.delete(added.id, by: user.id)
+            try await services.expenses.delete(changed, by: user.id)
             report("deleted \(added.id.rawValue)")
         }
         if round % 2 == 0 {

@@ -89,8 +89,8 @@ struct FakeAccounts: AccountsService, Fake {
 
 struct FakeExpenses: ExpensesService, Fake {
     var add: (@Sendable (ExpenseDraft, UserID) async throws(ExpensesError) -> Expense)?
-    var edit: (@Sendable (ExpenseID, ExpenseDraft, UserID) async throws(ExpensesError) -> Expense)?
-    var delete: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> Void)?
+    var edit: (@Sendable (ExpenseID, ExpenseDraft, Int, UserID) async throws(ExpensesError) -> Expense)?
+    var delete: (@Sendable (ExpenseID, Int, UserID) async throws(ExpensesError) -> Void)?
     var restore: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> Expense)?
     var deletedExpenses: (@Sendable (UserID, PageRequest) async throws(ExpensesError) -> [Expense])?
     var expense: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> Expense?)?
@@ -114,10 +114,12 @@ struct FakeExpenses: ExpensesService, Fake {
     static let down = FakeExpenses(otherwise: { _ throws(ExpensesError) in throw .storeUnavailable("disk on fire") })
 
     func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense { try await (add ?? missing("add"))(draft, user) }
-    func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
-        try await (edit ?? missing("edit"))(id, draft, user)
+    func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {
+        try await (edit ?? missing("edit"))(id, draft, version, user)
     }
-    func delete(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) { try await (delete ?? missing("delete"))(id, user) }
+    func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError) {
+        try await (delete ?? missing("delete"))(id, version, user)
+    }
     func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense { try await (restore ?? missing("restore"))(id, user) }
     func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
         try await (deletedExpenses ?? missing("deletedExpenses"))(user, page)

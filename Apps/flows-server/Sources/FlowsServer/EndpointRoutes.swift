@@ -76,6 +76,10 @@ struct EndpointRoutes {
         _ endpoint: Endpoint<Input, Output, Failure>, _ request: HTTPRequest, _ body: HTTPBody?, _ metadata: ServerRequestMetadata
     ) async throws -> Input {
         var parts = WireRequest(path: metadata.pathParameters.mapValues(String.init))
+        // By lower-case name (header names have no case); a field given twice is read the first time.
+        for field in request.headerFields where parts.headers[field.name.canonicalName] == nil {
+            parts.headers[field.name.canonicalName] = field.value
+        }
         if let path = request.path, let mark = path.firstIndex(of: "?") {
             // A name given twice is read the first time.
             for item in URLComponents(string: "/" + path[mark...])?.queryItems ?? [] where parts.query[item.name] == nil {

@@ -12,8 +12,8 @@ extension EndpointRoutes {
             guard let expense = try await expenses.expense(id, for: user) else { throw ExpensesError.notFound(id) }
             return expense
         }
-        try serve(ExpensesAPI.editExpense) { input, user in try await expenses.edit(input.0, to: input.1, by: user) }
-        try serve(ExpensesAPI.deleteExpense) { id, user in try await expenses.delete(id, by: user) }
+        try serve(ExpensesAPI.editExpense) { input, user in try await expenses.edit(input.0.0, to: input.0.1, from: input.1, by: user) }
+        try serve(ExpensesAPI.deleteExpense) { input, user in try await expenses.delete(input.0, from: input.1, by: user) }
         try serve(ExpensesAPI.listDeletedExpenses) { page, user in try await expenses.deletedExpenses(of: user, page: page) }
         try serve(ExpensesAPI.restoreExpense) { id, user in try await expenses.restore(id, by: user) }
         try serve(ExpensesAPI.listSharedExpenses) { input, user in try await expenses.expenses(of: user, sharedWith: input.0, page: input.1) }

@@ -15,6 +15,8 @@ public struct StoredExpense: Equatable, Sendable {
     public var payers: [Payer]
     public var parts: [Part]
     public var note: String?
+    /// 1 when added, one more with each edit.
+    public var version: Int64
 
     public struct Payer: Equatable, Sendable {
         public var user: String
@@ -39,8 +41,9 @@ public struct StoredExpense: Equatable, Sendable {
 
     public init(
         id: String, description: String, amount: Int64, currency: String, day: String, category: String,
-        splitMode: String, createdBy: String, createdAt: Double, payers: [Payer], parts: [Part], note: String? = nil
+        splitMode: String, createdBy: String, createdAt: Double, payers: [Payer], parts: [Part], note: String? = nil, version: Int64 = 1
     ) {
+        self.version = version
         self.id = id
         self.description = description
         self.amount = amount

@@ -273,5 +273,12 @@ public enum ExpensesSchema {
                     """)
             }
         }
+        // Each expense counts its changes: an edit or a delete says which it was made from.
+        migrator.registerMigration("expenses.v10.versions") { db in
+            try db.execute(sql: """
+                ALTER TABLE expense ADD COLUMN version INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1);
+                ALTER TABLE deleted_expense ADD COLUMN version INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1);
+                """)
+        }
     }
 }

@@ -64,7 +64,7 @@ private struct Transaction: ExpensesWriting {
             category: row["category"], splitMode: row["split_mode"], createdBy: row["created_by"], createdAt: row["created_at"],
             payers: payers.sorted { $0.position < $1.position }.map(\.payer),
             parts: parts.sorted { $0.position < $1.position }.map(\.part),
-            note: row["note"]
+            note: row["note"], version: row["version"]
         )
     }
 
@@ -249,12 +249,12 @@ private struct Transaction: ExpensesWriting {
     func insert(_ expense: StoredExpense) throws {
         try db.cachedStatement(
             sql: """
-                INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category,
-            expense.splitMode, expense.createdBy, expense.createdAt, expense.note,
+            expense.splitMode, expense.createdBy, expense.createdAt, expense.note, expense.version,
         ])
         let statement = try db.cachedStatement(
             sql: """
@@ -277,8 +277,8 @@ private struct Transaction: ExpensesWriting {
     func moveToDeleted(id: String, by user: String, at: Double) throws {
         try db.execute(sql: """
             INSERT INTO deleted_expense
-                (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, deleted_by, deleted_at)
-                SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, :user, :at
+                (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, deleted_by, deleted_at)
+                SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, :user, :at
                 FROM expense WHERE id = :id;
             INSERT INTO deleted_expense_person
                 (expense_id, user_id, deleted_at, paid, paid_position, part, part_position, rule_value)
@@ -290,8 +290,8 @@ private struct Transaction: ExpensesWriting {
 
     func restoreDeleted(id: String) throws {
         try db.execute(sql: """
-            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)
-                SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note
+            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version)
+                SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version
                 FROM deleted_expense WHERE id = :id;
             INSERT INTO expense_person
                 (expense_id, user_id, day, created_at, paid, paid_position, part, part_position, rule_value)

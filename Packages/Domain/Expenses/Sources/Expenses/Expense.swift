@@ -63,6 +63,10 @@ public struct Expense: Equatable, Sendable {
     /// The rule the split was made by, as given: what an edit starts from.
     public let rule: SplitRule
     public let note: String?
+    /// Which change of the expense this is: 1 when added, one more with each edit. An edit or a
+    /// delete names the version it was made from, and is refused when the expense has changed
+    /// since (``ExpensesError/changedSince(_:version:)``).
+    public private(set) var version: Int
 
     /// The most characters a description may have (at least one).
     public static let descriptionLimit = 100
@@ -77,19 +81,19 @@ public struct Expense: Equatable, Sendable {
     public var summary: String { "\(description), \(amount)" }
 
     /// Checks a draft against every rule and works out its split.
-    public init(id: ExpenseID, draft: ExpenseDraft) throws(ExpenseProblem) {
-        try self.init(id: id, draft: draft, split: nil)
+    public init(id: ExpenseID, draft: ExpenseDraft, version: Int = 1) throws(ExpenseProblem) {
+        try self.init(id: id, draft: draft, split: nil, version: version)
     }
 
     /// An expense as it was recorded: its draft checked against every rule, and `split` the one
     /// kept with it (``Split/init(amount:recorded:rule:)``), which must be of the draft's amount
     /// and people, in their order. Its texts are read as kept: invisible characters, refused in
     /// new text since, do not make an older expense unreadable.
-    public init(id: ExpenseID, draft: ExpenseDraft, recorded split: Split) throws(ExpenseProblem) {
-        try self.init(id: id, draft: draft, split: split)
+    public init(id: ExpenseID, draft: ExpenseDraft, recorded split: Split, version: Int = 1) throws(ExpenseProblem) {
+        try self.init(id: id, draft: draft, split: split, version: version)
     }
 
-    private init(id: ExpenseID, draft: ExpenseDraft, split given: Split?) throws(ExpenseProblem) {
+    private init(id: ExpenseID, draft: ExpenseDraft, split given: Split?, version: Int) throws(ExpenseProblem) {
         // The draft's rules (DraftRules.swift), the first broken one refused; then the split's.
         let rules: [ExpenseProblem?] = [
             ExpenseDraft.problem(description: draft.description, asRecorded: given != nil),
@@ -115,12 +119,35 @@ public struct Expense: Equatable, Sendable {
             }
         }
         self.id = id
+        self.version = max(1, version)
         self.description = description
         self.note = note.isEmpty ? nil : note
         rule = draft.rule
         day = draft.day
         category = draft.category
         payers = draft.payers
+    }
+
+    /// The same expense as the given version of it.
+    public func at(version: Int) -> Expense {
+        var copy = self
+        copy.version = max(1, version)
+        return copy
+    }
+
+    /// What is different in this expense from `old`, in words, for someone who saw `old`:
+    /// `the amount (30.00 EUR → 45.00 EUR)`, `who paid`. Empty when only the version differs.
+    public func changes(from old: Expense) -> [String] {
+        var changes: [String] = []
+        if description != old.description { changes.append("the description (\(old.description) → \(description))") }
+        if amount != old.amount { changes.append("the amount (\(old.amount) → \(amount))") }
+        if day != old.day { changes.append("the day (\(old.day) → \(day))") }
+        if category != old.category { changes.append("the category (\(old.category.rawValue) → \(category.rawValue))") }
+        if payers != old.payers { changes.append("who paid") }
+        // Parts that moved only with the amount are not another change.
+        if rule != old.rule || split.parts.map(\.user) != old.split.parts.map(\.user) { changes.append("how it is split") }
+        if note != old.note { changes.append("the note") }
+        return changes
     }
 
     /// Whether only one person is in it, paying and sharing: the user's own spending.

@@ -14,11 +14,13 @@ public protocol ExpensesService: Sendable {
     /// else in it must be their friend or contact (``PeopleDirectory``).
     func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense
     /// Replaces an expense; only someone in it (paying or sharing) may, and they stay in it.
-    /// Anyone it did not name before must be their friend or contact.
-    func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense
-    /// Deletes an expense; only someone in it may. It can be restored: it leaves every list and
-    /// balance but is kept.
-    func delete(_ id: ExpenseID, by user: UserID) async throws(ExpensesError)
+    /// Anyone it did not name before must be their friend or contact. `version` is the one the
+    /// edit was made from: when the expense has changed since, nothing is written
+    /// (``ExpensesError/changedSince(_:version:)``). The edited expense is the next version.
+    func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense
+    /// Deletes an expense, seen at `version` (refused as an edit is when it has changed since);
+    /// only someone in it may. It can be restored: it leaves every list and balance but is kept.
+    func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError)
     /// Puts a deleted expense back as it was, balances with it; only someone in it may.
     func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense
     /// The deleted expenses `user` was in, the most recently deleted first.
@@ -59,6 +61,16 @@ public protocol ExpensesService: Sendable {
 }
 
 extension ExpensesService {
+    /// Replaces `expense`, as it was read, with `draft`.
+    public func edit(_ expense: Expense, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
+        try await edit(expense.id, to: draft, from: expense.version, by: user)
+    }
+
+    /// Deletes `expense`, as it was read.
+    public func delete(_ expense: Expense, by user: UserID) async throws(ExpensesError) {
+        try await delete(expense.id, from: expense.version, by: user)
+    }
+
     /// What `user`'s own parts of all their expenses came to, by category and by month.
     public func spending(of user: UserID) async throws(ExpensesError) -> SpendingReport {
         try await spending(of: user, from: nil, through: nil)
@@ -196,6 +208,9 @@ public struct SpendingReport: Equatable, Sendable {
 public enum ExpensesError: Error, Equatable, Sendable {
     case invalid(ExpenseProblem)
     case notFound(ExpenseID)
+    /// The expense changed since the version an edit or a delete was made from; `version` is
+    /// the one it is at now. Nothing was written.
+    case changedSince(ExpenseID, version: Int)
     /// Only people in an expense may add, change or see it.
     case notInExpense
     /// The expense or payment names people who are not the user's friends or contacts.
@@ -217,6 +232,7 @@ public enum ExpensesError: Error, Equatable, Sendable {
         switch self {
         case .invalid(let problem): problem.message
         case .notFound(let id): "There is no expense \(id)."
+        case .changedSince: "Someone changed this expense after you opened it, so nothing was saved; open it again to see the change."
         case .notInExpense: "Only people in an expense can add or change it: share it or pay for it."
         case .unknownPeople(let people):
             "Not among your friends or contacts: \(people.map(\.rawValue).sorted().joined(separator: ", ")). Add them as a friend or a contact first."

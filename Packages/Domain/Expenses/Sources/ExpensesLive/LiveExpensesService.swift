@@ -49,20 +49,25 @@ public struct LiveExpensesService: ExpensesService {
         return expense
     }
 
-    public func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
-        let updated = try checked(id, draft)
+    public func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {
+        let checkedDraft = try checked(id, draft)
         // Strangers to the user may stay only if the expense already names them (checked against
         // the expense as it is inside the write): the people in an expense trust each other with
         // it, and each sees every change in their activity.
-        let strangers = try await strangers(among: updated.people, to: user)
+        let strangers = try await strangers(among: checkedDraft.people, to: user)
         let createdAt = now().timeIntervalSince1970
-        let activity = record(.edited, updated, by: user)
-        try await storing {
+        let activity = record(.edited, checkedDraft, by: user)
+        return try await storing {
             try await store.write { db in
                 // One not in it is told what one is told of an id that does not exist.
                 guard let old = try db.expense(id: id.rawValue) else { throw ExpensesError.notFound(id) }
                 let previous = try old.expense()
                 guard previous.people.contains(user) else { throw ExpensesError.notFound(id) }
+                // An edit made from an older copy would undo a change its author never saw.
+                guard previous.version == version else { throw ExpensesError.changedSince(id, version: previous.version) }
+                let (next, overflow) = previous.version.addingReportingOverflow(1)
+                guard !overflow else { throw ExpensesError.refused("an expense has at most \(Int.max) versions") }
+                let updated = checkedDraft.at(version: next)
                 // Someone in it stays in it.
                 guard updated.people.contains(user) else { throw ExpensesError.notInExpense }
                 let newcomers = strangers.subtracting(previous.people)
@@ -75,12 +80,12 @@ public struct LiveExpensesService: ExpensesService {
                     id: activity.id, at: activity.at, actor: activity.actor, kind: activity.kind, subject: activity.subject,
                     summary: activity.summary, people: activity.people + previous.people.map(\.rawValue)
                 ))
+                return updated
             }
         }
-        return updated
     }
 
-    public func delete(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) {
+    public func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError) {
         let at = now().timeIntervalSince1970
         let activityID = UserID.random(using: random).rawValue
         try await storing {
@@ -88,6 +93,7 @@ public struct LiveExpensesService: ExpensesService {
                 guard let old = try db.expense(id: id.rawValue) else { throw ExpensesError.notFound(id) }
                 let previous = try old.expense()
                 guard previous.people.contains(user) else { throw ExpensesError.notFound(id) }
+                guard previous.version == version else { throw ExpensesError.changedSince(id, version: previous.version) }
                 try apply(try old.balanceDeltas().map(\.reversed), in: db)
                 try db.moveToDeleted(id: id.rawValue, by: user.rawValue, at: at)
                 try db.insert(ActivityRecord(

@@ -23,7 +23,8 @@ extension StoredExpense {
             createdAt: createdAt,
             payers: expense.payers.map { StoredExpense.Payer(user: $0.user.rawValue, amount: $0.amount.minorUnits) },
             parts: expense.split.parts.map { StoredExpense.Part(user: $0.user.rawValue, amount: $0.amount.minorUnits, ruleValue: ruleValues[$0.user]) },
-            note: expense.note
+            note: expense.note,
+            version: Int64(expense.version)
         )
     }
 
@@ -53,7 +54,8 @@ extension StoredExpense {
         guard let split = Split(amount: draft.amount, recorded: recorded, rule: rule) else {
             throw DamagedExpense(id: id)
         }
-        return try Expense(id: ExpenseID(rawValue: id), draft: draft, recorded: split)
+        guard version >= 1, let version = Int(exactly: version) else { throw DamagedExpense(id: id) }
+        return try Expense(id: ExpenseID(rawValue: id), draft: draft, recorded: split, version: version)
     }
 }
 

@@ -17,6 +17,9 @@ public actor AddExpenseFlow: InventoriedFlow {
         case added(Expense, names: [UserID: String], by: UserID)
         /// The expense edited is saved as it is now.
         case edited(Expense, names: [UserID: String], by: UserID)
+        /// The expense edited was changed by someone else while the form was open: nothing was
+        /// saved (it would have undone their change unseen).
+        case outdated
         /// The user left; no expense was written (a contact added while picking stays).
         case cancelled
 
@@ -24,7 +27,7 @@ public actor AddExpenseFlow: InventoriedFlow {
             switch self {
             case .added(let expense, let names, let user), .edited(let expense, let names, let user):
                 try container.encode(AddedExpense(expense, names: names, by: user), forKey: "expense")
-            case .cancelled:
+            case .cancelled, .outdated:
                 break
             }
         }
@@ -91,11 +94,18 @@ public actor AddExpenseFlow: InventoriedFlow {
                 }
             case .save:
                 guard let draft = model.check() else { break }
-                let saved = await view.submit(&model) { [editing] _ throws(ExpensesError) in
-                    if let editing { return try await dependencies.expenses.edit(editing.id, to: draft, by: user) }
-                    return try await dependencies.expenses.add(draft, by: user)
+                let answer = await view.submit(&model) { [editing] _ throws(ExpensesError) -> Expense? in
+                    guard let editing else { return try await dependencies.expenses.add(draft, by: user) }
+                    do throws(ExpensesError) {
+                        return try await dependencies.expenses.edit(editing, to: draft, by: user)
+                    } catch {
+                        // Changed meanwhile: the one who opened the edit sees the change first.
+                        if case .changedSince = error { return nil }
+                        throw error
+                    }
                 }
-                guard let saved else { break }
+                guard let answer else { break }
+                guard let saved = answer else { return .outdated }
                 return editing == nil ? .added(saved, names: model.names, by: user) : .edited(saved, names: model.names, by: user)
             case .cancel:
                 return .cancelled

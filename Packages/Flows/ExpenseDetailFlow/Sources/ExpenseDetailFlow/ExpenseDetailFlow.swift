@@ -60,19 +60,31 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                 guard let current = shown else { break }
                 model.said(nil)
                 let editing = AddExpenseFlow(user: user, editing: current.expense, with: current.friends, dependencies: dependencies, router: router)
-                if case .edited = await router.start(editing) {
+                switch await router.start(editing) {
+                case .edited:
                     shown = await load(current.expense.id, into: &model)
                     model.said("Saved.")
+                case .outdated:
+                    shown = await reload(current.expense, into: &model, after: "Your edit was not saved")
+                case .added, .cancelled:
+                    break
                 }
             case .delete:
                 guard shown != nil else { break }
                 model.askDelete()
             case .confirmDelete:
                 guard let current = shown else { break }
-                let deleted: Void? = await view.submit(&model) { _ throws(ExpensesError) in
-                    try await dependencies.expenses.delete(current.expense.id, by: user)
+                let deleted: Bool? = await view.submit(&model) { _ throws(ExpensesError) in
+                    do throws(ExpensesError) {
+                        try await dependencies.expenses.delete(current.expense, by: user)
+                        return true
+                    } catch {
+                        if case .changedSince = error { return false }
+                        throw error
+                    }
                 }
-                if deleted != nil { return .deleted(current.expense.summary) }
+                if deleted == true { return .deleted(current.expense.summary) }
+                if deleted == false { shown = await reload(current.expense, into: &model, after: "It was not deleted") }
             case .back:
                 if model.state.step == .confirmDelete {
                     model.backToDetail()
@@ -110,6 +122,19 @@ public actor ExpenseDetailFlow: InventoriedFlow {
             model.unavailable(error)
             return nil
         }
+    }
+
+    /// The expense as it is now, after someone else changed `seen` while the user was acting on
+    /// it: what changed is said, then `outcome` (nothing of the user's was written).
+    private func reload(
+        _ seen: Expense, into model: inout ExpenseDetailViewModel, after outcome: String
+    ) async -> (Expense, [Friend], [UserID: String])? {
+        let now = await load(seen.id, into: &model)
+        guard let now else { return nil }
+        let changes = now.0.changes(from: seen)
+        let what = changes.isEmpty ? "" : ": " + changes.joined(separator: ", ")
+        model.said("Someone changed this expense after you opened it\(what). \(outcome); it is shown as it is now.")
+        return now
     }
 
     private func loadPickable(into model: inout ExpenseDetailViewModel) async {

@@ -74,6 +74,7 @@ public struct APIConnection: Sendable {
         var request = HTTPRequest(method: endpoint.method, scheme: nil, authority: nil, path: Self.path(endpoint.path, parts))
         request.headerFields[.accept] = "application/json"
         request.headerFields[.userAgent] = userAgent
+        for (name, value) in parts.headers { if let field = HTTPField.Name(name) { request.headerFields[field] = value } }
         if parts.body != nil { request.headerFields[.contentType] = "application/json; charset=utf-8" }
         let body = parts.body.map { HTTPBody($0) }
         let next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = { [transport] request, body, url in

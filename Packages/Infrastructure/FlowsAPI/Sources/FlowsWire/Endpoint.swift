@@ -97,11 +97,15 @@ public struct WireRequest: Sendable {
     public var query: [String: String] = [:]
     /// The JSON body.
     public var body: Data?
+    /// Header fields the operation reads (`If-Match`), by name: a server's request has them in
+    /// lower case (header names have no case), and ``RequestCoding/header(_:_:missing:)`` reads either.
+    public var headers: [String: String] = [:]
 
-    public init(path: [String: String] = [:], query: [String: String] = [:], body: Data? = nil) {
+    public init(path: [String: String] = [:], query: [String: String] = [:], body: Data? = nil, headers: [String: String] = [:]) {
         self.path = path
         self.query = query
         self.body = body
+        self.headers = headers
     }
 }
 
@@ -150,6 +154,24 @@ extension RequestCoding {
 }
 
 extension RequestCoding {
+    /// This coding, and a header field the operation requires besides: without it the request is
+    /// refused with `missing` (`428 version-required` for `If-Match`).
+    public func header<Value>(_ name: String, _ value: WireValue<Value, String>, missing: APIProblem) -> RequestCoding<(Input, Value)> {
+        let (write, read) = (self.write, self.read)
+        return RequestCoding<(Input, Value)>(
+            write: { input in
+                var request = try write(input.0)
+                request.headers[name] = value.write(input.1)
+                return request
+            },
+            read: { request in
+                guard let text = request.headers[name] ?? request.headers[name.lowercased()] else { throw missing }
+                return (try read(request), try value.read(text, name))
+            },
+            hasBody: hasBody
+        )
+    }
+
     /// Query parameters.
     public static func query(_ value: WireValue<Input, [String: String]>) -> Self {
         Self(write: { WireRequest(query: value.write($0)) }, read: { try value.read($0.query, "") }, hasBody: false)

@@ -18,13 +18,22 @@ public enum ExpensesAPI {
     public static let getExpense = Call<ExpenseID, Expense>(
         "getExpense", .get, "/expenses/{expenseId}", request: .path("expenseId", Wire.expenseID), response: .json(Wire.expense), problems: problems
     )
-    public static let editExpense = Call<(ExpenseID, ExpenseDraft), Expense>(
-        "editExpense", .put, "/expenses/{expenseId}", request: .path("expenseId", Wire.expenseID, body: Wire.draft), response: .json(Wire.expense),
+    public static let editExpense = Call<((ExpenseID, ExpenseDraft), Int), Expense>(
+        "editExpense", .put, "/expenses/{expenseId}",
+        request: RequestCoding<(ExpenseID, ExpenseDraft)>.path("expenseId", Wire.expenseID, body: Wire.draft)
+            .header("If-Match", Wire.versionTag, missing: versionRequired),
+        response: .json(Wire.expense), problems: problems
+    )
+    public static let deleteExpense = Call<(ExpenseID, Int), Void>(
+        "deleteExpense", .delete, "/expenses/{expenseId}", status: .noContent,
+        request: RequestCoding<ExpenseID>.path("expenseId", Wire.expenseID).header("If-Match", Wire.versionTag, missing: versionRequired),
+        response: .none,
         problems: problems
     )
-    public static let deleteExpense = Call<ExpenseID, Void>(
-        "deleteExpense", .delete, "/expenses/{expenseId}", status: .noContent, request: .path("expenseId", Wire.expenseID), response: .none,
-        problems: problems
+
+    /// A change that does not say which version it was made from.
+    static let versionRequired = APIProblem(
+        .preconditionRequired, .versionRequired, "Say which version of the expense the change was made from: If-Match: \"3\"."
     )
     public static let listDeletedExpenses = Call<PageRequest, [Expense]>(
         "listDeletedExpenses", .get, "/deleted-expenses", request: .query(Wire.page), response: .json(Wire.expenseList), problems: problems
@@ -88,6 +97,8 @@ public enum ExpensesAPI {
             switch error {
             case .invalid(let problem): APIProblem(problem)
             case .notFound(let id): APIProblem(.notFound, .notFound, error.message, details: .init(expenseId: id.rawValue))
+            case .changedSince(let id, let version):
+                APIProblem(.preconditionFailed, .changedSince, error.message, details: .init(expenseId: id.rawValue, version: version))
             case .notInExpense: APIProblem(.forbidden, .notInExpense, error.message)
             case .unknownPeople(let people):
                 APIProblem(.unprocessableContent, .unknownPeople, error.message, details: .init(people: people.map(\.rawValue)))
@@ -104,6 +115,7 @@ public enum ExpensesAPI {
             if let problem = ExpenseProblem(failure) { return .invalid(problem) }
             switch failure.code {
             case .notFound?: return .notFound(ExpenseID(rawValue: details?.expenseId ?? ""))
+            case .changedSince?: if let version = details?.version { return .changedSince(ExpenseID(rawValue: details?.expenseId ?? ""), version: version) }
             case .notInExpense?: return .notInExpense
             case .unknownPeople?: return .unknownPeople((details?.people ?? []).map(UserID.init(rawValue:)))
             case .invalidSettlement?: return .invalidSettlement(details?.reason ?? failure.message)

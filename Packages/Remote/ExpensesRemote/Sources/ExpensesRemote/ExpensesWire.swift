@@ -148,6 +148,22 @@ extension Wire {
 
     /// An expense as the server recorded it; read back, its split is checked to be what its
     /// rule gives, by the same rules, to the same minor units.
+    /// A version as an entity tag: `"3"` (`If-Match`).
+    static var versionTag: WireValue<Int, String> {
+        WireValue(
+            read: { given, field throws(APIProblem) in
+                // A generated client may send it percent-encoded (`%223%22`).
+                let text = given.removingPercentEncoding ?? given
+                let digits = text.hasPrefix("\"") && text.hasSuffix("\"") && text.count >= 3 ? text.dropFirst().dropLast() : ""
+                guard let version = Int(digits), version >= 1, digits.allSatisfy(\.isASCII) else {
+                    throw .invalidRequest("\(field) names the version a change was made from, in quotes: \"3\".", field: field)
+                }
+                return version
+            },
+            write: { "\"\($0)\"" }
+        )
+    }
+
     static var expense: WireValue<Expense, Components.Schemas.Expense> {
         WireValue(
             read: { wire, field throws(APIProblem) in
@@ -163,8 +179,9 @@ extension Wire {
                 guard let split = Split(amount: draft.amount, recorded: parts, rule: draft.rule) else {
                     throw .invalidRequest("\(field)/split is not what the expense's rule gives.", field: "\(field)/split")
                 }
+                guard wire.version >= 1 else { throw .invalidRequest("\(field)/version is at least 1.", field: "\(field)/version") }
                 do throws(ExpenseProblem) {
-                    return try Expense(id: ExpenseID(rawValue: wire.id), draft: draft, recorded: split)
+                    return try Expense(id: ExpenseID(rawValue: wire.id), draft: draft, recorded: split, version: wire.version)
                 } catch {
                     throw .invalidRequest("\(field) is not an expense: \(error.message)", field: field)
                 }
@@ -172,6 +189,7 @@ extension Wire {
             write: { expense in
                 Components.Schemas.Expense(
                     id: expense.id.rawValue,
+                    version: expense.version,
                     description: expense.description,
                     amount: money.write(expense.amount),
                     day: expense.day.description,

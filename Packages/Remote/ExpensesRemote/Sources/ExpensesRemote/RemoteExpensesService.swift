@@ -19,12 +19,12 @@ public struct RemoteExpensesService: ExpensesService {
         try await connection.send(ExpensesAPI.addExpense, draft)
     }
 
-    public func edit(_ id: ExpenseID, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
-        try await connection.send(ExpensesAPI.editExpense, (id, draft))
+    public func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {
+        try await connection.send(ExpensesAPI.editExpense, ((id, draft), version))
     }
 
-    public func delete(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) {
-        try await connection.send(ExpensesAPI.deleteExpense, id)
+    public func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError) {
+        try await connection.send(ExpensesAPI.deleteExpense, (id, version))
     }
 
     public func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense {

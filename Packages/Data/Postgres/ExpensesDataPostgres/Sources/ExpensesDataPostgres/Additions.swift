@@ -49,7 +49,7 @@ enum AdditionStatement {
     /// How many parameters `addition` binds.
     static func parameterCount(_ addition: ExpenseAddition) -> Int {
         let people = Set(addition.expense.payers.map(\.user) + addition.expense.parts.map(\.user)).count
-        return 10 + 11 * people + 6 + 2 * addition.activity.people.count + 4 * addition.balanceChanges.count
+        return 11 + 11 * people + 6 + 2 * addition.activity.people.count + 4 * addition.balanceChanges.count
     }
 }
 

@@ -176,5 +176,10 @@ public enum ExpensesPostgresSchema {
                 }
             }
         ),
+        // Each expense counts its changes: an edit or a delete says which it was made from.
+        PostgresMigration("expenses.postgres.v4.versions", statements: [
+            "ALTER TABLE expense ADD COLUMN version BIGINT NOT NULL DEFAULT 1 CHECK (version >= 1)",
+            "ALTER TABLE deleted_expense ADD COLUMN version BIGINT NOT NULL DEFAULT 1 CHECK (version >= 1)",
+        ]),
     ]
 }

@@ -88,7 +88,7 @@ struct Transaction: ExpensesWriting {
         let rows = try db.rows(
             """
             SELECT e.id, e.description, e.amount, e.currency, e.day, e.category, e.split_mode, e.created_by, e.created_at, e.note,
-                   p.user_id, p.paid, p.paid_position, p.part, p.part_position, p.rule_value
+                   p.user_id, p.paid, p.paid_position, p.part, p.part_position, p.rule_value, e.version
             FROM \(table) AS e LEFT JOIN \(peopleTable) AS p ON p.expense_id = e.id
             WHERE e.id = $1
             """,
@@ -112,7 +112,7 @@ struct Transaction: ExpensesWriting {
             createdAt: try first.real(8),
             payers: payers.sorted { $0.position < $1.position }.map(\.payer),
             parts: parts.sorted { $0.position < $1.position }.map(\.part),
-            note: try first.optionalText(9)
+            note: try first.optionalText(9), version: try first.integer(16)
         )
     }
 
@@ -182,8 +182,8 @@ struct Transaction: ExpensesWriting {
         try db.execute(
             """
             INSERT INTO deleted_expense
-                (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, deleted_by, deleted_at)
-            SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, $2, $3
+                (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, deleted_by, deleted_at)
+            SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, $2, $3
             FROM expense WHERE id = $1
             ON CONFLICT DO NOTHING
             """,
@@ -203,8 +203,8 @@ struct Transaction: ExpensesWriting {
     func restoreDeleted(id: String) throws {
         try db.execute(
             """
-            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)
-            SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note
+            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version)
+            SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version
             FROM deleted_expense WHERE id = $1
             ON CONFLICT DO NOTHING
             """,

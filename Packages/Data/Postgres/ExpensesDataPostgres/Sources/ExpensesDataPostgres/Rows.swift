@@ -17,16 +17,16 @@ struct Parameters {
 /// a batch of additions both read.
 enum ExpenseRows {
     /// `INSERT INTO` this, then `VALUES` rows of ``expense(_:)``.
-    static let expenseTable = "expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note)"
+    static let expenseTable = "expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version)"
     /// `INSERT INTO` this, then `VALUES` rows of ``people(of:)``.
     static let personTable =
         "expense_person (expense_id, user_id, day, created_at, category, currency, paid, paid_position, part, part_position, rule_value)"
 
-    /// The expense's row (ten values).
+    /// The expense's row (eleven values).
     static func expense(_ expense: StoredExpense) -> [any SQLValueConvertible] {
         [
             expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category, expense.splitMode,
-            expense.createdBy, expense.createdAt, expense.note,
+            expense.createdBy, expense.createdAt, expense.note, expense.version,
         ]
     }
 

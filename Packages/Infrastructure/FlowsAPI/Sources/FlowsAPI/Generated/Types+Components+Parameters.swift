@@ -26,6 +26,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Limit`.
         public typealias Limit = Swift.Int32
+        /// The version of the expense the change was made from, as an entity tag (`"3"`); a change without it is `428 version-required`.
+        ///
+        /// - Remark: Generated from `#/components/parameters/IfMatch`.
+        public typealias IfMatch = Swift.String
         /// A session, as the list of sessions names it.
         ///
         /// - Remark: Generated from `#/components/parameters/SessionIdPath`.

@@ -151,6 +151,62 @@ extension Components {
                 self.body = body
             }
         }
+        public struct PreconditionFailed: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/PreconditionFailed/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/PreconditionFailed/content/application\/json`.
+                case json(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.PreconditionFailed.Body
+            /// Creates a new `PreconditionFailed`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            public init(body: Components.Responses.PreconditionFailed.Body) {
+                self.body = body
+            }
+        }
+        public struct PreconditionRequired: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/PreconditionRequired/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/PreconditionRequired/content/application\/json`.
+                case json(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.PreconditionRequired.Body
+            /// Creates a new `PreconditionRequired`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            public init(body: Components.Responses.PreconditionRequired.Body) {
+                self.body = body
+            }
+        }
         public struct Conflict: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/Conflict/content`.
             @frozen public enum Body: Sendable, Hashable {

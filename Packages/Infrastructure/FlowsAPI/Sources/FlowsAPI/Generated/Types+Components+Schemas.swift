@@ -215,6 +215,7 @@ extension Components {
             case invalidRequest = "invalid-request"
             case unauthenticated = "unauthenticated"
             case sessionExpired = "session-expired"
+            case versionRequired = "version-required"
             case userNotFound = "user-not-found"
             case payloadTooLarge = "payload-too-large"
             case rateLimited = "rate-limited"
@@ -268,6 +269,7 @@ extension Components {
             case tooManyFriends = "too-many-friends"
             case tooManyContacts = "too-many-contacts"
             case notFound = "not-found"
+            case changedSince = "changed-since"
             case notInExpense = "not-in-expense"
             case unknownPeople = "unknown-people"
             case invalidSettlement = "invalid-settlement"
@@ -362,6 +364,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/expenseId`.
             public var expenseId: Components.Schemas.ExpenseID?
+            /// `changed-since`: the version the expense is at now.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProblemDetails/version`.
+            public var version: Swift.Int?
             /// `beyond-limit`, `amount-too-large`, `unknown-currency`.
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/currency`.
@@ -404,6 +410,7 @@ extension Components {
             ///   - balances: `not-settled`: each open balance, seen from the user's side (positive: they owe the user).
             ///   - people: `unknown-people`: the ids that are not the user's friends or contacts.
             ///   - expenseId: `not-found`: the expense or payment.
+            ///   - version: `changed-since`: the version the expense is at now.
             ///   - currency: `beyond-limit`, `amount-too-large`, `unknown-currency`.
             ///   - amount: `payments-do-not-add-up`, `split-exact-sum-mismatch`: the expense's amount.
             ///   - sum: `payments-do-not-add-up`, `split-exact-sum-mismatch`: what the payments or parts add up to; absent when more than 64 bits hold.
@@ -420,6 +427,7 @@ extension Components {
                 balances: [Components.Schemas.Money]? = nil,
                 people: [Components.Schemas.UserID]? = nil,
                 expenseId: Components.Schemas.ExpenseID? = nil,
+                version: Swift.Int? = nil,
                 currency: Components.Schemas.CurrencyCode? = nil,
                 amount: Components.Schemas.Money? = nil,
                 sum: Components.Schemas.Money? = nil,
@@ -436,6 +444,7 @@ extension Components {
                 self.balances = balances
                 self.people = people
                 self.expenseId = expenseId
+                self.version = version
                 self.currency = currency
                 self.amount = amount
                 self.sum = sum
@@ -453,6 +462,7 @@ extension Components {
                 case balances
                 case people
                 case expenseId
+                case version
                 case currency
                 case amount
                 case sum
@@ -2238,6 +2248,10 @@ extension Components {
         public struct Expense: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Expense/id`.
             public var id: Components.Schemas.ExpenseID
+            /// 1 when added, one more with each edit; an edit or a delete names it in `If-Match`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Expense/version`.
+            public var version: Swift.Int
             /// - Remark: Generated from `#/components/schemas/Expense/description`.
             public var description: Swift.String
             /// - Remark: Generated from `#/components/schemas/Expense/amount`.
@@ -2260,6 +2274,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - id:
+            ///   - version: 1 when added, one more with each edit; an edit or a delete names it in `If-Match`.
             ///   - description:
             ///   - amount:
             ///   - day:
@@ -2270,6 +2285,7 @@ extension Components {
             ///   - note: Absent for none.
             public init(
                 id: Components.Schemas.ExpenseID,
+                version: Swift.Int,
                 description: Swift.String,
                 amount: Components.Schemas.Money,
                 day: Components.Schemas.Day,
@@ -2280,6 +2296,7 @@ extension Components {
                 note: Swift.String? = nil
             ) {
                 self.id = id
+                self.version = version
                 self.description = description
                 self.amount = amount
                 self.day = day
@@ -2291,6 +2308,7 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case id
+                case version
                 case description
                 case amount
                 case day

@@ -8156,6 +8156,10 @@ public enum Operations {
     /// name before must be the user's friend or one
     /// of their contacts (`422 unknown-people`). Balances move from the old expense to the new
     /// one in one transaction.
+    /// `If-Match` names the version the edit was made from (`"3"`, the expense's `version` in
+    /// quotes); without it the answer is `428 version-required`, and when the expense has
+    /// changed since, `412 changed-since`, naming the version it is at now. Nothing is written
+    /// then. The edited expense is the next version.
     ///
     ///
     /// - Remark: HTTP `PUT /expenses/{expenseId}`.
@@ -8180,12 +8184,21 @@ public enum Operations {
             public var path: Operations.EditExpense.Input.Path
             /// - Remark: Generated from `#/paths/expenses/{expenseId}/PUT/header`.
             public struct Headers: Sendable, Hashable {
+                /// The version of the expense the change was made from, as an entity tag (`"3"`); a change without it is `428 version-required`.
+                ///
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/PUT/header/If-Match`.
+                public var ifMatch: Components.Parameters.IfMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EditExpense.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifMatch: The version of the expense the change was made from, as an entity tag (`"3"`); a change without it is `428 version-required`.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EditExpense.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifMatch: Components.Parameters.IfMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EditExpense.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifMatch = ifMatch
                     self.accept = accept
                 }
             }
@@ -8420,6 +8433,31 @@ public enum Operations {
                     }
                 }
             }
+            /// The expense changed since the version the request names (`changed-since`; `details.version`
+            /// is the one it is at now). Nothing was changed: read it again, and make the change anew.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/put(editExpense)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            public var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The request is well formed but a domain rule refuses it, with the domain's code and
             /// message: an email, name, password, friend code, day, currency, avatar, expense, split
             /// or payment that is not accepted.
@@ -8441,6 +8479,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request did not say which version it was made from (`version-required`); nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/put(editExpense)/responses/428`.
+            ///
+            /// HTTP response code: `428 preconditionRequired`.
+            case preconditionRequired(Components.Responses.PreconditionRequired)
+            /// The associated value of the enum case if `self` is `.preconditionRequired`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionRequired`.
+            /// - SeeAlso: `.preconditionRequired`.
+            public var preconditionRequired: Components.Responses.PreconditionRequired {
+                get throws {
+                    switch self {
+                    case let .preconditionRequired(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionRequired",
                             response: self
                         )
                     }
@@ -8506,7 +8567,8 @@ public enum Operations {
     ///
     /// Only someone in it may: to anyone else it is `404 not-found`, as an expense that does not
     /// exist. It leaves every list and balance but is kept, and can be put back with
-    /// `restoreExpense`.
+    /// `restoreExpense`. `If-Match` names the version it was seen at, as for `editExpense`
+    /// (`428 version-required` without it, `412 changed-since` when it has changed since).
     ///
     ///
     /// - Remark: HTTP `DELETE /expenses/{expenseId}`.
@@ -8531,12 +8593,21 @@ public enum Operations {
             public var path: Operations.DeleteExpense.Input.Path
             /// - Remark: Generated from `#/paths/expenses/{expenseId}/DELETE/header`.
             public struct Headers: Sendable, Hashable {
+                /// The version of the expense the change was made from, as an entity tag (`"3"`); a change without it is `428 version-required`.
+                ///
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/DELETE/header/If-Match`.
+                public var ifMatch: Components.Parameters.IfMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteExpense.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifMatch: The version of the expense the change was made from, as an entity tag (`"3"`); a change without it is `428 version-required`.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteExpense.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifMatch: Components.Parameters.IfMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteExpense.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifMatch = ifMatch
                     self.accept = accept
                 }
             }
@@ -8718,6 +8789,54 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The expense changed since the version the request names (`changed-since`; `details.version`
+            /// is the one it is at now). Nothing was changed: read it again, and make the change anew.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/delete(deleteExpense)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            public var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request did not say which version it was made from (`version-required`); nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/delete(deleteExpense)/responses/428`.
+            ///
+            /// HTTP response code: `428 preconditionRequired`.
+            case preconditionRequired(Components.Responses.PreconditionRequired)
+            /// The associated value of the enum case if `self` is `.preconditionRequired`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionRequired`.
+            /// - SeeAlso: `.preconditionRequired`.
+            public var preconditionRequired: Components.Responses.PreconditionRequired {
+                get throws {
+                    switch self {
+                    case let .preconditionRequired(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionRequired",
                             response: self
                         )
                     }

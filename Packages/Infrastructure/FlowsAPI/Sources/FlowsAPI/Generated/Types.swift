@@ -334,6 +334,10 @@ public protocol APIProtocol: Sendable {
     /// name before must be the user's friend or one
     /// of their contacts (`422 unknown-people`). Balances move from the old expense to the new
     /// one in one transaction.
+    /// `If-Match` names the version the edit was made from (`"3"`, the expense's `version` in
+    /// quotes); without it the answer is `428 version-required`, and when the expense has
+    /// changed since, `412 changed-since`, naming the version it is at now. Nothing is written
+    /// then. The edited expense is the next version.
     ///
     ///
     /// - Remark: HTTP `PUT /expenses/{expenseId}`.
@@ -343,7 +347,8 @@ public protocol APIProtocol: Sendable {
     ///
     /// Only someone in it may: to anyone else it is `404 not-found`, as an expense that does not
     /// exist. It leaves every list and balance but is kept, and can be put back with
-    /// `restoreExpense`.
+    /// `restoreExpense`. `If-Match` names the version it was seen at, as for `editExpense`
+    /// (`428 version-required` without it, `412 changed-since` when it has changed since).
     ///
     ///
     /// - Remark: HTTP `DELETE /expenses/{expenseId}`.
@@ -1029,6 +1034,10 @@ extension APIProtocol {
     /// name before must be the user's friend or one
     /// of their contacts (`422 unknown-people`). Balances move from the old expense to the new
     /// one in one transaction.
+    /// `If-Match` names the version the edit was made from (`"3"`, the expense's `version` in
+    /// quotes); without it the answer is `428 version-required`, and when the expense has
+    /// changed since, `412 changed-since`, naming the version it is at now. Nothing is written
+    /// then. The edited expense is the next version.
     ///
     ///
     /// - Remark: HTTP `PUT /expenses/{expenseId}`.
@@ -1048,7 +1057,8 @@ extension APIProtocol {
     ///
     /// Only someone in it may: to anyone else it is `404 not-found`, as an expense that does not
     /// exist. It leaves every list and balance but is kept, and can be put back with
-    /// `restoreExpense`.
+    /// `restoreExpense`. `If-Match` names the version it was seen at, as for `editExpense`
+    /// (`428 version-required` without it, `412 changed-since` when it has changed since).
     ///
     ///
     /// - Remark: HTTP `DELETE /expenses/{expenseId}`.
