@@ -48,32 +48,39 @@ public actor SessionsFlow: InventoriedFlow {
                 model.chosen(id)
             case .end:
                 guard let session = model.selected else { break }
-                model.busy()
-                await view.show(model.state)
-                do throws(AccountsError) {
+                ended += await ending(&model, on: view) { () throws(AccountsError) in
                     try await dependencies.accounts.endSession(session.id, of: user.id)
-                    ended += 1
-                    await load(into: &model)
-                    model.noticed("Ended the session of \(session.client).")
-                } catch {
-                    model.failed(error)
-                    if error == .noSuchSession { await load(into: &model) }
+                    return (1, "Ended the session of \(session.client).")
                 }
             case .endOthers:
-                model.busy()
-                await view.show(model.state)
-                do throws(AccountsError) {
+                ended += await ending(&model, on: view) { () throws(AccountsError) in
                     let count = try await dependencies.accounts.endOtherSessions(of: user.id)
-                    ended += count
-                    await load(into: &model)
-                    model.noticed(count == 1 ? "Ended 1 other session." : "Ended \(count) other sessions.")
-                } catch {
-                    model.failed(error)
+                    return (count, count == 1 ? "Ended 1 other session." : "Ended \(count) other sessions.")
                 }
             case .back:
                 return ended == 0 ? .cancelled : .ended(ended)
             }
             return nil
+        }
+    }
+
+    /// Ends sessions by `work`, which says how many and in what words, and reads the list again;
+    /// how many ended (none when refused: the screen says why).
+    private func ending(
+        _ model: inout SessionsViewModel, on view: ViewActions<SessionsAction>, _ work: () async throws(AccountsError) -> (count: Int, notice: String)
+    ) async -> Int {
+        model.busy()
+        await view.show(model.state)
+        do throws(AccountsError) {
+            let (count, notice) = try await work()
+            await load(into: &model)
+            model.noticed(notice)
+            return count
+        } catch {
+            // One ended elsewhere meanwhile: the list as it is now, with why.
+            if error == .noSuchSession { await load(into: &model) }
+            model.failed(error)
+            return 0
         }
     }
 
