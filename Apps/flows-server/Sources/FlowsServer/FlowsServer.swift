@@ -144,6 +144,11 @@ public enum FlowsServer {
         let transport = RecordingTransport(router: router, table: routes)
         let middlewares: [any ServerMiddleware] = [
             ProblemMiddleware(), MediaTypeMiddleware(), SessionMiddleware(services: services, sessions: sessions),
+            IdempotencyMiddleware(
+                keys: services.shared.map { SharedIdempotencyKeys(database: $0, now: services.now) }
+                    ?? MemoryIdempotencyKeys(now: { services.now().timeIntervalSince1970 }),
+                maximumBodyBytes: configuration.maximumBodyBytes
+            ),
             BalancesCacheMiddleware(answers: balances),
         ]
         let endpoints = EndpointRoutes(transport: transport, middlewares: middlewares)

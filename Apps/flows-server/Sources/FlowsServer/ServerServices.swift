@@ -129,6 +129,7 @@ public struct ServerServices: Sendable {
     /// Every area's PostgreSQL migrations, in the order they run.
     public static let postgresMigrations = AccountsPostgresSchema.migrations + ExpensesPostgresSchema.migrations
         + PreferencesPostgresSchema.migrations + FriendsPostgresSchema.migrations + SharedAttemptLimiter.migrations
+        + SharedIdempotencyKeys.migrations
 
     /// The live services on the stores given.
     private static func live(

@@ -13,6 +13,8 @@ public struct APIConnection: Sendable {
     private let middlewares: [any ClientMiddleware]
     /// What the app says it is (`User-Agent`): the server shows it in the user's sessions.
     private let userAgent: String
+    /// The current session's token, if any.
+    private let token: @Sendable () -> String?
 
     /// - Parameters:
     ///   - token: the current session's token, read before every request (nil: none).
@@ -22,6 +24,7 @@ public struct APIConnection: Sendable {
     public init(server: URL, token: @escaping @Sendable () -> String?, transport: (any ClientTransport)? = nil, userAgent: String = "flows") {
         self.server = server
         self.userAgent = userAgent
+        self.token = token
         self.transport = transport ?? CurlTransport(timeout: 20)
         middlewares = [ProblemReader(), SessionToken(token: token)]
     }
@@ -76,23 +79,47 @@ public struct APIConnection: Sendable {
         request.headerFields[.userAgent] = userAgent
         for (name, value) in parts.headers { if let field = HTTPField.Name(name) { request.headerFields[field] = value } }
         if parts.body != nil { request.headerFields[.contentType] = "application/json; charset=utf-8" }
-        let body = parts.body.map { HTTPBody($0) }
+        // A change that creates something, made by a signed-in user, carries a key of its own:
+        // its answer lost on the way, it is sent again with the same key, and the server answers
+        // as it did the first time instead of writing it twice.
+        let retried = endpoint.method == .post && endpoint.status == .created && token() != nil
+        if retried, let name = HTTPField.Name("Idempotency-Key") { request.headerFields[name] = UUID().uuidString.lowercased() }
         let next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = { [transport] request, body, url in
             try await transport.send(request, body: body, baseURL: url, operationID: endpoint.id)
         }
         let chain = middlewares.reversed().reduce(next) { next, middleware in
             { request, body, url in try await middleware.intercept(request, body: body, baseURL: url, operationID: endpoint.id, next: next) }
         }
-        let answer: Data? = try await attempt { () throws -> Data? in
-            let (response, body) = try await chain(request, body, server)
-            guard response.status == endpoint.status else {
-                throw RemoteFailure.unreachable("\(server.absoluteString) answered \(endpoint.id) with HTTP \(response.status.code), which the contract does not say")
+        let send = { () async throws(RemoteFailure) -> Data? in
+            try await attempt { () throws -> Data? in
+                let (response, body) = try await chain(request, parts.body.map { HTTPBody($0) }, server)
+                guard response.status == endpoint.status else {
+                    throw RemoteFailure.unreachable("\(server.absoluteString) answered \(endpoint.id) with HTTP \(response.status.code), which the contract does not say")
+                }
+                guard let body else { return nil }
+                return try await Data(collecting: body, upTo: Self.largestAnswer)
             }
-            guard let body else { return nil }
-            return try await Data(collecting: body, upTo: Self.largestAnswer)
         }
-        return answer
+        guard retried else { return try await send() }
+        var tries = 0
+        while true {
+            tries += 1
+            do throws(RemoteFailure) {
+                return try await send()
+            } catch {
+                // No answer (sent again, with its key), or the first sending still being answered.
+                let again = switch error {
+                case .unreachable: true
+                case .refused: error.code == .idempotencyKeyInUse
+                }
+                guard again, tries < Self.tries else { throw error }
+                try? await Task.sleep(for: .milliseconds(250 * tries))
+            }
+        }
     }
+
+    /// How many times a creating change is sent before its failure is told.
+    static let tries = 3
 
     /// The largest answer read (a long list of expenses is a few megabytes).
     static let largestAnswer = 256 << 20

@@ -26,6 +26,15 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Limit`.
         public typealias Limit = Swift.Int32
+        /// One key per change the user makes (a random UUID will do), sent again with the same
+        /// request when its answer was lost: a repeat within 24 hours gets the first answer again
+        /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
+        /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
+        /// idempotency-key-reused`. A refused request gives its key back.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.
+        public typealias IdempotencyKey = Swift.String
         /// The version of the expense the change was made from, as an entity tag (`"3"`); a change without it is `428 version-required`.
         ///
         /// - Remark: Generated from `#/components/parameters/IfMatch`.

@@ -216,6 +216,8 @@ extension Components {
             case unauthenticated = "unauthenticated"
             case sessionExpired = "session-expired"
             case versionRequired = "version-required"
+            case idempotencyKeyInUse = "idempotency-key-in-use"
+            case idempotencyKeyReused = "idempotency-key-reused"
             case userNotFound = "user-not-found"
             case payloadTooLarge = "payload-too-large"
             case rateLimited = "rate-limited"

@@ -4282,12 +4282,26 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/friends/POST/header`.
             public struct Headers: Sendable, Hashable {
+                /// One key per change the user makes (a random UUID will do), sent again with the same
+                /// request when its answer was lost: a repeat within 24 hours gets the first answer again
+                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
+                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
+                /// idempotency-key-reused`. A refused request gives its key back.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/friends/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddFriend.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: One key per change the user makes (a random UUID will do), sent again with the same
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddFriend.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddFriend.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -5430,12 +5444,26 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/contacts/POST/header`.
             public struct Headers: Sendable, Hashable {
+                /// One key per change the user makes (a random UUID will do), sent again with the same
+                /// request when its answer was lost: a repeat within 24 hours gets the first answer again
+                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
+                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
+                /// idempotency-key-reused`. A refused request gives its key back.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/contacts/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddContact.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: One key per change the user makes (a random UUID will do), sent again with the same
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddContact.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddContact.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -7621,12 +7649,26 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/expenses/POST/header`.
             public struct Headers: Sendable, Hashable {
+                /// One key per change the user makes (a random UUID will do), sent again with the same
+                /// request when its answer was lost: a repeat within 24 hours gets the first answer again
+                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
+                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
+                /// idempotency-key-reused`. A refused request gives its key back.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/expenses/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddExpense.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: One key per change the user makes (a random UUID will do), sent again with the same
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddExpense.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddExpense.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -10041,12 +10083,26 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/settlements/POST/header`.
             public struct Headers: Sendable, Hashable {
+                /// One key per change the user makes (a random UUID will do), sent again with the same
+                /// request when its answer was lost: a repeat within 24 hours gets the first answer again
+                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
+                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
+                /// idempotency-key-reused`. A refused request gives its key back.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/settlements/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SettleUp.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: One key per change the user makes (a random UUID will do), sent again with the same
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SettleUp.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SettleUp.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
