@@ -176,4 +176,23 @@ struct SharedLimitsTests {
             #expect(try await rows("known-address") == 1)
         }
     }
+
+    @Test("a change sent again with its Idempotency-Key through the other server gets the first answer and writes nothing")
+    func idempotencyAcrossServers() async throws {
+        try await withTwoServers { one, two, database in
+            let ada = try await one.signUp("Ada")
+            let lunch = """
+                {"description":"Lunch","amount":{"minorUnits":1200,"currency":"EUR"},"day":"2026-11-21","category":"food",\
+                "payers":[{"user":"\(ada.id)","amount":{"minorUnits":1200,"currency":"EUR"}}],"participants":["\(ada.id)"],"rule":{"mode":"equal"}}
+                """
+            let first = try await one.raw("POST", "/expenses", token: ada.token, body: Data(lunch.utf8), headers: ["Idempotency-Key": "lunch-1"])
+            let again = try await two.raw("POST", "/expenses", token: ada.token, body: Data(lunch.utf8), headers: ["Idempotency-Key": "lunch-1"])
+            #expect(first.status == 201 && again.status == 201 && again.body == first.body, "\(first) \(again)")
+            #expect(again.headers["idempotent-replayed"] == "true")
+            #expect(try await ada.client.listExpenses().ok.body.json.expenses.count == 1)
+            // The key is kept as its SHA-256, not as sent.
+            let kept = try await database.read { try $0.row("SELECT count(*) FROM server_idempotency WHERE key_hash = sha256(convert_to('lunch-1', 'UTF8'))")?.integer(0) }
+            #expect(kept == 1)
+        }
+    }
 }
