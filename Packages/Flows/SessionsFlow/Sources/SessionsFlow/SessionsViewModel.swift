@@ -1,6 +1,7 @@
 import Accounts
 import FlowKit
 import Foundation
+import Primitives
 
 /// What the sessions screen shows.
 struct SessionsViewState: Equatable, Sendable {
@@ -99,13 +100,12 @@ struct SessionsViewModel: ViewModel {
 
     /// A time as `yyyy-MM-dd HH:mm` in the user's time zone.
     private func moment(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        func two(_ value: Int?) -> String {
-            let text = String(value ?? 0)
-            return text.count < 2 ? "0" + text : text
-        }
-        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
+        // The day as every list shows days; the time from the same offset, without a Calendar.
+        let day = Day.today(at: date, in: timeZone)
+        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+        guard local.isFinite, abs(local) < 3e11 else { return day.description }
+        let minute = ((Int((local / 60).rounded(.down)) % 1_440) + 1_440) % 1_440
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(day) \(two(minute / 60)):\(two(minute % 60))"
     }
 }

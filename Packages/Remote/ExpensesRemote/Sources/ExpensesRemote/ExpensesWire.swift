@@ -155,7 +155,8 @@ extension Wire {
                 // A generated client may send it percent-encoded (`%223%22`).
                 let text = given.removingPercentEncoding ?? given
                 let digits = text.hasPrefix("\"") && text.hasSuffix("\"") && text.count >= 3 ? text.dropFirst().dropLast() : ""
-                guard let version = Int(digits), version >= 1, digits.allSatisfy(\.isASCII) else {
+                // As the contract's pattern: digits only, no sign, no leading zero.
+                guard digits.first != "0", digits.allSatisfy({ $0.isASCII && $0.isNumber }), let version = Int(digits), version >= 1 else {
                     throw .invalidRequest("\(field) names the version a change was made from, in quotes: \"3\".", field: field)
                 }
                 return version
