@@ -69,7 +69,7 @@ for index in 0..<accountsAmongFriends {
     friends.append(friend.id)
 }
 let ada = try await container.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
-for index in 0..<accountsAmongFriends { _ = try await container.friends.add(.email("friend\(index)@example.com"), by: ada.id) }
+for index in 0..<accountsAmongFriends { try await container.friends.befriend(.email("friend\(index)@example.com"), by: ada.id) }
 for index in accountsAmongFriends..<friendCount {
     friends.append(try await container.friends.addContact(name: "Contact \(index)", email: nil, by: ada.id).id)
 }

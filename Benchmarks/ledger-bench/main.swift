@@ -17,6 +17,7 @@ let me = people[0]
 /// Everyone the bench names may be named.
 struct BenchPeople: PeopleDirectory {
     func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> { [] }
+    func blocked(among people: Set<UserID>, for user: UserID) async throws -> Set<UserID> { [] }
 }
 
 /// Adds `count` expenses one by one, off the main actor (as a flow's task calls the service), so

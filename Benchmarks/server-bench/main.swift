@@ -54,7 +54,7 @@ func seed(_ url: DatabaseURL, into folder: URL) async throws {
     var friends: [UserID] = []
     for index in 0..<accountCount {
         _ = try await accounts.signUp(email: "friend\(index)@example.com", displayName: "Friend \(index)", password: "correct horse")
-        friends.append(try await services.friends.add(.email("friend\(index)@example.com"), by: ada.id).id)
+        friends.append(try await services.friends.befriend(.email("friend\(index)@example.com"), by: ada.id).id)
     }
     for index in accountCount..<friendCount {
         friends.append(try await services.friends.addContact(name: "Contact \(index)", email: nil, by: ada.id).id)

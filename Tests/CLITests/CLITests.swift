@@ -82,10 +82,16 @@ struct CLITests {
     @Test("AddExpense without prompts: --set for every field, with= by email, a table's cells by parts.ROW, --json prints each part")
     func addExpenseScripted() async throws {
         defer { flows.removeHome() }
-        for (email, name) in [("bob@example.com", "Bob Stone"), ("ada@example.com", "Ada Lovelace")] {
+        for (email, name) in [("ada@example.com", "Ada Lovelace"), ("bob@example.com", "Bob Stone")] {
             let signUp = try await flows.run(["run", "SignUp", "--no-input", "--set", "email=\(email)", "--set", "display-name=\(name)", "--set", "password=correct horse"])
             #expect(signUp.status == 0, "\(signUp.stderr)")
         }
+        // Bob asks Ada; Ada, asking Bob in turn, accepts.
+        let asked = try await flows.run(["run", "AddFriend", "--no-input", "--set", "how=email", "--set", "value=ada@example.com", "--json"])
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(asked.stdout.contains(#""result":"requested""#))
+        let signIn = try await flows.run(["run", "SignIn", "--no-input", "--set", "email=ada@example.com", "--set", "password=correct horse"])
+        #expect(signIn.status == 0, "\(signIn.stderr)")
         let friend = try await flows.run(["run", "AddFriend", "--no-input", "--set", "how=email", "--set", "value=bob@example.com", "--json"])
         #expect(friend.status == 0, "\(friend.stderr)")
         #expect(friend.stdout.contains(#""result":"added""#))

@@ -46,8 +46,11 @@ struct TerminalSessionTests {
     func tabs() async throws {
         defer { flows.removeHome() }
         let setUp = [
-            ["run", "SignUp", "--no-input", "--set", "email=bob@example.com", "--set", "display-name=Bob Stone", "--set", "password=correct horse"],
             ["run", "SignUp", "--no-input", "--set", "email=ada@example.com", "--set", "display-name=Ada Lovelace", "--set", "password=correct horse"],
+            ["run", "SignUp", "--no-input", "--set", "email=bob@example.com", "--set", "display-name=Bob Stone", "--set", "password=correct horse"],
+            // Bob asks Ada; Ada, asking him in turn, accepts.
+            ["run", "AddFriend", "--no-input", "--set", "how=email", "--set", "value=ada@example.com"],
+            ["run", "SignIn", "--no-input", "--set", "email=ada@example.com", "--set", "password=correct horse"],
             ["run", "AddFriend", "--no-input", "--set", "how=email", "--set", "value=bob@example.com"],
             ["run", "AddExpense", "--no-input", "--set", "description=Dinner", "--set", "amount=42.00", "--set", "with=bob@example.com", "--set", "split=equal"],
         ]

@@ -27,6 +27,10 @@ struct TestPeople: PeopleDirectory {
     func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
         people.filter { $0.rawValue.hasPrefix("unknown") }
     }
+
+    func blocked(among people: Set<UserID>, for user: UserID) async throws -> Set<UserID> {
+        []
+    }
 }
 
 /// The live service on a private in-memory store.

@@ -10,11 +10,18 @@ private let cy = UserID(rawValue: "c-cy")
 private let dan = UserID(rawValue: "d-dan")
 
 /// Ann is friends with Bob and Cy; Bob and Cy are not friends; Dan is no one's friend.
+/// With `blocks`, one of each pair blocked the other (either way: the ledger does not ask who).
 private struct Circles: PeopleDirectory {
     static let friends: [UserID: Set<UserID>] = [ann: [bob, cy], bob: [ann], cy: [ann]]
+    var blocks: Set<Set<UserID>> = []
 
     func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
-        people.subtracting(Self.friends[user, default: []])
+        // A block ends a friendship.
+        people.subtracting(Self.friends[user, default: []]).union(people.filter { blocks.contains([user, $0]) })
+    }
+
+    func blocked(among people: Set<UserID>, for user: UserID) async throws -> Set<UserID> {
+        people.filter { blocks.contains([user, $0]) }
     }
 }
 
@@ -22,8 +29,14 @@ private struct Circles: PeopleDirectory {
 struct StrangersTests {
     let ledger = Ledger()
 
-    private var service: LiveExpensesService {
-        LiveExpensesService(store: ledger.store, people: Circles(), random: SeededRandomSource(seed: 5), now: { Date(timeIntervalSince1970: 1_800_000_000) })
+    private var service: LiveExpensesService { service(blocks: []) }
+
+    /// The service with `blocks`; `seed` other than another service's on the same store, so that
+    /// their new ids differ.
+    private func service(blocks: Set<Set<UserID>>, seed: UInt64 = 5) -> LiveExpensesService {
+        LiveExpensesService(
+            store: ledger.store, people: Circles(blocks: blocks), random: SeededRandomSource(seed: seed), now: { Date(timeIntervalSince1970: 1_800_000_000) }
+        )
     }
 
     @Test("an expense naming a stranger is refused, naming only the strangers, and nothing is written")
@@ -101,11 +114,42 @@ struct StrangersTests {
         _ = try await service.settle(from: ann, to: bob, amount: eur(100), day: day, by: bob)
     }
 
-    @Test("someone in a deleted expense restores it, whoever else it names")
+    @Test("restoring writes an expense again: only someone who may name everyone in it restores it")
     func restoring() async throws {
         let service = service
         let dinner = try await service.add(try draft(eur(900), paidBy: [(ann, 900)], among: [ann, bob, cy]), by: ann)
         try await service.delete(dinner, by: ann)
-        #expect(try await service.restore(dinner.id, by: bob) == dinner)
+        // Cy is a stranger to Bob: he cannot bring back what names her, though he was in it.
+        await #expect(throws: ExpensesError.unknownPeople([cy])) { try await service.restore(dinner.id, by: bob) }
+        #expect(try await service.restore(dinner.id, by: ann) == dinner)
+    }
+
+    @Test("with a block between two people, neither adds to, changes, deletes, restores or settles what they share")
+    func blocked() async throws {
+        let day = try Day("2026-11-22")
+        let before = service
+        let dinner = try await before.add(try draft(eur(900), paidBy: [(ann, 900)], among: [ann, bob]), by: ann)
+        let lunch = try await before.add(try draft(eur(600), paidBy: [(bob, 600)], among: [ann, bob]), by: bob)
+        try await before.delete(lunch, by: bob)
+        let paid = try await before.settle(from: bob, to: ann, amount: eur(100), day: day, by: bob)
+        let balances = try await before.balances(of: ann)
+        let blocked = service(blocks: [[ann, bob]], seed: 6)
+        for user in [ann, bob] {
+            await #expect(throws: ExpensesError.blocked([user == ann ? bob : ann])) {
+                try await blocked.edit(dinner, to: try draft(eur(100), paidBy: [(ann, 100)], among: [ann, bob]), by: user)
+            }
+            await #expect(throws: ExpensesError.blocked([user == ann ? bob : ann])) { try await blocked.delete(dinner, by: user) }
+            await #expect(throws: ExpensesError.self) { try await blocked.restore(lunch.id, by: user) }
+            await #expect(throws: ExpensesError.blocked([user == ann ? bob : ann])) { try await blocked.undoSettlement(paid.id, by: user) }
+            await #expect(throws: ExpensesError.blocked([user == ann ? bob : ann])) {
+                try await blocked.settle(from: bob, to: ann, amount: eur(100), day: day, by: user)
+            }
+        }
+        // Both still see it all, as it was.
+        #expect(try await blocked.balances(of: ann) == balances)
+        #expect(try await blocked.expense(dinner.id, for: bob) == dinner)
+        // Cy, a friend of Ann's, still changes what she shares with Ann.
+        let tea = try await blocked.add(try draft(eur(300), paidBy: [(cy, 300)], among: [ann, cy]), by: cy)
+        try await blocked.delete(tea, by: cy)
     }
 }

@@ -124,7 +124,7 @@ struct AddExpenseFlowTests {
     func repickKeepsPeople() async throws {
         let (ada, _) = try await fixture.adaAndBob()
         _ = try await fixture.accounts.signUp(email: "alex@example.com", displayName: "Alex", password: "correct horse")
-        let account = try await fixture.friends.add(.email("alex@example.com"), by: ada.id)
+        let account = try await fixture.friends.befriend(.email("alex@example.com"), by: ada.id)
         let contact = try await fixture.friends.addContact(name: "Alex", email: nil, by: ada.id)
         let flow = start(ada, with: [contact, account], fixture)
         let first = await flow.expectScreen("add-expense")

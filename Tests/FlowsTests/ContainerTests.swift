@@ -27,7 +27,7 @@ struct ContainerTests {
         await #expect(throws: ExpensesError.unknownPeople([bob.id])) {
             try await container.expenses.add(try draft([ada.id, bob.id]), by: ada.id)
         }
-        _ = try await container.friends.add(.email("bob@example.com"), by: ada.id)
+        _ = try await container.friends.befriend(.email("bob@example.com"), by: ada.id)
         let tea = try await container.expenses.add(try draft([ada.id, bob.id]), by: ada.id)
         #expect(try await container.expenses.expense(tea.id, for: bob.id) == tea)
     }

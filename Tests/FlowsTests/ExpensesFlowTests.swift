@@ -69,7 +69,7 @@ struct ExpensesFlowTests {
     func olderPageNames() async throws {
         let (ada, bob) = try await fixture.adaAndBob()
         let cy = try await fixture.accounts.signUp(email: "cy@example.com", displayName: "Cy Young", password: "correct horse")
-        _ = try await fixture.friends.add(.email("cy@example.com"), by: ada.id)
+        _ = try await fixture.friends.befriend(.email("cy@example.com"), by: ada.id)
         let amount = Money(minorUnits: 900, currency: .eur)
         let taxi = try await fixture.expenses.add(
             ExpenseDraft(description: "Taxi", amount: amount, day: Fixture.sunday, category: .transport, payers: [Payer(user: cy.id, amount: amount)], participants: [cy.id, ada.id], rule: .equal),

@@ -154,7 +154,7 @@ struct UserPreviewFlowTests {
         // Dee has an account and is no longer Ada's friend: Ada added the tea Dee paid for the
         // three of them, paid her share back, and removed her.
         let dee = try await fixture.accounts.signUp(email: "dee@example.com", displayName: "Dee Dee", password: "correct horse")
-        _ = try await fixture.friends.add(.email("dee@example.com"), by: ada.id)
+        _ = try await fixture.friends.befriend(.email("dee@example.com"), by: ada.id)
         try await expense(300, paidBy: dee.id, among: [ada.id, sam.id, dee.id], day: "2026-11-19", description: "Tea", by: ada.id)
         _ = try await fixture.expenses.settle(from: ada.id, to: dee.id, amount: Money(minorUnits: 100, currency: .eur), day: try Day("2026-11-19"), by: ada.id)
         try await fixture.friends.remove(dee.id, by: ada.id)
@@ -197,7 +197,7 @@ struct UserPreviewFlowTests {
         let bob = try await fixture.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
         try await fixture.accounts.changeAvatar(to: .initials(.green), of: bob.id)
         let ada = try await fixture.existingUser(signedIn: true)
-        let friend = try await fixture.friends.add(.email("bob@example.com"), by: ada.id)
+        let friend = try await fixture.friends.befriend(.email("bob@example.com"), by: ada.id)
         for day in 1...11 { try await expense(600, paidBy: ada.id, among: [ada.id, bob.id], day: "2026-11-\(10 + day)") }
         let flow = start(ada, friend: friend)
         #expect(await flow.expectScreen("user-preview")?.figures == [.initials("BS", colour: "green")])

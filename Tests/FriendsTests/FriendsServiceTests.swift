@@ -19,9 +19,22 @@ private struct World {
         return user
     }
 
-    /// Makes `a` and `b` friends (both ways), so each may name the other in expenses.
+    /// Makes `a` and `b` friends (both ways), so each may name the other in expenses: a asks, b
+    /// accepts.
     func befriend(_ a: User, _ b: User) async throws {
-        _ = try await friends.add(.friendCode(b.friendCode.description), by: a.id)
+        try await friends.befriend(.friendCode(b.friendCode.description), by: a.id)
+    }
+
+    /// Links `contact` to the account `query` names, as its owner `user`; the account accepts
+    /// the request when the two were not friends yet. The account, now a friend.
+    func linked(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws -> Friend {
+        switch try await friends.link(contact, to: query, by: user) {
+        case .friends(let friend):
+            return friend
+        case .requested(let account):
+            _ = try await friends.accept(user, by: account.id)
+            return try #require(try await friends.friend(account.id, of: user))
+        }
     }
 
     /// An expense of `amount` cents paid by `payer`, shared equally.
@@ -61,7 +74,7 @@ struct FriendsServiceTests {
             }
         }
         await #expect(throws: FriendsError.tooManyContacts(limit: 5_000)) { try await world.friends.addContact(name: "One more", email: nil, by: ada.id) }
-        _ = try await world.friends.add(.email("bob@example.com"), by: ada.id)
+        _ = try await world.friends.befriend(.email("bob@example.com"), by: ada.id)
         await #expect(throws: FriendsError.tooManyFriends(nil, limit: 5_000)) { try await world.friends.add(.email("cy@example.com"), by: ada.id) }
         await #expect(throws: FriendsError.tooManyFriends(try DisplayName("Cy"), limit: 5_000)) { try await world.friends.add(.email("cy@example.com"), by: bob.id) }
         #expect(FriendsError.tooManyFriends(try DisplayName("Cy"), limit: 5_000).message == "Cy has 5000 friends, the most one may have.")
@@ -89,7 +102,7 @@ struct FriendsServiceTests {
         let ada = try await world.account("Ada")
         let bob = try await world.account("Bob")
         let cy = try await world.account("Cy")
-        _ = try await world.friends.add(.email("bob@example.com"), by: ada.id)
+        _ = try await world.friends.befriend(.email("bob@example.com"), by: ada.id)
         let sam = try await world.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
         let bobsContact = try await world.friends.addContact(name: "Dee", email: nil, by: bob.id)
         let names = try await world.friends.names(of: [bob.id, sam.id, cy.id, bobsContact.id], for: ada.id)
@@ -97,7 +110,7 @@ struct FriendsServiceTests {
         #expect(try await world.friends.names(of: [], for: ada.id).isEmpty)
     }
 
-    @Test("adding by friend code (any case, dashes or not) or by email makes a mutual friendship")
+    @Test("adding by friend code (any case, dashes or not) or by email asks; accepting makes a mutual friendship")
     func addMutual() async throws {
         let world = World()
         let ada = try await world.account("Ada")
@@ -109,10 +122,32 @@ struct FriendsServiceTests {
         #expect(found == PublicProfile(id: bob.id, name: bob.displayName))
         #expect(try await world.friends.find(.email("BOB@example.com"), for: ada.id) == found)
         #expect(try await world.friends.friends(of: ada.id).isEmpty)
+        // Asking is a request: nobody is a friend until Bob accepts, and no expense names him.
+        #expect(try await world.friends.add(.friendCode(code), by: ada.id) == .requested(found))
+        #expect(try await world.friends.add(.email("bob@example.com"), by: ada.id) == .requested(found))
+        #expect(try await world.friends.friends(of: ada.id).isEmpty)
+        #expect(try await world.friends.friends(of: bob.id).isEmpty)
+        await #expect(throws: ExpensesError.unknownPeople([bob.id])) { try await world.expense(900, paidBy: ada.id, among: [ada.id, bob.id]) }
+        let waiting = try await world.friends.requests(of: bob.id)
+        #expect(waiting.incoming.map(\.person) == [PublicProfile(id: ada.id, name: ada.displayName)])
+        #expect(waiting.outgoing.isEmpty && waiting.blocked.isEmpty)
+        #expect(try await world.friends.requests(of: ada.id).outgoing.map(\.person) == [found])
+        // Only the one asked accepts.
+        await #expect(throws: FriendsError.noRequest) { try await world.friends.accept(bob.id, by: ada.id) }
+        await #expect(throws: FriendsError.noRequest) { try await world.friends.accept(ada.id, by: cy.id) }
         // Once friends, they see each other's email and friend code.
-        let added = try await world.friends.add(.friendCode(code), by: ada.id)
-        #expect(added == Friend(id: bob.id, name: bob.displayName, kind: .account(email: bob.email, friendCode: bob.friendCode)))
-        _ = try await world.friends.add(.email(" CY@Example.com "), by: ada.id)
+        let accepted = try await world.friends.accept(ada.id, by: bob.id)
+        #expect(accepted == Friend(id: ada.id, name: ada.displayName, kind: .account(email: ada.email, friendCode: ada.friendCode)))
+        #expect(try await world.friends.friend(bob.id, of: ada.id) == Friend(id: bob.id, name: bob.displayName, kind: .account(email: bob.email, friendCode: bob.friendCode)))
+        #expect(try await world.friends.requests(of: bob.id) == FriendRequests())
+        #expect(try await world.friends.requests(of: ada.id) == FriendRequests())
+        // A request answered by one the other way is an acceptance.
+        #expect(try await world.friends.add(.email(" CY@Example.com "), by: ada.id) == .requested(PublicProfile(id: cy.id, name: cy.displayName)))
+        guard case .friends(let ada2) = try await world.friends.add(.friendCode(ada.friendCode.description), by: cy.id) else {
+            Issue.record("Cy's request did not accept Ada's")
+            return
+        }
+        #expect(ada2.id == ada.id)
         #expect(try await world.friends.friends(of: ada.id).map(\.id) == [bob.id, cy.id])
         #expect(try await world.friends.friends(of: bob.id).map(\.id) == [ada.id])
         #expect(try await world.friends.friends(of: cy.id).map(\.id) == [ada.id])
@@ -120,12 +155,79 @@ struct FriendsServiceTests {
         #expect(try await world.friends.friend(cy.id, of: bob.id) == nil)
     }
 
+    @Test("declining, taking back and blocking: a block ends the friendship, refuses requests both ways, and freezes what they share")
+    func declineAndBlock() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        let bob = try await world.account("Bob")
+        let cy = try await world.account("Cy")
+        // Declined, and taken back: either way no request is left, and asking again is allowed.
+        _ = try await world.friends.add(.email("bob@example.com"), by: ada.id)
+        try await world.friends.dropRequest(with: ada.id, by: bob.id)
+        #expect(try await world.friends.requests(of: ada.id).outgoing.isEmpty)
+        await #expect(throws: FriendsError.noRequest) { try await world.friends.dropRequest(with: ada.id, by: bob.id) }
+        _ = try await world.friends.add(.email("bob@example.com"), by: ada.id)
+        try await world.friends.dropRequest(with: bob.id, by: ada.id)
+        #expect(try await world.friends.requests(of: bob.id).incoming.isEmpty)
+        // Cy blocks Ada's request: no request of Ada's reaches her again, nor can Cy ask Ada.
+        _ = try await world.friends.add(.email("cy@example.com"), by: ada.id)
+        try await world.friends.block(ada.id, by: cy.id)
+        #expect(try await world.friends.requests(of: cy.id) == FriendRequests(blocked: [PublicProfile(id: ada.id, name: ada.displayName)]))
+        #expect(try await world.friends.requests(of: ada.id) == FriendRequests())
+        await #expect(throws: FriendsError.notTakingRequests(cy.displayName)) { try await world.friends.add(.email("cy@example.com"), by: ada.id) }
+        await #expect(throws: FriendsError.notTakingRequests(cy.displayName)) { try await world.friends.find(.email("cy@example.com"), for: ada.id) }
+        await #expect(throws: FriendsError.blockedByYou(ada.displayName)) { try await world.friends.add(.email("ada@example.com"), by: cy.id) }
+        // Unblocked, requests pass again.
+        try await world.friends.unblock(ada.id, by: cy.id)
+        #expect(try await world.friends.add(.email("cy@example.com"), by: ada.id) == .requested(PublicProfile(id: cy.id, name: cy.displayName)))
+        // Bob, a friend who owes Ada, blocks her: the friendship ends at once, balances stay seen
+        // by both, and neither adds to them or changes them.
+        try await world.befriend(ada, bob)
+        let dinner = try await world.expense(900, paidBy: ada.id, among: [ada.id, bob.id])
+        try await world.friends.block(ada.id, by: bob.id)
+        #expect(try await world.friends.friends(of: ada.id).isEmpty)
+        #expect(try await world.friends.friends(of: bob.id).isEmpty)
+        #expect(try await world.expenses.balances(of: ada.id) == [Balance(other: bob.id, amount: Money(minorUnits: 450, currency: .eur))])
+        #expect(try await world.expenses.balances(of: bob.id) == [Balance(other: ada.id, amount: Money(minorUnits: -450, currency: .eur))])
+        await #expect(throws: ExpensesError.unknownPeople([bob.id])) { try await world.expense(100, paidBy: ada.id, among: [ada.id, bob.id]) }
+        await #expect(throws: ExpensesError.blocked([ada.id])) { try await world.expenses.delete(dinner, by: bob.id) }
+        await #expect(throws: ExpensesError.blocked([bob.id])) {
+            try await world.expenses.settle(from: bob.id, to: ada.id, amount: Money(minorUnits: 450, currency: .eur), day: try Day("2026-11-23"), by: ada.id)
+        }
+        // Refused: oneself, a contact (removed instead), an id that is no account.
+        let sam = try await world.friends.addContact(name: "Sam", email: nil, by: ada.id)
+        await #expect(throws: FriendsError.yourself) { try await world.friends.block(ada.id, by: ada.id) }
+        await #expect(throws: FriendsError.notAnAccount) { try await world.friends.block(sam.id, by: ada.id) }
+        await #expect(throws: FriendsError.notAnAccount) { try await world.friends.block(UserID(rawValue: "nobody"), by: ada.id) }
+    }
+
+    @Test("linking a contact to an account that is not a friend asks them first; accepting links it")
+    func linkByRequest() async throws {
+        let world = World()
+        let ada = try await world.account("Ada")
+        let dee = try await world.account("Dee")
+        let sam = try await world.friends.addContact(name: "Sam", email: nil, by: ada.id)
+        try await world.expense(1_000, paidBy: ada.id, among: [ada.id, sam.id])
+        let asked = try await world.friends.link(sam.id, to: .email("dee@example.com"), by: ada.id)
+        #expect(asked == .requested(PublicProfile(id: dee.id, name: dee.displayName)))
+        // Until Dee accepts, Sam is still Ada's contact, and Dee owes nothing.
+        #expect(try await world.friends.friend(sam.id, of: ada.id)?.name.value == "Sam")
+        #expect(try await world.expenses.balances(of: dee.id).isEmpty)
+        let incoming = try await world.friends.requests(of: dee.id).incoming
+        #expect(incoming.map(\.contactName) == [try DisplayName("Sam")])
+        #expect(try await world.friends.requests(of: ada.id).outgoing.map(\.contactName) == [try DisplayName("Sam")])
+        _ = try await world.friends.accept(ada.id, by: dee.id)
+        #expect(try await world.friends.friends(of: ada.id).map(\.id) == [dee.id])
+        #expect(try await world.expenses.balances(of: dee.id) == [Balance(other: ada.id, amount: Money(minorUnits: -500, currency: .eur))])
+        #expect(try await world.services.verifier.verify().isSound)
+    }
+
     @Test("refused, saying which: yourself, a duplicate, an unknown or mistyped code, an unknown or invalid email")
     func refusals() async throws {
         let world = World()
         let ada = try await world.account("Ada")
         let bob = try await world.account("Bob")
-        _ = try await world.friends.add(.email("bob@example.com"), by: ada.id)
+        _ = try await world.friends.befriend(.email("bob@example.com"), by: ada.id)
         await #expect(throws: FriendsError.yourself) { try await world.friends.add(.friendCode(ada.friendCode.description), by: ada.id) }
         await #expect(throws: FriendsError.alreadyFriends(bob.displayName)) { try await world.friends.add(.email("BOB@example.com"), by: ada.id) }
         await #expect(throws: FriendsError.alreadyFriends(ada.displayName)) { try await world.friends.add(.email("ada@example.com"), by: bob.id) }
@@ -165,7 +267,7 @@ struct FriendsServiceTests {
         let world = World()
         let ada = try await world.account("Ada")
         let bob = try await world.account("Bob")
-        _ = try await world.friends.add(.email("bob@example.com"), by: ada.id)
+        _ = try await world.friends.befriend(.email("bob@example.com"), by: ada.id)
         let sam = try await world.friends.addContact(name: "Sam", email: "sam@example.com", by: ada.id)
         _ = try await world.friends.addContact(name: "Kim", email: nil, by: ada.id)
         let expense = try await world.expense(3_000, paidBy: ada.id, among: [ada.id, sam.id])
@@ -194,7 +296,7 @@ struct FriendsServiceTests {
         let world = World()
         let ada = try await world.account("Ada")
         let bob = try await world.account("Bob")
-        _ = try await world.friends.add(.email("bob@example.com"), by: ada.id)
+        _ = try await world.friends.befriend(.email("bob@example.com"), by: ada.id)
         try await world.expense(1_250, paidBy: ada.id, among: [bob.id], by: ada.id)
         try await world.expense(300, paidBy: bob.id, among: [ada.id], currency: .usd)
         await #expect(throws: FriendsError.notSettled(bob.displayName, [Money(minorUnits: 1_250, currency: .eur), Money(minorUnits: -300, currency: .usd)])) {
@@ -237,7 +339,7 @@ struct FriendsServiceTests {
         }
         #expect(Set(try await world.friends.friends(of: ada.id).map(\.id)) == [bob.id, dee.id, sam.id])
         // Linked to Dee: Sam's 10.00 and Dee's 4.50 with Ada become Dee's 5.50 the other way.
-        let linked = try await world.friends.link(sam.id, to: .friendCode(dee.friendCode.description), by: ada.id)
+        let linked = try await world.linked(sam.id, to: .friendCode(dee.friendCode.description), by: ada.id)
         #expect(linked.id == dee.id)
         #expect(Set(try await world.friends.friends(of: ada.id).map(\.id)) == [bob.id, dee.id])
         #expect(try await world.friends.friends(of: dee.id).map(\.id) == [ada.id])
@@ -266,7 +368,7 @@ struct FriendsServiceTests {
                 payers: [Payer(user: abe.id, amount: money(1_000)), Payer(user: cas.id, amount: money(500))],
                 participants: [ola.id, dan.id, dot.id], rule: .exact([ola.id: money(0), dan.id: money(500), dot.id: money(1_000)])
             ), by: ola.id)
-            _ = try await world.friends.link(cas.id, to: .email("xia@example.com"), by: ola.id)
+            _ = try await world.linked(cas.id, to: .email("xia@example.com"), by: ola.id)
             // Debts in the order of the parts, each filled from the payers in their order.
             #expect(try await world.expenses.balances(of: dot.id) == [Balance(other: abe.id, amount: money(-500)), Balance(other: xia.id, amount: money(-500))].sorted { $0.other.rawValue < $1.other.rawValue })
             #expect(try await world.expenses.balances(of: dan.id) == [Balance(other: abe.id, amount: money(-500))])
@@ -301,7 +403,7 @@ struct FriendsServiceTests {
             payers: lunch.payers, participants: [ada.id, dee.id], rule: .equal
         ), by: ada.id)
         try await world.expense(400, paidBy: ada.id, among: [ada.id, sam.id])
-        #expect(try await world.friends.link(sam.id, to: .email("dee@example.com"), by: ada.id).id == dee.id)
+        #expect(try await world.linked(sam.id, to: .email("dee@example.com"), by: ada.id).id == dee.id)
         #expect(try await world.expenses.balances(of: dee.id) == [Balance(other: ada.id, amount: Money(minorUnits: -700, currency: .eur))])
         // The edit named both: it is one line for Dee, as are the two adds.
         #expect(try await world.expenses.activity(of: dee.id, limit: 10).map(\.kind) == [.added, .edited, .added])
@@ -315,7 +417,7 @@ struct FriendsServiceTests {
         let sam = try await world.friends.addContact(name: "Sam", email: nil, by: ada.id)
         let taxi = try await world.expense(1_000, paidBy: ada.id, among: [ada.id, sam.id])
         try await world.expenses.delete(taxi, by: ada.id)
-        #expect(try await world.friends.link(sam.id, to: .email("dee@example.com"), by: ada.id).id == dee.id)
+        #expect(try await world.linked(sam.id, to: .email("dee@example.com"), by: ada.id).id == dee.id)
         let restored = try await world.expenses.restore(taxi.id, by: dee.id)
         #expect(restored.split.parts.map(\.user) == [ada.id, dee.id])
         #expect(try await world.expenses.balances(of: dee.id) == [Balance(other: ada.id, amount: Money(minorUnits: -500, currency: .eur))])
@@ -323,7 +425,7 @@ struct FriendsServiceTests {
         let kit = try await world.friends.addContact(name: "Kit", email: nil, by: ada.id)
         let both = try await world.expense(600, paidBy: ada.id, among: [ada.id, kit.id, dee.id])
         try await world.expenses.delete(both, by: ada.id)
-        #expect(try await world.friends.link(kit.id, to: .email("dee@example.com"), by: ada.id).id == dee.id)
+        #expect(try await world.linked(kit.id, to: .email("dee@example.com"), by: ada.id).id == dee.id)
         // Restored, it would have Dee in it twice: it is gone.
         await #expect(throws: ExpensesError.notFound(both.id)) { _ = try await world.expenses.restore(both.id, by: ada.id) }
         #expect(try await world.expenses.deletedExpenses(of: ada.id, page: PageRequest()).isEmpty)
@@ -409,7 +511,7 @@ struct FriendsPropertyTests {
                 if steps.next(3) == 0 {
                     _ = try? await world.friends.remove(b.id, by: a.id)
                 } else {
-                    _ = try? await world.friends.add(.friendCode(b.friendCode.description), by: a.id)
+                    _ = try? await world.friends.befriend(.friendCode(b.friendCode.description), by: a.id)
                 }
             }
             for a in users {
@@ -429,7 +531,7 @@ struct FriendsPropertyTests {
             let world = World()
             let ann = try! await world.account("Ann")
             let ben = try! await world.account("Ben")
-            _ = try! await world.friends.add(.email("ben@example.com"), by: ann.id)
+            _ = try! await world.friends.befriend(.email("ben@example.com"), by: ann.id)
             var steps = Steps(state: UInt64(seed))
             for _ in 0..<steps.next(4) {
                 let currency = [Currency.eur, .usd, .jpy][steps.next(3)]
@@ -483,7 +585,7 @@ struct FriendsPropertyTests {
             let others = (await net(ann.id), await net(ben.id))
             let expensesBefore = try! await world.expenses.expenses(of: ann.id, page: PageRequest(limit: 1_000))
 
-            _ = try! await world.friends.link(sam.id, to: .email("dee@example.com"), by: ann.id)
+            _ = try! await world.linked(sam.id, to: .email("dee@example.com"), by: ann.id)
 
             #expect(merged(await net(dee.id), [:]) == before)
             #expect(try! await world.expenses.balances(of: sam.id).isEmpty)

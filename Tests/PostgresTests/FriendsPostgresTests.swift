@@ -23,8 +23,8 @@ struct FriendsPostgresTests {
         try await PostgresWorld.run { world in
             let (ada, bob, cy) = try await Self.people(world)
             let friends = world.services.friends
-            _ = try await friends.add(.friendCode(bob.friendCode.description.replacingOccurrences(of: "-", with: " ").lowercased()), by: ada.id)
-            _ = try await friends.add(.email(" CY@example.com "), by: ada.id)
+            _ = try await friends.befriend(.friendCode(bob.friendCode.description.replacingOccurrences(of: "-", with: " ").lowercased()), by: ada.id)
+            _ = try await friends.befriend(.email(" CY@example.com "), by: ada.id)
             #expect(try await friends.friends(of: ada.id).map(\.name.value) == ["Bob", "Cy"])
             #expect(try await friends.friends(of: bob.id).map(\.id) == [ada.id])
             await #expect(throws: FriendsError.alreadyFriends(bob.displayName)) { try await friends.add(.email("bob@example.com"), by: ada.id) }
@@ -85,7 +85,7 @@ struct FriendsPostgresTests {
         try await PostgresWorld.run { world in
             let (ada, bob, cy) = try await Self.people(world)
             let friends = world.services.friends
-            _ = try await friends.add(.email("bob@example.com"), by: ada.id)
+            _ = try await friends.befriend(.email("bob@example.com"), by: ada.id)
             let sam = try await friends.addContact(name: "Sam", email: nil, by: ada.id)
             let gone = try await friends.addContact(name: "Gone", email: nil, by: ada.id)
             try await friends.remove(gone.id, by: ada.id)

@@ -57,7 +57,10 @@ private func story(_ services: LocalServices) async throws -> Transcript {
     _ = await log.step("sign in") { try await accounts.signIn(email: "ADA@example.com", password: "correct horse") }
 
     _ = await log.step("Ada adds Bob by email") { try await friends.add(.email("BOB@example.com"), by: ada.id) }
+    _ = await log.step("Bob's requests") { try await friends.requests(of: bob.id) }
+    _ = await log.step("Bob accepts Ada") { try await friends.accept(ada.id, by: bob.id) }
     _ = await log.step("Ada adds Cy by code") { try await friends.add(.friendCode(cy.friendCode.description.lowercased()), by: ada.id) }
+    _ = await log.step("Cy adds Ada, which accepts") { try await friends.add(.email("ada@example.com"), by: cy.id) }
     _ = await log.step("Ada adds Bob again") { try await friends.add(.email("bob@example.com"), by: ada.id) }
     _ = await log.step("Ada adds herself") { try await friends.add(.friendCode(ada.friendCode.description), by: ada.id) }
     let sam = try await friends.addContact(name: "Sam Park", email: "sam@example.com", by: ada.id)
@@ -126,6 +129,10 @@ private func story(_ services: LocalServices) async throws -> Transcript {
         try await expenses.settle(from: cy.id, to: bob.id, amount: eur(100), day: day, by: cy.id)
     }
     _ = await log.step("Bob adds Cy by code") { try await friends.add(.friendCode(cy.friendCode.description), by: bob.id) }
+    _ = await log.step("Cy declines Bob") { try await friends.dropRequest(with: bob.id, by: cy.id) }
+    _ = await log.step("Cy accepts Bob, who no longer asks") { try await friends.accept(bob.id, by: cy.id) }
+    _ = await log.step("Bob adds Cy again") { try await friends.add(.friendCode(cy.friendCode.description), by: bob.id) }
+    _ = await log.step("Cy accepts Bob") { try await friends.accept(bob.id, by: cy.id) }
     _ = await log.step("Bob pays Ada a part") { try await expenses.settle(from: bob.id, to: ada.id, amount: eur(2000), day: day, by: bob.id) }
     _ = await log.step("Cy pays Bob more than she owes him") { try await expenses.settle(from: cy.id, to: bob.id, amount: eur(5000), day: day, by: cy.id) }
     let cash = await log.step("Ada pays Cy") { try await expenses.settle(from: ada.id, to: cy.id, amount: Money(minorUnits: 617, currency: .usd), day: day, by: ada.id) }
@@ -140,6 +147,18 @@ private func story(_ services: LocalServices) async throws -> Transcript {
     _ = await log.step("Bob removes Eve") {
         let eve = try await friends.friends(of: bob.id).first { $0.isContact }
         return try await friends.remove(eve?.id ?? UserID(rawValue: "none"), by: bob.id)
+    }
+    // Cy blocks Bob, who owes her: what they share stays, and neither can change it.
+    _ = await log.step("Cy blocks Bob") { try await friends.block(bob.id, by: cy.id) }
+    _ = await log.step("Bob asks Cy again") { try await friends.add(.friendCode(cy.friendCode.description), by: bob.id) }
+    _ = await log.step("Bob pays Cy") { try await expenses.settle(from: bob.id, to: cy.id, amount: eur(100), day: day, by: bob.id) }
+    _ = await log.step("Cy's requests") { try await friends.requests(of: cy.id) }
+    _ = await log.step("Cy edits the dinner with Bob in it") {
+        try await expenses.edit(dinner, to: try draft(eur(4600), paidBy: [(ada.id, 4600)], among: [ada.id, bob.id, cy.id]), by: cy.id)
+    }
+    _ = await log.step("Ada blocks Sam's account, then unblocks it") {
+        try await friends.block(samAccount.id, by: ada.id)
+        try await friends.unblock(samAccount.id, by: ada.id)
     }
     _ = await log.step("Ada's preferences") { try await services.preferences.update(Preferences(theme: .light, defaultCurrency: .usd), of: ada.id) }
 
@@ -166,6 +185,7 @@ private func story(_ services: LocalServices) async throws -> Transcript {
         _ = await log.step("\(name) spending") { try await expenses.spending(of: user) }
         _ = await log.step("\(name) spending in November") { try await expenses.spending(of: user, from: try Day("2026-11-01"), through: try Day("2026-11-30")) }
         _ = await log.step("\(name) friends") { try await friends.friends(of: user) }
+        _ = await log.step("\(name) requests") { try await friends.requests(of: user) }
         _ = await log.step("\(name) names") { try await friends.names(of: Set(people), for: user).sorted { $0.key.rawValue < $1.key.rawValue } }
         _ = await log.step("\(name) preferences") { try await services.preferences.preferences(of: user) }
         _ = await log.step("\(name) avatar") { try await accounts.avatar(of: user) }
@@ -194,5 +214,9 @@ struct SameAsSQLiteTests {
         #expect(text.contains("Cy pays Bob, not her friend, with no balance between them refused: unknownPeople"))
         // Cy, not Bob's friend, changes the dinner Ada added with the two of them.
         #expect(!text.contains("Cy edits the dinner refused"))
+        #expect(text.contains("Cy accepts Bob, who no longer asks refused: noRequest"))
+        #expect(text.contains("Bob asks Cy again refused: notTakingRequests"))
+        #expect(text.contains("Bob pays Cy refused: blocked"))
+        #expect(text.contains("Cy edits the dinner with Bob in it refused: blocked"))
     }
 }

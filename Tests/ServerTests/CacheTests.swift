@@ -103,7 +103,7 @@ struct CacheTests {
             let two = LiveServer(url: second.url, clock: clock)
             let ada = try await one.signUp("Ada")
             let bob = try await one.signUp("Bob")
-            _ = try await ada.client.addFriend(body: .json(.email(.init(by: .email, email: "bob@example.com")))).created
+            try await ada.befriend(bob)
             let bobOnTwo = two.client(token: bob.token)
             #expect(try await bobOnTwo.listBalances().ok.body.json.balances.isEmpty)
             #expect(try await bob.client.listBalances().ok.body.json.balances.isEmpty)
@@ -142,7 +142,7 @@ struct CacheTests {
         try await LiveServer.with { server in
             let ada = try await server.signUp("Ada")
             let bob = try await server.signUp("Bob")
-            _ = try await ada.client.addFriend(body: .json(.email(.init(by: .email, email: "bob@example.com")))).created
+            try await ada.befriend(bob)
             _ = try await ada.client.addExpense(body: .json(.dinner(1_000, paidBy: ada.id, among: [ada.id, bob.id]))).created
             let connection = try RawConnection(port: server.port)
             func get(_ path: String = "/balances", token: String, extra: String = "") async throws -> RawResponse {
@@ -211,7 +211,7 @@ struct CacheTests {
 
             // Bob's single balance is too small to gain from it.
             let bob = try await server.signUp("Bob")
-            _ = try await ada.client.addFriend(body: .json(.email(.init(by: .email, email: "bob@example.com")))).created
+            try await ada.befriend(bob)
             _ = try await ada.client.addExpense(body: .json(.dinner(1_000, paidBy: ada.id, among: [ada.id, bob.id]))).created
             let small = try await get(token: bob.token, "Accept-Encoding: gzip\r\n")
             #expect(small.status == 200 && small.headers["content-encoding"] == nil && small.text.contains("\"minorUnits\":-500"), "\(small)")

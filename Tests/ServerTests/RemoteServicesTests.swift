@@ -70,7 +70,10 @@ struct RemoteServicesTests {
             let bob = try await Self.app(server, name: "Bob")
             let friends = ada.container.friends
             let expenses = ada.container.expenses
-            _ = try await friends.add(.email("bob@example.com"), by: ada.user.id)
+            // Ada asks; Bob, in his own app, accepts.
+            #expect(try await friends.add(.email("bob@example.com"), by: ada.user.id) == .requested(PublicProfile(id: bob.user.id, name: bob.user.displayName)))
+            #expect(try await bob.container.friends.requests(of: bob.user.id).incoming.map(\.person.id) == [ada.user.id])
+            _ = try await bob.container.friends.accept(ada.user.id, by: bob.user.id)
             await #expect(throws: FriendsError.alreadyFriends(try DisplayName("Bob"))) {
                 try await friends.add(.friendCode(bob.user.friendCode.description), by: ada.user.id)
             }

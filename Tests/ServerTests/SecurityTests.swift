@@ -181,6 +181,56 @@ struct SecurityTests {
         }
     }
 
+    @Test("after a block, both still see what they shared, and every change to it, payment, request or expense between them is refused")
+    func blockedUsers() async throws {
+        try await LiveServer.with { server in
+            let world = try await World.make(on: server)
+            let (ada, bob) = (world.ada, world.bob)
+            // Bob, who shares the dinner and a payment with Ada, blocks her.
+            #expect(try await server.raw("PUT", "/blocked/\(ada.id)", token: bob.token).status == 204)
+            let (adaSaw, bobSaw) = (try await world.everythingSeen(with: ada.token), try await world.everythingSeen(with: bob.token))
+            #expect(adaSaw["/balances"]?.contains(bob.id) == true && bobSaw["/balances"]?.contains(ada.id) == true)
+            #expect(adaSaw["/friends"]?.contains(bob.id) == false && bobSaw["/friends"]?.contains(ada.id) == false)
+
+            let lunch = #"{"description":"Lunch","amount":{"minorUnits":600,"currency":"EUR"},"day":"2026-11-22","category":"food","payers":[{"user":"$me","amount":{"minorUnits":600,"currency":"EUR"}}],"participants":["\#(ada.id)","\#(bob.id)"],"rule":{"mode":"equal"}}"#
+            let settle = #"{"counterparty":"$other","paidBy":"me","amount":{"minorUnits":100,"currency":"EUR"},"day":"2026-11-22"}"#
+            var answered: [String] = []
+            var expected: [String] = []
+            for (me, other) in [(ada, bob), (bob, ada)] {
+                let blocker = me.id == bob.id
+                let attempts: [(method: String, path: String, body: String?, status: Int, code: String)] = [
+                    ("PUT", "/expenses/\(world.dinner.id)", lunch, 409, "blocked"),
+                    ("DELETE", "/expenses/\(world.dinner.id)", nil, 409, "blocked"),
+                    // Restoring names him again: they are not friends now.
+                    ("POST", "/deleted-expenses/\(world.taxi.id)/restore", nil, 422, "unknown-people"),
+                    ("DELETE", "/settlements/\(world.payment.id)", nil, 409, "blocked"),
+                    ("POST", "/settlements", settle, 409, "blocked"),
+                    ("POST", "/expenses", lunch, 422, "unknown-people"),
+                    ("POST", "/friends", #"{"by":"email","email":"\#(other.user.email)"}"#, 409, blocker ? "blocked-by-you" : "not-taking-requests"),
+                    ("POST", "/friend-lookup", #"{"by":"email","email":"\#(other.user.email)"}"#, 409, blocker ? "blocked-by-you" : "not-taking-requests"),
+                    ("POST", "/friend-requests/\(other.id)/accept", nil, 404, "no-request"),
+                    ("GET", "/friends/\(other.id)", nil, 404, "not-a-friend"),
+                ]
+                for attempt in attempts {
+                    let version = attempt.path.hasPrefix("/expenses/") ? ["If-Match": #""\#(world.dinner.version)""#] : [:]
+                    let body = attempt.body.map { $0.replacingOccurrences(of: "$me", with: me.id).replacingOccurrences(of: "$other", with: other.id) }
+                    let answer = try await server.raw(attempt.method, attempt.path, token: me.token, body: body.map { Data($0.utf8) }, headers: version)
+                    let name = "\(me.user.displayName): \(attempt.method) \(attempt.path)"
+                    answered.append("\(name) -> \(answer.status) \(answer.problemCode ?? "(no problem) \(answer.text.prefix(200))")")
+                    expected.append("\(name) -> \(attempt.status) \(attempt.code)")
+                }
+            }
+            #expect(answered == expected)
+            #expect(try await world.everythingSeen(with: ada.token) == adaSaw)
+            #expect(try await world.everythingSeen(with: bob.token) == bobSaw)
+            // The one blocked cannot lift it; the one who blocked can, and requests pass again.
+            #expect(try await server.raw("DELETE", "/blocked/\(bob.id)", token: ada.token).status == 204)
+            #expect(try await server.raw("POST", "/friends", token: ada.token, json: #"{"by":"email","email":"bob@example.com"}"#).problemCode == "not-taking-requests")
+            #expect(try await server.raw("DELETE", "/blocked/\(ada.id)", token: bob.token).status == 204)
+            #expect(try await server.raw("POST", "/friends", token: ada.token, json: #"{"by":"email","email":"bob@example.com"}"#).status == 201)
+        }
+    }
+
     @Test("every look-up by friend code or email answers the id and name, never the email")
     func lookupsShowNoEmail() async throws {
         try await LiveServer.with { server in

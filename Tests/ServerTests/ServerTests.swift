@@ -115,10 +115,20 @@ struct ServerTests {
         try await LiveServer.with { server in
             let ada = try await server.signUp("Ada")
             let bob = try await server.signUp("Bob")
-            let friend = try await ada.client.addFriend(body: .json(.email(.init(by: .email, email: "bob@example.com")))).created.body.json
-            guard case .account(let account) = friend else { throw ServerTestError("Bob is an account") }
-            #expect(account.id == bob.id)
+            // A request first: Bob is not Ada's friend until he accepts.
+            let asked = try await ada.client.addFriend(body: .json(.email(.init(by: .email, email: "bob@example.com")))).created.body.json
+            #expect(asked.status == .requested && asked.person.id == bob.id && asked.friend == nil)
+            #expect(try await bob.client.listFriends().ok.body.json.friends.isEmpty)
+            let waiting = try await bob.client.listFriendRequests().ok.body.json
+            #expect(waiting.incoming.map(\.person.id) == [ada.id] && waiting.outgoing.isEmpty)
+            #expect(try await ada.client.listFriendRequests().ok.body.json.outgoing.map(\.person.id) == [bob.id])
+            let unnamed = try await ada.client.addExpense(body: .json(.dinner(1_000, paidBy: ada.id, among: [ada.id, bob.id])))
+            #expect(code(of: try unnamed.unprocessableContent.body.json) == "unknown-people")
+            guard case .account(let account) = try await bob.client.acceptFriendRequest(path: .init(personId: ada.id)).ok.body.json
+            else { throw ServerTestError("Ada is an account") }
+            #expect(account.id == ada.id)
             #expect(try await bob.client.listFriends().ok.body.json.friends.count == 1)
+            #expect(try await ada.client.listFriendRequests().ok.body.json.outgoing.isEmpty)
             let again = try await ada.client.addFriend(body: .json(.friendCode(.init(by: .friendCode, friendCode: bob.user.friendCode.lowercased()))))
             #expect(code(of: try again.conflict.body.json) == "already-friends")
 
@@ -169,7 +179,7 @@ struct ServerTests {
         try await LiveServer.with { server in
             let ada = try await server.signUp("Ada")
             let bob = try await server.signUp("Bob")
-            _ = try await ada.client.addFriend(body: .json(.email(.init(by: .email, email: "bob@example.com")))).created
+            try await ada.befriend(bob)
             let expense = try await ada.client.addExpense(body: .json(.dinner(3_000, paidBy: ada.id, among: [ada.id, bob.id]))).created.body.json
             var draft = Components.Schemas.ExpenseDraft.dinner(4_000, paidBy: bob.id, among: [ada.id, bob.id], description: "Lunch")
             draft.rule = .shares(.init(mode: .shares, shares: .init(additionalProperties: [ada.id: 3, bob.id: 1])))

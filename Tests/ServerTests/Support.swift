@@ -172,6 +172,13 @@ struct Member: Sendable {
     let token: String
     let client: Client
     let user: Components.Schemas.User
+
+    /// Asks `other` to be friends, by their email, and has them accept: how two become friends.
+    func befriend(_ other: Member) async throws {
+        let asked = try await client.addFriend(body: .json(.email(.init(by: .email, email: other.user.email)))).created.body.json
+        try #require(asked.status == .requested, "\(user.displayName) asked \(other.user.displayName)")
+        _ = try await other.client.acceptFriendRequest(path: .init(personId: id)).ok
+    }
 }
 
 /// The server's clock, moved by tests.

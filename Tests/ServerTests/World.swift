@@ -27,8 +27,8 @@ struct World: Sendable {
         let bob = try await server.signUp("Bob")
         let cy = try await server.signUp("Cy")
         let dee = try await server.signUp("Dee")
-        _ = try await ada.client.addFriend(body: .json(.email(.init(by: .email, email: "bob@example.com")))).created
-        _ = try await ada.client.addFriend(body: .json(.email(.init(by: .email, email: "dee@example.com")))).created
+        try await ada.befriend(bob)
+        try await ada.befriend(dee)
         _ = try await ada.client.removeFriend(path: .init(friendId: dee.id)).noContent
         guard case .contact(let sam) = try await ada.client.addContact(body: .json(.init(name: "Sam Park", email: "sam@example.com"))).created.body.json
         else { throw ServerTestError("Sam is a contact") }
@@ -53,7 +53,7 @@ struct World: Sendable {
         let paths = [
             "/me", "/me/avatar", "/preferences", "/friends", "/expenses?limit=1000", "/deleted-expenses?limit=1000",
             "/settlements?limit=1000", "/balances", "/suggested-payments?currency=EUR", "/activity?limit=1000", "/reports/spending",
-            "/currencies", "/people/recent",
+            "/currencies", "/people/recent", "/friend-requests",
         ]
         var seen: [String: String] = [:]
         for path in paths {
@@ -145,6 +145,11 @@ let contractCalls: [Call] = {
         Call(id: "listFriends", method: "GET", template: "/friends"),
         Call(id: "addFriend", method: "POST", template: "/friends", body: bobByEmail),
         Call(id: "findFriend", method: "POST", template: "/friend-lookup", body: bobByEmail),
+        Call(id: "listFriendRequests", method: "GET", template: "/friend-requests"),
+        Call(id: "acceptFriendRequest", method: "POST", template: "/friend-requests/{personId}/accept"),
+        Call(id: "dropFriendRequest", method: "DELETE", template: "/friend-requests/{personId}"),
+        Call(id: "blockPerson", method: "PUT", template: "/blocked/{personId}"),
+        Call(id: "unblockPerson", method: "DELETE", template: "/blocked/{personId}"),
         Call(id: "getFriend", method: "GET", template: "/friends/{friendId}"),
         Call(id: "removeFriend", method: "DELETE", template: "/friends/{friendId}"),
         Call(id: "addContact", method: "POST", template: "/contacts", body: #"{"name":"Kim Lee","email":"kim@example.com"}"#, optionalKeys: ["email"]),

@@ -14,6 +14,7 @@ let package = Package(
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Domain/Friends"),
         .package(path: "../AddFriendFlow"),
+        .package(path: "../FriendRequestsFlow"),
         .package(path: "../UserPreviewFlow"),
     ],
     targets: [
@@ -26,6 +27,7 @@ let package = Package(
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
                 .product(name: "AddFriendFlow", package: "AddFriendFlow"),
+                .product(name: "FriendRequestsFlow", package: "FriendRequestsFlow"),
                 .product(name: "UserPreviewFlow", package: "UserPreviewFlow"),
             ]
         ),

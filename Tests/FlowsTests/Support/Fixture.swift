@@ -64,7 +64,7 @@ struct Fixture: AppFlow.Dependencies {
     func adaAndBob() async throws -> (ada: User, bob: Friend) {
         _ = try await accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
         let ada = try await existingUser(signedIn: true)
-        return (ada, try await friends.add(.email("bob@example.com"), by: ada.id))
+        return (ada, try await friends.befriend(.email("bob@example.com"), by: ada.id))
     }
 
     /// Rows in the users and sessions tables, to show what a path wrote.

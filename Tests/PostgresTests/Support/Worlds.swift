@@ -105,6 +105,10 @@ struct Everyone: PeopleDirectory {
     func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
         people.filter { $0.rawValue.hasPrefix("unknown") }
     }
+
+    func blocked(among people: Set<UserID>, for user: UserID) async throws -> Set<UserID> {
+        []
+    }
 }
 
 func eur(_ units: Int64) -> Money { Money(minorUnits: units, currency: .eur) }

@@ -13,6 +13,11 @@ extension EndpointRoutes {
             try await limits.lookUp(by: user)
             return try await friends.add(query, by: user)
         }
+        try serve(FriendsAPI.listFriendRequests) { _, user in try await friends.requests(of: user) }
+        try serve(FriendsAPI.acceptFriendRequest) { person, user in try await friends.accept(person, by: user) }
+        try serve(FriendsAPI.dropFriendRequest) { person, user in try await friends.dropRequest(with: person, by: user) }
+        try serve(FriendsAPI.blockPerson) { person, user in try await friends.block(person, by: user) }
+        try serve(FriendsAPI.unblockPerson) { person, user in try await friends.unblock(person, by: user) }
         try serve(FriendsAPI.findFriend) { query, user in
             try await limits.lookUp(by: user)
             return try await friends.find(query, for: user)

@@ -7,6 +7,7 @@ import AuthenticatedFlow
 import ExpenseDetailFlow
 import ExpensesFlow
 import FlowKit
+import FriendRequestsFlow
 import FriendsFlow
 import PickCounterpartyFlow
 import QrPreviewFlow
@@ -77,17 +78,20 @@ public enum FlowCatalog {
             SettleUpFlow(user: user.id, dependencies: container, router: router)
         },
         FlowEntry(
-            FriendsFlow.self, "Your friends with your balance with each, and adding one (signs in first if needed)",
-            children: [AddFriendFlow.self, UserPreviewFlow.self]
+            FriendsFlow.self, "Your friends with your balance with each, adding one, and requests waiting (signs in first if needed)",
+            children: [AddFriendFlow.self, FriendRequestsFlow.self, UserPreviewFlow.self]
         ) { user, container, router in
             FriendsFlow(user: user, dependencies: container, router: router)
         },
-        FlowEntry(AddFriendFlow.self, "Add a friend by friend code or email, or a contact without an account (signs in first if needed)") { user, container, router in
+        FlowEntry(AddFriendFlow.self, "Ask someone to be your friend by friend code or email, or add a contact without an account (signs in first if needed)") { user, container, router in
             AddFriendFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(FriendRequestsFlow.self, "Friend requests: accept, decline or block those asking you, take back yours, unblock (signs in first if needed)") { user, container, router in
+            FriendRequestsFlow(user: user, dependencies: container, router: router)
         },
         FlowEntry(
             UserPreviewFlow.self,
-            "One friend: balances, shared expenses, removing them, linking a contact (choose whom first; signs in first if needed)"
+            "One friend: balances, shared expenses, removing or blocking them, linking a contact (choose whom first; signs in first if needed)"
         ) { user, container, router in
             UserPreviewFlow(user: user, friend: nil, dependencies: container, router: router)
         },

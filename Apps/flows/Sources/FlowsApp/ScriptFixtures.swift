@@ -17,7 +17,7 @@ import Primitives
 /// - `given expenses COUNT EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...`: COUNT of those,
 ///   described `DESCRIPTION 1` to `DESCRIPTION COUNT`, one day earlier each, from DAY back.
 enum ScriptFixtures {
-    static let known = "account, signed-in, friends, contact, expense, expenses"
+    static let known = "account, signed-in, friends, request, blocked, contact, expense, expenses"
 
     static func prepare(_ container: AppContainer) -> ScriptRunner.Prepare {
         { words in
@@ -40,8 +40,18 @@ enum ScriptFixtures {
             if words[0] == "account" { try await container.accounts.signOut() }
         case "friends":
             guard words.count == 3 else { throw FixtureError("write it as: given friends EMAIL EMAIL") }
+            // A request, and its acceptance.
+            let user = try await account(words[1], in: container)
+            try await container.friends.befriend(.email(words[2]), by: user.id)
+        case "request":
+            guard words.count == 3 else { throw FixtureError("write it as: given request EMAIL EMAIL (from the first to the second)") }
             let user = try await account(words[1], in: container)
             _ = try await container.friends.add(.email(words[2]), by: user.id)
+        case "blocked":
+            guard words.count == 3 else { throw FixtureError("write it as: given blocked EMAIL EMAIL (the first blocks the second)") }
+            let user = try await account(words[1], in: container)
+            let other = try await account(words[2], in: container)
+            try await container.friends.block(other.id, by: user.id)
         case "contact":
             guard words.count == 3 || words.count == 4 else { throw FixtureError("write it as: given contact EMAIL NAME [CONTACT-EMAIL]") }
             let user = try await account(words[1], in: container)

@@ -24,7 +24,8 @@ let ada = try await account("ada@example.com", "Ada")
 let bob = try await account("bob@example.com", "Bob")
 // An expense names only its writer's friends and contacts (a second run finds them friends).
 if try await services.friends.friend(bob.id, of: ada.id) == nil {
-    _ = try await services.friends.add(.email(bob.email.value), by: ada.id)
+    // This program acts for both: Ada asks, and Bob accepts.
+    try await services.friends.befriend(.email(bob.email.value), by: ada.id)
 }
 let total = Money(minorUnits: 3000, currency: .eur)
 let dinner = try await services.expenses.add(

@@ -184,7 +184,7 @@ public struct LocalServices: Sendable {
         )
         return LocalServices(
             accounts: accounts,
-            expenses: LiveExpensesService(store: expensesStore, people: FriendsPeople(friends: friends), random: random, now: now),
+            expenses: LiveExpensesService(store: expensesStore, people: FriendsPeople(friends: friends, store: friendsStore), random: random, now: now),
             friends: friends,
             preferences: LivePreferencesService(store: preferencesStore),
             verifier: LiveLedgerVerifier(store: expensesStore)
@@ -204,13 +204,20 @@ public struct LocalServices: Sendable {
 /// friends with and their own contacts. One answer, in the whole app, to "whom may I name?".
 public struct FriendsPeople: PeopleDirectory {
     let friends: any FriendsService
+    let store: any FriendsStore
 
-    public init(friends: any FriendsService) {
+    public init(friends: any FriendsService, store: any FriendsStore) {
         self.friends = friends
+        self.store = store
     }
 
     public func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
         people.subtracting(try await friends.friends(among: people, of: user))
+    }
+
+    public func blocked(among people: Set<UserID>, for user: UserID) async throws -> Set<UserID> {
+        let (ids, me) = (people.map(\.rawValue), user.rawValue)
+        return Set(try await store.read { try $0.blocked(among: ids, for: me) }.map(UserID.init(rawValue:)))
     }
 }
 
@@ -238,5 +245,9 @@ public struct NoOneToName: PeopleDirectory {
 
     public func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
         people
+    }
+
+    public func blocked(among people: Set<UserID>, for user: UserID) async throws -> Set<UserID> {
+        []
     }
 }

@@ -43,6 +43,38 @@ public struct ContactRecord: Equatable, Sendable {
     }
 }
 
+/// A request to become friends, from one account to another, waiting for the other's answer.
+public struct FriendRequestRecord: Equatable, Sendable {
+    public var fromID: String
+    public var toID: String
+    /// Seconds since 1970.
+    public var sentAt: Double
+    /// The sender's contact to link to the recipient once they accept, when the request came
+    /// from linking it.
+    public var contactID: String?
+
+    public init(fromID: String, toID: String, sentAt: Double, contactID: String? = nil) {
+        self.fromID = fromID
+        self.toID = toID
+        self.sentAt = sentAt
+        self.contactID = contactID
+    }
+}
+
+/// One account's block of another: no request passes between them while it stands.
+public struct BlockRecord: Equatable, Sendable {
+    public var userID: String
+    public var blockedID: String
+    /// Seconds since 1970.
+    public var since: Double
+
+    public init(userID: String, blockedID: String, since: Double) {
+        self.userID = userID
+        self.blockedID = blockedID
+        self.since = since
+    }
+}
+
 /// Where friendships and contacts are kept; everything one `write` does is one transaction.
 public protocol FriendsStore: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any FriendsReading) throws -> T) async throws -> T
@@ -65,6 +97,15 @@ public protocol FriendsReading {
     func contact(id: String) throws -> ContactRecord?
     /// Contacts (of anyone, not removed, not yet linked) whose email has this key.
     func contacts(emailKey: String) throws -> [ContactRecord]
+    /// The requests `userID` sent that wait for an answer.
+    func requests(from userID: String) throws -> [FriendRequestRecord]
+    /// The requests sent to `userID` that wait for their answer.
+    func requests(to userID: String) throws -> [FriendRequestRecord]
+    func request(from fromID: String, to toID: String) throws -> FriendRequestRecord?
+    /// The accounts `userID` blocked.
+    func blocks(by userID: String) throws -> [BlockRecord]
+    /// The ones among `ids` with a block between them and `userID`, either way.
+    func blocked(among ids: [String], for userID: String) throws -> Set<String>
 }
 
 /// Changes inside a transaction.
@@ -78,6 +119,12 @@ public protocol FriendsWriting: FriendsReading {
     func setName(_ name: String, contactID: String) throws
     func setRemoved(contactID: String) throws
     func deleteContact(id: String) throws
+    /// Adds a request, or replaces the one from the same sender to the same recipient.
+    func insert(_ request: FriendRequestRecord) throws
+    /// Removes the requests between two accounts, both ways.
+    func deleteRequests(between userID: String, and otherID: String) throws
+    func insert(_ block: BlockRecord) throws
+    func deleteBlock(of blockedID: String, by userID: String) throws
 }
 
 /// What a store refused.

@@ -32,5 +32,28 @@ public enum FriendsSchema {
                 CREATE INDEX contact_email ON contact(email_key) WHERE email_key IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("friends.v2.requests-and-blocks") { db in
+            try db.execute(sql: """
+                -- A request to become friends, waiting for the recipient's answer; with the
+                -- sender's contact to link to the recipient when it came from a link.
+                CREATE TABLE friend_request (
+                    from_id TEXT NOT NULL,
+                    to_id TEXT NOT NULL CHECK (to_id <> from_id),
+                    sent_at REAL NOT NULL,
+                    contact_id TEXT,
+                    PRIMARY KEY (from_id, to_id)
+                ) STRICT, WITHOUT ROWID;
+                CREATE INDEX friend_request_to ON friend_request(to_id, from_id);
+
+                -- One account's block of another.
+                CREATE TABLE friend_block (
+                    user_id TEXT NOT NULL,
+                    blocked_id TEXT NOT NULL CHECK (blocked_id <> user_id),
+                    since REAL NOT NULL,
+                    PRIMARY KEY (user_id, blocked_id)
+                ) STRICT, WITHOUT ROWID;
+                CREATE INDEX friend_block_blocked ON friend_block(blocked_id, user_id);
+                """)
+        }
     }
 }

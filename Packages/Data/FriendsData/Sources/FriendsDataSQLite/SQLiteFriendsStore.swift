@@ -61,6 +61,34 @@ private struct Transaction: FriendsWriting {
         ).map(ContactRecord.init(row:))
     }
 
+    func requests(from userID: String) throws -> [FriendRequestRecord] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM friend_request WHERE from_id = ?"), arguments: [userID]).map(FriendRequestRecord.init(row:))
+    }
+
+    func requests(to userID: String) throws -> [FriendRequestRecord] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM friend_request WHERE to_id = ? ORDER BY from_id"), arguments: [userID])
+            .map(FriendRequestRecord.init(row:))
+    }
+
+    func request(from fromID: String, to toID: String) throws -> FriendRequestRecord? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM friend_request WHERE from_id = ? AND to_id = ?"), arguments: [fromID, toID])
+            .map(FriendRequestRecord.init(row:))
+    }
+
+    func blocks(by userID: String) throws -> [BlockRecord] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM friend_block WHERE user_id = ?"), arguments: [userID]).map { row in
+            BlockRecord(userID: row["user_id"], blockedID: row["blocked_id"], since: row["since"])
+        }
+    }
+
+    func blocked(among ids: [String], for userID: String) throws -> Set<String> {
+        let statement = try db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM friend_block WHERE user_id = ?1 AND blocked_id = ?2)
+                OR EXISTS (SELECT 1 FROM friend_block WHERE user_id = ?2 AND blocked_id = ?1)
+            """)
+        return Set(try ids.filter { try Bool.fetchOne(statement, arguments: [userID, $0]) ?? false })
+    }
+
     func friendIDs(of userID: String, among ids: [String]) throws -> Set<String> {
         let statement = try db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM friendship WHERE user_id = ?1 AND friend_id = ?2)
@@ -104,6 +132,28 @@ private struct Transaction: FriendsWriting {
     func deleteContact(id: String) throws {
         try db.cachedStatement(sql: "DELETE FROM contact WHERE id = ?").execute(arguments: [id])
     }
+
+    func insert(_ request: FriendRequestRecord) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO friend_request (from_id, to_id, sent_at, contact_id) VALUES (?, ?, ?, ?)
+            ON CONFLICT (from_id, to_id) DO UPDATE SET sent_at = excluded.sent_at, contact_id = excluded.contact_id
+            """).execute(arguments: [request.fromID, request.toID, request.sentAt, request.contactID])
+    }
+
+    func deleteRequests(between userID: String, and otherID: String) throws {
+        let statement = try db.cachedStatement(sql: "DELETE FROM friend_request WHERE from_id = ? AND to_id = ?")
+        try statement.execute(arguments: [userID, otherID])
+        try statement.execute(arguments: [otherID, userID])
+    }
+
+    func insert(_ block: BlockRecord) throws {
+        try db.cachedStatement(sql: "INSERT INTO friend_block (user_id, blocked_id, since) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+            .execute(arguments: [block.userID, block.blockedID, block.since])
+    }
+
+    func deleteBlock(of blockedID: String, by userID: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM friend_block WHERE user_id = ? AND blocked_id = ?").execute(arguments: [userID, blockedID])
+    }
 }
 
 extension ContactRecord {
@@ -112,5 +162,11 @@ extension ContactRecord {
             id: row["id"], ownerID: row["owner_id"], name: row["name"], email: row["email"], emailKey: row["email_key"],
             createdAt: row["created_at"], linkedTo: row["linked_to"], removed: row["removed"]
         )
+    }
+}
+
+extension FriendRequestRecord {
+    fileprivate init(row: Row) {
+        self.init(fromID: row["from_id"], toID: row["to_id"], sentAt: row["sent_at"], contactID: row["contact_id"])
     }
 }

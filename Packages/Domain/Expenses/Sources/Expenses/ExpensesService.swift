@@ -215,6 +215,9 @@ public enum ExpensesError: Error, Equatable, Sendable {
     case notInExpense
     /// The expense or payment names people who are not the user's friends or contacts.
     case unknownPeople([UserID])
+    /// A block stands between the user and these people in it (either blocked the other): what
+    /// they share stays as it is, and neither adds to it or changes it.
+    case blocked([UserID])
     case invalidSettlement(String)
     /// The write would take a balance or a position beyond ``LedgerLimits``; nothing changed.
     case beyondLimit(Currency)
@@ -236,6 +239,8 @@ public enum ExpensesError: Error, Equatable, Sendable {
         case .notInExpense: "Only people in an expense can add or change it: share it or pay for it."
         case .unknownPeople(let people):
             "Not among your friends or contacts: \(people.map(\.rawValue).sorted().joined(separator: ", ")). Add them as a friend or a contact first."
+        case .blocked:
+            "You cannot change what you share with someone you blocked or who blocked you: it stays as it is."
         case .invalidSettlement(let reason): reason
         case .beyondLimit(let currency):
             "This would take a balance beyond \(LedgerLimits.largest(currency)) between two people (or a thousand times that for one person); nothing was saved."
@@ -255,6 +260,10 @@ public protocol PeopleDirectory: Sendable {
     /// The ones among `people` that `user` may not name: neither an account they are friends
     /// with nor one of their own contacts (whether or not they exist).
     func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID>
+
+    /// The ones among `people` with a block between them and `user`, either way: what they
+    /// share is left as it is, by both.
+    func blocked(among people: Set<UserID>, for user: UserID) async throws -> Set<UserID>
 }
 
 /// Makes two people one in the ledger: what a contact (a person without an account) took part

@@ -55,6 +55,7 @@ public struct LiveExpensesService: ExpensesService {
         // the expense as it is inside the write): the people in an expense trust each other with
         // it, and each sees every change in their activity.
         let strangers = try await strangers(among: checkedDraft.people, to: user)
+        try await checkNoBlock(among: checkedDraft.people.union(try await people(in: id)), for: user)
         let createdAt = now().timeIntervalSince1970
         let activity = record(.edited, checkedDraft, by: user)
         return try await storing {
@@ -86,6 +87,7 @@ public struct LiveExpensesService: ExpensesService {
     }
 
     public func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError) {
+        try await checkNoBlock(among: try await people(in: id), for: user)
         let at = now().timeIntervalSince1970
         let activityID = UserID.random(using: random).rawValue
         try await storing {
@@ -108,8 +110,12 @@ public struct LiveExpensesService: ExpensesService {
         let at = now().timeIntervalSince1970
         let activityID = UserID.random(using: random).rawValue
         let deleted = try await storing { try await store.read { db in try db.deletedExpense(id: id.rawValue)?.expense() } }
-        // It names only people it named when it was written: no one new to check.
         guard let deleted, deleted.people.contains(user) else { throw .notFound(id) }
+        // Restoring writes it again: everyone in it must be someone the user may name now, as
+        // for a new expense (a friendship may have ended, or a block begun, since).
+        let strangers = try await strangers(among: deleted.people, to: user)
+        guard strangers.isEmpty else { throw .unknownPeople(strangers.sorted { $0.rawValue < $1.rawValue }) }
+        try await checkNoBlock(among: deleted.people, for: user)
         return try await storing {
             try await store.write { db in
                 // Read again inside the write: someone else may have restored it meanwhile.
@@ -148,6 +154,7 @@ public struct LiveExpensesService: ExpensesService {
         // added) may be paid only what is owed them, in the currency, by whoever owes it
         // (checked inside the write): a payment never leaves a stranger owing more.
         let other = user == from ? to : from
+        try await checkNoBlock(among: [other], for: user)
         let stranger = try await !strangers(among: [other], to: user).isEmpty
         let id = ExpenseID(rawValue: UserID.random(using: random).rawValue)
         let at = now().timeIntervalSince1970
@@ -293,6 +300,8 @@ public struct LiveExpensesService: ExpensesService {
     }
 
     public func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) {
+        let named = try await storing { try await store.read { db in try db.settlement(id: id.rawValue).map { [$0.from, $0.to] } } }
+        if let named, named.contains(user.rawValue) { try await checkNoBlock(among: Set(named.map(UserID.init(rawValue:))), for: user) }
         let at = now().timeIntervalSince1970
         let activityID = UserID.random(using: random).rawValue
         try await storing {
@@ -326,6 +335,26 @@ public struct LiveExpensesService: ExpensesService {
                 PairBalances.Delta(creditor: UserID(rawValue: $0.creditor), debtor: UserID(rawValue: $0.debtor), amount: Money(minorUnits: $0.amount, currency: currency))
             }
         )
+    }
+
+    /// The people in expense `id` as stored now (none when there is none, or the user is not
+    /// in it: the write that follows says so), for the checks made before it.
+    private func people(in id: ExpenseID) async throws(ExpensesError) -> Set<UserID> {
+        try await storing { try await store.read { db in try db.expense(id: id.rawValue)?.expense().people } } ?? []
+    }
+
+    /// Refuses a change to what the user shares with `people` when a block stands between the
+    /// user and one of them.
+    private func checkNoBlock(among people: Set<UserID>, for user: UserID) async throws(ExpensesError) {
+        let others = people.subtracting([user])
+        guard !others.isEmpty else { return }
+        let blocked: Set<UserID>
+        do {
+            blocked = try await self.people.blocked(among: others, for: user)
+        } catch {
+            throw .storeUnavailable("\(error)")
+        }
+        guard blocked.isEmpty else { throw .blocked(blocked.sorted { $0.rawValue < $1.rawValue }) }
     }
 
     /// The ones among `people`, besides `user`, that `user` may not name.

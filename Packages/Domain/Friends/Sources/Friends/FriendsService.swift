@@ -1,3 +1,4 @@
+import Foundation
 import Primitives
 
 /// Someone a user shares costs with: another account (the friendship is mutual) or a contact,
@@ -23,6 +24,47 @@ public struct Friend: Equatable, Hashable, Sendable, Codable {
 
     public var isContact: Bool {
         if case .contact = kind { true } else { false }
+    }
+}
+
+/// What asking to be someone's friend came to.
+public enum FriendAddition: Equatable, Sendable {
+    /// A request waits for their answer (sent now, or already waiting): they become a friend
+    /// when they accept.
+    case requested(PublicProfile)
+    /// Friends at once: they had asked first, or were a friend already (a link).
+    case friends(Friend)
+}
+
+/// A request to become friends, seen by one of its two sides.
+public struct FriendRequest: Equatable, Sendable {
+    /// The other side: who sent it, or to whom it went.
+    public let person: PublicProfile
+    public let sentAt: Date
+    /// The sender's name for the contact the recipient takes over on accepting, when the
+    /// request came from linking a contact: that contact's expenses and payments become theirs.
+    public let contactName: DisplayName?
+
+    public init(person: PublicProfile, sentAt: Date, contactName: DisplayName? = nil) {
+        self.person = person
+        self.sentAt = sentAt
+        self.contactName = contactName
+    }
+}
+
+/// A user's requests both ways, and whom they blocked.
+public struct FriendRequests: Equatable, Sendable {
+    /// Sent to the user, newest first.
+    public var incoming: [FriendRequest]
+    /// Sent by the user, newest first.
+    public var outgoing: [FriendRequest]
+    /// The accounts the user blocked, by name.
+    public var blocked: [PublicProfile]
+
+    public init(incoming: [FriendRequest] = [], outgoing: [FriendRequest] = [], blocked: [PublicProfile] = []) {
+        self.incoming = incoming
+        self.outgoing = outgoing
+        self.blocked = blocked
     }
 }
 
@@ -89,8 +131,28 @@ public protocol FriendsService: Sendable {
     /// id and name, never its email. Refused when it is the user, already a friend, or unknown.
     func find(_ query: AccountQuery, for user: UserID) async throws(FriendsError) -> PublicProfile
 
-    /// Adds the account a friend code or email names; the friendship is mutual.
-    func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend
+    /// Asks the account a friend code or email names to be friends: a request they accept,
+    /// decline or block. One they had sent the user is accepted instead. Refused when either
+    /// blocked the other, or when the user's friends and requests waiting reach the limit.
+    func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition
+
+    /// The user's requests waiting, both ways, and whom they blocked.
+    func requests(of user: UserID) async throws(FriendsError) -> FriendRequests
+
+    /// Accepts the request `person` sent the user: they become friends, and a contact the
+    /// request carries is linked to the user. ``FriendsError/noRequest`` when there is none.
+    func accept(_ person: UserID, by user: UserID) async throws(FriendsError) -> Friend
+
+    /// Declines the request `person` sent the user, or takes back the one the user sent them.
+    /// ``FriendsError/noRequest`` when there is neither.
+    func dropRequest(with person: UserID, by user: UserID) async throws(FriendsError)
+
+    /// Blocks an account: ends a friendship or a request between them, and refuses their
+    /// requests from now on. What they shared stays, and neither can add to it or change it.
+    func block(_ person: UserID, by user: UserID) async throws(FriendsError)
+
+    /// Lifts the user's block of `person` (nothing when there is none): requests may pass again.
+    func unblock(_ person: UserID, by user: UserID) async throws(FriendsError)
 
     /// Adds a contact: a name under the rules for display names, and an email or nil. Refused
     /// when the email belongs to an account (add the account instead) or to another of the
@@ -106,9 +168,10 @@ public protocol FriendsService: Sendable {
     func remove(_ friend: UserID, by user: UserID) async throws(FriendsError)
 
     /// Links one of the user's contacts to the account a friend code or email names: the
-    /// contact's expenses, payments and balances become the account's, unchanged, the account
-    /// becomes the user's friend, and the contact goes.
-    func link(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend
+    /// contact's expenses, payments and balances become the account's, unchanged, and the
+    /// contact goes. With a friend this happens at once; anyone else is sent a request carrying
+    /// the contact, and the link happens when they accept.
+    func link(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition
 
     /// The account a link would go to, for the user to confirm (id and name): what
     /// ``link(_:to:by:)`` checks first, with nothing written. (An account that is already a
@@ -147,6 +210,14 @@ public enum FriendsError: Error, Equatable, Sendable {
     /// The person is not one of the user's friends (or not a contact, for a link).
     case notAFriend
     case notAContact
+    /// No account has that id (one to block).
+    case notAnAccount
+    /// No request waits between the user and that person.
+    case noRequest
+    /// The person blocked the user: they take no requests from them.
+    case notTakingRequests(DisplayName)
+    /// The user blocked the person: they unblock them before asking.
+    case blockedByYou(DisplayName)
     /// Removing is refused while a balance is open; the balances, seen from the user's side.
     case notSettled(DisplayName, [Money])
     /// A contact cannot be linked to this account; the reason says why.
@@ -179,10 +250,14 @@ public enum FriendsError: Error, Equatable, Sendable {
         case .contactNameTaken(let name): "You already have a contact named \(name.value)."
         case .notAFriend: "That person is not one of your friends."
         case .notAContact: "That person is not one of your contacts."
+        case .notAnAccount: "No account has that id."
+        case .noRequest: "No friend request waits between you and that person."
+        case .notTakingRequests(let name): "\(name.value) is not taking friend requests from you."
+        case .blockedByYou(let name): "You blocked \(name.value): unblock them in Friend requests first."
         case .notSettled(let name, let balances):
             "Settle up with \(name.value) first: " + balances.map { Self.describe($0, name: name) }.joined(separator: ", ") + "."
         case .cannotLink(let reason): reason
-        case .tooManyFriends(nil, let limit): "You have \(limit) friends, the most one may have: remove one first."
+        case .tooManyFriends(nil, let limit): "You have \(limit) friends and requests waiting, the most one may have: remove one first."
         case .tooManyFriends(let name?, let limit): "\(name.value) has \(limit) friends, the most one may have."
         case .tooManyContacts(let limit): "You have \(limit) contacts, the most one may have: remove or link one first."
         case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
@@ -209,5 +284,24 @@ public struct FriendLimits: Sendable, Equatable {
     public init(friends: Int = 5_000, contacts: Int = 5_000) {
         self.friends = friends
         self.contacts = contacts
+    }
+}
+
+extension FriendsService {
+    /// Asks the account `query` names to be the user's friend and accepts for them: two people
+    /// made friends at once, by a tool that acts for both (the CLI's test fixtures, a
+    /// benchmark's household, an embedding program setting up its own store). An app acting
+    /// for one user never calls it, and a server's services, which act only as the signed-in
+    /// user, cannot accept for the other.
+    @discardableResult
+    public func befriend(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend {
+        switch try await add(query, by: user) {
+        case .friends(let friend):
+            return friend
+        case .requested(let person):
+            _ = try await accept(user, by: person.id)
+            guard let friend = try await friend(person.id, of: user) else { throw .notAFriend }
+            return friend
+        }
     }
 }

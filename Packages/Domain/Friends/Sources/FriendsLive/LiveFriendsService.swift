@@ -83,23 +83,181 @@ public struct LiveFriendsService: FriendsService {
         let account = try await account(for: query, by: user)
         guard account.id != user else { throw .yourself }
         let (me, them) = (user.rawValue, account.id.rawValue)
-        if try await storing({ try await store.read { try $0.isFriend(me, them) } }) { throw .alreadyFriends(account.name) }
+        let name = account.name
+        try await storing {
+            try await store.read { db in
+                if try db.isFriend(me, them) { throw FriendsError.alreadyFriends(name) }
+                try Self.checkNoBlock(between: me, and: them, name: name, in: db)
+            }
+        }
         return account
     }
 
-    public func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend {
-        let friend = try await find(query, for: user)
-        let (me, them, since) = (user.rawValue, friend.id.rawValue, now().timeIntervalSince1970)
-        let most = limits.friends
-        try await storing {
-            try await store.write { db in
-                // Counted inside the write: two adds at once cannot both take the last place.
-                guard try db.friendships(of: me).count < most else { throw FriendsError.tooManyFriends(nil, limit: most) }
-                guard try db.friendships(of: them).count < most else { throw FriendsError.tooManyFriends(friend.name, limit: most) }
-                try db.befriend(me, them, since: since)
+    public func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition {
+        let account = try await find(query, for: user)
+        return try await ask(account, by: user, linking: nil)
+    }
+
+    public func requests(of user: UserID) async throws(FriendsError) -> FriendRequests {
+        let me = user.rawValue
+        let (incoming, outgoing, blocks, contacts) = try await storing {
+            try await store.read { db in
+                let incoming = try db.requests(to: me)
+                let outgoing = try db.requests(from: me)
+                let contactIDs = (incoming + outgoing).compactMap(\.contactID)
+                let contacts = try contactIDs.compactMap { try db.contact(id: $0) }
+                return (incoming, outgoing, try db.blocks(by: me), contacts)
             }
         }
-        return try await befriended(friend.id, by: user)
+        let people = Set((incoming.map(\.fromID) + outgoing.map(\.toID) + blocks.map(\.blockedID)).map(UserID.init(rawValue:)))
+        let names = people.isEmpty ? [:] : try await accountsCall { try await accounts.displayNames(of: people, for: user) }
+        let contactNames = Dictionary(contacts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        func request(_ record: FriendRequestRecord, person: String) -> FriendRequest? {
+            guard let name = names[UserID(rawValue: person)] else { return nil }
+            return FriendRequest(
+                person: PublicProfile(id: UserID(rawValue: person), name: name), sentAt: Date(timeIntervalSince1970: record.sentAt),
+                contactName: record.contactID.flatMap { contactNames[$0] }.flatMap { try? DisplayName($0) }
+            )
+        }
+        let newestFirst: (FriendRequest, FriendRequest) -> Bool = { ($0.sentAt, $0.person.id.rawValue) > ($1.sentAt, $1.person.id.rawValue) }
+        return FriendRequests(
+            incoming: incoming.compactMap { request($0, person: $0.fromID) }.sorted(by: newestFirst),
+            outgoing: outgoing.compactMap { request($0, person: $0.toID) }.sorted(by: newestFirst),
+            blocked: blocks.compactMap { block in names[UserID(rawValue: block.blockedID)].map { PublicProfile(id: UserID(rawValue: block.blockedID), name: $0) } }
+                .sorted { ($0.name.value.lowercased(), $0.id.rawValue) < ($1.name.value.lowercased(), $1.id.rawValue) }
+        )
+    }
+
+    public func accept(_ person: UserID, by user: UserID) async throws(FriendsError) -> Friend {
+        let (me, them, since, most) = (user.rawValue, person.rawValue, now().timeIntervalSince1970, limits.friends)
+        let links = try await storing {
+            try await store.write { db in
+                guard let request = try db.request(from: them, to: me) else { throw FriendsError.noRequest }
+                // The request already holds its sender's place: only the user needs room.
+                guard try db.friendships(of: me).count + db.requests(from: me).count < most else { throw FriendsError.tooManyFriends(nil, limit: most) }
+                try db.befriend(me, them, since: since)
+                try db.deleteRequests(between: me, and: them)
+                guard let contact = try Self.linkableContact(request.contactID, of: them, in: db) else { return [Link]() }
+                try db.setLinkedTo(me, contactID: contact.id)
+                return [Link(contact: contact, account: me)]
+            }
+        }
+        try await complete(links, by: user)
+        return try await befriended(person, by: user)
+    }
+
+    public func dropRequest(with person: UserID, by user: UserID) async throws(FriendsError) {
+        let (me, them) = (user.rawValue, person.rawValue)
+        try await storing {
+            try await store.write { db in
+                guard try db.request(from: them, to: me) != nil || db.request(from: me, to: them) != nil else { throw FriendsError.noRequest }
+                try db.deleteRequests(between: me, and: them)
+            }
+        }
+    }
+
+    public func block(_ person: UserID, by user: UserID) async throws(FriendsError) {
+        guard person != user else { throw .yourself }
+        // Only an account: a contact is the user's own to remove.
+        let isContact = try await storing { try await store.read { try $0.contact(id: person.rawValue) != nil } }
+        guard !isContact, try await accountsCall({ try await accounts.displayNames(of: [person], for: user) })[person] != nil else { throw .notAnAccount }
+        let (me, them, since) = (user.rawValue, person.rawValue, now().timeIntervalSince1970)
+        try await storing {
+            try await store.write { db in
+                try db.unfriend(me, them)
+                try db.deleteRequests(between: me, and: them)
+                try db.insert(BlockRecord(userID: me, blockedID: them, since: since))
+            }
+        }
+    }
+
+    public func unblock(_ person: UserID, by user: UserID) async throws(FriendsError) {
+        let (me, them) = (user.rawValue, person.rawValue)
+        try await storing { try await store.write { try $0.deleteBlock(of: them, by: me) } }
+    }
+
+    /// A contact the user asked to link to an account, and that account.
+    private struct Link: Sendable {
+        let contact: ContactRecord
+        let account: String
+    }
+
+    /// What asking came to inside the write: a request sent, or friends with the links to make.
+    private enum Asked: Sendable {
+        case sent
+        case friends([Link])
+    }
+
+    /// Asks `account` to be the user's friend, carrying the user's contact `contactID` to link
+    /// to them once they accept; or, when they asked first, makes them friends (and links both
+    /// requests' contacts); or, with a friend already, links the contact at once.
+    private func ask(_ account: PublicProfile, by user: UserID, linking contactID: String?) async throws(FriendsError) -> FriendAddition {
+        let (me, them, name, at, most) = (user.rawValue, account.id.rawValue, account.name, now().timeIntervalSince1970, limits.friends)
+        let asked = try await storing {
+            try await store.write { db -> Asked in
+                if try db.isFriend(me, them) {
+                    guard let contact = try Self.linkableContact(contactID, of: me, in: db) else { throw FriendsError.alreadyFriends(name) }
+                    try db.setLinkedTo(them, contactID: contact.id)
+                    return .friends([Link(contact: contact, account: them)])
+                }
+                try Self.checkNoBlock(between: me, and: them, name: name, in: db)
+                // Counted inside the write: two at once cannot both take the last place.
+                let mine = try db.friendships(of: me).count + db.requests(from: me).count
+                if let theirs = try db.request(from: them, to: me) {
+                    guard mine < most else { throw FriendsError.tooManyFriends(nil, limit: most) }
+                    guard try db.friendships(of: them).count < most else { throw FriendsError.tooManyFriends(name, limit: most) }
+                    try db.befriend(me, them, since: at)
+                    try db.deleteRequests(between: me, and: them)
+                    var links: [Link] = []
+                    for (id, owner, account) in [(theirs.contactID, them, me), (contactID, me, them)] {
+                        guard let contact = try Self.linkableContact(id, of: owner, in: db) else { continue }
+                        try db.setLinkedTo(account, contactID: contact.id)
+                        links.append(Link(contact: contact, account: account))
+                    }
+                    return .friends(links)
+                }
+                let waiting = try db.request(from: me, to: them)
+                if waiting == nil {
+                    guard mine < most else { throw FriendsError.tooManyFriends(nil, limit: most) }
+                    // One they could not accept is not sent.
+                    guard try db.friendships(of: them).count < most else { throw FriendsError.tooManyFriends(name, limit: most) }
+                }
+                try db.insert(FriendRequestRecord(fromID: me, toID: them, sentAt: waiting?.sentAt ?? at, contactID: contactID ?? waiting?.contactID))
+                return .sent
+            }
+        }
+        switch asked {
+        case .sent:
+            return .requested(account)
+        case .friends(let links):
+            try await complete(links, by: user)
+            return .friends(try await befriended(account.id, by: user))
+        }
+    }
+
+    /// Finishes links just agreed to: the user's own refused is theirs to hear; the other
+    /// side's stays a contact of theirs.
+    private func complete(_ links: [Link], by user: UserID) async throws(FriendsError) {
+        for link in links {
+            do throws(FriendsError) {
+                try await complete(link.contact, linkedTo: link.account)
+            } catch .cannotLink(let reason) {
+                if link.contact.ownerID == user.rawValue { throw .cannotLink(reason) }
+            }
+        }
+    }
+
+    /// The contact `id` when it is `owner`'s and may still be linked.
+    private static func linkableContact(_ id: String?, of owner: String, in db: any FriendsReading) throws -> ContactRecord? {
+        guard let id, let contact = try db.contact(id: id), contact.ownerID == owner, !contact.removed, contact.linkedTo == nil else { return nil }
+        return contact
+    }
+
+    /// Refuses a request between two accounts when either blocked the other, saying which.
+    private static func checkNoBlock(between me: String, and them: String, name: DisplayName, in db: any FriendsReading) throws {
+        guard !(try db.blocked(among: [them], for: me)).isEmpty else { return }
+        if try db.blocks(by: me).contains(where: { $0.blockedID == them }) { throw FriendsError.blockedByYou(name) }
+        throw FriendsError.notTakingRequests(name)
     }
 
     public func addContact(name: String, email: String?, by user: UserID) async throws(FriendsError) -> Friend {
@@ -172,21 +330,9 @@ public struct LiveFriendsService: FriendsService {
 
     // MARK: - Linking contacts to accounts
 
-    public func link(_ contactID: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend {
+    public func link(_ contactID: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition {
         let (contact, account) = try await linkable(contactID, to: query, by: user)
-        let (me, target, name, most) = (user.rawValue, account.id.rawValue, account.name, limits.friends)
-        try await storing {
-            try await store.write { db in
-                // The link makes them friends: both need room for one more, as adding would.
-                if try !db.isFriend(me, target) {
-                    guard try db.friendships(of: me).count < most else { throw FriendsError.tooManyFriends(nil, limit: most) }
-                    guard try db.friendships(of: target).count < most else { throw FriendsError.tooManyFriends(name, limit: most) }
-                }
-                try db.setLinkedTo(target, contactID: contact.id)
-            }
-        }
-        try await complete(contact, linkedTo: target)
-        return try await befriended(account.id, by: user)
+        return try await ask(account, by: user, linking: contact.id)
     }
 
     public func linkTarget(_ contactID: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> PublicProfile {

@@ -1,16 +1,28 @@
 import Accounts
 import FlowKit
 import Friends
+import Primitives
 
 /// Adds a friend: the user chooses how (an account's friend code or email, or a new contact
-/// without an account), types the one value, and confirms who was found before it is added.
+/// without an account), types the one value, and confirms who was found: an account is sent a
+/// friend request (accepted at once when they had asked first), a contact is added.
 public actor AddFriendFlow: InventoriedFlow {
     /// How adding ended.
     public enum FlowResult: FlowOutcome {
-        /// The friend (an account or a contact) is added.
+        /// The friend is added: a contact, or an account that had asked the user first.
         case added(Friend)
+        /// The account is asked; they become a friend when they accept.
+        case requested(PublicProfile)
         /// The user left; nothing was written.
         case cancelled
+
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
+            switch self {
+            case .added(let friend): try container.encode(friend, forKey: "friend")
+            case .requested(let person): try container.encode(person, forKey: "person")
+            case .cancelled: break
+            }
+        }
     }
 
     /// What the flow needs from the app.
@@ -52,7 +64,7 @@ public actor AddFriendFlow: InventoriedFlow {
                 guard model.state.found != nil else { break }
                 model.busy()
                 await view.show(model.state)
-                if let added = await add(model: &model) { return .added(added) }
+                if let outcome = await add(model: &model) { return outcome }
             case .back:
                 // From the confirmation back to the form; from the form, out.
                 guard model.state.found != nil else { return .cancelled }
@@ -71,7 +83,10 @@ public actor AddFriendFlow: InventoriedFlow {
         case .friendCode, .email:
             do throws(FriendsError) {
                 let query: AccountQuery = state.how == .friendCode ? .friendCode(state.value.text) : .email(state.value.text)
-                model.found(try await dependencies.friends.find(query, for: user.id), by: query)
+                let account = try await dependencies.friends.find(query, for: user.id)
+                // One who asked the user first is accepted by asking back: the confirmation says so.
+                let asked = try await dependencies.friends.requests(of: user.id).incoming.contains { $0.person.id == account.id }
+                model.found(account, by: query, askedFirst: asked)
             } catch {
                 model.failed(error)
             }
@@ -80,15 +95,22 @@ public actor AddFriendFlow: InventoriedFlow {
         }
     }
 
-    /// Adds who the confirmation showed; nil (with the refusal on the form) when it was refused.
-    private func add(model: inout AddFriendViewModel) async -> Friend? {
+    /// Asks or adds who the confirmation showed; nil (with the refusal on the form) when it was
+    /// refused.
+    private func add(model: inout AddFriendViewModel) async -> FlowResult? {
         let state = model.state
         do throws(FriendsError) {
+            let addition: FriendAddition
             switch state.how {
-            case .friendCode: return try await dependencies.friends.add(.friendCode(state.value.text), by: user.id)
-            case .email: return try await dependencies.friends.add(.email(state.value.text), by: user.id)
+            case .friendCode: addition = try await dependencies.friends.add(.friendCode(state.value.text), by: user.id)
+            case .email: addition = try await dependencies.friends.add(.email(state.value.text), by: user.id)
             case .contact:
-                return try await dependencies.friends.addContact(name: state.value.text, email: state.contactEmail.text.isEmpty ? nil : state.contactEmail.text, by: user.id)
+                let email = state.contactEmail.text.isEmpty ? nil : state.contactEmail.text
+                return .added(try await dependencies.friends.addContact(name: state.value.text, email: email, by: user.id))
+            }
+            switch addition {
+            case .requested(let profile): return .requested(profile)
+            case .friends(let friend): return .added(friend)
             }
         } catch {
             model.failed(error)

@@ -18,7 +18,7 @@ struct AddFriendView: View {
                 title: "Add a friend",
                 text: [found.question] + found.details,
                 actions: [
-                    Action(id: Self.add, label: "Add", role: .primary),
+                    Action(id: Self.add, label: found.confirm, role: .primary),
                     Action(id: .back, label: "Back", role: .secondary),
                     .cancel,
                 ],

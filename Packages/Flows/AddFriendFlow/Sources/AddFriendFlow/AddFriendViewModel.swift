@@ -39,6 +39,8 @@ struct AddFriendViewState: Equatable, Sendable {
     struct Found: Equatable, Sendable {
         var question: String
         var details: [String]
+        /// What confirming does: "Send request" to an account, "Add" a contact.
+        var confirm: String
     }
 
     var how = How.friendCode
@@ -57,10 +59,11 @@ struct AddFriendViewModel: ViewModel {
             model.howChosen(how)
             return model.state
         }
-        let refusals: [FriendsError] = [
+        var refusals: [FriendsError] = [
             .yourself, .invalidFriendCode(.length(4)), .invalidEmail(.shape), .invalidName(.empty),
             .storeUnavailable(FlowInventory.anyDetail),
         ]
+        if let name = try? DisplayName(FlowInventory.anyDetail) { refusals += [.notTakingRequests(name), .blockedByYou(name)] }
         for error in refusals {
             var model = AddFriendViewModel()
             model.failed(error)
@@ -71,6 +74,13 @@ struct AddFriendViewModel: ViewModel {
         contact.valueChanged(FlowInventory.anyDetail)
         contact.contactReady()
         states.append(contact.state)
+        if let name = try? DisplayName(FlowInventory.anyDetail) {
+            var account = AddFriendViewModel()
+            account.found(PublicProfile(id: UserID(rawValue: FlowInventory.anyDetail), name: name), by: .email(FlowInventory.anyDetail))
+            states.append(account.state)
+            account.found(PublicProfile(id: UserID(rawValue: FlowInventory.anyDetail), name: name), by: .email(FlowInventory.anyDetail), askedFirst: true)
+            states.append(account.state)
+        }
         return states
     }
 
@@ -114,8 +124,22 @@ struct AddFriendViewModel: ViewModel {
     }
 
     /// The account found, to confirm.
-    mutating func found(_ account: PublicProfile, by query: AccountQuery) {
-        state.found = AddFriendViewState.Found(question: "Add \(account.name.value) as a friend?", details: ["Found by their \(query.summary)."])
+    /// `askedFirst` when they already asked the user: confirming accepts.
+    mutating func found(_ account: PublicProfile, by query: AccountQuery, askedFirst: Bool = false) {
+        state.found = askedFirst
+            ? AddFriendViewState.Found(
+                question: "\(account.name.value) asked to be your friend: accept?",
+                details: ["Found by their \(query.summary).", "You become friends at once, and can share expenses."],
+                confirm: "Accept"
+            )
+            : AddFriendViewState.Found(
+                question: "Ask \(account.name.value) to be your friend?",
+                details: [
+                    "Found by their \(query.summary).",
+                    "They accept or decline in their Friend requests; once they accept, you can share expenses.",
+                ],
+                confirm: "Send request"
+            )
         state.phase = .idle
     }
 
@@ -125,7 +149,8 @@ struct AddFriendViewModel: ViewModel {
         let email = state.contactEmail.text.trimmingCharacters(in: .whitespaces)
         state.found = AddFriendViewState.Found(
             question: "Add \(name) as a contact?",
-            details: ["No account: they take part in expenses you add."] + (email.isEmpty ? [] : ["Email: \(email)"])
+            details: ["No account: they take part in expenses you add."] + (email.isEmpty ? [] : ["Email: \(email)"]),
+            confirm: "Add"
         )
         state.phase = .idle
     }
@@ -142,7 +167,8 @@ struct AddFriendViewModel: ViewModel {
         case .contactEmailTaken, .emailHasAccount:
             state.contactEmail.error = error.message
             state.found = nil
-        case .invalidFriendCode, .unknownFriendCode, .invalidEmail, .unknownEmail, .yourself, .alreadyFriends, .invalidName, .contactNameTaken:
+        case .invalidFriendCode, .unknownFriendCode, .invalidEmail, .unknownEmail, .yourself, .alreadyFriends, .invalidName, .contactNameTaken,
+            .notTakingRequests, .blockedByYou:
             state.value.error = error.message
             state.found = nil
         default:

@@ -2,13 +2,15 @@ import Accounts
 import AddFriendFlow
 import Expenses
 import FlowKit
+import FriendRequestsFlow
 import Friends
 import Primitives
 import UserPreviewFlow
 
 /// The Friends tab: each friend with the balance in each currency, the user's totals on top,
-/// the largest balances first, filtered as the user types. Adding a friend and opening one
-/// (UserPreview) are child flows; what a preview asks of the flows above (adding an expense
+/// the largest balances first, filtered as the user types, and how many friend requests wait
+/// for the user's answer. Adding a friend, answering requests (FriendRequests) and opening a
+/// friend (UserPreview) are child flows; what a preview asks of the flows above (adding an expense
 /// with the friend, settling up) is passed up as the tab's result.
 public actor FriendsFlow: InventoriedFlow {
     /// How the tab was left.
@@ -23,7 +25,7 @@ public actor FriendsFlow: InventoriedFlow {
     }
 
     /// What the flow needs from the app: its own needs and its children's.
-    public protocol Dependencies: AddFriendFlow.Dependencies, UserPreviewFlow.Dependencies {
+    public protocol Dependencies: AddFriendFlow.Dependencies, FriendRequestsFlow.Dependencies, UserPreviewFlow.Dependencies {
         var friends: any FriendsService { get }
         var expenses: any ExpensesService { get }
     }
@@ -31,6 +33,7 @@ public actor FriendsFlow: InventoriedFlow {
     /// The tab's children.
     static let children = ChildMenu<FriendsFlow, String?>([
         .init("add-friend", "Add a friend") { flow in await flow.addFriend() },
+        .init(FriendsView.requests, "Friend requests") { flow in await flow.answerRequests() },
     ])
 
     /// Every screen, action and message this flow can show, for coverage reports.
@@ -76,12 +79,13 @@ public actor FriendsFlow: InventoriedFlow {
         }
     }
 
-    /// The friends and the balances with each, as stored now.
+    /// The friends and the balances with each, and the requests waiting, as stored now.
     private func load(into model: inout FriendsViewModel) async {
         do throws(FriendsError) {
             let friends = try await dependencies.friends.friends(of: user.id)
+            let waiting = try await dependencies.friends.requests(of: user.id).incoming.count
             do throws(ExpensesError) {
-                model.loaded(friends, balances: try await dependencies.expenses.balances(of: user.id))
+                model.loaded(friends, balances: try await dependencies.expenses.balances(of: user.id), requestsWaiting: waiting)
             } catch {
                 model.failed(error.message)
             }
@@ -100,13 +104,26 @@ public actor FriendsFlow: InventoriedFlow {
         case .renamed(let contact): ("Renamed to \(contact.name.value).", nil)
         case .linked(let contact, let account):
             ("\(contact.name.value) is now \(account.name.value)'s account: what you shared moved to it.", nil)
+        case .linkRequested(let contact, let account):
+            ("Asked \(account.name.value) to be your friend: \(contact.name.value) becomes their account once they accept.", nil)
+        case .blocked(let friend): ("Blocked \(friend.name.value).", nil)
         }
     }
 
     private func addFriend() async -> String? {
         switch await router.start(AddFriendFlow(user: user, dependencies: dependencies, router: router)) {
-        case .added(let friend): "\(friend.name.value) added."
+        case .added(let friend) where friend.isContact: "\(friend.name.value) added."
+        case .added(let friend): "You and \(friend.name.value) are friends now: they had asked you too."
+        case .requested(let person): "Request sent to \(person.name.value): they become your friend when they accept."
         case .cancelled: nil
+        }
+    }
+
+    private func answerRequests() async -> String? {
+        switch await router.start(FriendRequestsFlow(user: user, dependencies: dependencies, router: router)) {
+        case .answered(let accepted) where !accepted.isEmpty:
+            "New friends: " + accepted.map(\.name.value).joined(separator: ", ") + "."
+        case .answered, .cancelled: nil
         }
     }
 }

@@ -6,11 +6,19 @@ struct FriendsView: View {
     static let filter: ElementID = "filter"
     static let friend: ElementID = "friend"
     static let more: ElementID = "more"
+    static let requests: ElementID = "friend-requests"
 
     func screen(for state: FriendsViewState) -> Screen {
         var text = state.totals
         var fields = [Field(id: Self.filter, label: "Filter", input: .text(state.filter), hint: "part of a name")]
-        var actions = state.actions
+        // The requests' action says how many wait, and a line on top says so too.
+        var actions = state.actions.map { action in
+            guard action.id == Self.requests, state.requestsWaiting > 0 else { return action }
+            return Action(id: action.id, label: "\(action.label) (\(state.requestsWaiting))", role: action.role)
+        }
+        if state.requestsWaiting > 0 {
+            text.insert(state.requestsWaiting == 1 ? "1 friend request waits for your answer." : "\(state.requestsWaiting) friend requests wait for your answer.", at: 0)
+        }
         if state.rows.isEmpty {
             text.append(state.filter.isEmpty ? "No friends yet: add someone to share costs with." : "No friend matches \"\(state.filter)\".")
         } else {

@@ -22,6 +22,8 @@ struct FriendsViewState: Equatable, Sendable {
     /// How many match the filter in all.
     var matching = 0
     var filter = ""
+    /// Friend requests waiting for the user's answer.
+    var requestsWaiting = 0
     var actions: [Action]
     var phase = Phase.idle
     var notice: String?
@@ -31,18 +33,20 @@ struct FriendsViewState: Equatable, Sendable {
 struct FriendsViewModel: ViewModel {
     static func examples(actions: [Action]) -> [FriendsViewState] {
         var empty = FriendsViewModel(actions: actions)
-        empty.loaded([], balances: [])
+        empty.loaded([], balances: [], requestsWaiting: 0)
         var filtered = empty
         filtered.filterChanged(FlowInventory.anyDetail)
         var failed = FriendsViewModel(actions: actions)
         failed.failed(FlowInventory.anyDetail)
         var noticed = empty
         noticed.said(FlowInventory.anyDetail)
-        var states = [empty.state, filtered.state, failed.state, noticed.state]
+        var asked = FriendsViewModel(actions: actions)
+        asked.loaded([], balances: [], requestsWaiting: 2)
+        var states = [empty.state, filtered.state, failed.state, noticed.state, asked.state]
         // More friends than are shown at first: the list and the action that shows more.
         if let name = try? DisplayName("Someone") {
             var many = FriendsViewModel(actions: actions)
-            many.loaded((0...shownAtFirst).map { Friend(id: UserID(rawValue: "\($0)"), name: name, kind: .contact(email: nil)) }, balances: [])
+            many.loaded((0...shownAtFirst).map { Friend(id: UserID(rawValue: "\($0)"), name: name, kind: .contact(email: nil)) }, balances: [], requestsWaiting: 0)
             states.append(many.state)
         }
         return states
@@ -69,7 +73,8 @@ struct FriendsViewModel: ViewModel {
         state = FriendsViewState(actions: actions)
     }
 
-    mutating func loaded(_ friends: [Friend], balances: [Balance]) {
+    mutating func loaded(_ friends: [Friend], balances: [Balance], requestsWaiting: Int) {
+        state.requestsWaiting = requestsWaiting
         var byFriend: [UserID: [Money]] = [:]
         for balance in balances where balance.amount.minorUnits != 0 { byFriend[balance.other, default: []].append(balance.amount) }
         // Identifiers follow the friends' order by name, so a balance moving does not change them.

@@ -6,8 +6,9 @@ import Primitives
 
 /// One friend or contact: who they are, the balance with them in each currency, and the
 /// expenses the two share, newest first and paged. Adding an expense with them and settling up
-/// are returned as the result, for the flows above to start; removing them, renaming a contact
-/// and linking a contact to their account happen here, removing and linking after asking.
+/// are returned as the result, for the flows above to start; removing or blocking them,
+/// renaming a contact and linking a contact to their account happen here, all but renaming
+/// after asking.
 public actor UserPreviewFlow: InventoriedFlow {
     /// How the preview ended.
     public enum FlowResult: FlowOutcome {
@@ -21,6 +22,10 @@ public actor UserPreviewFlow: InventoriedFlow {
         case removed(Friend)
         /// The contact is now the account: their expenses and balances moved to it.
         case linked(Friend, to: Friend)
+        /// The account was asked to be the user's friend; the contact becomes it once they accept.
+        case linkRequested(Friend, to: PublicProfile)
+        /// The account is blocked: no longer a friend, and their requests refused.
+        case blocked(Friend)
         /// The contact has a new name (the person as they are now); the preview was left after.
         case renamed(Friend)
         /// The user left, and nothing was changed.
@@ -28,9 +33,12 @@ public actor UserPreviewFlow: InventoriedFlow {
 
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
             switch self {
-            case .addExpense(let friend), .settleUp(let friend), .removed(let friend), .renamed(let friend):
+            case .addExpense(let friend), .settleUp(let friend), .removed(let friend), .renamed(let friend), .blocked(let friend):
                 try container.encode(friend, forKey: "friend")
             case .linked(let contact, let account):
+                try container.encode(contact, forKey: "contact")
+                try container.encode(account, forKey: "account")
+            case .linkRequested(let contact, let account):
                 try container.encode(contact, forKey: "contact")
                 try container.encode(account, forKey: "account")
             case .closed, .cancelled:
@@ -97,6 +105,14 @@ public actor UserPreviewFlow: InventoriedFlow {
                         await view.show(model.state)
                         if await remove(friend, model: &model) { return .removed(friend) }
                     }
+                case .block:
+                    if step == .preview, !model.state.isContact {
+                        model.confirmingBlock()
+                    } else if step == .confirmBlock, let friend = model.friend {
+                        model.busy()
+                        await view.show(model.state)
+                        if await block(friend, model: &model) { return .blocked(friend) }
+                    }
                 case .rename:
                     if step == .preview, model.state.isContact { model.renaming() }
                 case .nameChanged(let name):
@@ -112,7 +128,11 @@ public actor UserPreviewFlow: InventoriedFlow {
                     } else if step == .confirmLink, let contact = model.friend {
                         model.busy()
                         await view.show(model.state)
-                        if let account = await link(contact, model: &model) { return .linked(contact, to: account) }
+                        switch await link(contact, model: &model) {
+                        case .friends(let account)?: return .linked(contact, to: account)
+                        case .requested(let account)?: return .linkRequested(contact, to: account)
+                        case nil: break
+                        }
                     }
                 case .linkHowChosen(let how):
                     if step == .link { model.linkHowChosen(how) }
@@ -193,6 +213,18 @@ public actor UserPreviewFlow: InventoriedFlow {
         }
     }
 
+    /// Blocks the friend; false (with the refusal on the preview) when refused.
+    private func block(_ friend: Friend, model: inout UserPreviewViewModel) async -> Bool {
+        do throws(FriendsError) {
+            try await dependencies.friends.block(friend.id, by: user.id)
+            return true
+        } catch {
+            await load(into: &model)
+            model.failed(error.message)
+            return false
+        }
+    }
+
     /// Renames the contact; the preview shows them under the new name, and the expenses read
     /// again name them so. False (with the refusal on the form) when refused.
     private func rename(_ contact: Friend, model: inout UserPreviewViewModel) async -> Bool {
@@ -215,8 +247,9 @@ public actor UserPreviewFlow: InventoriedFlow {
         }
     }
 
-    /// Links the contact; the account, or nil (with the refusal on the form) when refused.
-    private func link(_ contact: Friend, model: inout UserPreviewViewModel) async -> Friend? {
+    /// Links the contact, or asks the account first; nil (with the refusal on the form) when
+    /// refused.
+    private func link(_ contact: Friend, model: inout UserPreviewViewModel) async -> FriendAddition? {
         do throws(FriendsError) {
             return try await dependencies.friends.link(contact.id, to: model.linkQuery, by: user.id)
         } catch {

@@ -18,6 +18,7 @@ struct UserPreviewView: View {
     static let link: ElementID = "link"
     static let find: ElementID = "find"
     static let remove: ElementID = "remove"
+    static let block: ElementID = "block"
 
     func screen(for state: UserPreviewViewState) -> Screen {
         let status = state.phase.status(busy: "Working") ?? state.notice.map(ScreenStatus.notice)
@@ -52,7 +53,9 @@ struct UserPreviewView: View {
                 actions.append(Action(id: Self.rename, label: "Rename"))
                 actions.append(Action(id: Self.link, label: "Link to their account"))
             }
-            actions += [Action(id: Self.remove, label: "Remove"), .back]
+            actions.append(Action(id: Self.remove, label: "Remove"))
+            if !state.isContact { actions.append(Action(id: Self.block, label: "Block")) }
+            actions.append(.back)
             return Screen(
                 id: Self.screenID, title: state.name, text: text, figures: state.figure.map { [$0] } ?? [], actions: actions, status: status
             )
@@ -63,6 +66,17 @@ struct UserPreviewView: View {
                 id: Self.screenID, title: state.name,
                 text: ["Remove \(state.name) from your \(kind)?", "The expenses you shared still show \(state.name)."],
                 actions: [Action(id: Self.remove, label: "Remove", role: .primary), .back], status: status
+            )
+
+        case .confirmBlock:
+            return Screen(
+                id: Self.screenID, title: state.name,
+                text: [
+                    "Block \(state.name)?",
+                    "They are no longer your friend, and their friend requests no longer reach you.",
+                    "What you shared stays, and both of you still see it, but neither of you can add to it or change it.",
+                ],
+                actions: [Action(id: Self.block, label: "Block", role: .primary), .back], status: status
             )
 
         case .rename:

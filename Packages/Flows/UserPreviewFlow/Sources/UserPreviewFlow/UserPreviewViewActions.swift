@@ -10,6 +10,7 @@ enum UserPreviewAction: ViewAction {
     case older
     case newer
     case remove
+    case block
     case rename
     case nameChanged(String)
     case saveName
@@ -34,6 +35,7 @@ enum UserPreviewAction: ViewAction {
         case .tap(ScreenView.older): .older
         case .tap(ScreenView.newer): .newer
         case .tap(ScreenView.remove): .remove
+        case .tap(ScreenView.block): .block
         case .tap(ScreenView.link): .link
         case .tap(ScreenView.find): .find
         case .tap(.back), .back: .back

@@ -13,6 +13,7 @@ struct UserPreviewViewState: Equatable, Sendable {
         case pick
         case preview
         case confirmRemove
+        case confirmBlock
         case rename
         case link
         case confirmLink
@@ -93,6 +94,10 @@ struct UserPreviewViewModel: ViewModel {
             model.confirmingRemove()
             states.append(model.state)
         }
+        var blocking = UserPreviewViewModel(friend: account)
+        blocking.loaded(balances: [], page: [], user: someone, names: [:], avatar: nil)
+        blocking.confirmingBlock()
+        states.append(blocking.state)
         var renaming = UserPreviewViewModel(friend: contact)
         renaming.loaded(balances: [], page: [], user: someone, names: [:], avatar: nil)
         renaming.renaming()
@@ -216,6 +221,12 @@ struct UserPreviewViewModel: ViewModel {
         state.phase = .idle
     }
 
+    mutating func confirmingBlock() {
+        state.step = .confirmBlock
+        state.notice = nil
+        state.phase = .idle
+    }
+
     mutating func renaming() {
         state.step = .rename
         state.newName = TextEntry(state.name)
@@ -288,7 +299,9 @@ struct UserPreviewViewModel: ViewModel {
     mutating func linkFound(_ account: PublicProfile) {
         var details = ["Link \(state.name) to \(account.name.value)'s account?"]
         details.append("Found by their \(linkQuery.summary).")
-        details.append("Every expense, payment and balance you have with \(state.name) becomes theirs, and they become your friend. This cannot be undone.")
+        details.append(
+            "Every expense, payment and balance you have with \(state.name) becomes theirs once they accept your friend request (at once if they are your friend already). This cannot be undone."
+        )
         state.linkFound = details
         state.step = .confirmLink
         state.phase = .idle
@@ -298,7 +311,7 @@ struct UserPreviewViewModel: ViewModel {
     mutating func linkFailed(_ error: FriendsError) {
         state.step = .link
         switch error {
-        case .invalidFriendCode, .unknownFriendCode, .invalidEmail, .unknownEmail:
+        case .invalidFriendCode, .unknownFriendCode, .invalidEmail, .unknownEmail, .notTakingRequests, .blockedByYou:
             state.linkError = error.message
             state.phase = .idle
         default:
@@ -312,7 +325,7 @@ struct UserPreviewViewModel: ViewModel {
         switch state.step {
         case .pick, .preview:
             return false
-        case .confirmRemove, .rename, .link:
+        case .confirmRemove, .confirmBlock, .rename, .link:
             state.step = .preview
         case .confirmLink:
             state.step = .link

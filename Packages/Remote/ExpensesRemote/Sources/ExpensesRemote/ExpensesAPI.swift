@@ -102,6 +102,7 @@ public enum ExpensesAPI {
             case .notInExpense: APIProblem(.forbidden, .notInExpense, error.message)
             case .unknownPeople(let people):
                 APIProblem(.unprocessableContent, .unknownPeople, error.message, details: .init(people: people.map(\.rawValue)))
+            case .blocked(let people): APIProblem(.conflict, .blocked, error.message, details: .init(people: people.map(\.rawValue)))
             case .invalidSettlement(let reason): APIProblem(.unprocessableContent, .invalidSettlement, error.message, details: .init(reason: reason))
             case .beyondLimit(let currency): APIProblem(.conflict, .beyondLimit, error.message, details: .init(currency: currency.code))
             case .cannotMerge(let reason): APIProblem(.conflict, .cannotMerge, error.message, details: .init(reason: reason))
@@ -118,6 +119,7 @@ public enum ExpensesAPI {
             case .changedSince?: if let version = details?.version { return .changedSince(ExpenseID(rawValue: details?.expenseId ?? ""), version: version) }
             case .notInExpense?: return .notInExpense
             case .unknownPeople?: return .unknownPeople((details?.people ?? []).map(UserID.init(rawValue:)))
+            case .blocked?: return .blocked((details?.people ?? []).map(UserID.init(rawValue:)))
             case .invalidSettlement?: return .invalidSettlement(details?.reason ?? failure.message)
             case .beyondLimit?: if let currency = details?.currency.flatMap({ Currency(code: $0) }) { return .beyondLimit(currency) }
             case .cannotMerge?: return .cannotMerge(details?.reason ?? failure.message)

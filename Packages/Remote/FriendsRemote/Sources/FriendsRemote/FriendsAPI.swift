@@ -13,8 +13,26 @@ public enum FriendsAPI {
         "listFriends", .get, "/friends", request: .none,
         response: .json(Wire.friendList), problems: problems
     )
-    public static let addFriend = Call<AccountQuery, Friend>(
-        "addFriend", .post, "/friends", status: .created, request: .body(Wire.query), response: .json(Wire.friend), problems: problems
+    public static let addFriend = Call<AccountQuery, FriendAddition>(
+        "addFriend", .post, "/friends", status: .created, request: .body(Wire.query), response: .json(Wire.addition), problems: problems
+    )
+    public static let listFriendRequests = Call<Void, FriendRequests>(
+        "listFriendRequests", .get, "/friend-requests", request: .none, response: .json(Wire.requests), problems: problems
+    )
+    public static let acceptFriendRequest = Call<UserID, Friend>(
+        "acceptFriendRequest", .post, "/friend-requests/{personId}/accept", request: .path("personId", Wire.userID), response: .json(Wire.friend),
+        problems: problems
+    )
+    public static let dropFriendRequest = Call<UserID, Void>(
+        "dropFriendRequest", .delete, "/friend-requests/{personId}", status: .noContent, request: .path("personId", Wire.userID), response: .none,
+        problems: problems
+    )
+    public static let blockPerson = Call<UserID, Void>(
+        "blockPerson", .put, "/blocked/{personId}", status: .noContent, request: .path("personId", Wire.userID), response: .none, problems: problems
+    )
+    public static let unblockPerson = Call<UserID, Void>(
+        "unblockPerson", .delete, "/blocked/{personId}", status: .noContent, request: .path("personId", Wire.userID), response: .none,
+        problems: problems
     )
     public static let findFriend = Call<AccountQuery, PublicProfile>(
         "findFriend", .post, "/friend-lookup", request: .body(Wire.query), response: .json(Wire.profile), problems: problems
@@ -36,8 +54,8 @@ public enum FriendsAPI {
     public static let claimContacts = Call<Void, [UserID]>(
         "claimContacts", .post, "/contacts/claim", request: .none, response: .json(Wire.userIDList), problems: problems
     )
-    public static let linkContact = Call<(UserID, AccountQuery), Friend>(
-        "linkContact", .post, "/contacts/{contactId}/link", request: .path("contactId", Wire.userID, body: Wire.query), response: .json(Wire.friend),
+    public static let linkContact = Call<(UserID, AccountQuery), FriendAddition>(
+        "linkContact", .post, "/contacts/{contactId}/link", request: .path("contactId", Wire.userID, body: Wire.query), response: .json(Wire.addition),
         problems: problems
     )
     public static let previewContactLink = Call<(UserID, AccountQuery), PublicProfile>(
@@ -67,6 +85,10 @@ public enum FriendsAPI {
             case .contactNameTaken(let name): APIProblem(.conflict, .contactNameTaken, error.message, details: .init(name: name.value))
             case .notAFriend: APIProblem(.notFound, .notAFriend, error.message)
             case .notAContact: APIProblem(.notFound, .notAContact, error.message)
+            case .notAnAccount: APIProblem(.notFound, .notAnAccount, error.message)
+            case .noRequest: APIProblem(.notFound, .noRequest, error.message)
+            case .notTakingRequests(let name): APIProblem(.conflict, .notTakingRequests, error.message, details: .init(name: name.value))
+            case .blockedByYou(let name): APIProblem(.conflict, .blockedByYou, error.message, details: .init(name: name.value))
             case .notSettled(let name, let balances):
                 APIProblem(.conflict, .notSettled, error.message, details: .init(name: name.value, balances: balances.map(Wire.money.write)))
             case .cannotLink(let reason): APIProblem(.conflict, .cannotLink, error.message, details: .init(reason: reason))
@@ -93,6 +115,10 @@ public enum FriendsAPI {
             case .contactNameTaken?: if let name = failure.detailsName { return .contactNameTaken(name) }
             case .notAFriend?: return .notAFriend
             case .notAContact?: return .notAContact
+            case .notAnAccount?: return .notAnAccount
+            case .noRequest?: return .noRequest
+            case .notTakingRequests?: if let name = failure.detailsName { return .notTakingRequests(name) }
+            case .blockedByYou?: if let name = failure.detailsName { return .blockedByYou(name) }
             case .notSettled?: if let name = failure.detailsName { return .notSettled(name, RemoteFailure.money(details?.balances)) }
             case .cannotLink?: return .cannotLink(details?.reason ?? failure.message)
             case .tooManyFriends?: if let limit = details?.limit.flatMap(Int.init(exactly:)) { return .tooManyFriends(failure.detailsName, limit: limit) }
@@ -134,6 +160,49 @@ extension Wire {
                     .contact(.init(kind: .contact, id: friend.id.rawValue, name: friend.name.value, email: email?.value))
                 }
             }
+        )
+    }
+}
+
+extension Wire {
+    static var addition: WireValue<FriendAddition, Components.Schemas.FriendAddition> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                switch (wire.status, wire.friend) {
+                case (.requested, _): .requested(try Wire.profile.read(wire.person, "\(field)/person"))
+                case (.friends, let friend?): .friends(try Wire.friend.read(friend, "\(field)/friend"))
+                case (.friends, nil): throw .invalidRequest("`friends` comes with its friend.", field: "\(field)/friend")
+                }
+            },
+            write: { addition in
+                switch addition {
+                case .requested(let profile): .init(status: .requested, person: Wire.profile.write(profile))
+                case .friends(let friend):
+                    .init(status: .friends, person: .init(id: friend.id.rawValue, name: friend.name.value), friend: Wire.friend.write(friend))
+                }
+            }
+        )
+    }
+
+    static var requests: WireValue<FriendRequests, Components.Schemas.FriendRequests> {
+        let request = WireValue<FriendRequest, Components.Schemas.FriendRequest>(
+            read: { wire, field throws(APIProblem) in
+                FriendRequest(
+                    person: try Wire.profile.read(wire.person, "\(field)/person"), sentAt: wire.sentAt,
+                    contactName: try wire.contactName.map { name throws(APIProblem) in try Wire.displayName.read(name, "\(field)/contactName") }
+                )
+            },
+            write: { .init(person: Wire.profile.write($0.person), sentAt: $0.sentAt, contactName: $0.contactName?.value) }
+        )
+        return WireValue(
+            read: { wire, field throws(APIProblem) in
+                FriendRequests(
+                    incoming: try request.list().read(wire.incoming, "\(field)/incoming"),
+                    outgoing: try request.list().read(wire.outgoing, "\(field)/outgoing"),
+                    blocked: try Wire.profile.list().read(wire.blocked, "\(field)/blocked")
+                )
+            },
+            write: { .init(incoming: $0.incoming.map(request.write), outgoing: $0.outgoing.map(request.write), blocked: $0.blocked.map(Wire.profile.write)) }
         )
     }
 }

@@ -25,8 +25,28 @@ public struct RemoteFriendsService: FriendsService {
         try await connection.send(FriendsAPI.findFriend, query)
     }
 
-    public func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend {
+    public func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition {
         try await connection.send(FriendsAPI.addFriend, query)
+    }
+
+    public func requests(of user: UserID) async throws(FriendsError) -> FriendRequests {
+        try await connection.send(FriendsAPI.listFriendRequests)
+    }
+
+    public func accept(_ person: UserID, by user: UserID) async throws(FriendsError) -> Friend {
+        try await connection.send(FriendsAPI.acceptFriendRequest, person)
+    }
+
+    public func dropRequest(with person: UserID, by user: UserID) async throws(FriendsError) {
+        try await connection.send(FriendsAPI.dropFriendRequest, person)
+    }
+
+    public func block(_ person: UserID, by user: UserID) async throws(FriendsError) {
+        try await connection.send(FriendsAPI.blockPerson, person)
+    }
+
+    public func unblock(_ person: UserID, by user: UserID) async throws(FriendsError) {
+        try await connection.send(FriendsAPI.unblockPerson, person)
     }
 
     public func addContact(name: String, email: String?, by user: UserID) async throws(FriendsError) -> Friend {
@@ -41,7 +61,7 @@ public struct RemoteFriendsService: FriendsService {
         try await connection.send(FriendsAPI.removeFriend, friend)
     }
 
-    public func link(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> Friend {
+    public func link(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition {
         try await connection.send(FriendsAPI.linkContact, (contact, query))
     }
 

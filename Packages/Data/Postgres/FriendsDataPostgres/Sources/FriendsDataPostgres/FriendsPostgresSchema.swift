@@ -35,5 +35,29 @@ public enum FriendsPostgresSchema {
             "CREATE INDEX contact_owner ON contact (owner_id, id)",
             "CREATE INDEX contact_email ON contact (email_key, id) WHERE email_key IS NOT NULL",
         ]),
+        PostgresMigration("friends.postgres.v2.requests-and-blocks", statements: [
+            // A request to become friends, waiting for the recipient's answer; with the sender's
+            // contact to link to the recipient when it came from a link.
+            """
+            CREATE TABLE friend_request (
+                from_id TEXT COLLATE "C" NOT NULL,
+                to_id TEXT COLLATE "C" NOT NULL CHECK (to_id <> from_id),
+                sent_at DOUBLE PRECISION NOT NULL,
+                contact_id TEXT COLLATE "C",
+                PRIMARY KEY (from_id, to_id)
+            )
+            """,
+            "CREATE INDEX friend_request_to ON friend_request (to_id, from_id)",
+            // One account's block of another.
+            """
+            CREATE TABLE friend_block (
+                user_id TEXT COLLATE "C" NOT NULL,
+                blocked_id TEXT COLLATE "C" NOT NULL CHECK (blocked_id <> user_id),
+                since DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (user_id, blocked_id)
+            )
+            """,
+            "CREATE INDEX friend_block_blocked ON friend_block (blocked_id, user_id)",
+        ]),
     ]
 }

@@ -92,6 +92,36 @@ private struct Transaction: FriendsWriting {
         ).map(ContactRecord.init(row:))
     }
 
+    func requests(from userID: String) throws -> [FriendRequestRecord] {
+        try db.rows("SELECT from_id, to_id, sent_at, contact_id FROM friend_request WHERE from_id = $1 ORDER BY to_id", [userID])
+            .map(FriendRequestRecord.init(row:))
+    }
+
+    func requests(to userID: String) throws -> [FriendRequestRecord] {
+        try db.rows("SELECT from_id, to_id, sent_at, contact_id FROM friend_request WHERE to_id = $1 ORDER BY from_id", [userID])
+            .map(FriendRequestRecord.init(row:))
+    }
+
+    func request(from fromID: String, to toID: String) throws -> FriendRequestRecord? {
+        try db.row("SELECT from_id, to_id, sent_at, contact_id FROM friend_request WHERE from_id = $1 AND to_id = $2", [fromID, toID])
+            .map(FriendRequestRecord.init(row:))
+    }
+
+    func blocks(by userID: String) throws -> [BlockRecord] {
+        try db.rows("SELECT user_id, blocked_id, since FROM friend_block WHERE user_id = $1 ORDER BY blocked_id", [userID]).map { row in
+            BlockRecord(userID: try row.text(0), blockedID: try row.text(1), since: try row.real(2))
+        }
+    }
+
+    func blocked(among ids: [String], for userID: String) throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        return Set(try db.rows("""
+            SELECT q.id FROM unnest($1::text[]) AS q (id)
+            WHERE EXISTS (SELECT 1 FROM friend_block WHERE user_id = $2 AND blocked_id = q.id)
+               OR EXISTS (SELECT 1 FROM friend_block WHERE user_id = q.id AND blocked_id = $2)
+            """, [ids, userID]).map { try $0.text(0) })
+    }
+
     /// The pairs of `questions` where the user may name the other: friends, or their own
     /// contact (not removed, not being linked). One statement for all of them.
     func namable(_ questions: [Question]) throws -> Set<Pair> {
@@ -145,6 +175,29 @@ private struct Transaction: FriendsWriting {
     func deleteContact(id: String) throws {
         try db.execute("DELETE FROM contact WHERE id = $1", [id])
     }
+
+    func insert(_ request: FriendRequestRecord) throws {
+        try db.execute("""
+            INSERT INTO friend_request (from_id, to_id, sent_at, contact_id) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (from_id, to_id) DO UPDATE SET sent_at = excluded.sent_at, contact_id = excluded.contact_id
+            """, [request.fromID, request.toID, request.sentAt, request.contactID])
+    }
+
+    func deleteRequests(between userID: String, and otherID: String) throws {
+        try db.execute(
+            "DELETE FROM friend_request WHERE (from_id = $1 AND to_id = $2) OR (from_id = $2 AND to_id = $1)", [userID, otherID]
+        )
+    }
+
+    func insert(_ block: BlockRecord) throws {
+        try db.execute(
+            "INSERT INTO friend_block (user_id, blocked_id, since) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [block.userID, block.blockedID, block.since]
+        )
+    }
+
+    func deleteBlock(of blockedID: String, by userID: String) throws {
+        try db.execute("DELETE FROM friend_block WHERE user_id = $1 AND blocked_id = $2", [userID, blockedID])
+    }
 }
 
 extension ContactRecord {
@@ -153,5 +206,11 @@ extension ContactRecord {
             id: try row.text(0), ownerID: try row.text(1), name: try row.text(2), email: try row.optionalText(3),
             emailKey: try row.optionalText(4), createdAt: try row.real(5), linkedTo: try row.optionalText(6), removed: try row.boolean(7)
         )
+    }
+}
+
+extension FriendRequestRecord {
+    fileprivate init(row: SQLRow) throws {
+        self.init(fromID: try row.text(0), toID: try row.text(1), sentAt: try row.real(2), contactID: try row.optionalText(3))
     }
 }

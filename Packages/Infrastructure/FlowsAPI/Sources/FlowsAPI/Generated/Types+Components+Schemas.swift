@@ -270,10 +270,15 @@ extension Components {
             case cannotLink = "cannot-link"
             case tooManyFriends = "too-many-friends"
             case tooManyContacts = "too-many-contacts"
+            case notAnAccount = "not-an-account"
+            case noRequest = "no-request"
+            case notTakingRequests = "not-taking-requests"
+            case blockedByYou = "blocked-by-you"
             case notFound = "not-found"
             case changedSince = "changed-since"
             case notInExpense = "not-in-expense"
             case unknownPeople = "unknown-people"
+            case blocked = "blocked"
             case invalidSettlement = "invalid-settlement"
             case beyondLimit = "beyond-limit"
             case cannotMerge = "cannot-merge"
@@ -342,7 +347,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/field`.
             public var field: Swift.String?
-            /// `already-friends`, `contact-name-taken`, `not-settled`, `too-many-friends` (when it is the other person who has as many as one may): the person named.
+            /// `already-friends`, `contact-name-taken`, `not-settled`, `not-taking-requests`, `blocked-by-you`, `too-many-friends` (when it is the other person who has as many as one may): the person named.
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/name`.
             public var name: Components.Schemas.DisplayName?
@@ -358,7 +363,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/balances`.
             public var balances: [Components.Schemas.Money]?
-            /// `unknown-people`: the ids that are not the user's friends or contacts.
+            /// `unknown-people`: the ids that are not the user's friends or contacts. `blocked`: the ids a block stands between the user and.
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/people`.
             public var people: [Components.Schemas.UserID]?
@@ -406,11 +411,11 @@ extension Components {
             ///
             /// - Parameters:
             ///   - field: For `invalid-request` and value problems, the JSON pointer of the field refused (`/payers/0/amount`).
-            ///   - name: `already-friends`, `contact-name-taken`, `not-settled`, `too-many-friends` (when it is the other person who has as many as one may): the person named.
+            ///   - name: `already-friends`, `contact-name-taken`, `not-settled`, `not-taking-requests`, `blocked-by-you`, `too-many-friends` (when it is the other person who has as many as one may): the person named.
             ///   - email: `unknown-email`, `email-has-account`, `contact-email-taken`.
             ///   - friendCode: `unknown-friend-code`.
             ///   - balances: `not-settled`: each open balance, seen from the user's side (positive: they owe the user).
-            ///   - people: `unknown-people`: the ids that are not the user's friends or contacts.
+            ///   - people: `unknown-people`: the ids that are not the user's friends or contacts. `blocked`: the ids a block stands between the user and.
             ///   - expenseId: `not-found`: the expense or payment.
             ///   - version: `changed-since`: the version the expense is at now.
             ///   - currency: `beyond-limit`, `amount-too-large`, `unknown-currency`.
@@ -1435,6 +1440,114 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case friends
+            }
+        }
+        /// What asking to be friends came to.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FriendAddition`.
+        public struct FriendAddition: Codable, Hashable, Sendable {
+            /// `requested`: a request waits for their answer. `friends`: friends now (they had asked first, or were a friend already).
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendAddition/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case requested = "requested"
+                case friends = "friends"
+            }
+            /// `requested`: a request waits for their answer. `friends`: friends now (they had asked first, or were a friend already).
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendAddition/status`.
+            public var status: Components.Schemas.FriendAddition.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/FriendAddition/person`.
+            public var person: Components.Schemas.Profile
+            /// With `friends`, the friend as the user now sees them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendAddition/friend`.
+            public var friend: Components.Schemas.Friend?
+            /// Creates a new `FriendAddition`.
+            ///
+            /// - Parameters:
+            ///   - status: `requested`: a request waits for their answer. `friends`: friends now (they had asked first, or were a friend already).
+            ///   - person:
+            ///   - friend: With `friends`, the friend as the user now sees them.
+            public init(
+                status: Components.Schemas.FriendAddition.StatusPayload,
+                person: Components.Schemas.Profile,
+                friend: Components.Schemas.Friend? = nil
+            ) {
+                self.status = status
+                self.person = person
+                self.friend = friend
+            }
+            public enum CodingKeys: String, CodingKey {
+                case status
+                case person
+                case friend
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FriendRequest`.
+        public struct FriendRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FriendRequest/person`.
+            public var person: Components.Schemas.Profile
+            /// - Remark: Generated from `#/components/schemas/FriendRequest/sentAt`.
+            public var sentAt: Foundation.Date
+            /// When the request came from linking a contact, the sender's name for it; the recipient takes over its expenses on accepting.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendRequest/contactName`.
+            public var contactName: Components.Schemas.DisplayName?
+            /// Creates a new `FriendRequest`.
+            ///
+            /// - Parameters:
+            ///   - person:
+            ///   - sentAt:
+            ///   - contactName: When the request came from linking a contact, the sender's name for it; the recipient takes over its expenses on accepting.
+            public init(
+                person: Components.Schemas.Profile,
+                sentAt: Foundation.Date,
+                contactName: Components.Schemas.DisplayName? = nil
+            ) {
+                self.person = person
+                self.sentAt = sentAt
+                self.contactName = contactName
+            }
+            public enum CodingKeys: String, CodingKey {
+                case person
+                case sentAt
+                case contactName
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FriendRequests`.
+        public struct FriendRequests: Codable, Hashable, Sendable {
+            /// Sent to the user, newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendRequests/incoming`.
+            public var incoming: [Components.Schemas.FriendRequest]
+            /// Sent by the user, newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendRequests/outgoing`.
+            public var outgoing: [Components.Schemas.FriendRequest]
+            /// The accounts the user blocked, by name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendRequests/blocked`.
+            public var blocked: [Components.Schemas.Profile]
+            /// Creates a new `FriendRequests`.
+            ///
+            /// - Parameters:
+            ///   - incoming: Sent to the user, newest first.
+            ///   - outgoing: Sent by the user, newest first.
+            ///   - blocked: The accounts the user blocked, by name.
+            public init(
+                incoming: [Components.Schemas.FriendRequest],
+                outgoing: [Components.Schemas.FriendRequest],
+                blocked: [Components.Schemas.Profile]
+            ) {
+                self.incoming = incoming
+                self.outgoing = outgoing
+                self.blocked = blocked
+            }
+            public enum CodingKeys: String, CodingKey {
+                case incoming
+                case outgoing
+                case blocked
             }
         }
         /// How an account is named, to add it as a friend or link a contact to it.

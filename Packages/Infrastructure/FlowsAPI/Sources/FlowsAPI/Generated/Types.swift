@@ -181,13 +181,18 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /friends`.
     /// - Remark: Generated from `#/paths//friends/get(listFriends)`.
     func listFriends(_ input: Operations.ListFriends.Input) async throws -> Operations.ListFriends.Output
-    /// Add the account a friend code or an email names
+    /// Ask the account a friend code or an email names to be friends
     ///
-    /// The friendship is mutual. Refused, saying which: the user themselves
-    /// (`422 yourself`), someone already a friend (`409 already-friends`), a code or email no
-    /// account has (`404 unknown-friend-code`, `404 unknown-email`), a code or email that is
-    /// not well formed (`422`), or either of the two with 5,000 friends already
-    /// (`409 too-many-friends`, naming the limit, and the other person when it is theirs).
+    /// Sends a request the other person accepts, declines or blocks (`status: requested`; a
+    /// request already waiting is answered the same). When they had asked the user first, it
+    /// is their acceptance: the two are friends at once (`status: friends`).
+    /// Refused, saying which: the user themselves (`422 yourself`), someone already a friend
+    /// (`409 already-friends`), a code or email no account has (`404 unknown-friend-code`,
+    /// `404 unknown-email`), a code or email that is not well formed (`422`), someone who
+    /// blocked the user (`409 not-taking-requests`) or whom the user blocked
+    /// (`409 blocked-by-you`), or 5,000 friends and requests waiting already, the user's or
+    /// the other person's friends (`409 too-many-friends`, naming the limit, and the other
+    /// person when it is theirs).
     /// Each call is a look-up, limited per user and per client address (`429 rate-limited`).
     ///
     ///
@@ -197,7 +202,7 @@ public protocol APIProtocol: Sendable {
     /// The account a friend code or an email names, to confirm before adding it
     ///
     /// What `addFriend` checks, with nothing written: refused the same way when it is the
-    /// user, already a friend, or unknown.
+    /// user, already a friend, unknown, or when a block stands between the two.
     /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
@@ -260,16 +265,58 @@ public protocol APIProtocol: Sendable {
     /// Link one of the signed-in user's contacts to an account
     ///
     /// The contact's expenses, payments and balances become those of the account a friend
-    /// code or email names, unchanged; the account becomes the user's friend and the contact
-    /// goes. It cannot be undone. Refused with `404 not-a-contact` for anyone who is not one
-    /// of the user's contacts, and `409 cannot-link` when the contact and the account are in
-    /// one expense or payment together, or the account is the user's own.
+    /// code or email names, unchanged, and the contact goes. It cannot be undone. With a
+    /// friend this happens at once (`status: friends`). Anyone else is sent a friend request
+    /// carrying the contact (`status: requested`): the link happens when they accept. Refused
+    /// with `404 not-a-contact` for anyone who is not one of the user's contacts,
+    /// `409 cannot-link` when the contact and the account are in one expense or payment
+    /// together, or the account is the user's own, and as `addFriend` refuses a request.
     /// Each call is a look-up, limited per user and per client address (`429 rate-limited`).
     ///
     ///
     /// - Remark: HTTP `POST /contacts/{contactId}/link`.
     /// - Remark: Generated from `#/paths//contacts/{contactId}/link/post(linkContact)`.
     func linkContact(_ input: Operations.LinkContact.Input) async throws -> Operations.LinkContact.Output
+    /// The signed-in user's friend requests, both ways, and whom they blocked
+    ///
+    /// - Remark: HTTP `GET /friend-requests`.
+    /// - Remark: Generated from `#/paths//friend-requests/get(listFriendRequests)`.
+    func listFriendRequests(_ input: Operations.ListFriendRequests.Input) async throws -> Operations.ListFriendRequests.Output
+    /// Decline the request a person sent, or take back the one sent to them
+    ///
+    /// Either way no request is left between the two. `404 no-request` when there was none.
+    ///
+    /// - Remark: HTTP `DELETE /friend-requests/{personId}`.
+    /// - Remark: Generated from `#/paths//friend-requests/{personId}/delete(dropFriendRequest)`.
+    func dropFriendRequest(_ input: Operations.DropFriendRequest.Input) async throws -> Operations.DropFriendRequest.Output
+    /// Accept the request a person sent
+    ///
+    /// The two become friends. A request that came from linking a contact links it: the
+    /// contact's expenses and payments become the user's. `404 no-request` when the person
+    /// sent none; `409 too-many-friends` when the user has 5,000 friends and requests waiting.
+    ///
+    ///
+    /// - Remark: HTTP `POST /friend-requests/{personId}/accept`.
+    /// - Remark: Generated from `#/paths//friend-requests/{personId}/accept/post(acceptFriendRequest)`.
+    func acceptFriendRequest(_ input: Operations.AcceptFriendRequest.Input) async throws -> Operations.AcceptFriendRequest.Output
+    /// Block an account
+    ///
+    /// Ends a friendship or a request between the two, whatever is open between them, and
+    /// refuses the person's requests from now on. What they shared stays, seen by both, and
+    /// neither can add to it or change it (`409 blocked`). `404 not-an-account` for an id
+    /// that is no account (a contact is removed instead); `422 yourself` for the user.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /blocked/{personId}`.
+    /// - Remark: Generated from `#/paths//blocked/{personId}/put(blockPerson)`.
+    func blockPerson(_ input: Operations.BlockPerson.Input) async throws -> Operations.BlockPerson.Output
+    /// Lift the signed-in user's block of an account
+    ///
+    /// Requests may pass between the two again; nothing else changes. Nothing happens when there was no block.
+    ///
+    /// - Remark: HTTP `DELETE /blocked/{personId}`.
+    /// - Remark: Generated from `#/paths//blocked/{personId}/delete(unblockPerson)`.
+    func unblockPerson(_ input: Operations.UnblockPerson.Input) async throws -> Operations.UnblockPerson.Output
     /// The account a link would go to, to confirm
     ///
     /// What `linkContact` checks first, with nothing written. An account that is already a
@@ -769,13 +816,18 @@ extension APIProtocol {
     public func listFriends(headers: Operations.ListFriends.Input.Headers = .init()) async throws -> Operations.ListFriends.Output {
         try await listFriends(Operations.ListFriends.Input(headers: headers))
     }
-    /// Add the account a friend code or an email names
+    /// Ask the account a friend code or an email names to be friends
     ///
-    /// The friendship is mutual. Refused, saying which: the user themselves
-    /// (`422 yourself`), someone already a friend (`409 already-friends`), a code or email no
-    /// account has (`404 unknown-friend-code`, `404 unknown-email`), a code or email that is
-    /// not well formed (`422`), or either of the two with 5,000 friends already
-    /// (`409 too-many-friends`, naming the limit, and the other person when it is theirs).
+    /// Sends a request the other person accepts, declines or blocks (`status: requested`; a
+    /// request already waiting is answered the same). When they had asked the user first, it
+    /// is their acceptance: the two are friends at once (`status: friends`).
+    /// Refused, saying which: the user themselves (`422 yourself`), someone already a friend
+    /// (`409 already-friends`), a code or email no account has (`404 unknown-friend-code`,
+    /// `404 unknown-email`), a code or email that is not well formed (`422`), someone who
+    /// blocked the user (`409 not-taking-requests`) or whom the user blocked
+    /// (`409 blocked-by-you`), or 5,000 friends and requests waiting already, the user's or
+    /// the other person's friends (`409 too-many-friends`, naming the limit, and the other
+    /// person when it is theirs).
     /// Each call is a look-up, limited per user and per client address (`429 rate-limited`).
     ///
     ///
@@ -793,7 +845,7 @@ extension APIProtocol {
     /// The account a friend code or an email names, to confirm before adding it
     ///
     /// What `addFriend` checks, with nothing written: refused the same way when it is the
-    /// user, already a friend, or unknown.
+    /// user, already a friend, unknown, or when a block stands between the two.
     /// Answers the id and name, never the email. Look-ups are limited per user and per client address (`429 rate-limited`).
     ///
     ///
@@ -900,10 +952,12 @@ extension APIProtocol {
     /// Link one of the signed-in user's contacts to an account
     ///
     /// The contact's expenses, payments and balances become those of the account a friend
-    /// code or email names, unchanged; the account becomes the user's friend and the contact
-    /// goes. It cannot be undone. Refused with `404 not-a-contact` for anyone who is not one
-    /// of the user's contacts, and `409 cannot-link` when the contact and the account are in
-    /// one expense or payment together, or the account is the user's own.
+    /// code or email names, unchanged, and the contact goes. It cannot be undone. With a
+    /// friend this happens at once (`status: friends`). Anyone else is sent a friend request
+    /// carrying the contact (`status: requested`): the link happens when they accept. Refused
+    /// with `404 not-a-contact` for anyone who is not one of the user's contacts,
+    /// `409 cannot-link` when the contact and the account are in one expense or payment
+    /// together, or the account is the user's own, and as `addFriend` refuses a request.
     /// Each call is a look-up, limited per user and per client address (`429 rate-limited`).
     ///
     ///
@@ -918,6 +972,80 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// The signed-in user's friend requests, both ways, and whom they blocked
+    ///
+    /// - Remark: HTTP `GET /friend-requests`.
+    /// - Remark: Generated from `#/paths//friend-requests/get(listFriendRequests)`.
+    public func listFriendRequests(headers: Operations.ListFriendRequests.Input.Headers = .init()) async throws -> Operations.ListFriendRequests.Output {
+        try await listFriendRequests(Operations.ListFriendRequests.Input(headers: headers))
+    }
+    /// Decline the request a person sent, or take back the one sent to them
+    ///
+    /// Either way no request is left between the two. `404 no-request` when there was none.
+    ///
+    /// - Remark: HTTP `DELETE /friend-requests/{personId}`.
+    /// - Remark: Generated from `#/paths//friend-requests/{personId}/delete(dropFriendRequest)`.
+    public func dropFriendRequest(
+        path: Operations.DropFriendRequest.Input.Path,
+        headers: Operations.DropFriendRequest.Input.Headers = .init()
+    ) async throws -> Operations.DropFriendRequest.Output {
+        try await dropFriendRequest(Operations.DropFriendRequest.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Accept the request a person sent
+    ///
+    /// The two become friends. A request that came from linking a contact links it: the
+    /// contact's expenses and payments become the user's. `404 no-request` when the person
+    /// sent none; `409 too-many-friends` when the user has 5,000 friends and requests waiting.
+    ///
+    ///
+    /// - Remark: HTTP `POST /friend-requests/{personId}/accept`.
+    /// - Remark: Generated from `#/paths//friend-requests/{personId}/accept/post(acceptFriendRequest)`.
+    public func acceptFriendRequest(
+        path: Operations.AcceptFriendRequest.Input.Path,
+        headers: Operations.AcceptFriendRequest.Input.Headers = .init()
+    ) async throws -> Operations.AcceptFriendRequest.Output {
+        try await acceptFriendRequest(Operations.AcceptFriendRequest.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Block an account
+    ///
+    /// Ends a friendship or a request between the two, whatever is open between them, and
+    /// refuses the person's requests from now on. What they shared stays, seen by both, and
+    /// neither can add to it or change it (`409 blocked`). `404 not-an-account` for an id
+    /// that is no account (a contact is removed instead); `422 yourself` for the user.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /blocked/{personId}`.
+    /// - Remark: Generated from `#/paths//blocked/{personId}/put(blockPerson)`.
+    public func blockPerson(
+        path: Operations.BlockPerson.Input.Path,
+        headers: Operations.BlockPerson.Input.Headers = .init()
+    ) async throws -> Operations.BlockPerson.Output {
+        try await blockPerson(Operations.BlockPerson.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Lift the signed-in user's block of an account
+    ///
+    /// Requests may pass between the two again; nothing else changes. Nothing happens when there was no block.
+    ///
+    /// - Remark: HTTP `DELETE /blocked/{personId}`.
+    /// - Remark: Generated from `#/paths//blocked/{personId}/delete(unblockPerson)`.
+    public func unblockPerson(
+        path: Operations.UnblockPerson.Input.Path,
+        headers: Operations.UnblockPerson.Input.Headers = .init()
+    ) async throws -> Operations.UnblockPerson.Output {
+        try await unblockPerson(Operations.UnblockPerson.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// The account a link would go to, to confirm
