@@ -9299,6 +9299,7 @@ public enum Operations {
     /// quotes); without it the answer is `428 version-required`, and when the expense has
     /// changed since, `412 changed-since`, naming the version it is at now. Nothing is written
     /// then. The edited expense is the next version.
+    /// A block between the user and someone in it is `409 blocked`.
     ///
     ///
     /// - Remark: HTTP `PUT /expenses/{expenseId}`.
@@ -9708,6 +9709,7 @@ public enum Operations {
     /// exist. It leaves every list and balance but is kept, and can be put back with
     /// `restoreExpense`. `If-Match` names the version it was seen at, as for `editExpense`
     /// (`428 version-required` without it, `412 changed-since` when it has changed since).
+    /// A block between the user and someone in it is `409 blocked`.
     ///
     ///
     /// - Remark: HTTP `DELETE /expenses/{expenseId}`.
@@ -10257,6 +10259,7 @@ public enum Operations {
     ///
     /// Balances with it, and its place in the lists. Only someone in it may, once: anything
     /// else is `404 not-found`.
+    /// Restoring writes it again: someone in it the user may not name now is `422 unknown-people`, and a block between the user and someone in it `409 blocked`.
     ///
     ///
     /// - Remark: HTTP `POST /deleted-expenses/{expenseId}/restore`.
@@ -11171,6 +11174,7 @@ public enum Operations {
     /// they have a balance with in the currency: then only the one who owes pays, at most what
     /// is owed (`422 invalid-settlement` beyond it). Refused: `422 invalid-settlement` (paying
     /// oneself), `422 unknown-people` (anyone else), `409 beyond-limit`.
+    /// A block between the user and the counterparty is `409 blocked`.
     ///
     ///
     /// - Remark: HTTP `POST /settlements`.
@@ -11465,6 +11469,7 @@ public enum Operations {
     /// says so. Only its payer or payee may: someone it passed through (who sees it) is
     /// `403 invalid-settlement`, and anyone it does not name is told `404 not-found`, as for one
     /// that does not exist.
+    /// A block between its payer and payee is `409 blocked`.
     ///
     ///
     /// - Remark: HTTP `DELETE /settlements/{settlementId}`.
