@@ -114,6 +114,30 @@ struct ExpensesServiceTests {
         #expect(try ledger.count("deleted_expense_person") == 0)
     }
 
+    @Test("every change to an expense is kept whole: who, when, and the expense as it left it; only someone in it now reads it")
+    func history() async throws {
+        let service = ledger.service()
+        let dinner = try await service.add(try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann, bob]), by: ann)
+        let edited = try await service.edit(dinner, to: try draft(eur(4500), paidBy: [(bob, 4500)], among: [ann, bob, cy], description: "Team dinner"), by: bob)
+        try await service.delete(edited, by: cy)
+        let restored = try await service.restore(dinner.id, by: ann)
+        let settled = try await service.settle(from: bob, to: ann, amount: eur(100), day: try Day("2026-11-23"), by: bob)
+        let changes = try await service.history(of: dinner.id, for: cy)
+        #expect(changes.map(\.kind) == [.added, .edited, .deleted, .restored])
+        #expect(changes.map(\.by) == [ann, bob, cy, ann])
+        #expect(changes.map(\.expense) == [dinner, edited, edited, restored])
+        #expect(changes.allSatisfy { $0.at == Date(timeIntervalSince1970: 1_800_000_000) })
+        // The before and after of the edit, in words.
+        #expect(edited.changes(from: dinner) == ["the description (Dinner → Team dinner)", "the amount (30.00 EUR → 45.00 EUR)", "who paid", "how it is split"])
+        // Someone not in it now is told it does not exist, as is anyone asking of a payment.
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.history(of: dinner.id, for: UserID(rawValue: "d-dan")) }
+        await #expect(throws: ExpensesError.notFound(settled.id)) { try await service.history(of: settled.id, for: bob) }
+        // Written out of it by an edit, Cy no longer reads how it came to be.
+        _ = try await service.edit(restored, to: try draft(eur(4500), paidBy: [(bob, 4500)], among: [ann, bob]), by: ann)
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.history(of: dinner.id, for: cy) }
+        #expect(try await service.history(of: dinner.id, for: bob).count == 5)
+    }
+
     @Test("undoing: a deleted expense is deleted, edited or restored-while-live as not found; a payment is taken back once, by its payer or payee")
     func undoRules() async throws {
         let service = ledger.service()
@@ -330,6 +354,7 @@ struct FailureInjectionTests {
             try inner.forEachLedgerRow(expensePerson: expensePerson, settlement: settlement, balance: balance)
         }
         func settlement(id: String) throws -> SettlementRecord? { try inner.settlement(id: id) }
+        func changes(ofExpense id: String) throws -> [ActivityRecord] { try inner.changes(ofExpense: id) }
         func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
             try inner.settlements(of: user, offset: offset, limit: limit)
         }

@@ -207,7 +207,7 @@ struct FriendsServiceTests {
         let ada = try await world.account("Ada")
         let dee = try await world.account("Dee")
         let sam = try await world.friends.addContact(name: "Sam", email: nil, by: ada.id)
-        try await world.expense(1_000, paidBy: ada.id, among: [ada.id, sam.id])
+        let lunch = try await world.expense(1_000, paidBy: ada.id, among: [ada.id, sam.id])
         let asked = try await world.friends.link(sam.id, to: .email("dee@example.com"), by: ada.id)
         #expect(asked == .requested(PublicProfile(id: dee.id, name: dee.displayName)))
         // Until Dee accepts, Sam is still Ada's contact, and Dee owes nothing.
@@ -220,6 +220,9 @@ struct FriendsServiceTests {
         #expect(try await world.friends.friends(of: ada.id).map(\.id) == [dee.id])
         #expect(try await world.expenses.balances(of: dee.id) == [Balance(other: ada.id, amount: Money(minorUnits: -500, currency: .eur))])
         #expect(try await world.services.verifier.verify().isSound)
+        // The expense as its changes kept it names Dee too, as the expense does now.
+        let kept = try await world.expenses.history(of: lunch.id, for: dee.id).compactMap(\.expense)
+        #expect(kept.map(\.people) == [[ada.id, dee.id]])
     }
 
     @Test("refused, saying which: yourself, a duplicate, an unknown or mistyped code, an unknown or invalid email")

@@ -89,6 +89,8 @@ struct SecurityTests {
             // What each attempt is answered: the status and the code, as the domain decides.
             let attempts: [(who: Member, method: String, path: String, body: String?, status: Int, code: String?)] = [
                 (cy, "GET", "/expenses/\(world.dinner.id)", nil, 404, "not-found"),
+                (cy, "GET", "/expenses/\(world.dinner.id)/history", nil, 404, "not-found"),
+                (cy, "GET", "/expenses/\(world.taxi.id)/history", nil, 404, "not-found"),
                 // Changing what one is not in answers as if it did not exist: nothing says it does.
                 (cy, "PUT", "/expenses/\(world.dinner.id)", draft(paidBy: cy.id, among: [cy.id, ada.id]), 404, "not-found"),
                 (cy, "PUT", "/expenses/\(world.dinner.id)", draft(paidBy: ada.id, among: [ada.id, bob.id]), 404, "not-found"),
@@ -113,6 +115,7 @@ struct SecurityTests {
                 (dee, "GET", "/friends/\(ada.id)", nil, 404, "not-a-friend"),
                 (dee, "DELETE", "/friends/\(ada.id)", nil, 404, "not-a-friend"),
                 (dee, "GET", "/expenses/\(world.dinner.id)", nil, 404, "not-found"),
+                (dee, "GET", "/expenses/\(world.dinner.id)/history", nil, 404, "not-found"),
                 (dee, "DELETE", "/expenses/\(world.dinner.id)", nil, 404, "not-found"),
                 (dee, "POST", "/contacts/\(sam)/link", #"{"by":"email","email":"dee@example.com"}"#, 404, "not-a-contact"),
                 (dee, "DELETE", "/settlements/\(world.payment.id)", nil, 404, "not-found"),

@@ -210,6 +210,14 @@ struct ServerTests {
             #expect(try await bob.client.listDeletedExpenses().ok.body.json.expenses.map(\.id) == [expense.id])
             _ = try await bob.client.restoreExpense(path: .init(expenseId: expense.id)).ok
             #expect(try await ada.client.listExpenses(query: .init(offset: 0, limit: 10)).ok.body.json.expenses.map(\.description) == ["Lunch"])
+
+            // Every change, kept whole: who, and the expense as it left it.
+            let history = try await ada.client.getExpenseHistory(path: .init(expenseId: expense.id)).ok.body.json.changes
+            #expect(history.map(\.kind) == [.added, .edited, .deleted, .restored])
+            #expect(history.map(\.by) == [ada.id, bob.id, ada.id, bob.id])
+            #expect(history.map(\.expense) == [expense, edited, edited, edited])
+            let cy = try await server.signUp("Cy")
+            #expect(code(of: try await cy.client.getExpenseHistory(path: .init(expenseId: expense.id)).notFound.body.json) == "not-found")
         }
     }
 

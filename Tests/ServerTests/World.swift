@@ -163,6 +163,7 @@ let contractCalls: [Call] = {
         Call(id: "listExpenses", method: "GET", template: "/expenses", query: "offset=0&limit=10"),
         Call(id: "addExpense", method: "POST", template: "/expenses", body: draft, optionalKeys: ["note"]),
         Call(id: "getExpense", method: "GET", template: "/expenses/{expenseId}"),
+        Call(id: "getExpenseHistory", method: "GET", template: "/expenses/{expenseId}/history"),
         Call(id: "editExpense", method: "PUT", template: "/expenses/{expenseId}", body: draft, optionalKeys: ["note"], headers: ["If-Match": #""$dinnerVersion""#]),
         Call(id: "deleteExpense", method: "DELETE", template: "/expenses/{expenseId}", headers: ["If-Match": #""$dinnerVersion""#]),
         Call(id: "listDeletedExpenses", method: "GET", template: "/deleted-expenses", query: "limit=10"),

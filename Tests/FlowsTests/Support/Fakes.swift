@@ -92,6 +92,7 @@ struct FakeExpenses: ExpensesService, Fake {
     var edit: (@Sendable (ExpenseID, ExpenseDraft, Int, UserID) async throws(ExpensesError) -> Expense)?
     var delete: (@Sendable (ExpenseID, Int, UserID) async throws(ExpensesError) -> Void)?
     var restore: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> Expense)?
+    var history: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> [ExpenseChange])?
     var deletedExpenses: (@Sendable (UserID, PageRequest) async throws(ExpensesError) -> [Expense])?
     var expense: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> Expense?)?
     var settle: (@Sendable (UserID, UserID, Money, Day, UserID) async throws(ExpensesError) -> Settlement)?
@@ -121,6 +122,7 @@ struct FakeExpenses: ExpensesService, Fake {
         try await (delete ?? missing("delete"))(id, version, user)
     }
     func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense { try await (restore ?? missing("restore"))(id, user) }
+    func history(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseChange] { try await (history ?? missing("history"))(id, user) }
     func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
         try await (deletedExpenses ?? missing("deletedExpenses"))(user, page)
     }

@@ -8,6 +8,7 @@ extension EndpointRoutes {
     func expenses(_ expenses: any ExpensesService) throws {
         try serve(ExpensesAPI.listExpenses) { page, user in try await expenses.expenses(of: user, page: page) }
         try serve(ExpensesAPI.addExpense) { draft, user in try await expenses.add(draft, by: user) }
+        try serve(ExpensesAPI.getExpenseHistory) { id, user in try await expenses.history(of: id, for: user) }
         try serve(ExpensesAPI.getExpense) { id, user in
             guard let expense = try await expenses.expense(id, for: user) else { throw ExpensesError.notFound(id) }
             return expense

@@ -1,5 +1,7 @@
 /// A stored expense with its payers and parts. Plain values: the domain checks, the store keeps.
-public struct StoredExpense: Equatable, Sendable {
+/// An expense as the store keeps it. Its JSON form (``ActivityRecord/snapshot``) uses the
+/// property names as keys: renaming one is a change of the stored format.
+public struct StoredExpense: Equatable, Sendable, Codable {
     public var id: String
     public var description: String
     /// Minor units.
@@ -18,7 +20,7 @@ public struct StoredExpense: Equatable, Sendable {
     /// 1 when added, one more with each edit.
     public var version: Int64
 
-    public struct Payer: Equatable, Sendable {
+    public struct Payer: Equatable, Sendable, Codable {
         public var user: String
         public var amount: Int64
         public init(user: String, amount: Int64) {
@@ -27,7 +29,7 @@ public struct StoredExpense: Equatable, Sendable {
         }
     }
 
-    public struct Part: Equatable, Sendable {
+    public struct Part: Equatable, Sendable, Codable {
         public var user: String
         public var amount: Int64
         /// What the rule gave this person: exact units, basis points or shares; nil for equal.
@@ -125,8 +127,12 @@ public struct ActivityRecord: Equatable, Sendable {
     public var subject: String
     public var summary: String
     public var people: [String]
+    /// For a change to an expense, the expense as the change left it (as it was, for a delete),
+    /// whole: a ``StoredExpense`` as JSON. Nil for a payment, and for changes made before
+    /// expenses' changes were kept whole.
+    public var snapshot: String?
 
-    public init(id: String, at: Double, actor: String, kind: String, subject: String, summary: String, people: [String]) {
+    public init(id: String, at: Double, actor: String, kind: String, subject: String, summary: String, people: [String], snapshot: String? = nil) {
         self.id = id
         self.at = at
         self.actor = actor
@@ -134,6 +140,7 @@ public struct ActivityRecord: Equatable, Sendable {
         self.subject = subject
         self.summary = summary
         self.people = people
+        self.snapshot = snapshot
     }
 }
 

@@ -280,5 +280,13 @@ public enum ExpensesSchema {
                 ALTER TABLE deleted_expense ADD COLUMN version INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1);
                 """)
         }
+        migrator.registerMigration("expenses.v11.kept-changes") { db in
+            try db.execute(sql: """
+                -- Each change to an expense keeps the expense as it left it, whole; its history is
+                -- its activity lines, found by the expense's id.
+                ALTER TABLE activity ADD COLUMN snapshot TEXT;
+                CREATE INDEX activity_subject ON activity(subject, seq);
+                """)
+        }
     }
 }

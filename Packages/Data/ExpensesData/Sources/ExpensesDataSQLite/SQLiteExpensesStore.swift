@@ -100,6 +100,19 @@ private struct Transaction: ExpensesWriting {
         }
     }
 
+    func changes(ofExpense id: String) throws -> [ActivityRecord] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM activity WHERE subject = ? ORDER BY seq"), arguments: [id]).map { row in
+            let people = try String.fetchAll(
+                db.cachedStatement(sql: "SELECT user_id FROM activity_person WHERE seq = ? ORDER BY user_id"),
+                arguments: [row["seq"] as Int64]
+            )
+            return ActivityRecord(
+                id: row["id"], at: row["at"], actor: row["actor"], kind: row["kind"], subject: row["subject"], summary: row["summary"],
+                people: people, snapshot: row["snapshot"]
+            )
+        }
+    }
+
     func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] {
         try String.fetchAll(
             db.cachedStatement(sql: """
@@ -375,6 +388,10 @@ private struct Transaction: ExpensesWriting {
             UPDATE settlement_leg SET creditor = :to WHERE creditor = :from;
             UPDATE settlement_leg SET debtor = :to WHERE debtor = :from;
             UPDATE activity SET actor = :to WHERE actor = :from;
+            -- The expenses kept whole in their changes name the account too (ids are quoted
+            -- strings in them, and never part of another).
+            UPDATE activity SET snapshot = replace(snapshot, '"' || :from || '"', '"' || :to || '"')
+                WHERE snapshot IS NOT NULL AND seq IN (SELECT seq FROM activity_person WHERE user_id = :from);
             -- An activity can name both (an edit that swapped one for the other): it keeps one row.
             UPDATE OR IGNORE activity_person SET user_id = :to WHERE user_id = :from;
             DELETE FROM activity_person WHERE user_id = :from;
@@ -383,8 +400,8 @@ private struct Transaction: ExpensesWriting {
 
     func insert(_ activity: ActivityRecord) throws {
         try db.cachedStatement(
-            sql: "INSERT INTO activity (id, at, actor, kind, subject, summary) VALUES (?, ?, ?, ?, ?, ?)"
-        ).execute(arguments: [activity.id, activity.at, activity.actor, activity.kind, activity.subject, activity.summary])
+            sql: "INSERT INTO activity (id, at, actor, kind, subject, summary, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        ).execute(arguments: [activity.id, activity.at, activity.actor, activity.kind, activity.subject, activity.summary, activity.snapshot])
         let seq = db.lastInsertedRowID
         let statement = try db.cachedStatement(sql: "INSERT INTO activity_person (user_id, at, seq) VALUES (?, ?, ?)")
         for person in Set(activity.people) {

@@ -143,11 +143,20 @@ public struct Expense: Equatable, Sendable {
         if amount != old.amount { changes.append("the amount (\(old.amount) → \(amount))") }
         if day != old.day { changes.append("the day (\(old.day) → \(day))") }
         if category != old.category { changes.append("the category (\(old.category.rawValue) → \(category.rawValue))") }
-        if payers != old.payers { changes.append("who paid") }
+        // One payer paying a new amount paid the whole of it, as before: not another change.
+        if payers.map(\.user) != old.payers.map(\.user) || (payers.count > 1 && payers != old.payers) { changes.append("who paid") }
         // Parts that moved only with the amount are not another change.
         if rule != old.rule || split.parts.map(\.user) != old.split.parts.map(\.user) { changes.append("how it is split") }
         if note != old.note { changes.append("the note") }
         return changes
+    }
+
+    /// The draft that records it again as it is: what restoring this version of it writes.
+    public var draft: ExpenseDraft {
+        ExpenseDraft(
+            description: description, amount: amount, day: day, category: category, payers: payers,
+            participants: split.parts.map(\.user), rule: rule, note: note
+        )
     }
 
     /// Whether only one person is in it, paying and sharing: the user's own spending.

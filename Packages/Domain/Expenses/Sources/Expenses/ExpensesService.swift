@@ -23,6 +23,9 @@ public protocol ExpensesService: Sendable {
     func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError)
     /// Puts a deleted expense back as it was, balances with it; only someone in it may.
     func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense
+    /// Every change to an expense the user is in now (kept or deleted), oldest first: who made
+    /// it, when, and the expense as it left it. ``ExpensesError/notFound(_:)`` for anyone else.
+    func history(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseChange]
     /// The deleted expenses `user` was in, the most recently deleted first.
     func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
     /// An expense `user` is in; nil for one that does not exist or that they are not in.
@@ -178,6 +181,24 @@ public struct Activity: Equatable, Sendable {
         self.subject = subject
         self.summary = summary
         self.at = at
+    }
+}
+
+/// One change to an expense, kept whole: who made it, when, and the expense as it left it.
+public struct ExpenseChange: Equatable, Sendable {
+    /// ``Activity/Kind/added``, `edited`, `deleted` or `restored`.
+    public let kind: Activity.Kind
+    public let by: UserID
+    public let at: Date
+    /// The expense as the change left it (as it was, for a delete); nil for a change made
+    /// before changes were kept whole.
+    public let expense: Expense?
+
+    public init(kind: Activity.Kind, by: UserID, at: Date, expense: Expense?) {
+        self.kind = kind
+        self.by = by
+        self.at = at
+        self.expense = expense
     }
 }
 

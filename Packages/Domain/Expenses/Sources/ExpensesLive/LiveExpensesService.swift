@@ -32,10 +32,11 @@ public struct LiveExpensesService: ExpensesService {
         guard expense.people.contains(user) else { throw .notInExpense }
         let strangers = try await strangers(among: expense.people, to: user)
         guard strangers.isEmpty else { throw .unknownPeople(strangers.sorted { $0.rawValue < $1.rawValue }) }
+        let stored = StoredExpense(expense, rule: draft.rule, createdBy: user, createdAt: now().timeIntervalSince1970)
         let addition = ExpenseAddition(
-            expense: StoredExpense(expense, rule: draft.rule, createdBy: user, createdAt: now().timeIntervalSince1970),
+            expense: stored,
             balanceChanges: expense.balanceDeltas.map(BalanceChange.init),
-            activity: record(.added, expense, by: user),
+            activity: record(.added, expense, by: user, kept: stored),
             balanceLimit: LedgerLimits.maximumAmount
         )
         try await storing {
@@ -75,11 +76,12 @@ public struct LiveExpensesService: ExpensesService {
                 guard newcomers.isEmpty else { throw ExpensesError.unknownPeople(newcomers.sorted { $0.rawValue < $1.rawValue }) }
                 try apply(try old.balanceDeltas().map(\.reversed), in: db)
                 try db.deleteExpense(id: id.rawValue)
-                try db.insert(StoredExpense(updated, rule: draft.rule, createdBy: UserID(rawValue: old.createdBy), createdAt: createdAt))
+                let stored = StoredExpense(updated, rule: draft.rule, createdBy: UserID(rawValue: old.createdBy), createdAt: createdAt)
+                try db.insert(stored)
                 try apply(updated.balanceDeltas, in: db)
                 try db.insert(ActivityRecord(
                     id: activity.id, at: activity.at, actor: activity.actor, kind: activity.kind, subject: activity.subject,
-                    summary: activity.summary, people: activity.people + previous.people.map(\.rawValue)
+                    summary: activity.summary, people: activity.people + previous.people.map(\.rawValue), snapshot: Self.snapshot(stored)
                 ))
                 return updated
             }
@@ -100,7 +102,7 @@ public struct LiveExpensesService: ExpensesService {
                 try db.moveToDeleted(id: id.rawValue, by: user.rawValue, at: at)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.deleted), subject: id.rawValue,
-                    summary: previous.summary, people: previous.people.map(\.rawValue)
+                    summary: previous.summary, people: previous.people.map(\.rawValue), snapshot: Self.snapshot(old)
                 ))
             }
         }
@@ -126,11 +128,39 @@ public struct LiveExpensesService: ExpensesService {
                 try apply(try stored.balanceDeltas(), in: db)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.restored), subject: id.rawValue,
-                    summary: expense.summary, people: expense.people.map(\.rawValue)
+                    summary: expense.summary, people: expense.people.map(\.rawValue), snapshot: Self.snapshot(stored)
                 ))
                 return expense
             }
         }
+    }
+
+    public func history(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseChange] {
+        let (current, records) = try await storing {
+            try await store.read { db in
+                (try (db.expense(id: id.rawValue) ?? db.deletedExpense(id: id.rawValue))?.expense(), try db.changes(ofExpense: id.rawValue))
+            }
+        }
+        // Only someone in it now sees how it came to be, as only they see it.
+        guard let current, current.people.contains(user) else { throw .notFound(id) }
+        let decoder = JSONDecoder()
+        var changes: [ExpenseChange] = []
+        for record in records {
+            guard let kind = try? SaveFormatter.value(Activity.Kind.self, from: record.kind) else {
+                throw .storeUnavailable("the activity \(record.id) has an unknown kind")
+            }
+            guard [.added, .edited, .deleted, .restored].contains(kind) else { continue }
+            var expense: Expense?
+            if let snapshot = record.snapshot {
+                do {
+                    expense = try decoder.decode(StoredExpense.self, from: Data(snapshot.utf8)).expense()
+                } catch {
+                    throw .storeUnavailable("the change \(record.id) keeps a damaged expense")
+                }
+            }
+            changes.append(ExpenseChange(kind: kind, by: UserID(rawValue: record.actor), at: Date(timeIntervalSince1970: record.at), expense: expense))
+        }
+        return changes
     }
 
     public func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
@@ -376,12 +406,19 @@ public struct LiveExpensesService: ExpensesService {
         }
     }
 
-    private func record(_ kind: Activity.Kind, _ expense: Expense, by user: UserID) -> ActivityRecord {
+    private func record(_ kind: Activity.Kind, _ expense: Expense, by user: UserID, kept: StoredExpense? = nil) -> ActivityRecord {
         ActivityRecord(
             id: UserID.random(using: random).rawValue, at: now().timeIntervalSince1970, actor: user.rawValue,
             kind: SaveFormatter.text(kind), subject: expense.id.rawValue, summary: expense.summary,
-            people: expense.people.map(\.rawValue)
+            people: expense.people.map(\.rawValue), snapshot: kept.flatMap(Self.snapshot)
         )
+    }
+
+    /// An expense kept whole with the change that left it so: its stored form as JSON, keys sorted.
+    private static func snapshot(_ stored: StoredExpense) -> String? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(stored)).flatMap { String(data: $0, encoding: .utf8) }
     }
 
     private static func currency(_ code: String) throws(ExpensesError) -> Currency {

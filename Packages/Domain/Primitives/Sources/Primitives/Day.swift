@@ -38,6 +38,17 @@ public struct Day: Hashable, Sendable, Codable, Comparable, CustomStringConverti
         return epoch.adding(days: Int((local / 86_400).rounded(.down))) ?? epoch
     }
 
+    /// The minute `date` falls in, in `timeZone`, as lists show times: `2027-01-15 08:00`.
+    public static func minute(at date: Date, in timeZone: TimeZone) -> String {
+        // The day as every list shows days; the time from the same offset, without a Calendar.
+        let day = today(at: date, in: timeZone)
+        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+        guard local.isFinite, abs(local) < 3e11 else { return day.description }
+        let minute = ((Int((local / 60).rounded(.down)) % 1_440) + 1_440) % 1_440
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(day) \(two(minute / 60)):\(two(minute % 60))"
+    }
+
     private init(unchecked year: Int, _ month: Int, _ day: Int) {
         self.year = year
         self.month = month

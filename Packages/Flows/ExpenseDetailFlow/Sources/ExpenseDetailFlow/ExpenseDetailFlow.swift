@@ -1,12 +1,14 @@
 import AddExpenseFlow
 import Expenses
 import FlowKit
+import Foundation
 import Friends
 import Primitives
 
 /// One expense: what it was, who paid what, each part and why any extra unit went where it
 /// did. Editing opens AddExpense's form exactly as the expense was saved (its split's mode and
-/// values, its payers); deleting asks first.
+/// values, its payers); deleting asks first. Its history tells every change kept, in words,
+/// and restores an older version as a new change.
 public actor ExpenseDetailFlow: InventoriedFlow {
     /// How the details ended.
     public enum FlowResult: FlowOutcome {
@@ -25,6 +27,8 @@ public actor ExpenseDetailFlow: InventoriedFlow {
     public protocol Dependencies: AddExpenseFlow.Dependencies {
         var friends: any FriendsService { get }
         var expenses: any ExpensesService { get }
+        /// Where the user is: the history's times are shown in it.
+        var timeZone: TimeZone { get }
     }
 
     /// Every screen, action and message this flow can show, for coverage reports.
@@ -85,8 +89,29 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                 }
                 if deleted == true { return .deleted(current.expense.summary) }
                 if deleted == false { shown = await reload(current.expense, into: &model, after: "It was not deleted") }
+            case .history:
+                guard let current = shown else { break }
+                await showHistory(of: current.expense, into: &model)
+            case .versionChosen(let id):
+                model.chooseVersion(id)
+            case .restoreVersion:
+                guard let current = shown, model.state.step == .history, let older = model.chosenVersion else { break }
+                let restored: Bool? = await view.submit(&model) { _ throws(ExpensesError) in
+                    do throws(ExpensesError) {
+                        _ = try await dependencies.expenses.edit(current.expense, to: older.draft, by: user)
+                        return true
+                    } catch {
+                        if case .changedSince = error { return false }
+                        throw error
+                    }
+                }
+                if restored == true {
+                    shown = await load(current.expense.id, into: &model)
+                    model.said("Version \(older.version) restored as a new change.")
+                }
+                if restored == false { shown = await reload(current.expense, into: &model, after: "The older version was not restored") }
             case .back:
-                if model.state.step == .confirmDelete {
+                if model.state.step == .confirmDelete || model.state.step == .history {
                     model.backToDetail()
                 } else {
                     return .closed
@@ -135,6 +160,18 @@ public actor ExpenseDetailFlow: InventoriedFlow {
         let what = changes.isEmpty ? "" : ": " + changes.joined(separator: ", ")
         model.said("Someone changed this expense after you opened it\(what). \(outcome); it is shown as it is now.")
         return now
+    }
+
+    /// The expense's changes, with everyone they name by the names the user knows.
+    private func showHistory(of expense: Expense, into model: inout ExpenseDetailViewModel) async {
+        do throws(ExpensesError) {
+            let changes = try await dependencies.expenses.history(of: expense.id, for: user)
+            let people = Set(changes.flatMap { [$0.by] + ($0.expense.map { Array($0.people) } ?? []) }).subtracting([user])
+            let names = ((try? await dependencies.friends.names(of: people, for: user)) ?? [:]).mapValues(\.value)
+            model.showHistory(changes, current: expense, names: names, timeZone: dependencies.timeZone)
+        } catch {
+            model.failed(error)
+        }
     }
 
     private func loadPickable(into model: inout ExpenseDetailViewModel) async {

@@ -8,6 +8,9 @@ struct ExpenseDetailView: View {
     static let edit: ElementID = "edit"
     static let delete: ElementID = "delete"
     static let confirmDelete: ElementID = "confirm-delete"
+    static let history: ElementID = "history"
+    static let version: ElementID = "version"
+    static let restoreVersion: ElementID = "restore-version"
 
     func screen(for state: ExpenseDetailViewState) -> Screen {
         let status = state.phase.status(busy: "Working") ?? state.notice.map(ScreenStatus.notice)
@@ -24,11 +27,21 @@ struct ExpenseDetailView: View {
         case .detail:
             // An expense that could not be read offers nothing to do with it.
             let actions = state.isLoaded
-                ? [Action(id: Self.edit, label: "Edit"), Action(id: Self.delete, label: "Delete")] : []
+                ? [Action(id: Self.edit, label: "Edit"), Action(id: Self.delete, label: "Delete"), Action(id: Self.history, label: "History")] : []
             return Screen(
                 id: Self.screenID, title: state.title, text: state.lines,
                 actions: actions + [.back],
                 status: status
+            )
+        case .history:
+            let fields = state.versions.isEmpty ? [] : [
+                Field(id: Self.version, label: "Older versions", input: .choice(state.versions, selected: state.selectedVersion), hint: "newest first")
+            ]
+            let actions = state.versions.isEmpty ? [] : [Action(id: Self.restoreVersion, label: "Restore the chosen version", role: .primary)]
+            return Screen(
+                id: Self.screenID, title: "History of \(state.title)",
+                text: state.history + (state.versions.isEmpty ? [] : ["Restoring an older version saves it as a new change: the history keeps every one."]),
+                fields: fields, actions: actions + [.back], status: status
             )
         case .confirmDelete:
             return Screen(

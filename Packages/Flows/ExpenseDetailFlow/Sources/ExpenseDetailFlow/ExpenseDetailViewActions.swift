@@ -8,6 +8,9 @@ enum ExpenseDetailAction: ViewAction {
     case edit
     case delete
     case confirmDelete
+    case history
+    case versionChosen(ElementID)
+    case restoreVersion
     case back
 
     static func action(for event: UserEvent) -> Self? {
@@ -16,6 +19,9 @@ enum ExpenseDetailAction: ViewAction {
         case .tap(ScreenView.edit): .edit
         case .tap(ScreenView.delete): .delete
         case .tap(ScreenView.confirmDelete): .confirmDelete
+        case .tap(ScreenView.history): .history
+        case .choose(ScreenView.version, let ids): ids.first.map(Self.versionChosen)
+        case .tap(ScreenView.restoreVersion): .restoreVersion
         case .tap(.back), .back, .cancel: .back
         default: nil
         }

@@ -1,5 +1,6 @@
 import Expenses
 import FlowKit
+import Foundation
 import Primitives
 
 /// What an expense's screen shows, already in words.
@@ -8,6 +9,8 @@ struct ExpenseDetailViewState: Equatable, Sendable {
         case pick
         case detail
         case confirmDelete
+        /// Every change kept, newest first, and the older versions to restore.
+        case history
     }
 
     var step = Step.detail
@@ -19,6 +22,11 @@ struct ExpenseDetailViewState: Equatable, Sendable {
     var lines: [String] = []
     var notice: String?
     var phase = Phase.idle
+    /// The history's lines, newest first.
+    var history: [String] = []
+    /// The older versions that may be restored, newest first.
+    var versions: [Choice] = []
+    var selectedVersion: ElementID?
 }
 
 /// Turns an expense and the names of its people into sentences.
@@ -47,7 +55,28 @@ struct ExpenseDetailViewModel: SubmittingViewModel {
         saved.said("Saved.")
         var gone = ExpenseDetailViewModel(user: me)
         gone.unavailable(.notFound(ExpenseID(rawValue: "e")))
-        return [picking.state, nothing.state, shown.state, asking.state, failing.state, saved.state, gone.state]
+        var states = [picking.state, nothing.state, shown.state, asking.state, failing.state, saved.state, gone.state]
+        // A history with every kind of change, one kept before changes were kept whole, and
+        // versions to restore; and one with nothing kept.
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        if let edited = try? Expense(id: expense.id, draft: ExpenseDraft(
+            description: "Team dinner", amount: Money(minorUnits: 1500, currency: .eur), day: day, category: .general,
+            payers: [Payer(user: someone, amount: Money(minorUnits: 1500, currency: .eur))], participants: [me], rule: .equal
+        ), version: 2) {
+            var history = shown
+            history.showHistory([
+                ExpenseChange(kind: .added, by: me, at: time, expense: expense),
+                ExpenseChange(kind: .edited, by: someone, at: time, expense: edited),
+                ExpenseChange(kind: .deleted, by: someone, at: time, expense: edited),
+                ExpenseChange(kind: .restored, by: me, at: time, expense: edited),
+                ExpenseChange(kind: .edited, by: me, at: time, expense: nil),
+            ], current: edited, names: [someone: "Someone"], timeZone: .gmt)
+            states.append(history.state)
+        }
+        var empty = shown
+        empty.showHistory([], current: expense, names: [:], timeZone: .gmt)
+        states.append(empty.state)
+        return states
     }
 
     private(set) var state = ExpenseDetailViewState()
@@ -111,10 +140,93 @@ struct ExpenseDetailViewModel: SubmittingViewModel {
         state.lines = lines
     }
 
+    /// The changes kept, in words, newest first, and the versions other than `current` that
+    /// may be restored.
+    mutating func showHistory(_ changes: [ExpenseChange], current: Expense, names: [UserID: String], timeZone: TimeZone) {
+        let me = user
+        let name = { (person: UserID) in person == me ? "you" : names[person] ?? "Someone" }
+        state.step = .history
+        state.phase = .idle
+        state.notice = nil
+        var lines: [String] = []
+        var previous: Expense?
+        for change in changes {
+            let who = change.by == me ? "You" : names[change.by] ?? "Someone"
+            let what: String
+            switch change.kind {
+            case .added: what = "added it" + (change.expense.map { ": \($0.summary)" } ?? "")
+            case .deleted: what = "deleted it"
+            case .restored: what = "restored it"
+            default:
+                if let before = previous, let after = change.expense {
+                    let differences = Self.differences(after, from: before, name: name)
+                    what = differences.isEmpty ? "saved it unchanged" : "changed " + differences.joined(separator: "; ")
+                } else {
+                    what = "changed it"
+                }
+            }
+            lines.append("\(who) \(what), \(Day.minute(at: change.at, in: timeZone)).")
+            if let kept = change.expense { previous = kept }
+        }
+        state.history = lines.isEmpty ? ["No changes of this expense were kept: it was last changed before history was kept."] : lines.reversed()
+        // Each older version once (a delete and a restore keep the version), the newest first.
+        var seen: Set<Int> = [current.version]
+        var versions: [(id: ElementID, label: String, expense: Expense)] = []
+        for change in changes.reversed() {
+            guard let kept = change.expense, !seen.contains(kept.version), kept.draft != current.draft else { continue }
+            seen.insert(kept.version)
+            let id = ElementID("version-\(kept.version)")
+            versions.append((id, "Version \(kept.version), \(Day.minute(at: change.at, in: timeZone)): \(kept.summary)", kept))
+        }
+        restorable = Dictionary(versions.map { ($0.id, $0.expense) }, uniquingKeysWith: { first, _ in first })
+        state.versions = versions.map { Choice(id: $0.id, label: $0.label) }
+        state.selectedVersion = versions.first?.id
+    }
+
+    /// The version to restore, chosen.
+    mutating func chooseVersion(_ id: ElementID) {
+        guard restorable[id] != nil else { return }
+        state.selectedVersion = id
+    }
+
+    /// The older version chosen, to write again as a new change.
+    var chosenVersion: Expense? {
+        state.selectedVersion.flatMap { restorable[$0] }
+    }
+
+    /// What is different in `new` from `old`, with the people named: `who paid: you → Bob Stone`.
+    static func differences(_ new: Expense, from old: Expense, name: (UserID) -> String) -> [String] {
+        var lines: [String] = []
+        if new.description != old.description { lines.append("the description: \(old.description) → \(new.description)") }
+        if new.amount != old.amount { lines.append("the amount: \(old.amount) → \(new.amount)") }
+        if new.day != old.day { lines.append("the day: \(old.day) → \(new.day)") }
+        if new.category != old.category { lines.append("the category: \(old.category.rawValue) → \(new.category.rawValue)") }
+        func payers(_ expense: Expense) -> String {
+            expense.payers.count == 1
+                ? expense.payers.map { name($0.user) }.joined()
+                : expense.payers.map { "\(name($0.user)) \($0.amount)" }.joined(separator: ", ")
+        }
+        func sharers(_ expense: Expense) -> String { expense.split.parts.map { name($0.user) }.joined(separator: ", ") }
+        // One payer paying a new amount paid the whole of it, as before: not another change.
+        if new.payers.map(\.user) != old.payers.map(\.user) || (new.payers.count > 1 && new.payers != old.payers) {
+            lines.append("who paid: \(payers(old)) → \(payers(new))")
+        }
+        if new.split.parts.map(\.user) != old.split.parts.map(\.user) {
+            lines.append("who shares it: \(sharers(old)) → \(sharers(new))")
+        } else if new.rule != old.rule {
+            lines.append("how it is split")
+        }
+        if new.note != old.note { lines.append("the note") }
+        return lines
+    }
+
     mutating func askDelete() {
         state.step = .confirmDelete
         state.notice = nil
     }
+
+    /// The history's versions to restore, by their choice's id.
+    private var restorable: [ElementID: Expense] = [:]
 
     mutating func backToDetail() {
         state.step = .detail
@@ -136,7 +248,7 @@ struct ExpenseDetailViewModel: SubmittingViewModel {
     }
 
     mutating func failed(_ error: ExpensesError) {
-        if state.step == .confirmDelete { state.step = .detail }
+        if state.step == .confirmDelete || state.step == .history { state.step = .detail }
         state.phase = .failed(error.message)
     }
 }

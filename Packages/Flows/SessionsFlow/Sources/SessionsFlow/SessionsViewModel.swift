@@ -100,12 +100,6 @@ struct SessionsViewModel: ViewModel {
 
     /// A time as `yyyy-MM-dd HH:mm` in the user's time zone.
     private func moment(_ date: Date) -> String {
-        // The day as every list shows days; the time from the same offset, without a Calendar.
-        let day = Day.today(at: date, in: timeZone)
-        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
-        guard local.isFinite, abs(local) < 3e11 else { return day.description }
-        let minute = ((Int((local / 60).rounded(.down)) % 1_440) + 1_440) % 1_440
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(day) \(two(minute / 60)):\(two(minute % 60))"
+        Day.minute(at: date, in: timeZone)
     }
 }

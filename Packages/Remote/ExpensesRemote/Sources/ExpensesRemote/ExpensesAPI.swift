@@ -18,6 +18,10 @@ public enum ExpensesAPI {
     public static let getExpense = Call<ExpenseID, Expense>(
         "getExpense", .get, "/expenses/{expenseId}", request: .path("expenseId", Wire.expenseID), response: .json(Wire.expense), problems: problems
     )
+    public static let getExpenseHistory = Call<ExpenseID, [ExpenseChange]>(
+        "getExpenseHistory", .get, "/expenses/{expenseId}/history", request: .path("expenseId", Wire.expenseID), response: .json(Wire.history),
+        problems: problems
+    )
     public static let editExpense = Call<((ExpenseID, ExpenseDraft), Int), Expense>(
         "editExpense", .put, "/expenses/{expenseId}",
         request: RequestCoding<(ExpenseID, ExpenseDraft)>.path("expenseId", Wire.expenseID, body: Wire.draft)

@@ -283,6 +283,28 @@ extension Wire {
         )
     }
 
+    static var history: WireValue<[ExpenseChange], Components.Schemas.ExpenseHistory> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var changes: [ExpenseChange] = []
+                for (index, change) in wire.changes.enumerated() {
+                    guard let kind = Activity.Kind(rawValue: change.kind.rawValue) else { throw .invalidRequest("\(field) has a kind this app does not know.") }
+                    let expense = try change.expense.map { expense throws(APIProblem) in try Wire.expense.read(expense, "\(field)/changes/\(index)/expense") }
+                    changes.append(ExpenseChange(kind: kind, by: UserID(rawValue: change.by), at: change.at, expense: expense))
+                }
+                return changes
+            },
+            write: { changes in
+                .init(changes: changes.map { change in
+                    .init(
+                        kind: Components.Schemas.ExpenseChange.KindPayload(rawValue: change.kind.rawValue) ?? .edited, by: change.by.rawValue, at: change.at,
+                        expense: change.expense.map(Wire.expense.write)
+                    )
+                })
+            }
+        )
+    }
+
     static var activity: WireValue<[Activity], Components.Schemas.ActivityList> {
         WireValue(
             read: { wire, field throws(APIProblem) in

@@ -49,7 +49,7 @@ enum AdditionStatement {
     /// How many parameters `addition` binds.
     static func parameterCount(_ addition: ExpenseAddition) -> Int {
         let people = Set(addition.expense.payers.map(\.user) + addition.expense.parts.map(\.user)).count
-        return 11 + 11 * people + 6 + 2 * addition.activity.people.count + 4 * addition.balanceChanges.count
+        return 11 + 11 * people + 7 + 2 * addition.activity.people.count + 4 * addition.balanceChanges.count
     }
 }
 
@@ -80,7 +80,7 @@ extension Transaction {
             expenseRows.append(parameters.row(ExpenseRows.expense(expense)))
             personRows += try ExpenseRows.people(of: expense).map { parameters.row($0) }
             let line = addition.activity
-            lineRows.append(parameters.row([line.id, line.at, line.actor, line.kind, line.subject, line.summary]))
+            lineRows.append(parameters.row([line.id, line.at, line.actor, line.kind, line.subject, line.summary, line.snapshot]))
             for person in line.people { linePeople.append(parameters.row([line.id, person])) }
             for change in addition.balanceChanges {
                 let pair = BalanceKey(low: change.low, high: change.high, currency: change.currency)
@@ -122,7 +122,7 @@ extension Transaction {
             """,
             """
             line AS (
-                INSERT INTO activity (id, at, actor, kind, subject, summary) VALUES \(lineRows.joined(separator: ", "))
+                INSERT INTO activity (id, at, actor, kind, subject, summary, snapshot) VALUES \(lineRows.joined(separator: ", "))
                 RETURNING id, seq, at
             )
             """,

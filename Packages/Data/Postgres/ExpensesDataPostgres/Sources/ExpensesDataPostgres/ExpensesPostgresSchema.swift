@@ -181,5 +181,11 @@ public enum ExpensesPostgresSchema {
             "ALTER TABLE expense ADD COLUMN version BIGINT NOT NULL DEFAULT 1 CHECK (version >= 1)",
             "ALTER TABLE deleted_expense ADD COLUMN version BIGINT NOT NULL DEFAULT 1 CHECK (version >= 1)",
         ]),
+        // Each change to an expense keeps the expense as it left it, whole; its history is its
+        // activity lines, found by the expense's id.
+        PostgresMigration("expenses.postgres.v5.kept-changes", statements: [
+            "ALTER TABLE activity ADD COLUMN snapshot TEXT",
+            "CREATE INDEX activity_subject ON activity (subject, seq)",
+        ]),
     ]
 }

@@ -304,13 +304,30 @@ struct Transaction: ExpensesWriting {
         try db.execute(
             """
             WITH line AS (
-                INSERT INTO activity (id, at, actor, kind, subject, summary) VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq, at
+                INSERT INTO activity (id, at, actor, kind, subject, summary, snapshot) VALUES ($1, $2, $3, $4, $5, $6, $8) RETURNING seq, at
             )
             INSERT INTO activity_person (user_id, at, seq)
             SELECT DISTINCT person, line.at, line.seq FROM line CROSS JOIN unnest($7::text[]) AS person
             """,
-            [activity.id, activity.at, activity.actor, activity.kind, activity.subject, activity.summary, activity.people]
+            [activity.id, activity.at, activity.actor, activity.kind, activity.subject, activity.summary, activity.people, activity.snapshot]
         )
+    }
+
+    func changes(ofExpense id: String) throws -> [ActivityRecord] {
+        try db.rows(
+            """
+            SELECT activity.id, activity.at, activity.actor, activity.kind, activity.subject, activity.summary,
+                   (SELECT array_agg(person.user_id ORDER BY person.user_id) FROM activity_person AS person WHERE person.seq = activity.seq),
+                   activity.snapshot
+            FROM activity WHERE subject = $1 ORDER BY seq
+            """,
+            [id]
+        ).map { row in
+            ActivityRecord(
+                id: try row.text(0), at: try row.real(1), actor: try row.text(2), kind: try row.text(3), subject: try row.text(4),
+                summary: try row.text(5), people: try row.texts(6), snapshot: try row.optionalText(7)
+            )
+        }
     }
 
     func spending(of user: String, from: String, through: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) {
@@ -405,6 +422,12 @@ struct Transaction: ExpensesWriting {
             "UPDATE settlement_leg SET creditor = $2 WHERE creditor = $1",
             "UPDATE settlement_leg SET debtor = $2 WHERE debtor = $1",
             "UPDATE activity SET actor = $2 WHERE actor = $1",
+            // The expenses kept whole in their changes name the account too (ids are quoted
+            // strings in them, and never part of another).
+            """
+            UPDATE activity SET snapshot = replace(snapshot, '"' || $1 || '"', '"' || $2 || '"')
+            WHERE snapshot IS NOT NULL AND seq IN (SELECT seq FROM activity_person WHERE user_id = $1)
+            """,
             // An activity can name both (an edit that swapped one for the other): it keeps one row.
             """
             UPDATE activity_person SET user_id = $2 WHERE user_id = $1 AND NOT EXISTS (

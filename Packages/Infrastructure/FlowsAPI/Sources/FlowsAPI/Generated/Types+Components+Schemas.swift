@@ -2759,6 +2759,69 @@ extension Components {
                 case at
             }
         }
+        /// One change to an expense, kept whole.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExpenseChange`.
+        public struct ExpenseChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExpenseChange/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case added = "added"
+                case edited = "edited"
+                case deleted = "deleted"
+                case restored = "restored"
+            }
+            /// - Remark: Generated from `#/components/schemas/ExpenseChange/kind`.
+            public var kind: Components.Schemas.ExpenseChange.KindPayload
+            /// - Remark: Generated from `#/components/schemas/ExpenseChange/by`.
+            public var by: Components.Schemas.UserID
+            /// - Remark: Generated from `#/components/schemas/ExpenseChange/at`.
+            public var at: Foundation.Date
+            /// The expense as the change left it (as it was, for a delete); absent for a change made before changes were kept whole.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExpenseChange/expense`.
+            public var expense: Components.Schemas.Expense?
+            /// Creates a new `ExpenseChange`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - by:
+            ///   - at:
+            ///   - expense: The expense as the change left it (as it was, for a delete); absent for a change made before changes were kept whole.
+            public init(
+                kind: Components.Schemas.ExpenseChange.KindPayload,
+                by: Components.Schemas.UserID,
+                at: Foundation.Date,
+                expense: Components.Schemas.Expense? = nil
+            ) {
+                self.kind = kind
+                self.by = by
+                self.at = at
+                self.expense = expense
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case by
+                case at
+                case expense
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ExpenseHistory`.
+        public struct ExpenseHistory: Codable, Hashable, Sendable {
+            /// Oldest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExpenseHistory/changes`.
+            public var changes: [Components.Schemas.ExpenseChange]
+            /// Creates a new `ExpenseHistory`.
+            ///
+            /// - Parameters:
+            ///   - changes: Oldest first.
+            public init(changes: [Components.Schemas.ExpenseChange]) {
+                self.changes = changes
+            }
+            public enum CodingKeys: String, CodingKey {
+                case changes
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/ActivityList`.
         public struct ActivityList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ActivityList/activity`.

@@ -367,6 +367,17 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /expenses`.
     /// - Remark: Generated from `#/paths//expenses/post(addExpense)`.
     func addExpense(_ input: Operations.AddExpense.Input) async throws -> Operations.AddExpense.Output
+    /// Every change to an expense, oldest first
+    ///
+    /// Who added, edited, deleted or restored it, when, and the expense as each change left it
+    /// (as it was, for a delete): the whole before and after of every change. A change made
+    /// before changes were kept whole has no `expense`. Only someone in it now (kept or
+    /// deleted) may read it; to anyone else it is `404 not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /expenses/{expenseId}/history`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/history/get(getExpenseHistory)`.
+    func getExpenseHistory(_ input: Operations.GetExpenseHistory.Input) async throws -> Operations.GetExpenseHistory.Output
     /// An expense the signed-in user is in
     ///
     /// One that does not exist, or that the user is not in, is `404 not-found`.
@@ -1143,6 +1154,25 @@ extension APIProtocol {
         try await addExpense(Operations.AddExpense.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// Every change to an expense, oldest first
+    ///
+    /// Who added, edited, deleted or restored it, when, and the expense as each change left it
+    /// (as it was, for a delete): the whole before and after of every change. A change made
+    /// before changes were kept whole has no `expense`. Only someone in it now (kept or
+    /// deleted) may read it; to anyone else it is `404 not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /expenses/{expenseId}/history`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/history/get(getExpenseHistory)`.
+    public func getExpenseHistory(
+        path: Operations.GetExpenseHistory.Input.Path,
+        headers: Operations.GetExpenseHistory.Input.Headers = .init()
+    ) async throws -> Operations.GetExpenseHistory.Output {
+        try await getExpenseHistory(Operations.GetExpenseHistory.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// An expense the signed-in user is in
