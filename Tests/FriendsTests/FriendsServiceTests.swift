@@ -92,7 +92,7 @@ struct FriendsServiceTests {
                 try db.execute(sql: "INSERT INTO friendship (user_id, friend_id, since) VALUES (?, ?, 0)", arguments: [eve.id.rawValue, "e-\(index)"])
             }
         }
-        #expect(try await world.friends.claimContacts(for: eve.id).isEmpty, "Eve has no room for Bob")
+        #expect(try await world.friends.claimContacts(for: eve.id).isEmpty, "Eve has no room to ask Bob")
         #expect(try await world.friends.friends(of: bob.id).filter(\.isContact).map(\.name.value) == ["Cee", "Eve"])
     }
 
@@ -214,8 +214,8 @@ struct FriendsServiceTests {
         #expect(try await world.friends.friend(sam.id, of: ada.id)?.name.value == "Sam")
         #expect(try await world.expenses.balances(of: dee.id).isEmpty)
         let incoming = try await world.friends.requests(of: dee.id).incoming
-        #expect(incoming.map(\.contactName) == [try DisplayName("Sam")])
-        #expect(try await world.friends.requests(of: ada.id).outgoing.map(\.contactName) == [try DisplayName("Sam")])
+        #expect(incoming.map(\.link) == [.sendersContact(try DisplayName("Sam"))])
+        #expect(try await world.friends.requests(of: ada.id).outgoing.map(\.link) == [.sendersContact(try DisplayName("Sam"))])
         _ = try await world.friends.accept(ada.id, by: dee.id)
         #expect(try await world.friends.friends(of: ada.id).map(\.id) == [dee.id])
         #expect(try await world.expenses.balances(of: dee.id) == [Balance(other: ada.id, amount: Money(minorUnits: -500, currency: .eur))])
@@ -471,13 +471,30 @@ struct FriendsServiceTests {
     func claim() async throws {
         let world = World()
         let ada = try await world.account("Ada")
+        let bob = try await world.account("Bob")
         let kim = try await world.friends.addContact(name: "Kim", email: "kim@example.com", by: ada.id)
+        let bobsKim = try await world.friends.addContact(name: "Kimberly", email: "kim@example.com", by: bob.id)
         try await world.expense(2_000, paidBy: ada.id, among: [ada.id, kim.id])
         let real = try await world.account("Kim")
-        #expect(try await world.friends.claimContacts(for: real.id) == [ada.id])
+        // Claiming asks each owner; nothing moves until they confirm.
+        #expect(Set(try await world.friends.claimContacts(for: real.id)) == [ada.id, bob.id])
+        #expect(try await world.friends.claimContacts(for: real.id).isEmpty, "asked once")
+        #expect(try await world.expenses.balances(of: real.id).isEmpty)
+        #expect(try await world.expenses.expenses(of: real.id, page: PageRequest()).isEmpty)
+        #expect(try await world.friends.friends(of: ada.id).map(\.id) == [kim.id])
+        let asked = try await world.friends.requests(of: ada.id).incoming
+        #expect(asked.map(\.link) == [.recipientsContact(try DisplayName("Kim"), email: "kim@example.com")])
+        #expect(try await world.friends.requests(of: real.id).outgoing.count == 2)
+        // Ada confirms: her contact is Kim's account, the dinner with it.
+        _ = try await world.friends.accept(real.id, by: ada.id)
         #expect(try await world.friends.friends(of: ada.id).map(\.id) == [real.id])
         #expect(try await world.expenses.balances(of: real.id) == [Balance(other: ada.id, amount: Money(minorUnits: -1_000, currency: .eur))])
         #expect(try await world.expenses.expenses(of: real.id, page: PageRequest()).count == 1)
+        // Bob declines: his contact stays his, and is not claimed again.
+        try await world.friends.dropRequest(with: real.id, by: bob.id)
+        #expect(try await world.friends.friend(bobsKim.id, of: bob.id)?.isContact == true)
+        #expect(try await world.friends.claimContacts(for: real.id).isEmpty, "a declined claim is not asked again")
+        #expect(try await world.friends.requests(of: bob.id) == FriendRequests())
     }
 }
 

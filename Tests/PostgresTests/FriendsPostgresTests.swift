@@ -63,9 +63,12 @@ struct FriendsPostgresTests {
             await #expect(throws: FriendsError.notAContact) { try await friends.renameContact(bobsSam.id, to: "Mine", by: ada.id) }
             _ = try await expenses.add(try draft(eur(3000), paidBy: [(ada.id, 3000)], among: [ada.id, sam.id]), by: ada.id)
             #expect(try await expenses.balances(of: ada.id) == [Balance(other: sam.id, amount: eur(1500))])
-            // Sam signs up with the contact's email: the contact becomes the account.
+            // Sam signs up with the contact's email, and Ada confirms it is him: the contact becomes
+            // the account.
             let samAccount = try await world.services.accounts.signUp(email: "sam@example.com", displayName: "Sam Park", password: "correct horse")
             #expect(try await friends.claimContacts(for: samAccount.id) == [ada.id])
+            #expect(try await expenses.balances(of: ada.id) == [Balance(other: sam.id, amount: eur(1500))], "nothing moves before Ada confirms")
+            _ = try await friends.accept(samAccount.id, by: ada.id)
             #expect(try await expenses.balances(of: ada.id) == [Balance(other: samAccount.id, amount: eur(1500))])
             #expect(try await friends.friends(of: ada.id).map(\.id) == [samAccount.id])
             #expect(try await expenses.expenses(of: samAccount.id, page: PageRequest()).count == 1)

@@ -142,6 +142,8 @@ private func story(_ services: LocalServices) async throws -> Transcript {
     // Sam signs up with the email Ada gave her contact: the contact becomes the account.
     let samAccount = try await signUp("sam@example.com", "Sam Park")
     _ = await log.step("Sam's contacts are claimed") { try await friends.claimContacts(for: samAccount.id) }
+    _ = await log.step("Sam's claim, as Ada sees it") { try await friends.requests(of: ada.id) }
+    _ = await log.step("Ada confirms it is Sam") { try await friends.accept(samAccount.id, by: ada.id) }
     _ = await log.step("Ada links Dee to Cy") { try await friends.link(dee.id, to: .email("cy@example.com"), by: ada.id) }
     _ = await log.step("Ada removes Bob") { try await friends.remove(bob.id, by: ada.id) }
     _ = await log.step("Bob removes Eve") {

@@ -256,27 +256,32 @@ struct SecurityTests {
         }
     }
 
-    // MARK: - What the domain allows today
+    // MARK: - Claims
 
-    // Emails are not verified: whoever signs up with the email Ada gave her contact, and asks
-    // for their contacts, becomes that contact, with its expenses and balances (and so sees
-    // what Ada and Bob shared with Sam). Closing this needs a decision: verify emails, or let
-    // the contact's owner confirm the link.
-    @Test("signing up with a contact's email takes the contact over, unverified (current behaviour)")
+    @Test("signing up with a contact's email takes nothing over: the contact's owner is asked, and only their acceptance links it")
     func contactsClaimedByEmail() async throws {
         try await LiveServer.with { server in
             let world = try await World.make(on: server)
+            let (adaSaw, bobSaw) = (try await world.everythingSeen(with: world.ada.token), try await world.everythingSeen(with: world.bob.token))
             let eve = try await server.signUp("Eve", email: "sam@example.com")
             #expect(try await eve.client.claimContacts().ok.body.json.ids == [world.ada.id])
-            #expect(try await eve.client.listExpenses().ok.body.json.expenses.map(\.id) == [world.dinner.id])
-            let friends = try await eve.client.listFriends().ok.body.json.friends.map { friend in
-                switch friend {
-                case .account(let account): account.id
-                case .contact(let contact): contact.id
-                }
+            // Eve sees nothing of Sam's: no expense, no balance, no friend.
+            #expect(try await eve.client.listExpenses().ok.body.json.expenses.isEmpty)
+            #expect(try await eve.client.listBalances().ok.body.json.balances.isEmpty)
+            #expect(try await eve.client.listFriends().ok.body.json.friends.isEmpty)
+            let claim = try await world.ada.client.listFriendRequests().ok.body.json.incoming
+            #expect(claim.map(\.person.id) == [eve.id] && claim.first?.contactName == "Sam Park" && claim.first?.claimedEmail == "sam@example.com")
+            // Ada declines: Sam stays her contact, nothing she or Bob sees changed, and Eve's
+            // next claim asks nobody.
+            _ = try await world.ada.client.dropFriendRequest(path: .init(personId: eve.id)).noContent
+            #expect(try await eve.client.claimContacts().ok.body.json.ids.isEmpty)
+            guard case .contact(let sam) = try await world.ada.client.getFriend(path: .init(friendId: world.sam)).ok.body.json else {
+                Issue.record("Sam is no longer Ada's contact")
+                return
             }
-            #expect(friends == [world.ada.id])
-            #expect(try await world.ada.client.getFriend(path: .init(friendId: world.sam)).notFound.body.json.error == .notAFriend)
+            #expect(sam.id == world.sam)
+            #expect(try await world.everythingSeen(with: world.ada.token) == adaSaw)
+            #expect(try await world.everythingSeen(with: world.bob.token) == bobSaw)
         }
     }
 }

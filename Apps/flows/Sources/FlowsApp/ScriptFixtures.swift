@@ -17,7 +17,7 @@ import Primitives
 /// - `given expenses COUNT EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...`: COUNT of those,
 ///   described `DESCRIPTION 1` to `DESCRIPTION COUNT`, one day earlier each, from DAY back.
 enum ScriptFixtures {
-    static let known = "account, signed-in, friends, request, blocked, contact, expense, expenses"
+    static let known = "account, signed-in, friends, request, blocked, claims, contact, expense, expenses"
 
     static func prepare(_ container: AppContainer) -> ScriptRunner.Prepare {
         { words in
@@ -52,6 +52,10 @@ enum ScriptFixtures {
             let user = try await account(words[1], in: container)
             let other = try await account(words[2], in: container)
             try await container.friends.block(other.id, by: user.id)
+        case "claims":
+            guard words.count == 2 else { throw FixtureError("write it as: given claims EMAIL (the account claims the contacts with its email)") }
+            let user = try await account(words[1], in: container)
+            try await container.friends.claimContacts(for: user.id)
         case "contact":
             guard words.count == 3 || words.count == 4 else { throw FixtureError("write it as: given contact EMAIL NAME [CONTACT-EMAIL]") }
             let user = try await account(words[1], in: container)

@@ -106,6 +106,9 @@ public protocol FriendsReading {
     func blocks(by userID: String) throws -> [BlockRecord]
     /// The ones among `ids` with a block between them and `userID`, either way.
     func blocked(among ids: [String], for userID: String) throws -> Set<String>
+    /// Whether the owner of contact `contactID` said it is not account `accountID` (they
+    /// declined the account's claim of it).
+    func isClaimDeclined(contactID: String, accountID: String) throws -> Bool
 }
 
 /// Changes inside a transaction.
@@ -125,6 +128,8 @@ public protocol FriendsWriting: FriendsReading {
     func deleteRequests(between userID: String, and otherID: String) throws
     func insert(_ block: BlockRecord) throws
     func deleteBlock(of blockedID: String, by userID: String) throws
+    /// Keeps that the owner of contact `contactID` declined account `accountID`'s claim of it.
+    func declineClaim(contactID: String, accountID: String) throws
 }
 
 /// What a store refused.

@@ -55,5 +55,15 @@ public enum FriendsSchema {
                 CREATE INDEX friend_block_blocked ON friend_block(blocked_id, user_id);
                 """)
         }
+        migrator.registerMigration("friends.v3.declined-claims") { db in
+            try db.execute(sql: """
+                -- A contact's owner said it is not this account: its claim is not asked again.
+                CREATE TABLE friend_claim_declined (
+                    contact_id TEXT NOT NULL,
+                    account_id TEXT NOT NULL,
+                    PRIMARY KEY (contact_id, account_id)
+                ) STRICT, WITHOUT ROWID;
+                """)
+        }
     }
 }

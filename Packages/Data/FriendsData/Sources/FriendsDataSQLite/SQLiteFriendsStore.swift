@@ -89,6 +89,18 @@ private struct Transaction: FriendsWriting {
         return Set(try ids.filter { try Bool.fetchOne(statement, arguments: [userID, $0]) ?? false })
     }
 
+    func isClaimDeclined(contactID: String, accountID: String) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM friend_claim_declined WHERE contact_id = ? AND account_id = ?)"),
+            arguments: [contactID, accountID]
+        ) ?? false
+    }
+
+    func declineClaim(contactID: String, accountID: String) throws {
+        try db.cachedStatement(sql: "INSERT INTO friend_claim_declined (contact_id, account_id) VALUES (?, ?) ON CONFLICT DO NOTHING")
+            .execute(arguments: [contactID, accountID])
+    }
+
     func friendIDs(of userID: String, among ids: [String]) throws -> Set<String> {
         let statement = try db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM friendship WHERE user_id = ?1 AND friend_id = ?2)

@@ -41,14 +41,24 @@ public struct FriendRequest: Equatable, Sendable {
     /// The other side: who sent it, or to whom it went.
     public let person: PublicProfile
     public let sentAt: Date
-    /// The sender's name for the contact the recipient takes over on accepting, when the
-    /// request came from linking a contact: that contact's expenses and payments become theirs.
-    public let contactName: DisplayName?
+    /// The contact accepting links, when the request carries one.
+    public let link: Link?
 
-    public init(person: PublicProfile, sentAt: Date, contactName: DisplayName? = nil) {
+    /// A contact a request carries: accepting makes it the other account, its expenses and
+    /// payments with it.
+    public enum Link: Equatable, Sendable {
+        /// The sender's contact, by the sender's name for it: its owner asked to link it to the
+        /// recipient.
+        case sendersContact(DisplayName)
+        /// The recipient's contact, by their name for it, with the email the sender signed up
+        /// with: the sender claims to be that contact, and only its owner's acceptance links it.
+        case recipientsContact(DisplayName, email: String)
+    }
+
+    public init(person: PublicProfile, sentAt: Date, link: Link? = nil) {
         self.person = person
         self.sentAt = sentAt
-        self.contactName = contactName
+        self.link = link
     }
 }
 
@@ -178,8 +188,10 @@ public protocol FriendsService: Sendable {
     /// friend may be linked to.)
     func linkTarget(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> PublicProfile
 
-    /// Links every contact that has the user's email (in anyone's list) to the user: what
-    /// signing up with a contact's email does. Returns the contacts' owners.
+    /// Claims every contact that has the user's email (in anyone's list): each owner is sent a
+    /// friend request carrying their contact, and only their acceptance links it to the user.
+    /// What signing up with a contact's email does. A claim an owner declined, or with a block
+    /// between the two, is not made again. Returns the owners asked now.
     @discardableResult
     func claimContacts(for user: UserID) async throws(FriendsError) -> [UserID]
 

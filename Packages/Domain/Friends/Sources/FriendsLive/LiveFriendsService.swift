@@ -111,13 +111,16 @@ public struct LiveFriendsService: FriendsService {
         }
         let people = Set((incoming.map(\.fromID) + outgoing.map(\.toID) + blocks.map(\.blockedID)).map(UserID.init(rawValue:)))
         let names = people.isEmpty ? [:] : try await accountsCall { try await accounts.displayNames(of: people, for: user) }
-        let contactNames = Dictionary(contacts.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let contactsByID = Dictionary(contacts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         func request(_ record: FriendRequestRecord, person: String) -> FriendRequest? {
             guard let name = names[UserID(rawValue: person)] else { return nil }
-            return FriendRequest(
-                person: PublicProfile(id: UserID(rawValue: person), name: name), sentAt: Date(timeIntervalSince1970: record.sentAt),
-                contactName: record.contactID.flatMap { contactNames[$0] }.flatMap { try? DisplayName($0) }
-            )
+            var link: FriendRequest.Link?
+            if let contact = record.contactID.flatMap({ contactsByID[$0] }), let contactName = try? DisplayName(contact.name) {
+                // Whose contact it is says which way it goes: the sender's to the recipient, or
+                // the recipient's claimed by the sender.
+                link = contact.ownerID == record.fromID ? .sendersContact(contactName) : .recipientsContact(contactName, email: contact.email ?? "")
+            }
+            return FriendRequest(person: PublicProfile(id: UserID(rawValue: person), name: name), sentAt: Date(timeIntervalSince1970: record.sentAt), link: link)
         }
         let newestFirst: (FriendRequest, FriendRequest) -> Bool = { ($0.sentAt, $0.person.id.rawValue) > ($1.sentAt, $1.person.id.rawValue) }
         return FriendRequests(
@@ -137,9 +140,9 @@ public struct LiveFriendsService: FriendsService {
                 guard try db.friendships(of: me).count + db.requests(from: me).count < most else { throw FriendsError.tooManyFriends(nil, limit: most) }
                 try db.befriend(me, them, since: since)
                 try db.deleteRequests(between: me, and: them)
-                guard let contact = try Self.linkableContact(request.contactID, of: them, in: db) else { return [Link]() }
-                try db.setLinkedTo(me, contactID: contact.id)
-                return [Link(contact: contact, account: me)]
+                guard let link = try Self.link(carriedBy: request, in: db) else { return [Link]() }
+                try db.setLinkedTo(link.account, contactID: link.contact.id)
+                return [link]
             }
         }
         try await complete(links, by: user)
@@ -150,7 +153,13 @@ public struct LiveFriendsService: FriendsService {
         let (me, them) = (user.rawValue, person.rawValue)
         try await storing {
             try await store.write { db in
-                guard try db.request(from: them, to: me) != nil || db.request(from: me, to: them) != nil else { throw FriendsError.noRequest }
+                let theirs = try db.request(from: them, to: me)
+                guard try theirs != nil || db.request(from: me, to: them) != nil else { throw FriendsError.noRequest }
+                // A claim of the user's contact, declined: the contact is not them, and is not
+                // claimed by them again.
+                if let contactID = theirs?.contactID, try db.contact(id: contactID)?.ownerID == me {
+                    try db.declineClaim(contactID: contactID, accountID: them)
+                }
                 try db.deleteRequests(between: me, and: them)
             }
         }
@@ -209,11 +218,9 @@ public struct LiveFriendsService: FriendsService {
                     try db.befriend(me, them, since: at)
                     try db.deleteRequests(between: me, and: them)
                     var links: [Link] = []
-                    for (id, owner, account) in [(theirs.contactID, them, me), (contactID, me, them)] {
-                        guard let contact = try Self.linkableContact(id, of: owner, in: db) else { continue }
-                        try db.setLinkedTo(account, contactID: contact.id)
-                        links.append(Link(contact: contact, account: account))
-                    }
+                    if let link = try Self.link(carriedBy: theirs, in: db) { links.append(link) }
+                    if let contact = try Self.linkableContact(contactID, of: me, in: db) { links.append(Link(contact: contact, account: them)) }
+                    for link in links { try db.setLinkedTo(link.account, contactID: link.contact.id) }
                     return .friends(links)
                 }
                 let waiting = try db.request(from: me, to: them)
@@ -245,6 +252,15 @@ public struct LiveFriendsService: FriendsService {
                 if link.contact.ownerID == user.rawValue { throw .cannotLink(reason) }
             }
         }
+    }
+
+    /// The link a request carries: its contact (the sender's, or the recipient's that the sender
+    /// claimed) to the other of the two, when it may still be linked.
+    private static func link(carriedBy request: FriendRequestRecord, in db: any FriendsReading) throws -> Link? {
+        for (owner, account) in [(request.fromID, request.toID), (request.toID, request.fromID)] {
+            if let contact = try linkableContact(request.contactID, of: owner, in: db) { return Link(contact: contact, account: account) }
+        }
+        return nil
     }
 
     /// The contact `id` when it is `owner`'s and may still be linked.
@@ -353,40 +369,36 @@ public struct LiveFriendsService: FriendsService {
     public func claimContacts(for user: UserID) async throws(FriendsError) -> [UserID] {
         guard let me = try await accountsNamed([user], for: user).first else { return [] }
         let key = EmailAddress.key(for: me.email.value)
-        let id = user.rawValue
+        let (id, at, most) = (user.rawValue, now().timeIntervalSince1970, limits.friends)
         // The home asks at every start: almost always nobody has, so a read answers without
         // taking the store's write lock.
         let waiting = try await storing { try await store.read { try $0.contacts(emailKey: key).contains { $0.ownerID != id } } }
         guard waiting else { return [] }
-        let most = limits.friends
-        let claimed = try await storing {
+        let asked = try await storing {
             try await store.write { db in
-                // Each claim makes the owner a friend: one that either side has no room for stays
-                // a contact.
-                var mine = try db.friendships(of: id).count
-                var claimed: [ContactRecord] = []
+                // Each claim is a request to the contact's owner, carrying their contact: only
+                // their acceptance links it. One asked already, declined, or with a block between
+                // the two is not asked again; one the user has no room for waits.
+                var asked: [String] = []
+                var mine = try db.friendships(of: id).count + db.requests(from: id).count
                 for contact in try db.contacts(emailKey: key) where contact.ownerID != id {
-                    if try !db.isFriend(id, contact.ownerID) {
-                        guard mine < most, try db.friendships(of: contact.ownerID).count < most else { continue }
-                        mine += 1
+                    let owner = contact.ownerID
+                    guard try !db.isClaimDeclined(contactID: contact.id, accountID: id), try db.blocked(among: [owner], for: id).isEmpty else { continue }
+                    if let existing = try db.request(from: id, to: owner) {
+                        if existing.contactID == nil { try db.insert(FriendRequestRecord(fromID: id, toID: owner, sentAt: existing.sentAt, contactID: contact.id)) }
+                        continue
                     }
-                    try db.setLinkedTo(id, contactID: contact.id)
-                    claimed.append(contact)
+                    // Asked by the owner already (a link of this contact, or a request): that
+                    // request is theirs to answer from the other side.
+                    guard try db.request(from: owner, to: id) == nil, mine < most else { continue }
+                    try db.insert(FriendRequestRecord(fromID: id, toID: owner, sentAt: at, contactID: contact.id))
+                    mine += 1
+                    asked.append(owner)
                 }
-                return claimed
+                return asked
             }
         }
-        var owners: [UserID] = []
-        for contact in claimed {
-            // One that cannot be linked (they share an expense with the account) stays a contact.
-            do throws(FriendsError) {
-                try await complete(contact, linkedTo: id)
-                owners.append(UserID(rawValue: contact.ownerID))
-            } catch .cannotLink {
-                continue
-            }
-        }
-        return owners
+        return asked.map(UserID.init(rawValue:))
     }
 
     /// Moves the contact's expenses to the account, then makes the owner and the account friends

@@ -132,15 +132,16 @@ public actor AuthenticatedFlow: InventoriedFlow {
         return nil
     }
 
-    /// Contacts that others made with this user's email become this user (what they shared
-    /// moves to the account): what the home says about it, or nil when there were none. A
-    /// failure is left for the next start to try again.
+    /// Contacts that others made with this user's email are claimed: each owner is asked to
+    /// confirm it is this user, and once they do, what they shared moves to the account. What
+    /// the home says about it, or nil when nobody was asked. A failure is left for the next
+    /// start to try again.
     private func claimContacts() async -> String? {
         guard let owners = try? await dependencies.friends.claimContacts(for: user.id), !owners.isEmpty,
-              let people = try? await dependencies.accounts.users(Set(owners), for: user.id), !people.isEmpty
+              let names = try? await dependencies.friends.names(of: Set(owners), for: user.id), !names.isEmpty
         else { return nil }
-        let who = people.map(\.displayName.value).sorted().listedInWords
-        return "\(who) had you as a contact: what you shared is on your account now, and you are friends."
+        let who = names.values.map(\.value).sorted().listedInWords
+        return "\(who) had you as a contact with this email: once they confirm it is you, what you shared moves to your account and you are friends."
     }
 
     /// The Account tab; back from it, the home shows the user as they are now.

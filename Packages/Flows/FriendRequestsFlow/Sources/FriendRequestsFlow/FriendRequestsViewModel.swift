@@ -40,14 +40,12 @@ struct FriendRequestsViewModel: ViewModel {
         empty.loaded(FriendRequests())
         var states = [empty.state]
         if let name = try? DisplayName(FlowInventory.anyDetail) {
-            let (one, other) = (PublicProfile(id: UserID(rawValue: "1"), name: name), PublicProfile(id: UserID(rawValue: "2"), name: name))
+            let people = (1...3).map { PublicProfile(id: UserID(rawValue: "\($0)"), name: name) }
             let time = Date(timeIntervalSince1970: 1_800_000_000)
+            let links: [FriendRequest.Link?] = [nil, .sendersContact(name), .recipientsContact(name, email: FlowInventory.anyDetail)]
+            let requests = zip(people, links).map { FriendRequest(person: $0, sentAt: time, link: $1) }
             var all = FriendRequestsViewModel(timeZone: .gmt)
-            all.loaded(FriendRequests(
-                incoming: [FriendRequest(person: one, sentAt: time), FriendRequest(person: other, sentAt: time, contactName: name)],
-                outgoing: [FriendRequest(person: one, sentAt: time), FriendRequest(person: other, sentAt: time, contactName: name)],
-                blocked: [one]
-            ))
+            all.loaded(FriendRequests(incoming: requests, outgoing: requests, blocked: [people[0]]))
             states.append(all.state)
             var answered = all
             answered.noticed(FlowInventory.anyDetail)
@@ -87,15 +85,22 @@ struct FriendRequestsViewModel: ViewModel {
             .blocked: entries(requests.blocked),
         ]
         state.incoming = zip(people[.incoming] ?? [], requests.incoming).map { entry, request in
-            var label = "\(request.person.name.value), asked \(day(request.sentAt))"
-            if let contact = request.contactName {
-                label += ": you would take over what they shared with their contact \(contact.value)"
+            let asked = "\(request.person.name.value), asked \(day(request.sentAt))"
+            let label = switch request.link {
+            case .sendersContact(let contact)?: "\(asked): you would take over what they shared with their contact \(contact.value)"
+            case .recipientsContact(let contact, let email)?:
+                "\(asked): signed up with \(email), your contact \(contact.value)'s email. Accept only if they are \(contact.value): what you shared with \(contact.value) becomes theirs"
+            case nil: asked
             }
             return FriendRequestsViewState.Entry(id: entry.id, label: label)
         }
         state.outgoing = zip(people[.outgoing] ?? [], requests.outgoing).map { entry, request in
-            var label = "\(request.person.name.value), asked \(day(request.sentAt))"
-            if let contact = request.contactName { label += ": links your contact \(contact.value) once they accept" }
+            let asked = "\(request.person.name.value), asked \(day(request.sentAt))"
+            let label = switch request.link {
+            case .sendersContact(let contact)?: "\(asked): links your contact \(contact.value) once they accept"
+            case .recipientsContact(let contact, _)?: "\(asked): to confirm you are their contact \(contact.value)"
+            case nil: asked
+            }
             return FriendRequestsViewState.Entry(id: entry.id, label: label)
         }
         state.blocked = (people[.blocked] ?? []).map { FriendRequestsViewState.Entry(id: $0.id, label: $0.person.name.value) }

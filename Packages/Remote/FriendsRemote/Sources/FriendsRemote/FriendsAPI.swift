@@ -187,12 +187,21 @@ extension Wire {
     static var requests: WireValue<FriendRequests, Components.Schemas.FriendRequests> {
         let request = WireValue<FriendRequest, Components.Schemas.FriendRequest>(
             read: { wire, field throws(APIProblem) in
-                FriendRequest(
-                    person: try Wire.profile.read(wire.person, "\(field)/person"), sentAt: wire.sentAt,
-                    contactName: try wire.contactName.map { name throws(APIProblem) in try Wire.displayName.read(name, "\(field)/contactName") }
-                )
+                var link: FriendRequest.Link?
+                if let name = wire.contactName {
+                    let contact = try Wire.displayName.read(name, "\(field)/contactName")
+                    link = wire.claimedEmail.map { .recipientsContact(contact, email: $0) } ?? .sendersContact(contact)
+                }
+                return FriendRequest(person: try Wire.profile.read(wire.person, "\(field)/person"), sentAt: wire.sentAt, link: link)
             },
-            write: { .init(person: Wire.profile.write($0.person), sentAt: $0.sentAt, contactName: $0.contactName?.value) }
+            write: { request in
+                let (name, email): (String?, String?) = switch request.link {
+                case .sendersContact(let name): (name.value, nil)
+                case .recipientsContact(let name, let email): (name.value, email)
+                case nil: (nil, nil)
+                }
+                return .init(person: Wire.profile.write(request.person), sentAt: request.sentAt, contactName: name, claimedEmail: email)
+            }
         )
         return WireValue(
             read: { wire, field throws(APIProblem) in

@@ -59,5 +59,15 @@ public enum FriendsPostgresSchema {
             """,
             "CREATE INDEX friend_block_blocked ON friend_block (blocked_id, user_id)",
         ]),
+        // A contact's owner said it is not this account: its claim is not asked again.
+        PostgresMigration("friends.postgres.v3.declined-claims", statements: [
+            """
+            CREATE TABLE friend_claim_declined (
+                contact_id TEXT COLLATE "C" NOT NULL,
+                account_id TEXT COLLATE "C" NOT NULL,
+                PRIMARY KEY (contact_id, account_id)
+            )
+            """,
+        ]),
     ]
 }

@@ -122,6 +122,16 @@ private struct Transaction: FriendsWriting {
             """, [ids, userID]).map { try $0.text(0) })
     }
 
+    func isClaimDeclined(contactID: String, accountID: String) throws -> Bool {
+        try db.row("SELECT 1 FROM friend_claim_declined WHERE contact_id = $1 AND account_id = $2", [contactID, accountID]) != nil
+    }
+
+    func declineClaim(contactID: String, accountID: String) throws {
+        try db.execute(
+            "INSERT INTO friend_claim_declined (contact_id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [contactID, accountID]
+        )
+    }
+
     /// The pairs of `questions` where the user may name the other: friends, or their own
     /// contact (not removed, not being linked). One statement for all of them.
     func namable(_ questions: [Question]) throws -> Set<Pair> {

@@ -1490,29 +1490,41 @@ extension Components {
             public var person: Components.Schemas.Profile
             /// - Remark: Generated from `#/components/schemas/FriendRequest/sentAt`.
             public var sentAt: Foundation.Date
-            /// When the request came from linking a contact, the sender's name for it; the recipient takes over its expenses on accepting.
+            /// When the request carries a contact, its owner's name for it: accepting makes it the other account, its expenses with it.
+            /// Without `claimedEmail` it is the sender's contact (they asked to link it to the recipient).
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/FriendRequest/contactName`.
             public var contactName: Components.Schemas.DisplayName?
+            /// With `contactName`, the request is a claim: the sender signed up with this email, which the recipient's contact has,
+            /// and accepting links that contact to the sender.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendRequest/claimedEmail`.
+            public var claimedEmail: Swift.String?
             /// Creates a new `FriendRequest`.
             ///
             /// - Parameters:
             ///   - person:
             ///   - sentAt:
-            ///   - contactName: When the request came from linking a contact, the sender's name for it; the recipient takes over its expenses on accepting.
+            ///   - contactName: When the request carries a contact, its owner's name for it: accepting makes it the other account, its expenses with it.
+            ///   - claimedEmail: With `contactName`, the request is a claim: the sender signed up with this email, which the recipient's contact has,
             public init(
                 person: Components.Schemas.Profile,
                 sentAt: Foundation.Date,
-                contactName: Components.Schemas.DisplayName? = nil
+                contactName: Components.Schemas.DisplayName? = nil,
+                claimedEmail: Swift.String? = nil
             ) {
                 self.person = person
                 self.sentAt = sentAt
                 self.contactName = contactName
+                self.claimedEmail = claimedEmail
             }
             public enum CodingKeys: String, CodingKey {
                 case person
                 case sentAt
                 case contactName
+                case claimedEmail
             }
         }
         /// - Remark: Generated from `#/components/schemas/FriendRequests`.

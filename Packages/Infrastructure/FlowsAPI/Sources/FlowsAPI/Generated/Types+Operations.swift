@@ -5753,10 +5753,11 @@ public enum Operations {
     }
     /// Link every contact that has the signed-in user's email to them
     ///
-    /// What signing up with (or changing to) a contact's email does: every contact with the
-    /// user's email, in anyone's list, is linked to the user (its expenses, payments and
-    /// balances become the user's). Returns the contacts' owners. Running it again links
-    /// nothing more.
+    /// What signing up with (or changing to) a contact's email does: each owner of a contact
+    /// with the user's email is sent a friend request carrying that contact (`claimedEmail`),
+    /// and only the owner's acceptance links it to the user (its expenses, payments and
+    /// balances become the user's). Returns the owners asked now. A claim asked already,
+    /// declined by the owner, or with a block between the two is not asked again.
     ///
     ///
     /// - Remark: HTTP `POST /contacts/claim`.
