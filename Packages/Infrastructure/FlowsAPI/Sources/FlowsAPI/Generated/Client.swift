@@ -4519,7 +4519,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Link every contact that has the signed-in user's email to them
+    /// Claim every contact that has the signed-in user's email, asking each owner to confirm
     ///
     /// What signing up with (or changing to) a contact's email does: each owner of a contact
     /// with the user's email is sent a friend request carrying that contact (`claimedEmail`),

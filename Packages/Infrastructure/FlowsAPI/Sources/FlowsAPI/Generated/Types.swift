@@ -240,7 +240,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /contacts`.
     /// - Remark: Generated from `#/paths//contacts/post(addContact)`.
     func addContact(_ input: Operations.AddContact.Input) async throws -> Operations.AddContact.Output
-    /// Link every contact that has the signed-in user's email to them
+    /// Claim every contact that has the signed-in user's email, asking each owner to confirm
     ///
     /// What signing up with (or changing to) a contact's email does: each owner of a contact
     /// with the user's email is sent a friend request carrying that contact (`claimedEmail`),
@@ -932,7 +932,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Link every contact that has the signed-in user's email to them
+    /// Claim every contact that has the signed-in user's email, asking each owner to confirm
     ///
     /// What signing up with (or changing to) a contact's email does: each owner of a contact
     /// with the user's email is sent a friend request carrying that contact (`claimedEmail`),
