@@ -71,6 +71,7 @@ let package = Package(
         .package(path: "Packages/Infrastructure/PostgresStore"),
         .package(path: "Packages/Infrastructure/FlowsAPI"),
         .package(path: "Packages/Infrastructure/QRCode"),
+        .package(path: "Packages/Infrastructure/Mail"),
         .package(path: "Packages/Domain/Primitives"),
         .package(path: "Packages/Domain/Accounts"),
         .package(path: "Packages/Domain/Expenses"),
@@ -376,6 +377,10 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+        .testTarget(
+            name: "MailTests",
+            dependencies: [.product(name: "Mail", package: "Mail")]
         ),
         .testTarget(
             name: "QRCodeTests",
