@@ -167,6 +167,8 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 // SHA-256 of the keys sign-in attempts are counted under, in the shared database.
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The codes that prove emails.
+                .product(name: "Mail", package: "Mail"),
             ],
             path: "Apps/flows-server/Sources/FlowsServer"
         ),
@@ -376,6 +378,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Mail", package: "Mail"),
             ]
         ),
         .testTarget(

@@ -9,7 +9,7 @@ import Primitives
 import Testing
 
 /// The Accounts migrations, in the order they run.
-let accountsMigrations = ["accounts.v1.users-and-sessions", "accounts.v2.session-last-used", "accounts.v3.friend-codes", "accounts.v4.avatars", "accounts.v5.session-client"]
+let accountsMigrations = ["accounts.v1.users-and-sessions", "accounts.v2.session-last-used", "accounts.v3.friend-codes", "accounts.v4.avatars", "accounts.v5.session-client", "accounts.v6.email-verification"]
 
 /// A well-formed friend code for records written straight into the store.
 let testFriendCode = FriendCode.random(using: SeededRandomSource(seed: 1)).rawValue

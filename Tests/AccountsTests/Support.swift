@@ -17,20 +17,24 @@ struct AccountsFixture {
 
     init(
         tokens: any SessionTokenStore = InMemorySessionTokenStore(), seed: UInt64 = 1, database: LocalDatabase? = nil,
-        visibility: any AccountVisibility = OwnAccountOnly()
+        visibility: any AccountVisibility = OwnAccountOnly(), verification: (any VerificationCodeSender)? = nil
     ) {
         self.database = database ?? LocalDatabase(.memory, migrations: AccountsSchema.registerMigrations(in:))
         self.tokens = tokens
-        service = Self.service(on: self.database, tokens: tokens, seed: seed, clock: clock, visibility: visibility)
+        self.verification = verification
+        service = Self.service(on: self.database, tokens: tokens, seed: seed, clock: clock, visibility: visibility, verification: verification)
     }
+
+    let verification: (any VerificationCodeSender)?
 
     /// Another service on the same store and clock: another process, in effect.
     func process(tokens: any SessionTokenStore, seed: UInt64) -> LiveAccountsService {
-        Self.service(on: database, tokens: tokens, seed: seed, clock: clock, visibility: OwnAccountOnly())
+        Self.service(on: database, tokens: tokens, seed: seed, clock: clock, visibility: OwnAccountOnly(), verification: verification)
     }
 
     private static func service(
-        on database: LocalDatabase, tokens: any SessionTokenStore, seed: UInt64, clock: TestClock, visibility: any AccountVisibility
+        on database: LocalDatabase, tokens: any SessionTokenStore, seed: UInt64, clock: TestClock, visibility: any AccountVisibility,
+        verification: (any VerificationCodeSender)?
     ) -> LiveAccountsService {
         LiveAccountsService(
             store: SQLiteAccountsStore(database: database),
@@ -38,7 +42,8 @@ struct AccountsFixture {
             hasher: PasswordHasher(cost: 4),
             random: SeededRandomSource(seed: seed),
             now: { clock.now },
-            visibility: visibility
+            visibility: visibility,
+            verification: verification
         )
     }
 
@@ -58,7 +63,11 @@ final class TestClock: Sendable {
     var now: Date { time.withLock { $0 } }
 
     func advance(days: Double) {
-        time.withLock { $0 = $0.addingTimeInterval(days * 24 * 60 * 60) }
+        advance(seconds: days * 24 * 60 * 60)
+    }
+
+    func advance(seconds: Double) {
+        time.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 }
 

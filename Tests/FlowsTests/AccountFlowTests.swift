@@ -13,6 +13,7 @@ import UpdateAvatarFlow
 import UpdateDisplayNameFlow
 import UpdateEmailFlow
 import UpdatePasswordFlow
+import VerifyEmailFlow
 
 /// A parent flow: its own screen checked, its children stood in for.
 @Suite("AccountFlow")
@@ -82,6 +83,27 @@ struct AccountFlowTests {
         #expect(await flow.expectScreen("account")?.status == .notice("2 other sessions ended."))
         await flow.back()
         await flow.expectResult(AccountFlow.FlowResult.closed(moved))
+    }
+
+    @Test("an unverified email says so and offers Verify email first; once verified, neither shows")
+    func verifyEmail() async throws {
+        var user = try await fixture.existingUser(signedIn: true)
+        user.emailVerified = false
+        var verified = user
+        verified.emailVerified = true
+        let flow = start(user, fixture)
+        await flow.expectText("Email: ada@example.com (not verified: friends cannot find you by it yet)")
+        await flow.expectText("Actions: Verify email (verify-email, primary) | Change name (change-name)")
+        await flow.expectChild(VerifyEmailFlow.self, producing: .cancelled)
+        await flow.tap("verify-email")
+        #expect(await flow.expectScreen("account")?.status == nil)
+        await flow.expectChild(VerifyEmailFlow.self, producing: .verified(verified))
+        await flow.tap("verify-email")
+        await flow.expectText("Email: ada@example.com")
+        await flow.expectText("Actions: Change name (change-name)")
+        #expect(await flow.expectScreen("account")?.status == .notice("Email ada@example.com verified: friends can find you by it now."))
+        await flow.back()
+        await flow.expectResult(AccountFlow.FlowResult.closed(verified))
     }
 
     @Test("a picture avatar is shown as the picture, with the user's initials on their stand-in colour for terminals that cannot draw it")

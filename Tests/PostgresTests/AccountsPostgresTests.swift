@@ -4,6 +4,7 @@ import AccountsDataPostgres
 import AccountsLive
 import PostgresStore
 import Primitives
+import Synchronization
 import Testing
 
 @Suite("Accounts on PostgreSQL", TestDatabase.required)
@@ -129,6 +130,47 @@ struct AccountsPostgresTests {
         }
     }
 
+    @Test("email verification: unverified until the mailed code; eight wrong codes at once spend the five tries, no more")
+    func emailVerification() async throws {
+        try await PostgresWorld.run { world in
+            let codes = SentCodes()
+            @Sendable func service(_ seed: UInt64) -> LiveAccountsService {
+                LiveAccountsService(
+                    store: PostgresAccountsStore(database: world.database), tokens: InMemorySessionTokenStore(), hasher: PasswordHasher(cost: 4),
+                    random: SeededRandomSource(seed: seed), now: { world.clock.now }, visibility: OwnAccountOnly(), verification: codes
+                )
+            }
+            let accounts = service(1)
+            let ada = try await accounts.signUp(email: "ada@example.com", displayName: "Ada", password: "correct horse")
+            #expect(!ada.emailVerified)
+            #expect(try await accounts.profile(withEmail: "ada@example.com", for: ada.id) == nil)
+            let code = try #require(codes.last)
+            let wrong = code == "000000" ? "111111" : "000000"
+            let results = await withTaskGroup(of: AccountsError?.self) { group in
+                for seed in 0..<8 {
+                    let other = service(UInt64(10 + seed))
+                    group.addTask {
+                        do throws(AccountsError) {
+                            _ = try await other.verifyEmail(code: wrong, of: ada.id)
+                            return nil
+                        } catch {
+                            return error
+                        }
+                    }
+                }
+                return await group.reduce(into: [AccountsError?]()) { $0.append($1) }
+            }
+            #expect(results.compactMap { if case .wrongCode(let left)? = $0 { left } else { nil } }.sorted() == [0, 1, 2, 3, 4])
+            #expect(results.filter { $0 == AccountsError.codeExpired }.count == 3)
+            await #expect(throws: AccountsError.codeExpired) { try await accounts.verifyEmail(code: code, of: ada.id) }
+            world.clock.advance(seconds: 61)
+            try await accounts.sendVerificationCode(to: ada.id)
+            let fresh = try #require(codes.last)
+            #expect(try await accounts.verifyEmail(code: fresh, of: ada.id).emailVerified)
+            #expect(try await accounts.profile(withEmail: "ADA@example.com", for: ada.id) == ada.profile)
+        }
+    }
+
     @Test("two sign-ups with one email at the same moment: one account, the other told the email is taken")
     func concurrentSignUps() async throws {
         try await PostgresWorld.run { world in
@@ -152,6 +194,13 @@ struct AccountsPostgresTests {
             #expect(results.filter { $0 == .failure(.emailTaken) }.count == 7)
         }
     }
+}
+
+/// Keeps the codes sent, as a mailbox would.
+private final class SentCodes: VerificationCodeSender {
+    private let codes = Mutex<[String]>([])
+    var last: String? { codes.withLock { $0.last } }
+    func send(code: String, to email: EmailAddress, name: DisplayName) async throws { codes.withLock { $0.append(code) } }
 }
 
 /// How many sessions a user has in the store.

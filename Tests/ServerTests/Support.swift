@@ -28,10 +28,13 @@ struct LiveServer: Sendable {
         trustedProxies: [AddressRange] = [],
         idleTimeout: Duration = .seconds(30),
         bodyReadTimeout: Duration = .seconds(30),
+        mail: MailSetting = .off,
         _ body: @Sendable (LiveServer) async throws -> Void
     ) async throws {
         let clock = TestClock()
-        let services = ServerServices.sqlite(.memory, fast: true, now: { clock.now })
+        let services = ServerServices.sqlite(
+            .memory, fast: true, now: { clock.now }, verification: mail.codeSender(from: "flows@example.com", logger: Logger(label: "test"))
+        )
         let server = try await RunningServer.start(
             services: services, configuration: ServerConfiguration(
                 port: 0, maximumBodyBytes: maximumBodyBytes, rateLimits: limits, trustedProxies: trustedProxies, idleTimeout: idleTimeout,
@@ -186,6 +189,7 @@ final class TestClock: Sendable {
     private let time = Mutex<Date>(Date(timeIntervalSince1970: 1_800_000_000))
     var now: Date { time.withLock { $0 } }
     func advance(days: Double) { time.withLock { $0 += days * 86_400 } }
+    func advance(seconds: Double) { time.withLock { $0 += seconds } }
 }
 
 /// Sends `Authorization: Bearer TOKEN`.

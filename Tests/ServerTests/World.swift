@@ -131,6 +131,8 @@ let contractCalls: [Call] = {
         Call(id: "changeDisplayName", method: "PUT", template: "/me/display-name", body: #"{"displayName":"Mallory"}"#),
         Call(id: "changeEmail", method: "PUT", template: "/me/email", body: #"{"email":"mallory@example.com","password":"correct horse"}"#),
         Call(id: "changePassword", method: "PUT", template: "/me/password", body: #"{"currentPassword":"correct horse","newPassword":"battery staple"}"#),
+        Call(id: "verifyEmail", method: "POST", template: "/me/email-verification", body: #"{"code":"123456"}"#),
+        Call(id: "sendVerificationCode", method: "POST", template: "/me/email-verification/code"),
         Call(id: "listSessions", method: "GET", template: "/me/sessions"),
         Call(id: "endSession", method: "DELETE", template: "/me/sessions/{sessionId}", parameters: ["sessionId": "0123456789abcdef"]),
         Call(id: "endOtherSessions", method: "DELETE", template: "/me/other-sessions"),

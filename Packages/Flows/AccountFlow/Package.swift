@@ -18,6 +18,7 @@ let package = Package(
         .package(path: "../UpdateAvatarFlow"),
         .package(path: "../QrPreviewFlow"),
         .package(path: "../SessionsFlow"),
+        .package(path: "../VerifyEmailFlow"),
     ],
     targets: [
         .target(
@@ -33,6 +34,7 @@ let package = Package(
                 .product(name: "UpdateAvatarFlow", package: "UpdateAvatarFlow"),
                 .product(name: "QrPreviewFlow", package: "QrPreviewFlow"),
                 .product(name: "SessionsFlow", package: "SessionsFlow"),
+                .product(name: "VerifyEmailFlow", package: "VerifyEmailFlow"),
             ]
         ),
     ]

@@ -48,6 +48,8 @@ struct FakeAccounts: AccountsService, Fake {
     var sessions: (@Sendable (UserID) async throws(AccountsError) -> [SessionSummary])?
     var endSession: (@Sendable (SessionSummary.ID, UserID) async throws(AccountsError) -> Void)?
     var endOtherSessions: (@Sendable (UserID) async throws(AccountsError) -> Int)?
+    var sendVerificationCode: (@Sendable (UserID) async throws(AccountsError) -> Void)?
+    var verifyEmail: (@Sendable (String, UserID) async throws(AccountsError) -> User)?
     var otherwise: @Sendable (String) throws(AccountsError) -> Never = { operation throws(AccountsError) in
         unexpected(operation)
         throw .storeUnavailable("\(operation) is not part of this fake")
@@ -85,6 +87,12 @@ struct FakeAccounts: AccountsService, Fake {
     func sessions(of user: UserID) async throws(AccountsError) -> [SessionSummary] { try await (sessions ?? missing("sessions"))(user) }
     func endSession(_ id: SessionSummary.ID, of user: UserID) async throws(AccountsError) { try await (endSession ?? missing("endSession"))(id, user) }
     func endOtherSessions(of user: UserID) async throws(AccountsError) -> Int { try await (endOtherSessions ?? missing("endOtherSessions"))(user) }
+    func sendVerificationCode(to user: UserID) async throws(AccountsError) {
+        try await (sendVerificationCode ?? missing("sendVerificationCode"))(user)
+    }
+    func verifyEmail(code: String, of user: UserID) async throws(AccountsError) -> User {
+        try await (verifyEmail ?? missing("verifyEmail"))(code, user)
+    }
 }
 
 struct FakeExpenses: ExpensesService, Fake {

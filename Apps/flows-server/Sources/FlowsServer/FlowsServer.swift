@@ -112,12 +112,15 @@ public enum FlowsServer {
     public static let coding = Configuration(dateTranscoder: .iso8601WithFractionalSeconds, jsonEncodingOptions: [.sortedKeys])
 
     /// The services on `location`'s store; on PostgreSQL, each statement cancelled after
-    /// `statementTimeout` (nil: never).
-    public static func services(on location: DatabaseLocation, statementTimeout: Duration? = .seconds(5)) -> ServerServices {
+    /// `statementTimeout` (nil: never). Emails are verified with codes `verification` sends
+    /// (nil: none verified).
+    public static func services(
+        on location: DatabaseLocation, statementTimeout: Duration? = .seconds(5), verification: (any VerificationCodeSender)? = nil
+    ) -> ServerServices {
         switch location {
-        case .postgres(let url): ServerServices.postgres(url, statementTimeout: statementTimeout)
-        case .sqlite(let url): ServerServices.sqlite(.file(url))
-        case .memory: ServerServices.sqlite(.memory)
+        case .postgres(let url): ServerServices.postgres(url, statementTimeout: statementTimeout, verification: verification)
+        case .sqlite(let url): ServerServices.sqlite(.file(url), verification: verification)
+        case .memory: ServerServices.sqlite(.memory, verification: verification)
         }
     }
 

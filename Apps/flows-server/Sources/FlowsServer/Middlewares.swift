@@ -269,7 +269,7 @@ struct SessionMiddleware: ServerMiddleware {
     /// What may end a session or change what a session says of its user.
     static let accountChanges: Set<String> = [
         AccountsAPI.signOut.id, AccountsAPI.changeDisplayName.id, AccountsAPI.changeEmail.id, AccountsAPI.changePassword.id,
-        AccountsAPI.changeAvatar.id, AccountsAPI.endSession.id, AccountsAPI.endOtherSessions.id,
+        AccountsAPI.changeAvatar.id, AccountsAPI.endSession.id, AccountsAPI.endOtherSessions.id, AccountsAPI.verifyEmail.id,
     ]
 
     func intercept(

@@ -28,6 +28,8 @@ extension EndpointRoutes {
                 try await session.accounts.changePassword(from: change.current, to: change.new, of: session.user.id)
             }
         }
+        try serve(AccountsAPI.sendVerificationCode) { _, user in try await accounts.sendVerificationCode(to: user) }
+        try serve(AccountsAPI.verifyEmail) { code, user in try await accounts.verifyEmail(code: code, of: user) }
         // The request's own accounts service: it knows which session is this one.
         try serveSession(AccountsAPI.listSessions) { _, session in try await session.accounts.sessions(of: session.user.id) }
         try serveSession(AccountsAPI.endSession) { id, session in try await session.accounts.endSession(id, of: session.user.id) }

@@ -78,14 +78,16 @@ public struct ServerServices: Sendable {
     /// - Parameters:
     ///   - fast: bcrypt at its lowest cost, seeded randomness: for tests only.
     ///   - now: the clock (tests move it to end sessions).
+    ///   - verification: sends the codes that prove emails; nil: no emails verified.
     public static func sqlite(
-        _ place: LocalDatabase.Place, fast: Bool = false, now: @escaping @Sendable () -> Date = Date.init
+        _ place: LocalDatabase.Place, fast: Bool = false, now: @escaping @Sendable () -> Date = Date.init,
+        verification: (any VerificationCodeSender)? = nil
     ) -> ServerServices {
         let database = LocalDatabase(place, migrations: LocalServices.registerMigrations)
         let changes = BalanceChangeRelay()
         return live(
             stores: .sqlite(database, balancesChanged: changes.publish), changes: changes,
-            fast: fast, now: now, probe: { (try? database.writer()) != nil }, close: {}
+            fast: fast, now: now, verification: verification, probe: { (try? database.writer()) != nil }, close: {}
         )
     }
 
@@ -93,7 +95,7 @@ public struct ServerServices: Sendable {
     /// area's migrations run before the first request (each once, whichever server is first).
     public static func postgres(
         _ url: DatabaseURL, maximumConnections: Int = 16, statementTimeout: Duration? = .seconds(5), fast: Bool = false,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init, verification: (any VerificationCodeSender)? = nil
     ) -> ServerServices {
         let database = ServerDatabase(
             url: url, maximumConnections: maximumConnections, migrations: postgresMigrations, statementTimeout: statementTimeout
@@ -101,7 +103,7 @@ public struct ServerServices: Sendable {
         let changes = BalanceChangeRelay()
         return live(
             stores: postgresStores(database, balancesChanged: changes.publish), changes: changes,
-            fast: fast, now: now,
+            fast: fast, now: now, verification: verification,
             probe: {
                 do {
                     try await database.migrate()
@@ -134,7 +136,7 @@ public struct ServerServices: Sendable {
     /// The live services on the stores given.
     private static func live(
         stores: LocalServices.Stores, changes: BalanceChangeRelay,
-        fast: Bool, now: @escaping @Sendable () -> Date, probe: @escaping @Sendable () async -> Bool, close: @escaping @Sendable () async -> Void,
+        fast: Bool, now: @escaping @Sendable () -> Date, verification: (any VerificationCodeSender)?, probe: @escaping @Sendable () async -> Bool, close: @escaping @Sendable () async -> Void,
         shared: ServerDatabase? = nil
     ) -> ServerServices {
         let random: any RandomSource = fast ? SeededRandomSource(seed: 1) : SystemRandomSource()
@@ -142,7 +144,8 @@ public struct ServerServices: Sendable {
         let (store, friends) = (stores.accounts, stores.friends)
         let account: @Sendable (any SessionTokenStore, any AccountVisibility) -> LiveAccountsService = { tokens, visibility in
             LiveAccountsService(
-                store: store, tokens: tokens, hasher: hasher, random: random, now: now, visibility: visibility, client: { RequestScope.origin?.clientDescription ?? "flows-server" }
+                store: store, tokens: tokens, hasher: hasher, random: random, now: now, visibility: visibility,
+                client: { RequestScope.origin?.clientDescription ?? "flows-server" }, verification: verification
             )
         }
         let sessions: @Sendable (any SessionTokenStore) -> any AccountsService = { account($0, FriendsVisibility(store: friends)) }

@@ -64,6 +64,15 @@ struct ServerCommand: AsyncParsableCommand {
     var statementTimeout: Double = ProcessInfo.processInfo.environment["FLOWS_STATEMENT_TIMEOUT"].flatMap { Double($0) } ?? 5
 
     @Option(help: ArgumentHelp(
+        "Where mail goes, and with it whether emails are verified (env FLOWS_MAIL): sendmail:PATH hands each message to a sendmail-compatible program (msmtp, sendmail); outbox:DIR writes each to a file; log writes it to this server's log (a trial: the log shows the codes); off verifies no emails.",
+        valueName: "sendmail:PATH|outbox:DIR|log|off"
+    ))
+    var mail: String = ProcessInfo.processInfo.environment["FLOWS_MAIL"] ?? "log"
+
+    @Option(help: "The sender of the server's mail (env FLOWS_MAIL_FROM).")
+    var mailFrom: String = ProcessInfo.processInfo.environment["FLOWS_MAIL_FROM"] ?? "flows@localhost"
+
+    @Option(help: ArgumentHelp(
         "A load balancer or reverse proxy in front of the server, as an address or a range (10.0.0.0/8, fd00::/8); repeat for more (env FLOWS_TRUSTED_PROXIES, separated by commas). The client's address, for the per-address limits, is then read from the X-Forwarded-For these append to. Without one, X-Forwarded-For is ignored.",
         valueName: "range"
     ))
@@ -115,6 +124,8 @@ struct ServerCommand: AsyncParsableCommand {
         }
         let location: DatabaseLocation
         do { location = try DatabaseLocation(parsing: url) } catch { throw ValidationError(error.description) }
+        let mailSetting: MailSetting
+        do { mailSetting = try MailSetting(parsing: mail) } catch { throw ValidationError("--mail: \(error.description)") }
 
         let configuration = ServerConfiguration(
             host: host,
@@ -127,9 +138,16 @@ struct ServerCommand: AsyncParsableCommand {
             trustedProxies: try trustedProxies()
         )
         let host = host
-        logger.info("starting", metadata: ["database": "\(location)"])
+        logger.info("starting", metadata: ["database": "\(location)", "mail": "\(mailSetting)"])
+        switch mailSetting {
+        case .log: logger.warning("mail goes to this log (--mail log): fine for a trial, not for real users; see --mail")
+        case .off: logger.warning("emails are not verified (--mail off): anyone may sign up with anyone's email")
+        case .outbox, .sendmail: break
+        }
         let statementLimit: Duration? = statementTimeout > 0 ? .milliseconds(max(1, Int64((statementTimeout * 1_000).rounded()))) : nil
-        try await FlowsServer.run(configuration, services: FlowsServer.services(on: location, statementTimeout: statementLimit), logger: logger) { port in
+        try await FlowsServer.run(configuration, services: FlowsServer.services(
+                on: location, statementTimeout: statementLimit, verification: mailSetting.codeSender(from: mailFrom, logger: logger)
+            ), logger: logger) { port in
             logger.notice("serving", metadata: ["address": "http://\(host):\(port)"])
         }
     }

@@ -22,6 +22,7 @@ import UpdateDisplayNameFlow
 import UpdateEmailFlow
 import UpdatePasswordFlow
 import UserPreviewFlow
+import VerifyEmailFlow
 
 // The root manifest depends on AppFlow, the root of the flow hierarchy; every other flow is
 // built with it (each parent depends on its children), which is how this file can import them.
@@ -97,7 +98,7 @@ public enum FlowCatalog {
         },
         FlowEntry(
             AccountFlow.self, "Your account: name, email, friend code and theme, and changing them (signs in first if needed)",
-            children: [UpdateDisplayNameFlow.self, UpdateEmailFlow.self, UpdatePasswordFlow.self, UpdateAvatarFlow.self, QrPreviewFlow.self, SessionsFlow.self]
+            children: [UpdateDisplayNameFlow.self, UpdateEmailFlow.self, UpdatePasswordFlow.self, UpdateAvatarFlow.self, QrPreviewFlow.self, SessionsFlow.self, VerifyEmailFlow.self]
         ) { user, container, router in
             AccountFlow(user: user, dependencies: container, router: router)
         },
@@ -109,6 +110,9 @@ public enum FlowCatalog {
         },
         FlowEntry(SessionsFlow.self, "Where you are signed in: each session, to end one or all others (signs in first if needed)") { user, container, router in
             SessionsFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(VerifyEmailFlow.self, "Prove your email with the code mailed to it, or have a new one sent (signs in first if needed)") { user, container, router in
+            VerifyEmailFlow(user: user, dependencies: container, router: router)
         },
         FlowEntry(UpdateAvatarFlow.self, "Change your avatar: a PNG or JPEG picture, your initials on a colour, or none (signs in first if needed)") { user, container, router in
             UpdateAvatarFlow(user: user, dependencies: container, router: router)

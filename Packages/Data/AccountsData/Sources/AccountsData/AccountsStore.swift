@@ -19,6 +19,8 @@ public protocol AccountsReading {
     func sessions(userID: String) throws -> [SessionRecord]
     /// The user's avatar, or nil when they have none.
     func avatar(userID: String) throws -> AvatarRecord?
+    /// The code waiting to prove the user's email, or nil.
+    func emailVerification(userID: String) throws -> EmailVerificationRecord?
 }
 
 /// Changes inside a transaction.
@@ -43,6 +45,15 @@ public protocol AccountsWriting: AccountsReading {
     func updatePasswordHash(userID: String, to hash: String) throws
     /// Replaces a user's avatar; nil removes it.
     func saveAvatar(_ avatar: AvatarRecord?, userID: String) throws
+    /// Records when the user's email was proved; nil makes it unproved.
+    func setEmailVerified(userID: String, at time: Double?) throws
+    /// Keeps `record` as the user's waiting code, in place of any other.
+    func saveEmailVerification(_ record: EmailVerificationRecord) throws
+    /// Takes one try of the user's waiting code, in one statement (tries made at once each
+    /// count): how many are left after it, or nil when none was left to take.
+    func takeEmailVerificationTry(userID: String) throws -> Int?
+    /// Drops the user's waiting code, if any.
+    func deleteEmailVerification(userID: String) throws
 }
 
 /// Failures a store reports in terms the domain can act on.

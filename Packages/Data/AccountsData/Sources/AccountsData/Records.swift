@@ -12,9 +12,12 @@ public struct UserRecord: Equatable, Sendable {
     public var passwordHash: String
     /// Seconds since 1970 in UTC.
     public var createdAt: Double
+    /// When the user proved they read the mail of ``email`` (seconds since 1970), or nil.
+    public var emailVerifiedAt: Double?
 
     public init(
-        id: String, email: String, emailKey: String, displayName: String, friendCode: String, passwordHash: String, createdAt: Double
+        id: String, email: String, emailKey: String, displayName: String, friendCode: String, passwordHash: String, createdAt: Double,
+        emailVerifiedAt: Double? = nil
     ) {
         self.id = id
         self.email = email
@@ -23,6 +26,28 @@ public struct UserRecord: Equatable, Sendable {
         self.friendCode = friendCode
         self.passwordHash = passwordHash
         self.createdAt = createdAt
+        self.emailVerifiedAt = emailVerifiedAt
+    }
+}
+
+/// The code waiting to prove a user's email; one per user, the last sent.
+public struct EmailVerificationRecord: Equatable, Sendable {
+    public var userID: String
+    /// The key of the email the code was sent to: it proves that one only.
+    public var emailKey: String
+    /// SHA-256 of the user's id and the code, in hexadecimal; never the code.
+    public var codeHash: String
+    /// Seconds since 1970 in UTC.
+    public var sentAt: Double
+    /// Wrong codes still allowed.
+    public var triesLeft: Int
+
+    public init(userID: String, emailKey: String, codeHash: String, sentAt: Double, triesLeft: Int) {
+        self.userID = userID
+        self.emailKey = emailKey
+        self.codeHash = codeHash
+        self.sentAt = sentAt
+        self.triesLeft = triesLeft
     }
 }
 

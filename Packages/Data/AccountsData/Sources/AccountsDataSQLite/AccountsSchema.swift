@@ -71,5 +71,21 @@ public enum AccountsSchema {
         migrator.registerMigration("accounts.v5.session-client") { db in
             try db.execute(sql: "ALTER TABLE session ADD COLUMN client TEXT NOT NULL DEFAULT '' CHECK (length(client) <= 200)")
         }
+        // Whether a user proved their email, and the code waiting to prove it (hashed; one per
+        // user). Accounts from before are unproved; where no emails are verified (this store on
+        // one machine), that changes nothing.
+        migrator.registerMigration("accounts.v6.email-verification") { db in
+            try db.execute(sql: """
+                ALTER TABLE user ADD COLUMN email_verified_at REAL;
+
+                CREATE TABLE email_verification (
+                    user_id TEXT PRIMARY KEY NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    email_key TEXT NOT NULL CHECK (length(email_key) > 0),
+                    code_hash TEXT NOT NULL CHECK (length(code_hash) = 64),
+                    sent_at REAL NOT NULL,
+                    tries_left INTEGER NOT NULL CHECK (tries_left >= 0)
+                ) STRICT;
+                """)
+        }
     }
 }

@@ -122,6 +122,37 @@ private struct Transaction: AccountsWriting {
         try refusals { try db.cachedStatement(sql: "UPDATE user SET password_hash = ? WHERE id = ?").execute(arguments: [hash, userID]) }
     }
 
+    func emailVerification(userID: String) throws -> EmailVerificationRecord? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM email_verification WHERE user_id = ?"), arguments: [userID]).map { row in
+            EmailVerificationRecord(
+                userID: row["user_id"], emailKey: row["email_key"], codeHash: row["code_hash"], sentAt: row["sent_at"], triesLeft: row["tries_left"]
+            )
+        }
+    }
+
+    func setEmailVerified(userID: String, at time: Double?) throws {
+        try db.cachedStatement(sql: "UPDATE user SET email_verified_at = ? WHERE id = ?").execute(arguments: [time, userID])
+    }
+
+    func saveEmailVerification(_ record: EmailVerificationRecord) throws {
+        try refusals {
+            try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO email_verification (user_id, email_key, code_hash, sent_at, tries_left) VALUES (?, ?, ?, ?, ?)"
+            ).execute(arguments: [record.userID, record.emailKey, record.codeHash, record.sentAt, record.triesLeft])
+        }
+    }
+
+    func takeEmailVerificationTry(userID: String) throws -> Int? {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "UPDATE email_verification SET tries_left = tries_left - 1 WHERE user_id = ? AND tries_left > 0 RETURNING tries_left"),
+            arguments: [userID]
+        )
+    }
+
+    func deleteEmailVerification(userID: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM email_verification WHERE user_id = ?").execute(arguments: [userID])
+    }
+
     /// Turns a constraint's refusal into a store error the domain can name, never "unavailable".
     private func refusals(_ work: () throws -> Void) throws {
         do {
@@ -150,7 +181,8 @@ extension UserRecord {
             displayName: row["display_name"],
             friendCode: row["friend_code"],
             passwordHash: row["password_hash"],
-            createdAt: row["created_at"]
+            createdAt: row["created_at"],
+            emailVerifiedAt: row["email_verified_at"]
         )
     }
 }

@@ -17,6 +17,15 @@ public enum AccountsError: Error, Equatable, Sendable {
     case noSuchAccount
     /// The session to end is not one of the user's, or has already ended.
     case noSuchSession
+    /// The email is verified already: there is no code to send.
+    case alreadyVerified
+    /// The code entered is not the one sent; so many tries are left.
+    case wrongCode(triesLeft: Int)
+    /// No code is waiting: none was sent, it is over an hour old, it was tried too often, or
+    /// it went to an email the user no longer has.
+    case codeExpired
+    /// The code could not be sent; the text says why. The account is as it was.
+    case mailUnavailable(String)
     /// A rule of the store refused the change (one the checks above should have caught); the
     /// text says which. Nothing was changed.
     case refused(String)
@@ -43,6 +52,13 @@ public enum AccountsError: Error, Equatable, Sendable {
         case .samePassword: "The new password is the current one; choose another."
         case .noSuchAccount: "This account no longer exists; sign in again."
         case .noSuchSession: "That session has already ended."
+        case .alreadyVerified: "Your email is verified already."
+        case .wrongCode(let triesLeft):
+            triesLeft == 0
+                ? "That is not the code we sent, and it was the last try; ask for a new code."
+                : "That is not the code we sent; \(triesLeft) \(triesLeft == 1 ? "try" : "tries") left."
+        case .codeExpired: "That code is no longer good; ask for a new one."
+        case .mailUnavailable(let reason): "The code could not be sent (\(reason)); try again later."
         case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         case .signedOut: ServerMessages.signedOut

@@ -49,13 +49,29 @@ public protocol AccountsService: Sendable {
 
     /// Changes the user's email once their current password checks out; the new email must be
     /// valid and unique after normalisation. Every other session of the user ends; this store's
-    /// current one stays.
+    /// current one stays. Where emails are verified, the new one is not until its code is
+    /// entered: a code is sent to it.
     func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User
 
     /// Changes the user's password once the current one checks out; the new one follows the
     /// sign-up rules and differs from the current one. Every other session of the user ends;
     /// this store's current one stays.
     func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError)
+
+    // MARK: - Email verification, by the acting user on their own account
+
+    /// Sends a new code to the user's email, in place of any earlier one. Refused with
+    /// ``AccountsError/alreadyVerified`` when there is nothing to prove, with
+    /// ``AccountsError/tooManyAttempts(seconds:)`` within ``EmailVerificationPolicy/resendInterval``
+    /// of the last, and with ``AccountsError/mailUnavailable(_:)`` when it could not be sent.
+    func sendVerificationCode(to user: UserID) async throws(AccountsError)
+
+    /// Marks the user's email verified when `code` is the one last sent to it: refused with
+    /// ``AccountsError/wrongCode(triesLeft:)``, or ``AccountsError/codeExpired`` once it is
+    /// older than ``EmailVerificationPolicy/codeLifetime``, was tried
+    /// ``EmailVerificationPolicy/tries`` times, or was sent to an email the user no longer has.
+    /// A verified email is answered with the user as they are.
+    func verifyEmail(code: String, of user: UserID) async throws(AccountsError) -> User
 
     // MARK: - Sessions, each by the acting user on their own
 
@@ -121,6 +137,32 @@ public enum StoredSession: Equatable, Sendable {
     /// What to tell someone whose session expired.
     public static let expiredNotice =
         "You were signed out: a session ends after \(SessionPolicy.idleDays) days without use, or \(SessionPolicy.lifetimeDays) days in all; sign in again."
+}
+
+/// How emails are proved: a code of ``codeLength`` digits, mailed at sign-up, at an email
+/// change and on request, good for ``codeLifetime`` seconds and ``tries`` tries.
+public enum EmailVerificationPolicy {
+    public static let codeLength = 6
+    /// Seconds a code is good for: an hour.
+    public static let codeLifetime: Double = 60 * 60
+    /// Wrong codes allowed before the code ends.
+    public static let tries = 5
+    /// Seconds between two codes sent on request.
+    public static let resendInterval: Double = 60
+
+    /// `text` without spaces and dashes (`123 456`, `123-456`), when it is a code's digits.
+    public static func normalisedCode(_ text: String) -> String? {
+        let digits = text.filter { $0 != " " && $0 != "-" }
+        guard digits.count == codeLength, digits.unicodeScalars.allSatisfy({ (48...57).contains($0.value) }) else { return nil }
+        return digits
+    }
+}
+
+/// What proves an email: the code of ``EmailVerificationPolicy``, sent by mail (or, on one
+/// machine trying the server out, written to its log).
+public protocol VerificationCodeSender: Sendable {
+    /// Sends `code` to `email`, addressed to `name`; throws a reason in words when it could not.
+    func send(code: String, to email: EmailAddress, name: DisplayName) async throws
 }
 
 /// One of a user's sessions, as their list of sessions shows it.

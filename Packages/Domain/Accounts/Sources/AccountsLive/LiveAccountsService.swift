@@ -7,7 +7,8 @@ import Synchronization
 /// The accounts service of the app, on top of an ``AccountsStore`` and a ``SessionTokenStore``.
 ///
 /// Another account's email and friend code are shown only where `visibility` says: see
-/// ``AccountVisibility``.
+/// ``AccountVisibility``. Emails are verified when a ``VerificationCodeSender`` is given (a
+/// server's); without one every email counts as verified.
 public struct LiveAccountsService: AccountsService, AccountNames {
     private let store: any AccountsStore
     private let visibility: any AccountVisibility
@@ -17,6 +18,8 @@ public struct LiveAccountsService: AccountsService, AccountNames {
     private let now: @Sendable () -> Date
     /// What signs in, in words, kept with each new session (read when it starts).
     private let client: @Sendable () -> String
+    /// Sends the codes that prove emails; nil where emails are not verified.
+    private let verification: (any VerificationCodeSender)?
     /// The token of the session this service signed in or found, so signing out ends it even
     /// when the kept file is gone.
     private let current = CurrentSession()
@@ -28,9 +31,11 @@ public struct LiveAccountsService: AccountsService, AccountNames {
         random: any RandomSource = SystemRandomSource(),
         now: @escaping @Sendable () -> Date = Date.init,
         visibility: any AccountVisibility,
-        client: @escaping @Sendable () -> String = { "flows on this machine" }
+        client: @escaping @Sendable () -> String = { "flows on this machine" },
+        verification: (any VerificationCodeSender)? = nil
     ) {
         self.client = client
+        self.verification = verification
         self.store = store
         self.visibility = visibility
         self.tokens = tokens
@@ -55,6 +60,13 @@ public struct LiveAccountsService: AccountsService, AccountNames {
         let passwordHash = try await hasher.hash(password)
         let createdAt = now().timeIntervalSince1970
         let random = random
+        let proof = verification == nil ? nil : VerificationCode.random(using: random)
+        let waiting = proof.map {
+            EmailVerificationRecord(
+                userID: id.rawValue, emailKey: key, codeHash: VerificationCode.hash($0.digits, of: id.rawValue), sentAt: createdAt,
+                triesLeft: EmailVerificationPolicy.tries
+            )
+        }
         let code = try await startSession(for: id.rawValue) { db in
             // Drawn inside the write transaction, which holds the store's write lock: a code
             // found free here is still free when the row goes in. (Two draws alike among 31^8
@@ -65,9 +77,12 @@ public struct LiveAccountsService: AccountsService, AccountNames {
                 id: id.rawValue, email: address.value, emailKey: address.key, displayName: name.value,
                 friendCode: code.rawValue, passwordHash: passwordHash, createdAt: createdAt
             ))
+            if let waiting { try db.saveEmailVerification(waiting) }
             return code
         }
-        return User(id: id, email: address, displayName: name, friendCode: code)
+        // The account stands whether or not the code could be sent: a new one can be asked for.
+        if let proof { try? await deliver(proof, of: id.rawValue, to: address, name: name) }
+        return User(id: id, email: address, displayName: name, friendCode: code, emailVerified: verification == nil)
     }
 
     public func signIn(email: String, password: String) async throws(AccountsError) -> User {
@@ -173,7 +188,9 @@ public struct LiveAccountsService: AccountsService, AccountNames {
     public func profile(withEmail email: String, for user: UserID) async throws(AccountsError) -> PublicProfile? {
         let key = EmailAddress.key(for: email)
         guard let record = try await storing({ try await store.read { try $0.user(emailKey: key) } }) else { return nil }
-        return try self.user(from: record).profile
+        let found = try self.user(from: record)
+        // Nobody is found by an email they have not proved is theirs.
+        return found.emailVerified ? found.profile : nil
     }
 
     // MARK: - Account settings
@@ -200,22 +217,120 @@ public struct LiveAccountsService: AccountsService, AccountNames {
         let id = user.rawValue
         let tokens = tokens
         let remembered = self.current.token.withLock { $0 }
+        let time = now().timeIntervalSince1970
+        let proof = verification == nil ? nil : VerificationCode.random(using: random)
         let record = try await storing {
             let kept = try remembered ?? tokens.load()
-            return try await store.write { db in
+            return try await store.write { db -> (UserRecord?, sent: Bool) in
                 // The password checked is still the account's: nobody changed it meanwhile.
                 guard let current = try db.user(id: id), current.passwordHash == checked.passwordHash else {
                     throw AccountsError.wrongPassword
                 }
                 try db.updateEmail(userID: id, to: address.value, key: address.key)
+                // A new address is unproved until its code is entered (the same one in another
+                // case stays as it was).
+                var sent = false
+                if let proof, current.emailKey != address.key {
+                    try db.setEmailVerified(userID: id, at: nil)
+                    try db.saveEmailVerification(EmailVerificationRecord(
+                        userID: id, emailKey: address.key, codeHash: VerificationCode.hash(proof.digits, of: id), sentAt: time,
+                        triesLeft: EmailVerificationPolicy.tries
+                    ))
+                    sent = true
+                }
                 // Every other session ends: one that someone else holds is not theirs to keep
                 // once the account's address is no longer the one they may have known.
                 try db.deleteSessions(userID: id, except: kept.map(SessionToken.hash))
-                return try db.user(id: id)
+                return (try db.user(id: id), sent)
             }
         }
-        guard let record else { throw .noSuchAccount }
-        return try self.user(from: record)
+        guard let changed = record.0 else { throw .noSuchAccount }
+        let updated = try self.user(from: changed)
+        if let proof, record.sent { try? await deliver(proof, of: id, to: address, name: updated.displayName) }
+        return updated
+    }
+
+    // MARK: - Email verification
+
+    public func sendVerificationCode(to user: UserID) async throws(AccountsError) {
+        guard verification != nil else { throw .alreadyVerified }
+        let id = user.rawValue
+        let time = now().timeIntervalSince1970
+        let proof = VerificationCode.random(using: random)
+        let record = try await storing {
+            try await store.write { db -> UserRecord in
+                guard let record = try db.user(id: id) else { throw AccountsError.noSuchAccount }
+                guard record.emailVerifiedAt == nil else { throw AccountsError.alreadyVerified }
+                // One code a minute at most: asking cannot fill someone's mailbox.
+                if let waiting = try db.emailVerification(userID: id), waiting.emailKey == record.emailKey {
+                    let since = time - waiting.sentAt
+                    if since >= 0, since < EmailVerificationPolicy.resendInterval {
+                        throw AccountsError.tooManyAttempts(seconds: max(1, Int((EmailVerificationPolicy.resendInterval - since).rounded(.up))))
+                    }
+                }
+                try db.saveEmailVerification(EmailVerificationRecord(
+                    userID: id, emailKey: record.emailKey, codeHash: VerificationCode.hash(proof.digits, of: id), sentAt: time,
+                    triesLeft: EmailVerificationPolicy.tries
+                ))
+                return record
+            }
+        }
+        let found = try self.user(from: record)
+        try await deliver(proof, of: id, to: found.email, name: found.displayName)
+    }
+
+    public func verifyEmail(code: String, of user: UserID) async throws(AccountsError) -> User {
+        let id = user.rawValue
+        let time = now().timeIntervalSince1970
+        let digits = EmailVerificationPolicy.normalisedCode(code)
+        let checking = verification != nil
+        let outcome = try await storing {
+            try await store.write { db -> CodeCheck in
+                guard let record = try db.user(id: id) else { throw AccountsError.noSuchAccount }
+                guard checking, record.emailVerifiedAt == nil else { return .verified(record) }
+                guard let waiting = try db.emailVerification(userID: id), waiting.emailKey == record.emailKey,
+                    time - waiting.sentAt <= EmailVerificationPolicy.codeLifetime
+                else {
+                    try db.deleteEmailVerification(userID: id)
+                    return .expired
+                }
+                // Not six digits: a slip of the keyboard, which costs no try.
+                guard let digits else { return .wrong(triesLeft: waiting.triesLeft) }
+                // The try is taken first, in one statement: tries made at once each count.
+                guard let left = try db.takeEmailVerificationTry(userID: id) else { return .expired }
+                // A code used up stays until the next is sent: its time still spaces the codes.
+                guard VerificationCode.hash(digits, of: id) == waiting.codeHash else { return .wrong(triesLeft: left) }
+                try db.setEmailVerified(userID: id, at: time)
+                try db.deleteEmailVerification(userID: id)
+                return try db.user(id: id).map(CodeCheck.verified) ?? .expired
+            }
+        }
+        switch outcome {
+        case .verified(let record): return try self.user(from: record)
+        case .wrong(let left): throw .wrongCode(triesLeft: left)
+        case .expired: throw .codeExpired
+        }
+    }
+
+    private enum CodeCheck: Sendable {
+        case verified(UserRecord)
+        case wrong(triesLeft: Int)
+        case expired
+    }
+
+    /// Sends `proof` to the user; when it cannot be sent, the waiting code is dropped (so a new
+    /// one may be asked for at once) and the reason thrown.
+    private func deliver(_ proof: VerificationCode, of user: String, to address: EmailAddress, name: DisplayName) async throws(AccountsError) {
+        guard let verification else { return }
+        do {
+            try await verification.send(code: proof.digits, to: address, name: name)
+        } catch {
+            let hash = VerificationCode.hash(proof.digits, of: user)
+            _ = try? await store.write { db in
+                if try db.emailVerification(userID: user)?.codeHash == hash { try db.deleteEmailVerification(userID: user) }
+            }
+            throw .mailUnavailable("\(error)")
+        }
     }
 
     public func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError) {
@@ -409,7 +524,7 @@ public struct LiveAccountsService: AccountsService, AccountNames {
         do {
             return User(
                 id: UserID(rawValue: record.id), email: try EmailAddress(record.email), displayName: try DisplayName(record.displayName),
-                friendCode: try FriendCode(record.friendCode)
+                friendCode: try FriendCode(record.friendCode), emailVerified: verification == nil || record.emailVerifiedAt != nil
             )
         } catch {
             throw .storeUnavailable("the stored account \(record.id) is damaged")

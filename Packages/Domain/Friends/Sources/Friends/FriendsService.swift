@@ -191,7 +191,8 @@ public protocol FriendsService: Sendable {
     /// Claims every contact that has the user's email (in anyone's list): each owner is sent a
     /// friend request carrying their contact, and only their acceptance links it to the user.
     /// What signing up with a contact's email does. A claim an owner declined, or with a block
-    /// between the two, is not made again. Returns the owners asked now.
+    /// between the two, is not made again; an unverified email (``User/emailVerified``) claims
+    /// nothing. Returns the owners asked now.
     @discardableResult
     func claimContacts(for user: UserID) async throws(FriendsError) -> [UserID]
 

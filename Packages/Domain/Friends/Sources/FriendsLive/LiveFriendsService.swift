@@ -367,7 +367,8 @@ public struct LiveFriendsService: FriendsService {
     }
 
     public func claimContacts(for user: UserID) async throws(FriendsError) -> [UserID] {
-        guard let me = try await accountsNamed([user], for: user).first else { return [] }
+        // Only an email the user proved is theirs claims anything.
+        guard let me = try await accountsNamed([user], for: user).first, me.emailVerified else { return [] }
         let key = EmailAddress.key(for: me.email.value)
         let (id, at, most) = (user.rawValue, now().timeIntervalSince1970, limits.friends)
         // The home asks at every start: almost always nobody has, so a read answers without

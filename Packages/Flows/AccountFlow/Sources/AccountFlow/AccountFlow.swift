@@ -7,6 +7,7 @@ import UpdateAvatarFlow
 import UpdateDisplayNameFlow
 import UpdateEmailFlow
 import UpdatePasswordFlow
+import VerifyEmailFlow
 
 /// The Account tab: who the user is (name, email, friend code), their theme, and one action per
 /// change they can make, each its own flow. After a change, a notice says what changed.
@@ -20,7 +21,7 @@ public actor AccountFlow: InventoriedFlow {
 
     /// What the flow needs from the app: its own needs and its children's.
     public protocol Dependencies: UpdateDisplayNameFlow.Dependencies, UpdateEmailFlow.Dependencies, UpdatePasswordFlow.Dependencies, UpdateAvatarFlow.Dependencies,
-        SessionsFlow.Dependencies
+        SessionsFlow.Dependencies, VerifyEmailFlow.Dependencies
     {
         var accounts: any AccountsService { get }
         var preferences: any PreferencesService { get }
@@ -30,6 +31,8 @@ public actor AccountFlow: InventoriedFlow {
     /// The changes the tab offers, each a child flow; each gives back the notice to show, or
     /// nil when it was cancelled.
     static let changes = ChildMenu<AccountFlow, String?>([
+        // Offered only while the email is unverified (``AccountViewModel``).
+        .init(AccountViewModel.verifyEmail, "Verify email", role: .primary) { flow in await flow.verifyEmail() },
         .init("change-name", "Change name") { flow in await flow.changeName() },
         .init("change-email", "Change email") { flow in await flow.changeEmail() },
         .init("change-password", "Change password") { flow in await flow.changePassword() },
@@ -150,7 +153,20 @@ public actor AccountFlow: InventoriedFlow {
         case .changed(let updated):
             user = updated
             changed = true
-            return "Email changed to \(updated.email.value); your other sessions are signed out."
+            let verify = updated.emailVerified ? "" : " We sent a code to it: enter it under Verify email."
+            return "Email changed to \(updated.email.value); your other sessions are signed out.\(verify)"
+        case .cancelled:
+            return nil
+        }
+    }
+
+    private func verifyEmail() async -> String? {
+        guard !user.emailVerified else { return "Your email is verified already." }
+        switch await router.start(VerifyEmailFlow(user: user, dependencies: dependencies, router: router)) {
+        case .verified(let updated):
+            user = updated
+            changed = true
+            return "Email \(updated.email.value) verified: friends can find you by it now."
         case .cancelled:
             return nil
         }

@@ -14,7 +14,7 @@ struct AccountView: View {
         return Screen(
             id: Self.screenID,
             title: "Account",
-            text: ["Name: \(state.name)", "Email: \(state.email)", "Friend code: \(state.friendCode)", "Avatar: \(state.avatar)"],
+            text: ["Name: \(state.name)", "Email: \(state.email)\(state.unverified ? " (not verified: friends cannot find you by it yet)" : "")", "Friend code: \(state.friendCode)", "Avatar: \(state.avatar)"],
             figures: state.avatarFigure.map { [$0] } ?? [],
             fields: [
                 Field(id: Self.theme, label: "Theme", input: .choice(themes, selected: state.theme.map { ElementID($0.rawValue) }), hint: "the colours of every screen"),

@@ -18,6 +18,8 @@ struct AccountViewState: Equatable, Sendable {
     var defaultCurrency: Currency?
     /// The changes offered, one per child flow.
     var actions: [Action]
+    /// Whether the email still waits for its code.
+    var unverified = false
     var phase = Phase.idle
     /// What the last change did ("Name changed to ...").
     var notice: String?
@@ -28,21 +30,37 @@ struct AccountViewModel: ViewModel {
     /// A state for each thing the screen can show: the flow's coverage inventory is drawn from
     /// these.
     static func examples(actions: [Action]) -> [AccountViewState] {
-        let user = AccountViewState(name: "", email: "", friendCode: "", theme: .dark, defaultCurrency: .eur, actions: actions)
+        let user = AccountViewState(
+            name: "", email: "", friendCode: "", theme: .dark, defaultCurrency: .eur, actions: offered(actions, verified: true)
+        )
         var failed = user
         failed.phase = .failed(PreferencesError.storeUnavailable(FlowInventory.anyDetail).message)
         var noticed = user
         noticed.notice = FlowInventory.anyDetail
-        return [user, failed, noticed]
+        var unverified = user
+        unverified.actions = offered(actions, verified: false)
+        unverified.unverified = true
+        return [user, failed, noticed, unverified]
     }
+
+    /// The child that proves the email: offered only while it is unverified.
+    static let verifyEmail: ElementID = "verify-email"
 
     private(set) var state: AccountViewState
     private(set) var preferences: Preferences?
+    /// Every change, offered or not.
+    private let actions: [Action]
 
     init(user: User, actions: [Action]) {
+        self.actions = actions
         state = AccountViewState(
-            name: user.displayName.value, email: user.email.value, friendCode: user.friendCode.description, actions: actions
+            name: user.displayName.value, email: user.email.value, friendCode: user.friendCode.description,
+            actions: Self.offered(actions, verified: user.emailVerified), unverified: !user.emailVerified
         )
+    }
+
+    private static func offered(_ actions: [Action], verified: Bool) -> [Action] {
+        verified ? actions.filter { $0.id != verifyEmail } : actions
     }
 
     mutating func loaded(_ preferences: Preferences) {
@@ -75,6 +93,8 @@ struct AccountViewModel: ViewModel {
     mutating func returned(user: User, notice: String?) {
         state.name = user.displayName.value
         state.email = user.email.value
+        state.actions = Self.offered(actions, verified: user.emailVerified)
+        state.unverified = !user.emailVerified
         state.notice = notice
         state.phase = .idle
     }

@@ -61,7 +61,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
         await dependencies.themes.follow(user.id)
         // The home opens on the Expenses tab, saying what signing in found; back from it, the
         // home shows its tabs.
-        _ = await expenses(saying: await claimContacts())
+        _ = await expenses(saying: user.emailVerified ? await claimContacts() : Self.unverifiedNotice(user))
         let result = await home()
         // Signed out: nobody's theme any more. (Closing the app keeps the user signed in.)
         if result == .signedOut { await dependencies.themes.follow(nil) }
@@ -142,6 +142,12 @@ public actor AuthenticatedFlow: InventoriedFlow {
         else { return nil }
         let who = names.values.map(\.value).sorted().listedInWords
         return "\(who) had you as a contact with this email: once they confirm it is you, what you shared moves to your account and you are friends."
+    }
+
+    /// What the home says while the email waits for its code (an unverified account claims no
+    /// contacts: nobody is asked).
+    private static func unverifiedNotice(_ user: User) -> String {
+        "Your email \(user.email.value) is not verified yet: enter the code we sent under Account, Verify email."
     }
 
     /// The Account tab; back from it, the home shows the user as they are now.

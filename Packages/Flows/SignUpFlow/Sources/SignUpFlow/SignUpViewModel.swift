@@ -72,7 +72,7 @@ struct SignUpViewModel: FormViewModel {
             state.password.error = error.message
             state.phase = .idle
         case .wrongEmailOrPassword, .wrongPassword, .samePassword, .noSuchAccount, .noSuchSession, .refused, .storeUnavailable, .signedOut,
-             .tooManyAttempts, .serverUnreachable:
+             .tooManyAttempts, .serverUnreachable, .alreadyVerified, .wrongCode, .codeExpired, .mailUnavailable:
             state.phase = .failed(error.message)
         }
     }

@@ -32,6 +32,10 @@ public struct SQLRow {
         try required(column, try decode(Double?.self, column))
     }
 
+    public func optionalReal(_ column: Int) throws(ServerDatabaseError) -> Double? {
+        try decode(Double?.self, column)
+    }
+
     public func boolean(_ column: Int) throws(ServerDatabaseError) -> Bool {
         try required(column, try decode(Bool?.self, column))
     }

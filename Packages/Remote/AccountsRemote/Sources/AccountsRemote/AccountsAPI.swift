@@ -36,6 +36,12 @@ public enum AccountsAPI {
     public static let changePassword = Call<(current: String, new: String), Void>(
         "changePassword", .put, "/me/password", status: .noContent, request: .body(Wire.passwordChange), response: .none, problems: problems
     )
+    public static let verifyEmail = Call<String, User>(
+        "verifyEmail", .post, "/me/email-verification", request: .body(Wire.emailVerification), response: .json(Wire.user), problems: problems
+    )
+    public static let sendVerificationCode = Call<Void, Void>(
+        "sendVerificationCode", .post, "/me/email-verification/code", status: .noContent, request: .none, response: .none, problems: problems
+    )
     public static let listSessions = Call<Void, [SessionSummary]>(
         "listSessions", .get, "/me/sessions", request: .none, response: .json(Wire.sessionList), problems: problems
     )
@@ -82,6 +88,13 @@ public enum AccountsAPI {
             case .samePassword: APIProblem(.unprocessableContent, .samePassword, error.message)
             case .noSuchAccount: APIProblem(.unauthorized, .noSuchAccount, error.message)
             case .noSuchSession: APIProblem(.notFound, .sessionNotFound, error.message)
+            case .alreadyVerified: APIProblem(.conflict, .alreadyVerified, error.message)
+            case .wrongCode(let triesLeft):
+                APIProblem(.unprocessableContent, .wrongCode, error.message, details: .init(triesLeft: Int32(clamping: triesLeft)))
+            case .codeExpired: APIProblem(.unprocessableContent, .codeExpired, error.message)
+            case .mailUnavailable(let reason):
+                // The reason names the mail system's insides: to the log, not to the client.
+                APIProblem(.serviceUnavailable, .mailUnavailable, "The code could not be sent; try again later.").logging(reason)
             case .refused(let rule): .refused(rule)
             case .storeUnavailable(let reason), .serverUnreachable(let reason): .storeUnavailable(reason)
             case .signedOut: .unauthenticated(error.message, tokenSent: true)
@@ -99,6 +112,10 @@ public enum AccountsAPI {
             case .samePassword?: return .samePassword
             case .noSuchAccount?: return .noSuchAccount
             case .sessionNotFound?: return .noSuchSession
+            case .alreadyVerified?: return .alreadyVerified
+            case .wrongCode?: return .wrongCode(triesLeft: max(0, Int(failure.details?.triesLeft ?? 0)))
+            case .codeExpired?: return .codeExpired
+            case .mailUnavailable?: return .mailUnavailable("the server's mail system did not take it")
             case .unauthenticated?, .sessionExpired?: return .signedOut
             case .rateLimited?:
                 if case .refused(_, _, let seconds) = failure { return .tooManyAttempts(seconds: seconds ?? 60) }
@@ -120,10 +137,15 @@ extension Wire {
                 User(
                     id: UserID(rawValue: wire.id), email: try email.read(wire.email, "\(field)/email"),
                     displayName: try displayName.read(wire.displayName, "\(field)/displayName"),
-                    friendCode: try friendCode.read(wire.friendCode, "\(field)/friendCode")
+                    friendCode: try friendCode.read(wire.friendCode, "\(field)/friendCode"), emailVerified: wire.emailVerified
                 )
             },
-            write: { .init(id: $0.id.rawValue, email: $0.email.value, displayName: $0.displayName.value, friendCode: $0.friendCode.rawValue) }
+            write: {
+                .init(
+                    id: $0.id.rawValue, email: $0.email.value, displayName: $0.displayName.value, friendCode: $0.friendCode.rawValue,
+                    emailVerified: $0.emailVerified
+                )
+            }
         )
     }
 
@@ -205,6 +227,10 @@ extension Wire {
             read: { wire, _ throws(APIProblem) in (email: try emailText.read(wire.email, "/email"), password: try password.read(wire.password, "/password")) },
             write: { .init(email: $0.email, password: $0.password) }
         )
+    }
+
+    static var emailVerification: WireValue<String, Components.Schemas.VerifyEmailRequest> {
+        WireValue(read: { wire, _ throws(APIProblem) in wire.code }, write: { .init(code: $0) })
     }
 
     static var passwordChange: WireValue<(current: String, new: String), Components.Schemas.ChangePasswordRequest> {

@@ -123,6 +123,14 @@ public struct RemoteAccountsService: AccountsService {
         try await connection.send(AccountsAPI.changePassword, (current, new))
     }
 
+    public func sendVerificationCode(to user: UserID) async throws(AccountsError) {
+        try await connection.send(AccountsAPI.sendVerificationCode)
+    }
+
+    public func verifyEmail(code: String, of user: UserID) async throws(AccountsError) -> User {
+        try await connection.send(AccountsAPI.verifyEmail, code)
+    }
+
     public func avatar(of user: UserID) async throws(AccountsError) -> Avatar {
         try await connection.send(AccountsAPI.getMyAvatar)
     }

@@ -51,5 +51,19 @@ public enum AccountsPostgresSchema {
         PostgresMigration("accounts.postgres.v2.session-client", statements: [
             "ALTER TABLE session ADD COLUMN client TEXT NOT NULL DEFAULT '' CHECK (char_length(client) <= 200)",
         ]),
+        // Whether a user proved their email, and the code waiting to prove it (hashed; one per
+        // user). Accounts from before are unproved until they enter a code.
+        PostgresMigration("accounts.postgres.v3.email-verification", statements: [
+            "ALTER TABLE account ADD COLUMN email_verified_at DOUBLE PRECISION",
+            """
+            CREATE TABLE email_verification (
+                user_id TEXT COLLATE "C" PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+                email_key TEXT COLLATE "C" NOT NULL CHECK (length(email_key) > 0),
+                code_hash TEXT COLLATE "C" NOT NULL CHECK (length(code_hash) = 64),
+                sent_at DOUBLE PRECISION NOT NULL,
+                tries_left INTEGER NOT NULL CHECK (tries_left >= 0)
+            )
+            """,
+        ]),
     ]
 }

@@ -34,7 +34,7 @@ public struct PostgresAccountsStore: AccountsStore {
 private struct Transaction: AccountsWriting {
     let db: ServerTransaction
 
-    private static let userColumns = "id, email, email_key, display_name, friend_code, password_hash, created_at"
+    private static let userColumns = "id, email, email_key, display_name, friend_code, password_hash, created_at, email_verified_at"
 
     func user(id: String) throws -> UserRecord? {
         try db.row("SELECT \(Self.userColumns) FROM account WHERE id = $1", [id]).map(UserRecord.init(row:))
@@ -127,6 +127,38 @@ private struct Transaction: AccountsWriting {
     func updatePasswordHash(userID: String, to hash: String) throws {
         try db.execute("UPDATE account SET password_hash = $1 WHERE id = $2", [hash, userID])
     }
+
+    func emailVerification(userID: String) throws -> EmailVerificationRecord? {
+        try db.row("SELECT user_id, email_key, code_hash, sent_at, tries_left FROM email_verification WHERE user_id = $1", [userID]).map { row in
+            EmailVerificationRecord(
+                userID: try row.text(0), emailKey: try row.text(1), codeHash: try row.text(2), sentAt: try row.real(3), triesLeft: Int(clamping: try row.integer(4))
+            )
+        }
+    }
+
+    func setEmailVerified(userID: String, at time: Double?) throws {
+        try db.execute("UPDATE account SET email_verified_at = $1 WHERE id = $2", [time, userID])
+    }
+
+    func saveEmailVerification(_ record: EmailVerificationRecord) throws {
+        try db.execute(
+            """
+            INSERT INTO email_verification (user_id, email_key, code_hash, sent_at, tries_left) VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (user_id) DO UPDATE SET email_key = EXCLUDED.email_key, code_hash = EXCLUDED.code_hash,
+                sent_at = EXCLUDED.sent_at, tries_left = EXCLUDED.tries_left
+            """,
+            [record.userID, record.emailKey, record.codeHash, record.sentAt, record.triesLeft]
+        )
+    }
+
+    func takeEmailVerificationTry(userID: String) throws -> Int? {
+        try db.row("UPDATE email_verification SET tries_left = tries_left - 1 WHERE user_id = $1 AND tries_left > 0 RETURNING tries_left", [userID])
+            .map { Int(clamping: try $0.integer(0)) }
+    }
+
+    func deleteEmailVerification(userID: String) throws {
+        try db.execute("DELETE FROM email_verification WHERE user_id = $1", [userID])
+    }
 }
 
 extension SessionRecord {
@@ -139,7 +171,7 @@ extension UserRecord {
     fileprivate init(row: SQLRow) throws {
         self.init(
             id: try row.text(0), email: try row.text(1), emailKey: try row.text(2), displayName: try row.text(3),
-            friendCode: try row.text(4), passwordHash: try row.text(5), createdAt: try row.real(6)
+            friendCode: try row.text(4), passwordHash: try row.text(5), createdAt: try row.real(6), emailVerifiedAt: try row.optionalReal(7)
         )
     }
 }

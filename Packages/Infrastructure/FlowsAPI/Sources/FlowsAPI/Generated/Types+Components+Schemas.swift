@@ -252,6 +252,10 @@ extension Components {
             case samePassword = "same-password"
             case noSuchAccount = "no-such-account"
             case sessionNotFound = "session-not-found"
+            case alreadyVerified = "already-verified"
+            case wrongCode = "wrong-code"
+            case codeExpired = "code-expired"
+            case mailUnavailable = "mail-unavailable"
             case invalidAvatarEmpty = "invalid-avatar-empty"
             case invalidAvatarTooLarge = "invalid-avatar-too-large"
             case invalidAvatarNotAnImage = "invalid-avatar-not-an-image"
@@ -407,6 +411,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/limit`.
             public var limit: Swift.Int64?
+            /// `wrong-code`: the tries left before the code ends.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProblemDetails/triesLeft`.
+            public var triesLeft: Swift.Int32?
             /// Creates a new `ProblemDetails`.
             ///
             /// - Parameters:
@@ -426,6 +434,7 @@ extension Components {
             ///   - character: `invalid-friend-code-character`: the character friend codes do not use.
             ///   - reason: `cannot-link`, `cannot-merge`, `invalid-settlement`, `refused`: the reason or rule, in words.
             ///   - limit: `too-many-friends`, `too-many-contacts`: the most one may have.
+            ///   - triesLeft: `wrong-code`: the tries left before the code ends.
             public init(
                 field: Swift.String? = nil,
                 name: Components.Schemas.DisplayName? = nil,
@@ -442,7 +451,8 @@ extension Components {
                 length: Swift.Int32? = nil,
                 character: Swift.String? = nil,
                 reason: Swift.String? = nil,
-                limit: Swift.Int64? = nil
+                limit: Swift.Int64? = nil,
+                triesLeft: Swift.Int32? = nil
             ) {
                 self.field = field
                 self.name = name
@@ -460,6 +470,7 @@ extension Components {
                 self.character = character
                 self.reason = reason
                 self.limit = limit
+                self.triesLeft = triesLeft
             }
             public enum CodingKeys: String, CodingKey {
                 case field
@@ -478,6 +489,7 @@ extension Components {
                 case character
                 case reason
                 case limit
+                case triesLeft
             }
         }
         /// - Remark: Generated from `#/components/schemas/SignUpRequest`.
@@ -641,6 +653,13 @@ extension Components {
             public var displayName: Components.Schemas.DisplayName
             /// - Remark: Generated from `#/components/schemas/User/friendCode`.
             public var friendCode: Components.Schemas.FriendCode
+            /// Whether the user entered the code sent to `email` (always true on a server that
+            /// verifies no emails). An unverified account is not found by its email and claims
+            /// no one's contacts.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/User/emailVerified`.
+            public var emailVerified: Swift.Bool
             /// Creates a new `User`.
             ///
             /// - Parameters:
@@ -648,22 +667,53 @@ extension Components {
             ///   - email:
             ///   - displayName:
             ///   - friendCode:
+            ///   - emailVerified: Whether the user entered the code sent to `email` (always true on a server that
             public init(
                 id: Components.Schemas.UserID,
                 email: Components.Schemas.EmailAddress,
                 displayName: Components.Schemas.DisplayName,
-                friendCode: Components.Schemas.FriendCode
+                friendCode: Components.Schemas.FriendCode,
+                emailVerified: Swift.Bool
             ) {
                 self.id = id
                 self.email = email
                 self.displayName = displayName
                 self.friendCode = friendCode
+                self.emailVerified = emailVerified
             }
             public enum CodingKeys: String, CodingKey {
                 case id
                 case email
                 case displayName
                 case friendCode
+                case emailVerified
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/VerifyEmailRequest`.
+        public struct VerifyEmailRequest: Codable, Hashable, Sendable {
+            /// The six digits sent, spaces and dashes allowed between them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifyEmailRequest/code`.
+            public var code: Swift.String
+            /// Creates a new `VerifyEmailRequest`.
+            ///
+            /// - Parameters:
+            ///   - code: The six digits sent, spaces and dashes allowed between them.
+            public init(code: Swift.String) {
+                self.code = code
+            }
+            public enum CodingKeys: String, CodingKey {
+                case code
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.code = try container.decode(
+                    Swift.String.self,
+                    forKey: .code
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "code"
+                ])
             }
         }
         /// One of the user's sessions.

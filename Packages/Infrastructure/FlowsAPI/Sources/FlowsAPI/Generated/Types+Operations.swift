@@ -139,7 +139,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -238,7 +238,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -488,7 +489,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -654,7 +656,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -799,7 +802,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -960,7 +964,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -1160,7 +1165,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -1236,7 +1241,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -1466,7 +1472,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -1542,11 +1548,469 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
             /// - Remark: Generated from `#/paths//me/email/put(changeEmail)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Prove the signed-in user's email with the code sent to it
+    ///
+    /// Where the server verifies emails, sign-up and an email change send a code of six digits
+    /// to the address; until it is entered here the account is unverified (`emailVerified`):
+    /// it signs in and shares as any other, but nobody finds it by its email and it claims no
+    /// one's contacts. A code is good for an hour and five tries: a wrong one is
+    /// `422 wrong-code` (`details.triesLeft`), one no longer good `422 code-expired`. An email
+    /// verified already is answered with the account as it is.
+    ///
+    ///
+    /// - Remark: HTTP `POST /me/email-verification`.
+    /// - Remark: Generated from `#/paths//me/email-verification/post(verifyEmail)`.
+    public enum VerifyEmail {
+        public static let id: Swift.String = "verifyEmail"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/me/email-verification/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VerifyEmail.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VerifyEmail.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.VerifyEmail.Input.Headers
+            /// - Remark: Generated from `#/paths/me/email-verification/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/me/email-verification/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.VerifyEmailRequest)
+            }
+            public var body: Operations.VerifyEmail.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.VerifyEmail.Input.Headers = .init(),
+                body: Operations.VerifyEmail.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/me/email-verification/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/me/email-verification/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.User)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.User {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.VerifyEmail.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.VerifyEmail.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The account, its email verified.
+            ///
+            /// - Remark: Generated from `#/paths//me/email-verification/post(verifyEmail)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.VerifyEmail.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.VerifyEmail.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request does not match this document: malformed JSON, an unknown or missing field,
+            /// a value of the wrong type, out of range, too long or not of the pattern
+            /// (`invalid-request`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/email-verification/post(verifyEmail)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No session token, one the server does not know (`unauthenticated`), one that went
+            /// unused for 30 days (`session-expired`), an account that no longer exists
+            /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/email-verification/post(verifyEmail)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request body is larger than the server takes (2 MiB; an avatar picture is at most 1 MiB) (`payload-too-large`).
+            ///
+            /// - Remark: Generated from `#/paths//me/email-verification/post(verifyEmail)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is well formed but a domain rule refuses it, with the domain's code and
+            /// message: an email, name, password, friend code, day, currency, avatar, expense, split
+            /// or payment that is not accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/email-verification/post(verifyEmail)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
+            /// the server is not ready (`not-ready`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/email-verification/post(verifyEmail)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Send a new code to the signed-in user's email
+    ///
+    /// In place of any earlier code. At most one a minute (`429 rate-limited`, with
+    /// `Retry-After`); `409 already-verified` when the email is verified (or the server
+    /// verifies none); `503 mail-unavailable` when the mail could not be sent.
+    ///
+    ///
+    /// - Remark: HTTP `POST /me/email-verification/code`.
+    /// - Remark: Generated from `#/paths//me/email-verification/code/post(sendVerificationCode)`.
+    public enum SendVerificationCode {
+        public static let id: Swift.String = "sendVerificationCode"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/me/email-verification/code/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SendVerificationCode.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SendVerificationCode.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.SendVerificationCode.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.SendVerificationCode.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// The code was handed to the mail system.
+            ///
+            /// - Remark: Generated from `#/paths//me/email-verification/code/post(sendVerificationCode)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.SendVerificationCode.Output.NoContent)
+            /// The code was handed to the mail system.
+            ///
+            /// - Remark: Generated from `#/paths//me/email-verification/code/post(sendVerificationCode)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.SendVerificationCode.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No session token, one the server does not know (`unauthenticated`), one that went
+            /// unused for 30 days (`session-expired`), an account that no longer exists
+            /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/email-verification/code/post(sendVerificationCode)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
+            /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
+            /// write (`refused`). Nothing was changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/email-verification/code/post(sendVerificationCode)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many attempts; try again after `Retry-After` seconds (`rate-limited`).
+            ///
+            /// - Remark: Generated from `#/paths//me/email-verification/code/post(sendVerificationCode)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
+            /// the server is not ready (`not-ready`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//me/email-verification/code/post(sendVerificationCode)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.ServiceUnavailable)
@@ -1756,7 +2220,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -1832,7 +2296,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -1999,7 +2464,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -2221,7 +2687,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -2382,7 +2849,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -2545,7 +3013,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -2732,7 +3201,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -2808,7 +3277,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -3035,7 +3505,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -3260,7 +3731,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -3563,7 +4035,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -3839,7 +4312,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -4048,7 +4522,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -4209,7 +4684,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -4461,7 +4937,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -4560,7 +5036,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -4790,7 +5267,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -4889,7 +5366,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -5125,7 +5603,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -5349,7 +5828,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -5376,7 +5855,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -5596,7 +6076,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -5695,7 +6175,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -5863,7 +6344,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -5890,7 +6371,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -6139,7 +6621,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -6215,7 +6697,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -6468,7 +6951,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -6567,7 +7050,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -6728,7 +7212,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -6948,7 +7433,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -7187,7 +7673,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -7214,7 +7700,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -7464,7 +7951,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -7657,7 +8145,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -7905,7 +8394,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -8004,7 +8493,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -8231,7 +8721,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -8456,7 +8947,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -8674,7 +9166,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -8921,7 +9414,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -8997,7 +9490,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -9237,7 +9731,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -9473,7 +9968,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -9764,7 +10260,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -9888,7 +10384,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -10149,7 +10646,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -10224,7 +10721,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -10440,7 +10938,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -10679,7 +11178,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -10732,7 +11231,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -10968,7 +11468,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -11133,7 +11634,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -11349,7 +11851,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -11572,7 +12075,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -11648,7 +12151,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -11900,7 +12404,7 @@ public enum Operations {
                     }
                 }
             }
-            /// The request conflicts with what is stored: `email-taken`, `already-friends`,
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
             /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
             /// write (`refused`). Nothing was changed.
@@ -11927,7 +12431,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -12092,7 +12597,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -12331,7 +12837,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -12547,7 +13054,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -12794,7 +13302,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -12955,7 +13464,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -13118,7 +13628,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -13349,7 +13860,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -13517,7 +14029,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -13658,7 +14171,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
@@ -13795,7 +14309,8 @@ public enum Operations {
                     }
                 }
             }
-            /// The store could not be read or written; nothing was changed (`store-unavailable`), or
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///

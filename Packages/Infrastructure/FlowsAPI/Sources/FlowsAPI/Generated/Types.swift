@@ -76,6 +76,29 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /me/email`.
     /// - Remark: Generated from `#/paths//me/email/put(changeEmail)`.
     func changeEmail(_ input: Operations.ChangeEmail.Input) async throws -> Operations.ChangeEmail.Output
+    /// Prove the signed-in user's email with the code sent to it
+    ///
+    /// Where the server verifies emails, sign-up and an email change send a code of six digits
+    /// to the address; until it is entered here the account is unverified (`emailVerified`):
+    /// it signs in and shares as any other, but nobody finds it by its email and it claims no
+    /// one's contacts. A code is good for an hour and five tries: a wrong one is
+    /// `422 wrong-code` (`details.triesLeft`), one no longer good `422 code-expired`. An email
+    /// verified already is answered with the account as it is.
+    ///
+    ///
+    /// - Remark: HTTP `POST /me/email-verification`.
+    /// - Remark: Generated from `#/paths//me/email-verification/post(verifyEmail)`.
+    func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output
+    /// Send a new code to the signed-in user's email
+    ///
+    /// In place of any earlier code. At most one a minute (`429 rate-limited`, with
+    /// `Retry-After`); `409 already-verified` when the email is verified (or the server
+    /// verifies none); `503 mail-unavailable` when the mail could not be sent.
+    ///
+    ///
+    /// - Remark: HTTP `POST /me/email-verification/code`.
+    /// - Remark: Generated from `#/paths//me/email-verification/code/post(sendVerificationCode)`.
+    func sendVerificationCode(_ input: Operations.SendVerificationCode.Input) async throws -> Operations.SendVerificationCode.Output
     /// Change the signed-in user's password
     ///
     /// Once the current password checks out (`403 wrong-password` otherwise). The new one
@@ -655,6 +678,39 @@ extension APIProtocol {
             headers: headers,
             body: body
         ))
+    }
+    /// Prove the signed-in user's email with the code sent to it
+    ///
+    /// Where the server verifies emails, sign-up and an email change send a code of six digits
+    /// to the address; until it is entered here the account is unverified (`emailVerified`):
+    /// it signs in and shares as any other, but nobody finds it by its email and it claims no
+    /// one's contacts. A code is good for an hour and five tries: a wrong one is
+    /// `422 wrong-code` (`details.triesLeft`), one no longer good `422 code-expired`. An email
+    /// verified already is answered with the account as it is.
+    ///
+    ///
+    /// - Remark: HTTP `POST /me/email-verification`.
+    /// - Remark: Generated from `#/paths//me/email-verification/post(verifyEmail)`.
+    public func verifyEmail(
+        headers: Operations.VerifyEmail.Input.Headers = .init(),
+        body: Operations.VerifyEmail.Input.Body
+    ) async throws -> Operations.VerifyEmail.Output {
+        try await verifyEmail(Operations.VerifyEmail.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Send a new code to the signed-in user's email
+    ///
+    /// In place of any earlier code. At most one a minute (`429 rate-limited`, with
+    /// `Retry-After`); `409 already-verified` when the email is verified (or the server
+    /// verifies none); `503 mail-unavailable` when the mail could not be sent.
+    ///
+    ///
+    /// - Remark: HTTP `POST /me/email-verification/code`.
+    /// - Remark: Generated from `#/paths//me/email-verification/code/post(sendVerificationCode)`.
+    public func sendVerificationCode(headers: Operations.SendVerificationCode.Input.Headers = .init()) async throws -> Operations.SendVerificationCode.Output {
+        try await sendVerificationCode(Operations.SendVerificationCode.Input(headers: headers))
     }
     /// Change the signed-in user's password
     ///
