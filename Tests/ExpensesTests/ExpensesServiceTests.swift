@@ -163,6 +163,30 @@ struct ExpensesServiceTests {
         #expect(try await LiveLedgerVerifier(store: ledger.store).verify().isSound)
     }
 
+    @Test("a payment's history: who recorded it and who took it back, when, and the payment whole each time; to anyone it never named, not found")
+    func paymentHistory() async throws {
+        let service = ledger.service()
+        // Cy owes Bob, and Bob owes Ann: Cy's payment to Ann passes through Bob.
+        _ = try await service.add(try draft(eur(1000), paidBy: [(bob, 1000)], among: [bob, cy]), by: bob)
+        _ = try await service.add(try draft(eur(1000), paidBy: [(ann, 1000)], among: [ann, bob]), by: ann)
+        let payment = try await service.settle(from: cy, to: ann, amount: eur(500), day: try Day("2026-11-23"), by: cy)
+        #expect(payment.through == [bob])
+        let recorded = try await service.paymentHistory(of: payment.id, for: ann)
+        #expect(recorded.map(\.kind) == [.settled])
+        #expect(recorded.first?.by == cy && recorded.first?.payment == payment)
+        #expect(try await service.paymentHistory(of: payment.id, for: bob) == recorded, "the one it passed through sees it too")
+        await #expect(throws: ExpensesError.notFound(payment.id)) { try await service.paymentHistory(of: payment.id, for: UserID(rawValue: "d-dan")) }
+
+        try await service.undoSettlement(payment.id, by: ann)
+        let history = try await service.paymentHistory(of: payment.id, for: cy)
+        #expect(history.map(\.kind) == [.settled, .unsettled])
+        #expect(history.map(\.by) == [cy, ann])
+        #expect(history.last?.payment == payment, "taken back, it is still there whole")
+        // An expense's id is no payment.
+        let dinner = try await service.add(try draft(eur(100), paidBy: [(ann, 100)], among: [ann, bob]), by: ann)
+        await #expect(throws: ExpensesError.notFound(dinner.id)) { try await service.paymentHistory(of: dinner.id, for: ann) }
+    }
+
     @Test("deleted expenses are listed to the people in them, the most recently deleted first, paged")
     func deletedList() async throws {
         let service = ledger.service()

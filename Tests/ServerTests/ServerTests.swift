@@ -160,6 +160,11 @@ struct ServerTests {
             // Taken back: the balance returns.
             _ = try await ada.client.undoSettlement(path: .init(settlementId: payment.id)).noContent
             #expect(try await bob.client.listBalances().ok.body.json.balances.map(\.amount.minorUnits) == [-bobOwes.minorUnits])
+            // Its history: who recorded it and who took it back, the payment whole each time.
+            let history = try await bob.client.getPaymentHistory(path: .init(settlementId: payment.id)).ok.body.json.changes
+            #expect(history.map(\.kind) == [.settled, .unsettled])
+            #expect(history.map(\.by) == [bob.id, ada.id])
+            #expect(history.allSatisfy { $0.payment == payment })
 
             // Removing a friend with an open balance is refused, with the balance.
             let unsettled = try await ada.client.removeFriend(path: .init(friendId: bob.id))

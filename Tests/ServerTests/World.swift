@@ -178,6 +178,7 @@ let contractCalls: [Call] = {
             body: #"{"counterparty":"$bob","paidBy":"counterparty","amount":{"minorUnits":500,"currency":"EUR"},"day":"2026-11-22"}"#
         ),
         Call(id: "undoSettlement", method: "DELETE", template: "/settlements/{settlementId}"),
+        Call(id: "getPaymentHistory", method: "GET", template: "/settlements/{settlementId}/history"),
         Call(id: "listBalances", method: "GET", template: "/balances"),
         Call(id: "listSuggestedPayments", method: "GET", template: "/suggested-payments", query: "currency=EUR"),
         Call(id: "listActivity", method: "GET", template: "/activity", query: "limit=5"),

@@ -114,6 +114,7 @@ struct FakeExpenses: ExpensesService, Fake {
     var settlements: (@Sendable (UserID, PageRequest) async throws(ExpensesError) -> [Settlement])?
     var currencies: (@Sendable (UserID) async throws(ExpensesError) -> [Currency])?
     var undoSettlement: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> Void)?
+    var paymentHistory: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> [PaymentChange])?
     var otherwise: @Sendable (String) throws(ExpensesError) -> Never = { operation throws(ExpensesError) in
         unexpected(operation)
         throw .storeUnavailable("\(operation) is not part of this fake")
@@ -156,6 +157,9 @@ struct FakeExpenses: ExpensesService, Fake {
     }
     func currencies(of user: UserID) async throws(ExpensesError) -> [Currency] { try await (currencies ?? missing("currencies"))(user) }
     func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) { try await (undoSettlement ?? missing("undoSettlement"))(id, user) }
+    func paymentHistory(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [PaymentChange] {
+        try await (paymentHistory ?? missing("paymentHistory"))(id, user)
+    }
 }
 
 struct FakePreferences: PreferencesService, Fake {

@@ -24,6 +24,7 @@ extension EndpointRoutes {
             let (from, to) = payment.userPaid ? (user, payment.counterparty) : (payment.counterparty, user)
             return try await expenses.settle(from: from, to: to, amount: payment.amount, day: payment.day, by: user)
         }
+        try serve(ExpensesAPI.getPaymentHistory) { id, user in try await expenses.paymentHistory(of: id, for: user) }
         try serve(ExpensesAPI.undoSettlement) { id, user in
             do {
                 try await expenses.undoSettlement(id, by: user)

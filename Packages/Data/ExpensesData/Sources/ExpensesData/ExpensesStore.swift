@@ -30,8 +30,8 @@ public protocol ExpensesReading {
     /// The ids of the deleted expenses `user` was in, the most recently deleted first.
     func deletedExpenseIDs(of user: String, offset: Int, limit: Int) throws -> [String]
     func settlement(id: String) throws -> SettlementRecord?
-    /// The activity lines about expense `id`, oldest first: its changes, each with the expense
-    /// as it left it where that was kept.
+    /// The activity lines about expense or payment `id`, oldest first: its changes, each with
+    /// the expense or payment as it left it where that was kept.
     func changes(ofExpense id: String) throws -> [ActivityRecord]
     /// The payments `user` made or received, newest first.
     func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord]

@@ -61,8 +61,8 @@ public struct StoredExpense: Equatable, Sendable, Codable {
     }
 }
 
-/// A stored payment between two people.
-public struct SettlementRecord: Equatable, Sendable {
+/// A stored payment between two people; as JSON, what a payment's changes keep of it.
+public struct SettlementRecord: Equatable, Sendable, Codable {
     public var id: String
     public var from: String
     public var to: String
@@ -76,7 +76,7 @@ public struct SettlementRecord: Equatable, Sendable {
     public var legs: [Leg]
 
     /// `amount` more that `debtor` owes `creditor` (less that the creditor owes the debtor).
-    public struct Leg: Equatable, Sendable {
+    public struct Leg: Equatable, Sendable, Codable {
         public var creditor: String
         public var debtor: String
         public var amount: Int64
@@ -128,8 +128,8 @@ public struct ActivityRecord: Equatable, Sendable {
     public var summary: String
     public var people: [String]
     /// For a change to an expense, the expense as the change left it (as it was, for a delete),
-    /// whole: a ``StoredExpense`` as JSON. Nil for a payment, and for changes made before
-    /// expenses' changes were kept whole.
+    /// whole: a ``StoredExpense`` as JSON; for a payment recorded or taken back, the payment: a
+    /// ``SettlementRecord`` as JSON. Nil for changes made before they were kept whole.
     public var snapshot: String?
 
     public init(id: String, at: Double, actor: String, kind: String, subject: String, summary: String, people: [String], snapshot: String? = nil) {

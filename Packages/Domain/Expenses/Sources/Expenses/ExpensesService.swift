@@ -61,6 +61,10 @@ public protocol ExpensesService: Sendable {
     /// Takes back a recorded payment: balances return to what they were without it. Only its
     /// payer or payee may.
     func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError)
+    /// How a payment that names the user (its payer, its payee, or someone it passed through)
+    /// came and went, oldest first: who recorded it and who took it back, when, and the payment
+    /// whole. ``ExpensesError/notFound(_:)`` for anyone it never named.
+    func paymentHistory(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [PaymentChange]
 }
 
 extension ExpensesService {
@@ -199,6 +203,24 @@ public struct ExpenseChange: Equatable, Sendable {
         self.by = by
         self.at = at
         self.expense = expense
+    }
+}
+
+/// One change to a payment, kept whole: it is recorded, then perhaps taken back; never edited.
+public struct PaymentChange: Equatable, Sendable {
+    /// ``Activity/Kind/settled`` or ``Activity/Kind/unsettled``.
+    public let kind: Activity.Kind
+    public let by: UserID
+    public let at: Date
+    /// The payment as it was recorded or taken back; nil for a change made before payments
+    /// were kept whole.
+    public let payment: Settlement?
+
+    public init(kind: Activity.Kind, by: UserID, at: Date, payment: Settlement?) {
+        self.kind = kind
+        self.by = by
+        self.at = at
+        self.payment = payment
     }
 }
 

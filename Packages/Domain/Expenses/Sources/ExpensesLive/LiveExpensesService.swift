@@ -210,15 +210,17 @@ public struct LiveExpensesService: ExpensesService {
                 )
                 let direct = legs.count == 1 && legs[0].creditor == from && legs[0].debtor == to
                 let settlement = Settlement(id: id, from: from, to: to, amount: amount, day: day, legs: direct ? [] : legs)
-                try db.insert(SettlementRecord(
+                let record = SettlementRecord(
                     id: id.rawValue, from: from.rawValue, to: to.rawValue, amount: amount.minorUnits, currency: code, day: day.description,
                     createdBy: user.rawValue, createdAt: at,
                     legs: settlement.legs.map { SettlementRecord.Leg(creditor: $0.creditor.rawValue, debtor: $0.debtor.rawValue, amount: $0.amount.minorUnits) }
-                ))
+                )
+                try db.insert(record)
                 try apply(settlement.balanceDeltas, in: db)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.settled),
-                    subject: id.rawValue, summary: "Payment, \(amount)", people: ([from, to] + settlement.through).map(\.rawValue)
+                    subject: id.rawValue, summary: "Payment, \(amount)", people: ([from, to] + settlement.through).map(\.rawValue),
+                    snapshot: try Self.kept(record)
                 ))
                 return settlement
             }
@@ -347,13 +349,41 @@ public struct LiveExpensesService: ExpensesService {
                 try db.deleteSettlement(id: id.rawValue)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.unsettled), subject: id.rawValue,
-                    summary: "Payment taken back, \(settlement.amount)", people: ([settlement.from, settlement.to] + settlement.through).map(\.rawValue)
+                    summary: "Payment taken back, \(settlement.amount)", people: ([settlement.from, settlement.to] + settlement.through).map(\.rawValue),
+                    snapshot: try Self.kept(record)
                 ))
             }
         }
     }
 
+    public func paymentHistory(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [PaymentChange] {
+        let records = try await storing { try await store.read { db in try db.changes(ofExpense: id.rawValue) } }
+        let changes = records.filter { $0.kind == SaveFormatter.text(Activity.Kind.settled) || $0.kind == SaveFormatter.text(Activity.Kind.unsettled) }
+        // Only someone it named (payer, payee, or someone it passed through) sees how it came
+        // and went, as only they see it; an expense's id is no payment.
+        guard !changes.isEmpty, changes.contains(where: { $0.people.contains(user.rawValue) }) else { throw .notFound(id) }
+        let decoder = JSONDecoder()
+        var history: [PaymentChange] = []
+        for record in changes {
+            let kind: Activity.Kind = record.kind == SaveFormatter.text(Activity.Kind.settled) ? .settled : .unsettled
+            var payment: Settlement?
+            if let snapshot = record.snapshot {
+                guard let kept = try? decoder.decode(SettlementRecord.self, from: Data(snapshot.utf8)) else {
+                    throw .storeUnavailable("the change \(record.id) keeps a damaged payment")
+                }
+                payment = try Self.settlement(from: kept)
+            }
+            history.append(PaymentChange(kind: kind, by: UserID(rawValue: record.actor), at: Date(timeIntervalSince1970: record.at), payment: payment))
+        }
+        return history
+    }
+
     // MARK: - Helpers
+
+    /// A payment as its changes keep it: the stored record, whole, as JSON.
+    private static func kept(_ record: SettlementRecord) throws -> String {
+        String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+    }
 
     private static func settlement(from record: SettlementRecord) throws(ExpensesError) -> Settlement {
         let currency = try currency(record.currency)

@@ -59,6 +59,10 @@ public enum ExpensesAPI {
     public static let settleUp = Call<PaymentDraft, Settlement>(
         "settleUp", .post, "/settlements", status: .created, request: .body(Wire.payment), response: .json(Wire.settlement), problems: problems
     )
+    public static let getPaymentHistory = Call<ExpenseID, [PaymentChange]>(
+        "getPaymentHistory", .get, "/settlements/{settlementId}/history", request: .path("settlementId", Wire.expenseID),
+        response: .json(Wire.paymentHistory), problems: problems
+    )
     public static let undoSettlement = Call<ExpenseID, Void>(
         "undoSettlement", .delete, "/settlements/{settlementId}", status: .noContent, request: .path("settlementId", Wire.expenseID),
         response: .none, problems: problems

@@ -305,6 +305,30 @@ extension Wire {
         )
     }
 
+    static var paymentHistory: WireValue<[PaymentChange], Components.Schemas.PaymentHistory> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var changes: [PaymentChange] = []
+                for (index, change) in wire.changes.enumerated() {
+                    let payment = try change.payment.map { payment throws(APIProblem) in
+                        try Wire.settlement.read(payment, "\(field)/changes/\(index)/payment")
+                    }
+                    let kind: Activity.Kind = change.kind == .settled ? .settled : .unsettled
+                    changes.append(PaymentChange(kind: kind, by: UserID(rawValue: change.by), at: change.at, payment: payment))
+                }
+                return changes
+            },
+            write: { changes in
+                .init(changes: changes.map { change in
+                    .init(
+                        kind: change.kind == .unsettled ? .unsettled : .settled, by: change.by.rawValue, at: change.at,
+                        payment: change.payment.map(Wire.settlement.write)
+                    )
+                })
+            }
+        )
+    }
+
     static var activity: WireValue<[Activity], Components.Schemas.ActivityList> {
         WireValue(
             read: { wire, field throws(APIProblem) in

@@ -69,6 +69,10 @@ public struct RemoteExpensesService: ExpensesService {
         page.limit > 0 ? try await connection.send(ExpensesAPI.listSettlements, page) : []
     }
 
+    public func paymentHistory(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [PaymentChange] {
+        try await connection.send(ExpensesAPI.getPaymentHistory, id)
+    }
+
     public func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) {
         try await connection.send(ExpensesAPI.undoSettlement, id)
     }

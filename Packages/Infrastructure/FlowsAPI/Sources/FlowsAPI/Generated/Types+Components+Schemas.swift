@@ -2884,6 +2884,71 @@ extension Components {
                 case changes
             }
         }
+        /// One change to a payment, kept whole.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PaymentChange`.
+        public struct PaymentChange: Codable, Hashable, Sendable {
+            /// `settled`: recorded; `unsettled`: taken back.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PaymentChange/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case settled = "settled"
+                case unsettled = "unsettled"
+            }
+            /// `settled`: recorded; `unsettled`: taken back.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PaymentChange/kind`.
+            public var kind: Components.Schemas.PaymentChange.KindPayload
+            /// - Remark: Generated from `#/components/schemas/PaymentChange/by`.
+            public var by: Components.Schemas.UserID
+            /// - Remark: Generated from `#/components/schemas/PaymentChange/at`.
+            public var at: Foundation.Date
+            /// The payment as it was recorded or taken back; absent for a change made before payments were kept whole.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PaymentChange/payment`.
+            public var payment: Components.Schemas.Settlement?
+            /// Creates a new `PaymentChange`.
+            ///
+            /// - Parameters:
+            ///   - kind: `settled`: recorded; `unsettled`: taken back.
+            ///   - by:
+            ///   - at:
+            ///   - payment: The payment as it was recorded or taken back; absent for a change made before payments were kept whole.
+            public init(
+                kind: Components.Schemas.PaymentChange.KindPayload,
+                by: Components.Schemas.UserID,
+                at: Foundation.Date,
+                payment: Components.Schemas.Settlement? = nil
+            ) {
+                self.kind = kind
+                self.by = by
+                self.at = at
+                self.payment = payment
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case by
+                case at
+                case payment
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PaymentHistory`.
+        public struct PaymentHistory: Codable, Hashable, Sendable {
+            /// Oldest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PaymentHistory/changes`.
+            public var changes: [Components.Schemas.PaymentChange]
+            /// Creates a new `PaymentHistory`.
+            ///
+            /// - Parameters:
+            ///   - changes: Oldest first.
+            public init(changes: [Components.Schemas.PaymentChange]) {
+                self.changes = changes
+            }
+            public enum CodingKeys: String, CodingKey {
+                case changes
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/ActivityList`.
         public struct ActivityList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ActivityList/activity`.

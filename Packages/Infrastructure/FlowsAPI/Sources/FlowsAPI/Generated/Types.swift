@@ -502,6 +502,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /settlements/{settlementId}`.
     /// - Remark: Generated from `#/paths//settlements/{settlementId}/delete(undoSettlement)`.
     func undoSettlement(_ input: Operations.UndoSettlement.Input) async throws -> Operations.UndoSettlement.Output
+    /// How a payment came and went, oldest first
+    ///
+    /// Who recorded it and who took it back, when, and the payment whole with each (a payment
+    /// is never edited). Only someone it names (its payer, its payee, or someone it passed
+    /// through) may read it, taken back or not; to anyone else it is `404 not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /settlements/{settlementId}/history`.
+    /// - Remark: Generated from `#/paths//settlements/{settlementId}/history/get(getPaymentHistory)`.
+    func getPaymentHistory(_ input: Operations.GetPaymentHistory.Input) async throws -> Operations.GetPaymentHistory.Output
     /// What each other person owes the signed-in user, per currency
     ///
     /// Positive when the other person owes the user, negative when the user owes them; settled
@@ -1407,6 +1417,24 @@ extension APIProtocol {
         headers: Operations.UndoSettlement.Input.Headers = .init()
     ) async throws -> Operations.UndoSettlement.Output {
         try await undoSettlement(Operations.UndoSettlement.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// How a payment came and went, oldest first
+    ///
+    /// Who recorded it and who took it back, when, and the payment whole with each (a payment
+    /// is never edited). Only someone it names (its payer, its payee, or someone it passed
+    /// through) may read it, taken back or not; to anyone else it is `404 not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /settlements/{settlementId}/history`.
+    /// - Remark: Generated from `#/paths//settlements/{settlementId}/history/get(getPaymentHistory)`.
+    public func getPaymentHistory(
+        path: Operations.GetPaymentHistory.Input.Path,
+        headers: Operations.GetPaymentHistory.Input.Headers = .init()
+    ) async throws -> Operations.GetPaymentHistory.Output {
+        try await getPaymentHistory(Operations.GetPaymentHistory.Input(
             path: path,
             headers: headers
         ))
