@@ -99,6 +99,7 @@ struct SecurityTests {
                 (cy, "POST", "/deleted-expenses/\(world.dinner.id)/restore", nil, 404, "not-found"),
                 (cy, "DELETE", "/expenses/\(world.taxi.id)", nil, 404, "not-found"),
                 (cy, "DELETE", "/settlements/\(world.payment.id)", nil, 404, "not-found"),
+                (cy, "GET", "/settlements/\(world.payment.id)/history", nil, 404, "not-found"),
                 (cy, "GET", "/friends/\(ada.id)", nil, 404, "not-a-friend"),
                 (cy, "GET", "/friends/\(bob.id)", nil, 404, "not-a-friend"),
                 (cy, "GET", "/friends/\(sam)", nil, 404, "not-a-friend"),
@@ -119,6 +120,7 @@ struct SecurityTests {
                 (dee, "DELETE", "/expenses/\(world.dinner.id)", nil, 404, "not-found"),
                 (dee, "POST", "/contacts/\(sam)/link", #"{"by":"email","email":"dee@example.com"}"#, 404, "not-a-contact"),
                 (dee, "DELETE", "/settlements/\(world.payment.id)", nil, 404, "not-found"),
+                (dee, "GET", "/settlements/\(world.payment.id)/history", nil, 404, "not-found"),
                 // Ids learnt somehow do not open anyone's ledger: an expense or a payment names
                 // only the writer's friends and contacts (or, paying, someone they have a
                 // balance with).
@@ -226,6 +228,11 @@ struct SecurityTests {
             #expect(answered == expected)
             #expect(try await world.everythingSeen(with: ada.token) == adaSaw)
             #expect(try await world.everythingSeen(with: bob.token) == bobSaw)
+            // How what they shared came to be stays theirs to read.
+            for who in [ada, bob] {
+                #expect(try await server.raw("GET", "/expenses/\(world.dinner.id)/history", token: who.token).status == 200)
+                #expect(try await server.raw("GET", "/settlements/\(world.payment.id)/history", token: who.token).status == 200)
+            }
             // The one blocked cannot lift it; the one who blocked can, and requests pass again.
             #expect(try await server.raw("DELETE", "/blocked/\(bob.id)", token: ada.token).status == 204)
             #expect(try await server.raw("POST", "/friends", token: ada.token, json: #"{"by":"email","email":"bob@example.com"}"#).problemCode == "not-taking-requests")
