@@ -67,4 +67,74 @@ struct AppRouterTests {
         #expect(popup?.text == ["Your change is saved."])
         #expect(await router.topScreen?.id == "home")
     }
+
+    @Test("a tab's own screens show the tabs; the tab on show does nothing; another one is back, named to open next, unless the flow goes on")
+    func tabs() async {
+        let host = ScriptedHost(answers: [.tap("a"), .tap("other"), .back, .tap("b")])
+        let router = AppRouter(host: host)
+        await router.present(Screen(id: "home", title: "Home"))
+        let tabs = [Tab(id: "a", label: "A", isSelected: true), Tab(id: "b", label: "B", isSelected: false)]
+        // The child takes back once (as a question closed), then leaves at the second.
+        let (events, next) = await router.start(TabChild(router: router, leaveAfter: 2), asTabAmong: tabs)
+        #expect(events == .events(["tap(other)", "back", "back"]))
+        #expect(next == "b", "the last event was the tab tapped")
+        let drawn = await host.drawn
+        #expect(drawn.first { $0.id == "tab" }?.tabs == tabs)
+        #expect(drawn.first { $0.id == "popup" }?.tabs == [], "what the tab opens over its screen has none")
+        #expect(await router.topScreen?.tabs == [], "the home draws its own")
+
+        // A tab tapped, then something else: the tab is no longer where the user is going.
+        let again = ScriptedHost(answers: [.tap("b"), .tap("other"), .back])
+        let second = AppRouter(host: again)
+        let (_, none) = await second.start(TabChild(router: second, leaveAfter: 2), asTabAmong: tabs)
+        #expect(none == nil)
+    }
+}
+
+/// A host that answers each event from a list, then cancel; it keeps every screen drawn.
+private actor ScriptedHost: ScreenHost {
+    private var answers: [UserEvent]
+    private(set) var drawn: [Screen] = []
+
+    init(answers: [UserEvent]) { self.answers = answers }
+
+    func present(_ screen: Screen) async { drawn.append(screen) }
+    func update(_ screen: Screen) async { drawn.append(screen) }
+    func dismiss(_ screenID: ScreenID) async {}
+    func nextEvent(on screen: Screen) async -> UserEvent { answers.isEmpty ? .cancel : answers.removeFirst() }
+}
+
+/// A tab's flow: one screen, a popup over it once, and the events it got until the
+/// `leaveAfter`-th back.
+private actor TabChild: Flow {
+    enum FlowResult: FlowOutcome {
+        case events([String])
+        case cancelled
+    }
+
+    let router: AppRouter
+    let leaveAfter: Int
+
+    init(router: AppRouter, leaveAfter: Int) {
+        self.router = router
+        self.leaveAfter = leaveAfter
+    }
+
+    func perform() async -> FlowResult {
+        await router.present(Screen(id: "tab", title: "Tab"))
+        await router.present(Screen(id: "popup", title: "Popup"))
+        await router.dismiss("popup")
+        var events: [String] = []
+        var backs = 0
+        while backs < leaveAfter {
+            let event = await router.nextEvent(on: "tab")
+            switch event {
+            case .back: backs += 1; events.append("back")
+            case .tap(let id): events.append("tap(\(id.rawValue))")
+            default: return .cancelled
+            }
+        }
+        await router.dismiss("tab")
+        return .events(events)
+    }
 }

@@ -57,7 +57,7 @@ struct AuthenticatedFlowTests {
     }
 
     @Test("quit leaves the user signed in", arguments: [
-        (UserEvent.tap("quit"), AuthenticatedFlow.FlowResult.closed), (.cancel, .cancelled), (.back, .cancelled),
+        (UserEvent.tap("quit"), AuthenticatedFlow.FlowResult.closed), (.cancel, .cancelled),
     ])
     func quit(event: UserEvent, expected: AuthenticatedFlow.FlowResult) async throws {
         let user = try await fixture.existingUser(signedIn: true)
@@ -67,6 +67,17 @@ struct AuthenticatedFlowTests {
         await flow.expectResult(expected)
         #expect(try await fixture.accounts.currentUser() == user)
         #expect(fixture.followed.users == [user.id])
+    }
+
+    @Test("back (Esc) at the home leaves nothing: the home stays and says how to leave")
+    func backStays() async throws {
+        let user = try await fixture.existingUser(signedIn: true)
+        let flow = await start(user)
+        await flow.expectScreen("home")
+        await flow.back()
+        #expect(await flow.expectScreen("home")?.status == .notice("This is the home: Quit closes Flows (you stay signed in); Sign out ends your session."))
+        await flow.tap("quit")
+        await flow.expectResult(AuthenticatedFlow.FlowResult.closed)
     }
 
     @Test("a sign-out the store refuses shows the error and stays")

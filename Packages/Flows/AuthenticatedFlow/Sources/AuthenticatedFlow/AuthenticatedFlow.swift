@@ -46,6 +46,8 @@ public actor AuthenticatedFlow: InventoriedFlow {
     private var user: User
     /// What the home says when it shows again after a tab.
     private var notice: String?
+    /// The tab the user tapped on another tab's screen: it opens next.
+    private var nextTab: ElementID?
     private let dependencies: any Dependencies
     private let router: AppRouter
     private let presenter: ScreenPresenter<AuthenticatedAction>
@@ -62,7 +64,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
         // The home opens on the Expenses tab, saying what signing in found; back from it, the
         // home shows its tabs.
         _ = await expenses(saying: user.emailVerified ? await claimContacts() : Self.unverifiedNotice(user))
-        let result = await home()
+        let result = if let ended = await openTabs() { ended } else { await home() }
         // Signed out: nobody's theme any more. (Closing the app keeps the user signed in.)
         if result == .signedOut { await dependencies.themes.follow(nil) }
         return result
@@ -87,11 +89,15 @@ public actor AuthenticatedFlow: InventoriedFlow {
                 }
             case .open(let tab):
                 notice = nil
-                if let result = await Self.tabs.open(tab, in: self), let ended = result { return ended }
+                nextTab = tab
+                if let ended = await openTabs() { return ended }
                 model.back(user: user)
                 model.said(notice)
             case .quit:
                 return .closed
+            case .back:
+                // Esc at the home is no way to leave by mistake: it says how to.
+                model.said(AuthenticatedViewModel.homeNotice)
             case .cancel:
                 return .cancelled
             }
@@ -99,9 +105,27 @@ public actor AuthenticatedFlow: InventoriedFlow {
         }
     }
 
+    /// Opens the tab the user went to, then the one they went to from it, and so on, until one
+    /// is left for the home (nil) or ends the home (its result).
+    private func openTabs() async -> FlowResult? {
+        while let tab = nextTab {
+            nextTab = nil
+            if let result = await Self.tabs.open(tab, in: self), let ended = result { return ended }
+        }
+        return nil
+    }
+
+    /// Starts `child` as the tab `id`: its screens show every tab, and the one tapped there is
+    /// kept to open next.
+    private func tab<Child: Flow>(_ id: ElementID, _ child: Child) async -> Child.FlowResult {
+        let (result, next) = await router.start(child, asTabAmong: Self.tabs.tabs(selected: id))
+        nextTab = next
+        return result
+    }
+
     /// The Friends tab, and what a friend's preview asked for.
     private func friends() async -> FlowResult? {
-        switch await router.start(FriendsFlow(user: user, dependencies: dependencies, router: router)) {
+        switch await tab("friends", FriendsFlow(user: user, dependencies: dependencies, router: router)) {
         case .closed, .cancelled: break
         case .addExpense(let friend): notice = await addExpense(with: [friend])
         case .settleUp(let friend): await settleUp(with: friend)
@@ -126,7 +150,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     /// and the tab opens again on it.
     private func expenses(saying notice: String?) async -> FlowResult? {
         var said = notice
-        while case .addExpense = await router.start(ExpensesFlow(user: user.id, notice: said, dependencies: dependencies, router: router)) {
+        while case .addExpense = await tab("expenses", ExpensesFlow(user: user.id, notice: said, dependencies: dependencies, router: router)) {
             said = await addExpense(with: [])
         }
         return nil
@@ -152,7 +176,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
 
     /// The Account tab; back from it, the home shows the user as they are now.
     private func account() async -> FlowResult? {
-        if case .closed(let updated) = await router.start(AccountFlow(user: user, dependencies: dependencies, router: router)) {
+        if case .closed(let updated) = await tab("account", AccountFlow(user: user, dependencies: dependencies, router: router)) {
             user = updated
         }
         return nil

@@ -9,6 +9,8 @@ enum AuthenticatedAction: ViewAction {
     case quit
     /// Open the tab (the child flow) with this identifier.
     case open(ElementID)
+    /// Back, where there is nothing to go back to: the home stays (leaving is Quit's).
+    case back
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
@@ -17,7 +19,8 @@ enum AuthenticatedAction: ViewAction {
         case .tap(ScreenView.signOut): .signOut
         case .tap(ScreenView.quit): .quit
         case .tap(let tab): .open(tab)
-        case .back, .cancel: .cancel
+        case .back: .back
+        case .cancel: .cancel
         default: nil
         }
     }

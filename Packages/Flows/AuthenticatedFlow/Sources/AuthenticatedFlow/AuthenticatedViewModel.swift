@@ -21,7 +21,9 @@ struct AuthenticatedViewModel: ViewModel {
         signingOut.signingOut()
         var failed = base
         failed.failed(.storeUnavailable(FlowInventory.anyDetail))
-        return [base.state, signingOut.state, failed.state]
+        var home = base
+        home.said(homeNotice)
+        return [base.state, signingOut.state, failed.state, home.state]
     }
 
     private(set) var state: AuthenticatedViewState
@@ -38,6 +40,9 @@ struct AuthenticatedViewModel: ViewModel {
         state.phase = .loading
         state.notice = nil
     }
+
+    /// What back says at the home, which has no step before it.
+    static let homeNotice = "This is the home: Quit closes Flows (you stay signed in); Sign out ends your session."
 
     mutating func said(_ notice: String?) {
         state.notice = notice
