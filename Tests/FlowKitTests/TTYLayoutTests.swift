@@ -60,6 +60,28 @@ struct TTYLayoutTests {
         }
     }
 
+    @Test("a list with nothing chosen shows its first options while another element has the focus, and how many more")
+    func listShownUnfocused() async {
+        let friends = (1...10).map { Choice(id: ElementID("f\($0)"), label: "Friend \($0)") }
+        let screen = Screen(
+            id: "friends", title: "Friends",
+            fields: [
+                Field(id: "filter", label: "Filter", input: .text("")),
+                Field(id: "friend", label: "Open", input: .choice(friends, selected: nil)),
+                Field(id: "currency", label: "Currency", input: .choice([Choice(id: "EUR", label: "EUR"), Choice(id: "JPY", label: "JPY")], selected: "JPY")),
+            ],
+            actions: [.back]
+        )
+        let (renderer, grid) = renderer([], width: 60)
+        await renderer.present(screen)
+        let drawn = grid.lines.joined(separator: "\n")
+        for index in 1...8 { #expect(drawn.contains("Friend \(index)\n"), "Friend \(index) is not listed:\n\(drawn)") }
+        #expect(!drawn.contains("Friend 9"), "\(drawn)")
+        #expect(drawn.contains("and 2 more"), "\(drawn)")
+        // A choice made shows the choice alone.
+        #expect(drawn.contains("Currency  JPY") && !drawn.contains("EUR"), "\(drawn)")
+    }
+
     @Test("prose wraps at spaces: no word of the title, text, errors, notice or help line is split", arguments: [20, 23, 31, 45])
     func proseWrapsAtSpaces(width: Int) async {
         let (renderer, grid) = renderer([], width: width)

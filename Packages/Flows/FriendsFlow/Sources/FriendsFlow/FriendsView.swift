@@ -23,7 +23,8 @@ struct FriendsView: View {
             text.append(state.filter.isEmpty ? "No friends yet: add someone to share costs with." : "No friend matches \"\(state.filter)\".")
         } else {
             let rows = state.rows.map { Choice(id: $0.id, label: "\($0.name)\($0.isContact ? " (contact)" : ""): \($0.balances)") }
-            fields.append(Field(id: Self.friend, label: "Open", input: .choice(rows, selected: nil), hint: "a friend's balances and shared expenses"))
+            // The list first: it is what the tab is for, and where the focus starts.
+            fields.insert(Field(id: Self.friend, label: "Open", input: .choice(rows, selected: nil), hint: "a friend's balances and shared expenses"), at: 0)
             if state.rows.count < state.matching {
                 text.append("Showing \(state.rows.count) of \(state.matching): type part of a name to find the others.")
                 actions.append(Action(id: Self.more, label: "Show more"))

@@ -239,8 +239,18 @@ extension TTYRenderer {
 
         case .choice(let options, let selected):
             guard focused else {
-                let label = options.first { $0.id == selected }.map { Span($0.label) } ?? Span("(none)", .dim)
-                return (Self.wrap([label], width: width), nil, nil)
+                if let chosen = options.first(where: { $0.id == selected }) { return (Self.wrap([Span(chosen.label)], width: width), nil, nil) }
+                guard !options.isEmpty else { return (Self.wrap([Span("(none)", .dim)], width: width), nil, nil) }
+                // Nothing chosen: a list to open one of (friends, expenses) shows its first
+                // options as a list, not an empty field.
+                var rows: [Row] = []
+                for option in options.prefix(Self.listPreview) {
+                    rows += Self.wrap([Span("  \(option.label)")] + Self.detail(option), width: width, hanging: 2)
+                }
+                if options.count > Self.listPreview {
+                    rows += Self.wrap([Span("  and \(options.count - Self.listPreview) more", .dim)], width: width, hanging: 2)
+                }
+                return (rows, nil, nil)
             }
             let header: Row = filtering == field.id
                 ? [Span("/" + (filters[field.id] ?? "")), Span("  type to filter, enter to pick, esc to stop", .dim)]
@@ -281,6 +291,9 @@ extension TTYRenderer {
             return ([[value.map { Span($0 ? "yes" : "no") } ?? Span("y/n", .dim)]], nil, nil)
         }
     }
+
+    /// How many options a list with nothing chosen shows while another element has the focus.
+    static let listPreview = 8
 
     /// An option's detail (an email), dim after its label.
     static func detail(_ option: Choice) -> Row {
