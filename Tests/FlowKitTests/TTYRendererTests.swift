@@ -190,6 +190,38 @@ struct TTYRendererTests {
         #expect(outputs[.highContrast]?.contains("\u{1B}[1;97;41m✗ Enter your email address.") == true)
     }
 
+    @Test("money owed to the user and by them is drawn in two tones, in the text and in a list, wherever the phrase stands; without colour, as it is")
+    func tones() async {
+        let screen = Screen(
+            id: "friends", title: "Friends",
+            text: ["In all, you are owed 2.00 EUR.", "Bob Stone owes you 5.00 EUR; you owe Cy Young 3.00 EUR."],
+            fields: [
+                Field(id: "back-first", label: "Filter", input: .text("")),
+                Field(id: "friend", label: "Open", input: .choice([Choice(id: "bob", label: "Bob Stone: owes you 5.00 EUR"), Choice(id: "cy", label: "Cy Young: you owe 3.00 EUR")], selected: nil)),
+            ],
+            actions: [.back],
+            tones: [
+                TonedPhrase("In all, you are owed 2.00 EUR.", .positive), TonedPhrase("owes you 5.00 EUR", .positive),
+                TonedPhrase("you owe 3.00 EUR", .negative), TonedPhrase("you owe Cy Young 3.00 EUR", .negative),
+            ]
+        )
+        let dark = TextBuffer()
+        await TTYRenderer(keys: ScriptedKeys([]), output: dark, style: TerminalStyle(theme: .dark), width: { 80 }).present(screen)
+        for (phrase, code) in [
+            ("In all, you are owed 2.00 EUR.", "92"), ("owes you 5.00 EUR", "92"), ("you owe Cy Young 3.00 EUR", "93"), ("you owe 3.00 EUR", "93"),
+        ] {
+            #expect(dark.text.contains("\u{1B}[\(code)m\(phrase)\u{1B}[0m"), "\(phrase) is not drawn in \(code):\n\(dark.text.debugDescription)")
+        }
+        // The words around a phrase stay plain.
+        #expect(dark.text.contains("Bob Stone \u{1B}[92mowes you 5.00 EUR\u{1B}[0m; "))
+        let plain = TextBuffer()
+        await TTYRenderer(keys: ScriptedKeys([]), output: plain, style: TerminalStyle(theme: .noColour), width: { 80 }).present(screen)
+        let grid = TerminalGrid(width: 80)
+        grid.write(plain.text)
+        #expect(grid.lines.contains("Bob Stone owes you 5.00 EUR; you owe Cy Young 3.00 EUR."))
+        #expect(grid.lines.contains("            Cy Young: you owe 3.00 EUR"))
+    }
+
     @Test("restyling repaints the screen shown in the new palette at once, in place, and later drawings keep it")
     func restyle() async {
         let output = TextBuffer()

@@ -94,6 +94,30 @@ struct FriendsFlowTests {
         #expect(await shown() == 20)
     }
 
+    @Test("balances owed to the user and by them carry their tones: the total, and each friend's phrase in the list")
+    func tones() async throws {
+        let (ada, bob) = try await fixture.adaAndBob()
+        let cy = try await fixture.friends.addContact(name: "Cy Young", email: nil, by: ada.id)
+        for (payer, other, cents) in [(ada.id, bob.id, Int64(2000)), (cy.id, ada.id, Int64(600))] {
+            let amount = Money(minorUnits: cents, currency: .eur)
+            _ = try await fixture.expenses.add(
+                ExpenseDraft(
+                    description: "Lunch", amount: amount, day: Fixture.sunday, category: .food,
+                    payers: [Payer(user: payer, amount: amount)], participants: [payer, other], rule: .equal
+                ),
+                by: ada.id
+            )
+        }
+        let flow = start(ada)
+        await flow.expectText("In all, you are owed 7.00 EUR.")
+        #expect(await flow.expectScreen("friends")?.tones == [
+            TonedPhrase("In all, you are owed 7.00 EUR.", .positive), TonedPhrase("you owe 3.00 EUR", .negative),
+            TonedPhrase("owes you 10.00 EUR", .positive),
+        ])
+        await flow.back()
+        await flow.expectResult(FriendsFlow.FlowResult.closed)
+    }
+
     @Test("the home starts what a preview handed up: AddExpense or SettleUp with that friend, and says what was recorded")
     func homeActsOnIt() async throws {
         let (ada, bob) = try await fixture.adaAndBob()

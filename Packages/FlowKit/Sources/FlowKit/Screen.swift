@@ -22,6 +22,10 @@ public struct Screen: Equatable, Sendable, Codable {
     /// Paragraphs shown under the fields, before the actions: what the answers so far come to
     /// (an expense's parts as they are typed).
     public var footer: [String]
+    /// Phrases of the text and of the options' labels that say which way money goes (`owes
+    /// you 5.00 EUR`, `You owe Bob Stone 12.00 EUR`), each drawn in its tone wherever it
+    /// stands. The words already say it; a tone lets the eye find it.
+    public var tones: [TonedPhrase]
 
     public init(
         id: ScreenID,
@@ -33,7 +37,8 @@ public struct Screen: Equatable, Sendable, Codable {
         status: ScreenStatus? = nil,
         breadcrumb: [String] = [],
         tabs: [Tab] = [],
-        footer: [String] = []
+        footer: [String] = [],
+        tones: [TonedPhrase] = []
     ) {
         self.id = id
         self.title = title
@@ -45,6 +50,7 @@ public struct Screen: Equatable, Sendable, Codable {
         self.breadcrumb = breadcrumb
         self.tabs = tabs
         self.footer = footer
+        self.tones = tones
     }
 
     /// The field with this identifier, if the screen has one.
@@ -264,6 +270,24 @@ extension Identifier where Kind == ElementKind {
 }
 
 /// One tab of a tabbed screen.
+/// Which way money goes, for the user: to them (`positive`: they are owed) or from them
+/// (`negative`: they owe).
+public enum Tone: String, Equatable, Sendable, Codable {
+    case positive
+    case negative
+}
+
+/// A phrase a screen's text or options hold, and its tone.
+public struct TonedPhrase: Equatable, Sendable, Codable {
+    public var phrase: String
+    public var tone: Tone
+
+    public init(_ phrase: String, _ tone: Tone) {
+        self.phrase = phrase
+        self.tone = tone
+    }
+}
+
 public struct Tab: Equatable, Sendable, Codable {
     public var id: ElementID
     public var label: String

@@ -70,7 +70,8 @@ struct ExpensesView: View {
             text: text,
             fields: fields,
             actions: actions,
-            status: state.phase.status(busy: "Loading") ?? state.notice.map(ScreenStatus.notice)
+            status: state.phase.status(busy: "Loading") ?? state.notice.map(ScreenStatus.notice),
+            tones: state.tones
         )
     }
 }

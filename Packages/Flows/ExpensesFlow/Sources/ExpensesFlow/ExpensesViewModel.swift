@@ -6,6 +6,8 @@ import Primitives
 /// What the Expenses tab shows, already in words.
 struct ExpensesViewState: Equatable, Sendable {
     var balances: [String] = []
+    /// Each balance line in its tone: owed to the user, or owed by them.
+    var tones: [TonedPhrase] = []
     var suggestions: [String] = []
     var activity: [String] = []
     /// The user's newest expenses, to open.
@@ -101,12 +103,15 @@ struct ExpensesViewModel: ViewModel {
         state.phase = .idle
         var totals: [Currency: Int128] = [:]
         for balance in balances { totals[balance.amount.currency, default: 0] += Int128(balance.amount.minorUnits) }
-        var lines = totals.sorted { $0.key.code < $1.key.code }.compactMap { BalanceWords.total($0.value, in: $0.key) }
+        var toned: [(line: String, positive: Bool)] = totals.sorted { $0.key.code < $1.key.code }.compactMap { currency, units in
+            BalanceWords.total(units, in: currency).map { ($0, units > 0) }
+        }
         // Each name looked up once, not at every comparison of the sort.
         let named = balances.map { (name: name($0.other, capitalised: true), balance: $0) }
         let ordered = named.sorted { ($0.name, $0.balance.amount.currency.code) < ($1.name, $1.balance.amount.currency.code) }
-        lines += ordered.map { BalanceWords.sentence($0.balance.amount, name: $0.name) }
-        state.balances = lines
+        toned += ordered.map { (BalanceWords.sentence($0.balance.amount, name: $0.name), !$0.balance.amount.isNegative) }
+        state.balances = toned.map(\.line)
+        state.tones = toned.map { TonedPhrase($0.line, $0.positive ? .positive : .negative) }
         state.suggestions = suggestions.map { payment in
             payment.from == user ? "You pay \(name(payment.to)) \(payment.amount)." : "\(name(payment.from, capitalised: true)) pays \(name(payment.to)) \(payment.amount)."
         }

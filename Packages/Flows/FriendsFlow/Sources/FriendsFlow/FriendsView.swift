@@ -36,7 +36,8 @@ struct FriendsView: View {
             text: text,
             fields: fields,
             actions: actions + [.back],
-            status: state.phase.status(busy: "Loading") ?? state.notice.map(ScreenStatus.notice)
+            status: state.phase.status(busy: "Loading") ?? state.notice.map(ScreenStatus.notice),
+            tones: state.tones
         )
     }
 }

@@ -16,6 +16,8 @@ struct FriendsViewState: Equatable, Sendable {
 
     /// The user's totals per currency, one line each.
     var totals: [String] = []
+    /// The totals and the friends' balances in words, each in its tone.
+    var tones: [TonedPhrase] = []
     /// The friends shown: the first ``FriendsViewModel/shownAtFirst`` that match the filter,
     /// more on request.
     var rows: [Row] = []
@@ -87,7 +89,16 @@ struct FriendsViewModel: ViewModel {
         entries.sort { ($0.size, $1.friend.name.value.lowercased()) > ($1.size, $0.friend.name.value.lowercased()) }
         var totals: [Currency: Int128] = [:]
         for entry in entries { for money in entry.balances { totals[money.currency, default: 0] += Int128(money.minorUnits) } }
-        state.totals = totals.keys.sorted { $0.code < $1.code }.compactMap { BalanceWords.total(totals[$0] ?? 0, in: $0) }
+        let lines = totals.keys.sorted { $0.code < $1.code }.compactMap { currency in
+            BalanceWords.total(totals[currency] ?? 0, in: currency).map { TonedPhrase($0, (totals[currency] ?? 0) > 0 ? .positive : .negative) }
+        }
+        state.totals = lines.map(\.phrase)
+        // Every balance of a friend reads one of two ways: a phrase each, wherever it stands.
+        var phrases: [TonedPhrase] = []
+        for money in Set(entries.flatMap(\.balances)).sorted(by: { ($0.currency.code, $0.minorUnits) < ($1.currency.code, $1.minorUnits) }) {
+            phrases.append(TonedPhrase(BalanceWords.phrase(money), money.isNegative ? .negative : .positive))
+        }
+        state.tones = lines + phrases
         state.phase = .idle
         show()
     }

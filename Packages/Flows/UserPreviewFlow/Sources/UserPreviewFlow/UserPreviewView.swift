@@ -57,7 +57,8 @@ struct UserPreviewView: View {
             if !state.isContact { actions.append(Action(id: Self.block, label: "Block")) }
             actions.append(.back)
             return Screen(
-                id: Self.screenID, title: state.name, text: text, figures: state.figure.map { [$0] } ?? [], actions: actions, status: status
+                id: Self.screenID, title: state.name, text: text, figures: state.figure.map { [$0] } ?? [], actions: actions, status: status,
+                tones: state.tones
             )
 
         case .confirmRemove:

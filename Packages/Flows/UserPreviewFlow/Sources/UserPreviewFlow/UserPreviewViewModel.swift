@@ -50,6 +50,8 @@ struct UserPreviewViewState: Equatable, Sendable {
     var figure: Figure?
     /// One sentence per currency, or that the two are settled up.
     var balances: [String] = []
+    /// Each open balance's line in its tone.
+    var tones: [TonedPhrase] = []
     var canSettle = false
     /// The shared expenses of this page, one line each, newest first.
     var expenses: [String] = []
@@ -186,9 +188,9 @@ struct UserPreviewViewModel: ViewModel {
     mutating func loaded(balances: [Money], page: [Expense], user: UserID, names: [UserID: String], avatar: Avatar?) {
         guard let friend else { return }
         let name = friend.name
-        state.balances = balances.isEmpty
-            ? [BalanceWords.sentence(.zero(.eur), name: name.value)]
-            : balances.sorted { $0.currency.code < $1.currency.code }.map { BalanceWords.sentence($0, name: name.value) }
+        let open = balances.sorted { $0.currency.code < $1.currency.code }
+        state.balances = open.isEmpty ? [BalanceWords.sentence(.zero(.eur), name: name.value)] : open.map { BalanceWords.sentence($0, name: name.value) }
+        state.tones = open.map { TonedPhrase(BalanceWords.sentence($0, name: name.value), $0.isNegative ? .negative : .positive) }
         state.canSettle = !balances.isEmpty
         state.isLoaded = true
         var names = names

@@ -3,6 +3,8 @@ import FlowKit
 /// How a piece of a drawn row looks.
 enum Look: Sendable, Equatable {
     case plain, bold, dim, error, accent, selected, figure
+    /// Money that comes to the user, or goes from them (``Tone``).
+    case positive, negative
     /// An avatar's initials on the SGR background of their colour.
     case badge(String)
     /// Where a picture of the layout's `pictures` is drawn, the row's first cell: blank text,
@@ -77,7 +79,7 @@ extension TTYRenderer {
             layout.rows += rows
         }
         for paragraph in screen.text.flatMap({ $0.split(separator: "\n", omittingEmptySubsequences: false) }) {
-            layout.rows += Self.wrap([Span(String(paragraph))], width: usable)
+            layout.rows += Self.wrap(Self.toned(String(paragraph), screen.tones), width: usable)
         }
         for figure in screen.figures {
             layout.rows.append([])
@@ -245,7 +247,7 @@ extension TTYRenderer {
                 // options as a list, not an empty field.
                 var rows: [Row] = []
                 for option in options.prefix(Self.listPreview) {
-                    rows += Self.wrap([Span("  \(option.label)")] + Self.detail(option), width: width, hanging: 2)
+                    rows += Self.wrap([Span("  ")] + Self.toned(option.label, screen?.tones ?? []) + Self.detail(option), width: width, hanging: 2)
                 }
                 if options.count > Self.listPreview {
                     rows += Self.wrap([Span("  and \(options.count - Self.listPreview) more", .dim)], width: width, hanging: 2)
@@ -262,7 +264,8 @@ extension TTYRenderer {
             for (index, option) in shown.enumerated() {
                 let current = index == highlights[field.id]
                 if current { highlighted = rows.count }
-                rows += Self.wrap([current ? Span("› \(option.label)", .selected) : Span("  \(option.label)")] + Self.detail(option), width: width, hanging: 2)
+                let label = current ? [Span("› \(option.label)", .selected)] : [Span("  ")] + Self.toned(option.label, screen?.tones ?? [])
+                rows += Self.wrap(label + Self.detail(option), width: width, hanging: 2)
             }
             return (rows, nil, highlighted)
 
@@ -290,6 +293,28 @@ extension TTYRenderer {
         case .confirm(let value):
             return ([[value.map { Span($0 ? "yes" : "no") } ?? Span("y/n", .dim)]], nil, nil)
         }
+    }
+
+    /// `text` in spans: each of `tones`' phrases in its tone, wherever it stands (the first,
+    /// longest match at each place), the rest plain.
+    static func toned(_ text: String, _ tones: [TonedPhrase]) -> Row {
+        let phrases = tones.filter { !$0.phrase.isEmpty }.sorted { $0.phrase.count > $1.phrase.count }
+        guard !phrases.isEmpty else { return [Span(text)] }
+        var spans: Row = []
+        var plain = ""
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            if let match = phrases.first(where: { rest.hasPrefix($0.phrase) }) {
+                if !plain.isEmpty { spans.append(Span(plain)) }
+                plain = ""
+                spans.append(Span(match.phrase, match.tone == .positive ? .positive : .negative))
+                rest = rest.dropFirst(match.phrase.count)
+            } else {
+                plain.append(rest.removeFirst())
+            }
+        }
+        if !plain.isEmpty { spans.append(Span(plain)) }
+        return spans
     }
 
     /// How many options a list with nothing chosen shows while another element has the focus.
@@ -533,6 +558,8 @@ extension TTYRenderer {
             case .error: style.error(span.text)
             case .accent: style.accent(span.text)
             case .selected: style.selected(span.text)
+            case .positive: style.positive(span.text)
+            case .negative: style.negative(span.text)
             case .figure: style.figure(span.text)
             case .badge(let background): style.badge(span.text, background: background)
             case .picture: span.text

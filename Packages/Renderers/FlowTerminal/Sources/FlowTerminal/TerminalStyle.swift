@@ -47,14 +47,17 @@ public struct TerminalStyle: Sendable, Equatable {
         var error: String
         var accent: String
         var selected: String
+        /// Money coming to the user, and going from them.
+        var positive: String
+        var negative: String
     }
 
     private var palette: Palette {
         switch theme {
-        case .dark: Palette(dim: "2", error: "91", accent: "96", selected: "7")
-        case .light: Palette(dim: "90", error: "31", accent: "34", selected: "7")
-        case .highContrast: Palette(dim: "1", error: "1;97;41", accent: "1;93", selected: "1;30;103")
-        case .noColour: Palette(dim: "", error: "", accent: "", selected: "")
+        case .dark: Palette(dim: "2", error: "91", accent: "96", selected: "7", positive: "92", negative: "93")
+        case .light: Palette(dim: "90", error: "31", accent: "34", selected: "7", positive: "32", negative: "35")
+        case .highContrast: Palette(dim: "1", error: "1;97;41", accent: "1;93", selected: "1;30;103", positive: "1;92", negative: "1;4;95")
+        case .noColour: Palette(dim: "", error: "", accent: "", selected: "", positive: "", negative: "")
         }
     }
 
@@ -63,6 +66,8 @@ public struct TerminalStyle: Sendable, Equatable {
     func error(_ text: String) -> String { wrap(text, palette.error) }
     func accent(_ text: String) -> String { wrap(text, palette.accent) }
     func selected(_ text: String) -> String { wrap(text, palette.selected) }
+    func positive(_ text: String) -> String { wrap(text, palette.positive) }
+    func negative(_ text: String) -> String { wrap(text, palette.negative) }
     /// A figure that must be dark on light to be read (a QR code): black on bright white in
     /// every theme; as it is without colour.
     func figure(_ text: String) -> String { wrap(text, "30;107") }
