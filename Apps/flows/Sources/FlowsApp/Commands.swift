@@ -14,7 +14,9 @@ struct FlowsCommand: AsyncParsableCommand {
         abstract: "Share costs with friends and track your own spending, from a terminal.",
         discussion: """
             Without a subcommand, flows runs the whole app. Every user path is a flow that can \
-            also run on its own: `flows list` names them, `flows run NAME` runs one.
+            also run on its own: `flows list` names them, `flows run NAME` runs one. `flows \
+            balances`, `friends`, `expenses` and `activity` print what you have, never asking \
+            (--json for programs).
 
             Screens and prompts go to standard error; with --json the result goes to standard \
             output. Answers are read from standard input, one per line. The store lives in \
@@ -23,7 +25,10 @@ struct FlowsCommand: AsyncParsableCommand {
             Exit status: 0 done, 1 failed, declined or cancelled, 2 usage error, 130 interrupted.
             """,
         version: FlowsCLI.version,
-        subcommands: [ListCommand.self, RunCommand.self, TestCommand.self, VerifyCommand.self]
+        subcommands: [
+            ListCommand.self, RunCommand.self, TestCommand.self, VerifyCommand.self,
+            BalancesCommand.self, FriendsListCommand.self, ExpensesListCommand.self, ActivityCommand.self,
+        ]
     )
 
     @OptionGroup var options: RunOptions

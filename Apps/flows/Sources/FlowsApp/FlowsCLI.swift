@@ -39,7 +39,7 @@ public enum FlowsCLI {
                 try await Launcher.launch(flowNamed: name, options: LaunchOptions())
                 return 0
             }
-            var command = try FlowsCommand.parseAsRoot(arguments)
+            var command = try ReadCommands.handles(arguments) ? ReadCommands.parseAsRoot(arguments) : FlowsCommand.parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
