@@ -98,3 +98,30 @@ struct ReadCommandsTests {
         #expect(lines2.map { $0["kind"] as? String } == ["added", "added"])
     }
 }
+
+/// A flow to look at, run without prompts: it shows its first screen and ends, status 0.
+@Suite("Browsing without prompts")
+struct BrowsingTests {
+    let flows: FlowsProcess
+
+    init() throws {
+        flows = try FlowsProcess()
+    }
+
+    @Test("Expenses, Friends and Account with --no-input and nothing to answer print their screen and end with 0; a form still names what is missing")
+    func browse() async throws {
+        defer { flows.removeHome() }
+        let signUp = try await flows.run(["run", "SignUp", "--no-input", "--set", "email=ada@example.com", "--set", "display-name=Ada Lovelace", "--set", "password=correct horse"])
+        #expect(signUp.status == 0, "\(signUp.stderr)")
+        for (flow, result, text) in [
+            ("Expenses", "closed", "You are settled up with everyone."), ("Friends", "closed", "No friends yet"), ("Account", "cancelled", "Email: ada@example.com"),
+        ] {
+            let outcome = try await flows.run(["run", flow, "--no-input", "--json"])
+            #expect(outcome.status == 0, "\(flow): \(outcome.stderr)")
+            #expect(outcome.stdout == #"{"result":"\#(result)"}"# + "\n", "\(flow): \(outcome.stdout)")
+            #expect(outcome.stderr.contains(text), "\(flow): \(outcome.stderr)")
+        }
+        let form = try await flows.run(["run", "AddExpense", "--no-input"])
+        #expect(form.status == 2 && form.stderr.contains("pass --set"), "\(form.stderr)")
+    }
+}

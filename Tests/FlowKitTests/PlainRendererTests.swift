@@ -175,6 +175,34 @@ struct PlainRendererTests {
         #expect(await renderer.stop?.message == "no answer for Password (password); pass --set password=VALUE")
     }
 
+    @Test("without prompting, a screen that browses asks only what was given, then is left (back), once; a form is not")
+    func noInputBrowsing() async {
+        let list = Screen(
+            id: "friends", title: "Friends",
+            fields: [Field(id: "friend", label: "Open", input: .choice([Choice(id: "bob", label: "Bob"), Choice(id: "cy", label: "Cy")], selected: nil))],
+            actions: [Action(id: "add", label: "Add a friend", role: .primary), .back],
+            browses: true
+        )
+        let (renderer, _) = renderer([], answers: ["friend": "cy"], prompts: false)
+        await renderer.present(list)
+        #expect(await renderer.nextEvent(on: list) == .choose("friend", ["cy"]))
+        #expect(await renderer.leftBrowsing == false)
+        // Nothing left to answer: not the primary action, but back.
+        #expect(await renderer.nextEvent(on: list) == .back)
+        #expect(await renderer.leftBrowsing)
+        // The same screen again (a back it took otherwise) is not left twice: it stops, saying so.
+        #expect(await renderer.nextEvent(on: list) == .cancel)
+        #expect(await renderer.stop == .missingAnswer(field: "action", label: "the action to take on Friends"))
+
+        var form = list
+        form.browses = false
+        let (second, _) = self.renderer([], prompts: false)
+        await second.present(form)
+        #expect(await second.nextEvent(on: form) == .cancel)
+        #expect(await second.stop == .missingAnswer(field: "friend", label: "Open"))
+        #expect(await second.leftBrowsing == false)
+    }
+
     @Test("without prompting, a refused answer or a failed submit stops with its message")
     func noInputFailures() async {
         let (renderer, _) = renderer([], answers: ["email": "nope"], prompts: false)

@@ -79,6 +79,8 @@ enum Launcher {
             }
         }
         if recordingFailed { throw ExitCode.failure }
+        // Without prompts, a flow to look at ends once it was seen: that is done, not cancelled.
+        if await plain.leftBrowsing, outcome.status == .cancelled { return }
         switch outcome.status {
         case .completed:
             return

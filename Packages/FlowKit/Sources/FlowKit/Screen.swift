@@ -26,6 +26,10 @@ public struct Screen: Equatable, Sendable, Codable {
     /// you 5.00 EUR`, `You owe Bob Stone 12.00 EUR`), each drawn in its tone wherever it
     /// stands. The words already say it; a tone lets the eye find it.
     public var tones: [TonedPhrase]
+    /// A screen to look at and move on from (a tab, a list, a preview), not a form to send:
+    /// run without prompts and with nothing left to answer, a renderer leaves it (back) rather
+    /// than take its primary action.
+    public var browses: Bool
 
     public init(
         id: ScreenID,
@@ -38,7 +42,8 @@ public struct Screen: Equatable, Sendable, Codable {
         breadcrumb: [String] = [],
         tabs: [Tab] = [],
         footer: [String] = [],
-        tones: [TonedPhrase] = []
+        tones: [TonedPhrase] = [],
+        browses: Bool = false
     ) {
         self.id = id
         self.title = title
@@ -51,6 +56,7 @@ public struct Screen: Equatable, Sendable, Codable {
         self.tabs = tabs
         self.footer = footer
         self.tones = tones
+        self.browses = browses
     }
 
     /// The field with this identifier, if the screen has one.

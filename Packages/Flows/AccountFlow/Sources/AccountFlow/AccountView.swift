@@ -24,7 +24,8 @@ struct AccountView: View {
                 ),
             ],
             actions: state.actions + [.back],
-            status: state.phase.status(busy: "Saving") ?? state.notice.map(ScreenStatus.notice)
+            status: state.phase.status(busy: "Saving") ?? state.notice.map(ScreenStatus.notice),
+            browses: true
         )
     }
 

@@ -22,7 +22,7 @@ struct ExpenseDetailView: View {
                 text: !state.isLoaded ? [] : [options.isEmpty ? "You are in no expense yet." : "Which expense? Your newest first."],
                 fields: options.isEmpty ? [] : [Field(id: Self.expense, label: "Expense", input: .choice(options, selected: nil))],
                 actions: [.back],
-                status: status
+                status: status, browses: true
             )
         case .detail:
             // An expense that could not be read offers nothing to do with it.
@@ -31,7 +31,7 @@ struct ExpenseDetailView: View {
             return Screen(
                 id: Self.screenID, title: state.title, text: state.lines,
                 actions: actions + [.back],
-                status: status
+                status: status, browses: true
             )
         case .history:
             let fields = state.versions.isEmpty ? [] : [

@@ -71,7 +71,8 @@ struct ExpensesView: View {
             fields: fields,
             actions: actions,
             status: state.phase.status(busy: "Loading") ?? state.notice.map(ScreenStatus.notice),
-            tones: state.tones
+            tones: state.tones,
+            browses: true
         )
     }
 }

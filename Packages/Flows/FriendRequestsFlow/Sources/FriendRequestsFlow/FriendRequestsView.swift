@@ -39,7 +39,8 @@ struct FriendRequestsView: View {
             text: empty ? ["No friend requests: nobody is asking you, and you are asking nobody."] : [],
             fields: fields,
             actions: actions + [.back],
-            status: state.phase.status(busy: "Answering") ?? state.notice.map(ScreenStatus.notice)
+            status: state.phase.status(busy: "Answering") ?? state.notice.map(ScreenStatus.notice),
+            browses: true
         )
     }
 }

@@ -37,7 +37,8 @@ struct FriendsView: View {
             fields: fields,
             actions: actions + [.back],
             status: state.phase.status(busy: "Loading") ?? state.notice.map(ScreenStatus.notice),
-            tones: state.tones
+            tones: state.tones,
+            browses: true
         )
     }
 }

@@ -21,7 +21,8 @@ struct ReportsView: View {
                 Action(id: Self.show, label: "Show", role: .primary),
                 .back,
             ],
-            status: state.phase.status(busy: "Adding up")
+            status: state.phase.status(busy: "Adding up"),
+            browses: true
         )
     }
 }

@@ -21,7 +21,8 @@ struct SessionsView: View {
                 Action(id: Self.end, label: "End the chosen session"),
                 Action(id: Self.endOthers, label: "End all other sessions"),
             ]) + [.back],
-            status: state.phase.status(busy: "Ending") ?? state.notice.map(ScreenStatus.notice)
+            status: state.phase.status(busy: "Ending") ?? state.notice.map(ScreenStatus.notice),
+            browses: true
         )
     }
 }

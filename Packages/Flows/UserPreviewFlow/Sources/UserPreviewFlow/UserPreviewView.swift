@@ -58,7 +58,7 @@ struct UserPreviewView: View {
             actions.append(.back)
             return Screen(
                 id: Self.screenID, title: state.name, text: text, figures: state.figure.map { [$0] } ?? [], actions: actions, status: status,
-                tones: state.tones
+                tones: state.tones, browses: true
             )
 
         case .confirmRemove:

@@ -41,6 +41,11 @@ public actor PlainRenderer: ScreenHost {
     private var answers: [ElementID: String]
 
     public private(set) var stop: Stop?
+    /// Whether, without prompts, the run left a screen that browses (``Screen/browses``) with
+    /// nothing left to answer: it ended as the person asked, whatever its result says.
+    public private(set) var leftBrowsing = false
+    /// The browsing screen left last: the same one again does not leave twice.
+    private var leftScreen: Screen?
     private var shownID: ScreenID?
     private var shownStatus: ScreenStatus?
     private var shownFooter: [String] = []
@@ -214,7 +219,8 @@ public actor PlainRenderer: ScreenHost {
             if let error = field.error {
                 return halt(.refusedAnswer(field: field.id, message: error))
             }
-            if field.hasValue || field.isOptional, !answered.contains(field.id) {
+            // A screen that browses asks nothing it was not given: its lists are to look at.
+            if field.hasValue || field.isOptional || screen.browses, !answered.contains(field.id) {
                 answered.insert(field.id)
                 return nil
             }
@@ -350,12 +356,19 @@ public actor PlainRenderer: ScreenHost {
             items.append((label: "Cancel", event: .cancel, isPrimary: false))
         }
 
-        if field == nil, !screen.fields.isEmpty, let primary = screen.primaryAction {
+        if !prompts, screen.browses, screen != leftScreen {
+            // Nothing left to answer on a screen to look at: it was seen; leave it, once.
+            leftScreen = screen
+            leftBrowsing = true
+            return .back
+        }
+        if field == nil, !screen.fields.isEmpty, let primary = screen.primaryAction, !(screen.browses && !prompts) {
             submitted = true
             submittedScreen = screen
             return .tap(primary.id)
         }
         if !prompts {
+            if screen.browses { return halt(.missingAnswer(field: "action", label: "the action to take on \(screen.title)")) }
             if let primary = screen.primaryAction {
                 submitted = true
                 submittedScreen = screen
