@@ -101,17 +101,6 @@ struct Reader {
     }
 }
 
-/// An amount in the JSON of the read commands: minor units and the currency's code.
-struct MoneyJSON: Encodable, Equatable {
-    let minorUnits: Int64
-    let currency: String
-
-    init(_ money: Money) {
-        minorUnits = money.minorUnits
-        currency = money.currency.code
-    }
-}
-
 /// `flows balances`: what each person owes the user, or the user them, and the totals.
 struct BalancesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -127,11 +116,11 @@ struct BalancesCommand: AsyncParsableCommand {
             /// The other person's id; positive amounts: they owe the user.
             let person: String
             let name: String
-            let amount: MoneyJSON
+            let amount: Money
         }
         let balances: [Line]
         /// Per currency, the sum of the balances.
-        let totals: [MoneyJSON]
+        let totals: [Money]
     }
 
     func run() async throws {
@@ -145,9 +134,9 @@ struct BalancesCommand: AsyncParsableCommand {
         let currencies = totals.keys.sorted { $0.code < $1.code }
         if options.json {
             Reader.printJSON(Output(
-                balances: named.map { .init(person: $0.balance.other.rawValue, name: $0.name, amount: MoneyJSON($0.balance.amount)) },
+                balances: named.map { .init(person: $0.balance.other.rawValue, name: $0.name, amount: $0.balance.amount) },
                 totals: currencies.compactMap { currency in
-                    Int64(exactly: totals[currency] ?? 0).map { MoneyJSON(Money(minorUnits: $0, currency: currency)) }
+                    Int64(exactly: totals[currency] ?? 0).map { Money(minorUnits: $0, currency: currency) }
                 }
             ))
             return
@@ -176,7 +165,7 @@ struct FriendsListCommand: AsyncParsableCommand {
             let kind: String
             let email: String?
             /// Positive: they owe the user.
-            let balances: [MoneyJSON]
+            let balances: [Money]
         }
         let friends: [Line]
     }
@@ -199,7 +188,7 @@ struct FriendsListCommand: AsyncParsableCommand {
                 }
                 return .init(
                     id: friend.id.rawValue, name: friend.name.value, kind: friend.isContact ? "contact" : "account", email: email?.value,
-                    balances: open(friend).map(MoneyJSON.init)
+                    balances: open(friend)
                 )
             }))
             return
@@ -236,14 +225,14 @@ struct ExpensesListCommand: AsyncParsableCommand {
         struct Share: Encodable {
             let person: String
             let name: String
-            let amount: MoneyJSON
+            let amount: Money
         }
         struct Line: Encodable {
             let id: String
             let day: String
             let description: String
             let category: String
-            let amount: MoneyJSON
+            let amount: Money
             let paidBy: [Share]
             let parts: [Share]
             let note: String?
@@ -284,9 +273,9 @@ struct ExpensesListCommand: AsyncParsableCommand {
             Reader.printJSON(Output(expenses: expenses.map { expense in
                 .init(
                     id: expense.id.rawValue, day: expense.day.description, description: expense.description, category: expense.category.rawValue,
-                    amount: MoneyJSON(expense.amount),
-                    paidBy: expense.payers.map { .init(person: $0.user.rawValue, name: name($0.user), amount: MoneyJSON($0.amount)) },
-                    parts: expense.split.parts.map { .init(person: $0.user.rawValue, name: name($0.user), amount: MoneyJSON($0.amount)) },
+                    amount: expense.amount,
+                    paidBy: expense.payers.map { .init(person: $0.user.rawValue, name: name($0.user), amount: $0.amount) },
+                    parts: expense.split.parts.map { .init(person: $0.user.rawValue, name: name($0.user), amount: $0.amount) },
                     note: expense.note
                 )
             }))
@@ -326,18 +315,6 @@ struct ActivityCommand: AsyncParsableCommand {
         let activity: [Line]
     }
 
-    /// What the line says was done.
-    static func verb(_ kind: Activity.Kind) -> String {
-        switch kind {
-        case .added: "added"
-        case .edited: "changed"
-        case .deleted: "deleted"
-        case .restored: "restored"
-        case .settled: "recorded"
-        case .unsettled: "took back"
-        }
-    }
-
     func validate() throws {
         guard (1...1_000).contains(limit) else { throw ValidationError("--limit takes a number from 1 to 1000") }
     }
@@ -361,7 +338,7 @@ struct ActivityCommand: AsyncParsableCommand {
         let zone = TimeZone.current
         for line in activity {
             let who = line.actor == reader.user.id ? "You" : names[line.actor] ?? "Someone else"
-            StandardOutput.line("\(Day.minute(at: line.at, in: zone)) \(who) \(Self.verb(line.kind)) \(line.summary).")
+            StandardOutput.line("\(Day.minute(at: line.at, in: zone)) \(ActivityWords.sentence(line, who: who))")
         }
     }
 }

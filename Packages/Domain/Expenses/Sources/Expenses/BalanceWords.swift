@@ -30,3 +30,21 @@ public enum BalanceWords {
         return units > 0 ? "In all, you are owed \(amount)." : "In all, you owe \(amount)."
     }
 }
+
+/// How a line of activity reads, after its day or time: one wording for the Expenses tab and
+/// `flows activity`.
+public enum ActivityWords {
+    /// `You added Dinner, 30.00 EUR.`, or for a payment taken back, whose summary says so,
+    /// `You: Payment taken back, 12.00 EUR.`; `who` is the actor as the reader knows them.
+    public static func sentence(_ activity: Activity, who: String) -> String {
+        let what = switch activity.kind {
+        case .added: "added"
+        case .edited: "edited"
+        case .deleted: "deleted"
+        case .settled: "recorded"
+        case .restored: "restored"
+        case .unsettled: ""
+        }
+        return what.isEmpty ? "\(who): \(activity.summary)." : "\(who) \(what) \(activity.summary)."
+    }
+}

@@ -131,18 +131,7 @@ struct ExpensesViewModel: ViewModel {
     /// One page of activity, in words: `2027-01-15 You added Dinner, 30.00 EUR.`
     mutating func page(_ activity: [Activity]) {
         state.activity = activity.map { item in
-            let day = Day.today(at: item.at, in: timeZone)
-            let what = switch item.kind {
-            case .added: "added"
-            case .edited: "edited"
-            case .deleted: "deleted"
-            case .settled: "recorded"
-            case .restored: "restored"
-            // Its summary says it already: "Payment taken back, 12.00 EUR".
-            case .unsettled: ""
-            }
-            let who = name(item.actor, capitalised: true)
-            return what.isEmpty ? "\(day) \(who): \(item.summary)." : "\(day) \(who) \(what) \(item.summary)."
+            "\(Day.today(at: item.at, in: timeZone)) \(ActivityWords.sentence(item, who: name(item.actor, capitalised: true)))"
         }
     }
 
