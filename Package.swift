@@ -20,6 +20,12 @@ let friendsModules: [Target.Dependency] = [
     .product(name: "FriendsData", package: "FriendsData"),
     .product(name: "FriendsDataSQLite", package: "FriendsData"),
 ]
+let groupsModules: [Target.Dependency] = [
+    .product(name: "Groups", package: "Groups"),
+    .product(name: "GroupsLive", package: "Groups"),
+    .product(name: "GroupsData", package: "GroupsData"),
+    .product(name: "GroupsDataSQLite", package: "GroupsData"),
+]
 let preferencesModules: [Target.Dependency] = [
     .product(name: "Preferences", package: "Preferences"),
     .product(name: "PreferencesLive", package: "Preferences"),
@@ -31,6 +37,7 @@ let remoteModules: [Target.Dependency] = [
     .product(name: "AccountsRemote", package: "AccountsRemote"),
     .product(name: "ExpensesRemote", package: "ExpensesRemote"),
     .product(name: "FriendsRemote", package: "FriendsRemote"),
+    .product(name: "GroupsRemote", package: "GroupsRemote"),
     .product(name: "PreferencesRemote", package: "PreferencesRemote"),
     .product(name: "PrimitivesRemote", package: "PrimitivesRemote"),
     .product(name: "FlowsAPIClient", package: "FlowsAPI"),
@@ -42,6 +49,7 @@ let postgresModules: [Target.Dependency] = [
     .product(name: "AccountsDataPostgres", package: "AccountsDataPostgres"),
     .product(name: "ExpensesDataPostgres", package: "ExpensesDataPostgres"),
     .product(name: "FriendsDataPostgres", package: "FriendsDataPostgres"),
+    .product(name: "GroupsDataPostgres", package: "GroupsDataPostgres"),
     .product(name: "PreferencesDataPostgres", package: "PreferencesDataPostgres"),
 ]
 // AppFlow is the root of the flow hierarchy: each flow's package depends on its children's, so
@@ -76,18 +84,22 @@ let package = Package(
         .package(path: "Packages/Domain/Accounts"),
         .package(path: "Packages/Domain/Expenses"),
         .package(path: "Packages/Domain/Friends"),
+        .package(path: "Packages/Domain/Groups"),
         .package(path: "Packages/Domain/Preferences"),
         .package(path: "Packages/Data/AccountsData"),
         .package(path: "Packages/Data/ExpensesData"),
         .package(path: "Packages/Data/FriendsData"),
+        .package(path: "Packages/Data/GroupsData"),
         .package(path: "Packages/Data/PreferencesData"),
         .package(path: "Packages/Data/Postgres/AccountsDataPostgres"),
         .package(path: "Packages/Data/Postgres/ExpensesDataPostgres"),
         .package(path: "Packages/Data/Postgres/FriendsDataPostgres"),
+        .package(path: "Packages/Data/Postgres/GroupsDataPostgres"),
         .package(path: "Packages/Data/Postgres/PreferencesDataPostgres"),
         .package(path: "Packages/Remote/AccountsRemote"),
         .package(path: "Packages/Remote/ExpensesRemote"),
         .package(path: "Packages/Remote/FriendsRemote"),
+        .package(path: "Packages/Remote/GroupsRemote"),
         .package(path: "Packages/Remote/PreferencesRemote"),
         .package(path: "Packages/Remote/PrimitivesRemote"),
         .package(path: "Packages/Flows/AppFlow"),
@@ -128,7 +140,7 @@ let package = Package(
                 .product(name: "FlowTesting", package: "FlowTesting"),
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + preferencesModules + remoteModules + flowModules + [
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + remoteModules + flowModules + [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/flows/Sources/FlowsApp"
@@ -149,12 +161,13 @@ let package = Package(
                 .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + preferencesModules + postgresModules + [
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + postgresModules + [
                 // The contract's operations and values, declared once for both sides.
                 .product(name: "FlowsWire", package: "FlowsAPI"),
                 .product(name: "PrimitivesRemote", package: "PrimitivesRemote"),
                 .product(name: "AccountsRemote", package: "AccountsRemote"),
                 .product(name: "FriendsRemote", package: "FriendsRemote"),
+                .product(name: "GroupsRemote", package: "GroupsRemote"),
                 .product(name: "PreferencesRemote", package: "PreferencesRemote"),
                 .product(name: "ExpensesRemote", package: "ExpensesRemote"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -298,6 +311,16 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "GroupsTests",
+            dependencies: [
+                .product(name: "FlowsServices", package: "Services"),
+                .product(name: "Primitives", package: "Primitives"),
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + [
+                .product(name: "LocalStore", package: "LocalStore"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
             name: "PreferencesTests",
             dependencies: [
                 .product(name: "Primitives", package: "Primitives"),
@@ -313,7 +336,7 @@ let package = Package(
                 "FlowsServer",
                 .product(name: "FlowsServices", package: "Services"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + preferencesModules + postgresModules
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + postgresModules
         ),
         .testTarget(
             name: "FlowsTests",
@@ -324,7 +347,7 @@ let package = Package(
                 .product(name: "FormFields", package: "FlowSupport"),
                 .product(name: "ArchitectureRules", package: "ArchitectureCheck"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + preferencesModules + flowModules + [
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + flowModules + [
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -370,7 +393,7 @@ let package = Package(
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + preferencesModules + remoteModules + postgresModules + [
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + remoteModules + postgresModules + [
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -386,6 +386,19 @@ struct FailureInjectionTests {
             try step()
             return try inner.addToBalance(low: low, high: high, currency: currency, amount: amount)
         }
+        func addToGroupBalance(group: String, low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
+            try step()
+            return try inner.addToGroupBalance(group: group, low: low, high: high, currency: currency, amount: amount)
+        }
+        func groupBalances(in group: String) throws -> [GroupBalanceRecord] { try inner.groupBalances(in: group) }
+        func groupBalances(of user: String) throws -> [GroupBalanceRecord] { try inner.groupBalances(of: user) }
+        func expenseIDs(inGroup group: String, offset: Int, limit: Int) throws -> [String] {
+            try inner.expenseIDs(inGroup: group, offset: offset, limit: limit)
+        }
+        func settlements(inGroup group: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
+            try inner.settlements(inGroup: group, offset: offset, limit: limit)
+        }
+        func forEachGroupBalance(_ body: (GroupBalanceRecord) throws -> Void) throws { try inner.forEachGroupBalance(body) }
         func insert(_ activity: ActivityRecord) throws { try step(); try inner.insert(activity) }
         func shareAnything(_ person: String, _ other: String) throws -> Bool { try inner.shareAnything(person, other) }
         func renamePerson(from: String, to: String) throws { try step(); try inner.renamePerson(from: from, to: to) }

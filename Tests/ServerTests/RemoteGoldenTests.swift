@@ -65,8 +65,8 @@ struct RemoteGoldenTests {
         let tokens = InMemorySessionTokenStore()
         // The steps act on the server's own services; the session they leave is the client's.
         let fixtures = AppContainer(
-            accounts: services.sessions(tokens), expenses: services.expenses, friends: services.friends, preferences: services.preferences,
-            now: { now }, timeZone: .gmt
+            accounts: services.sessions(tokens), expenses: services.expenses, friends: services.friends, groups: services.groups,
+            preferences: services.preferences, now: { now }, timeZone: .gmt
         )
         let running = Running()
         return try GoldenScripts.launch(for: script, fixtures: fixtures) {

@@ -18,8 +18,10 @@ struct LiveServer: Sendable {
     let url: URL
     let clock: TestClock
 
-    /// Runs `body` against a fresh server, then shuts it down.
+    /// Runs `body` against a fresh server (on PostgreSQL at `database` when given), then shuts
+    /// it down.
     static func with(
+        database: DatabaseURL? = nil,
         limits: RateLimits = RateLimits(
             failuresPerAccount: 1_000, failuresPerAccountFromNewAddresses: 1_000, failuresPerAddress: 1_000, signUpsPerAddress: 1_000,
             lookupsPerUser: 1_000, lookupsPerAddress: 1_000
@@ -32,9 +34,9 @@ struct LiveServer: Sendable {
         _ body: @Sendable (LiveServer) async throws -> Void
     ) async throws {
         let clock = TestClock()
-        let services = ServerServices.sqlite(
-            .memory, fast: true, now: { clock.now }, verification: mail.codeSender(from: "flows@example.com", logger: Logger(label: "test"))
-        )
+        let verification = mail.codeSender(from: "flows@example.com", logger: Logger(label: "test"))
+        let services = database.map { ServerServices.postgres($0, maximumConnections: 4, fast: true, now: { clock.now }, verification: verification) }
+            ?? ServerServices.sqlite(.memory, fast: true, now: { clock.now }, verification: verification)
         let server = try await RunningServer.start(
             services: services, configuration: ServerConfiguration(
                 port: 0, maximumBodyBytes: maximumBodyBytes, rateLimits: limits, trustedProxies: trustedProxies, idleTimeout: idleTimeout,
@@ -48,6 +50,21 @@ struct LiveServer: Sendable {
             throw error
         }
         await server.stop()
+    }
+
+    /// Runs `body` against a fresh server on the embedded store and, when the tests have a
+    /// PostgreSQL server, against one on a fresh database there.
+    static func onEachStore(_ body: @Sendable (LiveServer) async throws -> Void) async throws {
+        try await with(body)
+        guard let url = TestPostgres.url else { return }
+        let databases = Databases(admin: try DatabaseURL(url))
+        do {
+            try await with(database: try await databases.fresh(), body)
+        } catch {
+            await databases.dropAll()
+            throw error
+        }
+        await databases.dropAll()
     }
 
     /// The generated client, signed in with `token` (or not at all).

@@ -7,7 +7,8 @@ import Testing
 ///
 /// Ada and Bob are friends. Ada has a contact, Sam. Ada paid a dinner of 90.00 EUR among the
 /// three of them; Bob paid a taxi they shared, which Ada deleted; Bob paid Ada back 10.00 EUR.
-/// Cy is a stranger to all of them; Dee was Ada's friend and was removed.
+/// Cy is a stranger to all of them; Dee was Ada's friend and was removed. Ada, Bob and Sam
+/// are in Ada's group "Trip", which has nothing in it yet.
 struct World: Sendable {
     let server: LiveServer
     let ada: Member
@@ -21,6 +22,8 @@ struct World: Sendable {
     let taxi: Components.Schemas.Expense
     /// Bob paid Ada.
     let payment: Components.Schemas.Settlement
+    /// Ada's group, with Bob and Sam.
+    let trip: Components.Schemas.Group
 
     static func make(on server: LiveServer) async throws -> World {
         let ada = try await server.signUp("Ada")
@@ -39,7 +42,10 @@ struct World: Sendable {
         let payment = try await bob.client.settleUp(
             body: .json(.init(counterparty: ada.id, paidBy: .me, amount: .init(minorUnits: 1_000, currency: "EUR"), day: "2026-11-21"))
         ).created.body.json
-        return World(server: server, ada: ada, bob: bob, cy: cy, dee: dee, sam: sam.id, dinner: dinner, taxi: taxi, payment: payment)
+        let trip = try await ada.client.createGroup(
+            body: .json(.init(name: "Trip", kind: .trip, currency: "EUR", simplifyDebts: true, members: [bob.id, sam.id]))
+        ).created.body.json
+        return World(server: server, ada: ada, bob: bob, cy: cy, dee: dee, sam: sam.id, dinner: dinner, taxi: taxi, payment: payment, trip: trip)
     }
 
     /// A new session of someone signed up here (password "correct horse").
@@ -53,7 +59,7 @@ struct World: Sendable {
         let paths = [
             "/me", "/me/avatar", "/preferences", "/friends", "/expenses?limit=1000", "/deleted-expenses?limit=1000",
             "/settlements?limit=1000", "/balances", "/suggested-payments?currency=EUR", "/activity?limit=1000", "/reports/spending",
-            "/currencies", "/people/recent", "/friend-requests",
+            "/currencies", "/people/recent", "/friend-requests", "/groups", "/groups?archived=true", "/group-balances",
         ]
         var seen: [String: String] = [:]
         for path in paths {
@@ -65,7 +71,7 @@ struct World: Sendable {
     }
 
     /// The ids a stranger must never be shown: the expenses and the payment, and Sam.
-    var privateIDs: [String] { [dinner.id, taxi.id, payment.id, sam] }
+    var privateIDs: [String] { [dinner.id, taxi.id, payment.id, sam, trip.id] }
 }
 
 /// One operation of the contract as a test calls it: a plausible valid request.
@@ -89,7 +95,7 @@ struct Call: Sendable {
     /// The path with its parameters and query filled in from `world`.
     func path(in world: World) -> String {
         var path = template
-        let defaults = ["userId": "$bob", "friendId": "$bob", "personId": "$bob", "contactId": "$sam", "expenseId": "$dinner", "settlementId": "$payment"]
+        let defaults = ["userId": "$bob", "friendId": "$bob", "personId": "$bob", "contactId": "$sam", "expenseId": "$dinner", "settlementId": "$payment", "groupId": "$trip"]
         for (name, value) in defaults.merging(parameters, uniquingKeysWith: { $1 }) {
             path = path.replacingOccurrences(of: "{\(name)}", with: world.fill(value))
         }
@@ -107,7 +113,7 @@ extension World {
         // Longest names first: `$adaCode` before `$ada`.
         let values = [
             ("$dinnerVersion", String(dinner.version)), ("$adaCode", ada.user.friendCode), ("$ada", ada.id), ("$bob", bob.id), ("$sam", sam), ("$dinner", dinner.id), ("$taxi", taxi.id),
-            ("$payment", payment.id), ("$unique", UUID().uuidString.lowercased().prefix(12).description),
+            ("$payment", payment.id), ("$trip", trip.id), ("$unique", UUID().uuidString.lowercased().prefix(12).description),
         ]
         return values.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
     }
@@ -184,6 +190,25 @@ let contractCalls: [Call] = {
         Call(id: "listActivity", method: "GET", template: "/activity", query: "limit=5"),
         Call(id: "getSpendingReport", method: "GET", template: "/reports/spending", query: "from=2026-11-01&through=2026-11-30"),
         Call(id: "listCurrencies", method: "GET", template: "/currencies"),
+        // Groups
+        Call(id: "listGroups", method: "GET", template: "/groups", query: "archived=false"),
+        Call(
+            id: "createGroup", method: "POST", template: "/groups",
+            body: #"{"name":"Flat $unique","kind":"home","currency":"EUR","simplifyDebts":true,"members":["$bob"]}"#
+        ),
+        Call(id: "getGroup", method: "GET", template: "/groups/{groupId}"),
+        Call(
+            id: "updateGroup", method: "PUT", template: "/groups/{groupId}/settings",
+            body: #"{"name":"Kyoto trip","kind":"trip","currency":"JPY","simplifyDebts":false}"#
+        ),
+        Call(id: "addGroupMembers", method: "POST", template: "/groups/{groupId}/members", body: #"{"ids":["$bob"]}"#),
+        Call(id: "removeGroupMember", method: "DELETE", template: "/groups/{groupId}/members/{personId}", parameters: ["personId": "$sam"]),
+        Call(id: "setGroupArchived", method: "PUT", template: "/groups/{groupId}/archived", body: #"{"archived":true}"#),
+        Call(id: "listGroupDebts", method: "GET", template: "/groups/{groupId}/debts"),
+        Call(id: "listGroupSuggestedPayments", method: "GET", template: "/groups/{groupId}/suggested-payments", query: "currency=EUR"),
+        Call(id: "listGroupExpenses", method: "GET", template: "/groups/{groupId}/expenses", query: "limit=5"),
+        Call(id: "listGroupSettlements", method: "GET", template: "/groups/{groupId}/settlements", query: "limit=5"),
+        Call(id: "listGroupBalances", method: "GET", template: "/group-balances"),
         // Preferences
         Call(id: "getPreferences", method: "GET", template: "/preferences"),
         Call(id: "updatePreferences", method: "PUT", template: "/preferences", body: #"{"theme":"light","defaultCurrency":"JPY"}"#),

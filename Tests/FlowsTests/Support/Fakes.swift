@@ -115,6 +115,13 @@ struct FakeExpenses: ExpensesService, Fake {
     var currencies: (@Sendable (UserID) async throws(ExpensesError) -> [Currency])?
     var undoSettlement: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> Void)?
     var paymentHistory: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> [PaymentChange])?
+    /// A payment within a group (``settle`` answers the ones outside any).
+    var settleInGroup: (@Sendable (UserID, UserID, Money, Day, GroupID, UserID) async throws(ExpensesError) -> Settlement)?
+    var debts: (@Sendable (GroupID, UserID) async throws(ExpensesError) -> [Debt])?
+    var groupSuggestedPayments: (@Sendable (GroupID, Currency, UserID) async throws(ExpensesError) -> [SuggestedPayment])?
+    var groupBalances: (@Sendable (UserID) async throws(ExpensesError) -> [GroupBalance])?
+    var groupExpenses: (@Sendable (GroupID, UserID, PageRequest) async throws(ExpensesError) -> [Expense])?
+    var groupSettlements: (@Sendable (GroupID, UserID, PageRequest) async throws(ExpensesError) -> [Settlement])?
     var otherwise: @Sendable (String) throws(ExpensesError) -> Never = { operation throws(ExpensesError) in
         unexpected(operation)
         throw .storeUnavailable("\(operation) is not part of this fake")
@@ -136,8 +143,9 @@ struct FakeExpenses: ExpensesService, Fake {
         try await (deletedExpenses ?? missing("deletedExpenses"))(user, page)
     }
     func expense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense? { try await (expense ?? missing("expense"))(id, user) }
-    func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement {
-        try await (settle ?? missing("settle"))(from, to, amount, day, user)
+    func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement {
+        guard let group else { return try await (settle ?? missing("settle"))(from, to, amount, day, user) }
+        return try await (settleInGroup ?? missing("settle(in:)"))(from, to, amount, day, group, user)
     }
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance] { try await (balances ?? missing("balances"))(user) }
     func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] {
@@ -159,6 +167,17 @@ struct FakeExpenses: ExpensesService, Fake {
     func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) { try await (undoSettlement ?? missing("undoSettlement"))(id, user) }
     func paymentHistory(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [PaymentChange] {
         try await (paymentHistory ?? missing("paymentHistory"))(id, user)
+    }
+    func debts(in group: GroupID, for user: UserID) async throws(ExpensesError) -> [Debt] { try await (debts ?? missing("debts"))(group, user) }
+    func suggestedPayments(in group: GroupID, currency: Currency, for user: UserID) async throws(ExpensesError) -> [SuggestedPayment] {
+        try await (groupSuggestedPayments ?? missing("suggestedPayments(in:)"))(group, currency, user)
+    }
+    func groupBalances(of user: UserID) async throws(ExpensesError) -> [GroupBalance] { try await (groupBalances ?? missing("groupBalances"))(user) }
+    func expenses(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
+        try await (groupExpenses ?? missing("expenses(in:)"))(group, user, page)
+    }
+    func settlements(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
+        try await (groupSettlements ?? missing("settlements(in:)"))(group, user, page)
     }
 }
 

@@ -157,6 +157,7 @@ public enum FlowsServer {
         let endpoints = EndpointRoutes(transport: transport, middlewares: middlewares)
         try endpoints.accounts(services, limits: limits)
         try endpoints.friends(services.friends, limits: limits)
+        try endpoints.groups(services.groups)
         try endpoints.preferences(services.preferences)
         try endpoints.expenses(services.expenses)
         try endpoints.health(services)

@@ -22,7 +22,7 @@ extension EndpointRoutes {
         try serve(ExpensesAPI.listSettlements) { page, user in try await expenses.settlements(of: user, page: page) }
         try serve(ExpensesAPI.settleUp) { payment, user in
             let (from, to) = payment.userPaid ? (user, payment.counterparty) : (payment.counterparty, user)
-            return try await expenses.settle(from: from, to: to, amount: payment.amount, day: payment.day, by: user)
+            return try await expenses.settle(from: from, to: to, amount: payment.amount, day: payment.day, in: payment.group, by: user)
         }
         try serve(ExpensesAPI.getPaymentHistory) { id, user in try await expenses.paymentHistory(of: id, for: user) }
         try serve(ExpensesAPI.undoSettlement) { id, user in
@@ -39,5 +39,10 @@ extension EndpointRoutes {
         try serve(ExpensesAPI.listActivity) { page, user in try await expenses.activity(of: user, page: page) }
         try serve(ExpensesAPI.getSpendingReport) { days, user in try await expenses.spending(of: user, from: days.from, through: days.through) }
         try serve(ExpensesAPI.listCurrencies) { _, user in try await expenses.currencies(of: user) }
+        try serve(ExpensesAPI.listGroupDebts) { group, user in try await expenses.debts(in: group, for: user) }
+        try serve(ExpensesAPI.listGroupSuggestedPayments) { input, user in try await expenses.suggestedPayments(in: input.0, currency: input.1, for: user) }
+        try serve(ExpensesAPI.listGroupExpenses) { input, user in try await expenses.expenses(in: input.0, for: user, page: input.1) }
+        try serve(ExpensesAPI.listGroupSettlements) { input, user in try await expenses.settlements(in: input.0, for: user, page: input.1) }
+        try serve(ExpensesAPI.listGroupBalances) { _, user in try await expenses.groupBalances(of: user) }
     }
 }

@@ -10,6 +10,8 @@ import FlowsServices
 import Friends
 import FriendsData
 import FriendsDataPostgres
+import Groups
+import GroupsDataPostgres
 import LocalStore
 import Preferences
 import PreferencesData
@@ -30,6 +32,7 @@ public struct ServerServices: Sendable {
     public let accounts: any AccountsService
     public let friends: any FriendsService
     public let expenses: any ExpensesService
+    public let groups: any GroupsService
     public let preferences: any PreferencesService
     /// The recount of the whole ledger: the operator's, never a user's (no endpoint serves it).
     public let verifier: any LedgerVerifier
@@ -61,6 +64,7 @@ public struct ServerServices: Sendable {
         accounts = services.accounts
         friends = services.friends
         expenses = services.expenses
+        groups = services.groups
         preferences = services.preferences
         verifier = services.verifier
         self.sessions = sessions
@@ -124,13 +128,15 @@ public struct ServerServices: Sendable {
             accounts: PostgresAccountsStore(database: database),
             expenses: PostgresExpensesStore(database: database, balancesChanged: balancesChanged),
             friends: PostgresFriendsStore(database: database),
+            groups: PostgresGroupsStore(database: database),
             preferences: PostgresPreferencesStore(database: database)
         )
     }
 
     /// Every area's PostgreSQL migrations, in the order they run.
     public static let postgresMigrations = AccountsPostgresSchema.migrations + ExpensesPostgresSchema.migrations
-        + PreferencesPostgresSchema.migrations + FriendsPostgresSchema.migrations + SharedAttemptLimiter.migrations
+        + PreferencesPostgresSchema.migrations + FriendsPostgresSchema.migrations + GroupsPostgresSchema.migrations
+        + SharedAttemptLimiter.migrations
         + SharedIdempotencyKeys.migrations
 
     /// The live services on the stores given.

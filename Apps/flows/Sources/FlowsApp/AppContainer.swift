@@ -10,6 +10,8 @@ import FlowsServices
 import Foundation
 import Friends
 import FriendsRemote
+import Groups
+import GroupsRemote
 import LocalStore
 import Preferences
 import PreferencesRemote
@@ -24,6 +26,7 @@ public struct AppContainer: AppFlow.Dependencies {
     public let accounts: any AccountsService
     public let expenses: any ExpensesService
     public let friends: any FriendsService
+    public let groups: any GroupsService
     public let preferences: any PreferencesService
     /// Colours the screens with the signed-in user's theme once the launcher attaches a renderer.
     public let terminalThemes: TerminalThemeManager
@@ -46,9 +49,11 @@ public struct AppContainer: AppFlow.Dependencies {
     public var today: Day { Day.today(at: now(), in: timeZone) }
 
     public init(
-        accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, preferences: any PreferencesService,
-        now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone? = nil, verifier: (any LedgerVerifier)? = nil
+        accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, groups: any GroupsService,
+        preferences: any PreferencesService, now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone? = nil,
+        verifier: (any LedgerVerifier)? = nil
     ) {
+        self.groups = groups
         self.verifier = verifier
         self.now = now
         givenTimeZone = timeZone
@@ -96,6 +101,7 @@ public struct AppContainer: AppFlow.Dependencies {
             accounts: RemoteAccountsService(connection: connection, tokens: tokens),
             expenses: RemoteExpensesService(connection: connection),
             friends: RemoteFriendsService(connection: connection),
+            groups: RemoteGroupsService(connection: connection),
             preferences: RemotePreferencesService(connection: connection),
             now: now,
             timeZone: timeZone
@@ -110,8 +116,8 @@ public struct AppContainer: AppFlow.Dependencies {
 
     private init(_ services: LocalServices, now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone? = nil) {
         self.init(
-            accounts: services.accounts, expenses: services.expenses, friends: services.friends, preferences: services.preferences,
-            now: now, timeZone: timeZone, verifier: services.verifier
+            accounts: services.accounts, expenses: services.expenses, friends: services.friends, groups: services.groups,
+            preferences: services.preferences, now: now, timeZone: timeZone, verifier: services.verifier
         )
         database = services.database
         local = services

@@ -12,6 +12,10 @@ import FriendsData
 import FriendsDataSQLite
 import FriendsLive
 import GRDB
+import Groups
+import GroupsData
+import GroupsDataSQLite
+import GroupsLive
 import LocalStore
 import Preferences
 import PreferencesData
@@ -26,6 +30,7 @@ public struct LocalServices: Sendable {
     public let accounts: any AccountsService
     public let expenses: any ExpensesService
     public let friends: any FriendsService
+    public let groups: any GroupsService
     public let preferences: any PreferencesService
     /// The recount of the whole ledger (`flows verify`): the store's owner's, not a user's.
     public let verifier: any LedgerVerifier
@@ -36,13 +41,14 @@ public struct LocalServices: Sendable {
     private var seeded: (random: SeededRandomSource, sessionTokens: any SessionTokenStore)?
 
     public init(
-        accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, preferences: any PreferencesService,
-        verifier: any LedgerVerifier
+        accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, groups: any GroupsService,
+        preferences: any PreferencesService, verifier: any LedgerVerifier
     ) {
         self.verifier = verifier
         self.accounts = accounts
         self.expenses = expenses
         self.friends = friends
+        self.groups = groups
         self.preferences = preferences
     }
 
@@ -129,12 +135,17 @@ public struct LocalServices: Sendable {
         public var accounts: any AccountsStore
         public var expenses: any ExpensesStore
         public var friends: any FriendsStore
+        public var groups: any GroupsStore
         public var preferences: any PreferencesStore
 
-        public init(accounts: any AccountsStore, expenses: any ExpensesStore, friends: any FriendsStore, preferences: any PreferencesStore) {
+        public init(
+            accounts: any AccountsStore, expenses: any ExpensesStore, friends: any FriendsStore, groups: any GroupsStore,
+            preferences: any PreferencesStore
+        ) {
             self.accounts = accounts
             self.expenses = expenses
             self.friends = friends
+            self.groups = groups
             self.preferences = preferences
         }
 
@@ -145,6 +156,7 @@ public struct LocalServices: Sendable {
                 accounts: SQLiteAccountsStore(database: database),
                 expenses: SQLiteExpensesStore(database: database, balancesChanged: balancesChanged),
                 friends: SQLiteFriendsStore(database: database),
+                groups: SQLiteGroupsStore(database: database),
                 preferences: SQLitePreferencesStore(database: database)
             )
         }
@@ -157,7 +169,8 @@ public struct LocalServices: Sendable {
         accounts makeAccounts: (_ store: any AccountsStore, _ visibility: any AccountVisibility) -> any AccountsService & AccountNames
     ) -> LocalServices {
         live(
-            expensesStore: stores.expenses, friendsStore: stores.friends, preferencesStore: stores.preferences, random: random, now: now
+            expensesStore: stores.expenses, friendsStore: stores.friends, groupsStore: stores.groups, preferencesStore: stores.preferences,
+            random: random, now: now
         ) { visibility in makeAccounts(stores.accounts, visibility) }
     }
 
@@ -168,10 +181,13 @@ public struct LocalServices: Sendable {
     ///
     /// Friends read balances and move a linked contact's expenses through a ledger of their own
     /// (the same store; it never records an expense or a payment, so it lets no one be named),
-    /// and the app's ledger lets each user name their friends and contacts.
+    /// and the app's ledger lets each user name their friends and contacts, and within a group
+    /// its members. Groups read their balances from a ledger of their own too, and linking a
+    /// contact moves both what they owe and the groups they are in.
     public static func live(
         expensesStore: any ExpensesStore,
         friendsStore: any FriendsStore,
+        groupsStore: any GroupsStore,
         preferencesStore: any PreferencesStore,
         random: any RandomSource,
         now: @escaping @Sendable () -> Date,
@@ -179,13 +195,16 @@ public struct LocalServices: Sendable {
     ) -> LocalServices {
         let accounts = makeAccounts(FriendsVisibility(store: friendsStore))
         let ledger = LiveExpensesService(store: expensesStore, people: NoOneToName(), random: random, now: now)
+        let people = FriendsPeople(store: friendsStore)
+        let groups = LiveGroupsService(store: groupsStore, people: people, ledger: ledger, random: random, now: now)
         let friends = LiveFriendsService(
-            store: friendsStore, accounts: accounts, expenses: ledger, merging: ledger, random: random, now: now
+            store: friendsStore, accounts: accounts, expenses: ledger, merging: MergingInTurn([ledger, groups]), random: random, now: now
         )
         return LocalServices(
             accounts: accounts,
-            expenses: LiveExpensesService(store: expensesStore, people: FriendsPeople(friends: friends, store: friendsStore), random: random, now: now),
+            expenses: LiveExpensesService(store: expensesStore, people: people, groups: groups, random: random, now: now),
             friends: friends,
+            groups: groups,
             preferences: LivePreferencesService(store: preferencesStore),
             verifier: LiveLedgerVerifier(store: expensesStore)
         )
@@ -197,22 +216,23 @@ public struct LocalServices: Sendable {
         ExpensesSchema.registerMigrations(in: &migrator)
         PreferencesSchema.registerMigrations(in: &migrator)
         FriendsSchema.registerMigrations(in: &migrator)
+        GroupsSchema.registerMigrations(in: &migrator)
     }
 }
 
 /// Expenses let a user name the people the friends area says are theirs: the accounts they are
 /// friends with and their own contacts. One answer, in the whole app, to "whom may I name?".
 public struct FriendsPeople: PeopleDirectory {
-    let friends: any FriendsService
     let store: any FriendsStore
 
-    public init(friends: any FriendsService, store: any FriendsStore) {
-        self.friends = friends
+    public init(store: any FriendsStore) {
         self.store = store
     }
 
+    /// The store's friends of the user among `people` count their own contacts too.
     public func strangers(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
-        people.subtracting(try await friends.friends(among: people, of: user))
+        guard !people.isEmpty else { return [] }
+        return people.subtracting(try await store.friendIDs(of: user.rawValue, among: people.map(\.rawValue)).map(UserID.init(rawValue:)))
     }
 
     public func blocked(among people: Set<UserID>, for user: UserID) async throws -> Set<UserID> {
@@ -235,6 +255,21 @@ public struct FriendsVisibility: AccountVisibility {
     public func shown(among people: Set<UserID>, to user: UserID) async throws -> Set<UserID> {
         guard !people.isEmpty else { return [] }
         return Set(try await store.friendIDs(of: user.rawValue, among: people.map(\.rawValue)).map(UserID.init(rawValue:)))
+    }
+}
+
+/// Makes two people one in each area in turn: the ledger's expenses and balances, then the
+/// groups they are in. Each is a transaction of its own; each is safe to run again, so a link
+/// that failed part-way is finished by linking again.
+struct MergingInTurn: PersonMerging {
+    let areas: [any PersonMerging]
+
+    init(_ areas: [any PersonMerging]) {
+        self.areas = areas
+    }
+
+    func merge(_ contact: UserID, into account: UserID) async throws(ExpensesError) {
+        for area in areas { try await area.merge(contact, into: account) }
     }
 }
 

@@ -42,12 +42,18 @@ extension ExpensesStore {
 
 extension ExpensesWriting {
     /// Writes `addition` inside this transaction: the expense, each balance change in turn
-    /// (checked against the limit as it lands), then the activity line.
+    /// (checked against the limit as it lands, and repeated in the expense's group when it has
+    /// one), then the activity line.
     public func add(_ addition: ExpenseAddition) throws {
         try insert(addition.expense)
         for change in addition.balanceChanges {
             let balance = try addToBalance(low: change.low, high: change.high, currency: change.currency, amount: change.amount)
             guard balance.magnitude <= addition.balanceLimit.magnitude else { throw ExpensesDataError.outOfRange }
+            // An expense in a group moves the pair's balance there too.
+            if let group = addition.expense.group {
+                let inGroup = try addToGroupBalance(group: group, low: change.low, high: change.high, currency: change.currency, amount: change.amount)
+                guard inGroup.magnitude <= addition.balanceLimit.magnitude else { throw ExpensesDataError.outOfRange }
+            }
         }
         try insert(addition.activity)
     }

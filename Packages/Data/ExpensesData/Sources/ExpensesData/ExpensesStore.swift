@@ -39,12 +39,24 @@ public protocol ExpensesReading {
     /// (`from` and `through` are days, `yyyy-MM-dd`, both included.)
     func spending(of user: String, from: String, through: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord])
 
+    /// The balances of the pairs in `group`, by index.
+    func groupBalances(in group: String) throws -> [GroupBalanceRecord]
+    /// The balances `user` has within groups, every group's, by index.
+    func groupBalances(of user: String) throws -> [GroupBalanceRecord]
+    /// The ids of the expenses filed under `group`, newest first (day, then creation).
+    func expenseIDs(inGroup group: String, offset: Int, limit: Int) throws -> [String]
+    /// The payments made within `group`, newest first.
+    func settlements(inGroup group: String, offset: Int, limit: Int) throws -> [SettlementRecord]
+
     /// Every expense's people, expense by expense (their rows together), then every payment,
     /// then every kept balance, a row at a time: what a recount of the whole ledger reads.
     /// Not a user's read: only the store's owner checks the whole ledger.
     func forEachLedgerRow(
         expensePerson: (LedgerRow) throws -> Void, settlement: (SettlementRecord) throws -> Void, balance: (BalanceRecord) throws -> Void
     ) throws
+    /// Every kept balance within a group, a row at a time (after ``forEachLedgerRow``, for the
+    /// same recount).
+    func forEachGroupBalance(_ body: (GroupBalanceRecord) throws -> Void) throws
 }
 
 /// One person in one expense, for a recount: the expense's amount and currency, what the
@@ -59,11 +71,14 @@ public struct LedgerRow: Equatable, Sendable {
     public var paidPosition: Int64?
     public var part: Int64?
     public var partPosition: Int64?
+    /// The group the expense is filed under, if any.
+    public var group: String?
 
     public init(
         expense: String, amount: Int64, currency: String, user: String,
-        paid: Int64?, paidPosition: Int64? = nil, part: Int64?, partPosition: Int64? = nil
+        paid: Int64?, paidPosition: Int64? = nil, part: Int64?, partPosition: Int64? = nil, group: String? = nil
     ) {
+        self.group = group
         self.expense = expense
         self.amount = amount
         self.currency = currency
@@ -91,6 +106,10 @@ public protocol ExpensesWriting: ExpensesReading {
     /// fit in 64 bits.
     @discardableResult
     func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64
+    /// The same for the pair's balance within `group` (which the overall balance includes:
+    /// the caller moves both).
+    @discardableResult
+    func addToGroupBalance(group: String, low: String, high: String, currency: String, amount: Int64) throws -> Int64
     func insert(_ activity: ActivityRecord) throws
     /// Whether the two people are in one expense or one payment together (a deleted expense
     /// does not count: ``renamePerson(from:to:)`` drops the ones they share).

@@ -19,6 +19,8 @@ public struct StoredExpense: Equatable, Sendable, Codable {
     public var note: String?
     /// 1 when added, one more with each edit.
     public var version: Int64
+    /// The group it is filed under, if any (absent from changes kept before groups).
+    public var group: String?
 
     public struct Payer: Equatable, Sendable, Codable {
         public var user: String
@@ -43,9 +45,11 @@ public struct StoredExpense: Equatable, Sendable, Codable {
 
     public init(
         id: String, description: String, amount: Int64, currency: String, day: String, category: String,
-        splitMode: String, createdBy: String, createdAt: Double, payers: [Payer], parts: [Part], note: String? = nil, version: Int64 = 1
+        splitMode: String, createdBy: String, createdAt: Double, payers: [Payer], parts: [Part], note: String? = nil, version: Int64 = 1,
+        group: String? = nil
     ) {
         self.version = version
+        self.group = group
         self.id = id
         self.description = description
         self.amount = amount
@@ -74,6 +78,8 @@ public struct SettlementRecord: Equatable, Sendable, Codable {
     /// The balances the payment moved, when not only the payer's and payee's: it cleared what
     /// they owed each other through someone else. Empty: `to` owes `from` `amount` more.
     public var legs: [Leg]
+    /// The group it settles within, if any: then it moved the group's balances too.
+    public var group: String?
 
     /// `amount` more that `debtor` owes `creditor` (less that the creditor owes the debtor).
     public struct Leg: Equatable, Sendable, Codable {
@@ -89,8 +95,10 @@ public struct SettlementRecord: Equatable, Sendable, Codable {
     }
 
     public init(
-        id: String, from: String, to: String, amount: Int64, currency: String, day: String, createdBy: String, createdAt: Double, legs: [Leg] = []
+        id: String, from: String, to: String, amount: Int64, currency: String, day: String, createdBy: String, createdAt: Double, legs: [Leg] = [],
+        group: String? = nil
     ) {
+        self.group = group
         self.id = id
         self.from = from
         self.to = to
@@ -111,6 +119,24 @@ public struct BalanceRecord: Equatable, Sendable {
     public var amount: Int64
 
     public init(low: String, high: String, currency: String, amount: Int64) {
+        self.low = low
+        self.high = high
+        self.currency = currency
+        self.amount = amount
+    }
+}
+
+/// A pair's balance in one currency within one group: what `high` owes `low` there. The pair's
+/// overall ``BalanceRecord`` includes it.
+public struct GroupBalanceRecord: Equatable, Sendable {
+    public var group: String
+    public var low: String
+    public var high: String
+    public var currency: String
+    public var amount: Int64
+
+    public init(group: String, low: String, high: String, currency: String, amount: Int64) {
+        self.group = group
         self.low = low
         self.high = high
         self.currency = currency

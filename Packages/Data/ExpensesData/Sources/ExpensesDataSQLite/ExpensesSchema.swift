@@ -288,5 +288,27 @@ public enum ExpensesSchema {
                 CREATE INDEX activity_subject ON activity(subject, seq);
                 """)
         }
+        // Expenses and payments may be filed under a group (the Groups area keeps the groups):
+        // each pair's balance within a group is kept beside its overall balance, which includes it.
+        migrator.registerMigration("expenses.v12.groups") { db in
+            try db.execute(sql: """
+                ALTER TABLE expense ADD COLUMN group_id TEXT;
+                ALTER TABLE deleted_expense ADD COLUMN group_id TEXT;
+                ALTER TABLE settlement ADD COLUMN group_id TEXT;
+                CREATE INDEX expense_by_group ON expense(group_id, day DESC, created_at DESC, id) WHERE group_id IS NOT NULL;
+                CREATE INDEX settlement_by_group ON settlement(group_id, day DESC, created_at DESC, id) WHERE group_id IS NOT NULL;
+
+                CREATE TABLE group_balance (
+                    group_id TEXT NOT NULL,
+                    user_low TEXT NOT NULL,
+                    user_high TEXT NOT NULL CHECK (user_low < user_high),
+                    currency TEXT NOT NULL,
+                    amount INTEGER NOT NULL CHECK (amount <> 0),
+                    PRIMARY KEY (group_id, user_low, user_high, currency)
+                ) STRICT, WITHOUT ROWID;
+                CREATE INDEX group_balance_low ON group_balance(user_low);
+                CREATE INDEX group_balance_high ON group_balance(user_high);
+                """)
+        }
     }
 }

@@ -64,7 +64,7 @@ private struct Transaction: ExpensesWriting {
             category: row["category"], splitMode: row["split_mode"], createdBy: row["created_by"], createdAt: row["created_at"],
             payers: payers.sorted { $0.position < $1.position }.map(\.payer),
             parts: parts.sorted { $0.position < $1.position }.map(\.part),
-            note: row["note"], version: row["version"]
+            note: row["note"], version: row["version"], group: row["group_id"]
         )
     }
 
@@ -141,20 +141,61 @@ private struct Transaction: ExpensesWriting {
         // The expenses in the order of their key, each one's people found by the prefix of theirs.
         let people = try Row.fetchCursor(db, sql: """
             SELECT expense.id, expense.amount, expense.currency, person.user_id,
-                   person.paid, person.paid_position, person.part, person.part_position
+                   person.paid, person.paid_position, person.part, person.part_position, expense.group_id
             FROM expense JOIN expense_person AS person ON person.expense_id = expense.id
             ORDER BY expense.id
             """)
         while let row = try people.next() {
             try expensePerson(LedgerRow(
                 expense: row[0], amount: row[1], currency: row[2], user: row[3],
-                paid: row[4], paidPosition: row[5], part: row[6], partPosition: row[7]
+                paid: row[4], paidPosition: row[5], part: row[6], partPosition: row[7], group: row[8]
             ))
         }
         let settlements = try Row.fetchCursor(db, sql: "SELECT * FROM settlement")
         while let row = try settlements.next() { try settlement(self.settlement(from: row)) }
         let balances = try Row.fetchCursor(db, sql: "SELECT \(BalanceRecord.columns) FROM balance")
         while let row = try balances.next() { try balance(BalanceRecord(row: row)) }
+    }
+
+    func forEachGroupBalance(_ body: (GroupBalanceRecord) throws -> Void) throws {
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(GroupBalanceRecord.columns) FROM group_balance")
+        while let row = try rows.next() { try body(GroupBalanceRecord(row: row)) }
+    }
+
+    func groupBalances(in group: String) throws -> [GroupBalanceRecord] {
+        try GroupBalanceRecord.all(
+            db.cachedStatement(sql: "SELECT \(GroupBalanceRecord.columns) FROM group_balance WHERE group_id = ?"), arguments: [group]
+        )
+    }
+
+    func groupBalances(of user: String) throws -> [GroupBalanceRecord] {
+        try GroupBalanceRecord.all(db.cachedStatement(sql: """
+            SELECT \(GroupBalanceRecord.columns) FROM group_balance WHERE user_low = ?1
+            UNION ALL
+            SELECT \(GroupBalanceRecord.columns) FROM group_balance WHERE user_high = ?1
+            """), arguments: [user])
+    }
+
+    func expenseIDs(inGroup group: String, offset: Int, limit: Int) throws -> [String] {
+        try String.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT id FROM expense WHERE group_id = ?
+                ORDER BY day DESC, created_at DESC, id
+                LIMIT ? OFFSET ?
+                """),
+            arguments: [group, limit, offset]
+        )
+    }
+
+    func settlements(inGroup group: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT * FROM settlement WHERE group_id = ?
+                ORDER BY day DESC, created_at DESC, id
+                LIMIT ? OFFSET ?
+                """),
+            arguments: [group, limit, offset]
+        ).map(settlement(from:))
     }
 
     func recentPeople(of user: String, scanning: Int) throws -> [String] {
@@ -262,12 +303,12 @@ private struct Transaction: ExpensesWriting {
     func insert(_ expense: StoredExpense) throws {
         try db.cachedStatement(
             sql: """
-                INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, group_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category,
-            expense.splitMode, expense.createdBy, expense.createdAt, expense.note, expense.version,
+            expense.splitMode, expense.createdBy, expense.createdAt, expense.note, expense.version, expense.group,
         ])
         let statement = try db.cachedStatement(
             sql: """
@@ -290,8 +331,8 @@ private struct Transaction: ExpensesWriting {
     func moveToDeleted(id: String, by user: String, at: Double) throws {
         try db.execute(sql: """
             INSERT INTO deleted_expense
-                (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, deleted_by, deleted_at)
-                SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, :user, :at
+                (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, group_id, deleted_by, deleted_at)
+                SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, group_id, :user, :at
                 FROM expense WHERE id = :id;
             INSERT INTO deleted_expense_person
                 (expense_id, user_id, deleted_at, paid, paid_position, part, part_position, rule_value)
@@ -303,8 +344,8 @@ private struct Transaction: ExpensesWriting {
 
     func restoreDeleted(id: String) throws {
         try db.execute(sql: """
-            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version)
-                SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version
+            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, group_id)
+                SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, group_id
                 FROM deleted_expense WHERE id = :id;
             INSERT INTO expense_person
                 (expense_id, user_id, day, created_at, paid, paid_position, part, part_position, rule_value)
@@ -319,12 +360,12 @@ private struct Transaction: ExpensesWriting {
     func insert(_ settlement: SettlementRecord) throws {
         try db.cachedStatement(
             sql: """
-                INSERT INTO settlement (id, from_user, to_user, amount, currency, day, created_by, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO settlement (id, from_user, to_user, amount, currency, day, created_by, created_at, group_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             settlement.id, settlement.from, settlement.to, settlement.amount, settlement.currency, settlement.day,
-            settlement.createdBy, settlement.createdAt,
+            settlement.createdBy, settlement.createdAt, settlement.group,
         ])
         let leg = try db.cachedStatement(sql: "INSERT INTO settlement_leg (settlement_id, position, creditor, debtor, amount) VALUES (?, ?, ?, ?, ?)")
         for (position, item) in settlement.legs.enumerated() {
@@ -353,6 +394,24 @@ private struct Transaction: ExpensesWriting {
         }
         try db.cachedStatement(sql: sql).execute(arguments: sum == 0 ? pair : [sum] + pair)
         changes?.record(low, high)
+        return sum
+    }
+
+    func addToGroupBalance(group: String, low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
+        let pair: StatementArguments = [group, low, high, currency]
+        let current = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT amount FROM group_balance WHERE group_id = ? AND user_low = ? AND user_high = ? AND currency = ?"),
+            arguments: pair
+        )
+        guard amount != 0 else { return current ?? 0 }
+        let (sum, overflow) = (current ?? 0).addingReportingOverflow(amount)
+        guard !overflow else { throw ExpensesDataError.outOfRange }
+        let sql = switch (current, sum) {
+        case (.some, 0): "DELETE FROM group_balance WHERE group_id = ? AND user_low = ? AND user_high = ? AND currency = ?"
+        case (.some, _): "UPDATE group_balance SET amount = ? WHERE group_id = ? AND user_low = ? AND user_high = ? AND currency = ?"
+        case (.none, _): "INSERT INTO group_balance (amount, group_id, user_low, user_high, currency) VALUES (?, ?, ?, ?, ?)"
+        }
+        try db.cachedStatement(sql: sql).execute(arguments: sum == 0 ? pair : [sum] + pair)
         return sum
     }
 
@@ -414,8 +473,23 @@ extension SettlementRecord {
     fileprivate init(row: Row) {
         self.init(
             id: row["id"], from: row["from_user"], to: row["to_user"], amount: row["amount"], currency: row["currency"],
-            day: row["day"], createdBy: row["created_by"], createdAt: row["created_at"]
+            day: row["day"], createdBy: row["created_by"], createdAt: row["created_at"], group: row["group_id"]
         )
+    }
+}
+
+extension GroupBalanceRecord {
+    fileprivate static let columns = "group_id, user_low, user_high, currency, amount"
+
+    fileprivate init(row: Row) {
+        self.init(group: row[0], low: row[1], high: row[2], currency: row[3], amount: row[4])
+    }
+
+    fileprivate static func all(_ statement: Statement, arguments: StatementArguments) throws -> [GroupBalanceRecord] {
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var records: [GroupBalanceRecord] = []
+        while let row = try rows.next() { records.append(GroupBalanceRecord(row: row)) }
+        return records
     }
 }
 

@@ -36,11 +36,14 @@ public struct ExpenseDraft: Equatable, Sendable {
     public var rule: SplitRule
     /// Anything else worth keeping (where, what for); nil or blank for none.
     public var note: String?
+    /// The group it is filed under, if any: then everyone in it is a member of the group.
+    public var group: GroupID?
 
     public init(
         description: String, amount: Money, day: Day, category: Category, payers: [Payer], participants: [UserID],
-        rule: SplitRule, note: String? = nil
+        rule: SplitRule, note: String? = nil, group: GroupID? = nil
     ) {
+        self.group = group
         self.description = description
         self.amount = amount
         self.day = day
@@ -63,6 +66,8 @@ public struct Expense: Equatable, Sendable {
     /// The rule the split was made by, as given: what an edit starts from.
     public let rule: SplitRule
     public let note: String?
+    /// The group it is filed under, if any.
+    public let group: GroupID?
     /// Which change of the expense this is: 1 when added, one more with each edit. An edit or a
     /// delete names the version it was made from, and is refused when the expense has changed
     /// since (``ExpensesError/changedSince(_:version:)``).
@@ -123,6 +128,7 @@ public struct Expense: Equatable, Sendable {
         self.description = description
         self.note = note.isEmpty ? nil : note
         rule = draft.rule
+        group = draft.group
         day = draft.day
         category = draft.category
         payers = draft.payers
@@ -148,6 +154,7 @@ public struct Expense: Equatable, Sendable {
         // Parts that moved only with the amount are not another change.
         if rule != old.rule || split.parts.map(\.user) != old.split.parts.map(\.user) { changes.append("how it is split") }
         if note != old.note { changes.append("the note") }
+        if group != old.group { changes.append("the group") }
         return changes
     }
 
@@ -155,7 +162,7 @@ public struct Expense: Equatable, Sendable {
     public var draft: ExpenseDraft {
         ExpenseDraft(
             description: description, amount: amount, day: day, category: category, payers: payers,
-            participants: split.parts.map(\.user), rule: rule, note: note
+            participants: split.parts.map(\.user), rule: rule, note: note, group: group
         )
     }
 

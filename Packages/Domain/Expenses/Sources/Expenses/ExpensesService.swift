@@ -34,7 +34,10 @@ public protocol ExpensesService: Sendable {
     /// contact, or someone `from` owes in the currency (then at most what is owed). Beyond what
     /// `from` owes `to`, the payment clears what `from` owes people who owe `to`
     /// (``PaymentRouting``).
-    func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement
+    ///
+    /// Within `group`, both are its members and the payment moves their balances there (and
+    /// clears debts only through other members' balances there).
+    func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement
     /// What each other person owes `user` (positive) or is owed by them (negative), per currency.
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance]
     /// Few payments that would settle `user`'s own balances in one currency (someone who owes
@@ -65,9 +68,30 @@ public protocol ExpensesService: Sendable {
     /// came and went, oldest first: who recorded it and who took it back, when, and the payment
     /// whole. ``ExpensesError/notFound(_:)`` for anyone it never named.
     func paymentHistory(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [PaymentChange]
+
+    // MARK: Groups
+
+    /// Who owes whom within `group`, every pair of its members and currency: the group is
+    /// shared, so each member sees all of it. ``ExpensesError/notInGroup`` for anyone else.
+    func debts(in group: GroupID, for user: UserID) async throws(ExpensesError) -> [Debt]
+    /// Few payments that would settle `group` in one currency: simplified across members when
+    /// the group says so, otherwise each pair's own debt.
+    func suggestedPayments(in group: GroupID, currency: Currency, for user: UserID) async throws(ExpensesError) -> [SuggestedPayment]
+    /// `user`'s balances within each group they have one in (a group's balances come and go
+    /// with its expenses; a member settled there has none).
+    func groupBalances(of user: UserID) async throws(ExpensesError) -> [GroupBalance]
+    /// The expenses filed under `group`, newest first, for one of its members.
+    func expenses(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
+    /// The payments made within `group`, newest first, for one of its members.
+    func settlements(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement]
 }
 
 extension ExpensesService {
+    /// Records a payment outside any group.
+    public func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement {
+        try await settle(from: from, to: to, amount: amount, day: day, in: nil, by: user)
+    }
+
     /// Replaces `expense`, as it was read, with `draft`.
     public func edit(_ expense: Expense, to draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
         try await edit(expense.id, to: draft, from: expense.version, by: user)
@@ -125,8 +149,11 @@ public struct Settlement: Equatable, Sendable {
     /// The balances it moved when it cleared debts through someone else (``PaymentRouting``);
     /// empty when it moved only the balance between `from` and `to`.
     public let legs: [PairBalances.Delta]
+    /// The group it settles within, if any.
+    public let group: GroupID?
 
-    public init(id: ExpenseID, from: UserID, to: UserID, amount: Money, day: Day, legs: [PairBalances.Delta] = []) {
+    public init(id: ExpenseID, from: UserID, to: UserID, amount: Money, day: Day, legs: [PairBalances.Delta] = [], group: GroupID? = nil) {
+        self.group = group
         self.id = id
         self.from = from
         self.to = to
@@ -264,6 +291,12 @@ public enum ExpensesError: Error, Equatable, Sendable {
     case invalidSettlement(String)
     /// The write would take a balance or a position beyond ``LedgerLimits``; nothing changed.
     case beyondLimit(Currency)
+    /// There is no such group, or the user is not in it.
+    case notInGroup(GroupID)
+    /// Everyone in an expense or payment filed under a group is a member of it; these are not.
+    case notGroupMembers([UserID])
+    /// The group is archived: it takes no new expenses or payments.
+    case groupArchived
     /// Two people cannot become one (``PersonMerging``); the reason says why.
     case cannotMerge(String)
     /// A rule of the store refused the write (one the checks above should have caught).
@@ -287,6 +320,10 @@ public enum ExpensesError: Error, Equatable, Sendable {
         case .invalidSettlement(let reason): reason
         case .beyondLimit(let currency):
             "This would take a balance beyond \(LedgerLimits.largest(currency)) between two people (or a thousand times that for one person); nothing was saved."
+        case .notInGroup: "There is no such group among yours."
+        case .notGroupMembers:
+            "Everyone in an expense or a payment of a group is a member of it; add them to the group first, or take the expense out of it."
+        case .groupArchived: "This group is archived; bring it back to add to it."
         case .cannotMerge(let reason): reason
         case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"

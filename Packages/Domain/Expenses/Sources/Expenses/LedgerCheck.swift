@@ -21,8 +21,11 @@ public struct LedgerCheck: Equatable, Sendable {
         public let currency: String
         public let kept: Int64
         public let recounted: Int128
+        /// The group whose balance it is; nil for the pair's overall balance.
+        public let group: GroupID?
 
-        public init(low: UserID, high: UserID, currency: String, kept: Int64, recounted: Int128) {
+        public init(low: UserID, high: UserID, currency: String, kept: Int64, recounted: Int128, group: GroupID? = nil) {
+            self.group = group
             self.low = low
             self.high = high
             self.currency = currency
@@ -34,6 +37,8 @@ public struct LedgerCheck: Equatable, Sendable {
     public var expenses = 0
     public var settlements = 0
     public var balances = 0
+    /// Balances within groups read (each pair's in each group and currency).
+    public var groupBalances = 0
     public var differences: [Difference] = []
     /// Expenses whose payments or parts do not add up to their amount, and payments whose legs do
     /// not move their amount, with why.
@@ -46,7 +51,8 @@ public struct LedgerCheck: Equatable, Sendable {
 
     /// One line: what was read and whether it holds.
     public var summary: String {
-        let read = "\(expenses) expenses, \(settlements) payments, \(balances) balances"
+        let withinGroups = groupBalances > 0 ? ", \(groupBalances) balances within groups" : ""
+        let read = "\(expenses) expenses, \(settlements) payments, \(balances) balances\(withinGroups)"
         return isSound
             ? "Ledger verified: \(read); every balance matches its recount."
             : "Ledger differs: \(read); \(differences.count) balances differ from their recount, \(brokenExpenses.count) expenses or payments do not add up."

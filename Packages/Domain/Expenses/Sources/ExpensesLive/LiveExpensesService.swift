@@ -10,19 +10,23 @@ import Primitives
 public struct LiveExpensesService: ExpensesService {
     private let store: any ExpensesStore
     private let people: any PeopleDirectory
+    private let groups: any GroupMembership
     private let random: any RandomSource
     private let now: @Sendable () -> Date
 
-    /// - Parameter people: whom each user may name; an expense or a payment naming anyone else
-    ///   is refused.
+    /// - Parameters:
+    ///   - people: whom each user may name; an expense or a payment naming anyone else is refused.
+    ///   - groups: who is in each group; within a group, its members may name each other.
     public init(
         store: any ExpensesStore,
         people: any PeopleDirectory,
+        groups: any GroupMembership = NoGroups(),
         random: any RandomSource = SystemRandomSource(),
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
         self.people = people
+        self.groups = groups
         self.random = random
         self.now = now
     }
@@ -30,8 +34,7 @@ public struct LiveExpensesService: ExpensesService {
     public func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
         let expense = try checked(ExpenseID(rawValue: UserID.random(using: random).rawValue), draft)
         guard expense.people.contains(user) else { throw .notInExpense }
-        let strangers = try await strangers(among: expense.people, to: user)
-        guard strangers.isEmpty else { throw .unknownPeople(strangers.sorted { $0.rawValue < $1.rawValue }) }
+        try await checkMayName(expense.people, in: expense.group, by: user)
         let stored = StoredExpense(expense, rule: draft.rule, createdBy: user, createdAt: now().timeIntervalSince1970)
         let addition = ExpenseAddition(
             expense: stored,
@@ -55,7 +58,15 @@ public struct LiveExpensesService: ExpensesService {
         // Strangers to the user may stay only if the expense already names them (checked against
         // the expense as it is inside the write): the people in an expense trust each other with
         // it, and each sees every change in their activity.
-        let strangers = try await strangers(among: checkedDraft.people, to: user)
+        // Within a group, its members may name each other; outside one, strangers may stay only
+        // where they were.
+        let strangers: Set<UserID>
+        if let group = checkedDraft.group {
+            try await checkMembers(checkedDraft.people, of: group, seenBy: user)
+            strangers = []
+        } else {
+            strangers = try await self.strangers(among: checkedDraft.people, to: user)
+        }
         try await checkNoBlock(among: checkedDraft.people.union(try await people(in: id)), for: user)
         let createdAt = now().timeIntervalSince1970
         let activity = record(.edited, checkedDraft, by: user)
@@ -74,11 +85,11 @@ public struct LiveExpensesService: ExpensesService {
                 guard updated.people.contains(user) else { throw ExpensesError.notInExpense }
                 let newcomers = strangers.subtracting(previous.people)
                 guard newcomers.isEmpty else { throw ExpensesError.unknownPeople(newcomers.sorted { $0.rawValue < $1.rawValue }) }
-                try apply(try old.balanceDeltas().map(\.reversed), in: db)
+                try apply(try old.balanceDeltas().map(\.reversed), group: old.group, in: db)
                 try db.deleteExpense(id: id.rawValue)
                 let stored = StoredExpense(updated, rule: draft.rule, createdBy: UserID(rawValue: old.createdBy), createdAt: createdAt)
                 try db.insert(stored)
-                try apply(updated.balanceDeltas, in: db)
+                try apply(updated.balanceDeltas, group: stored.group, in: db)
                 try db.insert(ActivityRecord(
                     id: activity.id, at: activity.at, actor: activity.actor, kind: activity.kind, subject: activity.subject,
                     summary: activity.summary, people: activity.people + previous.people.map(\.rawValue), snapshot: Self.snapshot(stored)
@@ -98,7 +109,7 @@ public struct LiveExpensesService: ExpensesService {
                 let previous = try old.expense()
                 guard previous.people.contains(user) else { throw ExpensesError.notFound(id) }
                 guard previous.version == version else { throw ExpensesError.changedSince(id, version: previous.version) }
-                try apply(try old.balanceDeltas().map(\.reversed), in: db)
+                try apply(try old.balanceDeltas().map(\.reversed), group: old.group, in: db)
                 try db.moveToDeleted(id: id.rawValue, by: user.rawValue, at: at)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.deleted), subject: id.rawValue,
@@ -115,8 +126,7 @@ public struct LiveExpensesService: ExpensesService {
         guard let deleted, deleted.people.contains(user) else { throw .notFound(id) }
         // Restoring writes it again: everyone in it must be someone the user may name now, as
         // for a new expense (a friendship may have ended, or a block begun, since).
-        let strangers = try await strangers(among: deleted.people, to: user)
-        guard strangers.isEmpty else { throw .unknownPeople(strangers.sorted { $0.rawValue < $1.rawValue }) }
+        try await checkMayName(deleted.people, in: deleted.group, by: user)
         try await checkNoBlock(among: deleted.people, for: user)
         return try await storing {
             try await store.write { db in
@@ -125,7 +135,7 @@ public struct LiveExpensesService: ExpensesService {
                 let expense = try stored.expense()
                 guard expense.people.contains(user) else { throw ExpensesError.notFound(id) }
                 try db.restoreDeleted(id: id.rawValue)
-                try apply(try stored.balanceDeltas(), in: db)
+                try apply(try stored.balanceDeltas(), group: stored.group, in: db)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.restored), subject: id.rawValue,
                     summary: expense.summary, people: expense.people.map(\.rawValue), snapshot: Self.snapshot(stored)
@@ -178,22 +188,35 @@ public struct LiveExpensesService: ExpensesService {
         return found.flatMap { $0.people.contains(user) ? $0 : nil }
     }
 
-    public func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement {
+    public func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement {
         if let reason = Settlement.problem(from: from, to: to, amount: amount, by: user) { throw .invalidSettlement(reason) }
         // Someone who is not the user's friend or contact (who shared an expense someone else
         // added) may be paid only what is owed them, in the currency, by whoever owes it
-        // (checked inside the write): a payment never leaves a stranger owing more.
+        // (checked inside the write): a payment never leaves a stranger owing more. Within a
+        // group, its members may pay each other.
         let other = user == from ? to : from
         try await checkNoBlock(among: [other], for: user)
-        let stranger = try await !strangers(among: [other], to: user).isEmpty
+        let stranger: Bool
+        if let group {
+            try await checkMembers([from, to], of: group, seenBy: user)
+            stranger = false
+        } else {
+            stranger = try await !strangers(among: [other], to: user).isEmpty
+        }
+        let groupKey = group?.rawValue
         let id = ExpenseID(rawValue: UserID.random(using: random).rawValue)
         let at = now().timeIntervalSince1970
         let activityID = UserID.random(using: random).rawValue
         let code = SaveFormatter.text(amount.currency)
         return try await storing {
             try await store.write { db in
-                // The balances it moves are worked out from the balances as they are inside the write.
-                let payerBalances = try Self.owed(in: db.balances(of: from.rawValue), currency: code, to: from)
+                // The balances it moves are worked out from the balances as they are inside the write:
+                // within a group, its balances there.
+                let balances = { (person: UserID) throws -> [BalanceRecord] in
+                    guard let groupKey else { return try db.balances(of: person.rawValue) }
+                    return try db.groupBalances(of: person.rawValue).filter { $0.group == groupKey }.map(\.pair)
+                }
+                let payerBalances = try Self.owed(in: balances(from), currency: code, to: from)
                 if stranger {
                     let owed = -payerBalances[to, default: 0]
                     guard owed > 0 else { throw ExpensesError.unknownPeople([other]) }
@@ -206,17 +229,18 @@ public struct LiveExpensesService: ExpensesService {
                 let legs = PaymentRouting.legs(
                     from: from, to: to, amount: amount,
                     payerOwes: payerBalances.compactMapValues { $0 < 0 ? -$0 : nil },
-                    owedToPayee: try Self.owed(in: db.balances(of: to.rawValue), currency: code, to: to).filter { $0.value > 0 }
+                    owedToPayee: try Self.owed(in: balances(to), currency: code, to: to).filter { $0.value > 0 }
                 )
                 let direct = legs.count == 1 && legs[0].creditor == from && legs[0].debtor == to
-                let settlement = Settlement(id: id, from: from, to: to, amount: amount, day: day, legs: direct ? [] : legs)
+                let settlement = Settlement(id: id, from: from, to: to, amount: amount, day: day, legs: direct ? [] : legs, group: group)
                 let record = SettlementRecord(
                     id: id.rawValue, from: from.rawValue, to: to.rawValue, amount: amount.minorUnits, currency: code, day: day.description,
                     createdBy: user.rawValue, createdAt: at,
-                    legs: settlement.legs.map { SettlementRecord.Leg(creditor: $0.creditor.rawValue, debtor: $0.debtor.rawValue, amount: $0.amount.minorUnits) }
+                    legs: settlement.legs.map { SettlementRecord.Leg(creditor: $0.creditor.rawValue, debtor: $0.debtor.rawValue, amount: $0.amount.minorUnits) },
+                    group: groupKey
                 )
                 try db.insert(record)
-                try apply(settlement.balanceDeltas, in: db)
+                try apply(settlement.balanceDeltas, group: groupKey, in: db)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.settled),
                     subject: id.rawValue, summary: "Payment, \(amount)", people: ([from, to] + settlement.through).map(\.rawValue),
@@ -345,7 +369,7 @@ public struct LiveExpensesService: ExpensesService {
                     guard settlement.through.contains(user) else { throw ExpensesError.notFound(id) }
                     throw ExpensesError.invalidSettlement("Only the payer or the payee can take a payment back.")
                 }
-                try apply(settlement.balanceDeltas.map(\.reversed), in: db)
+                try apply(settlement.balanceDeltas.map(\.reversed), group: record.group, in: db)
                 try db.deleteSettlement(id: id.rawValue)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.unsettled), subject: id.rawValue,
@@ -393,7 +417,8 @@ public struct LiveExpensesService: ExpensesService {
             amount: Money(minorUnits: record.amount, currency: currency), day: day,
             legs: record.legs.map {
                 PairBalances.Delta(creditor: UserID(rawValue: $0.creditor), debtor: UserID(rawValue: $0.debtor), amount: Money(minorUnits: $0.amount, currency: currency))
-            }
+            },
+            group: record.group.map(GroupID.init(rawValue:))
         )
     }
 
@@ -401,6 +426,40 @@ public struct LiveExpensesService: ExpensesService {
     /// in it: the write that follows says so), for the checks made before it.
     private func people(in id: ExpenseID) async throws(ExpensesError) -> Set<UserID> {
         try await storing { try await store.read { db in try db.expense(id: id.rawValue)?.expense().people } } ?? []
+    }
+
+    /// Refuses an expense naming `people` that the user may not name: within a group, anyone
+    /// not a member of it; outside one, anyone not their friend or contact.
+    private func checkMayName(_ people: Set<UserID>, in group: GroupID?, by user: UserID) async throws(ExpensesError) {
+        if let group {
+            try await checkMembers(people, of: group, seenBy: user)
+        } else {
+            let strangers = try await strangers(among: people, to: user)
+            guard strangers.isEmpty else { throw .unknownPeople(strangers.sorted { $0.rawValue < $1.rawValue }) }
+        }
+    }
+
+    /// Refuses a write in `group` unless the user and all of `people` are its members and it
+    /// is not archived.
+    @discardableResult
+    private func checkMembers(_ people: Set<UserID>, of group: GroupID, seenBy user: UserID) async throws(ExpensesError) -> GroupMembers {
+        let found = try await members(of: group, seenBy: user)
+        let outsiders = people.subtracting(found.members)
+        guard outsiders.isEmpty else { throw .notGroupMembers(outsiders.sorted { $0.rawValue < $1.rawValue }) }
+        guard !found.archived else { throw .groupArchived }
+        return found
+    }
+
+    /// The group as `user` sees it; ``ExpensesError/notInGroup(_:)`` when they are not in it.
+    private func members(of group: GroupID, seenBy user: UserID) async throws(ExpensesError) -> GroupMembers {
+        let found: GroupMembers?
+        do {
+            found = try await groups.members(of: group, seenBy: user)
+        } catch {
+            throw .storeUnavailable("\(error)")
+        }
+        guard let found, found.members.contains(user) else { throw .notInGroup(group) }
+        return found
     }
 
     /// Refuses a change to what the user shares with `people` when a block stands between the
@@ -473,6 +532,66 @@ func storing<T>(_ work: () async throws -> T) async throws(ExpensesError) -> T {
     }
 }
 
+// MARK: - Groups
+
+extension LiveExpensesService {
+    public func debts(in group: GroupID, for user: UserID) async throws(ExpensesError) -> [Debt] {
+        _ = try await members(of: group, seenBy: user)
+        return try await debts(in: group)
+    }
+
+    public func suggestedPayments(in group: GroupID, currency: Currency, for user: UserID) async throws(ExpensesError) -> [SuggestedPayment] {
+        let found = try await members(of: group, seenBy: user)
+        let debts = try await debts(in: group).filter { $0.amount.currency == currency }
+        guard found.simplifyDebts else {
+            return debts.map { SuggestedPayment(from: $0.debtor, to: $0.creditor, amount: $0.amount) }
+        }
+        var net: [UserID: Int128] = [:]
+        for debt in debts {
+            net[debt.creditor, default: 0] += Int128(debt.amount.minorUnits)
+            net[debt.debtor, default: 0] -= Int128(debt.amount.minorUnits)
+        }
+        return DebtSimplifier.payments(for: net, currency: currency)
+    }
+
+    public func groupBalances(of user: UserID) async throws(ExpensesError) -> [GroupBalance] {
+        let records = try await storing { try await store.read { try $0.groupBalances(of: user.rawValue) } }
+        return try records.map { record throws(ExpensesError) in
+            let (other, units) = try Self.seen(record.pair, by: user)
+            return GroupBalance(group: GroupID(rawValue: record.group), other: other, amount: Money(minorUnits: units, currency: try Self.currency(record.currency)))
+        }.sorted { ($0.group.rawValue, $0.other.rawValue, $0.amount.currency.code) < ($1.group.rawValue, $1.other.rawValue, $1.amount.currency.code) }
+    }
+
+    public func expenses(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
+        _ = try await members(of: group, seenBy: user)
+        return try await storing {
+            try await store.read { db in
+                try db.expenseIDs(inGroup: group.rawValue, offset: page.offset, limit: page.limit).compactMap { try db.expense(id: $0)?.expense() }
+            }
+        }
+    }
+
+    public func settlements(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
+        _ = try await members(of: group, seenBy: user)
+        let records = try await storing { try await store.read { try $0.settlements(inGroup: group.rawValue, offset: page.offset, limit: page.limit) } }
+        return try records.map(Self.settlement(from:))
+    }
+}
+
+extension LiveExpensesService: GroupBalanceReading {
+    public func debts(in group: GroupID) async throws(ExpensesError) -> [Debt] {
+        let records = try await storing { try await store.read { try $0.groupBalances(in: group.rawValue) } }
+        return try records.map { record throws(ExpensesError) in
+            guard record.amount != .min else { throw .storeUnavailable("the balance of \(record.low) and \(record.high) is damaged") }
+            let currency = try Self.currency(record.currency)
+            // A record's amount is what its high side owes its low side.
+            return record.amount > 0
+                ? Debt(debtor: UserID(rawValue: record.high), creditor: UserID(rawValue: record.low), amount: Money(minorUnits: record.amount, currency: currency))
+                : Debt(debtor: UserID(rawValue: record.low), creditor: UserID(rawValue: record.high), amount: Money(minorUnits: -record.amount, currency: currency))
+        }
+    }
+}
+
 extension LiveExpensesService: PersonMerging {
     public func merge(_ contact: UserID, into account: UserID) async throws(ExpensesError) {
         guard contact != account else { throw .cannotMerge("A person cannot be linked to themselves.") }
@@ -482,17 +601,23 @@ extension LiveExpensesService: PersonMerging {
                 guard try !db.shareAnything(from, to) else {
                     throw ExpensesError.cannotMerge("They are in an expense or a payment together, so they cannot be one person.")
                 }
-                // Each of the contact's balances moves to the same pair with the account in its
-                // place; a pair seen from the other side changes sign.
-                for record in try db.balances(of: from) {
-                    _ = try db.addToBalance(low: record.low, high: record.high, currency: record.currency, amount: -record.amount)
+                // Each of the contact's balances, overall and within each group, moves to the same
+                // pair with the account in its place; a pair seen from the other side changes sign.
+                let overall = try db.balances(of: from).map { (group: String?.none, pair: $0) }
+                let withinGroups = try db.groupBalances(of: from).map { (group: Optional($0.group), pair: $0.pair) }
+                for (group, record) in overall + withinGroups {
+                    let add = { (low: String, high: String, amount: Int64) throws -> Int64 in
+                        guard let group else { return try db.addToBalance(low: low, high: high, currency: record.currency, amount: amount) }
+                        return try db.addToGroupBalance(group: group, low: low, high: high, currency: record.currency, amount: amount)
+                    }
+                    _ = try add(record.low, record.high, -record.amount)
                     let other = record.low == from ? record.high : record.low
                     // A pair's amount is what its low side is owed by its high side.
                     let owedToAccount = record.low == from ? record.amount : -record.amount
                     let (low, high, amount) = to < other ? (to, other, owedToAccount) : (other, to, -owedToAccount)
                     let balance: Int64
                     do {
-                        balance = try db.addToBalance(low: low, high: high, currency: record.currency, amount: amount)
+                        balance = try add(low, high, amount)
                     } catch ExpensesDataError.outOfRange {
                         throw ExpensesError.beyondLimit(try Self.currency(record.currency))
                     }
@@ -514,17 +639,25 @@ extension BalanceChange {
     }
 }
 
-/// Applies balance changes in a transaction; one that takes a pair's balance beyond
-/// ``LedgerLimits/maximumAmount`` throws, which rolls the whole write back.
-private func apply(_ deltas: [PairBalances.Delta], in db: any ExpensesWriting) throws {
+/// Applies balance changes in a transaction, overall and, for a write filed under `group`,
+/// within the group too; one that takes a pair's balance beyond ``LedgerLimits/maximumAmount``
+/// throws, which rolls the whole write back.
+private func apply(_ deltas: [PairBalances.Delta], group: String?, in db: any ExpensesWriting) throws {
     for delta in deltas {
         let (key, units) = delta.keyed
-        let balance: Int64
+        let (low, high, currency) = (key.low.rawValue, key.high.rawValue, SaveFormatter.text(key.currency))
+        var balances: [Int64] = []
         do {
-            balance = try db.addToBalance(low: key.low.rawValue, high: key.high.rawValue, currency: SaveFormatter.text(key.currency), amount: units)
+            balances.append(try db.addToBalance(low: low, high: high, currency: currency, amount: units))
+            if let group { balances.append(try db.addToGroupBalance(group: group, low: low, high: high, currency: currency, amount: units)) }
         } catch ExpensesDataError.outOfRange {
             throw ExpensesError.beyondLimit(key.currency)
         }
-        guard balance.magnitude <= LedgerLimits.maximumAmount.magnitude else { throw ExpensesError.beyondLimit(key.currency) }
+        guard balances.allSatisfy({ $0.magnitude <= LedgerLimits.maximumAmount.magnitude }) else { throw ExpensesError.beyondLimit(key.currency) }
     }
+}
+
+extension GroupBalanceRecord {
+    /// The pair's record, as if it were their only balance.
+    var pair: BalanceRecord { BalanceRecord(low: low, high: high, currency: currency, amount: amount) }
 }

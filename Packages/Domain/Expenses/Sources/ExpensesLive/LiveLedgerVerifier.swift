@@ -20,6 +20,7 @@ public struct LiveLedgerVerifier: LedgerVerifier {
                     settlement: { recount.add($0) },
                     balance: { recount.compare($0) }
                 )
+                try db.forEachGroupBalance { recount.compare($0) }
                 return recount.finished()
             }
         }
@@ -31,7 +32,9 @@ private struct Recount {
     var check = LedgerCheck()
     /// Units `high` owes `low`, by pair and currency code, recounted.
     var pairs: [PairKey: Int128] = [:]
-    var expense: (id: String, amount: Int64, currency: String)?
+    /// The same within each group, by group id.
+    var groupPairs: [String: [PairKey: Int128]] = [:]
+    var expense: (id: String, amount: Int64, currency: String, group: String?)?
     /// The expense's payers and parts so far, each with its place in its list.
     var payers: [(position: Int64, user: UserID, units: Int64)] = []
     var shares: [(position: Int64, user: UserID, units: Int64)] = []
@@ -47,7 +50,7 @@ private struct Recount {
     mutating func add(_ row: LedgerRow) {
         if expense?.id != row.expense {
             finishExpense()
-            expense = (row.expense, row.amount, row.currency)
+            expense = (row.expense, row.amount, row.currency, row.group)
         }
         paid += Int128(row.paid ?? 0)
         parts += Int128(row.part ?? 0)
@@ -78,7 +81,7 @@ private struct Recount {
             list.sorted { ($0.position, $0.user.rawValue) < ($1.position, $1.user.rawValue) }.map { (user: $0.user, units: $0.units) }
         }
         for delta in PairBalances.deltas(payers: inOrder(payers), parts: inOrder(shares), in: currency) {
-            add(creditor: delta.creditor.rawValue, debtor: delta.debtor.rawValue, units: Int128(delta.amount.minorUnits), currency: expense.currency)
+            add(creditor: delta.creditor.rawValue, debtor: delta.debtor.rawValue, units: Int128(delta.amount.minorUnits), currency: expense.currency, group: expense.group)
         }
     }
 
@@ -92,7 +95,7 @@ private struct Recount {
         endExpenses()
         check.settlements += 1
         guard !settlement.legs.isEmpty else {
-            add(creditor: settlement.from, debtor: settlement.to, units: Int128(settlement.amount), currency: settlement.currency)
+            add(creditor: settlement.from, debtor: settlement.to, units: Int128(settlement.amount), currency: settlement.currency, group: settlement.group)
             return
         }
         // Its legs move the payer by the amount, the payee by its opposite, and nobody else.
@@ -107,15 +110,29 @@ private struct Recount {
             return
         }
         for leg in settlement.legs {
-            add(creditor: leg.creditor, debtor: leg.debtor, units: Int128(leg.amount), currency: settlement.currency)
+            add(creditor: leg.creditor, debtor: leg.debtor, units: Int128(leg.amount), currency: settlement.currency, group: settlement.group)
         }
     }
 
-    private mutating func add(creditor: String, debtor: String, units: Int128, currency: String) {
-        if creditor < debtor {
-            pairs[PairKey(low: creditor, high: debtor, currency: currency), default: 0] += units
-        } else {
-            pairs[PairKey(low: debtor, high: creditor, currency: currency), default: 0] -= units
+    /// Adds to the pair's overall balance and, for a write in a group, to its balance there.
+    private mutating func add(creditor: String, debtor: String, units: Int128, currency: String, group: String?) {
+        let (key, signed) = creditor < debtor
+            ? (PairKey(low: creditor, high: debtor, currency: currency), units)
+            : (PairKey(low: debtor, high: creditor, currency: currency), -units)
+        pairs[key, default: 0] += signed
+        if let group { groupPairs[group, default: [:]][key, default: 0] += signed }
+    }
+
+    mutating func compare(_ balance: GroupBalanceRecord) {
+        endExpenses()
+        check.groupBalances += 1
+        let key = PairKey(low: balance.low, high: balance.high, currency: balance.currency)
+        let recounted = groupPairs[balance.group]?.removeValue(forKey: key) ?? 0
+        if recounted != Int128(balance.amount) {
+            check.differences.append(.init(
+                low: UserID(rawValue: balance.low), high: UserID(rawValue: balance.high), currency: balance.currency, kept: balance.amount,
+                recounted: recounted, group: GroupID(rawValue: balance.group)
+            ))
         }
     }
 
@@ -135,7 +152,17 @@ private struct Recount {
         for (key, units) in pairs where units != 0 {
             check.differences.append(.init(low: UserID(rawValue: key.low), high: UserID(rawValue: key.high), currency: key.currency, kept: 0, recounted: units))
         }
-        check.differences.sort { ($0.low.rawValue, $0.high.rawValue, $0.currency) < ($1.low.rawValue, $1.high.rawValue, $1.currency) }
+        for (group, pairs) in groupPairs {
+            for (key, units) in pairs where units != 0 {
+                check.differences.append(.init(
+                    low: UserID(rawValue: key.low), high: UserID(rawValue: key.high), currency: key.currency, kept: 0, recounted: units,
+                    group: GroupID(rawValue: group)
+                ))
+            }
+        }
+        check.differences.sort {
+            ($0.group?.rawValue ?? "", $0.low.rawValue, $0.high.rawValue, $0.currency) < ($1.group?.rawValue ?? "", $1.low.rawValue, $1.high.rawValue, $1.currency)
+        }
         return check
     }
 }

@@ -24,7 +24,8 @@ extension StoredExpense {
             payers: expense.payers.map { StoredExpense.Payer(user: $0.user.rawValue, amount: $0.amount.minorUnits) },
             parts: expense.split.parts.map { StoredExpense.Part(user: $0.user.rawValue, amount: $0.amount.minorUnits, ruleValue: ruleValues[$0.user]) },
             note: expense.note,
-            version: Int64(expense.version)
+            version: Int64(expense.version),
+            group: expense.group?.rawValue
         )
     }
 
@@ -48,7 +49,8 @@ extension StoredExpense {
             payers: payers.map { Expenses.Payer(user: UserID(rawValue: $0.user), amount: Money(minorUnits: $0.amount, currency: currency)) },
             participants: users,
             rule: rule,
-            note: note
+            note: note,
+            group: group.map(GroupID.init(rawValue:))
         )
         let recorded = parts.map { (user: UserID(rawValue: $0.user), amount: Money(minorUnits: $0.amount, currency: currency)) }
         guard let split = Split(amount: draft.amount, recorded: recorded, rule: rule) else {

@@ -139,6 +139,17 @@ extension RequestCoding {
         Self(write: { WireRequest(path: [name: value.write($0)]) }, read: { try value.read($0.path[name] ?? "", name) }, hasBody: false)
     }
 
+    /// Two path parameters (`/groups/{groupId}/members/{personId}`).
+    public static func path<First, Second>(
+        _ firstName: String, _ first: WireValue<First, String>, _ secondName: String, _ second: WireValue<Second, String>
+    ) -> Self where Input == (First, Second) {
+        Self(
+            write: { input in WireRequest(path: [firstName: first.write(input.0), secondName: second.write(input.1)]) },
+            read: { request in (try first.read(request.path[firstName] ?? "", firstName), try second.read(request.path[secondName] ?? "", secondName)) },
+            hasBody: false
+        )
+    }
+
     /// One path parameter and a JSON body.
     public static func path<Key, Body, Shape: Codable & Sendable>(
         _ name: String, _ key: WireValue<Key, String>, body: WireValue<Body, Shape>

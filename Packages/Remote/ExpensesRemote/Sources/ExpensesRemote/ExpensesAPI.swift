@@ -83,6 +83,24 @@ public enum ExpensesAPI {
     public static let listCurrencies = Call<Void, [Currency]>(
         "listCurrencies", .get, "/currencies", request: .none, response: .json(Wire.currencies), problems: problems
     )
+    public static let listGroupDebts = Call<GroupID, [Debt]>(
+        "listGroupDebts", .get, "/groups/{groupId}/debts", request: .path("groupId", Wire.groupID), response: .json(Wire.debts), problems: problems
+    )
+    public static let listGroupSuggestedPayments = Call<(GroupID, Currency), [SuggestedPayment]>(
+        "listGroupSuggestedPayments", .get, "/groups/{groupId}/suggested-payments", request: .path("groupId", Wire.groupID, query: Wire.currencyQuery),
+        response: .json(Wire.suggestedPayments), problems: problems
+    )
+    public static let listGroupExpenses = Call<(GroupID, PageRequest), [Expense]>(
+        "listGroupExpenses", .get, "/groups/{groupId}/expenses", request: .path("groupId", Wire.groupID, query: Wire.page),
+        response: .json(Wire.expenseList), problems: problems
+    )
+    public static let listGroupSettlements = Call<(GroupID, PageRequest), [Settlement]>(
+        "listGroupSettlements", .get, "/groups/{groupId}/settlements", request: .path("groupId", Wire.groupID, query: Wire.page),
+        response: .json(Wire.settlementList), problems: problems
+    )
+    public static let listGroupBalances = Call<Void, [GroupBalance]>(
+        "listGroupBalances", .get, "/group-balances", request: .none, response: .json(Wire.groupBalances), problems: problems
+    )
 
     /// A payment as the contract takes it: the other person, and whether the user paid.
     public struct PaymentDraft: Sendable {
@@ -90,8 +108,10 @@ public enum ExpensesAPI {
         public let userPaid: Bool
         public let amount: Money
         public let day: Day
+        public let group: GroupID?
 
-        public init(counterparty: UserID, userPaid: Bool, amount: Money, day: Day) {
+        public init(counterparty: UserID, userPaid: Bool, amount: Money, day: Day, group: GroupID? = nil) {
+            self.group = group
             self.counterparty = counterparty
             self.userPaid = userPaid
             self.amount = amount
@@ -114,6 +134,10 @@ public enum ExpensesAPI {
             case .invalidSettlement(let reason): APIProblem(.unprocessableContent, .invalidSettlement, error.message, details: .init(reason: reason))
             case .beyondLimit(let currency): APIProblem(.conflict, .beyondLimit, error.message, details: .init(currency: currency.code))
             case .cannotMerge(let reason): APIProblem(.conflict, .cannotMerge, error.message, details: .init(reason: reason))
+            case .notInGroup(let group): APIProblem(.notFound, .notInGroup, error.message, details: .init(groupId: group.rawValue))
+            case .notGroupMembers(let people):
+                APIProblem(.unprocessableContent, .notGroupMembers, error.message, details: .init(people: people.map(\.rawValue)))
+            case .groupArchived: APIProblem(.conflict, .groupArchived, error.message)
             case .refused(let rule): .refused(rule)
             case .storeUnavailable(let reason), .serverUnreachable(let reason): .storeUnavailable(reason)
             case .signedOut: .unauthenticated(error.message, tokenSent: true)
@@ -131,6 +155,9 @@ public enum ExpensesAPI {
             case .invalidSettlement?: return .invalidSettlement(details?.reason ?? failure.message)
             case .beyondLimit?: if let currency = details?.currency.flatMap({ Currency(code: $0) }) { return .beyondLimit(currency) }
             case .cannotMerge?: return .cannotMerge(details?.reason ?? failure.message)
+            case .notInGroup?: return .notInGroup(GroupID(rawValue: details?.groupId ?? ""))
+            case .notGroupMembers?: return .notGroupMembers((details?.people ?? []).map(UserID.init(rawValue:)))
+            case .groupArchived?: return .groupArchived
             case .refused?: return .refused(details?.reason ?? failure.message)
             case .storeUnavailable?: return .storeUnavailable(failure.message)
             case _ where failure.isSignedOut: return .signedOut

@@ -128,7 +128,8 @@ extension Wire {
                     payers: payers,
                     participants: participants,
                     rule: try rule.read(draft.rule, "/rule"),
-                    note: try draft.note.map { note throws(APIProblem) in try text(atMost: WireText.Limit.note).read(note, "/note") }
+                    note: try draft.note.map { note throws(APIProblem) in try text(atMost: WireText.Limit.note).read(note, "/note") },
+                    group: try draft.group.map { group throws(APIProblem) in try groupID.read(group, "/group") }
                 )
             },
             write: { draft in
@@ -140,7 +141,8 @@ extension Wire {
                     payers: draft.payers.map { .init(user: $0.user.rawValue, amount: .init(minorUnits: $0.amount.minorUnits, currency: $0.amount.currency.code)) },
                     participants: draft.participants.map(\.rawValue),
                     rule: rule.write(draft.rule),
-                    note: draft.note
+                    note: draft.note,
+                    group: draft.group?.rawValue
                 )
             }
         )
@@ -173,7 +175,8 @@ extension Wire {
                 let draft = ExpenseDraft(
                     description: wire.description, amount: try money.read(wire.amount, field), day: try day.read(wire.day, "\(field)/day"),
                     category: Category(rawValue: wire.category.rawValue) ?? .general, payers: payers,
-                    participants: wire.split.parts.map { UserID(rawValue: $0.user) }, rule: try rule.read(wire.rule, "\(field)/rule"), note: wire.note
+                    participants: wire.split.parts.map { UserID(rawValue: $0.user) }, rule: try rule.read(wire.rule, "\(field)/rule"), note: wire.note,
+                    group: wire.group.map(GroupID.init(rawValue:))
                 )
                 var parts: [(user: UserID, amount: Money)] = []
                 for part in wire.split.parts { parts.append((UserID(rawValue: part.user), try money.read(part.amount, field))) }
@@ -206,7 +209,8 @@ extension Wire {
                         }
                     ),
                     rule: rule.write(expense.rule),
-                    note: expense.note
+                    note: expense.note,
+                    group: expense.group?.rawValue
                 )
             }
         )
@@ -225,14 +229,16 @@ extension Wire {
                 }
                 return Settlement(
                     id: ExpenseID(rawValue: wire.id), from: UserID(rawValue: wire.from), to: UserID(rawValue: wire.to),
-                    amount: try money.read(wire.amount, field), day: try day.read(wire.day, "\(field)/day"), legs: legs
+                    amount: try money.read(wire.amount, field), day: try day.read(wire.day, "\(field)/day"), legs: legs,
+                    group: wire.group.map(GroupID.init(rawValue:))
                 )
             },
             write: { settlement in
                 .init(
                     id: settlement.id.rawValue, from: settlement.from.rawValue, to: settlement.to.rawValue, amount: money.write(settlement.amount),
                     day: settlement.day.description,
-                    legs: settlement.legs.map { .init(creditor: $0.creditor.rawValue, debtor: $0.debtor.rawValue, amount: money.write($0.amount)) }
+                    legs: settlement.legs.map { .init(creditor: $0.creditor.rawValue, debtor: $0.debtor.rawValue, amount: money.write($0.amount)) },
+                    group: settlement.group?.rawValue
                 )
             }
         )
@@ -247,13 +253,15 @@ extension Wire {
             read: { wire, _ throws(APIProblem) in
                 ExpensesAPI.PaymentDraft(
                     counterparty: try userID.read(wire.counterparty, "/counterparty"), userPaid: wire.paidBy == .me,
-                    amount: try money(wire.amount.minorUnits, wire.amount.currency, field: "/amount"), day: try day.read(wire.day, "/day")
+                    amount: try money(wire.amount.minorUnits, wire.amount.currency, field: "/amount"), day: try day.read(wire.day, "/day"),
+                    group: try wire.group.map { group throws(APIProblem) in try groupID.read(group, "/group") }
                 )
             },
             write: { payment in
                 .init(
                     counterparty: payment.counterparty.rawValue, paidBy: payment.userPaid ? .me : .counterparty,
-                    amount: .init(minorUnits: payment.amount.minorUnits, currency: payment.amount.currency.code), day: payment.day.description
+                    amount: .init(minorUnits: payment.amount.minorUnits, currency: payment.amount.currency.code), day: payment.day.description,
+                    group: payment.group?.rawValue
                 )
             }
         )
@@ -376,6 +384,38 @@ extension Wire {
                 return currencies
             },
             write: { .init(currencies: $0.map { .init(code: $0.code, decimals: Int32($0.decimals)) }) }
+        )
+    }
+}
+
+// MARK: - Within groups
+
+extension Wire {
+    static var debts: WireValue<[Debt], Components.Schemas.DebtList> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var debts: [Debt] = []
+                for debt in wire.debts {
+                    debts.append(Debt(debtor: UserID(rawValue: debt.debtor), creditor: UserID(rawValue: debt.creditor), amount: try money.read(debt.amount, field)))
+                }
+                return debts
+            },
+            write: { .init(debts: $0.map { .init(debtor: $0.debtor.rawValue, creditor: $0.creditor.rawValue, amount: money.write($0.amount)) }) }
+        )
+    }
+
+    static var groupBalances: WireValue<[GroupBalance], Components.Schemas.GroupBalanceList> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var balances: [GroupBalance] = []
+                for balance in wire.balances {
+                    balances.append(GroupBalance(
+                        group: GroupID(rawValue: balance.group), other: UserID(rawValue: balance.other), amount: try money.read(balance.amount, field)
+                    ))
+                }
+                return balances
+            },
+            write: { .init(balances: $0.map { .init(group: $0.group.rawValue, other: $0.other.rawValue, amount: money.write($0.amount)) }) }
         )
     }
 }

@@ -57,11 +57,11 @@ public struct RemoteExpensesService: ExpensesService {
 
     // MARK: - Payments
 
-    public func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement {
+    public func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement {
         // The contract names the other person and who paid, so a payment it cannot say (the
         // user neither of the two) is refused here, by the service's own rules.
         if let reason = Settlement.problem(from: from, to: to, amount: amount, by: user) { throw .invalidSettlement(reason) }
-        let payment = ExpensesAPI.PaymentDraft(counterparty: user == from ? to : from, userPaid: user == from, amount: amount, day: day)
+        let payment = ExpensesAPI.PaymentDraft(counterparty: user == from ? to : from, userPaid: user == from, amount: amount, day: day, group: group)
         return try await connection.send(ExpensesAPI.settleUp, payment)
     }
 
@@ -97,5 +97,25 @@ public struct RemoteExpensesService: ExpensesService {
 
     public func currencies(of user: UserID) async throws(ExpensesError) -> [Currency] {
         try await connection.send(ExpensesAPI.listCurrencies)
+    }
+
+    public func debts(in group: GroupID, for user: UserID) async throws(ExpensesError) -> [Debt] {
+        try await connection.send(ExpensesAPI.listGroupDebts, group)
+    }
+
+    public func suggestedPayments(in group: GroupID, currency: Currency, for user: UserID) async throws(ExpensesError) -> [SuggestedPayment] {
+        try await connection.send(ExpensesAPI.listGroupSuggestedPayments, (group, currency))
+    }
+
+    public func groupBalances(of user: UserID) async throws(ExpensesError) -> [GroupBalance] {
+        try await connection.send(ExpensesAPI.listGroupBalances)
+    }
+
+    public func expenses(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
+        page.limit > 0 ? try await connection.send(ExpensesAPI.listGroupExpenses, (group, page)) : []
+    }
+
+    public func settlements(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
+        page.limit > 0 ? try await connection.send(ExpensesAPI.listGroupSettlements, (group, page)) : []
     }
 }

@@ -19,6 +19,17 @@ extension Wire {
         )
     }
 
+    /// A group's id: a lower-case UUID (`400` otherwise).
+    public static var groupID: WireValue<GroupID, String> {
+        WireValue(
+            read: { text, field throws(APIProblem) in
+                guard WireText.isUUID(text) else { throw .invalidRequest("\(field) is not a group's id (a lower-case UUID).", field: field) }
+                return GroupID(rawValue: text)
+            },
+            write: { $0.rawValue }
+        )
+    }
+
     /// A set of ids, as the contract's `UserIDsRequest` has it: at most 1,000, each once.
     public static var userIDs: WireValue<Set<UserID>, Components.Schemas.UserIDsRequest> {
         WireValue(

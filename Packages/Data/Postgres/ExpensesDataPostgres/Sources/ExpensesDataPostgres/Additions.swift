@@ -49,7 +49,7 @@ enum AdditionStatement {
     /// How many parameters `addition` binds.
     static func parameterCount(_ addition: ExpenseAddition) -> Int {
         let people = Set(addition.expense.payers.map(\.user) + addition.expense.parts.map(\.user)).count
-        return 11 + 11 * people + 7 + 2 * addition.activity.people.count + 4 * addition.balanceChanges.count
+        return 12 + 11 * people + 7 + 2 * addition.activity.people.count + 4 * addition.balanceChanges.count
     }
 }
 
@@ -179,6 +179,26 @@ extension Transaction {
                 let (next, overflow) = balance.addingReportingOverflow(change.amount)
                 guard !overflow, next.magnitude <= change.limit.magnitude else { throw ExpensesDataError.outOfRange }
                 balance = next
+            }
+        }
+        try moveGroupBalances(of: additions)
+    }
+
+    /// The balances within groups that `additions` in a group move: each change on its own, in
+    /// the order it came within its pair, the pairs in one order (as above, so that two batches
+    /// wait rather than deadlock), each checked against its addition's limit as it lands.
+    private func moveGroupBalances(of additions: [ExpenseAddition]) throws {
+        var changesByPair: [[String]: [(amount: Int64, limit: Int64)]] = [:]
+        for addition in additions {
+            guard let group = addition.expense.group else { continue }
+            for change in addition.balanceChanges {
+                changesByPair[[group, change.low, change.high, change.currency], default: []].append((change.amount, addition.balanceLimit))
+            }
+        }
+        for key in changesByPair.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            for change in changesByPair[key] ?? [] {
+                let balance = try addToGroupBalance(group: key[0], low: key[1], high: key[2], currency: key[3], amount: change.amount)
+                guard balance.magnitude <= change.limit.magnitude else { throw ExpensesDataError.outOfRange }
             }
         }
     }

@@ -187,5 +187,26 @@ public enum ExpensesPostgresSchema {
             "ALTER TABLE activity ADD COLUMN snapshot TEXT",
             "CREATE INDEX activity_subject ON activity (subject, seq)",
         ]),
+        // Expenses and payments may be filed under a group (the Groups area keeps the groups):
+        // each pair's balance within a group is kept beside its overall balance, which includes it.
+        PostgresMigration("expenses.postgres.v6.groups", statements: [
+            "ALTER TABLE expense ADD COLUMN group_id TEXT COLLATE \"C\"",
+            "ALTER TABLE deleted_expense ADD COLUMN group_id TEXT COLLATE \"C\"",
+            "ALTER TABLE settlement ADD COLUMN group_id TEXT COLLATE \"C\"",
+            "CREATE INDEX expense_by_group ON expense (group_id, day DESC, created_at DESC, id) WHERE group_id IS NOT NULL",
+            "CREATE INDEX settlement_by_group ON settlement (group_id, day DESC, created_at DESC, id) WHERE group_id IS NOT NULL",
+            """
+            CREATE TABLE group_balance (
+                group_id TEXT COLLATE "C" NOT NULL,
+                user_low TEXT COLLATE "C" NOT NULL,
+                user_high TEXT COLLATE "C" NOT NULL CHECK (user_low < user_high),
+                currency TEXT COLLATE "C" NOT NULL,
+                amount BIGINT NOT NULL CHECK (amount <> 0),
+                PRIMARY KEY (group_id, user_low, user_high, currency)
+            )
+            """,
+            "CREATE INDEX group_balance_low ON group_balance (user_low, group_id)",
+            "CREATE INDEX group_balance_high ON group_balance (user_high, group_id)",
+        ]),
     ]
 }

@@ -4,7 +4,7 @@ enum ExpensesQuery {
     /// A payment's columns, then its legs as three arrays in their order (NULL when it has none).
     static let settlementSelect = """
         SELECT s.id, s.from_user, s.to_user, s.amount, s.currency, s.day, s.created_by, s.created_at,
-               legs.creditors, legs.debtors, legs.amounts
+               legs.creditors, legs.debtors, legs.amounts, s.group_id
         FROM settlement AS s
         CROSS JOIN LATERAL (
             SELECT array_agg(creditor ORDER BY position) AS creditors, array_agg(debtor ORDER BY position) AS debtors,
@@ -93,5 +93,38 @@ enum ExpensesQuery {
         FROM expense_person
         WHERE user_id = $1 AND day BETWEEN $2 AND $3 AND part > 0
         GROUP BY category, month, currency
+        """
+
+    /// The ids of a group's expenses, a page, newest first: one range of its index by day.
+    static let expensesOfGroup = """
+        SELECT id FROM expense WHERE group_id = $1
+        ORDER BY day DESC, created_at DESC, id
+        LIMIT $2 OFFSET $3
+        """
+
+    /// A page of a group's payments, newest first.
+    static let settlementsOfGroup = """
+        WITH page AS (
+            SELECT id FROM settlement WHERE group_id = $1 ORDER BY day DESC, created_at DESC, id LIMIT $2 OFFSET $3
+        )
+        \(settlementSelect)
+        JOIN page ON page.id = s.id
+        ORDER BY s.day DESC, s.created_at DESC, s.id
+        """
+
+    /// A group's balances, by index.
+    static let balancesOfGroup = """
+        SELECT group_id, user_low, user_high, currency, amount FROM group_balance WHERE group_id = $1
+        ORDER BY user_low, user_high, currency
+        """
+
+    /// A user's balances within groups: two index ranges (as the low side, as the high side).
+    static let groupBalancesOfUser = """
+        SELECT group_id, user_low, user_high, currency, amount FROM (
+            SELECT group_id, user_low, user_high, currency, amount FROM group_balance WHERE user_low = $1
+            UNION ALL
+            SELECT group_id, user_low, user_high, currency, amount FROM group_balance WHERE user_high = $1
+        ) AS pairs
+        ORDER BY group_id, user_low, user_high, currency
         """
 }

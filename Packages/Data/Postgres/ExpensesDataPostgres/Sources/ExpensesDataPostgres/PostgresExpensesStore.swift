@@ -88,7 +88,7 @@ struct Transaction: ExpensesWriting {
         let rows = try db.rows(
             """
             SELECT e.id, e.description, e.amount, e.currency, e.day, e.category, e.split_mode, e.created_by, e.created_at, e.note,
-                   p.user_id, p.paid, p.paid_position, p.part, p.part_position, p.rule_value, e.version
+                   p.user_id, p.paid, p.paid_position, p.part, p.part_position, p.rule_value, e.version, e.group_id
             FROM \(table) AS e LEFT JOIN \(peopleTable) AS p ON p.expense_id = e.id
             WHERE e.id = $1
             """,
@@ -112,7 +112,7 @@ struct Transaction: ExpensesWriting {
             createdAt: try first.real(8),
             payers: payers.sorted { $0.position < $1.position }.map(\.payer),
             parts: parts.sorted { $0.position < $1.position }.map(\.part),
-            note: try first.optionalText(9), version: try first.integer(16)
+            note: try first.optionalText(9), version: try first.integer(16), group: try first.optionalText(17)
         )
     }
 
@@ -182,8 +182,8 @@ struct Transaction: ExpensesWriting {
         try db.execute(
             """
             INSERT INTO deleted_expense
-                (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, deleted_by, deleted_at)
-            SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, $2, $3
+                (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, group_id, deleted_by, deleted_at)
+            SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, group_id, $2, $3
             FROM expense WHERE id = $1
             ON CONFLICT DO NOTHING
             """,
@@ -203,8 +203,8 @@ struct Transaction: ExpensesWriting {
     func restoreDeleted(id: String) throws {
         try db.execute(
             """
-            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version)
-            SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version
+            INSERT INTO expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, group_id)
+            SELECT id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, group_id
             FROM deleted_expense WHERE id = $1
             ON CONFLICT DO NOTHING
             """,
@@ -241,12 +241,12 @@ struct Transaction: ExpensesWriting {
     func insert(_ settlement: SettlementRecord) throws {
         try db.execute(
             """
-            INSERT INTO settlement (id, from_user, to_user, amount, currency, day, created_by, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            INSERT INTO settlement (id, from_user, to_user, amount, currency, day, created_by, created_at, group_id)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
             """,
             [
                 settlement.id, settlement.from, settlement.to, settlement.amount, settlement.currency, settlement.day,
-                settlement.createdBy, settlement.createdAt,
+                settlement.createdBy, settlement.createdAt, settlement.group,
             ]
         )
         for (position, leg) in settlement.legs.enumerated() {
@@ -283,6 +283,30 @@ struct Transaction: ExpensesWriting {
         if let moved { return try moved.integer(3) }
         try db.execute(BalanceSQL.delete, pair)
         return 0
+    }
+
+    func addToGroupBalance(group: String, low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
+        let pair: [any SQLValueConvertible] = [group, low, high, currency]
+        guard amount != 0 else { return try db.row(GroupBalanceSQL.amount, pair)?.integer(0) ?? 0 }
+        if let moved = try db.row(GroupBalanceSQL.move, pair + [amount]) { return try moved.integer(0) }
+        try db.execute(GroupBalanceSQL.delete, pair)
+        return 0
+    }
+
+    func groupBalances(in group: String) throws -> [GroupBalanceRecord] {
+        try db.rows(ExpensesQuery.balancesOfGroup, [group]).map(GroupBalanceRecord.init(row:))
+    }
+
+    func groupBalances(of user: String) throws -> [GroupBalanceRecord] {
+        try db.rows(ExpensesQuery.groupBalancesOfUser, [user]).map(GroupBalanceRecord.init(row:))
+    }
+
+    func expenseIDs(inGroup group: String, offset: Int, limit: Int) throws -> [String] {
+        try db.rows(ExpensesQuery.expensesOfGroup, [group, limit, offset]).map { try $0.text(0) }
+    }
+
+    func settlements(inGroup group: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
+        try db.rows(ExpensesQuery.settlementsOfGroup, [group, limit, offset]).map(SettlementRecord.init(row:))
     }
 
     // MARK: - Activity and reports
@@ -365,7 +389,7 @@ struct Transaction: ExpensesWriting {
         try db.forEachRow(
             """
             SELECT expense.id, expense.amount, expense.currency, person.user_id,
-                   person.paid, person.paid_position, person.part, person.part_position
+                   person.paid, person.paid_position, person.part, person.part_position, expense.group_id
             FROM expense JOIN expense_person AS person ON person.expense_id = expense.id
             ORDER BY expense.id, person.user_id
             """
@@ -373,12 +397,18 @@ struct Transaction: ExpensesWriting {
             try expensePerson(LedgerRow(
                 expense: try row.text(0), amount: try row.integer(1), currency: try row.text(2), user: try row.text(3),
                 paid: try row.optionalInteger(4), paidPosition: try row.optionalInteger(5),
-                part: try row.optionalInteger(6), partPosition: try row.optionalInteger(7)
+                part: try row.optionalInteger(6), partPosition: try row.optionalInteger(7), group: try row.optionalText(8)
             ))
         }
         try db.forEachRow("\(ExpensesQuery.settlementSelect) ORDER BY s.id") { row in try settlement(try SettlementRecord(row: row)) }
         try db.forEachRow("SELECT \(Self.balanceColumns) FROM balance ORDER BY user_low, user_high, currency") { row in
             try balance(try BalanceRecord(row: row))
+        }
+    }
+
+    func forEachGroupBalance(_ body: (GroupBalanceRecord) throws -> Void) throws {
+        try db.forEachRow("SELECT group_id, user_low, user_high, currency, amount FROM group_balance ORDER BY group_id, user_low, user_high, currency") {
+            row in try body(try GroupBalanceRecord(row: row))
         }
     }
 
@@ -452,11 +482,18 @@ extension SettlementRecord {
             throw ServerDatabaseError.damaged("the legs of payment \(id) do not line up")
         }
         legs = creditors.indices.map { Leg(creditor: creditors[$0], debtor: debtors[$0], amount: amounts[$0]) }
+        group = try row.optionalText(11)
     }
 }
 
 extension BalanceRecord {
     fileprivate init(row: SQLRow) throws {
         self.init(low: try row.text(0), high: try row.text(1), currency: try row.text(2), amount: try row.integer(3))
+    }
+}
+
+extension GroupBalanceRecord {
+    fileprivate init(row: SQLRow) throws {
+        self.init(group: try row.text(0), low: try row.text(1), high: try row.text(2), currency: try row.text(3), amount: try row.integer(4))
     }
 }

@@ -17,16 +17,16 @@ struct Parameters {
 /// a batch of additions both read.
 enum ExpenseRows {
     /// `INSERT INTO` this, then `VALUES` rows of ``expense(_:)``.
-    static let expenseTable = "expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version)"
+    static let expenseTable = "expense (id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, group_id)"
     /// `INSERT INTO` this, then `VALUES` rows of ``people(of:)``.
     static let personTable =
         "expense_person (expense_id, user_id, day, created_at, category, currency, paid, paid_position, part, part_position, rule_value)"
 
-    /// The expense's row (eleven values).
+    /// The expense's row (twelve values).
     static func expense(_ expense: StoredExpense) -> [any SQLValueConvertible] {
         [
             expense.id, expense.description, expense.amount, expense.currency, expense.day, expense.category, expense.splitMode,
-            expense.createdBy, expense.createdAt, expense.note, expense.version,
+            expense.createdBy, expense.createdAt, expense.note, expense.version, expense.group,
         ]
     }
 
@@ -60,4 +60,18 @@ enum BalanceSQL {
         RETURNING user_low, user_high, currency, amount
         """
     }
+}
+
+/// The statements on one pair's balance within a group, whose parameters are
+/// `(group_id, user_low, user_high, currency)`.
+enum GroupBalanceSQL {
+    static let amount = "SELECT amount FROM group_balance WHERE group_id = $1 AND user_low = $2 AND user_high = $3 AND currency = $4"
+    static let delete = "DELETE FROM group_balance WHERE group_id = $1 AND user_low = $2 AND user_high = $3 AND currency = $4"
+    /// Moves the pair by `$5`, as ``BalanceSQL/move(_:)`` does: no row back when it settles.
+    static let move = """
+        INSERT INTO group_balance AS kept (group_id, user_low, user_high, currency, amount) VALUES ($1, $2, $3, $4, $5)
+        ON CONFLICT (group_id, user_low, user_high, currency) DO UPDATE SET amount = kept.amount + excluded.amount
+        WHERE kept.amount + excluded.amount <> 0
+        RETURNING amount
+        """
 }

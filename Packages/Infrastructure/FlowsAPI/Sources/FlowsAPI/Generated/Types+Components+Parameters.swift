@@ -67,5 +67,9 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/SettlementIdPath`.
         public typealias SettlementIdPath = Components.Schemas.ExpenseID
+        /// The id of a group.
+        ///
+        /// - Remark: Generated from `#/components/parameters/GroupIdPath`.
+        public typealias GroupIdPath = Components.Schemas.GroupID
     }
 }

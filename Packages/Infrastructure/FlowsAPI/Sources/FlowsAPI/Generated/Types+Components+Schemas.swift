@@ -26,6 +26,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/ExpenseID`.
         public typealias ExpenseID = Swift.String
+        /// The id of a group, a random version 4 UUID in lower case.
+        ///
+        /// - Remark: Generated from `#/components/schemas/GroupID`.
+        public typealias GroupID = Swift.String
         /// An ISO 4217 currency code in upper case. The server knows the currencies people
         /// commonly use (57, from AED to ZAR); any other code is `422 unknown-currency`.
         ///
@@ -308,6 +312,15 @@ extension Components {
             case splitPercentageTooLarge = "split-percentage-too-large"
             case splitShareTooLarge = "split-share-too-large"
             case splitNoShares = "split-no-shares"
+            case notInGroup = "not-in-group"
+            case notGroupMembers = "not-group-members"
+            case groupArchived = "group-archived"
+            case groupNotFound = "group-not-found"
+            case notMember = "not-member"
+            case memberNotSettled = "member-not-settled"
+            case groupNotSettled = "group-not-settled"
+            case lastMember = "last-member"
+            case tooManyMembers = "too-many-members"
         }
         /// Why a request did not happen. `error` is for programs, `message` for people (the
         /// domain's own sentence). `details` carries the values a domain error names, for a client
@@ -363,11 +376,11 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/friendCode`.
             public var friendCode: Components.Schemas.FriendCode?
-            /// `not-settled`: each open balance, seen from the user's side (positive: they owe the user).
+            /// `not-settled`: each open balance, seen from the user's side (positive: they owe the user). `member-not-settled`: the member's balances in the group (positive: owed to them).
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/balances`.
             public var balances: [Components.Schemas.Money]?
-            /// `unknown-people`: the ids that are not the user's friends or contacts. `blocked`: the ids a block stands between the user and.
+            /// `unknown-people`: the ids that are not the user's friends or contacts. `blocked`: the ids a block stands between the user and. `not-group-members`: the ids not in the group. `not-member`, `member-not-settled`: the member.
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/people`.
             public var people: [Components.Schemas.UserID]?
@@ -375,6 +388,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/expenseId`.
             public var expenseId: Components.Schemas.ExpenseID?
+            /// `not-in-group`, `group-not-found`: the group.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProblemDetails/groupId`.
+            public var groupId: Components.Schemas.GroupID?
             /// `changed-since`: the version the expense is at now.
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/version`.
@@ -422,9 +439,10 @@ extension Components {
             ///   - name: `already-friends`, `contact-name-taken`, `not-settled`, `not-taking-requests`, `blocked-by-you`, `too-many-friends` (when it is the other person who has as many as one may): the person named.
             ///   - email: `unknown-email`, `email-has-account`, `contact-email-taken`.
             ///   - friendCode: `unknown-friend-code`.
-            ///   - balances: `not-settled`: each open balance, seen from the user's side (positive: they owe the user).
-            ///   - people: `unknown-people`: the ids that are not the user's friends or contacts. `blocked`: the ids a block stands between the user and.
+            ///   - balances: `not-settled`: each open balance, seen from the user's side (positive: they owe the user). `member-not-settled`: the member's balances in the group (positive: owed to them).
+            ///   - people: `unknown-people`: the ids that are not the user's friends or contacts. `blocked`: the ids a block stands between the user and. `not-group-members`: the ids not in the group. `not-member`, `member-not-settled`: the member.
             ///   - expenseId: `not-found`: the expense or payment.
+            ///   - groupId: `not-in-group`, `group-not-found`: the group.
             ///   - version: `changed-since`: the version the expense is at now.
             ///   - currency: `beyond-limit`, `amount-too-large`, `unknown-currency`.
             ///   - amount: `payments-do-not-add-up`, `split-exact-sum-mismatch`: the expense's amount.
@@ -443,6 +461,7 @@ extension Components {
                 balances: [Components.Schemas.Money]? = nil,
                 people: [Components.Schemas.UserID]? = nil,
                 expenseId: Components.Schemas.ExpenseID? = nil,
+                groupId: Components.Schemas.GroupID? = nil,
                 version: Swift.Int? = nil,
                 currency: Components.Schemas.CurrencyCode? = nil,
                 amount: Components.Schemas.Money? = nil,
@@ -461,6 +480,7 @@ extension Components {
                 self.balances = balances
                 self.people = people
                 self.expenseId = expenseId
+                self.groupId = groupId
                 self.version = version
                 self.currency = currency
                 self.amount = amount
@@ -480,6 +500,7 @@ extension Components {
                 case balances
                 case people
                 case expenseId
+                case groupId
                 case version
                 case currency
                 case amount
@@ -2230,6 +2251,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ExpenseDraft/note`.
             public var note: Swift.String?
+            /// The group it is filed under (everyone in it a member; `404 not-in-group`, `422 not-group-members`, `409 group-archived`); null or absent for none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExpenseDraft/group`.
+            public var group: Swift.String?
             /// Creates a new `ExpenseDraft`.
             ///
             /// - Parameters:
@@ -2241,6 +2266,7 @@ extension Components {
             ///   - participants: Who shares it (just the user, for a personal expense), in the order their parts are listed. With the payers, at most 200 people in all (`422 too-many-people`).
             ///   - rule:
             ///   - note: Anything else worth keeping; at most 500 characters once trimmed, no control or invisible characters (zero-width or direction marks). Blank, null or absent is none.
+            ///   - group: The group it is filed under (everyone in it a member; `404 not-in-group`, `422 not-group-members`, `409 group-archived`); null or absent for none.
             public init(
                 description: Swift.String,
                 amount: Components.Schemas.PositiveMoney,
@@ -2249,7 +2275,8 @@ extension Components {
                 payers: [Components.Schemas.PayerInput],
                 participants: [Components.Schemas.UserID],
                 rule: Components.Schemas.SplitRule,
-                note: Swift.String? = nil
+                note: Swift.String? = nil,
+                group: Swift.String? = nil
             ) {
                 self.description = description
                 self.amount = amount
@@ -2259,6 +2286,7 @@ extension Components {
                 self.participants = participants
                 self.rule = rule
                 self.note = note
+                self.group = group
             }
             public enum CodingKeys: String, CodingKey {
                 case description
@@ -2269,6 +2297,7 @@ extension Components {
                 case participants
                 case rule
                 case note
+                case group
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2304,6 +2333,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .note
                 )
+                self.group = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .group
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "description",
                     "amount",
@@ -2312,7 +2345,8 @@ extension Components {
                     "payers",
                     "participants",
                     "rule",
-                    "note"
+                    "note",
+                    "group"
                 ])
             }
         }
@@ -2447,6 +2481,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Expense/note`.
             public var note: Swift.String?
+            /// The group it is filed under; absent for none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Expense/group`.
+            public var group: Components.Schemas.GroupID?
             /// Creates a new `Expense`.
             ///
             /// - Parameters:
@@ -2460,6 +2498,7 @@ extension Components {
             ///   - split:
             ///   - rule:
             ///   - note: Absent for none.
+            ///   - group: The group it is filed under; absent for none.
             public init(
                 id: Components.Schemas.ExpenseID,
                 version: Swift.Int,
@@ -2470,7 +2509,8 @@ extension Components {
                 payers: [Components.Schemas.Payer],
                 split: Components.Schemas.Split,
                 rule: Components.Schemas.SplitRule,
-                note: Swift.String? = nil
+                note: Swift.String? = nil,
+                group: Components.Schemas.GroupID? = nil
             ) {
                 self.id = id
                 self.version = version
@@ -2482,6 +2522,7 @@ extension Components {
                 self.split = split
                 self.rule = rule
                 self.note = note
+                self.group = group
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2494,6 +2535,7 @@ extension Components {
                 case split
                 case rule
                 case note
+                case group
             }
         }
         /// - Remark: Generated from `#/components/schemas/ExpenseList`.
@@ -2532,6 +2574,10 @@ extension Components {
             public var amount: Components.Schemas.PositiveMoney
             /// - Remark: Generated from `#/components/schemas/SettleUpRequest/day`.
             public var day: Components.Schemas.Day
+            /// The group it settles within (both its members; it moves their balances there, and clears debts only through other members' balances there); null or absent for none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SettleUpRequest/group`.
+            public var group: Swift.String?
             /// Creates a new `SettleUpRequest`.
             ///
             /// - Parameters:
@@ -2539,22 +2585,26 @@ extension Components {
             ///   - paidBy: `me`: the signed-in user paid the counterparty; `counterparty`: the counterparty paid the signed-in user.
             ///   - amount:
             ///   - day:
+            ///   - group: The group it settles within (both its members; it moves their balances there, and clears debts only through other members' balances there); null or absent for none.
             public init(
                 counterparty: Components.Schemas.UserID,
                 paidBy: Components.Schemas.SettleUpRequest.PaidByPayload,
                 amount: Components.Schemas.PositiveMoney,
-                day: Components.Schemas.Day
+                day: Components.Schemas.Day,
+                group: Swift.String? = nil
             ) {
                 self.counterparty = counterparty
                 self.paidBy = paidBy
                 self.amount = amount
                 self.day = day
+                self.group = group
             }
             public enum CodingKeys: String, CodingKey {
                 case counterparty
                 case paidBy
                 case amount
                 case day
+                case group
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2574,11 +2624,16 @@ extension Components {
                     Components.Schemas.Day.self,
                     forKey: .day
                 )
+                self.group = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .group
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "counterparty",
                     "paidBy",
                     "amount",
-                    "day"
+                    "day",
+                    "group"
                 ])
             }
         }
@@ -2631,6 +2686,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Settlement/legs`.
             public var legs: [Components.Schemas.BalanceChange]
+            /// The group it settles within; absent for none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Settlement/group`.
+            public var group: Components.Schemas.GroupID?
             /// Creates a new `Settlement`.
             ///
             /// - Parameters:
@@ -2640,13 +2699,15 @@ extension Components {
             ///   - amount:
             ///   - day:
             ///   - legs: The balances it moved when it cleared debts through someone else; empty when it moved only the balance between `from` and `to`.
+            ///   - group: The group it settles within; absent for none.
             public init(
                 id: Components.Schemas.ExpenseID,
                 from: Components.Schemas.UserID,
                 to: Components.Schemas.UserID,
                 amount: Components.Schemas.Money,
                 day: Components.Schemas.Day,
-                legs: [Components.Schemas.BalanceChange]
+                legs: [Components.Schemas.BalanceChange],
+                group: Components.Schemas.GroupID? = nil
             ) {
                 self.id = id
                 self.from = from
@@ -2654,6 +2715,7 @@ extension Components {
                 self.amount = amount
                 self.day = day
                 self.legs = legs
+                self.group = group
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2662,6 +2724,7 @@ extension Components {
                 case amount
                 case day
                 case legs
+                case group
             }
         }
         /// - Remark: Generated from `#/components/schemas/SettlementList`.
@@ -3105,6 +3168,347 @@ extension Components {
                     "theme",
                     "defaultCurrency"
                 ])
+            }
+        }
+        /// What a group is for; it changes only how it is shown.
+        ///
+        /// - Remark: Generated from `#/components/schemas/GroupKind`.
+        @frozen public enum GroupKind: String, Codable, Hashable, Sendable, CaseIterable {
+            case trip = "trip"
+            case home = "home"
+            case couple = "couple"
+            case other = "other"
+        }
+        /// A group's name (the rules for display names), kind, default currency and whether its suggested payments are simplified across members.
+        ///
+        /// - Remark: Generated from `#/components/schemas/GroupSettings`.
+        public struct GroupSettings: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GroupSettings/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GroupSettings/kind`.
+            public var kind: Components.Schemas.GroupKind
+            /// - Remark: Generated from `#/components/schemas/GroupSettings/currency`.
+            public var currency: Components.Schemas.CurrencyCode
+            /// - Remark: Generated from `#/components/schemas/GroupSettings/simplifyDebts`.
+            public var simplifyDebts: Swift.Bool
+            /// Creates a new `GroupSettings`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - kind:
+            ///   - currency:
+            ///   - simplifyDebts:
+            public init(
+                name: Swift.String,
+                kind: Components.Schemas.GroupKind,
+                currency: Components.Schemas.CurrencyCode,
+                simplifyDebts: Swift.Bool
+            ) {
+                self.name = name
+                self.kind = kind
+                self.currency = currency
+                self.simplifyDebts = simplifyDebts
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case kind
+                case currency
+                case simplifyDebts
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.GroupKind.self,
+                    forKey: .kind
+                )
+                self.currency = try container.decode(
+                    Components.Schemas.CurrencyCode.self,
+                    forKey: .currency
+                )
+                self.simplifyDebts = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .simplifyDebts
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "kind",
+                    "currency",
+                    "simplifyDebts"
+                ])
+            }
+        }
+        /// A new group's settings, and its members besides the signed-in user (their friends and own contacts).
+        ///
+        /// - Remark: Generated from `#/components/schemas/GroupDraft`.
+        public struct GroupDraft: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GroupDraft/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GroupDraft/kind`.
+            public var kind: Components.Schemas.GroupKind
+            /// - Remark: Generated from `#/components/schemas/GroupDraft/currency`.
+            public var currency: Components.Schemas.CurrencyCode
+            /// - Remark: Generated from `#/components/schemas/GroupDraft/simplifyDebts`.
+            public var simplifyDebts: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/GroupDraft/members`.
+            public var members: [Components.Schemas.UserID]
+            /// Creates a new `GroupDraft`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - kind:
+            ///   - currency:
+            ///   - simplifyDebts:
+            ///   - members:
+            public init(
+                name: Swift.String,
+                kind: Components.Schemas.GroupKind,
+                currency: Components.Schemas.CurrencyCode,
+                simplifyDebts: Swift.Bool,
+                members: [Components.Schemas.UserID]
+            ) {
+                self.name = name
+                self.kind = kind
+                self.currency = currency
+                self.simplifyDebts = simplifyDebts
+                self.members = members
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case kind
+                case currency
+                case simplifyDebts
+                case members
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.GroupKind.self,
+                    forKey: .kind
+                )
+                self.currency = try container.decode(
+                    Components.Schemas.CurrencyCode.self,
+                    forKey: .currency
+                )
+                self.simplifyDebts = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .simplifyDebts
+                )
+                self.members = try container.decode(
+                    [Components.Schemas.UserID].self,
+                    forKey: .members
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "kind",
+                    "currency",
+                    "simplifyDebts",
+                    "members"
+                ])
+            }
+        }
+        /// People who share costs together, apart from the rest of what they share.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Group`.
+        public struct Group: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Group/id`.
+            public var id: Components.Schemas.GroupID
+            /// - Remark: Generated from `#/components/schemas/Group/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Group/kind`.
+            public var kind: Components.Schemas.GroupKind
+            /// - Remark: Generated from `#/components/schemas/Group/currency`.
+            public var currency: Components.Schemas.CurrencyCode
+            /// - Remark: Generated from `#/components/schemas/Group/simplifyDebts`.
+            public var simplifyDebts: Swift.Bool
+            /// In the order they joined; the one who made it first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Group/members`.
+            public var members: [Components.Schemas.UserID]
+            /// - Remark: Generated from `#/components/schemas/Group/archived`.
+            public var archived: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Group/createdBy`.
+            public var createdBy: Components.Schemas.UserID
+            /// Creates a new `Group`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - kind:
+            ///   - currency:
+            ///   - simplifyDebts:
+            ///   - members: In the order they joined; the one who made it first.
+            ///   - archived:
+            ///   - createdBy:
+            public init(
+                id: Components.Schemas.GroupID,
+                name: Swift.String,
+                kind: Components.Schemas.GroupKind,
+                currency: Components.Schemas.CurrencyCode,
+                simplifyDebts: Swift.Bool,
+                members: [Components.Schemas.UserID],
+                archived: Swift.Bool,
+                createdBy: Components.Schemas.UserID
+            ) {
+                self.id = id
+                self.name = name
+                self.kind = kind
+                self.currency = currency
+                self.simplifyDebts = simplifyDebts
+                self.members = members
+                self.archived = archived
+                self.createdBy = createdBy
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case kind
+                case currency
+                case simplifyDebts
+                case members
+                case archived
+                case createdBy
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GroupList`.
+        public struct GroupList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GroupList/groups`.
+            public var groups: [Components.Schemas.Group]
+            /// Creates a new `GroupList`.
+            ///
+            /// - Parameters:
+            ///   - groups:
+            public init(groups: [Components.Schemas.Group]) {
+                self.groups = groups
+            }
+            public enum CodingKeys: String, CodingKey {
+                case groups
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ArchiveGroupRequest`.
+        public struct ArchiveGroupRequest: Codable, Hashable, Sendable {
+            /// `true` to archive the group, `false` to bring it back.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ArchiveGroupRequest/archived`.
+            public var archived: Swift.Bool
+            /// Creates a new `ArchiveGroupRequest`.
+            ///
+            /// - Parameters:
+            ///   - archived: `true` to archive the group, `false` to bring it back.
+            public init(archived: Swift.Bool) {
+                self.archived = archived
+            }
+            public enum CodingKeys: String, CodingKey {
+                case archived
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.archived = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .archived
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "archived"
+                ])
+            }
+        }
+        /// What `debtor` owes `creditor` within a group.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Debt`.
+        public struct Debt: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Debt/debtor`.
+            public var debtor: Components.Schemas.UserID
+            /// - Remark: Generated from `#/components/schemas/Debt/creditor`.
+            public var creditor: Components.Schemas.UserID
+            /// - Remark: Generated from `#/components/schemas/Debt/amount`.
+            public var amount: Components.Schemas.Money
+            /// Creates a new `Debt`.
+            ///
+            /// - Parameters:
+            ///   - debtor:
+            ///   - creditor:
+            ///   - amount:
+            public init(
+                debtor: Components.Schemas.UserID,
+                creditor: Components.Schemas.UserID,
+                amount: Components.Schemas.Money
+            ) {
+                self.debtor = debtor
+                self.creditor = creditor
+                self.amount = amount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case debtor
+                case creditor
+                case amount
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DebtList`.
+        public struct DebtList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DebtList/debts`.
+            public var debts: [Components.Schemas.Debt]
+            /// Creates a new `DebtList`.
+            ///
+            /// - Parameters:
+            ///   - debts:
+            public init(debts: [Components.Schemas.Debt]) {
+                self.debts = debts
+            }
+            public enum CodingKeys: String, CodingKey {
+                case debts
+            }
+        }
+        /// The signed-in user's balance with another person within a group; positive when the other owes the user.
+        ///
+        /// - Remark: Generated from `#/components/schemas/GroupBalance`.
+        public struct GroupBalance: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GroupBalance/group`.
+            public var group: Components.Schemas.GroupID
+            /// - Remark: Generated from `#/components/schemas/GroupBalance/other`.
+            public var other: Components.Schemas.UserID
+            /// - Remark: Generated from `#/components/schemas/GroupBalance/amount`.
+            public var amount: Components.Schemas.Money
+            /// Creates a new `GroupBalance`.
+            ///
+            /// - Parameters:
+            ///   - group:
+            ///   - other:
+            ///   - amount:
+            public init(
+                group: Components.Schemas.GroupID,
+                other: Components.Schemas.UserID,
+                amount: Components.Schemas.Money
+            ) {
+                self.group = group
+                self.other = other
+                self.amount = amount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case group
+                case other
+                case amount
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GroupBalanceList`.
+        public struct GroupBalanceList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GroupBalanceList/balances`.
+            public var balances: [Components.Schemas.GroupBalance]
+            /// Creates a new `GroupBalanceList`.
+            ///
+            /// - Parameters:
+            ///   - balances:
+            public init(balances: [Components.Schemas.GroupBalance]) {
+                self.balances = balances
+            }
+            public enum CodingKeys: String, CodingKey {
+                case balances
             }
         }
         /// - Remark: Generated from `#/components/schemas/HealthStatus`.

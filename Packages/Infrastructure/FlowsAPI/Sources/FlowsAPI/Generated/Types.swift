@@ -484,7 +484,9 @@ public protocol APIProtocol: Sendable {
     /// they have a balance with in the currency: then only the one who owes pays, at most what
     /// is owed (`422 invalid-settlement` beyond it). Refused: `422 invalid-settlement` (paying
     /// oneself), `422 unknown-people` (anyone else), `409 beyond-limit`.
-    /// A block between the user and the counterparty is `409 blocked`.
+    /// A block between the user and the counterparty is `409 blocked`. Within a group (`group`),
+    /// both are its members and the counterparty need not be the user's friend: `404
+    /// not-in-group` for a group the user is not in, `422 not-group-members`, `409 group-archived`.
     ///
     ///
     /// - Remark: HTTP `POST /settlements`.
@@ -552,6 +554,93 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /currencies`.
     /// - Remark: Generated from `#/paths//currencies/get(listCurrencies)`.
     func listCurrencies(_ input: Operations.ListCurrencies.Input) async throws -> Operations.ListCurrencies.Output
+    /// The groups the signed-in user is in, by name
+    ///
+    /// The open ones, or with `archived=true` the archived ones.
+    ///
+    /// - Remark: HTTP `GET /groups`.
+    /// - Remark: Generated from `#/paths//groups/get(listGroups)`.
+    func listGroups(_ input: Operations.ListGroups.Input) async throws -> Operations.ListGroups.Output
+    /// Make a group of the signed-in user and some of their friends and contacts
+    ///
+    /// The name follows the rules for display names. Each member is the user's friend or own
+    /// contact (`422 unknown-people` names the others); the user is its first member, and a
+    /// group has at most 200 (`422 too-many-members`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /groups`.
+    /// - Remark: Generated from `#/paths//groups/post(createGroup)`.
+    func createGroup(_ input: Operations.CreateGroup.Input) async throws -> Operations.CreateGroup.Output
+    /// A group the signed-in user is in
+    ///
+    /// To anyone not in it, a group does not exist (`404 group-not-found`).
+    ///
+    /// - Remark: HTTP `GET /groups/{groupId}`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/get(getGroup)`.
+    func getGroup(_ input: Operations.GetGroup.Input) async throws -> Operations.GetGroup.Output
+    /// Rename a group, or change its kind, currency or debt simplifying
+    ///
+    /// Any member may. An archived group is `409 group-archived` until brought back.
+    ///
+    /// - Remark: HTTP `PUT /groups/{groupId}/settings`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/settings/put(updateGroup)`.
+    func updateGroup(_ input: Operations.UpdateGroup.Input) async throws -> Operations.UpdateGroup.Output
+    /// Add some of the signed-in user's friends and contacts to a group they are in
+    ///
+    /// The ones already in it stay as they are. Others than friends and contacts are `422 unknown-people`.
+    ///
+    /// - Remark: HTTP `POST /groups/{groupId}/members`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/members/post(addGroupMembers)`.
+    func addGroupMembers(_ input: Operations.AddGroupMembers.Input) async throws -> Operations.AddGroupMembers.Output
+    /// Take a member out of a group
+    ///
+    /// Any member may, and taking oneself out is leaving. Refused while the member owes or is
+    /// owed anything in the group (`409 member-not-settled`, with their balances there, positive
+    /// when owed to them), for someone not in it (`404 not-member`), and for its last member
+    /// (`409 last-member`).
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /groups/{groupId}/members/{personId}`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/members/{personId}/delete(removeGroupMember)`.
+    func removeGroupMember(_ input: Operations.RemoveGroupMember.Input) async throws -> Operations.RemoveGroupMember.Output
+    /// Archive a group once everyone in it is settled, or bring it back
+    ///
+    /// Archiving a group where someone still owes something is `409 group-not-settled`.
+    ///
+    /// - Remark: HTTP `PUT /groups/{groupId}/archived`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/archived/put(setGroupArchived)`.
+    func setGroupArchived(_ input: Operations.SetGroupArchived.Input) async throws -> Operations.SetGroupArchived.Output
+    /// Who owes whom within a group, every pair of its members and currency
+    ///
+    /// A group is shared, so each member sees all of it; to anyone else it is `404 not-in-group`.
+    ///
+    /// - Remark: HTTP `GET /groups/{groupId}/debts`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/debts/get(listGroupDebts)`.
+    func listGroupDebts(_ input: Operations.ListGroupDebts.Input) async throws -> Operations.ListGroupDebts.Output
+    /// Few payments that would settle a group in one currency
+    ///
+    /// Simplified across members when the group says so; otherwise each pair's own debt.
+    ///
+    /// - Remark: HTTP `GET /groups/{groupId}/suggested-payments`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/suggested-payments/get(listGroupSuggestedPayments)`.
+    func listGroupSuggestedPayments(_ input: Operations.ListGroupSuggestedPayments.Input) async throws -> Operations.ListGroupSuggestedPayments.Output
+    /// The expenses filed under a group, newest first
+    ///
+    /// - Remark: HTTP `GET /groups/{groupId}/expenses`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/expenses/get(listGroupExpenses)`.
+    func listGroupExpenses(_ input: Operations.ListGroupExpenses.Input) async throws -> Operations.ListGroupExpenses.Output
+    /// The payments made within a group, newest first
+    ///
+    /// - Remark: HTTP `GET /groups/{groupId}/settlements`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/settlements/get(listGroupSettlements)`.
+    func listGroupSettlements(_ input: Operations.ListGroupSettlements.Input) async throws -> Operations.ListGroupSettlements.Output
+    /// The signed-in user's balances within each group they have one in
+    ///
+    /// Each pair's balance in a group is part of their overall balance (`/balances`).
+    ///
+    /// - Remark: HTTP `GET /group-balances`.
+    /// - Remark: Generated from `#/paths//group-balances/get(listGroupBalances)`.
+    func listGroupBalances(_ input: Operations.ListGroupBalances.Input) async throws -> Operations.ListGroupBalances.Output
     /// The signed-in user's preferences
     ///
     /// The standard ones (dark, EUR) until they change one.
@@ -1387,7 +1476,9 @@ extension APIProtocol {
     /// they have a balance with in the currency: then only the one who owes pays, at most what
     /// is owed (`422 invalid-settlement` beyond it). Refused: `422 invalid-settlement` (paying
     /// oneself), `422 unknown-people` (anyone else), `409 beyond-limit`.
-    /// A block between the user and the counterparty is `409 blocked`.
+    /// A block between the user and the counterparty is `409 blocked`. Within a group (`group`),
+    /// both are its members and the counterparty need not be the user's friend: `404
+    /// not-in-group` for a group the user is not in, `422 not-group-members`, `409 group-archived`.
     ///
     ///
     /// - Remark: HTTP `POST /settlements`.
@@ -1506,6 +1597,195 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//currencies/get(listCurrencies)`.
     public func listCurrencies(headers: Operations.ListCurrencies.Input.Headers = .init()) async throws -> Operations.ListCurrencies.Output {
         try await listCurrencies(Operations.ListCurrencies.Input(headers: headers))
+    }
+    /// The groups the signed-in user is in, by name
+    ///
+    /// The open ones, or with `archived=true` the archived ones.
+    ///
+    /// - Remark: HTTP `GET /groups`.
+    /// - Remark: Generated from `#/paths//groups/get(listGroups)`.
+    public func listGroups(
+        query: Operations.ListGroups.Input.Query = .init(),
+        headers: Operations.ListGroups.Input.Headers = .init()
+    ) async throws -> Operations.ListGroups.Output {
+        try await listGroups(Operations.ListGroups.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Make a group of the signed-in user and some of their friends and contacts
+    ///
+    /// The name follows the rules for display names. Each member is the user's friend or own
+    /// contact (`422 unknown-people` names the others); the user is its first member, and a
+    /// group has at most 200 (`422 too-many-members`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /groups`.
+    /// - Remark: Generated from `#/paths//groups/post(createGroup)`.
+    public func createGroup(
+        headers: Operations.CreateGroup.Input.Headers = .init(),
+        body: Operations.CreateGroup.Input.Body
+    ) async throws -> Operations.CreateGroup.Output {
+        try await createGroup(Operations.CreateGroup.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A group the signed-in user is in
+    ///
+    /// To anyone not in it, a group does not exist (`404 group-not-found`).
+    ///
+    /// - Remark: HTTP `GET /groups/{groupId}`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/get(getGroup)`.
+    public func getGroup(
+        path: Operations.GetGroup.Input.Path,
+        headers: Operations.GetGroup.Input.Headers = .init()
+    ) async throws -> Operations.GetGroup.Output {
+        try await getGroup(Operations.GetGroup.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Rename a group, or change its kind, currency or debt simplifying
+    ///
+    /// Any member may. An archived group is `409 group-archived` until brought back.
+    ///
+    /// - Remark: HTTP `PUT /groups/{groupId}/settings`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/settings/put(updateGroup)`.
+    public func updateGroup(
+        path: Operations.UpdateGroup.Input.Path,
+        headers: Operations.UpdateGroup.Input.Headers = .init(),
+        body: Operations.UpdateGroup.Input.Body
+    ) async throws -> Operations.UpdateGroup.Output {
+        try await updateGroup(Operations.UpdateGroup.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Add some of the signed-in user's friends and contacts to a group they are in
+    ///
+    /// The ones already in it stay as they are. Others than friends and contacts are `422 unknown-people`.
+    ///
+    /// - Remark: HTTP `POST /groups/{groupId}/members`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/members/post(addGroupMembers)`.
+    public func addGroupMembers(
+        path: Operations.AddGroupMembers.Input.Path,
+        headers: Operations.AddGroupMembers.Input.Headers = .init(),
+        body: Operations.AddGroupMembers.Input.Body
+    ) async throws -> Operations.AddGroupMembers.Output {
+        try await addGroupMembers(Operations.AddGroupMembers.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Take a member out of a group
+    ///
+    /// Any member may, and taking oneself out is leaving. Refused while the member owes or is
+    /// owed anything in the group (`409 member-not-settled`, with their balances there, positive
+    /// when owed to them), for someone not in it (`404 not-member`), and for its last member
+    /// (`409 last-member`).
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /groups/{groupId}/members/{personId}`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/members/{personId}/delete(removeGroupMember)`.
+    public func removeGroupMember(
+        path: Operations.RemoveGroupMember.Input.Path,
+        headers: Operations.RemoveGroupMember.Input.Headers = .init()
+    ) async throws -> Operations.RemoveGroupMember.Output {
+        try await removeGroupMember(Operations.RemoveGroupMember.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Archive a group once everyone in it is settled, or bring it back
+    ///
+    /// Archiving a group where someone still owes something is `409 group-not-settled`.
+    ///
+    /// - Remark: HTTP `PUT /groups/{groupId}/archived`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/archived/put(setGroupArchived)`.
+    public func setGroupArchived(
+        path: Operations.SetGroupArchived.Input.Path,
+        headers: Operations.SetGroupArchived.Input.Headers = .init(),
+        body: Operations.SetGroupArchived.Input.Body
+    ) async throws -> Operations.SetGroupArchived.Output {
+        try await setGroupArchived(Operations.SetGroupArchived.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Who owes whom within a group, every pair of its members and currency
+    ///
+    /// A group is shared, so each member sees all of it; to anyone else it is `404 not-in-group`.
+    ///
+    /// - Remark: HTTP `GET /groups/{groupId}/debts`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/debts/get(listGroupDebts)`.
+    public func listGroupDebts(
+        path: Operations.ListGroupDebts.Input.Path,
+        headers: Operations.ListGroupDebts.Input.Headers = .init()
+    ) async throws -> Operations.ListGroupDebts.Output {
+        try await listGroupDebts(Operations.ListGroupDebts.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Few payments that would settle a group in one currency
+    ///
+    /// Simplified across members when the group says so; otherwise each pair's own debt.
+    ///
+    /// - Remark: HTTP `GET /groups/{groupId}/suggested-payments`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/suggested-payments/get(listGroupSuggestedPayments)`.
+    public func listGroupSuggestedPayments(
+        path: Operations.ListGroupSuggestedPayments.Input.Path,
+        query: Operations.ListGroupSuggestedPayments.Input.Query,
+        headers: Operations.ListGroupSuggestedPayments.Input.Headers = .init()
+    ) async throws -> Operations.ListGroupSuggestedPayments.Output {
+        try await listGroupSuggestedPayments(Operations.ListGroupSuggestedPayments.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The expenses filed under a group, newest first
+    ///
+    /// - Remark: HTTP `GET /groups/{groupId}/expenses`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/expenses/get(listGroupExpenses)`.
+    public func listGroupExpenses(
+        path: Operations.ListGroupExpenses.Input.Path,
+        query: Operations.ListGroupExpenses.Input.Query = .init(),
+        headers: Operations.ListGroupExpenses.Input.Headers = .init()
+    ) async throws -> Operations.ListGroupExpenses.Output {
+        try await listGroupExpenses(Operations.ListGroupExpenses.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The payments made within a group, newest first
+    ///
+    /// - Remark: HTTP `GET /groups/{groupId}/settlements`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/settlements/get(listGroupSettlements)`.
+    public func listGroupSettlements(
+        path: Operations.ListGroupSettlements.Input.Path,
+        query: Operations.ListGroupSettlements.Input.Query = .init(),
+        headers: Operations.ListGroupSettlements.Input.Headers = .init()
+    ) async throws -> Operations.ListGroupSettlements.Output {
+        try await listGroupSettlements(Operations.ListGroupSettlements.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The signed-in user's balances within each group they have one in
+    ///
+    /// Each pair's balance in a group is part of their overall balance (`/balances`).
+    ///
+    /// - Remark: HTTP `GET /group-balances`.
+    /// - Remark: Generated from `#/paths//group-balances/get(listGroupBalances)`.
+    public func listGroupBalances(headers: Operations.ListGroupBalances.Input.Headers = .init()) async throws -> Operations.ListGroupBalances.Output {
+        try await listGroupBalances(Operations.ListGroupBalances.Input(headers: headers))
     }
     /// The signed-in user's preferences
     ///

@@ -1,0 +1,35 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Storage for the Groups area: `GroupsData` is the abstract module (records and the store
+// protocols); `GroupsDataSQLite` implements it on the embedded SQLite store; the server's
+// PostgreSQL stores are a package of their own (Packages/Data/Postgres).
+let package = Package(
+    name: "GroupsData",
+    products: [
+        .library(name: "GroupsData", targets: ["GroupsData"]),
+        .library(name: "GroupsDataSQLite", targets: ["GroupsDataSQLite"]),
+    ],
+    dependencies: [
+        .package(path: "../../Infrastructure/LocalStore"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // MARK: - Abstract
+        .target(name: "GroupsData"),
+
+        // MARK: - Implementations
+        .target(
+            name: "GroupsDataSQLite",
+            dependencies: [
+                "GroupsData",
+                .product(name: "LocalStore", package: "LocalStore"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}

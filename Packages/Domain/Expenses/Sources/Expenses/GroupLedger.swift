@@ -1,0 +1,64 @@
+import Primitives
+
+/// What one person owes another, within a group, in one currency.
+public struct Debt: Equatable, Sendable {
+    public let debtor: UserID
+    public let creditor: UserID
+    /// More than zero.
+    public let amount: Money
+
+    public init(debtor: UserID, creditor: UserID, amount: Money) {
+        self.debtor = debtor
+        self.creditor = creditor
+        self.amount = amount
+    }
+}
+
+/// One of `user`'s balances within a group: what `other` owes them there (negative when they
+/// owe `other`). Their overall balance with `other` (``Balance``) includes it.
+public struct GroupBalance: Equatable, Sendable {
+    public let group: GroupID
+    public let other: UserID
+    public let amount: Money
+
+    public init(group: GroupID, other: UserID, amount: Money) {
+        self.group = group
+        self.other = other
+        self.amount = amount
+    }
+}
+
+/// A group as the ledger needs to know it, seen by one of its members.
+public struct GroupMembers: Equatable, Sendable {
+    public let members: Set<UserID>
+    /// An archived group takes no new expenses or payments until it is brought back.
+    public let archived: Bool
+    /// Whether its suggested payments may ask someone to pay a member they owe nothing.
+    public let simplifyDebts: Bool
+
+    public init(members: Set<UserID>, archived: Bool = false, simplifyDebts: Bool = true) {
+        self.members = members
+        self.archived = archived
+        self.simplifyDebts = simplifyDebts
+    }
+}
+
+/// Who is in a group: the Groups area answers, so that the ledger files under a group only
+/// what its members share, and shows a group's ledger to its members only.
+public protocol GroupMembership: Sendable {
+    /// The group as `user` sees it; nil when there is no such group or `user` is not in it.
+    func members(of group: GroupID, seenBy user: UserID) async throws -> GroupMembers?
+}
+
+/// A ledger with no groups: every expense or payment filed under a group is refused.
+public struct NoGroups: GroupMembership {
+    public init() {}
+    public func members(of group: GroupID, seenBy user: UserID) async throws -> GroupMembers? { nil }
+}
+
+/// The open balances of a group, for the Groups area's own checks (who may leave, whether it
+/// may be archived): the store's owner's read, not a user's, and never served.
+public protocol GroupBalanceReading: Sendable {
+    /// Every debt within `group`, in every currency.
+    func debts(in group: GroupID) async throws(ExpensesError) -> [Debt]
+}
