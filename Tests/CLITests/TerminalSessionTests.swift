@@ -74,7 +74,7 @@ struct TerminalSessionTests {
         session.type("\u{1B}")                                 // back to the home
         try await session.waitFor("Signed in as Ada Lovelace <ada@example.com>.", since: mark)
         mark = session.output.utf8.count
-        session.type("\u{1B}[Z\u{1B}[Z\u{1B}[Z\r")             // three times: Expenses, Enter
+        session.type("\u{1B}[Z\u{1B}[Z\u{1B}[Z\u{1B}[Z\r")     // four times (Account, Friends, Groups): Expenses, Enter
         try await session.waitFor("Payments that would settle you up:", since: mark)
         try await session.waitFor("Bob Stone pays you 21.00 EUR.", since: mark)
         mark = session.output.utf8.count

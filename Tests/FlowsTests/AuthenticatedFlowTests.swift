@@ -24,7 +24,7 @@ struct AuthenticatedFlowTests {
         let flow = FlowTest { [fixture] router in AuthenticatedFlow(user: user, dependencies: fixture, router: router) }
         #expect(await flow.expectScreen("expenses")?.text.contains("No activity yet: add an expense.") == true)
         await flow.tap("back")
-        #expect(await flow.expectScreen("home")?.tabs.map(\.id) == ["expenses", "friends", "account"])
+        #expect(await flow.expectScreen("home")?.tabs.map(\.id) == ["expenses", "groups", "friends", "account"])
         await flow.tap("quit")
         await flow.expectResult(AuthenticatedFlow.FlowResult.closed)
     }
@@ -47,7 +47,7 @@ struct AuthenticatedFlowTests {
         let user = try await fixture.existingUser(signedIn: true)
         let renamed = try await fixture.accounts.changeDisplayName(to: "Countess Ada", of: user.id)
         let flow = await start(user)
-        #expect(await flow.expectScreen("home")?.tabs.map(\.id) == ["expenses", "friends", "account"])
+        #expect(await flow.expectScreen("home")?.tabs.map(\.id) == ["expenses", "groups", "friends", "account"])
         await flow.expectChild(AccountFlow.self, producing: .closed(renamed))
         await flow.tap("account")
         await flow.expectText("Signed in as Countess Ada <ada@example.com>.")

@@ -1,6 +1,7 @@
 import Accounts
 import Expenses
 import Foundation
+import Groups
 import Preferences
 import Primitives
 import Testing
@@ -197,4 +198,39 @@ struct FakePreferences: PreferencesService, Fake {
     func preferences(of user: UserID) async throws(PreferencesError) -> Preferences { try await (preferences ?? missing("preferences"))(user) }
     func update(_ preferences: Preferences, of user: UserID) async throws(PreferencesError) { try await (update ?? missing("update"))(preferences, user) }
     func changes(of user: UserID) -> AsyncStream<Preferences> { changes?(user) ?? AsyncStream { $0.finish() } }
+}
+
+struct FakeGroups: GroupsService, Fake {
+    var create: (@Sendable (GroupDraft, UserID) async throws(GroupsError) -> Group)?
+    var groups: (@Sendable (UserID, Bool) async throws(GroupsError) -> [Group])?
+    var group: (@Sendable (GroupID, UserID) async throws(GroupsError) -> Group?)?
+    var update: (@Sendable (GroupID, GroupSettings, UserID) async throws(GroupsError) -> Group)?
+    var addMembers: (@Sendable ([UserID], GroupID, UserID) async throws(GroupsError) -> Group)?
+    var removeMember: (@Sendable (UserID, GroupID, UserID) async throws(GroupsError) -> Group)?
+    var leave: (@Sendable (GroupID, UserID) async throws(GroupsError) -> Void)?
+    var setArchived: (@Sendable (Bool, GroupID, UserID) async throws(GroupsError) -> Group)?
+    var otherwise: @Sendable (String) throws(GroupsError) -> Never = { operation throws(GroupsError) in
+        unexpected(operation)
+        throw .storeUnavailable("\(operation) is not part of this fake")
+    }
+
+    /// Groups whose store is unavailable.
+    static let down = FakeGroups(otherwise: { _ throws(GroupsError) in throw .storeUnavailable("disk on fire") })
+
+    func create(_ draft: GroupDraft, by user: UserID) async throws(GroupsError) -> Group { try await (create ?? missing("create"))(draft, user) }
+    func groups(of user: UserID, archived: Bool) async throws(GroupsError) -> [Group] { try await (groups ?? missing("groups"))(user, archived) }
+    func group(_ id: GroupID, for user: UserID) async throws(GroupsError) -> Group? { try await (group ?? missing("group"))(id, user) }
+    func update(_ id: GroupID, to settings: GroupSettings, by user: UserID) async throws(GroupsError) -> Group {
+        try await (update ?? missing("update"))(id, settings, user)
+    }
+    func addMembers(_ people: [UserID], to id: GroupID, by user: UserID) async throws(GroupsError) -> Group {
+        try await (addMembers ?? missing("addMembers"))(people, id, user)
+    }
+    func removeMember(_ member: UserID, from id: GroupID, by user: UserID) async throws(GroupsError) -> Group {
+        try await (removeMember ?? missing("removeMember"))(member, id, user)
+    }
+    func leave(_ id: GroupID, by user: UserID) async throws(GroupsError) { try await (leave ?? missing("leave"))(id, user) }
+    func setArchived(_ archived: Bool, _ id: GroupID, by user: UserID) async throws(GroupsError) -> Group {
+        try await (setArchived ?? missing("setArchived"))(archived, id, user)
+    }
 }

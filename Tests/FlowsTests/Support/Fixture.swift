@@ -7,6 +7,7 @@ import Friends
 import FlowsServices
 import Foundation
 import GRDB
+import Groups
 import LocalStore
 import Preferences
 import Primitives
@@ -25,6 +26,7 @@ struct Fixture: AppFlow.Dependencies {
     var accounts: any AccountsService
     var expenses: any ExpensesService
     var friends: any FriendsService
+    var groups: any GroupsService
     var preferences: any PreferencesService
     let files: any UserFiles = LocalUserFiles()
     /// The day forms start on: a Sunday.
@@ -42,6 +44,7 @@ struct Fixture: AppFlow.Dependencies {
         accounts = services.accounts
         expenses = services.expenses
         friends = services.friends
+        groups = services.groups
         preferences = services.preferences
     }
 

@@ -4,11 +4,14 @@ import AddExpenseFlow
 import AddFriendFlow
 import AppFlow
 import AuthenticatedFlow
+import CreateGroupFlow
 import ExpenseDetailFlow
 import ExpensesFlow
 import FlowKit
 import FriendRequestsFlow
 import FriendsFlow
+import GroupDetailFlow
+import GroupsFlow
 import PickCounterpartyFlow
 import QrPreviewFlow
 import ReportsFlow
@@ -47,7 +50,7 @@ public enum FlowCatalog {
         },
         FlowEntry(
             AuthenticatedFlow.self, "Your home: who is signed in, its tabs, and sign out (signs in first if needed)",
-            children: [ExpensesFlow.self, FriendsFlow.self, AccountFlow.self, AddExpenseFlow.self, SettleUpFlow.self]
+            children: [ExpensesFlow.self, GroupsFlow.self, FriendsFlow.self, AccountFlow.self, AddExpenseFlow.self, SettleUpFlow.self]
         ) { user, container, router in
             AuthenticatedFlow(user: user, dependencies: container, router: router)
         },
@@ -77,6 +80,21 @@ public enum FlowCatalog {
         },
         FlowEntry(SettleUpFlow.self, "Record a payment that settles a balance, whole or in part (signs in first if needed)") { user, container, router in
             SettleUpFlow(user: user.id, dependencies: container, router: router)
+        },
+        FlowEntry(
+            GroupsFlow.self, "Your groups with where you stand in each, making one, and the archived ones (signs in first if needed)",
+            children: [CreateGroupFlow.self, GroupDetailFlow.self]
+        ) { user, container, router in
+            GroupsFlow(user: user.id, dependencies: container, router: router)
+        },
+        FlowEntry(CreateGroupFlow.self, "Make a group of friends and contacts: a trip, a home, a couple or a team (signs in first if needed)") { user, container, router in
+            CreateGroupFlow(user: user.id, dependencies: container, router: router)
+        },
+        FlowEntry(
+            GroupDetailFlow.self, "One group: its members and balances, the payments that would settle it, its expenses (choose which first; signs in first if needed)",
+            children: [ExpenseDetailFlow.self]
+        ) { user, container, router in
+            GroupDetailFlow(user: user.id, group: nil, dependencies: container, router: router)
         },
         FlowEntry(
             FriendsFlow.self, "Your friends with your balance with each, adding one, and requests waiting (signs in first if needed)",

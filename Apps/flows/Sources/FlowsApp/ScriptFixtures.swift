@@ -2,6 +2,7 @@ import Accounts
 import Expenses
 import FlowTesting
 import Friends
+import Groups
 import Primitives
 
 /// What `given` steps can set up in a test container.
@@ -16,8 +17,12 @@ import Primitives
 ///   account's own.
 /// - `given expenses COUNT EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...`: COUNT of those,
 ///   described `DESCRIPTION 1` to `DESCRIPTION COUNT`, one day earlier each, from DAY back.
+/// - `given group EMAIL NAME KIND CURRENCY PERSON...`: the account makes a group (KIND: trip,
+///   home, couple or other) with each PERSON (as in an expense).
+/// - `given group-expense EMAIL GROUP DESCRIPTION AMOUNT CURRENCY DAY PERSON...`: an expense as
+///   above, in the account's group named GROUP; each PERSON an email or a friend's name.
 enum ScriptFixtures {
-    static let known = "account, signed-in, friends, request, blocked, claims, contact, expense, expenses"
+    static let known = "account, signed-in, friends, request, blocked, claims, contact, expense, expenses, group, group-expense"
 
     static func prepare(_ container: AppContainer) -> ScriptRunner.Prepare {
         { words in
@@ -27,6 +32,7 @@ enum ScriptFixtures {
                 throw error
             } catch {
                 let reason = (error as? AccountsError)?.message ?? (error as? FriendsError)?.message ?? (error as? ExpensesError)?.message
+                ?? (error as? GroupsError)?.message
                 throw FixtureError("could not set up '\(words.joined(separator: " "))': \(reason ?? "\(error)")")
             }
         }
@@ -68,13 +74,28 @@ enum ScriptFixtures {
                 throw FixtureError("write it as: given expenses COUNT EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON... (COUNT from 1 to 1000)")
             }
             try await addExpenses(count: count, words: Array(words.dropFirst(2)), numbered: true, in: container)
+        case "group":
+            guard words.count >= 5, let kind = GroupKind(rawValue: words[3]), let currency = Currency(code: words[4]) else {
+                throw FixtureError("write it as: given group EMAIL NAME KIND CURRENCY PERSON... (KIND: trip, home, couple or other)")
+            }
+            let user = try await account(words[1], in: container)
+            var members: [UserID] = []
+            for person in words.dropFirst(5) { members.append(try await self.person(person, for: user, in: container)) }
+            _ = try await container.groups.create(GroupDraft(name: words[2], kind: kind, currency: currency, members: members), by: user.id)
+        case "group-expense":
+            guard words.count >= 7 else { throw FixtureError("write it as: given group-expense EMAIL GROUP DESCRIPTION AMOUNT CURRENCY DAY PERSON...") }
+            let user = try await account(words[1], in: container)
+            guard let group = try await container.groups.groups(of: user.id, archived: false).first(where: { $0.name == words[2] }) else {
+                throw FixtureError("\(user.displayName.value) is in no group named \(words[2])")
+            }
+            try await addExpenses(count: 1, words: [words[1]] + Array(words.dropFirst(3)), numbered: false, group: group.id, in: container)
         default:
             throw FixtureError("unknown setup '\(words.joined(separator: " "))'; known: \(known)")
         }
     }
 
     /// `EMAIL DESCRIPTION AMOUNT CURRENCY DAY PERSON...`, `count` times on days going back.
-    private static func addExpenses(count: Int, words: [String], numbered: Bool, in container: AppContainer) async throws {
+    private static func addExpenses(count: Int, words: [String], numbered: Bool, group: GroupID? = nil, in container: AppContainer) async throws {
         let payer = try await account(words[0], in: container)
         guard let currency = Currency(code: words[3]) else { throw FixtureError("\(words[3]) is not a currency code") }
         let amount: Money
@@ -87,7 +108,7 @@ enum ScriptFixtures {
             guard let day = first.adding(days: -index) else { throw FixtureError("\(count) days before \(first) is not a day") }
             let draft = ExpenseDraft(
                 description: numbered ? "\(words[1]) \(index + 1)" : words[1], amount: amount, day: day, category: .general,
-                payers: [Payer(user: payer.id, amount: amount)], participants: people, rule: .equal
+                payers: [Payer(user: payer.id, amount: amount)], participants: people, rule: .equal, group: group
             )
             _ = try await container.expenses.add(draft, by: payer.id)
         }

@@ -198,6 +198,9 @@ public enum GoldenScripts {
             ["expense", "bob@example.com", "Dinner", "24.00", "EUR", "2026-11-20", "ada@example.com"],
             ["expense", "ada@example.com", "Taxi", "10.00", "EUR", "2026-11-21", "cy@example.com"],
             ["expense", "cy@example.com", "Museum", "12.00", "USD", "2026-11-21", "ada@example.com", "bob@example.com"],
+            // A group with a contact in it, and an expense there.
+            ["group", "ada@example.com", "Kyoto trip", "trip", "JPY", "bob@example.com", "Sam Park"],
+            ["group-expense", "bob@example.com", "Kyoto trip", "Ramen", "3000", "JPY", "2026-11-21", "ada@example.com"],
         ]
         return Explorer.Launch(
             flow: entry.name,

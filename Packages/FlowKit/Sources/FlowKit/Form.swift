@@ -10,12 +10,15 @@ public protocol FormView: View {
 public enum FormAction<ScreenView: FormView>: ViewAction {
     /// A field as typed: which, and its text.
     case typed(ElementID, String)
+    /// A choice made: which field, and the options now chosen.
+    case chosen(ElementID, [ElementID])
     case send
     case cancel
 
     public static func action(for event: UserEvent) -> Self? {
         switch event {
         case .fill(let field, let text): .typed(field, text)
+        case .choose(let field, let options): .chosen(field, options)
         case .tap(ScreenView.send): .send
         case .tap(.cancel), .back, .cancel: .cancel
         default: nil
@@ -28,8 +31,14 @@ public enum FormAction<ScreenView: FormView>: ViewAction {
 public protocol FormViewModel: SubmittingViewModel {
     /// A field as typed now, checked as it stands.
     mutating func typed(_ field: ElementID, _ text: String)
+    /// A choice field as chosen now (a form of text fields only has none).
+    mutating func chose(_ field: ElementID, _ options: [ElementID])
     /// Checks every field (an untouched one too); true when the form can be sent.
     mutating func checkAll() -> Bool
+}
+
+extension FormViewModel {
+    public mutating func chose(_ field: ElementID, _ options: [ElementID]) {}
 }
 
 extension ScreenPresenter {
@@ -56,6 +65,8 @@ extension ScreenPresenter {
             switch action {
             case .typed(let field, let text):
                 model.typed(field, text)
+            case .chosen(let field, let options):
+                model.chose(field, options)
             case .send:
                 guard model.checkAll() else { break }
                 if let value = await view.submit(&model, send) { return .some(value) }

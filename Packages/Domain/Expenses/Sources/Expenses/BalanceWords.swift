@@ -21,6 +21,15 @@ public enum BalanceWords {
         return balance.isNegative ? "You owe \(name) \(owed(balance))." : "\(name) owes you \(balance)."
     }
 
+    /// Where someone stands in a group, all their balances there summed in one currency:
+    /// `you are owed 20.00 EUR`, `you owe 5.00 EUR`, or for a member `is owed 20.00 EUR`,
+    /// `owes 5.00 EUR`; `settled up` at zero.
+    public static func standing(_ net: Money, you: Bool) -> String {
+        if net.isZero { return "settled up" }
+        if net.isNegative { return you ? "you owe \(owed(net))" : "owes \(owed(net))" }
+        return you ? "you are owed \(net)" : "is owed \(net)"
+    }
+
     /// What everyone comes to in one currency (a sum of many balances, in 128 bits):
     /// `In all, you are owed 37.00 EUR.` or `In all, you owe 6.00 USD.`; nil at zero.
     public static func total(_ units: Int128, in currency: Currency) -> String? {

@@ -7,7 +7,7 @@ public enum GroupKind: String, Sendable, Codable, CaseIterable, SavedAsText {
 
 /// People who share costs together, apart from the rest of what they share: a flat, a trip,
 /// a couple, a team. Its expenses and payments are the Expenses area's, filed under its id.
-public struct Group: Equatable, Sendable {
+public struct Group: Equatable, Sendable, Codable {
     public let id: GroupID
     /// Checked by the rules of a display name.
     public let name: String

@@ -1,13 +1,14 @@
 import Expenses
 import FlowKit
 import Friends
+import Groups
 import PickCounterpartyFlow
 import Preferences
 import Primitives
 
 /// Adds an expense: who shares it (PickCounterparty, unless it was started with someone), then
 /// one form with the description, amount, currency, day, category, who paid (one or several),
-/// how it is split, and a note. Under the form, the parts it comes to, on every key. Saving
+/// how it is split, a note, and the group it belongs to (if any). Under the form, the parts it comes to, on every key. Saving
 /// writes it in one transaction; leaving at any step writes no expense (a contact added while
 /// picking people stays: PickCounterparty's own result says so).
 public actor AddExpenseFlow: InventoriedFlow {
@@ -37,6 +38,8 @@ public actor AddExpenseFlow: InventoriedFlow {
     public protocol Dependencies: PickCounterpartyFlow.Dependencies {
         var expenses: any ExpensesService { get }
         var preferences: any PreferencesService { get }
+        /// The groups the user may file it under.
+        var groups: any GroupsService { get }
         /// The day it is now in the user's time zone: where the form's day starts.
         var today: Day { get }
     }
@@ -49,14 +52,18 @@ public actor AddExpenseFlow: InventoriedFlow {
     private let user: UserID
     private var with: [Friend]
     private let editing: Expense?
+    /// The group it was started from: it is filed there, and its members are in it.
+    private let group: Group?
     private let dependencies: any Dependencies
     private let router: AppRouter
     private let presenter: ScreenPresenter<AddExpenseAction>
 
     /// Adds an expense of `user`'s with `with`; with nobody given, it asks first whom it is with.
-    public init(user: UserID, with: [Friend] = [], dependencies: any Dependencies, router: AppRouter) {
+    /// Started from `group`, it is filed there and shared by the group's members to begin with.
+    public init(user: UserID, with: [Friend] = [], in group: Group? = nil, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.with = with
+        self.group = group
         editing = nil
         self.dependencies = dependencies
         self.router = router
@@ -68,18 +75,21 @@ public actor AddExpenseFlow: InventoriedFlow {
         self.user = user
         with = friends
         editing = expense
+        group = nil
         self.dependencies = dependencies
         self.router = router
         presenter = ScreenPresenter(router: router)
     }
 
     public func perform() async -> FlowResult {
+        if let group, with.isEmpty { with = await members(of: group) }
         if with.isEmpty, editing == nil {
             guard case .picked(let picked) = await pickPeople() else { return .cancelled }
             with = picked
         }
         let currency = (try? await dependencies.preferences.preferences(of: user).defaultCurrency) ?? Preferences.standard.defaultCurrency
         var model = AddExpenseViewModel(user: user, with: with, currency: currency, today: dependencies.today)
+        model.groupsLoaded((try? await dependencies.groups.groups(of: user, archived: false)) ?? [], chosen: editing?.group ?? group?.id)
         if let editing { model.opened(editing) }
         return await presenter.run(model.state) { action, view in
             switch action {
@@ -114,6 +124,16 @@ public actor AddExpenseFlow: InventoriedFlow {
         }
     }
 
+    /// A group's other members, by the names the user knows them by (someone else's contact, who
+    /// has none for the user, as "Someone's contact").
+    private func members(of group: Group) async -> [Friend] {
+        let others = group.members.filter { $0 != user }
+        let names = (try? await dependencies.friends.names(of: Set(others), for: user)) ?? [:]
+        return others.compactMap { id in
+            (names[id] ?? (try? DisplayName("Someone's contact"))).map { Friend(id: id, name: $0, kind: .contact(email: nil)) }
+        }
+    }
+
     private func pickPeople() async -> PickCounterpartyFlow.FlowResult {
         await router.start(PickCounterpartyFlow(user: user, picked: with, dependencies: dependencies, router: router))
     }
@@ -136,6 +156,8 @@ struct AddedExpense: Encodable {
     var category: String
     var split: String
     var note: String?
+    /// The group it is filed under, by id; absent for none.
+    var group: String?
     var paidBy: [Share]
     var parts: [Share]
     var extraUnits: [String]
@@ -149,6 +171,7 @@ struct AddedExpense: Encodable {
         category = expense.category.rawValue
         split = expense.rule.mode.rawValue
         note = expense.note
+        group = expense.group?.rawValue
         paidBy = expense.payers.map { Share(user: $0.user.rawValue, name: names[$0.user] ?? $0.user.rawValue, amount: $0.amount.amountText) }
         parts = expense.split.parts.map { Share(user: $0.user.rawValue, name: names[$0.user] ?? $0.user.rawValue, amount: $0.amount.amountText) }
         extraUnits = AddExpenseViewModel.extraUnits(of: expense.split, names: names, you: user)

@@ -19,6 +19,7 @@ struct AddExpenseView: View {
     static let note: ElementID = "note"
     static let save: ElementID = "save"
     static let people: ElementID = "people"
+    static let group: ElementID = "group"
 
     func screen(for state: AddExpenseViewState) -> Screen {
         let others = state.people.dropFirst().map(\.name)
@@ -45,6 +46,11 @@ struct AddExpenseView: View {
             }
         }
         fields.append(Field(id: Self.note, label: "Note", input: .text(state.note), hint: "optional", error: state.errors[Self.note], isOptional: true))
+        // Only someone in a group has one to file it under.
+        if !state.groups.isEmpty {
+            let options = [Choice(id: AddExpenseViewModel.noGroup, label: "No group")] + state.groups.map { Choice(id: $0.id, label: $0.name) }
+            fields.append(Field(id: Self.group, label: "Group", input: .choice(options, selected: state.group), hint: "its members share it there", error: state.errors[Self.group]))
+        }
 
         return Screen(
             id: Self.screenID,

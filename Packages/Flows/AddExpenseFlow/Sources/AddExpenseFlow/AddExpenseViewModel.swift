@@ -2,6 +2,7 @@ import Expenses
 import FlowKit
 import FormFields
 import Friends
+import Groups
 import Primitives
 
 /// What the expense form shows, in plain values: every answer as typed, each field's message,
@@ -33,6 +34,9 @@ struct AddExpenseViewState: Equatable, Sendable {
     var mode: String
     var parts: Table?
     var note: String
+    /// The groups it may be filed under (none when the user is in none), and the one chosen.
+    var groups: [(id: ElementID, name: String)]
+    var group: ElementID
     var errors: [ElementID: String]
     var preview: [String]
     var phase: Phase
@@ -45,6 +49,7 @@ struct AddExpenseViewState: Equatable, Sendable {
             && left.day == right.day && left.dayRead == right.dayRead && left.category == right.category
             && left.youShare == right.youShare && left.payers == right.payers && left.paid == right.paid
             && left.mode == right.mode && left.parts == right.parts && left.note == right.note
+            && left.groups.map(\.id) == right.groups.map(\.id) && left.groups.map(\.name) == right.groups.map(\.name) && left.group == right.group
             && left.errors == right.errors && left.preview == right.preview && left.phase == right.phase
             && left.isEditing == right.isEditing
     }
@@ -74,6 +79,8 @@ struct AddExpenseForm: Equatable, Sendable {
     /// Each sharer's exact amount, percentage or shares.
     var parts: [ElementID: String] = [:]
     var note = ""
+    /// The group chosen (``AddExpenseViewModel/noGroup`` for none).
+    var group = AddExpenseViewModel.noGroup
     var errors: [ElementID: String] = [:]
     /// Each sharer's part as the answers stand, when they are complete.
     var preview: Split?
@@ -93,6 +100,8 @@ struct AddExpenseForm: Equatable, Sendable {
 /// works out the parts on every change.
 struct AddExpenseViewModel: SubmittingViewModel {
     static let you: ElementID = "you"
+    /// The group choice that files it under none.
+    static let noGroup: ElementID = "none"
 
     static var examples: [AddExpenseViewState] {
         formExamples.map(\.state)
@@ -126,6 +135,16 @@ struct AddExpenseViewModel: SubmittingViewModel {
         alone.chose(AddExpenseView.paidBy, [])
         _ = alone.check()
         states.append(alone)
+        var grouped = form
+        grouped.groupsLoaded([Group(
+            id: GroupID(rawValue: "g"), name: "Some group", kind: .trip, currency: .eur, simplifyDebts: true, members: [me], archived: false, createdBy: me
+        )], chosen: GroupID(rawValue: "g"))
+        states.append(grouped)
+        for refusal in [ExpensesError.notGroupMembers([me]), .notInGroup(GroupID(rawValue: "g")), .groupArchived] {
+            var refused = grouped
+            refused.failed(refusal)
+            states.append(refused)
+        }
         var saving = form
         saving.busy()
         states.append(saving)
@@ -142,6 +161,8 @@ struct AddExpenseViewModel: SubmittingViewModel {
     private var partsAreOwn = false
     private var paidIsOwn = false
     private(set) var isEditing = false
+    /// The groups it may be filed under, by their choices' identifiers.
+    private var groups: [(id: ElementID, group: Group)] = []
 
     init(user: UserID, with friends: [Friend], currency: Currency, today: Day) {
         self.user = user
@@ -191,6 +212,13 @@ struct AddExpenseViewModel: SubmittingViewModel {
     /// `50.00` as `50`; anything else as it is.
     static func withoutZeroFraction(_ text: String) -> String {
         text.hasSuffix(".00") ? String(text.dropLast(3)) : text
+    }
+
+    /// The groups the user is in, and the one it starts filed under (if any).
+    mutating func groupsLoaded(_ groups: [Group], chosen: GroupID?) {
+        let ids = ElementID.readable(for: ["No group"] + groups.map(\.name)).dropFirst()
+        self.groups = Array(zip(ids, groups))
+        form.group = self.groups.first { $0.group.id == chosen }?.id ?? Self.noGroup
     }
 
     /// The people picked besides the user; what was typed for those still in stays.
@@ -258,6 +286,10 @@ struct AddExpenseViewModel: SubmittingViewModel {
             form.parts = [:]
             partsAreOwn = true
             form.errors[AddExpenseView.parts] = nil
+        case AddExpenseView.group:
+            guard let choice = options.first, choice == Self.noGroup || groups.contains(where: { $0.id == choice }) else { return }
+            form.group = choice
+            form.errors[AddExpenseView.group] = nil
         case AddExpenseView.youShare:
             form.youShare = options.first != .no
             form.errors[AddExpenseView.parts] = nil
@@ -492,7 +524,8 @@ struct AddExpenseViewModel: SubmittingViewModel {
             people: form.people.map { ($0.id, $0.name) }, description: form.description, amount: form.amount, currency: code,
             decimals: form.currency.decimals, currencies: Currency.all.map(\.code), day: form.day, dayRead: form.dayRead,
             category: form.category.rawValue, categories: Category.allCases.map(\.rawValue), youShare: form.youShare, payers: form.payers,
-            paid: paid, sharers: form.sharers.count, mode: form.mode.rawValue, parts: parts, note: form.note, errors: form.errors,
+            paid: paid, sharers: form.sharers.count, mode: form.mode.rawValue, parts: parts, note: form.note,
+            groups: groups.map { (id: $0.id, name: $0.group.name) }, group: form.group, errors: form.errors,
             preview: previewLines, phase: form.phase, isEditing: isEditing
         )
     }
@@ -515,7 +548,8 @@ struct AddExpenseViewModel: SubmittingViewModel {
         let note = form.note.trimmingWhitespace()
         return ExpenseDraft(
             description: form.description, amount: amount, day: day, category: form.category,
-            payers: payers, participants: form.sharers.map(\.user), rule: rule, note: note.isEmpty ? nil : note
+            payers: payers, participants: form.sharers.map(\.user), rule: rule, note: note.isEmpty ? nil : note,
+            group: groups.first { $0.id == form.group }?.group.id
         )
     }
 
@@ -526,9 +560,15 @@ struct AddExpenseViewModel: SubmittingViewModel {
     /// A refusal from the ledger goes under the field it is about; anything else is the form's error.
     mutating func failed(_ error: ExpensesError) {
         form.phase = .idle
-        if error == .notInExpense {
+        switch error {
+        case .notInExpense:
             form.errors[AddExpenseView.youShare] = error.message
             return
+        case .notGroupMembers, .notInGroup, .groupArchived:
+            form.errors[AddExpenseView.group] = error.message
+            return
+        default:
+            break
         }
         guard case .invalid(let problem) = error else {
             form.phase = .failed(error.message)

@@ -6,12 +6,13 @@ import ExpensesFlow
 import FlowKit
 import Friends
 import FriendsFlow
+import GroupsFlow
 import Preferences
 import Primitives
 import SettleUpFlow
 
 /// The home of a signed-in user: opens on the Expenses tab; back from it, shows who is signed
-/// in, its tabs (Expenses, Friends, Account), adding an expense from anywhere in it, settling up
+/// in, its tabs (Expenses, Groups, Friends, Account), adding an expense from anywhere in it, settling up
 /// with a friend a preview names, and signing out.
 public actor AuthenticatedFlow: InventoriedFlow {
     /// How the home screen ended.
@@ -24,7 +25,9 @@ public actor AuthenticatedFlow: InventoriedFlow {
     }
 
     /// What the flow needs from the app: its own needs and those of the tabs it starts.
-    public protocol Dependencies: AccountFlow.Dependencies, FriendsFlow.Dependencies, AddExpenseFlow.Dependencies, ExpensesFlow.Dependencies {
+    public protocol Dependencies: AccountFlow.Dependencies, FriendsFlow.Dependencies, GroupsFlow.Dependencies, AddExpenseFlow.Dependencies,
+        ExpensesFlow.Dependencies
+    {
         var accounts: any AccountsService { get }
         /// The screens take the signed-in user's theme while the home is open.
         var themes: any ThemeManager { get }
@@ -34,6 +37,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     /// A tab's flow gives back nil to come back to the home, or the home's own result to end it.
     static let tabs = ChildMenu<AuthenticatedFlow, FlowResult?>([
         .init("expenses", "Expenses") { flow in await flow.expenses(saying: nil) },
+        .init("groups", "Groups") { flow in await flow.groups() },
         .init("friends", "Friends") { flow in await flow.friends() },
         .init("account", "Account") { flow in await flow.account() },
     ])
@@ -121,6 +125,12 @@ public actor AuthenticatedFlow: InventoriedFlow {
         let (result, next) = await router.start(child, asTabAmong: Self.tabs.tabs(selected: id))
         nextTab = next
         return result
+    }
+
+    /// The Groups tab.
+    private func groups() async -> FlowResult? {
+        _ = await tab("groups", GroupsFlow(user: user.id, dependencies: dependencies, router: router))
+        return nil
     }
 
     /// The Friends tab, and what a friend's preview asked for.

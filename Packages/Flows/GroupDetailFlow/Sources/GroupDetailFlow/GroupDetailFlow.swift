@@ -1,0 +1,112 @@
+import ExpenseDetailFlow
+import Expenses
+import FlowKit
+import Friends
+import Groups
+import Primitives
+
+/// One group: its members and where each stands in it, the payments that would settle it
+/// (simplified when the group says so), and its expenses and payments, newest first and paged.
+/// Opening an expense is ExpenseDetail. Launched without a group, the user first chooses one.
+public actor GroupDetailFlow: InventoriedFlow {
+    /// How the group was left.
+    public enum FlowResult: FlowOutcome {
+        /// Back to where it was started.
+        case closed
+        case cancelled
+    }
+
+    /// What the flow needs from the app.
+    public protocol Dependencies: ExpenseDetailFlow.Dependencies {
+        var groups: any GroupsService { get }
+        var expenses: any ExpensesService { get }
+        var friends: any FriendsService { get }
+    }
+
+    /// Every screen, action and message this flow can show, for coverage reports.
+    public static var inventory: FlowInventory {
+        FlowInventory(drawing: GroupDetailView(), for: GroupDetailViewModel.examples)
+    }
+
+    private let user: UserID
+    private let group: Group?
+    private let dependencies: any Dependencies
+    private let router: AppRouter
+    private let presenter: ScreenPresenter<GroupDetailAction>
+
+    /// The group `group`; without one, the user first chooses among their groups.
+    public init(user: UserID, group: Group?, dependencies: any Dependencies, router: AppRouter) {
+        self.user = user
+        self.group = group
+        self.dependencies = dependencies
+        self.router = router
+        presenter = ScreenPresenter(router: router)
+    }
+
+    public func perform() async -> FlowResult {
+        var model = GroupDetailViewModel(user: user)
+        if let group { await load(group.id, into: &model) } else { await loadGroups(into: &model) }
+        return await presenter.run(model.state) { action, view in
+            switch action {
+            case .pickGroup(let id):
+                guard let picked = model.pickable(id) else { break }
+                await load(picked.id, into: &model)
+            case .openLine(let id):
+                guard let line = model.line(id) else { break }
+                switch line {
+                case .expense(let expense) where !model.isIn(expense):
+                    model.said(model.sentence(expense))
+                case .expense(let expense):
+                    let result = await router.start(ExpenseDetailFlow(user: user, expense: expense.id, dependencies: dependencies, router: router))
+                    if let shown = model.shown { await load(shown.id, into: &model) }
+                    if case .deleted(let summary) = result { model.said("Deleted \(summary).") }
+                case .payment(let payment):
+                    model.said(model.sentence(payment))
+                }
+            case .more:
+                model.more()
+                if let shown = model.shown { await load(shown.id, into: &model) }
+            case .back:
+                return .closed
+            }
+            return nil
+        }
+    }
+
+    /// The user's open groups, to choose one from.
+    private func loadGroups(into model: inout GroupDetailViewModel) async {
+        do throws(GroupsError) {
+            model.choosing(try await dependencies.groups.groups(of: user, archived: false))
+        } catch {
+            model.failed(error.message)
+        }
+    }
+
+    /// The group as stored now: its members, their names, the debts, the suggested payments in
+    /// each currency they are in, and as many of its expenses and payments as are shown.
+    private func load(_ id: GroupID, into model: inout GroupDetailViewModel) async {
+        do throws(GroupsError) {
+            guard let group = try await dependencies.groups.group(id, for: user) else {
+                model.failed(GroupsError.notFound(id).message)
+                return
+            }
+            do throws(ExpensesError) {
+                let debts = try await dependencies.expenses.debts(in: id, for: user)
+                var suggested: [SuggestedPayment] = []
+                for currency in Set(debts.map(\.amount.currency)).sorted(by: { $0.code < $1.code }) {
+                    suggested += try await dependencies.expenses.suggestedPayments(in: id, currency: currency, for: user)
+                }
+                let page = PageRequest(limit: model.limit + 1)
+                let expenses = try await dependencies.expenses.expenses(in: id, for: user, page: page)
+                let payments = try await dependencies.expenses.settlements(in: id, for: user, page: page)
+                let people = Set(group.members + debts.flatMap { [$0.debtor, $0.creditor] } + payments.flatMap { [$0.from, $0.to] })
+                let names = (try? await dependencies.friends.names(of: people, for: user)) ?? [:]
+                model.loaded(group, debts: debts, suggested: suggested, expenses: expenses, payments: payments, names: names.mapValues(\.value))
+            } catch {
+                model.failed(error.message)
+            }
+        } catch {
+            model.failed(error.message)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import FlowKit
+
+/// Draws a group, or the choice of one. Its identifiers are the contract scripts use.
+struct GroupDetailView: View {
+    static let screenID: ScreenID = "group-detail"
+    static let group: ElementID = "group"
+    static let line: ElementID = "line"
+    static let more: ElementID = "more"
+
+    func screen(for state: GroupDetailViewState) -> Screen {
+        guard let shown = state.shown else { return choosing(state) }
+        var text = [shown.header, "Members:"] + shown.members
+        text += shown.suggestions.isEmpty ? ["Everyone is settled up here."] : ["To settle up:"] + shown.suggestions
+        var fields: [Field] = []
+        var actions: [Action] = []
+        if shown.lines.isEmpty {
+            text.append("No expenses or payments in this group yet.")
+        } else {
+            fields.append(Field(
+                id: Self.line, label: "Expenses and payments", input: .choice(shown.lines.map { Choice(id: $0.id, label: $0.label) }, selected: nil),
+                hint: "newest first; open an expense"
+            ))
+            if shown.hasMore { actions.append(Action(id: Self.more, label: "Show more")) }
+        }
+        return Screen(
+            id: Self.screenID,
+            title: shown.name,
+            text: text,
+            fields: fields,
+            actions: actions + [.back],
+            status: state.phase.status(busy: "Loading") ?? state.notice.map(ScreenStatus.notice),
+            tones: state.tones,
+            browses: true
+        )
+    }
+
+    private func choosing(_ state: GroupDetailViewState) -> Screen {
+        let options = state.pickable.map { Choice(id: $0.id, label: $0.label) }
+        return Screen(
+            // One screen, whichever it shows: the flow's view waits on this id.
+            id: Self.screenID,
+            title: "Choose a group",
+            text: options.isEmpty ? ["You are in no group yet: make one on the Groups tab."] : [],
+            fields: options.isEmpty ? [] : [Field(id: Self.group, label: "Group", input: .choice(options, selected: nil))],
+            actions: [.back],
+            status: state.phase.status(busy: "Loading"),
+            browses: true
+        )
+    }
+}
