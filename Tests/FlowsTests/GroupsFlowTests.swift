@@ -10,6 +10,7 @@ import GroupDetailFlow
 import Groups
 import GroupsFlow
 import Primitives
+import SettleUpFlow
 import Testing
 
 /// The Groups tab, making a group and a group's detail, each with its children stood in by
@@ -128,6 +129,25 @@ struct GroupsFlowTests {
         await flow.expectText("Deleted Dinner, 30.00 EUR.")
         await flow.tap("back")
         await flow.expectResult(GroupDetailFlow.FlowResult.closed)
+    }
+
+    @Test("adding an expense from a group is the detail's result, which the tab hands up; settling up within it is SettleUp")
+    func handsUp() async throws {
+        let (ada, _, trip, _) = try await trip()
+        let detail = FlowTest { [fixture] router in GroupDetailFlow(user: ada.id, group: trip, dependencies: fixture, router: router) }
+        await detail.expectText("Bob Stone: owes 15.00 EUR")
+        await detail.expectChild(SettleUpFlow.self, producing: .cancelled)
+        await detail.tap("settle-up")
+        await detail.expectText("Bob Stone: owes 15.00 EUR")
+        await detail.tap("add-expense")
+        await detail.expectResult(GroupDetailFlow.FlowResult.addExpense(trip))
+        #expect(await detail.startedChildren == ["SettleUpFlow"])
+
+        let tab = FlowTest { [fixture] router in GroupsFlow(user: ada.id, dependencies: fixture, router: router) }
+        await tab.expectText("Kyoto trip (trip): you are owed 15.00 EUR")
+        await tab.expectChild(GroupDetailFlow.self, producing: .addExpense(trip))
+        await tab.choose("group", "kyoto-trip")
+        await tab.expectResult(GroupsFlow.FlowResult.addExpense(trip))
     }
 
     @Test("launched without a group, GroupDetail first asks which")

@@ -92,7 +92,7 @@ public enum FlowCatalog {
         },
         FlowEntry(
             GroupDetailFlow.self, "One group: its members and balances, the payments that would settle it, its expenses (choose which first; signs in first if needed)",
-            children: [ExpenseDetailFlow.self]
+            children: [ExpenseDetailFlow.self, SettleUpFlow.self]
         ) { user, container, router in
             GroupDetailFlow(user: user.id, group: nil, dependencies: container, router: router)
         },

@@ -87,7 +87,9 @@ public actor AddExpenseFlow: InventoriedFlow {
             guard case .picked(let picked) = await pickPeople() else { return .cancelled }
             with = picked
         }
-        let currency = (try? await dependencies.preferences.preferences(of: user).defaultCurrency) ?? Preferences.standard.defaultCurrency
+        // A group's expense starts in the group's currency; any other in the user's own.
+        let usual = (try? await dependencies.preferences.preferences(of: user).defaultCurrency) ?? Preferences.standard.defaultCurrency
+        let currency = group?.currency ?? usual
         var model = AddExpenseViewModel(user: user, with: with, currency: currency, today: dependencies.today)
         model.groupsLoaded((try? await dependencies.groups.groups(of: user, archived: false)) ?? [], chosen: editing?.group ?? group?.id)
         if let editing { model.opened(editing) }

@@ -6,6 +6,7 @@ import ExpensesFlow
 import FlowKit
 import Friends
 import FriendsFlow
+import Groups
 import GroupsFlow
 import Preferences
 import Primitives
@@ -127,9 +128,13 @@ public actor AuthenticatedFlow: InventoriedFlow {
         return result
     }
 
-    /// The Groups tab.
+    /// The Groups tab; an expense a group asks for is added in it here, and the tab opens again
+    /// saying so.
     private func groups() async -> FlowResult? {
-        _ = await tab("groups", GroupsFlow(user: user.id, dependencies: dependencies, router: router))
+        var said: String?
+        while case .addExpense(let group) = await tab("groups", GroupsFlow(user: user.id, notice: said, dependencies: dependencies, router: router)) {
+            said = await addExpense(in: group)
+        }
         return nil
     }
 
@@ -149,11 +154,12 @@ public actor AuthenticatedFlow: InventoriedFlow {
         if let said = result.notice(for: user.id) { notice = said }
     }
 
-    /// Adds an expense (with `friends`, or with whom the user picks first): what to say of it,
-    /// or nil when the user left.
-    private func addExpense(with friends: [Friend]) async -> String? {
-        guard case .added(let expense, _, _) = await router.start(AddExpenseFlow(user: user.id, with: friends, dependencies: dependencies, router: router)) else { return nil }
-        return "Added \(expense.summary)."
+    /// Adds an expense (with `friends`, or in `group` with its members, or with whom the user
+    /// picks first): what to say of it, or nil when the user left.
+    private func addExpense(with friends: [Friend] = [], in group: Group? = nil) async -> String? {
+        let flow = AddExpenseFlow(user: user.id, with: friends, in: group, dependencies: dependencies, router: router)
+        guard case .added(let expense, _, _) = await router.start(flow) else { return nil }
+        return group.map { "Added \(expense.summary) in \($0.name)." } ?? "Added \(expense.summary)."
     }
 
     /// The Expenses tab, saying `notice` when it opens; an expense it asks for is added here,

@@ -4,20 +4,28 @@ import FlowKit
 import Friends
 import Groups
 import Primitives
+import SettleUpFlow
 
 /// One group: its members and where each stands in it, the payments that would settle it
 /// (simplified when the group says so), and its expenses and payments, newest first and paged.
-/// Opening an expense is ExpenseDetail. Launched without a group, the user first chooses one.
+/// Opening an expense is ExpenseDetail, settling up within the group SettleUp; adding an expense
+/// in it is handed up as the result. Launched without a group, the user first chooses one.
 public actor GroupDetailFlow: InventoriedFlow {
     /// How the group was left.
     public enum FlowResult: FlowOutcome {
         /// Back to where it was started.
         case closed
+        /// The user wants to add an expense in this group (its members sharing it).
+        case addExpense(Group)
         case cancelled
+
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
+            if case .addExpense(let group) = self { try container.encode(group, forKey: "group") }
+        }
     }
 
     /// What the flow needs from the app.
-    public protocol Dependencies: ExpenseDetailFlow.Dependencies {
+    public protocol Dependencies: ExpenseDetailFlow.Dependencies, SettleUpFlow.Dependencies {
         var groups: any GroupsService { get }
         var expenses: any ExpensesService { get }
         var friends: any FriendsService { get }
@@ -63,6 +71,14 @@ public actor GroupDetailFlow: InventoriedFlow {
                 case .payment(let payment):
                     model.said(model.sentence(payment))
                 }
+            case .addExpense:
+                guard let shown = model.shown, let group = model.group(shown.id) else { break }
+                return .addExpense(group)
+            case .settleUp:
+                guard let shown = model.shown else { break }
+                let result = await router.start(SettleUpFlow(user: user, in: (shown.id, shown.name), dependencies: dependencies, router: router))
+                await load(shown.id, into: &model)
+                model.said(result.notice(for: user))
             case .more:
                 model.more()
                 if let shown = model.shown { await load(shown.id, into: &model) }

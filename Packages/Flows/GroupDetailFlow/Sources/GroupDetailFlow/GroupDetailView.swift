@@ -6,13 +6,17 @@ struct GroupDetailView: View {
     static let group: ElementID = "group"
     static let line: ElementID = "line"
     static let more: ElementID = "more"
+    static let addExpense: ElementID = "add-expense"
+    static let settleUp: ElementID = "settle-up"
 
     func screen(for state: GroupDetailViewState) -> Screen {
         guard let shown = state.shown else { return choosing(state) }
         var text = [shown.header, "Members:"] + shown.members
         text += shown.suggestions.isEmpty ? ["Everyone is settled up here."] : ["To settle up:"] + shown.suggestions
         var fields: [Field] = []
-        var actions: [Action] = []
+        // An archived group takes nothing new; one the user is settled in has nothing for them to pay.
+        var actions = shown.archived ? [] : [Action(id: Self.addExpense, label: "Add an expense", role: .primary)]
+        if !shown.archived, shown.userHasBalance { actions.append(Action(id: Self.settleUp, label: "Settle up")) }
         if shown.lines.isEmpty {
             text.append("No expenses or payments in this group yet.")
         } else {

@@ -9,6 +9,8 @@ enum GroupDetailAction: ViewAction {
     /// Open an expense, or read a payment, of the group's list.
     case openLine(ElementID)
     case more
+    case addExpense
+    case settleUp
     case back
 
     static func action(for event: UserEvent) -> Self? {
@@ -16,6 +18,8 @@ enum GroupDetailAction: ViewAction {
         case .choose(ScreenView.group, let ids): ids.first.map(Self.pickGroup)
         case .choose(ScreenView.line, let ids): ids.first.map(Self.openLine)
         case .tap(ScreenView.more): .more
+        case .tap(ScreenView.addExpense): .addExpense
+        case .tap(ScreenView.settleUp): .settleUp
         case .tap(.back), .back, .cancel: .back
         default: nil
         }

@@ -23,6 +23,9 @@ struct GroupDetailViewState: Equatable, Sendable {
         /// The expenses and payments shown, newest first.
         var lines: [Option]
         var hasMore: Bool
+        var archived = false
+        /// Whether the user owes or is owed anything in the group.
+        var userHasBalance = false
     }
 
     var shown: Shown?
@@ -77,6 +80,8 @@ struct GroupDetailViewModel: ViewModel {
     /// How many of the group's expenses and payments are shown.
     private(set) var limit = shownAtFirst
     private var groups: [ElementID: Group] = [:]
+    /// The group shown, whole.
+    private var current: Group?
     private var lines: [ElementID: Line] = [:]
     private var names: [UserID: String] = [:]
 
@@ -94,6 +99,11 @@ struct GroupDetailViewModel: ViewModel {
         state.phase = .idle
     }
 
+    /// The group shown, by its id.
+    func group(_ id: GroupID) -> Group? {
+        current?.id == id ? current : nil
+    }
+
     func pickable(_ id: ElementID) -> Group? {
         groups[id]
     }
@@ -104,6 +114,7 @@ struct GroupDetailViewModel: ViewModel {
 
     mutating func loaded(_ group: Group, debts: [Debt], suggested: [SuggestedPayment], expenses: [Expense], payments: [Settlement], names: [UserID: String]) {
         self.names = names
+        current = group
         // Each member's net in each currency, summed from the pairs.
         var net: [UserID: [Currency: Int128]] = [:]
         for debt in debts {
@@ -144,7 +155,8 @@ struct GroupDetailViewModel: ViewModel {
         ] + (group.archived ? ["archived"] : [])
         state.shown = GroupDetailViewState.Shown(
             id: group.id, name: group.name, header: header.joined(separator: " · "), members: members, suggestions: suggestions,
-            lines: zip(ids, labels).map { .init(id: $0, label: $1) }, hasMore: merged.count > limit
+            lines: zip(ids, labels).map { .init(id: $0, label: $1) }, hasMore: merged.count > limit, archived: group.archived,
+            userHasBalance: debts.contains { $0.debtor == user || $0.creditor == user }
         )
         state.tones = tones
         state.phase = .idle

@@ -13,7 +13,13 @@ public actor GroupsFlow: InventoriedFlow {
     public enum FlowResult: FlowOutcome {
         /// Back to the home.
         case closed
+        /// The user wants to add an expense in this group.
+        case addExpense(Group)
         case cancelled
+
+        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
+            if case .addExpense(let group) = self { try container.encode(group, forKey: "group") }
+        }
     }
 
     /// What the flow needs from the app: its own needs and its children's.
@@ -33,12 +39,15 @@ public actor GroupsFlow: InventoriedFlow {
     }
 
     private let user: UserID
+    /// What the tab says when it opens (an expense just added in a group).
+    private let notice: String?
     private let dependencies: any Dependencies
     private let router: AppRouter
     private let presenter: ScreenPresenter<GroupsAction>
 
-    public init(user: UserID, dependencies: any Dependencies, router: AppRouter) {
+    public init(user: UserID, notice: String? = nil, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
+        self.notice = notice
         self.dependencies = dependencies
         self.router = router
         presenter = ScreenPresenter(router: router)
@@ -47,13 +56,16 @@ public actor GroupsFlow: InventoriedFlow {
     public func perform() async -> FlowResult {
         var model = GroupsViewModel(actions: Self.children.actions)
         await load(into: &model)
+        model.said(notice)
         return await presenter.run(model.state) { action, view in
             switch action {
             case .openGroup(let id):
                 guard let group = model.group(id) else { break }
-                let notice = await detail(group)
+                if case .addExpense(let group) = await router.start(GroupDetailFlow(user: user, group: group, dependencies: dependencies, router: router)) {
+                    return .addExpense(group)
+                }
                 await load(into: &model)
-                model.said(notice)
+                model.said(nil)
             case .switchList:
                 model.switchList()
                 await load(into: &model)
@@ -79,12 +91,6 @@ public actor GroupsFlow: InventoriedFlow {
             }
         } catch {
             model.failed(error.message)
-        }
-    }
-
-    private func detail(_ group: Group) async -> String? {
-        switch await router.start(GroupDetailFlow(user: user, group: group, dependencies: dependencies, router: router)) {
-        case .closed, .cancelled: nil
         }
     }
 

@@ -50,13 +50,17 @@ public actor SettleUpFlow: InventoriedFlow {
 
     private let user: UserID
     private let friend: Friend?
+    /// The group it settles within, and its name; nil for the balances overall.
+    private let group: (id: GroupID, name: String)?
     private let dependencies: any Dependencies
     private let presenter: ScreenPresenter<SettleUpAction>
 
-    /// Settling up for `user`, with `friend` (or whom they choose first).
-    public init(user: UserID, with friend: Friend? = nil, dependencies: any Dependencies, router: AppRouter) {
+    /// Settling up for `user`, with `friend` (or whom they choose first): the balances overall,
+    /// or within `group` (its id and name) only, with its members.
+    public init(user: UserID, with friend: Friend? = nil, in group: (id: GroupID, name: String)? = nil, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.friend = friend
+        self.group = group
         self.dependencies = dependencies
         presenter = ScreenPresenter(router: router)
     }
@@ -69,6 +73,7 @@ public actor SettleUpFlow: InventoriedFlow {
             model = SettleUpViewModel(people: [], today: dependencies.today)
             model.failedToLoad(error)
         }
+        if let group { model.within(group.name) }
         return await presenter.run(model.state) { action, view in
             switch action {
             case .personChosen(let id):
@@ -84,7 +89,7 @@ public actor SettleUpFlow: InventoriedFlow {
                 guard let payment = model.check(confirmed: confirmed), let other = model.state.chosen else { break }
                 let settlement = await view.submit(&model) { _ throws(ExpensesError) in
                     try await dependencies.expenses.settle(
-                        from: payment.from ?? user, to: payment.to ?? user, amount: payment.amount, day: payment.day, by: user
+                        from: payment.from ?? user, to: payment.to ?? user, amount: payment.amount, day: payment.day, in: group?.id, by: user
                     )
                 }
                 if let settlement { return .settled(settlement, with: other.name) }
@@ -100,10 +105,20 @@ public actor SettleUpFlow: InventoriedFlow {
     /// Everyone with an open balance or a suggested payment with the user, by the names the user
     /// knows them by (friends, accounts), anyone else as someone. With a friend given, only them.
     private func people() async throws(ExpensesError) -> [SettleUpViewState.Person] {
-        let balances = try await dependencies.expenses.balances(of: user)
+        // Within a group: the user's balances there, and the group's own suggestions.
+        let balances = if let group {
+            try await dependencies.expenses.groupBalances(of: user).filter { $0.group == group.id }.map { Balance(other: $0.other, amount: $0.amount) }
+        } else {
+            try await dependencies.expenses.balances(of: user)
+        }
         var suggested: [UserID: [Money]] = [:]
         for currency in Set(balances.map(\.amount.currency)).sorted(by: { $0.code < $1.code }) {
-            for payment in try await dependencies.expenses.suggestedPayments(for: user, in: currency) {
+            let payments = if let group {
+                try await dependencies.expenses.suggestedPayments(in: group.id, currency: currency, for: user)
+            } else {
+                try await dependencies.expenses.suggestedPayments(for: user, in: currency)
+            }
+            for payment in payments {
                 if payment.to == user { suggested[payment.from, default: []].append(payment.amount) }
                 if payment.from == user, let owed = try? payment.amount.negated() { suggested[payment.to, default: []].append(owed) }
             }

@@ -19,19 +19,19 @@ struct SettleUpView: View {
         case .pick:
             guard !state.people.isEmpty else {
                 return Screen(
-                    id: Self.screenID, title: "Settle up", text: state.isLoaded ? ["You are settled up with everyone: nothing to pay or to receive."] : [],
+                    id: Self.screenID, title: state.title, text: state.isLoaded ? ["You are settled up with everyone: nothing to pay or to receive."] : [],
                     actions: [Action(id: .cancel, label: "Back", role: .cancel)], status: status
                 )
             }
             let options = state.people.map { Choice(id: $0.id, label: $0.name, detail: $0.phrases) }
             return Screen(
-                id: Self.screenID, title: "Settle up", text: ["Whom with? Everyone you have an open balance or a suggested payment with."],
+                id: Self.screenID, title: state.title, text: ["Whom with? Everyone you have an open balance or a suggested payment with."],
                 fields: [Field(id: Self.person, label: "With", input: .choice(options, selected: state.person))],
                 actions: [Action(id: Self.next, label: "Next", role: .primary), .cancel],
                 status: status
             )
         case .form:
-            guard let person = state.chosen, let currency = state.currency else { return Screen(id: Self.screenID, title: "Settle up") }
+            guard let person = state.chosen, let currency = state.currency else { return Screen(id: Self.screenID, title: state.title) }
             var fields: [Field] = []
             if person.currencies.count > 1 {
                 let options = person.currencies.map { Choice(id: ElementID($0.code), label: $0.code) }
@@ -56,7 +56,7 @@ struct SettleUpView: View {
             )
         case .more(let question):
             return Screen(
-                id: Self.screenID, title: "Settle up", text: [question, "Record it anyway?"],
+                id: Self.screenID, title: state.title, text: [question, "Record it anyway?"],
                 actions: [
                     Action(id: Self.recordAnyway, label: "Record it anyway", role: .primary),
                     .back,

@@ -7,6 +7,8 @@ import Primitives
 /// What settling up shows: whom to settle with, then how much in which currency and when, and
 /// a confirmation when the payment is more than the balance.
 struct SettleUpViewState: Equatable, Sendable {
+    /// `Settle up`, or within a group `Settle up in Kyoto trip`.
+    var title = "Settle up"
     enum Step: Equatable, Sendable {
         case pick
         case form
@@ -133,6 +135,11 @@ struct SettleUpViewModel: SubmittingViewModel {
 
     private(set) var state = SettleUpViewState()
     private let today: Day
+
+    /// Settling up within the group named `name`.
+    mutating func within(_ name: String) {
+        state.title = "Settle up in \(name)"
+    }
 
     init(people: [SettleUpViewState.Person], today: Day) {
         self.today = today
