@@ -15,6 +15,7 @@ let package = Package(
         .package(path: "../../Domain/Groups"),
         .package(path: "../ExpenseDetailFlow"),
         .package(path: "../SettleUpFlow"),
+        .package(path: "../EditGroupFlow"),
     ],
     targets: [
         .target(
@@ -27,6 +28,7 @@ let package = Package(
                 .product(name: "Groups", package: "Groups"),
                 .product(name: "ExpenseDetailFlow", package: "ExpenseDetailFlow"),
                 .product(name: "SettleUpFlow", package: "SettleUpFlow"),
+                .product(name: "EditGroupFlow", package: "EditGroupFlow"),
             ]
         ),
     ]

@@ -5,6 +5,7 @@ import AddFriendFlow
 import AppFlow
 import AuthenticatedFlow
 import CreateGroupFlow
+import EditGroupFlow
 import ExpenseDetailFlow
 import ExpensesFlow
 import FlowKit
@@ -92,9 +93,14 @@ public enum FlowCatalog {
         },
         FlowEntry(
             GroupDetailFlow.self, "One group: its members and balances, the payments that would settle it, its expenses (choose which first; signs in first if needed)",
-            children: [ExpenseDetailFlow.self, SettleUpFlow.self]
+            children: [ExpenseDetailFlow.self, SettleUpFlow.self, EditGroupFlow.self]
         ) { user, container, router in
             GroupDetailFlow(user: user.id, group: nil, dependencies: container, router: router)
+        },
+        FlowEntry(
+            EditGroupFlow.self, "Change a group: name, kind, currency, simplifying, members; leave or archive it (choose which first; signs in first if needed)"
+        ) { user, container, router in
+            EditGroupFlow(user: user.id, group: nil, dependencies: container, router: router)
         },
         FlowEntry(
             FriendsFlow.self, "Your friends with your balance with each, adding one, and requests waiting (signs in first if needed)",

@@ -1,3 +1,4 @@
+import EditGroupFlow
 import ExpenseDetailFlow
 import Expenses
 import FlowKit
@@ -17,15 +18,20 @@ public actor GroupDetailFlow: InventoriedFlow {
         case closed
         /// The user wants to add an expense in this group (its members sharing it).
         case addExpense(Group)
+        /// The user left the group (EditGroup).
+        case left(Group)
         case cancelled
 
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .addExpense(let group) = self { try container.encode(group, forKey: "group") }
+            switch self {
+            case .addExpense(let group), .left(let group): try container.encode(group, forKey: "group")
+            case .closed, .cancelled: break
+            }
         }
     }
 
     /// What the flow needs from the app.
-    public protocol Dependencies: ExpenseDetailFlow.Dependencies, SettleUpFlow.Dependencies {
+    public protocol Dependencies: ExpenseDetailFlow.Dependencies, SettleUpFlow.Dependencies, EditGroupFlow.Dependencies {
         var groups: any GroupsService { get }
         var expenses: any ExpensesService { get }
         var friends: any FriendsService { get }
@@ -79,6 +85,15 @@ public actor GroupDetailFlow: InventoriedFlow {
                 let result = await router.start(SettleUpFlow(user: user, in: (shown.id, shown.name), dependencies: dependencies, router: router))
                 await load(shown.id, into: &model)
                 model.said(result.notice(for: user))
+            case .editGroup:
+                guard let shown = model.shown, let group = model.group(shown.id) else { break }
+                switch await router.start(EditGroupFlow(user: user, group: group, dependencies: dependencies, router: router)) {
+                case .left(let group): return .left(group)
+                case .changed(let group):
+                    await load(group.id, into: &model)
+                    model.said(group.archived ? "Archived." : "Saved.")
+                case .cancelled: break
+                }
             case .more:
                 model.more()
                 if let shown = model.shown { await load(shown.id, into: &model) }

@@ -8,6 +8,7 @@ struct GroupDetailView: View {
     static let more: ElementID = "more"
     static let addExpense: ElementID = "add-expense"
     static let settleUp: ElementID = "settle-up"
+    static let editGroup: ElementID = "edit-group"
 
     func screen(for state: GroupDetailViewState) -> Screen {
         guard let shown = state.shown else { return choosing(state) }
@@ -31,7 +32,7 @@ struct GroupDetailView: View {
             title: shown.name,
             text: text,
             fields: fields,
-            actions: actions + [.back],
+            actions: actions + [Action(id: Self.editGroup, label: shown.archived ? "Bring back" : "Edit the group"), .back],
             status: state.phase.status(busy: "Loading") ?? state.notice.map(ScreenStatus.notice),
             tones: state.tones,
             browses: true

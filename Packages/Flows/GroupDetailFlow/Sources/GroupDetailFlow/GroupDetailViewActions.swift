@@ -11,6 +11,7 @@ enum GroupDetailAction: ViewAction {
     case more
     case addExpense
     case settleUp
+    case editGroup
     case back
 
     static func action(for event: UserEvent) -> Self? {
@@ -20,6 +21,7 @@ enum GroupDetailAction: ViewAction {
         case .tap(ScreenView.more): .more
         case .tap(ScreenView.addExpense): .addExpense
         case .tap(ScreenView.settleUp): .settleUp
+        case .tap(ScreenView.editGroup): .editGroup
         case .tap(.back), .back, .cancel: .back
         default: nil
         }

@@ -61,11 +61,11 @@ public actor GroupsFlow: InventoriedFlow {
             switch action {
             case .openGroup(let id):
                 guard let group = model.group(id) else { break }
-                if case .addExpense(let group) = await router.start(GroupDetailFlow(user: user, group: group, dependencies: dependencies, router: router)) {
-                    return .addExpense(group)
-                }
+                let result = await router.start(GroupDetailFlow(user: user, group: group, dependencies: dependencies, router: router))
+                if case .addExpense(let group) = result { return .addExpense(group) }
                 await load(into: &model)
-                model.said(nil)
+                let notice: String? = if case .left(let group) = result { "You left \(group.name)." } else { nil }
+                model.said(notice)
             case .switchList:
                 model.switchList()
                 await load(into: &model)

@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// One user path. Its only public symbol is the flow actor (with its nested result type).
+let package = Package(
+    name: "EditGroupFlow",
+    products: [
+        .library(name: "EditGroupFlow", targets: ["EditGroupFlow"]),
+    ],
+    dependencies: [
+        .package(path: "../../FlowKit"),
+        .package(path: "../../FlowSupport"),
+        .package(path: "../../Domain/Primitives"),
+        .package(path: "../../Domain/Friends"),
+        .package(path: "../../Domain/Groups"),
+    ],
+    targets: [
+        .target(
+            name: "EditGroupFlow",
+            dependencies: [
+                .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "FormFields", package: "FlowSupport"),
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Friends", package: "Friends"),
+                .product(name: "Groups", package: "Groups"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}
