@@ -28,7 +28,7 @@ struct ReadCommandsTests {
     @Test("nobody signed in: each says so and fails, without a prompt")
     func signedOut() async throws {
         defer { flows.removeHome() }
-        for command in ["balances", "friends", "expenses", "activity"] {
+        for command in ["balances", "friends", "groups", "expenses", "activity"] {
             let outcome = try await flows.run([command])
             #expect(outcome.status == 1)
             #expect(outcome.stderr == "flows: nobody is signed in here: run `flows run SignIn` first\n", "\(command): \(outcome.stderr)")
@@ -96,6 +96,24 @@ struct ReadCommandsTests {
         #expect(activity.hasSuffix(" You added Sushi, 3000 JPY.\n"), "\(activity)")
         let lines2 = try #require(try await json(["activity"])["activity"] as? [[String: Any]])
         #expect(lines2.map { $0["kind"] as? String } == ["added", "added"])
+
+        // A group made from the command line, as the example does it, and an expense in it.
+        #expect(try await output(["groups"]) == "No groups yet: make one with `flows run CreateGroup`.\n")
+        let made = try await output([
+            "run", "CreateGroup", "--no-input", "--set", "name=Kyoto trip", "--set", "kind=trip", "--set", "members=Bob Stone, Sam Park",
+            "--set", "currency=JPY", "--json",
+        ])
+        let group = try #require((try JSONSerialization.jsonObject(with: Data(made.utf8)) as? [String: Any])?["group"] as? [String: Any], "\(made)")
+        #expect((group["members"] as? [String])?.count == 3)
+        _ = try await output([
+            "run", "AddExpense", "--no-input", "--set", "description=Ramen", "--set", "currency=JPY", "--set", "amount=3000",
+            "--set", "with=Bob Stone, Sam Park", "--set", "group=Kyoto trip", "--set", "split=equal", "--set", "day=2026-11-23",
+        ])
+        #expect(try await output(["groups"]) == "Kyoto trip (trip, 3 members): you are owed 2000 JPY\n")
+        let groups = try #require(try await json(["groups"])["groups"] as? [[String: Any]])
+        #expect(groups.map { $0["name"] as? String } == ["Kyoto trip"])
+        #expect((groups.first?["balances"] as? [[String: Any]])?.map { $0["minorUnits"] as? Int } == [2000])
+        #expect(try await output(["groups", "--archived"]) == "No archived groups.\n")
     }
 }
 

@@ -1,5 +1,6 @@
 import Accounts
 import CreateGroupFlow
+import EditGroupFlow
 import ExpenseDetailFlow
 import Expenses
 import FlowKit
@@ -13,9 +14,9 @@ import Primitives
 import SettleUpFlow
 import Testing
 
-/// The Groups tab, making a group and a group's detail, each with its children stood in by
-/// their results.
-@Suite("GroupsFlow, CreateGroupFlow, GroupDetailFlow")
+/// The Groups tab, making a group, a group's detail and editing it, each with its children
+/// stood in by their results.
+@Suite("GroupsFlow, CreateGroupFlow, GroupDetailFlow, EditGroupFlow")
 struct GroupsFlowTests {
     let fixture = Fixture()
 
@@ -148,6 +149,39 @@ struct GroupsFlowTests {
         await tab.expectChild(GroupDetailFlow.self, producing: .addExpense(trip))
         await tab.choose("group", "kyoto-trip")
         await tab.expectResult(GroupsFlow.FlowResult.addExpense(trip))
+    }
+
+    @Test("EditGroup saves the settings and the members picked; a member who owes is not taken out; leaving is its result")
+    func editGroup() async throws {
+        let (ada, bob, trip, _) = try await trip()
+        let sam = try await fixture.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
+        let flow = FlowTest { [fixture] router in EditGroupFlow(user: ada.id, group: trip, dependencies: fixture, router: router) }
+        await flow.expectText("Members: you and Bob Stone.")
+        await flow.choose("member", "bob-stone")
+        await flow.skipScreen()
+        await flow.tap("remove-member")
+        await flow.expectError("member", GroupsError.memberNotSettled(bob.id, balances: [Money(minorUnits: -1500, currency: .eur)]).message)
+        await flow.fill(["name": "Kyoto 2027"])
+        await flow.skipScreen()
+        await flow.choose("add", "sam-park")
+        await flow.skipScreen()
+        await flow.tap("save")
+        let saved = try #require(try await fixture.groups.group(trip.id, for: ada.id))
+        #expect(saved.name == "Kyoto 2027" && saved.members == [ada.id, bob.id, sam.id])
+        await flow.expectResult(EditGroupFlow.FlowResult.changed(saved))
+
+        // Sam owes nothing there: he is taken out, then Ada (owed by Bob) may not leave.
+        let again = FlowTest { [fixture] router in EditGroupFlow(user: ada.id, group: saved, dependencies: fixture, router: router) }
+        await again.expectText("Members: you, Bob Stone and Sam Park.")
+        await again.choose("member", "sam-park")
+        await again.skipScreen()
+        await again.tap("remove-member")
+        await again.expectText("Sam Park is no longer in the group.")
+        await again.tap("leave")
+        await again.expectError(nil, GroupsError.memberNotSettled(ada.id, balances: [Money(minorUnits: 1500, currency: .eur)]).message)
+        await again.cancel()
+        let after = try #require(try await fixture.groups.group(trip.id, for: ada.id))
+        await again.expectResult(EditGroupFlow.FlowResult.changed(after))
     }
 
     @Test("launched without a group, GroupDetail first asks which")

@@ -4,6 +4,7 @@ import Expenses
 import FlowTerminal
 import Foundation
 import Friends
+import Groups
 import Primitives
 
 // Commands that read: what the signed-in user has, printed for people or, with --json, for
@@ -15,7 +16,7 @@ import Primitives
 struct ReadCommands: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flows",
-        subcommands: [BalancesCommand.self, FriendsListCommand.self, ExpensesListCommand.self, ActivityCommand.self]
+        subcommands: [BalancesCommand.self, FriendsListCommand.self, GroupsListCommand.self, ExpensesListCommand.self, ActivityCommand.self]
     )
 
     /// Whether `arguments` run one of them.
@@ -198,6 +199,67 @@ struct FriendsListCommand: AsyncParsableCommand {
             let owed = open(friend)
             let words = owed.isEmpty ? "settled up" : owed.map(BalanceWords.phrase).joined(separator: ", ")
             StandardOutput.line("\(friend.name.value)\(friend.isContact ? " (contact)" : ""): \(words)")
+        }
+    }
+}
+
+/// `flows groups`: the groups the user is in, with where they stand in each.
+struct GroupsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "groups",
+        abstract: "Print your groups with where you stand in each, per currency.",
+        discussion: "Never prompts. Exit status: 0 printed, 1 nobody signed in, or the store or server failed."
+    )
+
+    @OptionGroup var options: ReadOptions
+
+    @Flag(help: "The archived groups instead of the open ones.")
+    var archived = false
+
+    struct Output: Encodable {
+        struct Line: Encodable {
+            let id: String
+            let name: String
+            let kind: String
+            let currency: String
+            let simplifyDebts: Bool
+            let members: [String]
+            /// Positive: the user is owed that much in the group.
+            let balances: [Money]
+        }
+        let groups: [Line]
+    }
+
+    func run() async throws {
+        let reader = try await Reader.signedIn(options)
+        let groups: [Group]
+        do throws(GroupsError) {
+            groups = try await reader.container.groups.groups(of: reader.user.id, archived: archived)
+        } catch {
+            throw Reader.failed(error.message)
+        }
+        let balances = try await reader.expenses { () throws(ExpensesError) in try await reader.container.expenses.groupBalances(of: reader.user.id) }
+        func standing(_ group: Group) -> [Money] {
+            var net: [Currency: Int128] = [:]
+            for balance in balances where balance.group == group.id { net[balance.amount.currency, default: 0] += Int128(balance.amount.minorUnits) }
+            return net.filter { $0.value != 0 }.sorted { $0.key.code < $1.key.code }.map { Money(minorUnits: Int64(clamping: $0.value), currency: $0.key) }
+        }
+        if options.json {
+            Reader.printJSON(Output(groups: groups.map { group in
+                .init(
+                    id: group.id.rawValue, name: group.name, kind: group.kind.rawValue, currency: group.currency.code, simplifyDebts: group.simplifyDebts,
+                    members: group.members.map(\.rawValue), balances: standing(group)
+                )
+            }))
+            return
+        }
+        guard !groups.isEmpty else {
+            return StandardOutput.line(archived ? "No archived groups." : "No groups yet: make one with `flows run CreateGroup`.")
+        }
+        for group in groups {
+            let owed = standing(group)
+            let words = owed.isEmpty ? "settled up" : owed.map { BalanceWords.standing($0, you: true) }.joined(separator: ", ")
+            StandardOutput.line("\(group.name) (\(group.kind.rawValue), \(group.members.count) members): \(words)")
         }
     }
 }

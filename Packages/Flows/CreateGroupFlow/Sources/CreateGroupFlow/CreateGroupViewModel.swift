@@ -50,7 +50,8 @@ struct CreateGroupViewModel: FormViewModel {
 
     mutating func loaded(_ friends: [Friend]) {
         let ids = ElementID.readable(for: friends.map(\.name.value))
-        state.friends = zip(ids, friends).map { Choice(id: $0, label: $1.isContact ? "\($1.name.value) (contact)" : $1.name.value) }
+        // A contact says so beside the name, so that the name alone picks them (`--set members=Sam Park`).
+        state.friends = zip(ids, friends).map { Choice(id: $0, label: $1.name.value, detail: $1.isContact ? "contact" : nil) }
         people = Dictionary(uniqueKeysWithValues: zip(ids, friends.map(\.id)))
     }
 
