@@ -13,6 +13,7 @@ let package = Package(
         .package(path: "../../Domain/Accounts"),
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Domain/Friends"),
+        .package(path: "../../Domain/Groups"),
         .package(path: "../../FlowSupport"),
     ],
     targets: [
@@ -24,6 +25,7 @@ let package = Package(
                 .product(name: "Accounts", package: "Accounts"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
+                .product(name: "Groups", package: "Groups"),
                 .product(name: "FormFields", package: "FlowSupport"),
             ]
         ),

@@ -2,6 +2,7 @@ import Accounts
 import Expenses
 import FlowKit
 import Friends
+import Groups
 import Primitives
 
 /// One friend or contact: who they are, the balance with them in each currency, and the
@@ -52,6 +53,8 @@ public actor UserPreviewFlow: InventoriedFlow {
         var accounts: any AccountsService { get }
         var friends: any FriendsService { get }
         var expenses: any ExpensesService { get }
+        /// The groups' names, for the balance's split by group.
+        var groups: any GroupsService { get }
     }
 
     /// Every screen, action and message this flow can show, for coverage reports.
@@ -178,9 +181,11 @@ public actor UserPreviewFlow: InventoriedFlow {
         let page = PageRequest(offset: model.offset, limit: UserPreviewViewModel.pageSize + 1)
         let balances: [Money]
         let expenses: [Expense]
+        let inGroups: [GroupBalance]
         do throws(ExpensesError) {
             balances = try await dependencies.expenses.balances(of: me).filter { $0.other == friend.id && $0.amount.minorUnits != 0 }.map(\.amount)
             expenses = try await dependencies.expenses.expenses(of: me, sharedWith: friend.id, page: page)
+            inGroups = try await dependencies.expenses.groupBalances(of: me).filter { $0.other == friend.id }
         } catch {
             model.failed(error.message)
             return
@@ -196,7 +201,14 @@ public actor UserPreviewFlow: InventoriedFlow {
         if !model.hasAvatar {
             avatar = friend.isContact ? Avatar.none : (try? await dependencies.accounts.avatar(of: friend.id, for: me)) ?? .none
         }
-        model.loaded(balances: balances, page: expenses, user: me, names: names, avatar: avatar)
+        // Each group's part by the group's name (a group the user has left, as "a group").
+        var groupNames: [GroupID: String] = [:]
+        if !inGroups.isEmpty {
+            let groups = ((try? await dependencies.groups.groups(of: me, archived: false)) ?? []) + ((try? await dependencies.groups.groups(of: me, archived: true)) ?? [])
+            groupNames = Dictionary(groups.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        }
+        let parts = inGroups.map { (group: groupNames[$0.group] ?? "a group", amount: $0.amount) }
+        model.loaded(balances: balances, inGroups: parts, page: expenses, user: me, names: names, avatar: avatar)
     }
 
     // MARK: - Changing

@@ -185,11 +185,17 @@ struct UserPreviewViewModel: ViewModel {
     /// The balances with the friend (open ones only), a page of shared expenses (one more than a
     /// page when there are older ones), the names of the others in them, and the avatar when it
     /// was read (nil keeps the one shown).
-    mutating func loaded(balances: [Money], page: [Expense], user: UserID, names: [UserID: String], avatar: Avatar?) {
+    ///
+    /// `inGroups` is each group's part of the balances (the pair's balance within it): the
+    /// preview splits the balance by group, what is outside any group last.
+    mutating func loaded(
+        balances: [Money], inGroups: [(group: String, amount: Money)] = [], page: [Expense], user: UserID, names: [UserID: String], avatar: Avatar?
+    ) {
         guard let friend else { return }
         let name = friend.name
         let open = balances.sorted { $0.currency.code < $1.currency.code }
         state.balances = open.isEmpty ? [BalanceWords.sentence(.zero(.eur), name: name.value)] : open.map { BalanceWords.sentence($0, name: name.value) }
+        state.balances += Self.split(open, inGroups: inGroups, name: name.value)
         state.tones = open.map { TonedPhrase(BalanceWords.sentence($0, name: name.value), $0.isNegative ? .negative : .positive) }
         state.canSettle = !balances.isEmpty
         state.isLoaded = true
@@ -347,6 +353,24 @@ struct UserPreviewViewModel: ViewModel {
     }
 
     // MARK: - Words
+
+    /// The balances split by group, a line each: `In Kyoto trip: Bob Stone owes you 10.00 EUR.`,
+    /// then what is outside any group; nothing when no group has a part.
+    static func split(_ balances: [Money], inGroups: [(group: String, amount: Money)], name: String) -> [String] {
+        let parts = inGroups.filter { !$0.amount.isZero }.sorted { ($0.group.lowercased(), $0.amount.currency.code) < ($1.group.lowercased(), $1.amount.currency.code) }
+        guard !parts.isEmpty else { return [] }
+        var lines = parts.map { "In \($0.group): \(BalanceWords.sentence($0.amount, name: name))" }
+        let currencies = Set(balances.map(\.currency) + parts.map(\.amount.currency)).sorted { $0.code < $1.code }
+        for currency in currencies {
+            // What the groups do not account for (an overall balance of zero may hide two parts
+            // that cancel); in 128 bits, as the parts may be many.
+            let overall = Int128(balances.first { $0.currency == currency }?.minorUnits ?? 0)
+            let inside = parts.filter { $0.amount.currency == currency }.reduce(Int128(0)) { $0 + Int128($1.amount.minorUnits) }
+            guard overall != inside, let units = Int64(exactly: overall - inside) else { continue }
+            lines.append("Outside groups: \(BalanceWords.sentence(Money(minorUnits: units, currency: currency), name: name))")
+        }
+        return lines
+    }
 
     /// "you owe Bob 3.00 USD" as a sentence.
     /// `2026-11-20 Dinner: 42.00 EUR paid by you; your part 21.00 EUR, Bob's 21.00 EUR`.
