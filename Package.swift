@@ -218,6 +218,13 @@ let package = Package(
                 + accountsModules + expensesModules + friendsModules,
             path: "Benchmarks/friends-bench"
         ),
+        // A group of 50 with 100,000 expenses: the Groups tab, GroupDetail, adding in a group.
+        .executableTarget(
+            name: "groups-bench",
+            dependencies: ["FlowsApp", .product(name: "FlowKit", package: "FlowKit"), .product(name: "Primitives", package: "Primitives")]
+                + accountsModules + expensesModules + friendsModules + groupsModules,
+            path: "Benchmarks/groups-bench"
+        ),
         // flows-server under wrk (Scripts/bench): seeds a PostgreSQL world through the services,
         // recounts it, and serves the bare Hummingbird route the figures are compared with.
         .executableTarget(
