@@ -35,6 +35,8 @@ public protocol GroupsReading {
     func members(of group: String) throws -> [String]
     /// The ids of the groups `user` is in, by index.
     func groupIDs(of user: String) throws -> [String]
+    /// The ones among `users` who are members of `group`, each by its key.
+    func members(of group: String, among users: [String]) throws -> Set<String>
 }
 
 /// Changes inside a transaction.

@@ -45,6 +45,11 @@ private struct Transaction: GroupsWriting {
         try String.fetchAll(db.cachedStatement(sql: "SELECT group_id FROM group_member WHERE user_id = ? ORDER BY group_id"), arguments: [user])
     }
 
+    func members(of group: String, among users: [String]) throws -> Set<String> {
+        let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM group_member WHERE group_id = ? AND user_id = ?)")
+        return Set(try users.filter { try Bool.fetchOne(statement, arguments: [group, $0]) ?? false })
+    }
+
     func insert(_ group: GroupRecord) throws {
         try db.cachedStatement(sql: """
             INSERT INTO group_ (id, name, kind, currency, simplify_debts, archived, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -28,8 +28,10 @@ public struct GroupBalance: Equatable, Sendable {
     }
 }
 
-/// A group as the ledger needs to know it, seen by one of its members.
+/// A group as the ledger needs to know it, seen by one of its members: which of the people
+/// asked about are in it.
 public struct GroupMembers: Equatable, Sendable {
+    /// The members among the people asked about (the one asking included).
     public let members: Set<UserID>
     /// An archived group takes no new expenses or payments until it is brought back.
     public let archived: Bool
@@ -46,14 +48,16 @@ public struct GroupMembers: Equatable, Sendable {
 /// Who is in a group: the Groups area answers, so that the ledger files under a group only
 /// what its members share, and shows a group's ledger to its members only.
 public protocol GroupMembership: Sendable {
-    /// The group as `user` sees it; nil when there is no such group or `user` is not in it.
-    func members(of group: GroupID, seenBy user: UserID) async throws -> GroupMembers?
+    /// The group as `user` sees it, with which of `people` (and `user`) are its members; nil
+    /// when there is no such group or `user` is not in it. Asked before every write in a
+    /// group: it reads only the people asked about, not every member.
+    func members(among people: Set<UserID>, of group: GroupID, seenBy user: UserID) async throws -> GroupMembers?
 }
 
 /// A ledger with no groups: every expense or payment filed under a group is refused.
 public struct NoGroups: GroupMembership {
     public init() {}
-    public func members(of group: GroupID, seenBy user: UserID) async throws -> GroupMembers? { nil }
+    public func members(among people: Set<UserID>, of group: GroupID, seenBy user: UserID) async throws -> GroupMembers? { nil }
 }
 
 /// The open balances of a group, for the Groups area's own checks (who may leave, whether it

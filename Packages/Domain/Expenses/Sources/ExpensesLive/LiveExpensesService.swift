@@ -443,7 +443,7 @@ public struct LiveExpensesService: ExpensesService {
     /// is not archived.
     @discardableResult
     private func checkMembers(_ people: Set<UserID>, of group: GroupID, seenBy user: UserID) async throws(ExpensesError) -> GroupMembers {
-        let found = try await members(of: group, seenBy: user)
+        let found = try await members(among: people, of: group, seenBy: user)
         let outsiders = people.subtracting(found.members)
         guard outsiders.isEmpty else { throw .notGroupMembers(outsiders.sorted { $0.rawValue < $1.rawValue }) }
         guard !found.archived else { throw .groupArchived }
@@ -451,10 +451,10 @@ public struct LiveExpensesService: ExpensesService {
     }
 
     /// The group as `user` sees it; ``ExpensesError/notInGroup(_:)`` when they are not in it.
-    private func members(of group: GroupID, seenBy user: UserID) async throws(ExpensesError) -> GroupMembers {
+    private func members(among people: Set<UserID> = [], of group: GroupID, seenBy user: UserID) async throws(ExpensesError) -> GroupMembers {
         let found: GroupMembers?
         do {
-            found = try await groups.members(of: group, seenBy: user)
+            found = try await groups.members(among: people, of: group, seenBy: user)
         } catch {
             throw .storeUnavailable("\(error)")
         }

@@ -202,9 +202,14 @@ public struct LiveGroupsService: GroupsService {
 }
 
 extension LiveGroupsService: GroupMembership {
-    public func members(of group: GroupID, seenBy user: UserID) async throws -> GroupMembers? {
-        guard let found = try await self.group(group, for: user) else { return nil }
-        return GroupMembers(members: Set(found.members), archived: found.archived, simplifyDebts: found.simplifyDebts)
+    public func members(among people: Set<UserID>, of group: GroupID, seenBy user: UserID) async throws -> GroupMembers? {
+        let asked = people.union([user]).map(\.rawValue)
+        return try await store.read { db -> GroupMembers? in
+            guard let record = try db.group(id: group.rawValue) else { return nil }
+            let members = try db.members(of: group.rawValue, among: asked)
+            guard members.contains(user.rawValue) else { return nil }
+            return GroupMembers(members: Set(members.map(UserID.init(rawValue:))), archived: record.archived, simplifyDebts: record.simplifyDebts)
+        }
     }
 }
 

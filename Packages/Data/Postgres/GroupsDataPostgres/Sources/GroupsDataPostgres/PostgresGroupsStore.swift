@@ -47,6 +47,11 @@ private struct Transaction: GroupsWriting {
         try db.rows("SELECT group_id FROM group_member WHERE user_id = $1 ORDER BY group_id", [user]).map { try $0.text(0) }
     }
 
+    func members(of group: String, among users: [String]) throws -> Set<String> {
+        guard !users.isEmpty else { return [] }
+        return Set(try db.rows("SELECT user_id FROM group_member WHERE group_id = $1 AND user_id = ANY($2)", [group, users]).map { try $0.text(0) })
+    }
+
     func insert(_ group: GroupRecord) throws {
         try db.execute(
             """
