@@ -190,6 +190,35 @@ struct TTYRendererTests {
         #expect(outputs[.highContrast]?.contains("\u{1B}[1;97;41m✗ Enter your email address.") == true)
     }
 
+    @Test("a list's details (balances) line up in a column after the widest label, in their tones; a very long label pushes only its own")
+    func columns() async {
+        let long = String(repeating: "Ω", count: 40)
+        let screen = Screen(
+            id: "friends", title: "Friends",
+            fields: [
+                Field(id: "back-first", label: "Filter", input: .text("")),
+                Field(id: "friend", label: "Open", input: .choice([
+                    Choice(id: "bob", label: "Bob Stone", detail: "owes you 5.00 EUR"), Choice(id: "sam", label: "Sam Park (contact)", detail: "you owe 3.00 EUR"),
+                    Choice(id: "cy", label: "Cy", detail: "settled up"), Choice(id: "long", label: long, detail: "settled up"),
+                ], selected: nil)),
+            ],
+            actions: [.back],
+            tones: [TonedPhrase("owes you 5.00 EUR", .positive), TonedPhrase("you owe 3.00 EUR", .negative)]
+        )
+        let plain = TextBuffer()
+        await TTYRenderer(keys: ScriptedKeys([]), output: plain, style: TerminalStyle(theme: .noColour), width: { 100 }).present(screen)
+        let grid = TerminalGrid(width: 100)
+        grid.write(plain.text)
+        let rows = ["Bob Stone", "Sam Park (contact)", "Cy"].compactMap { name in grid.lines.first { $0.contains(name) } }
+        let columns = rows.map { row in row.range(of: row.contains("owes") ? "owes" : row.contains("you owe") ? "you owe" : "settled").map { row.distance(from: row.startIndex, to: $0.lowerBound) } }
+        #expect(rows.count == 3 && Set(columns).count == 1, "\(rows)")
+        // Past the widest column a label keeps its detail two spaces after it.
+        #expect(grid.lines.contains { $0.contains(long + "  settled up") })
+        let dark = TextBuffer()
+        await TTYRenderer(keys: ScriptedKeys([]), output: dark, style: TerminalStyle(theme: .dark), width: { 100 }).present(screen)
+        #expect(dark.text.contains("\u{1B}[92mowes you 5.00 EUR\u{1B}[0m") && dark.text.contains("\u{1B}[93myou owe 3.00 EUR\u{1B}[0m"))
+    }
+
     @Test("money owed to the user and by them is drawn in two tones, in the text and in a list, wherever the phrase stands; without colour, as it is")
     func tones() async {
         let screen = Screen(

@@ -39,7 +39,7 @@ struct GroupsFlowTests {
     func tab() async throws {
         let (ada, _, trip, _) = try await trip()
         let flow = FlowTest { [fixture] router in GroupsFlow(user: ada.id, dependencies: fixture, router: router) }
-        await flow.expectText("Kyoto trip (trip): you are owed 15.00 EUR")
+        await flow.expectText("Kyoto trip (trip), you are owed 15.00 EUR")
         await flow.expectChild(GroupDetailFlow.self, producing: .closed)
         await flow.choose("group", "kyoto-trip")
         await flow.expectText("In all, you are owed 15.00 EUR.")
@@ -48,7 +48,7 @@ struct GroupsFlowTests {
         _ = try await fixture.expenses.settle(from: try #require(trip.members.last), to: ada.id, amount: Money(minorUnits: 1500, currency: .eur), day: Fixture.sunday, in: trip.id, by: ada.id)
         _ = try await fixture.groups.setArchived(true, trip.id, by: ada.id)
         await flow.tap("archived")
-        await flow.expectText("Kyoto trip (trip): settled up")
+        await flow.expectText("Kyoto trip (trip), settled up")
         await flow.tap("archived")
         await flow.expectText("No groups yet: make one for a trip, a home or a team.")
         await flow.tap("back")
@@ -145,7 +145,7 @@ struct GroupsFlowTests {
         #expect(await detail.startedChildren == ["SettleUpFlow"])
 
         let tab = FlowTest { [fixture] router in GroupsFlow(user: ada.id, dependencies: fixture, router: router) }
-        await tab.expectText("Kyoto trip (trip): you are owed 15.00 EUR")
+        await tab.expectText("Kyoto trip (trip), you are owed 15.00 EUR")
         await tab.expectChild(GroupDetailFlow.self, producing: .addExpense(trip))
         await tab.choose("group", "kyoto-trip")
         await tab.expectResult(GroupsFlow.FlowResult.addExpense(trip))

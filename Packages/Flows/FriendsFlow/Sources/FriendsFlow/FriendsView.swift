@@ -22,7 +22,8 @@ struct FriendsView: View {
         if state.rows.isEmpty {
             text.append(state.filter.isEmpty ? "No friends yet: add someone to share costs with." : "No friend matches \"\(state.filter)\".")
         } else {
-            let rows = state.rows.map { Choice(id: $0.id, label: "\($0.name)\($0.isContact ? " (contact)" : ""): \($0.balances)") }
+            // The balances as each row's detail: a terminal lines them up in a column.
+            let rows = state.rows.map { Choice(id: $0.id, label: "\($0.name)\($0.isContact ? " (contact)" : "")", detail: $0.balances) }
             // The list first: it is what the tab is for, and where the focus starts.
             fields.insert(Field(id: Self.friend, label: "Open", input: .choice(rows, selected: nil), hint: "a friend's balances and shared expenses"), at: 0)
             if state.rows.count < state.matching {

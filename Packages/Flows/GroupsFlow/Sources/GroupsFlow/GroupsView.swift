@@ -12,7 +12,8 @@ struct GroupsView: View {
         if state.rows.isEmpty {
             text.append(state.archived ? "No archived groups." : "No groups yet: make one for a trip, a home or a team.")
         } else {
-            let rows = state.rows.map { Choice(id: $0.id, label: "\($0.name) (\($0.kind)): \($0.standing)") }
+            // Where the user stands as each row's detail: a terminal lines them up in a column.
+            let rows = state.rows.map { Choice(id: $0.id, label: "\($0.name) (\($0.kind))", detail: $0.standing) }
             fields.append(Field(id: Self.group, label: "Open", input: .choice(rows, selected: nil), hint: "a group's members, balances and expenses"))
         }
         let switchList = Action(id: Self.archived, label: state.archived ? "Open groups" : "Archived groups")

@@ -246,8 +246,13 @@ extension TTYRenderer {
                 // Nothing chosen: a list to open one of (friends, expenses) shows its first
                 // options as a list, not an empty field.
                 var rows: [Row] = []
-                for option in options.prefix(Self.listPreview) {
-                    rows += Self.wrap([Span("  ")] + Self.toned(option.label, screen?.tones ?? []) + Self.detail(option), width: width, hanging: 2)
+                let previewed = Array(options.prefix(Self.listPreview))
+                let column = Self.labelColumn(previewed)
+                for option in previewed {
+                    rows += Self.wrap(
+                        [Span("  ")] + Self.toned(option.label, screen?.tones ?? []) + Self.detail(option, column: column, tones: screen?.tones ?? []),
+                        width: width, hanging: 2
+                    )
                 }
                 if options.count > Self.listPreview {
                     rows += Self.wrap([Span("  and \(options.count - Self.listPreview) more", .dim)], width: width, hanging: 2)
@@ -261,11 +266,12 @@ extension TTYRenderer {
             let shown = visible(options, for: field.id)
             if shown.isEmpty { rows += Self.wrap([Span("no option matches", .dim)], width: width) }
             var highlighted: Int?
+            let column = Self.labelColumn(shown)
             for (index, option) in shown.enumerated() {
                 let current = index == highlights[field.id]
                 if current { highlighted = rows.count }
                 let label = current ? [Span("› \(option.label)", .selected)] : [Span("  ")] + Self.toned(option.label, screen?.tones ?? [])
-                rows += Self.wrap(label + Self.detail(option), width: width, hanging: 2)
+                rows += Self.wrap(label + Self.detail(option, column: column, tones: screen?.tones ?? []), width: width, hanging: 2)
             }
             return (rows, nil, highlighted)
 
@@ -320,10 +326,26 @@ extension TTYRenderer {
     /// How many options a list with nothing chosen shows while another element has the focus.
     static let listPreview = 8
 
-    /// An option's detail (an email), dim after its label.
-    static func detail(_ option: Choice) -> Row {
-        option.detail.map { [Span("  " + $0, .dim)] } ?? []
+    /// An option's detail after its label: in its tones where the screen gives them (a balance
+    /// owed or owing), else dim (an email); with `column`, in a column of its own, the label
+    /// padded to that width, so that a list's balances line up.
+    static func detail(_ option: Choice, column: Int? = nil, tones: [TonedPhrase] = []) -> Row {
+        guard let detail = option.detail else { return [] }
+        let padding = column.map { max(0, $0 - DisplayWidth.of(option.label)) } ?? 0
+        let toned = Self.toned(detail, tones)
+        let hasTone = toned.contains { $0.look == .positive || $0.look == .negative }
+        return [Span(String(repeating: " ", count: 2 + padding))] + (hasTone ? toned : [Span(detail, .dim)])
     }
+
+    /// The widest label among `options` that have a detail, at most ``widestLabelColumn``:
+    /// where their details start; nil when none has one.
+    static func labelColumn(_ options: [Choice]) -> Int? {
+        let labels = options.filter { $0.detail != nil }.map { DisplayWidth.of($0.label) }
+        return labels.max().map { min($0, widestLabelColumn) }
+    }
+
+    /// Labels longer than this push their detail along rather than every detail of the list.
+    static let widestLabelColumn = 32
 
     // MARK: - Wrapping
 
