@@ -13,6 +13,7 @@ let package = Package(
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Domain/Friends"),
+        .package(path: "../../Domain/Groups"),
     ],
     targets: [
         .target(
@@ -23,6 +24,7 @@ let package = Package(
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
+                .product(name: "Groups", package: "Groups"),
             ]
         ),
     ]

@@ -1,6 +1,7 @@
 import Expenses
 import FlowKit
 import Friends
+import Groups
 import Primitives
 
 /// Settles up with someone: whom (everyone the user has an open balance or a suggested payment
@@ -41,6 +42,8 @@ public actor SettleUpFlow: InventoriedFlow {
         var expenses: any ExpensesService { get }
         /// The day it is now in the user's time zone: where the payment's day starts.
         var today: Day { get }
+        /// The groups' names, for the parts of an overall balance.
+        var groups: any GroupsService { get }
     }
 
     /// Every screen, action and message this flow can show, for coverage reports.
@@ -102,6 +105,24 @@ public actor SettleUpFlow: InventoriedFlow {
         }
     }
 
+    /// Settling overall: each person's balances within groups, in words, and that the payment
+    /// is recorded outside them (a group's part is settled from the group). Nothing when the
+    /// groups cannot be read: the overall balance stands alone.
+    private func groupParts(names: [UserID: String]) async -> [UserID: [String]] {
+        guard let inGroups = try? await dependencies.expenses.groupBalances(of: user), !inGroups.isEmpty else { return [:] }
+        let groups = ((try? await dependencies.groups.groups(of: user, archived: false)) ?? []) + ((try? await dependencies.groups.groups(of: user, archived: true)) ?? [])
+        let groupNames = Dictionary(groups.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var parts: [UserID: [String]] = [:]
+        for balance in inGroups where !balance.amount.isZero {
+            let name = names[balance.other] ?? "Someone"
+            parts[balance.other, default: []].append("Of it, in \(groupNames[balance.group] ?? "a group"): \(BalanceWords.sentence(balance.amount, name: name))")
+        }
+        for (person, lines) in parts {
+            parts[person] = lines.sorted() + ["A payment here is recorded outside any group; to settle a group's part, settle up from the group."]
+        }
+        return parts
+    }
+
     /// Everyone with an open balance or a suggested payment with the user, by the names the user
     /// knows them by (friends, accounts), anyone else as someone. With a friend given, only them.
     private func people() async throws(ExpensesError) -> [SettleUpViewState.Person] {
@@ -134,10 +155,14 @@ public actor SettleUpFlow: InventoriedFlow {
         }
         if let friend { order = order.filter { $0 == friend.id } }
         let names = ((try? await dependencies.friends.names(of: Set(order), for: user)) ?? [:]).mapValues(\.value)
+        let parts = group == nil ? await groupParts(names: names) : [:]
         order.sort { (names[$0] ?? "~", $0.rawValue) < (names[$1] ?? "~", $1.rawValue) }
         let labels = order.map { names[$0] ?? "Someone" }
         return zip(ElementID.readable(for: labels), order).map { id, other in
-            SettleUpViewState.Person(id: id, user: other, name: names[other] ?? "Someone", balances: byPerson[other] ?? [], suggested: suggested[other] ?? [])
+            SettleUpViewState.Person(
+                id: id, user: other, name: names[other] ?? "Someone", balances: byPerson[other] ?? [], suggested: suggested[other] ?? [],
+                groupParts: parts[other] ?? []
+            )
         }
     }
 }

@@ -45,7 +45,7 @@ struct SettleUpView: View {
             ]
             return Screen(
                 id: Self.screenID, title: "Settle up with \(person.name)",
-                text: person.sentences,
+                text: person.sentences + person.groupParts,
                 fields: fields,
                 actions: [
                     Action(id: Self.record, label: "Record the payment", role: .primary),

@@ -25,6 +25,8 @@ struct SettleUpViewState: Equatable, Sendable {
         var balances: [Money]
         /// The suggested payments between them and the user: positive when they pay the user.
         var suggested: [Money] = []
+        /// Settling the balances overall: each group's part of them, in words.
+        var groupParts: [String] = []
 
         /// The currencies to settle in: the balances' then the suggestions'.
         var currencies: [Currency] {
