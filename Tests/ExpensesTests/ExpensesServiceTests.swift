@@ -399,6 +399,7 @@ struct FailureInjectionTests {
             try inner.settlements(inGroup: group, offset: offset, limit: limit)
         }
         func forEachGroupBalance(_ body: (GroupBalanceRecord) throws -> Void) throws { try inner.forEachGroupBalance(body) }
+        func totals(inGroup group: String) throws -> (byMember: [SpendingRecord], byCategory: [SpendingRecord]) { try inner.totals(inGroup: group) }
         func insert(_ activity: ActivityRecord) throws { try step(); try inner.insert(activity) }
         func shareAnything(_ person: String, _ other: String) throws -> Bool { try inner.shareAnything(person, other) }
         func renamePerson(from: String, to: String) throws { try step(); try inner.renamePerson(from: from, to: to) }

@@ -136,6 +136,11 @@ struct GroupsServiceTests {
         #expect(try await world.within(trip.id, world.bob, world.ada) == -1000)
         let debts = try await world.expenses.debts(in: trip.id, for: world.cy)
         #expect(Set(debts.map { [$0.debtor, $0.creditor] }) == [[world.bob, world.ada], [world.cy, world.ada]])
+        // What the trip's expenses came to: each member's parts, and by category; nothing of the flat's.
+        let totals = try await world.expenses.totals(in: trip.id, for: world.bob)
+        #expect(Set(totals.byMember.map { "\($0.key) \($0.amount.minorUnits)" }) == Set([world.ada, world.bob, world.cy].map { "\($0.rawValue) 1000" }))
+        #expect(totals.byCategory.map { "\($0.key) \($0.amount.minorUnits)" } == ["food 3000"])
+        await #expect(throws: ExpensesError.notInGroup(trip.id)) { try await world.expenses.totals(in: trip.id, for: world.eve) }
         #expect(try await world.sound())
     }
 

@@ -25,6 +25,8 @@ struct GroupsPostgresTests {
             #expect(try await expenses.groupBalances(of: bob.id).map(\.amount) == [eur(1500)])
             #expect(try await expenses.debts(in: trip.id, for: ada.id) == [Debt(debtor: cy.id, creditor: bob.id, amount: eur(1500))])
             #expect(try await expenses.expenses(in: trip.id, for: ada.id, page: PageRequest()).map(\.id) == [dinner.id])
+            #expect(try await expenses.totals(in: trip.id, for: ada.id).byMember.map(\.amount) == [eur(1500), eur(1500)])
+            #expect(try await expenses.totals(in: trip.id, for: ada.id).byCategory.map(\.key) == ["food"])
             await #expect(throws: GroupsError.memberNotSettled(cy.id, balances: [eur(-1500)])) { try await groups.leave(trip.id, by: cy.id) }
             let payment = try await expenses.settle(from: cy.id, to: bob.id, amount: eur(1500), day: try Day("2026-11-23"), in: trip.id, by: cy.id)
             #expect(try await expenses.settlements(in: trip.id, for: bob.id, page: PageRequest()).map(\.id) == [payment.id])

@@ -209,6 +209,7 @@ let contractCalls: [Call] = {
         Call(id: "listGroupExpenses", method: "GET", template: "/groups/{groupId}/expenses", query: "limit=5"),
         Call(id: "listGroupSettlements", method: "GET", template: "/groups/{groupId}/settlements", query: "limit=5"),
         Call(id: "listGroupBalances", method: "GET", template: "/group-balances"),
+        Call(id: "getGroupTotals", method: "GET", template: "/groups/{groupId}/totals"),
         // Preferences
         Call(id: "getPreferences", method: "GET", template: "/preferences"),
         Call(id: "updatePreferences", method: "PUT", template: "/preferences", body: #"{"theme":"light","defaultCurrency":"JPY"}"#),

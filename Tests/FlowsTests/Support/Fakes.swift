@@ -123,6 +123,7 @@ struct FakeExpenses: ExpensesService, Fake {
     var groupBalances: (@Sendable (UserID) async throws(ExpensesError) -> [GroupBalance])?
     var groupExpenses: (@Sendable (GroupID, UserID, PageRequest) async throws(ExpensesError) -> [Expense])?
     var groupSettlements: (@Sendable (GroupID, UserID, PageRequest) async throws(ExpensesError) -> [Settlement])?
+    var groupTotals: (@Sendable (GroupID, UserID) async throws(ExpensesError) -> GroupTotals)?
     var otherwise: @Sendable (String) throws(ExpensesError) -> Never = { operation throws(ExpensesError) in
         unexpected(operation)
         throw .storeUnavailable("\(operation) is not part of this fake")
@@ -179,6 +180,9 @@ struct FakeExpenses: ExpensesService, Fake {
     }
     func settlements(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
         try await (groupSettlements ?? missing("settlements(in:)"))(group, user, page)
+    }
+    func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals {
+        try await (groupTotals ?? missing("totals(in:)"))(group, user)
     }
 }
 

@@ -44,5 +44,6 @@ extension EndpointRoutes {
         try serve(ExpensesAPI.listGroupExpenses) { input, user in try await expenses.expenses(in: input.0, for: user, page: input.1) }
         try serve(ExpensesAPI.listGroupSettlements) { input, user in try await expenses.settlements(in: input.0, for: user, page: input.1) }
         try serve(ExpensesAPI.listGroupBalances) { _, user in try await expenses.groupBalances(of: user) }
+        try serve(ExpensesAPI.getGroupTotals) { group, user in try await expenses.totals(in: group, for: user) }
     }
 }

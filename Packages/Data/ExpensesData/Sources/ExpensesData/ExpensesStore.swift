@@ -47,6 +47,9 @@ public protocol ExpensesReading {
     func expenseIDs(inGroup group: String, offset: Int, limit: Int) throws -> [String]
     /// The payments made within `group`, newest first.
     func settlements(inGroup group: String, offset: Int, limit: Int) throws -> [SettlementRecord]
+    /// The sums of the parts of `group`'s expenses by person, and of their amounts by category,
+    /// each per currency (a record's `group` is the person's id or the category).
+    func totals(inGroup group: String) throws -> (byMember: [SpendingRecord], byCategory: [SpendingRecord])
 
     /// Every expense's people, expense by expense (their rows together), then every payment,
     /// then every kept balance, a row at a time: what a recount of the whole ledger reads.

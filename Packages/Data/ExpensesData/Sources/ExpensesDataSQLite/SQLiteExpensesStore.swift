@@ -198,6 +198,23 @@ private struct Transaction: ExpensesWriting {
         ).map(settlement(from:))
     }
 
+    func totals(inGroup group: String) throws -> (byMember: [SpendingRecord], byCategory: [SpendingRecord]) {
+        let byMember = try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT person.user_id, expense.currency, sum(person.part) FROM expense
+                JOIN expense_person AS person ON person.expense_id = expense.id
+                WHERE expense.group_id = ? AND person.part > 0
+                GROUP BY person.user_id, expense.currency
+                """),
+            arguments: [group]
+        ).map { SpendingRecord(group: $0[0], currency: $0[1], amount: $0[2]) }
+        let byCategory = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT category, currency, sum(amount) FROM expense WHERE group_id = ? GROUP BY category, currency"),
+            arguments: [group]
+        ).map { SpendingRecord(group: $0[0], currency: $0[1], amount: $0[2]) }
+        return (byMember, byCategory)
+    }
+
     func recentPeople(of user: String, scanning: Int) throws -> [String] {
         try String.fetchAll(
             db.cachedStatement(sql: """

@@ -84,6 +84,8 @@ public protocol ExpensesService: Sendable {
     func expenses(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
     /// The payments made within `group`, newest first, for one of its members.
     func settlements(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement]
+    /// What `group`'s expenses came to, by member and by category, for one of its members.
+    func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals
 }
 
 extension ExpensesService {

@@ -28,6 +28,31 @@ public struct GroupBalance: Equatable, Sendable {
     }
 }
 
+/// What a group's expenses came to: each member's parts summed, and the amounts by category,
+/// per currency (payments are not spending, and are left out).
+public struct GroupTotals: Equatable, Sendable {
+    public struct Line: Equatable, Sendable {
+        /// A member's id, or a category's name.
+        public let key: String
+        public let amount: Money
+
+        public init(key: String, amount: Money) {
+            self.key = key
+            self.amount = amount
+        }
+    }
+
+    /// Each member's parts, the largest first.
+    public let byMember: [Line]
+    /// Each category's amounts, the largest first.
+    public let byCategory: [Line]
+
+    public init(byMember: [Line], byCategory: [Line]) {
+        self.byMember = byMember
+        self.byCategory = byCategory
+    }
+}
+
 /// A group as the ledger needs to know it, seen by one of its members: which of the people
 /// asked about are in it.
 public struct GroupMembers: Equatable, Sendable {

@@ -578,6 +578,19 @@ extension LiveExpensesService {
     }
 }
 
+extension LiveExpensesService {
+    public func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals {
+        _ = try await members(of: group, seenBy: user)
+        let sums = try await storing { try await store.read { try $0.totals(inGroup: group.rawValue) } }
+        let lines = { (records: [SpendingRecord]) throws(ExpensesError) -> [GroupTotals.Line] in
+            try records.map { record throws(ExpensesError) in
+                GroupTotals.Line(key: record.group, amount: Money(minorUnits: record.amount, currency: try Self.currency(record.currency)))
+            }.sorted { ($1.amount.minorUnits, $0.key, $0.amount.currency.code) < ($0.amount.minorUnits, $1.key, $1.amount.currency.code) }
+        }
+        return GroupTotals(byMember: try lines(sums.byMember), byCategory: try lines(sums.byCategory))
+    }
+}
+
 extension LiveExpensesService: GroupBalanceReading {
     public func debts(in group: GroupID) async throws(ExpensesError) -> [Debt] {
         let records = try await storing { try await store.read { try $0.groupBalances(in: group.rawValue) } }

@@ -94,6 +94,13 @@ public actor GroupDetailFlow: InventoriedFlow {
                     model.said(group.archived ? "Archived." : "Saved.")
                 case .cancelled: break
                 }
+            case .totals:
+                guard let shown = model.shown else { break }
+                do throws(ExpensesError) {
+                    model.showTotals(try await dependencies.expenses.totals(in: shown.id, for: user))
+                } catch {
+                    model.failed(error.message)
+                }
             case .more:
                 model.more()
                 if let shown = model.shown { await load(shown.id, into: &model) }

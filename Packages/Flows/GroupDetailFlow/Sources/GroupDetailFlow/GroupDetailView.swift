@@ -9,6 +9,7 @@ struct GroupDetailView: View {
     static let addExpense: ElementID = "add-expense"
     static let settleUp: ElementID = "settle-up"
     static let editGroup: ElementID = "edit-group"
+    static let totals: ElementID = "totals"
 
     func screen(for state: GroupDetailViewState) -> Screen {
         guard let shown = state.shown else { return choosing(state) }
@@ -18,6 +19,7 @@ struct GroupDetailView: View {
         // An archived group takes nothing new; one the user is settled in has nothing for them to pay.
         var actions = shown.archived ? [] : [Action(id: Self.addExpense, label: "Add an expense", role: .primary)]
         if !shown.archived, shown.userHasBalance { actions.append(Action(id: Self.settleUp, label: "Settle up")) }
+        text += shown.totals
         if shown.lines.isEmpty {
             text.append("No expenses or payments in this group yet.")
         } else {
@@ -26,6 +28,8 @@ struct GroupDetailView: View {
                 hint: "newest first; open an expense"
             ))
             if shown.hasMore { actions.append(Action(id: Self.more, label: "Show more")) }
+            // What the expenses came to is read on request: it sums them all.
+            if shown.totals.isEmpty { actions.append(Action(id: Self.totals, label: "Totals")) }
         }
         return Screen(
             id: Self.screenID,

@@ -12,6 +12,7 @@ enum GroupDetailAction: ViewAction {
     case addExpense
     case settleUp
     case editGroup
+    case totals
     case back
 
     static func action(for event: UserEvent) -> Self? {
@@ -22,6 +23,7 @@ enum GroupDetailAction: ViewAction {
         case .tap(ScreenView.addExpense): .addExpense
         case .tap(ScreenView.settleUp): .settleUp
         case .tap(ScreenView.editGroup): .editGroup
+        case .tap(ScreenView.totals): .totals
         case .tap(.back), .back, .cancel: .back
         default: nil
         }

@@ -26,6 +26,8 @@ struct GroupDetailViewState: Equatable, Sendable {
         var archived = false
         /// Whether the user owes or is owed anything in the group.
         var userHasBalance = false
+        /// What the expenses came to, by member and by category, once asked for.
+        var totals: [String] = []
     }
 
     var shown: Shown?
@@ -69,7 +71,11 @@ struct GroupDetailViewModel: ViewModel {
         failed.failed(FlowInventory.anyDetail)
         var noticed = settled
         noticed.said(FlowInventory.anyDetail)
-        return [choosing.state, none.state, settled.state, owing.state, failed.state, noticed.state]
+        var totalled = owing
+        totalled.showTotals(GroupTotals(byMember: [.init(key: "me", amount: debt)], byCategory: [.init(key: "food", amount: debt)]))
+        var nothingSpent = settled
+        nothingSpent.showTotals(GroupTotals(byMember: [], byCategory: []))
+        return [choosing.state, none.state, settled.state, owing.state, failed.state, noticed.state, totalled.state, nothingSpent.state]
     }
 
     /// Expenses and payments shown before the user asks for more.
@@ -160,6 +166,18 @@ struct GroupDetailViewModel: ViewModel {
         )
         state.tones = tones
         state.phase = .idle
+    }
+
+    /// What the group's expenses came to: `Spent by member: you 45.00 EUR, Bob Stone 30.00 EUR.`
+    /// and `By category: food 60.00 EUR, general 15.00 EUR.`
+    mutating func showTotals(_ totals: GroupTotals) {
+        guard var shown = state.shown else { return }
+        let members = totals.byMember.map { "\(name(UserID(rawValue: $0.key))) \($0.amount)" }
+        let categories = totals.byCategory.map { "\($0.key) \($0.amount)" }
+        shown.totals = members.isEmpty
+            ? ["Nothing spent in this group yet."]
+            : ["Spent by member: \(members.joined(separator: ", ")).", "By category: \(categories.joined(separator: ", "))."]
+        state.shown = shown
     }
 
     /// A payment in words, from the user's side: `Bob Stone paid you 10.00 EUR.`

@@ -98,6 +98,9 @@ public enum ExpensesAPI {
         "listGroupSettlements", .get, "/groups/{groupId}/settlements", request: .path("groupId", Wire.groupID, query: Wire.page),
         response: .json(Wire.settlementList), problems: problems
     )
+    public static let getGroupTotals = Call<GroupID, GroupTotals>(
+        "getGroupTotals", .get, "/groups/{groupId}/totals", request: .path("groupId", Wire.groupID), response: .json(Wire.groupTotals), problems: problems
+    )
     public static let listGroupBalances = Call<Void, [GroupBalance]>(
         "listGroupBalances", .get, "/group-balances", request: .none, response: .json(Wire.groupBalances), problems: problems
     )

@@ -404,6 +404,24 @@ extension Wire {
         )
     }
 
+    static var groupTotals: WireValue<GroupTotals, Components.Schemas.GroupTotals> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var members: [GroupTotals.Line] = []
+                for line in wire.byMember { members.append(.init(key: line.key, amount: try money.read(line.amount, field))) }
+                var categories: [GroupTotals.Line] = []
+                for line in wire.byCategory { categories.append(.init(key: line.key, amount: try money.read(line.amount, field))) }
+                return GroupTotals(byMember: members, byCategory: categories)
+            },
+            write: { totals in
+                .init(
+                    byMember: totals.byMember.map { .init(key: $0.key, amount: money.write($0.amount)) },
+                    byCategory: totals.byCategory.map { .init(key: $0.key, amount: money.write($0.amount)) }
+                )
+            }
+        )
+    }
+
     static var groupBalances: WireValue<[GroupBalance], Components.Schemas.GroupBalanceList> {
         WireValue(
             read: { wire, field throws(APIProblem) in

@@ -107,6 +107,10 @@ public struct RemoteExpensesService: ExpensesService {
         try await connection.send(ExpensesAPI.listGroupSuggestedPayments, (group, currency))
     }
 
+    public func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals {
+        try await connection.send(ExpensesAPI.getGroupTotals, group)
+    }
+
     public func groupBalances(of user: UserID) async throws(ExpensesError) -> [GroupBalance] {
         try await connection.send(ExpensesAPI.listGroupBalances)
     }

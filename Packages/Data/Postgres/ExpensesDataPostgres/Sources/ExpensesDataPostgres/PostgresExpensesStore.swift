@@ -293,6 +293,22 @@ struct Transaction: ExpensesWriting {
         return 0
     }
 
+    func totals(inGroup group: String) throws -> (byMember: [SpendingRecord], byCategory: [SpendingRecord]) {
+        let byMember = try db.rows(
+            """
+            SELECT person.user_id, expense.currency, sum(person.part)::bigint FROM expense
+            JOIN expense_person AS person ON person.expense_id = expense.id
+            WHERE expense.group_id = $1 AND person.part > 0
+            GROUP BY person.user_id, expense.currency
+            """,
+            [group]
+        ).map { SpendingRecord(group: try $0.text(0), currency: try $0.text(1), amount: try $0.integer(2)) }
+        let byCategory = try db.rows(
+            "SELECT category, currency, sum(amount)::bigint FROM expense WHERE group_id = $1 GROUP BY category, currency", [group]
+        ).map { SpendingRecord(group: try $0.text(0), currency: try $0.text(1), amount: try $0.integer(2)) }
+        return (byMember, byCategory)
+    }
+
     func groupBalances(in group: String) throws -> [GroupBalanceRecord] {
         try db.rows(ExpensesQuery.balancesOfGroup, [group]).map(GroupBalanceRecord.init(row:))
     }

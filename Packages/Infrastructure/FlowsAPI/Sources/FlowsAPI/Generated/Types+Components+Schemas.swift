@@ -3496,6 +3496,54 @@ extension Components {
                 case amount
             }
         }
+        /// A member's parts (`key` their id), or a category's amounts (`key` its name), in one currency.
+        ///
+        /// - Remark: Generated from `#/components/schemas/GroupTotal`.
+        public struct GroupTotal: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GroupTotal/key`.
+            public var key: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GroupTotal/amount`.
+            public var amount: Components.Schemas.Money
+            /// Creates a new `GroupTotal`.
+            ///
+            /// - Parameters:
+            ///   - key:
+            ///   - amount:
+            public init(
+                key: Swift.String,
+                amount: Components.Schemas.Money
+            ) {
+                self.key = key
+                self.amount = amount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case key
+                case amount
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GroupTotals`.
+        public struct GroupTotals: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GroupTotals/byMember`.
+            public var byMember: [Components.Schemas.GroupTotal]
+            /// - Remark: Generated from `#/components/schemas/GroupTotals/byCategory`.
+            public var byCategory: [Components.Schemas.GroupTotal]
+            /// Creates a new `GroupTotals`.
+            ///
+            /// - Parameters:
+            ///   - byMember:
+            ///   - byCategory:
+            public init(
+                byMember: [Components.Schemas.GroupTotal],
+                byCategory: [Components.Schemas.GroupTotal]
+            ) {
+                self.byMember = byMember
+                self.byCategory = byCategory
+            }
+            public enum CodingKeys: String, CodingKey {
+                case byMember
+                case byCategory
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/GroupBalanceList`.
         public struct GroupBalanceList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/GroupBalanceList/balances`.

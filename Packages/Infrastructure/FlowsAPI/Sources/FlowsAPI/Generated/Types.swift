@@ -634,6 +634,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /groups/{groupId}/settlements`.
     /// - Remark: Generated from `#/paths//groups/{groupId}/settlements/get(listGroupSettlements)`.
     func listGroupSettlements(_ input: Operations.ListGroupSettlements.Input) async throws -> Operations.ListGroupSettlements.Output
+    /// What a group's expenses came to, by member and by category
+    ///
+    /// Each member's parts summed, and the expenses' amounts by category, per currency, the largest first; payments are not spending and are left out.
+    ///
+    /// - Remark: HTTP `GET /groups/{groupId}/totals`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/totals/get(getGroupTotals)`.
+    func getGroupTotals(_ input: Operations.GetGroupTotals.Input) async throws -> Operations.GetGroupTotals.Output
     /// The signed-in user's balances within each group they have one in
     ///
     /// Each pair's balance in a group is part of their overall balance (`/balances`).
@@ -1775,6 +1782,21 @@ extension APIProtocol {
         try await listGroupSettlements(Operations.ListGroupSettlements.Input(
             path: path,
             query: query,
+            headers: headers
+        ))
+    }
+    /// What a group's expenses came to, by member and by category
+    ///
+    /// Each member's parts summed, and the expenses' amounts by category, per currency, the largest first; payments are not spending and are left out.
+    ///
+    /// - Remark: HTTP `GET /groups/{groupId}/totals`.
+    /// - Remark: Generated from `#/paths//groups/{groupId}/totals/get(getGroupTotals)`.
+    public func getGroupTotals(
+        path: Operations.GetGroupTotals.Input.Path,
+        headers: Operations.GetGroupTotals.Input.Headers = .init()
+    ) async throws -> Operations.GetGroupTotals.Output {
+        try await getGroupTotals(Operations.GetGroupTotals.Input(
+            path: path,
             headers: headers
         ))
     }
