@@ -1,3 +1,4 @@
+import AddContactFlow
 import AddExpenseFlow
 import Accounts
 import Expenses
@@ -57,6 +58,8 @@ struct AddExpenseFlowTests {
         await fromPicking.tap("new-contact")
         await fromPicking.fill(["name": "Sam Park"])
         await fromPicking.skipScreen()
+        await fromPicking.cancel()
+        await fromPicking.expectScreen("pick-counterparty")
         await fromPicking.cancel()
         await fromPicking.expectResult(AddExpenseFlow.FlowResult.cancelled)
 
@@ -193,23 +196,62 @@ struct AddExpenseFlowTests {
         await flow.expectResult(PickCounterpartyFlow.FlowResult.picked([sam, bob]))
     }
 
-    @Test("leaving after adding a contact ends 'left' with the contact, which stays; leaving without ends 'cancelled'")
+    @Test("a contact added on the way (AddContact, stood in) is listed first and picked; leaving then ends 'left' with it, leaving without ends 'cancelled'")
     func leftWithContact() async throws {
         let (ada, _) = try await fixture.adaAndBob()
+        let sam = Friend(id: UserID(rawValue: "sam"), name: try DisplayName("Sam Park"), kind: .contact(email: nil))
         let flow = FlowTest { [fixture] router in PickCounterpartyFlow(user: ada.id, dependencies: fixture, router: router) }
         await flow.expectScreen("pick-counterparty")
+        await flow.expectChild(AddContactFlow.self, producing: .added(sam))
         await flow.tap("new-contact")
-        await flow.fill(["name": "Sam Park"])
-        await flow.skipScreen()
-        await flow.tap("add")
-        await flow.expectText("Sam Park is now one of your contacts, and picked.")
+        let screen = await flow.expectScreen("pick-counterparty")
+        #expect(screen?.status == .notice("Sam Park is now one of your contacts, and picked."))
+        #expect(screen?.field("with")?.input == .multiChoice([
+            Choice(id: "sam-park", label: "Sam Park", detail: "a contact"),
+            Choice(id: "bob-stone", label: "Bob Stone", detail: "bob@example.com"),
+        ], selected: ["sam-park"]))
+        await flow.expectChild(AddContactFlow.self, producing: .cancelled)
+        await flow.tap("new-contact")
+        await flow.expectScreen("pick-counterparty")
         await flow.cancel()
-        let sam = try #require(try await fixture.friends.friends(of: ada.id).first { $0.name.value == "Sam Park" })
         await flow.expectResult(PickCounterpartyFlow.FlowResult.left(added: [sam]))
 
         let untouched = FlowTest { [fixture] router in PickCounterpartyFlow(user: ada.id, dependencies: fixture, router: router) }
         await untouched.expectScreen("pick-counterparty")
         await untouched.back()
         await untouched.expectResult(PickCounterpartyFlow.FlowResult.cancelled)
+    }
+
+    @Test("AddContact adds a contact through the Friends domain, refusing a name taken under its field; leaving writes nothing")
+    func addContact() async throws {
+        let (ada, _) = try await fixture.adaAndBob()
+        _ = try await fixture.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
+        let flow = FlowTest { [fixture] router in AddContactFlow(user: ada.id, dependencies: fixture, router: router) }
+        await flow.expectScreen("add-contact")
+        await flow.fill(["name": "Sam Park"])
+        await flow.skipScreen()
+        await flow.fill(["email": "dee@"])
+        await flow.expectError("email", EmailAddress.Problem.shape.message)
+        await flow.tap("add")
+        await flow.expectError("email", EmailAddress.Problem.shape.message)
+        await flow.fill(["email": "dee@example.com"])
+        await flow.skipScreen()
+        await flow.tap("add")
+        await flow.skipScreen()
+        await flow.expectError("name", FriendsError.contactNameTaken(try DisplayName("Sam Park")).message)
+        await flow.fill(["name": "Dee Dee"])
+        await flow.skipScreen()
+        await flow.tap("add")
+        let dee = try #require(try await fixture.friends.friends(of: ada.id).first { $0.name.value == "Dee Dee" })
+        #expect(dee.kind == .contact(email: try EmailAddress("dee@example.com")))
+        await flow.expectResult(AddContactFlow.FlowResult.added(dee))
+
+        let before = try await fixture.friends.friends(of: ada.id)
+        let left = FlowTest { [fixture] router in AddContactFlow(user: ada.id, dependencies: fixture, router: router) }
+        await left.fill(["name": "Eve Adams"])
+        await left.skipScreen()
+        await left.cancel()
+        await left.expectResult(AddContactFlow.FlowResult.cancelled)
+        #expect(try await fixture.friends.friends(of: ada.id) == before)
     }
 }

@@ -1,4 +1,5 @@
 import Accounts
+import AddContactFlow
 import CreateGroupFlow
 import EditGroupFlow
 import ExpenseDetailFlow
@@ -104,6 +105,32 @@ struct GroupsFlowTests {
         #expect(await sent.draft == GroupDraft(name: "Kyoto trip", kind: .trip, currency: .jpy, simplifyDebts: false, members: [bob.id]))
         await flow.cancel()
         await flow.expectResult(CreateGroupFlow.FlowResult.cancelled)
+    }
+
+    @Test("a contact added on the way (AddContact, stood in) is a member at once; leaving after it ends 'left' with the contact, and no group")
+    func newContactOnTheWay() async throws {
+        let (ada, _) = try await fixture.adaAndBob()
+        let flow = FlowTest { [fixture] router in CreateGroupFlow(user: ada.id, dependencies: fixture, router: router) }
+        await flow.fill(["name": "Kyoto trip"])
+        await flow.skipScreen()
+        await flow.choose("members", "bob-stone")
+        await flow.skipScreen()
+        // The contact is written as AddContact would, while its form is open.
+        let cy = try await fixture.friends.addContact(name: "Cy Young", email: nil, by: ada.id)
+        await flow.expectChild(AddContactFlow.self, producing: .added(cy))
+        await flow.tap("new-contact")
+        let screen = await flow.expectScreen("create-group")
+        #expect(screen?.status == .notice("Cy Young is now one of your contacts, and a member."))
+        #expect(screen?.field("members")?.input == .multiChoice([
+            Choice(id: "cy-young", label: "Cy Young", detail: "contact"),
+            Choice(id: "bob-stone", label: "Bob Stone"),
+        ], selected: ["cy-young", "bob-stone"]))
+        await flow.expectChild(AddContactFlow.self, producing: .cancelled)
+        await flow.tap("new-contact")
+        await flow.expectScreen("create-group")
+        await flow.cancel()
+        await flow.expectResult(CreateGroupFlow.FlowResult.left(added: [cy]))
+        #expect(try await fixture.groups.groups(of: ada.id, archived: false).isEmpty)
     }
 
     @Test("leaving CreateGroup after filling it in writes no group")

@@ -14,6 +14,7 @@ let package = Package(
         .package(path: "../../Domain/Friends"),
         .package(path: "../../Domain/Groups"),
         .package(path: "../../Domain/Preferences"),
+        .package(path: "../AddContactFlow"),
     ],
     targets: [
         .target(
@@ -25,6 +26,7 @@ let package = Package(
                 .product(name: "Friends", package: "Friends"),
                 .product(name: "Groups", package: "Groups"),
                 .product(name: "Preferences", package: "Preferences"),
+                .product(name: "AddContactFlow", package: "AddContactFlow"),
             ]
         ),
     ]

@@ -12,6 +12,7 @@ let package = Package(
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Domain/Friends"),
+        .package(path: "../AddContactFlow"),
     ],
     targets: [
         .target(
@@ -21,6 +22,7 @@ let package = Package(
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
+                .product(name: "AddContactFlow", package: "AddContactFlow"),
             ]
         ),
     ]

@@ -1,5 +1,6 @@
 import AccountFlow
 import Accounts
+import AddContactFlow
 import AddExpenseFlow
 import AddFriendFlow
 import AppFlow
@@ -76,8 +77,14 @@ public enum FlowCatalog {
         ) { user, container, router in
             AddExpenseFlow(user: user.id, dependencies: container, router: router)
         },
-        FlowEntry(PickCounterpartyFlow.self, "Choose friends and contacts to share an expense with, or add a new contact (signs in first if needed)") { user, container, router in
+        FlowEntry(
+            PickCounterpartyFlow.self, "Choose friends and contacts to share an expense with, or add a new contact (signs in first if needed)",
+            children: [AddContactFlow.self]
+        ) { user, container, router in
             PickCounterpartyFlow(user: user.id, dependencies: container, router: router)
+        },
+        FlowEntry(AddContactFlow.self, "Add a contact: someone without an account, by name and optionally an email (signs in first if needed)") { user, container, router in
+            AddContactFlow(user: user.id, dependencies: container, router: router)
         },
         FlowEntry(SettleUpFlow.self, "Record a payment that settles a balance, whole or in part (signs in first if needed)") { user, container, router in
             SettleUpFlow(user: user.id, dependencies: container, router: router)
@@ -88,7 +95,10 @@ public enum FlowCatalog {
         ) { user, container, router in
             GroupsFlow(user: user.id, dependencies: container, router: router)
         },
-        FlowEntry(CreateGroupFlow.self, "Make a group of friends and contacts: a trip, a home, a couple or a team (signs in first if needed)") { user, container, router in
+        FlowEntry(
+            CreateGroupFlow.self, "Make a group of friends and contacts: a trip, a home, a couple or a team (signs in first if needed)",
+            children: [AddContactFlow.self]
+        ) { user, container, router in
             CreateGroupFlow(user: user.id, dependencies: container, router: router)
         },
         FlowEntry(

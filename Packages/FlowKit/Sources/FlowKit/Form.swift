@@ -1,18 +1,21 @@
 /// A screen that is one form: fields the user types into, one action that sends them, and a
-/// way out. Its actions are a ``FormAction`` and its flow runs it with
+/// way out (and, at most, a few actions of its own, such as starting a child on the way). Its actions are a ``FormAction`` and its flow runs it with
 /// ``ScreenPresenter/runForm(_:isolation:send:)``.
 public protocol FormView: View {
     /// The action that sends the form.
     static var send: ElementID { get }
 }
 
-/// What the user can do on a ``FormView``'s screen: type into a field, send the form, or leave.
+/// What the user can do on a ``FormView``'s screen: type into a field, send the form, tap one of
+/// its other actions, or leave.
 public enum FormAction<ScreenView: FormView>: ViewAction {
     /// A field as typed: which, and its text.
     case typed(ElementID, String)
     /// A choice made: which field, and the options now chosen.
     case chosen(ElementID, [ElementID])
     case send
+    /// Another action on the screen.
+    case tapped(ElementID)
     case cancel
 
     public static func action(for event: UserEvent) -> Self? {
@@ -21,6 +24,7 @@ public enum FormAction<ScreenView: FormView>: ViewAction {
         case .choose(let field, let options): .chosen(field, options)
         case .tap(ScreenView.send): .send
         case .tap(.cancel), .back, .cancel: .cancel
+        case .tap(let action): .tapped(action)
         default: nil
         }
     }
@@ -44,8 +48,8 @@ extension FormViewModel {
 extension ScreenPresenter {
     /// Runs a form until the service takes it or the user leaves: every typed field goes to the
     /// ViewModel; a send that passes ``FormViewModel/checkAll()`` goes to `send`, whose refusal
-    /// the ViewModel shows before the user goes on. The service's answer, or nil when the user
-    /// left.
+    /// the ViewModel shows before the user goes on; another action goes to `tapped`. The
+    /// service's answer, or nil when the user left.
     ///
     /// A form flow's whole `perform()`:
     ///
@@ -58,7 +62,8 @@ extension ScreenPresenter {
     public func runForm<Form: FormView, Model: FormViewModel, Value>(
         _ model: Model,
         isolation: isolated (any Actor)? = #isolation,
-        send: (Model) async throws(Model.Failure) -> Value
+        send: (Model) async throws(Model.Failure) -> Value,
+        tapped: (ElementID, inout Model) async -> Void = { _, _ in }
     ) async -> Value? where Action == FormAction<Form>, Model.ViewState == Form.ViewState {
         var model = model
         return await run(model.state) { action, view -> Value?? in
@@ -70,6 +75,8 @@ extension ScreenPresenter {
             case .send:
                 guard model.checkAll() else { break }
                 if let value = await view.submit(&model, send) { return .some(value) }
+            case .tapped(let action):
+                await tapped(action, &model)
             case .cancel:
                 return .some(nil)
             }

@@ -1,27 +1,43 @@
+import AddContactFlow
 import FlowKit
 import Friends
 import Groups
 import Preferences
 import Primitives
 
-/// Makes a group: its name, its kind, its members (the user's friends and contacts), its
-/// currency and whether it simplifies debts. The user is its first member.
+/// Makes a group: its name, its kind, its members (the user's friends and contacts, and new
+/// contacts added on the way with AddContact), its currency and whether it simplifies debts.
+/// The user is its first member.
 public actor CreateGroupFlow: InventoriedFlow {
     /// How the form ended.
     public enum FlowResult: FlowOutcome {
         /// The group was made.
         case created(Group)
+        /// The user left after adding new contacts, which stay (each was confirmed on its own);
+        /// no group was made.
+        case left(added: [Friend])
         /// The user left; nothing was written.
         case cancelled
 
+        public var status: FlowOutcomeStatus {
+            switch self {
+            case .created: .completed
+            case .left: .declined
+            case .cancelled: .cancelled
+            }
+        }
+
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .created(let group) = self { try container.encode(group, forKey: "group") }
+            switch self {
+            case .created(let group): try container.encode(group, forKey: "group")
+            case .left(let added): try container.encode(added, forKey: "added")
+            case .cancelled: break
+            }
         }
     }
 
     /// What the flow needs from the app.
-    public protocol Dependencies: Sendable {
-        var friends: any FriendsService { get }
+    public protocol Dependencies: AddContactFlow.Dependencies {
         var groups: any GroupsService { get }
         var preferences: any PreferencesService { get }
     }
@@ -51,9 +67,17 @@ public actor CreateGroupFlow: InventoriedFlow {
         } catch {
             model.loadFailed(error.message)
         }
+        var added: [Friend] = []
         let created = await presenter.runForm(model) { model throws(GroupsError) in
             try await dependencies.groups.create(model.draft, by: user)
+        } tapped: { action, model in
+            guard action == CreateGroupView.newContact,
+                case .added(let contact) = await presenter.router.start(AddContactFlow(user: user, dependencies: dependencies, router: presenter.router))
+            else { return }
+            added.append(contact)
+            model.added(contact)
         }
-        return created.map(FlowResult.created) ?? .cancelled
+        if let created { return .created(created) }
+        return added.isEmpty ? .cancelled : .left(added: added)
     }
 }

@@ -9,10 +9,11 @@ struct CreateGroupView: FormView {
     static let currency: ElementID = "currency"
     static let simplify: ElementID = "simplify"
     static let send: ElementID = "create"
+    static let newContact: ElementID = "new-contact"
 
     func screen(for state: CreateGroupViewState) -> Screen {
         var text = ["A group keeps the costs of a trip, a home or a team apart: its members share them there and settle up within it."]
-        if state.friends.isEmpty { text.append("You have no friends or contacts to add yet: the group starts with you, and you can add members later.") }
+        if state.friends.isEmpty { text.append("You have no friends or contacts yet: add a new contact, or start the group alone and add members later.") }
         return Screen(
             id: Self.screenID,
             title: "New group",
@@ -29,6 +30,7 @@ struct CreateGroupView: FormView {
             ],
             actions: [
                 Action(id: Self.send, label: "Create group", role: .primary),
+                Action(id: Self.newContact, label: "Add a new contact"),
                 .cancel,
             ],
             status: state.phase.status(busy: "Creating the group") ?? state.notice.map(ScreenStatus.notice)

@@ -32,8 +32,13 @@ struct CreateGroupViewModel: FormViewModel {
         var unloaded = CreateGroupViewModel(currency: .eur)
         unloaded.loadFailed(FlowInventory.anyDetail)
         var withFriends = CreateGroupViewModel(currency: .eur)
-        if let name = try? DisplayName("Someone") { withFriends.loaded([Friend(id: UserID(rawValue: "someone"), name: name, kind: .contact(email: nil))]) }
-        return [CreateGroupViewModel(currency: .eur).state, saving.state, unloaded.state, withFriends.state] + refusals.map { error in
+        var added = withFriends
+        if let name = try? DisplayName("Someone") {
+            let someone = Friend(id: UserID(rawValue: "someone"), name: name, kind: .contact(email: nil))
+            withFriends.loaded([someone])
+            added.added(someone)
+        }
+        return [CreateGroupViewModel(currency: .eur).state, saving.state, unloaded.state, withFriends.state, added.state] + refusals.map { error in
             var model = withFriends
             model.failed(error)
             return model.state
@@ -53,6 +58,15 @@ struct CreateGroupViewModel: FormViewModel {
         // A contact says so beside the name, so that the name alone picks them (`--set members=Sam Park`).
         state.friends = zip(ids, friends).map { Choice(id: $0, label: $1.name.value, detail: $1.isContact ? "contact" : nil) }
         people = Dictionary(uniqueKeysWithValues: zip(ids, friends.map(\.id)))
+    }
+
+    /// A contact just added is listed first and picked.
+    mutating func added(_ contact: Friend) {
+        let id = ElementID.readable(for: state.friends.map(\.label) + [contact.name.value]).last ?? "option"
+        state.friends.insert(Choice(id: id, label: contact.name.value, detail: "contact"), at: 0)
+        people[id] = contact.id
+        chose(CreateGroupView.members, [id] + state.picked)
+        state.notice = "\(contact.name.value) is now one of your contacts, and a member."
     }
 
     mutating func loadFailed(_ message: String) {

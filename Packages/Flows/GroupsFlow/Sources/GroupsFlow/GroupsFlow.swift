@@ -97,6 +97,7 @@ public actor GroupsFlow: InventoriedFlow {
     private func createGroup() async -> String? {
         switch await router.start(CreateGroupFlow(user: user, dependencies: dependencies, router: router)) {
         case .created(let group): "Made \(group.name)."
+        case .left(let added): "No group was made; \(added.map(\.name.value).listedInWords) stay\(added.count == 1 ? "s" : "") among your contacts."
         case .cancelled: nil
         }
     }

@@ -1,3 +1,4 @@
+import AddContactFlow
 import Expenses
 import FlowKit
 import Friends
@@ -5,7 +6,7 @@ import Primitives
 
 /// Chooses whom an expense is shared with, among the user's friends and contacts: the ones in
 /// their latest expenses first, filtered as they type. Someone not in the list can be added as
-/// a new contact on the spot (through the Friends domain) and is picked at once.
+/// a new contact on the spot (AddContact) and is picked at once.
 public actor PickCounterpartyFlow: InventoriedFlow {
     /// How choosing ended.
     public enum FlowResult: FlowOutcome {
@@ -35,8 +36,7 @@ public actor PickCounterpartyFlow: InventoriedFlow {
     }
 
     /// What the flow needs from the app.
-    public protocol Dependencies: Sendable {
-        var friends: any FriendsService { get }
+    public protocol Dependencies: AddContactFlow.Dependencies {
         var expenses: any ExpensesService { get }
     }
 
@@ -68,24 +68,9 @@ public actor PickCounterpartyFlow: InventoriedFlow {
             case .done:
                 if model.canFinish { return .picked(model.pickedFriends) }
             case .newContact:
-                model.newContact()
-            case .nameChanged(let name):
-                model.nameChanged(name)
-            case .emailChanged(let email):
-                model.emailChanged(email)
-            case .add:
-                guard model.state.step == .newContact else { break }
-                model.busy()
-                await view.show(model.state)
-                let email = model.state.email.text.trimmingWhitespace()
-                do throws(FriendsError) {
-                    model.added(try await dependencies.friends.addContact(name: model.state.name.text, email: email.isEmpty ? nil : email, by: user))
-                } catch {
-                    model.failed(error)
+                if case .added(let contact) = await presenter.router.start(AddContactFlow(user: user, dependencies: dependencies, router: presenter.router)) {
+                    model.added(contact)
                 }
-            case .back:
-                guard model.state.step == .newContact else { return model.leaving }
-                model.backToPicking()
             case .cancel:
                 return model.leaving
             }

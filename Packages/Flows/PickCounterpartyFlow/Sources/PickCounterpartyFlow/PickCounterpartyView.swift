@@ -1,54 +1,31 @@
 import FlowKit
 
-/// Draws the choice of people an expense is with, and the form for a new contact. Its
-/// identifiers are the contract scripts use.
+/// Draws the choice of people an expense is with. Its identifiers are the contract scripts use.
 struct PickCounterpartyView: View {
     static let screenID: ScreenID = "pick-counterparty"
     static let with: ElementID = "with"
     static let done: ElementID = "done"
     static let newContact: ElementID = "new-contact"
-    static let name: ElementID = "name"
-    static let email: ElementID = "email"
-    static let add: ElementID = "add"
 
     func screen(for state: PickCounterpartyViewState) -> Screen {
-        switch state.step {
-        case .pick:
-            let options = state.people.map { Choice(id: $0.id, label: $0.friend.name.value, detail: $0.detail) }
-            return Screen(
-                id: Self.screenID,
-                title: "Who shares it?",
-                text: [
-                    state.people.isEmpty
-                        ? "You are in it. You have no friends or contacts yet: add a new contact, or go on for a personal expense."
-                        : "You are in it. Pick the others, most recent first (none for a personal expense); typing filters the list.",
-                ],
-                fields: [
-                    Field(id: Self.with, label: "With", input: .multiChoice(options, selected: state.picked), hint: "by name or email", error: state.pickError, isOptional: true),
-                ],
-                actions: [
-                    Action(id: Self.done, label: "Done", role: .primary),
-                    Action(id: Self.newContact, label: "Add a new contact"),
-                    .cancel,
-                ],
-                status: state.notice.map(ScreenStatus.notice) ?? state.phase.status(busy: "Loading your friends")
-            )
-        case .newContact:
-            return Screen(
-                id: Self.screenID,
-                title: "Add a new contact",
-                text: ["Someone without an account: they share expenses like anyone, and can link an account later."],
-                fields: [
-                    Field(id: Self.name, label: "Name", entry: state.name, hint: "1 to 50 characters"),
-                    Field(id: Self.email, label: "Their email", entry: state.email, hint: "optional: links them when they sign up", isOptional: true),
-                ],
-                actions: [
-                    Action(id: Self.add, label: "Add and pick", role: .primary),
-                    Action(id: .back, label: "Back"),
-                    .cancel,
-                ],
-                status: state.phase.status(busy: "Adding")
-            )
-        }
+        let options = state.people.map { Choice(id: $0.id, label: $0.friend.name.value, detail: $0.detail) }
+        return Screen(
+            id: Self.screenID,
+            title: "Who shares it?",
+            text: [
+                state.people.isEmpty
+                    ? "You are in it. You have no friends or contacts yet: add a new contact, or go on for a personal expense."
+                    : "You are in it. Pick the others, most recent first (none for a personal expense); typing filters the list.",
+            ],
+            fields: [
+                Field(id: Self.with, label: "With", input: .multiChoice(options, selected: state.picked), hint: "by name or email", error: state.pickError, isOptional: true),
+            ],
+            actions: [
+                Action(id: Self.done, label: "Done", role: .primary),
+                Action(id: Self.newContact, label: "Add a new contact"),
+                .cancel,
+            ],
+            status: state.notice.map(ScreenStatus.notice) ?? state.phase.status(busy: "Loading your friends")
+        )
     }
 }

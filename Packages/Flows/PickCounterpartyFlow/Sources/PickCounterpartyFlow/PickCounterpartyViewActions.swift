@@ -7,10 +7,6 @@ enum PickCounterpartyAction: ViewAction {
     case picked([ElementID])
     case done
     case newContact
-    case nameChanged(String)
-    case emailChanged(String)
-    case add
-    case back
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
@@ -18,11 +14,7 @@ enum PickCounterpartyAction: ViewAction {
         case .choose(ScreenView.with, let ids): .picked(ids)
         case .tap(ScreenView.done): .done
         case .tap(ScreenView.newContact): .newContact
-        case .fill(ScreenView.name, let value): .nameChanged(value)
-        case .fill(ScreenView.email, let value): .emailChanged(value)
-        case .tap(ScreenView.add): .add
-        case .tap(.back), .back: .back
-        case .tap(.cancel), .cancel: .cancel
+        case .tap(.cancel), .back, .cancel: .cancel
         default: nil
         }
     }

@@ -23,17 +23,9 @@ struct PickCounterpartyViewState: Equatable, Sendable {
         }
     }
 
-    enum Step: Equatable, Sendable {
-        case pick
-        case newContact
-    }
-
     var people: [Person] = []
     var picked: [ElementID] = []
     var pickError: String?
-    var step = Step.pick
-    var name = TextEntry()
-    var email = TextEntry()
     var notice: String?
     var phase = Phase.idle
 }
@@ -50,15 +42,7 @@ struct PickCounterpartyViewModel: ViewModel {
         var unread = PickCounterpartyViewModel(friends: [], recent: [], picked: [])
         unread.failedToLoad(.storeUnavailable(FlowInventory.anyDetail))
         states.append(unread.state)
-        var adding = PickCounterpartyViewModel(friends: [], recent: [], picked: [])
-        adding.newContact()
-        states.append(adding.state)
-        for error in [FriendsError.invalidName(.empty), .contactEmailTaken(FlowInventory.anyDetail), .storeUnavailable(FlowInventory.anyDetail)] {
-            var failing = adding
-            failing.failed(error)
-            states.append(failing.state)
-        }
-        var added = adding
+        var added = PickCounterpartyViewModel(friends: [], recent: [], picked: [])
         added.added(bob)
         states.append(added.state)
         return states
@@ -110,33 +94,6 @@ struct PickCounterpartyViewModel: ViewModel {
     var canFinish: Bool { state.pickError == nil && !loadFailed }
     private(set) var loadFailed = false
 
-    mutating func newContact() {
-        state.step = .newContact
-        state.name = TextEntry()
-        state.email = TextEntry()
-        state.notice = nil
-        state.phase = .idle
-    }
-
-    mutating func nameChanged(_ name: String) {
-        state.name = TextEntry(name)
-        state.phase = .idle
-    }
-
-    mutating func emailChanged(_ email: String) {
-        state.email = TextEntry(email)
-        state.phase = .idle
-    }
-
-    mutating func backToPicking() {
-        state.step = .pick
-        state.phase = .idle
-    }
-
-    mutating func busy() {
-        state.phase = .loading
-    }
-
     mutating func failedToLoad(_ error: FriendsError) {
         loadFailed = true
         state.phase = .failed(error.message + " Cancel, and try again later.")
@@ -157,18 +114,7 @@ struct PickCounterpartyViewModel: ViewModel {
         let id = ElementID.readable(for: taken + [friend.name.value]).last ?? "option"
         state.people.insert(PickCounterpartyViewState.Person(id: id, friend: friend), at: 0)
         state.picked.insert(id, at: 0)
-        state.step = .pick
         state.phase = .idle
         state.notice = "\(friend.name.value) is now one of your contacts, and picked."
-    }
-
-    /// A refusal goes under the field it is about; anything else is the screen's error.
-    mutating func failed(_ error: FriendsError) {
-        switch error {
-        case .invalidName, .contactNameTaken: state.name.error = error.message
-        case .invalidEmail, .emailHasAccount, .contactEmailTaken: state.email.error = error.message
-        default: state.phase = .failed(error.message)
-        }
-        if state.name.error != nil || state.email.error != nil { state.phase = .idle }
     }
 }
