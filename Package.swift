@@ -197,6 +197,8 @@ let package = Package(
         ),
 
         // MARK: - Benchmarks
+        // The arithmetic the benchmarks print their figures with.
+        .target(name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport"),
         // The baseline for the start-up benchmark: a hello world built exactly like `flows`.
         .executableTarget(name: "hello", path: "Benchmarks/hello"),
         // The same with swift-argument-parser: the floor for any command-line tool built on it.
@@ -208,20 +210,20 @@ let package = Package(
         // The harness, timed in process: a scripted SignUp run and the whole golden suite.
         .executableTarget(
             name: "flows-bench",
-            dependencies: ["FlowsApp", .product(name: "FlowTesting", package: "FlowTesting")],
+            dependencies: ["FlowsApp", "BenchmarkSupport", .product(name: "FlowTesting", package: "FlowTesting")],
             path: "Benchmarks/flows-bench"
         ),
         // The Friends tab and a friend's preview with 1,000 friends and 100,000 shared expenses.
         .executableTarget(
             name: "friends-bench",
-            dependencies: ["FlowsApp", .product(name: "FlowKit", package: "FlowKit"), .product(name: "Primitives", package: "Primitives")]
+            dependencies: ["FlowsApp", "BenchmarkSupport", .product(name: "FlowKit", package: "FlowKit"), .product(name: "Primitives", package: "Primitives")]
                 + accountsModules + expensesModules + friendsModules,
             path: "Benchmarks/friends-bench"
         ),
         // A group of 50 with 100,000 expenses: the Groups tab, GroupDetail, adding in a group.
         .executableTarget(
             name: "groups-bench",
-            dependencies: ["FlowsApp", .product(name: "FlowKit", package: "FlowKit"), .product(name: "Primitives", package: "Primitives")]
+            dependencies: ["FlowsApp", "BenchmarkSupport", .product(name: "FlowKit", package: "FlowKit"), .product(name: "Primitives", package: "Primitives")]
                 + accountsModules + expensesModules + friendsModules + groupsModules,
             path: "Benchmarks/groups-bench"
         ),

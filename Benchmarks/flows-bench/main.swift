@@ -1,18 +1,10 @@
+import BenchmarkSupport
 import FlowTesting
 import FlowsApp
 import Foundation
 
 // In-process benchmarks of the harness (Scripts/bench): one scripted SignUp run, and the whole
 // golden suite. Prints figures; asserts nothing.
-
-func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
 
 let runs = Int(ProcessInfo.processInfo.environment["RUNS"] ?? "") ?? 200
 let clock = ContinuousClock()

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Accounts
 import Expenses
 import FlowKit
@@ -12,16 +13,6 @@ import Primitives
 //   - the Friends tab's first screen, from launching the flow to the screen presented;
 //   - a preview's first page, from choosing a friend on the tab to their preview presented.
 // Prints figures; asserts nothing. FRIENDS and SHARED scale the data set.
-
-func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return 0 }
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
 
 /// Answers the tab's first screen by opening its first friend, the preview by leaving it, and
 /// the tab shown again by leaving it too; notes when each screen arrived.

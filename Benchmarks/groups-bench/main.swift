@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Accounts
 import Expenses
 import FlowKit
@@ -15,16 +16,6 @@ import Primitives
 //   - adding an expense in the group against adding one outside any group, through the
 //     service, in the same run, alternating blocks, and their ratio.
 // Prints figures; asserts nothing. MEMBERS, GROUP_EXPENSES and ADDS scale it.
-
-func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return 0 }
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
 
 /// Answers the tab by opening its first group, the detail by leaving it, and the tab shown
 /// again by leaving it too; notes when each screen arrived.

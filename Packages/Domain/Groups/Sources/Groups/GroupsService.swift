@@ -27,6 +27,20 @@ public protocol GroupsService: Sendable {
     func setArchived(_ archived: Bool, _ id: GroupID, by user: UserID) async throws(GroupsError) -> Group
 }
 
+extension GroupsService {
+    /// Every group `user` is in: the open ones, then the archived ones.
+    public func everyGroup(of user: UserID) async throws(GroupsError) -> [Group] {
+        try await groups(of: user, archived: false) + groups(of: user, archived: true)
+    }
+
+    /// The names of every group `user` is in, open or archived, to name a group beside a
+    /// balance; empty when the groups cannot be read (a balance is then told without them).
+    public func names(of user: UserID) async -> [GroupID: String] {
+        let groups = (try? await everyGroup(of: user)) ?? []
+        return Dictionary(groups.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
 /// Why a groups operation did not happen.
 public enum GroupsError: Error, Equatable, Sendable {
     case invalid(GroupProblem)

@@ -108,7 +108,7 @@ public actor EditGroupFlow: InventoriedFlow {
         var groups: [Group] = []
         var failure: String?
         do throws(GroupsError) {
-            groups = try await dependencies.groups.groups(of: user, archived: false) + dependencies.groups.groups(of: user, archived: true)
+            groups = try await dependencies.groups.everyGroup(of: user)
         } catch {
             failure = error.message
         }

@@ -110,8 +110,7 @@ public actor SettleUpFlow: InventoriedFlow {
     /// groups cannot be read: the overall balance stands alone.
     private func groupParts(names: [UserID: String]) async -> [UserID: [String]] {
         guard let inGroups = try? await dependencies.expenses.groupBalances(of: user), !inGroups.isEmpty else { return [:] }
-        let groups = ((try? await dependencies.groups.groups(of: user, archived: false)) ?? []) + ((try? await dependencies.groups.groups(of: user, archived: true)) ?? [])
-        let groupNames = Dictionary(groups.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let groupNames = await dependencies.groups.names(of: user)
         var parts: [UserID: [String]] = [:]
         for balance in inGroups where !balance.amount.isZero {
             let name = names[balance.other] ?? "Someone"

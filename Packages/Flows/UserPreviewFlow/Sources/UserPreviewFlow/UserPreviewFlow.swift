@@ -202,11 +202,7 @@ public actor UserPreviewFlow: InventoriedFlow {
             avatar = friend.isContact ? Avatar.none : (try? await dependencies.accounts.avatar(of: friend.id, for: me)) ?? .none
         }
         // Each group's part by the group's name (a group the user has left, as "a group").
-        var groupNames: [GroupID: String] = [:]
-        if !inGroups.isEmpty {
-            let groups = ((try? await dependencies.groups.groups(of: me, archived: false)) ?? []) + ((try? await dependencies.groups.groups(of: me, archived: true)) ?? [])
-            groupNames = Dictionary(groups.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        }
+        let groupNames = inGroups.isEmpty ? [:] : await dependencies.groups.names(of: me)
         let parts = inGroups.map { (group: groupNames[$0.group] ?? "a group", amount: $0.amount) }
         model.loaded(balances: balances, inGroups: parts, page: expenses, user: me, names: names, avatar: avatar)
     }
