@@ -203,6 +203,47 @@ struct PlainRendererTests {
         #expect(await second.leftBrowsing == false)
     }
 
+    @Test("without prompting, a screen to look at prints its lists whole, each option with its detail, before it is left")
+    func noInputBrowsingPrintsLists() async {
+        let list = Screen(
+            id: "groups", title: "Groups", text: ["In all, you are owed 40.00 EUR."],
+            fields: [Field(id: "group", label: "Open", input: .choice([
+                Choice(id: "flat", label: "Flat", detail: "settled up"), Choice(id: "trip", label: "Kyoto trip", detail: "you are owed 40.00 EUR"),
+            ], selected: nil))],
+            actions: [Action(id: "new", label: "New group", role: .primary), .back],
+            browses: true
+        )
+        let (renderer, output) = renderer([], prompts: false)
+        await renderer.present(list)
+        #expect(await renderer.nextEvent(on: list) == .back)
+        #expect(output.text == """
+
+            == Groups ==
+            In all, you are owed 40.00 EUR.
+            (Type ? at a prompt for other options.)
+            Open:
+              Flat: settled up
+              Kyoto trip: you are owed 40.00 EUR
+
+            """)
+    }
+
+    @Test("a flow's one screen that moves to another step (its title changes, its identifier does not) is drawn again")
+    func sameScreenNewStep() async {
+        let chooser = Screen(
+            id: "group-detail", title: "Choose a group",
+            fields: [Field(id: "group", label: "Group", input: .choice([Choice(id: "trip", label: "Kyoto trip")], selected: nil))],
+            actions: [.back]
+        )
+        let detail = Screen(id: "group-detail", title: "Kyoto trip", text: ["Members: you and Bob Stone."], actions: [Action(id: "add", label: "Add an expense", role: .primary), .back])
+        let (renderer, output) = renderer(["trip", "1"])
+        await renderer.present(chooser)
+        #expect(await renderer.nextEvent(on: chooser) == .choose("group", ["trip"]))
+        await renderer.update(detail)
+        #expect(await renderer.nextEvent(on: detail) == .tap("add"))
+        #expect(output.text.contains("== Kyoto trip ==\nMembers: you and Bob Stone."))
+    }
+
     @Test("without prompting, a refused answer or a failed submit stops with its message")
     func noInputFailures() async {
         let (renderer, _) = renderer([], answers: ["email": "nope"], prompts: false)

@@ -1,5 +1,6 @@
 import Accounts
 import AddContactFlow
+import AddExpenseFlow
 import CreateGroupFlow
 import EditGroupFlow
 import ExpenseDetailFlow
@@ -11,6 +12,7 @@ import Friends
 import GroupDetailFlow
 import Groups
 import GroupsFlow
+import PickCounterpartyFlow
 import Primitives
 import SettleUpFlow
 import Testing
@@ -176,6 +178,26 @@ struct GroupsFlowTests {
         await tab.expectChild(GroupDetailFlow.self, producing: .addExpense(trip))
         await tab.choose("group", "kyoto-trip")
         await tab.expectResult(GroupsFlow.FlowResult.addExpense(trip))
+    }
+
+    @Test("AddExpense filed under a group on its form, nobody else picked, is shared by the group's members in its currency")
+    func addExpenseFiledUnderGroup() async throws {
+        let (ada, bob) = try await fixture.adaAndBob()
+        let trip = try await fixture.groups.create(GroupDraft(name: "Kyoto trip", kind: .trip, currency: .jpy, members: [bob.id]), by: ada.id)
+        let flow = FlowTest { [fixture] router in AddExpenseFlow(user: ada.id, dependencies: fixture, router: router) }
+        await flow.expectChild(PickCounterpartyFlow.self, producing: .picked([]))
+        await flow.expectText("A personal expense: only you are in it.")
+        await flow.choose("group", "kyoto-trip")
+        let screen = await flow.expectScreen("add-expense")
+        #expect(screen?.text.contains("With you and Bob Stone.") == true)
+        #expect(screen?.field("currency")?.input == .choice(Currency.all.map { Choice(id: ElementID($0.code), label: $0.code) }, selected: "JPY"))
+        await flow.fill(["description": "Ramen", "amount": "3000"])
+        await flow.skipScreen()
+        await flow.tap("save")
+        let saved = try #require(try await fixture.expenses.expenses(in: trip.id, for: ada.id, page: PageRequest(limit: 5)).first)
+        #expect(saved.amount == Money(minorUnits: 3000, currency: .jpy))
+        #expect(saved.people == [ada.id, bob.id])
+        await flow.result()
     }
 
     @Test("EditGroup saves the settings and the members picked; a member who owes is not taken out; leaving is its result")

@@ -98,7 +98,13 @@ public actor AddExpenseFlow: InventoriedFlow {
             case .typed(let id, let text, let isFinal):
                 model.typed(id, text, isFinal: isFinal)
             case .chose(let id, let options):
+                let before = model.chosenGroup?.id
                 model.chose(id, options)
+                // Filed under a group with nobody else in it yet: its members share it.
+                if id == AddExpenseView.group, editing == nil, model.sharedByNobodyElse, let group = model.chosenGroup, group.id != before {
+                    with = await members(of: group)
+                    model.filedWithMembers(with, currency: group.currency)
+                }
             case .people:
                 if case .picked(let picked) = await pickPeople() {
                     with = picked

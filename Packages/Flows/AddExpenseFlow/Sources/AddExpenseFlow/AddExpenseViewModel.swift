@@ -222,6 +222,25 @@ struct AddExpenseViewModel: SubmittingViewModel {
     }
 
     /// The people picked besides the user; what was typed for those still in stays.
+    /// The group chosen, if any.
+    var chosenGroup: Group? { groups.first { $0.id == form.group }?.group }
+
+    /// Whether nobody but the user shares it yet.
+    var sharedByNobodyElse: Bool { form.people.count == 1 }
+
+    /// Whether the user chose its currency (rather than keeping the one it started in).
+    private(set) var currencyChosen = false
+
+    /// Filed under a group while nobody else shared it: the group's other members share it,
+    /// and it is in the group's currency unless the user chose one.
+    mutating func filedWithMembers(_ members: [Friend], currency: Currency) {
+        peopleChanged(members)
+        if !currencyChosen, currency != form.currency {
+            chose(AddExpenseView.currency, [ElementID(currency.code)])
+            currencyChosen = false
+        }
+    }
+
     mutating func peopleChanged(_ friends: [Friend]) {
         // What was chosen and typed goes with the person, not with a row's place.
         let users = Dictionary(form.people.map { ($0.id, $0.user) }, uniquingKeysWith: { first, _ in first })
@@ -277,6 +296,7 @@ struct AddExpenseViewModel: SubmittingViewModel {
         case AddExpenseView.currency:
             guard let currency = options.first.flatMap({ Currency(code: $0.rawValue) }) else { return }
             form.currency = currency
+            currencyChosen = true
         case AddExpenseView.category:
             guard let category = options.first.flatMap({ Category(rawValue: $0.rawValue) }) else { return }
             form.category = category

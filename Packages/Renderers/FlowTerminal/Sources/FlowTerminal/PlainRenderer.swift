@@ -47,6 +47,9 @@ public actor PlainRenderer: ScreenHost {
     /// The browsing screen left last: the same one again does not leave twice.
     private var leftScreen: Screen?
     private var shownID: ScreenID?
+    /// The heading drawn last: a flow's one screen that moves on to another step (a chooser
+    /// to what was chosen) keeps its identifier and changes its title, and is drawn again.
+    private var shownHeading: String?
     private var shownStatus: ScreenStatus?
     private var shownFooter: [String] = []
     private var answered: Set<ElementID> = []
@@ -97,7 +100,7 @@ public actor PlainRenderer: ScreenHost {
 
     public func nextEvent(on screen: Screen) async -> UserEvent {
         guard stop == nil else { return .cancel }
-        if screen.id != shownID { draw(screen) }
+        if screen.id != shownID || screen.heading != shownHeading { draw(screen) }
 
         if submitted {
             // The screen is still here after its action: a new round of questions.
@@ -151,6 +154,7 @@ public actor PlainRenderer: ScreenHost {
     private func draw(_ screen: Screen) {
         guard stop == nil else { return }
         shownID = screen.id
+        shownHeading = screen.heading
         shownStatus = screen.status
         shownFooter = screen.footer
         answered = []
@@ -219,9 +223,13 @@ public actor PlainRenderer: ScreenHost {
             if let error = field.error {
                 return halt(.refusedAnswer(field: field.id, message: error))
             }
-            // A screen that browses asks nothing it was not given: its lists are to look at.
+            // A screen that browses asks nothing it was not given: its lists are to look at,
+            // and are printed whole.
             if field.hasValue || field.isOptional || screen.browses, !answered.contains(field.id) {
                 answered.insert(field.id)
+                if screen.browses, !field.input.options.isEmpty {
+                    write(["\(field.label):"] + field.input.options.map { "  \($0.label)" + ($0.detail.map { ": \($0)" } ?? "") })
+                }
                 return nil
             }
             return halt(.missingAnswer(field: field.id, label: field.label))
