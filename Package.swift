@@ -26,6 +26,11 @@ let groupsModules: [Target.Dependency] = [
     .product(name: "GroupsData", package: "GroupsData"),
     .product(name: "GroupsDataSQLite", package: "GroupsData"),
 ]
+let interchangeModules: [Target.Dependency] = [
+    .product(name: "Interchange", package: "Interchange"),
+    .product(name: "InterchangeFormats", package: "Interchange"),
+    .product(name: "InterchangeLive", package: "Interchange"),
+]
 let preferencesModules: [Target.Dependency] = [
     .product(name: "Preferences", package: "Preferences"),
     .product(name: "PreferencesLive", package: "Preferences"),
@@ -85,6 +90,7 @@ let package = Package(
         .package(path: "Packages/Domain/Expenses"),
         .package(path: "Packages/Domain/Friends"),
         .package(path: "Packages/Domain/Groups"),
+        .package(path: "Packages/Domain/Interchange"),
         .package(path: "Packages/Domain/Preferences"),
         .package(path: "Packages/Data/AccountsData"),
         .package(path: "Packages/Data/ExpensesData"),
@@ -327,6 +333,15 @@ let package = Package(
             ] + accountsModules + expensesModules + friendsModules + groupsModules + [
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "InterchangeTests",
+            dependencies: [
+                .product(name: "FlowsServices", package: "Services"),
+                .product(name: "Primitives", package: "Primitives"),
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + interchangeModules + [
+                .product(name: "LocalStore", package: "LocalStore"),
             ]
         ),
         .testTarget(

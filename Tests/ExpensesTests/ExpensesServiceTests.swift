@@ -403,6 +403,11 @@ struct FailureInjectionTests {
         func insert(_ activity: ActivityRecord) throws { try step(); try inner.insert(activity) }
         func shareAnything(_ person: String, _ other: String) throws -> Bool { try inner.shareAnything(person, other) }
         func renamePerson(from: String, to: String) throws { try step(); try inner.renamePerson(from: from, to: to) }
+        func importedKeys(of user: String, among keys: [String]) throws -> Set<String> { try inner.importedKeys(of: user, among: keys) }
+        func recordImport(of user: String, key: String, subject: String, at: Double) throws {
+            try step()
+            try inner.recordImport(of: user, key: key, subject: subject, at: at)
+        }
     }
 
     @Test("a failure at any step of adding leaves no partial expense and unchanged balances", arguments: 1...4)

@@ -124,6 +124,8 @@ struct FakeExpenses: ExpensesService, Fake {
     var groupExpenses: (@Sendable (GroupID, UserID, PageRequest) async throws(ExpensesError) -> [Expense])?
     var groupSettlements: (@Sendable (GroupID, UserID, PageRequest) async throws(ExpensesError) -> [Settlement])?
     var groupTotals: (@Sendable (GroupID, UserID) async throws(ExpensesError) -> GroupTotals)?
+    var importEntries: (@Sendable ([ImportedEntry], UserID) async throws(ExpensesError) -> Set<String>)?
+    var importedKeys: (@Sendable ([String], UserID) async throws(ExpensesError) -> Set<String>)?
     var otherwise: @Sendable (String) throws(ExpensesError) -> Never = { operation throws(ExpensesError) in
         unexpected(operation)
         throw .storeUnavailable("\(operation) is not part of this fake")
@@ -183,6 +185,12 @@ struct FakeExpenses: ExpensesService, Fake {
     }
     func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals {
         try await (groupTotals ?? missing("totals(in:)"))(group, user)
+    }
+    func importEntries(_ entries: [ImportedEntry], by user: UserID) async throws(ExpensesError) -> Set<String> {
+        try await (importEntries ?? missing("importEntries"))(entries, user)
+    }
+    func importedKeys(among keys: [String], by user: UserID) async throws(ExpensesError) -> Set<String> {
+        try await (importedKeys ?? missing("importedKeys"))(keys, user)
     }
 }
 

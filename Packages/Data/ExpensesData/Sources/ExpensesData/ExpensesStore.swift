@@ -60,6 +60,8 @@ public protocol ExpensesReading {
     /// Every kept balance within a group, a row at a time (after ``forEachLedgerRow``, for the
     /// same recount).
     func forEachGroupBalance(_ body: (GroupBalanceRecord) throws -> Void) throws
+    /// The ones among `keys` that `user` imported before.
+    func importedKeys(of user: String, among keys: [String]) throws -> Set<String>
 }
 
 /// One person in one expense, for a recount: the expense's amount and currency, what the
@@ -121,6 +123,8 @@ public protocol ExpensesWriting: ExpensesReading {
     /// were in), payments and activity (not balances, which the caller moves with
     /// ``addToBalance(low:high:currency:amount:)``).
     func renamePerson(from: String, to: String) throws
+    /// Notes that `user` imported the entry `key`, written as `subject` (an expense or a payment).
+    func recordImport(of user: String, key: String, subject: String, at: Double) throws
 }
 
 /// Failures a store reports in terms the domain can act on.

@@ -310,5 +310,17 @@ public enum ExpensesSchema {
                 CREATE INDEX group_balance_high ON group_balance(user_high);
                 """)
         }
+        // What each user imported from files, by each entry's key: importing again adds it once.
+        migrator.registerMigration("expenses.v13.imports") { db in
+            try db.execute(sql: """
+                CREATE TABLE imported_entry (
+                    user_id TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    imported_at REAL NOT NULL,
+                    PRIMARY KEY (user_id, key)
+                ) STRICT, WITHOUT ROWID;
+                """)
+        }
     }
 }

@@ -444,6 +444,22 @@ private struct Transaction: ExpensesWriting {
         return expense || payment
     }
 
+    func importedKeys(of user: String, among keys: [String]) throws -> Set<String> {
+        var found: Set<String> = []
+        let statement = try db.cachedStatement(sql: "SELECT 1 FROM imported_entry WHERE user_id = ? AND key = ?")
+        for key in keys where try Bool.fetchOne(statement, arguments: [user, key]) != nil {
+            found.insert(key)
+        }
+        return found
+    }
+
+    func recordImport(of user: String, key: String, subject: String, at: Double) throws {
+        try db.execute(
+            sql: "INSERT INTO imported_entry (user_id, key, subject, imported_at) VALUES (?, ?, ?, ?)",
+            arguments: [user, key, subject, at]
+        )
+    }
+
     func renamePerson(from: String, to: String) throws {
         try db.execute(sql: """
             UPDATE expense_person SET user_id = :to WHERE user_id = :from;

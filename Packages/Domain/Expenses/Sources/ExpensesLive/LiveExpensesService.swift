@@ -8,11 +8,11 @@ import Primitives
 /// Each write is one store transaction: the expense rows, the balance changes and the activity
 /// line are written together or not at all.
 public struct LiveExpensesService: ExpensesService {
-    private let store: any ExpensesStore
+    let store: any ExpensesStore
     private let people: any PeopleDirectory
     private let groups: any GroupMembership
-    private let random: any RandomSource
-    private let now: @Sendable () -> Date
+    let random: any RandomSource
+    let now: @Sendable () -> Date
 
     /// - Parameters:
     ///   - people: whom each user may name; an expense or a payment naming anyone else is refused.
@@ -405,7 +405,7 @@ public struct LiveExpensesService: ExpensesService {
     // MARK: - Helpers
 
     /// A payment as its changes keep it: the stored record, whole, as JSON.
-    private static func kept(_ record: SettlementRecord) throws -> String {
+    static func kept(_ record: SettlementRecord) throws -> String {
         String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
     }
 
@@ -430,7 +430,7 @@ public struct LiveExpensesService: ExpensesService {
 
     /// Refuses an expense naming `people` that the user may not name: within a group, anyone
     /// not a member of it; outside one, anyone not their friend or contact.
-    private func checkMayName(_ people: Set<UserID>, in group: GroupID?, by user: UserID) async throws(ExpensesError) {
+    func checkMayName(_ people: Set<UserID>, in group: GroupID?, by user: UserID) async throws(ExpensesError) {
         if let group {
             try await checkMembers(people, of: group, seenBy: user)
         } else {
@@ -464,7 +464,7 @@ public struct LiveExpensesService: ExpensesService {
 
     /// Refuses a change to what the user shares with `people` when a block stands between the
     /// user and one of them.
-    private func checkNoBlock(among people: Set<UserID>, for user: UserID) async throws(ExpensesError) {
+    func checkNoBlock(among people: Set<UserID>, for user: UserID) async throws(ExpensesError) {
         let others = people.subtracting([user])
         guard !others.isEmpty else { return }
         let blocked: Set<UserID>
@@ -487,7 +487,7 @@ public struct LiveExpensesService: ExpensesService {
         }
     }
 
-    private func checked(_ id: ExpenseID, _ draft: ExpenseDraft) throws(ExpensesError) -> Expense {
+    func checked(_ id: ExpenseID, _ draft: ExpenseDraft) throws(ExpensesError) -> Expense {
         do {
             return try Expense(id: id, draft: draft)
         } catch {
@@ -495,7 +495,7 @@ public struct LiveExpensesService: ExpensesService {
         }
     }
 
-    private func record(_ kind: Activity.Kind, _ expense: Expense, by user: UserID, kept: StoredExpense? = nil) -> ActivityRecord {
+    func record(_ kind: Activity.Kind, _ expense: Expense, by user: UserID, kept: StoredExpense? = nil) -> ActivityRecord {
         ActivityRecord(
             id: UserID.random(using: random).rawValue, at: now().timeIntervalSince1970, actor: user.rawValue,
             kind: SaveFormatter.text(kind), subject: expense.id.rawValue, summary: expense.summary,
@@ -655,7 +655,7 @@ extension BalanceChange {
 /// Applies balance changes in a transaction, overall and, for a write filed under `group`,
 /// within the group too; one that takes a pair's balance beyond ``LedgerLimits/maximumAmount``
 /// throws, which rolls the whole write back.
-private func apply(_ deltas: [PairBalances.Delta], group: String?, in db: any ExpensesWriting) throws {
+func apply(_ deltas: [PairBalances.Delta], group: String?, in db: any ExpensesWriting) throws {
     for delta in deltas {
         let (key, units) = delta.keyed
         let (low, high, currency) = (key.low.rawValue, key.high.rawValue, SaveFormatter.text(key.currency))

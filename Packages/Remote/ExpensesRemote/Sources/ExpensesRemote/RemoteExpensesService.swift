@@ -122,4 +122,13 @@ public struct RemoteExpensesService: ExpensesService {
     public func settlements(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
         page.limit > 0 ? try await connection.send(ExpensesAPI.listGroupSettlements, (group, page)) : []
     }
+
+    /// The server takes no imports yet: a file is imported into this machine's store.
+    public func importEntries(_ entries: [ImportedEntry], by user: UserID) async throws(ExpensesError) -> Set<String> {
+        throw .refused("the server takes no imports yet: import without --server, into this machine's store")
+    }
+
+    public func importedKeys(among keys: [String], by user: UserID) async throws(ExpensesError) -> Set<String> {
+        throw .refused("the server takes no imports yet: import without --server, into this machine's store")
+    }
 }

@@ -208,5 +208,17 @@ public enum ExpensesPostgresSchema {
             "CREATE INDEX group_balance_low ON group_balance (user_low, group_id)",
             "CREATE INDEX group_balance_high ON group_balance (user_high, group_id)",
         ]),
+        // What each user imported from files, by each entry's key: importing again adds it once.
+        PostgresMigration("expenses.postgres.v7.imports", statements: [
+            """
+            CREATE TABLE imported_entry (
+                user_id TEXT COLLATE "C" NOT NULL,
+                key TEXT COLLATE "C" NOT NULL,
+                subject TEXT COLLATE "C" NOT NULL,
+                imported_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (user_id, key)
+            )
+            """,
+        ]),
     ]
 }

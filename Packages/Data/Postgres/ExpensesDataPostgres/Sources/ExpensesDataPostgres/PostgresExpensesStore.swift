@@ -428,6 +428,16 @@ struct Transaction: ExpensesWriting {
         }
     }
 
+    // MARK: - Imports
+
+    func importedKeys(of user: String, among keys: [String]) throws -> Set<String> {
+        Set(try db.rows("SELECT key FROM imported_entry WHERE user_id = $1 AND key = ANY($2)", [user, keys]).map { try $0.text(0) })
+    }
+
+    func recordImport(of user: String, key: String, subject: String, at: Double) throws {
+        _ = try db.execute("INSERT INTO imported_entry (user_id, key, subject, imported_at) VALUES ($1, $2, $3, $4)", [user, key, subject, at])
+    }
+
     // MARK: - Linking a contact to an account
 
     func shareAnything(_ person: String, _ other: String) throws -> Bool {

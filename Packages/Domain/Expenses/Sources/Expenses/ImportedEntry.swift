@@ -1,0 +1,36 @@
+import Primitives
+
+/// An expense or a payment read from a file to import, with the key that makes importing the
+/// same file twice add it once (``ExpensesService/importEntries(_:by:)``).
+public struct ImportedEntry: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case expense(ExpenseDraft)
+        /// `from` paid `to` directly (a file's payment names the pair; it is not routed).
+        case payment(from: UserID, to: UserID, amount: Money, day: Day, group: GroupID?)
+    }
+
+    /// Unique to the entry within its file, and the same in every read of it.
+    public var key: String
+    public var kind: Kind
+
+    public init(key: String, kind: Kind) {
+        self.key = key
+        self.kind = kind
+    }
+
+    /// Everyone it names.
+    public var people: Set<UserID> {
+        switch kind {
+        case .expense(let draft): Set(draft.payers.map(\.user) + draft.participants)
+        case .payment(let from, let to, _, _, _): [from, to]
+        }
+    }
+
+    /// The group it is filed under, if any.
+    public var group: GroupID? {
+        switch kind {
+        case .expense(let draft): draft.group
+        case .payment(_, _, _, _, let group): group
+        }
+    }
+}
