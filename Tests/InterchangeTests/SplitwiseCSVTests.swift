@@ -17,7 +17,7 @@ struct SplitwiseCSVTests {
     func flat() throws {
         let sheet = try SplitwiseCSV.read(contentsOf: Self.flat)
         #expect(sheet.people == ["Ada Lovelace", "Bob Stone", "王芳", "Cy Young"])
-        #expect(sheet.entries.map(\.row) == [3, 4, 6, 7, 8, 9, 10, 11])
+        #expect(sheet.entries.map(\.row) == [3, 4, 6, 7, 8, 9, 10, 11, 12])
         let (ada, bob, fang, cy) = (0, 1, 2, 3)
         let movements = sheet.entries.map(\.movement)
         #expect(movements == [
@@ -32,19 +32,20 @@ struct SplitwiseCSVTests {
             // Two payers: each paid their net, and the rest of the cost (none) is their part.
             .expense(paid: [ada: 3000, bob: 3000], parts: [fang: 6000]),
             .payment(from: bob, to: ada),
+            .expense(paid: [bob: 2400], parts: [bob: 1200, fang: 1200]),
         ])
         #expect(sheet.entries[1].amount == eur(1000))
         #expect(sheet.entries[7].amount == eur(30000))
         #expect(sheet.entries[4].description == "Stamps for the letters")
         #expect(sheet.entries[3].description == "Pizza, large")
-        #expect(sheet.entries.map(\.category) == [.entertainment, .general, .housing, .food, .general, .transport, .groceries, .general])
+        #expect(sheet.entries.map(\.category) == [.entertainment, .general, .housing, .food, .general, .transport, .groceries, .general, .entertainment])
         #expect(sheet.entries[5].amount == Money(minorUnits: 3000, currency: .jpy))
         // Each member's nets add up to the file's totals, to the cent.
         var totals: [Int: Int64] = [:]
         for entry in sheet.entries where entry.amount.currency == .eur {
             for (person, net) in entry.nets { totals[person, default: 0] += net }
         }
-        #expect(totals.filter { $0.value != 0 } == [ada: 32668, bob: 3666, fang: -36334])
+        #expect(totals.filter { $0.value != 0 } == [ada: 32668, bob: 4866, fang: -37534])
         #expect(sheet.passed.isEmpty)
         #expect(Set(sheet.entries.map(\.key)).count == sheet.entries.count)
     }
@@ -64,8 +65,8 @@ struct SplitwiseCSVTests {
             if line.hasPrefix("2026-10-03") || line.isEmpty { return line }
             return line + ",0.00"
         }
-        lines.insert("2026-11-01,Wine,Liquor,12.00,EUR,-6.00,0.00,0.00,0.00,6.00", at: 12)
-        let later = try SplitwiseCSV.read(text: lines.joined(separator: "\n").replacingOccurrences(of: "326.68,36.66,-363.34,0.00,0.00", with: "320.68,36.66,-363.34,0.00,6.00"))
+        lines.insert("2026-11-01,Wine,Liquor,12.00,EUR,-6.00,0.00,0.00,0.00,6.00", at: 13)
+        let later = try SplitwiseCSV.read(text: lines.joined(separator: "\n").replacingOccurrences(of: "326.68,48.66,-375.34,0.00,0.00", with: "320.68,48.66,-375.34,0.00,6.00"))
         #expect(Set(plain.entries.map(\.key)).isSubset(of: Set(later.entries.map(\.key))))
         #expect(later.entries.count == plain.entries.count + 1)
     }
