@@ -146,7 +146,7 @@ let package = Package(
                 .product(name: "FlowTesting", package: "FlowTesting"),
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + remoteModules + flowModules + [
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + interchangeModules + preferencesModules + remoteModules + flowModules + [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/flows/Sources/FlowsApp"
@@ -360,7 +360,7 @@ let package = Package(
                 "FlowsServer",
                 .product(name: "FlowsServices", package: "Services"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + postgresModules
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + interchangeModules + preferencesModules + postgresModules
         ),
         .testTarget(
             name: "FlowsTests",

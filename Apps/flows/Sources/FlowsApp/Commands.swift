@@ -15,8 +15,8 @@ struct FlowsCommand: AsyncParsableCommand {
         discussion: """
             Without a subcommand, flows runs the whole app. Every user path is a flow that can \
             also run on its own: `flows list` names them, `flows run NAME` runs one. `flows \
-            balances`, `friends`, `expenses` and `activity` print what you have, never asking \
-            (--json for programs).
+            balances`, `friends`, `groups`, `expenses` and `activity` print what you have, never \
+            asking (--json for programs); `flows import` brings in another app's export.
 
             Screens and prompts go to standard error; with --json the result goes to standard \
             output. Answers are read from standard input, one per line. The store lives in \
@@ -27,7 +27,8 @@ struct FlowsCommand: AsyncParsableCommand {
         version: FlowsCLI.version,
         subcommands: [
             ListCommand.self, RunCommand.self, TestCommand.self, VerifyCommand.self,
-            BalancesCommand.self, FriendsListCommand.self, ExpensesListCommand.self, ActivityCommand.self,
+            BalancesCommand.self, FriendsListCommand.self, GroupsListCommand.self, ExpensesListCommand.self, ActivityCommand.self,
+            ImportCommand.self,
         ]
     )
 

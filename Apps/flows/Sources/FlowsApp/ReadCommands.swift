@@ -10,13 +10,13 @@ import Primitives
 // Commands that read: what the signed-in user has, printed for people or, with --json, for
 // programs (docs/cli.md). They never prompt: nobody signed in is a failure that says so.
 
-/// The read commands under a root of their own: `flows`'s root takes `--json` and `--server`
+/// The read commands (and `flows import`, which takes the same options) under a root of their own: `flows`'s root takes `--json` and `--server`
 /// for the app, and the argument parser gives a parent's options precedence over its
 /// subcommands'. `flows --help` lists them all the same.
 struct ReadCommands: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flows",
-        subcommands: [BalancesCommand.self, FriendsListCommand.self, GroupsListCommand.self, ExpensesListCommand.self, ActivityCommand.self]
+        subcommands: [BalancesCommand.self, FriendsListCommand.self, GroupsListCommand.self, ExpensesListCommand.self, ActivityCommand.self, ImportCommand.self]
     )
 
     /// Whether `arguments` run one of them.

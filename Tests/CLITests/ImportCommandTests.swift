@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// `flows import` on a store filled from the command line: what it says, what it writes, and
+/// that a second import adds nothing.
+@Suite("flows import")
+struct ImportCommandTests {
+    let flows: FlowsProcess
+    static let flat = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/import/splitwise-flat.csv").path
+
+    init() throws {
+        flows = try FlowsProcess()
+    }
+
+    private func output(_ arguments: [String]) async throws -> String {
+        let outcome = try await flows.run(arguments)
+        #expect(outcome.status == 0, "flows \(arguments.joined(separator: " ")): \(outcome.stderr)")
+        return outcome.stdout
+    }
+
+    @Test("a Splitwise export: the people it needs, a dry run that writes nothing, the import, then nothing twice")
+    func splitwise() async throws {
+        defer { flows.removeHome() }
+        _ = try await output(["run", "SignUp", "--no-input", "--set", "email=ada@example.com", "--set", "display-name=Ada Lovelace", "--set", "password=correct horse"])
+        let unmatched = try await flows.run(["import", "splitwise", Self.flat])
+        #expect(unmatched.status == 1)
+        #expect(unmatched.stderr == """
+            flows: Not among your friends or contacts: Bob Stone, 王芳, Cy Young. For each, pass --map "NAME=EMAIL" (a friend's or contact's email) or --map "NAME=contact" (made a contact).
+
+            """)
+        let maps = ["--map", "Bob Stone=contact", "--map", "王芳=contact", "--map", "Cy Young=contact"]
+        #expect(try await output(["import", "splitwise", Self.flat, "--dry-run"] + maps) == """
+            Would add 6 expenses and 2 payments; nothing was written (--dry-run).
+            People: you: Ada Lovelace; to be made contacts: Bob Stone, 王芳, Cy Young.
+            Left out:
+              Row 12: Cinema for two is between Bob Stone and 王芳, without you: left out.
+
+            """)
+        #expect(try await output(["friends"]) == "No friends yet: add someone with `flows run AddFriend`.\n")
+        #expect(try await output(["import", "splitwise", Self.flat, "--group", "Flat"] + maps) == """
+            Added 6 expenses and 2 payments.
+            People: you: Ada Lovelace; made contacts: Bob Stone, 王芳, Cy Young.
+            Group: Flat, made.
+            Left out:
+              Row 12: Cinema for two is between Bob Stone and 王芳, without you: left out.
+
+            """)
+        // The file's own total for Ada, 326.68 EUR, is what she is owed.
+        #expect(try await output(["balances"]) == """
+            In all, you are owed 326.68 EUR.
+            In all, you are owed 2000 JPY.
+            You owe Bob Stone 3.32 EUR.
+            Bob Stone owes you 1000 JPY.
+            王芳 owes you 330.00 EUR.
+            王芳 owes you 1000 JPY.
+
+            """)
+        let again = try await output(["import", "splitwise", Self.flat, "--group", "Flat", "--json"] + maps)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(again.utf8)) as? [String: Any])
+        #expect(json["expenses"] as? Int == 0 && json["payments"] as? Int == 0 && json["alreadyImported"] as? Int == 8)
+        #expect(json["groupMade"] as? Bool == false && json["dryRun"] as? Bool == false)
+        #expect((json["people"] as? [[String: Any]])?.map { $0["match"] as? String } == ["you", "friend", "friend", "friend"])
+        #expect(try await output(["verify"]).hasPrefix("Ledger verified: 6 expenses, 2 payments"))
+    }
+
+    @Test("a file that does not add up writes nothing and names its rows; bad --map and no file are refused")
+    func refusals() async throws {
+        defer { flows.removeHome() }
+        _ = try await output(["run", "SignUp", "--no-input", "--set", "email=ada@example.com", "--set", "display-name=Ada Lovelace", "--set", "password=correct horse"])
+        let bad = flows.home.appendingPathComponent("bad.csv")
+        try "Date,Description,Category,Cost,Currency,Ada Lovelace,Bob\n2026-10-01,Lunch,General,10,EUR,5,-4\n".write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try await flows.run(["import", "splitwise", bad.path, "--map", "Bob=contact"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "flows: The file cannot be imported; nothing was written:\n  Row 2: Its members' amounts add up to 1.00 EUR, not 0.\n")
+        #expect(try await output(["friends"]) == "No friends yet: add someone with `flows run AddFriend`.\n")
+        let map = try await flows.run(["import", "splitwise", bad.path, "--map", "Bob"])
+        #expect(map.status == 2 && map.stderr.contains("--map Bob: write NAME=EMAIL or NAME=contact."), "\(map.stderr)")
+        let missing = try await flows.run(["import", "splitwise", flows.home.appendingPathComponent("none.csv").path])
+        #expect(missing.status == 1 && missing.stderr.contains("none.csv cannot be read."), "\(missing.stderr)")
+        let format = try await flows.run(["import", "tricount", bad.path])
+        #expect(format.status == 2, "\(format.stderr)")
+    }
+}
