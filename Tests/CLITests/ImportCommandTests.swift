@@ -59,7 +59,7 @@ struct ImportCommandTests {
         let again = try await output(["import", "splitwise", Self.flat, "--group", "Flat", "--json"] + maps)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(again.utf8)) as? [String: Any])
         #expect(json["expenses"] as? Int == 0 && json["payments"] as? Int == 0 && json["alreadyImported"] as? Int == 8)
-        #expect(json["groupMade"] as? Bool == false && json["dryRun"] as? Bool == false)
+        #expect((json["groups"] as? [[String: Any]])?.map { $0["made"] as? Bool } == [false] && json["dryRun"] as? Bool == false)
         #expect((json["people"] as? [[String: Any]])?.map { $0["match"] as? String } == ["you", "friend", "friend", "friend"])
         #expect(try await output(["verify"]).hasPrefix("Ledger verified: 6 expenses, 2 payments"))
     }
@@ -80,5 +80,56 @@ struct ImportCommandTests {
         #expect(missing.status == 1 && missing.stderr.contains("none.csv cannot be read."), "\(missing.stderr)")
         let format = try await flows.run(["import", "tricount", bad.path])
         #expect(format.status == 2, "\(format.stderr)")
+    }
+
+    /// Whether hledger is installed (Scripts/test installs it; under CI it must be).
+    static let hledger: String? = ["/usr/bin/hledger", "/usr/local/bin/hledger"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(
+        "the ledger export, read by hledger, gives the balances flows gives; json reads back; csv and splitwise are written",
+        .enabled(if: hledger != nil || ProcessInfo.processInfo.environment["CI"] == "true", "hledger is not installed")
+    )
+    func export() async throws {
+        defer { flows.removeHome() }
+        _ = try await output(["run", "SignUp", "--no-input", "--set", "email=ada@example.com", "--set", "display-name=Ada Lovelace", "--set", "password=correct horse"])
+        _ = try await output(["import", "splitwise", Self.flat, "--map", "Bob Stone=contact", "--map", "王芳=contact", "--map", "Cy Young=contact"])
+        let journal = flows.home.appendingPathComponent("flat.journal")
+        _ = try await output(["export", "--format", "ledger", "--output", journal.path])
+        let hledger = Process()
+        hledger.executableURL = URL(fileURLWithPath: try #require(Self.hledger, "hledger is not installed"))
+        hledger.arguments = ["-f", journal.path, "balance", "receivable", "--flat", "-O", "csv", "--no-total"]
+        let pipe = Pipe()
+        hledger.standardOutput = pipe
+        try hledger.run()
+        let csv = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        hledger.waitUntilExit()
+        #expect(hledger.terminationStatus == 0)
+        // hledger's rows ("receivable:王芳","330.00 EUR, 1000 JPY") against flows' balances.
+        var fromHledger: Set<String> = []
+        for line in csv.split(separator: "\n").dropFirst() {
+            let cells = line.split(separator: ",", maxSplits: 1).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            guard cells.count == 2, let name = cells[0].split(separator: ":").last else { continue }
+            for amount in cells[1].split(separator: ",") { fromHledger.insert("\(name) \(amount.trimmingCharacters(in: .whitespaces))") }
+        }
+        let balances = try JSONSerialization.jsonObject(with: Data(try await output(["balances", "--json"]).utf8)) as? [String: Any]
+        var fromFlows: Set<String> = []
+        for line in balances?["balances"] as? [[String: Any]] ?? [] {
+            let amount = line["amount"] as? [String: Any]
+            let units = amount?["minorUnits"] as? Int ?? 0
+            let currency = amount?["currency"] as? String ?? ""
+            let text = currency == "JPY" ? "\(units)" : String(format: "%.2f", Double(units) / 100)
+            fromFlows.insert("\(line["name"] as? String ?? "") \(text) \(currency)")
+        }
+        #expect(!fromFlows.isEmpty)
+        #expect(fromHledger == fromFlows, "hledger: \(csv)")
+
+        let json = flows.home.appendingPathComponent("flat.json")
+        _ = try await output(["export", "--format", "json", "--output", json.path])
+        let again = try await flows.run(["import", "json", json.path, "--dry-run"])
+        #expect(again.status == 0 && again.stdout.hasPrefix("Would add 0 expenses and 0 payments"), "\(again.stdout)\(again.stderr)")
+        #expect(try await output(["export", "--format", "csv"]).hasPrefix("Date,Description,Category,Cost,Currency,Paid by,Ada Lovelace,"))
+        #expect(try await output(["export", "--format", "splitwise", "--since", "2026-10-05"]).split(separator: "\n").count == 4)
+        let nothing = try await flows.run(["export", "--format", "json", "--group", "Trip"])
+        #expect(nothing.status == 1 && nothing.stderr == "flows: You have no group named Trip.\n")
     }
 }

@@ -12,7 +12,8 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import expenses and payments from another app's export.",
         discussion: """
-            FORMAT is splitwise: Splitwise's "Export as spreadsheet" (CSV). The file must add up \
+            FORMAT is splitwise (Splitwise's "Export as spreadsheet", CSV) or json (Flows' own \
+            export, whose people are matched by their email first). The file must add up \
             (every row, and each member's total balance) or nothing is written; the rows you are \
             in are added, each once however often the file is imported, in one transaction. \
             People are matched to your friends and contacts by name; --map says who the others \
@@ -25,6 +26,8 @@ struct ImportCommand: AsyncParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case splitwise
+        /// Flows' own export.
+        case json
     }
 
     @Argument(help: ArgumentHelp("The file's format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "FORMAT"))
@@ -76,6 +79,7 @@ struct ImportCommand: AsyncParsableCommand {
         do throws(SheetProblems) {
             sheet = switch format {
             case .splitwise: try SplitwiseCSV.read(contentsOf: file)
+            case .json: try FlowsJSON.read(contentsOf: file)
             }
         } catch {
             throw Reader.failed(InterchangeError.sheet(error).message)
@@ -116,8 +120,9 @@ struct ImportCommand: AsyncParsableCommand {
         let new = plan.people.filter { $0.match == .newContact }.map(\.name)
         if !new.isEmpty { people.append((dryRun ? "to be made contacts: " : "made contacts: ") + new.joined(separator: ", ")) }
         lines.append("People: " + people.joined(separator: "; ") + ".")
-        if let group = plan.group {
-            lines.append(plan.makesGroup ? (dryRun ? "Group: \(group), to be made." : "Group: \(group), made.") : "Group: \(group).")
+        if !plan.groups.isEmpty {
+            let made = dryRun ? "to be made" : "made"
+            lines.append((plan.groups.count == 1 ? "Group: " : "Groups: ") + plan.groups.map { $0.isNew ? "\($0.name), \(made)" : $0.name }.joined(separator: "; ") + ".")
         }
         if !plan.leftOut.isEmpty {
             lines.append("Left out:")
@@ -144,8 +149,11 @@ struct ImportCommand: AsyncParsableCommand {
         let payments: Int
         let alreadyImported: Int
         let people: [Person]
-        let group: String?
-        let groupMade: Bool
+        struct Group: Encodable {
+            let name: String
+            let made: Bool
+        }
+        let groups: [Group]
         let leftOut: [Note]
 
         init(_ plan: ImportPlan, dryRun: Bool) {
@@ -162,8 +170,7 @@ struct ImportCommand: AsyncParsableCommand {
                 case .notNeeded: Person(name: person.name, match: "not-needed", id: nil)
                 }
             }
-            group = plan.group
-            groupMade = plan.makesGroup
+            groups = plan.groups.map { Group(name: $0.name, made: $0.isNew) }
             leftOut = plan.leftOut.map { Note(row: $0.row, reason: $0.message) }
         }
     }

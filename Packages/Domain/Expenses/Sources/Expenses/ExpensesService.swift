@@ -87,11 +87,13 @@ public protocol ExpensesService: Sendable {
     /// What `group`'s expenses came to, by member and by category, for one of its members.
     func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals
     /// Writes expenses and payments read from a file, in one transaction, each once: an entry
-    /// whose key `user` imported before is passed over. Each is checked as ``add(_:by:)`` and
+    /// whose key `user` imported before, or is the id of an expense or payment of theirs, is
+    /// passed over. Each is checked as ``add(_:by:)`` and
     /// ``settle(from:to:amount:day:in:by:)`` check theirs (a payment moves only the pair it
     /// names); one refusal writes nothing. Returns the keys of the entries written.
     func importEntries(_ entries: [ImportedEntry], by user: UserID) async throws(ExpensesError) -> Set<String>
-    /// The ones among `keys` that `user` imported before.
+    /// The ones among `keys` that `user` imported before, or that are the id of an expense or a
+    /// payment of theirs (``importEntries(_:by:)`` passes those over too).
     func importedKeys(among keys: [String], by user: UserID) async throws(ExpensesError) -> Set<String>
 }
 

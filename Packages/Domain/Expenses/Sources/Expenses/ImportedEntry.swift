@@ -12,10 +12,13 @@ public struct ImportedEntry: Equatable, Sendable {
     /// Unique to the entry within its file, and the same in every read of it.
     public var key: String
     public var kind: Kind
+    /// The id to give it (from a Flows export), unless one is taken; nil for a new one.
+    public var id: ExpenseID?
 
-    public init(key: String, kind: Kind) {
+    public init(key: String, kind: Kind, id: ExpenseID? = nil) {
         self.key = key
         self.kind = kind
+        self.id = id
     }
 
     /// Everyone it names.

@@ -12,6 +12,22 @@ public protocol InterchangeService: Sendable {
     /// Imports `sheet`: the contacts and the group it needs are made first, then every entry the
     /// user is in and has not imported before is written, in one transaction.
     func run(_ sheet: Sheet, options: ImportOptions, by user: UserID) async throws(InterchangeError) -> ImportPlan
+    /// Everything `user` is in, as a sheet for a format to write: the user first among its
+    /// people, each entry keyed by its id.
+    func export(_ filter: ExportFilter, by user: UserID) async throws(InterchangeError) -> Sheet
+}
+
+/// What to export.
+public struct ExportFilter: Equatable, Sendable {
+    /// Only what is filed under the user's group of this name (open or archived).
+    public var group: String?
+    /// Only what happened on or after this day.
+    public var since: Day?
+
+    public init(group: String? = nil, since: Day? = nil) {
+        self.group = group
+        self.since = since
+    }
 }
 
 /// How to import: who the user is in the file, who the others are, and where it goes.
@@ -20,7 +36,8 @@ public struct ImportOptions: Equatable, Sendable {
     public var me: String?
     /// People of the file matched by the user, by their name in it (`--map "NAME=EMAIL|contact"`).
     public var matches: [String: PersonMatch]
-    /// A group of the user's to file everything under (made when they have none of that name).
+    /// A group of the user's to file everything under (made when they have none of that name);
+    /// without one, an entry goes to the group the file names for it, if any.
     public var group: String?
 
     public init(me: String? = nil, matches: [String: PersonMatch] = [:], group: String? = nil) {
@@ -69,20 +86,27 @@ public struct ImportPlan: Equatable, Sendable {
     public var alreadyImported: Int
     /// Rows left out: the user is not in them, or they move no balance.
     public var leftOut: [SheetNote]
-    /// The group it goes to, and whether it is to be made.
-    public var group: String?
-    public var makesGroup: Bool
+    /// The groups its entries go to, by name, and whether each is to be made.
+    public var groups: [PlannedGroup]
 
-    public init(
-        format: String, people: [Person], adding: [SheetEntry], alreadyImported: Int, leftOut: [SheetNote], group: String? = nil, makesGroup: Bool = false
-    ) {
+    public init(format: String, people: [Person], adding: [SheetEntry], alreadyImported: Int, leftOut: [SheetNote], groups: [PlannedGroup] = []) {
         self.format = format
         self.people = people
         self.adding = adding
         self.alreadyImported = alreadyImported
         self.leftOut = leftOut
-        self.group = group
-        self.makesGroup = makesGroup
+        self.groups = groups
+    }
+}
+
+/// A group an import files entries under: one of the user's open groups, or one it makes.
+public struct PlannedGroup: Equatable, Sendable {
+    public var name: String
+    public var isNew: Bool
+
+    public init(name: String, isNew: Bool) {
+        self.name = name
+        self.isNew = isNew
     }
 }
 
@@ -99,6 +123,8 @@ public enum InterchangeError: Error, Equatable, Sendable {
     case badMatch(String)
     /// An entry was refused by the ledger's rules (its row, and why).
     case refused(row: Int?, String)
+    /// The user has no group of that name.
+    case noSuchGroup(String)
     case storeUnavailable(String)
 
     public var message: String {
@@ -114,6 +140,7 @@ public enum InterchangeError: Error, Equatable, Sendable {
         case .badMatch(let reason): reason
         case .refused(let row?, let reason): "Row \(row) cannot be imported: \(reason) Nothing was written."
         case .refused(nil, let reason): "The file cannot be imported: \(reason) Nothing was written."
+        case .noSuchGroup(let name): "You have no group named \(name)."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         }
     }

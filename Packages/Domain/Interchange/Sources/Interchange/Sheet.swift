@@ -9,13 +9,21 @@ public struct Sheet: Equatable, Sendable {
     public var format: String
     /// The people it names, as it names them; entries refer to them by their place here.
     public var people: [String]
+    /// The emails it gives for people, by their place.
+    public var emails: [Int: String]
+    /// The person whose ledger it was exported from, if it says.
+    public var exporter: Int?
     public var entries: [SheetEntry]
     /// Rows read and taken as nothing (they move no balance), with why.
     public var passed: [SheetNote]
 
-    public init(format: String, people: [String], entries: [SheetEntry], passed: [SheetNote] = []) {
+    public init(
+        format: String, people: [String], emails: [Int: String] = [:], exporter: Int? = nil, entries: [SheetEntry], passed: [SheetNote] = []
+    ) {
         self.format = format
         self.people = people
+        self.emails = emails
+        self.exporter = exporter
         self.entries = entries
         self.passed = passed
     }
@@ -25,8 +33,9 @@ public struct Sheet: Equatable, Sendable {
 public struct SheetEntry: Equatable, Sendable {
     /// What moved between the people, by their places in ``Sheet/people``.
     public enum Movement: Equatable, Sendable {
-        /// Who paid how much, and whose part is how much: each adds up to the amount.
-        case expense(paid: [Int: Int64], parts: [Int: Int64])
+        /// Who paid how much, and whose part is how much, in order (which pairs an expense's
+        /// balances follows it): each adds up to the amount.
+        case expense(paid: Shares, parts: Shares)
         /// One person paid another the amount.
         case payment(from: Int, to: Int)
     }
@@ -41,8 +50,18 @@ public struct SheetEntry: Equatable, Sendable {
     /// The same for the same row in any read of the file, and in a later export of the same
     /// history with more rows: importing again adds nothing twice.
     public var key: String
+    public var note: String?
+    /// The group it was filed under, by name.
+    public var group: String?
+    /// Its id in the ledger it was exported from (Flows' own export), kept when imported.
+    public var id: String?
 
-    public init(row: Int, day: Day, description: String, category: Category, amount: Money, movement: Movement, key: String) {
+    public init(
+        row: Int, day: Day, description: String, category: Category, amount: Money, movement: Movement, key: String, note: String? = nil,
+        group: String? = nil
+    ) {
+        self.note = note
+        self.group = group
         self.row = row
         self.day = day
         self.description = description
@@ -57,8 +76,9 @@ public struct SheetEntry: Equatable, Sendable {
     public var nets: [Int: Int64] {
         switch movement {
         case .expense(let paid, let parts):
-            var nets = paid
-            for (person, part) in parts { nets[person, default: 0] -= part }
+            var nets: [Int: Int64] = [:]
+            for share in paid.list { nets[share.person, default: 0] += share.amount }
+            for share in parts.list { nets[share.person, default: 0] -= share.amount }
             return nets.filter { $0.value != 0 }
         case .payment(let from, let to):
             return [from: amount.minorUnits, to: -amount.minorUnits]
@@ -68,10 +88,36 @@ public struct SheetEntry: Equatable, Sendable {
     /// Everyone in it: payers and people with a part, or a payment's two.
     public var people: Set<Int> {
         switch movement {
-        case .expense(let paid, let parts): Set(paid.keys).union(parts.keys)
+        case .expense(let paid, let parts): Set(paid.list.map(\.person) + parts.list.map(\.person))
         case .payment(let from, let to): [from, to]
         }
     }
+}
+
+/// Amounts by person, in order: `[0: 900, 2: 300]`.
+public struct Shares: Equatable, Sendable, ExpressibleByDictionaryLiteral {
+    public struct Share: Equatable, Sendable {
+        public var person: Int
+        public var amount: Int64
+
+        public init(person: Int, amount: Int64) {
+            self.person = person
+            self.amount = amount
+        }
+    }
+
+    public var list: [Share]
+
+    public init(_ list: [Share]) {
+        self.list = list
+    }
+
+    public init(dictionaryLiteral elements: (Int, Int64)...) {
+        list = elements.map { Share(person: $0.0, amount: $0.1) }
+    }
+
+    /// The amount of `person`, if they have one.
+    public subscript(person: Int) -> Int64? { list.first { $0.person == person }?.amount }
 }
 
 /// A row read and taken as nothing, or a row that could not be read, with why.

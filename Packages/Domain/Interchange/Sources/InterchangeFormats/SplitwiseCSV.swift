@@ -211,15 +211,16 @@ public enum SplitwiseCSV {
             let payers = nets.indices.filter { nets[$0] > 0 }
             let own = cost - nets.filter { $0 > 0 }.reduce(0, +)
             var parts: [Int: Int64] = [:]
-            var paid: [Int: Int64] = [:]
+            var paid: [Shares.Share] = []
             for index in nets.indices where nets[index] < 0 { parts[index] = -nets[index] }
             let (each, left) = own.quotientAndRemainder(dividingBy: Int64(payers.count))
             for (place, payer) in payers.enumerated() {
                 let part = each + (Int64(place) < left ? 1 : 0)
                 if part > 0 { parts[payer] = part }
-                paid[payer] = nets[payer] + part
+                paid.append(Shares.Share(person: payer, amount: nets[payer] + part))
             }
-            return .expense(paid: paid, parts: parts)
+            // In the file's column order.
+            return .expense(paid: Shares(paid), parts: Shares(parts.keys.sorted().map { Shares.Share(person: $0, amount: parts[$0] ?? 0) }))
         }
 
         /// A row's key: its content, hashed (a later export with more members or rows gives the

@@ -8,9 +8,9 @@ import Primitives
 /// or made contacts), the group through Groups, and the entries through Expenses, in one
 /// transaction there.
 public struct LiveInterchangeService: InterchangeService {
-    private let expenses: any ExpensesService
-    private let friends: any FriendsService
-    private let groups: any GroupsService
+    let expenses: any ExpensesService
+    let friends: any FriendsService
+    let groups: any GroupsService
 
     public init(expenses: any ExpensesService, friends: any FriendsService, groups: any GroupsService) {
         self.expenses = expenses
@@ -33,11 +33,16 @@ public struct LiveInterchangeService: InterchangeService {
                 throw .refused(row: nil, "\(person.name) cannot be made a contact: \(error.message)")
             }
         }
-        var group: GroupID?
-        if let name = prepared.plan.group {
-            group = try await self.group(named: name, with: Array(prepared.involved.compactMap { prepared.ids[$0] }), currency: prepared.plan.adding[0].amount.currency, by: user)
+        var groups: [String: GroupID] = [:]
+        for planned in prepared.plan.groups {
+            let entries = prepared.plan.adding.filter { (options.group ?? $0.group)?.lowercased() == planned.name.lowercased() }
+            guard let first = entries.first else { continue }
+            let people = entries.reduce(into: Set<Int>()) { $0.formUnion($1.people) }.compactMap { prepared.ids[$0] }.filter { $0 != user }
+            groups[planned.name.lowercased()] = try await group(named: planned.name, with: people.sorted { $0.rawValue < $1.rawValue }, currency: first.amount.currency, by: user)
         }
-        let entries = prepared.plan.adding.map { Self.entry($0, ids: prepared.ids, group: group) }
+        let entries = prepared.plan.adding.map { entry in
+            Self.entry(entry, ids: prepared.ids, group: (options.group ?? entry.group).flatMap { groups[$0.lowercased()] })
+        }
         let written: Set<String>
         do throws(ExpensesError) {
             written = try await expenses.importEntries(entries, by: user)
@@ -53,7 +58,6 @@ public struct LiveInterchangeService: InterchangeService {
     private struct Prepared {
         var plan: ImportPlan
         var ids: [Int: UserID]
-        var involved: Set<Int>
     }
 
     private func prepare(_ sheet: Sheet, options: ImportOptions, by user: UserID) async throws(InterchangeError) -> Prepared {
@@ -66,7 +70,16 @@ public struct LiveInterchangeService: InterchangeService {
             throw .storeUnavailable(error.message)
         }
         let place = { (name: String) in sheet.people.firstIndex { $0.lowercased() == name.lowercased() } }
-        guard let me = (options.me ?? yourName).flatMap(place) else { throw .whoAreYou(options.me ?? yourName, among: sheet.people) }
+        // The name given; else the user's own; else, in an export of Flows', its exporter.
+        let me: Int
+        if let name = options.me {
+            guard let index = place(name) else { throw .whoAreYou(name, among: sheet.people) }
+            me = index
+        } else if let index = yourName.flatMap(place) ?? sheet.exporter {
+            me = index
+        } else {
+            throw .whoAreYou(yourName, among: sheet.people)
+        }
         for name in options.matches.keys where place(name) == nil {
             throw .badMatch("--map names \(name), who is not in the file (\(sheet.people.joined(separator: ", "))).")
         }
@@ -101,17 +114,14 @@ public struct LiveInterchangeService: InterchangeService {
             switch matches[name.lowercased()] {
             case .email(let email)?:
                 let key = EmailAddress.key(for: email)
-                found = known.first { friend in
-                    switch friend.kind {
-                    case .account(let address, _), .contact(let address?): address.key == key
-                    case .contact(nil): false
-                    }
-                }
+                found = known.first { $0.email?.key == key }
                 guard found != nil else { throw .badMatch("No friend or contact of yours has the email \(email) (--map \"\(name)=\(email)\").") }
             case .contact?:
                 found = known.first { $0.isContact && $0.name.value.lowercased() == name.lowercased() }
             case nil:
-                found = known.first { $0.name.value.lowercased() == name.lowercased() }
+                // By the email the file gives, else by name.
+                let key = sheet.emails[index].map(EmailAddress.key(for:))
+                found = known.first { friend in key != nil && friend.email?.key == key } ?? known.first { $0.name.value.lowercased() == name.lowercased() }
                 if found == nil { unmatched.append(name) }
             }
             if let found {
@@ -140,19 +150,22 @@ public struct LiveInterchangeService: InterchangeService {
         } catch {
             throw Self.refusal(error)
         }
-        var makesGroup = false
-        if let name = options.group {
-            do throws(GroupsError) {
-                makesGroup = !(try await groups.groups(of: user, archived: false)).contains { $0.name.lowercased() == name.lowercased() }
-            } catch {
-                throw .storeUnavailable(error.message)
-            }
+        let adding = mine.filter { !before.contains($0.key) }
+        var planned: [PlannedGroup] = []
+        var names: [String] = options.group.map { [$0] } ?? []
+        if options.group == nil {
+            for entry in adding { if let name = entry.group, !names.contains(where: { $0.lowercased() == name.lowercased() }) { names.append(name) } }
+        }
+        if !names.isEmpty {
+            let open: [Group]
+            do throws(GroupsError) { open = try await groups.groups(of: user, archived: false) } catch { throw .storeUnavailable(error.message) }
+            planned = names.map { name in PlannedGroup(name: name, isNew: !open.contains { $0.name.lowercased() == name.lowercased() }) }
         }
         let plan = ImportPlan(
-            format: sheet.format, people: people, adding: mine.filter { !before.contains($0.key) }, alreadyImported: before.count,
-            leftOut: leftOut.sorted { ($0.row ?? 0) < ($1.row ?? 0) }, group: options.group, makesGroup: makesGroup
+            format: sheet.format, people: people, adding: adding, alreadyImported: before.count,
+            leftOut: leftOut.sorted { ($0.row ?? 0) < ($1.row ?? 0) }, groups: planned
         )
-        return Prepared(plan: plan, ids: ids, involved: involved)
+        return Prepared(plan: plan, ids: ids)
     }
 
     /// The user's open group of that name, with the people added who are not in it yet; or a
@@ -178,14 +191,17 @@ public struct LiveInterchangeService: InterchangeService {
         case .expense(let paid, let parts):
             let draft = ExpenseDraft(
                 description: description(entry.description), amount: entry.amount, day: entry.day, category: entry.category,
-                payers: paid.keys.sorted().map { Payer(user: id($0), amount: Money(minorUnits: paid[$0] ?? 0, currency: currency)) },
-                participants: parts.keys.sorted().map(id),
-                rule: .exact(Dictionary(uniqueKeysWithValues: parts.map { (id($0.key), Money(minorUnits: $0.value, currency: currency)) })),
-                group: group
+                payers: paid.list.map { Payer(user: id($0.person), amount: Money(minorUnits: $0.amount, currency: currency)) },
+                participants: parts.list.map { id($0.person) },
+                rule: .exact(Dictionary(parts.list.map { (id($0.person), Money(minorUnits: $0.amount, currency: currency)) }, uniquingKeysWith: { first, _ in first })),
+                note: entry.note, group: group
             )
-            return ImportedEntry(key: entry.key, kind: .expense(draft))
+            return ImportedEntry(key: entry.key, kind: .expense(draft), id: entry.id.map(ExpenseID.init(rawValue:)))
         case .payment(let from, let to):
-            return ImportedEntry(key: entry.key, kind: .payment(from: id(from), to: id(to), amount: entry.amount, day: entry.day, group: group))
+            return ImportedEntry(
+                key: entry.key, kind: .payment(from: id(from), to: id(to), amount: entry.amount, day: entry.day, group: group),
+                id: entry.id.map(ExpenseID.init(rawValue:))
+            )
         }
     }
 
@@ -201,6 +217,16 @@ public struct LiveInterchangeService: InterchangeService {
         switch error {
         case .storeUnavailable(let reason): .storeUnavailable(reason)
         default: .refused(row: nil, error.message)
+        }
+    }
+}
+
+extension Friend {
+    /// Their email: an account's, or a contact's if one was given.
+    var email: EmailAddress? {
+        switch kind {
+        case .account(let email, _): email
+        case .contact(let email): email
         }
     }
 }
