@@ -62,6 +62,14 @@ struct ImportCommandTests {
         #expect((json["groups"] as? [[String: Any]])?.map { $0["made"] as? Bool } == [false] && json["dryRun"] as? Bool == false)
         #expect((json["people"] as? [[String: Any]])?.map { $0["match"] as? String } == ["you", "friend", "friend", "friend"])
         #expect(try await output(["verify"]).hasPrefix("Ledger verified: 6 expenses, 2 payments"))
+        // What went into the group, as the read commands show it.
+        #expect(try await output(["expenses", "--group", "flat", "--since", "2026-10-04"]) == """
+            2026-10-05 Groceries, 60.00 EUR, paid by you 30.00 EUR, Bob Stone 30.00 EUR; not your part
+            2026-10-04 Taxi, 3000 JPY, paid by you; your part 1000 JPY
+
+            """)
+        let noGroup = try await flows.run(["expenses", "--group", "Trip"])
+        #expect(noGroup.status == 1 && noGroup.stderr == "flows: you have no group named Trip\n")
     }
 
     @Test("a file that does not add up writes nothing and names its rows; bad --map and no file are refused")

@@ -269,7 +269,7 @@ struct ExpensesListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "expenses",
         abstract: "Print the expenses you are in, newest first: who paid, and your part.",
-        discussion: "Never prompts. Exit status: 0 printed, 1 nobody signed in, a bad day, or the store or server failed."
+        discussion: "Never prompts. Exit status: 0 printed, 1 nobody signed in, no such person or group, or the store or server failed; 2 a bad day."
     )
 
     @OptionGroup var options: ReadOptions
@@ -282,6 +282,9 @@ struct ExpensesListCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Only expenses shared with PERSON: a friend's or contact's name, any case.", valueName: "PERSON"))
     var person: String?
+
+    @Option(help: ArgumentHelp("Only expenses filed under your group NAME (open or archived), any case.", valueName: "NAME"))
+    var group: String?
 
     struct Output: Encodable {
         struct Share: Encodable {
@@ -322,6 +325,12 @@ struct ExpensesListCommand: AsyncParsableCommand {
             page = page.next
         }
         var expenses = all.filter { expense in (first.map { expense.day >= $0 } ?? true) && (last.map { expense.day <= $0 } ?? true) }
+        if let group {
+            let wanted = group.trimmingCharacters(in: .whitespaces).lowercased()
+            let ids = Set(await reader.container.groups.names(of: reader.user.id).filter { $0.value.lowercased() == wanted }.map(\.key))
+            guard !ids.isEmpty else { throw Reader.failed("you have no group named \(group)") }
+            expenses = expenses.filter { $0.group.map(ids.contains) ?? false }
+        }
         // Anyone the user shares an expense with may be named, whatever the days asked for.
         let names = try await reader.names(Set(all.flatMap(\.people)))
         if let person {
