@@ -233,6 +233,12 @@ let package = Package(
                 + accountsModules + expensesModules + friendsModules + groupsModules,
             path: "Benchmarks/groups-bench"
         ),
+        // A 50,000-row Splitwise export: reading, planning and importing it, with peak memory.
+        .executableTarget(
+            name: "import-bench",
+            dependencies: ["FlowsApp", "BenchmarkSupport", .product(name: "Primitives", package: "Primitives")] + interchangeModules,
+            path: "Benchmarks/import-bench"
+        ),
         // flows-server under wrk (Scripts/bench): seeds a PostgreSQL world through the services,
         // recounts it, and serves the bare Hummingbird route the figures are compared with.
         .executableTarget(
