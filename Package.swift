@@ -236,7 +236,9 @@ let package = Package(
         // A 50,000-row Splitwise export: reading, planning and importing it, with peak memory.
         .executableTarget(
             name: "import-bench",
-            dependencies: ["FlowsApp", "BenchmarkSupport", .product(name: "Primitives", package: "Primitives")] + interchangeModules,
+            dependencies: [
+                "FlowsApp", "BenchmarkSupport", .product(name: "Primitives", package: "Primitives"), .product(name: "LocalStore", package: "LocalStore"),
+            ] + interchangeModules,
             path: "Benchmarks/import-bench"
         ),
         // flows-server under wrk (Scripts/bench): seeds a PostgreSQL world through the services,

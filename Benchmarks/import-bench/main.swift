@@ -4,11 +4,13 @@ import Foundation
 import Interchange
 import InterchangeFormats
 import InterchangeLive
+import LocalStore
 import Primitives
 
 // Importing a large Splitwise export (Scripts/bench): ROWS rows (50,000 unless told) among six
 // members, a third of them with nets below a cent and a tenth payments, written to a file, then
-// read, planned (a dry run) and imported into the app's in-memory store in one transaction.
+// read, planned (a dry run) and imported into the app's store, on disk in a temporary folder,
+// in one transaction.
 // Prints each step's time and the process's peak memory; asserts nothing.
 
 let rows = Int(ProcessInfo.processInfo.environment["ROWS"] ?? "") ?? 50_000
@@ -64,7 +66,9 @@ var started = clock.now
 let sheet = try SplitwiseCSV.read(contentsOf: file.path)
 let reading = clock.now - started
 
-let container = AppContainer.inMemory()
+let home = FileManager.default.temporaryDirectory.appendingPathComponent("flows-import-bench-\(ProcessInfo.processInfo.processIdentifier)")
+defer { try? FileManager.default.removeItem(at: home) }
+let container = AppContainer.live(location: StoreLocation(directory: home))
 let ada = try await container.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
 let service = LiveInterchangeService(expenses: container.expenses, friends: container.friends, groups: container.groups)
 let options = ImportOptions(matches: Dictionary(uniqueKeysWithValues: people.dropFirst().map { ($0, PersonMatch.contact) }))
