@@ -8,13 +8,7 @@ enum CSVRecords {
     /// The records of the file at `path`, read whole (CSV.swift's stream reader reports the end
     /// of a file as a failure to read it).
     static func read(contentsOf path: String, _ body: (Int, [String]) throws(SheetProblems) -> Void) throws(SheetProblems) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SheetProblems([SheetNote(row: nil, "\(path) cannot be read.")])
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw SheetProblems([SheetNote(row: nil, "\(path) is not UTF-8 text.")])
-        }
-        try read(text: text, body)
+        try read(text: try fileText(path), body)
     }
 
     /// The records of `text`.
@@ -40,4 +34,11 @@ enum CSVRecords {
             throw SheetProblems([SheetNote(row: number + 1, "The file cannot be read past here: \(why).")])
         }
     }
+}
+
+/// The UTF-8 text of the file at `path`, or why it cannot be read.
+func fileText(_ path: String) throws(SheetProblems) -> String {
+    guard let data = FileManager.default.contents(atPath: path) else { throw SheetProblems([SheetNote(row: nil, "\(path) cannot be read.")]) }
+    guard let text = String(data: data, encoding: .utf8) else { throw SheetProblems([SheetNote(row: nil, "\(path) is not UTF-8 text.")]) }
+    return text
 }

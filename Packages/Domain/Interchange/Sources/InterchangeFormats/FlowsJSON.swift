@@ -138,9 +138,7 @@ public enum FlowsJSON {
     }
 
     public static func read(contentsOf path: String) throws(SheetProblems) -> Sheet {
-        guard let data = FileManager.default.contents(atPath: path) else { throw SheetProblems([SheetNote(row: nil, "\(path) cannot be read.")]) }
-        guard let text = String(data: data, encoding: .utf8) else { throw SheetProblems([SheetNote(row: nil, "\(path) is not UTF-8 text.")]) }
-        return try read(text: text)
+        try read(text: try fileText(path))
     }
 
     private static func why(_ error: any Error) -> String {
