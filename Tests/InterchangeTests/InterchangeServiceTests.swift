@@ -94,6 +94,21 @@ struct InterchangeServiceTests {
         #expect(try await interchange.plan(try self.flat(), options: options, by: ada).groups == [PlannedGroup(name: "Flat", isNew: false)])
     }
 
+    @Test("a Spliit export goes into a group of its name, made with the people it needs")
+    func spliit() async throws {
+        let (ada, bob) = try await adaAndBob()
+        let sheet = try SpliitJSON.read(contentsOf: SpliitJSONTests.trip)
+        let ran = try await interchange.run(sheet, options: ImportOptions(matches: ["李雷": .contact]), by: ada)
+        #expect(ran.adding.count == 5)
+        #expect(ran.groups == [PlannedGroup(name: "Lisbon trip", isNew: true)])
+        let trip = try #require(try await services.groups.groups(of: ada, archived: false).first)
+        #expect(trip.name == "Lisbon trip" && trip.members.count == 3 && trip.members.contains(bob))
+        // Ada: paid 90.00 + 20.00, her parts 3.34 + 30.00 + 150.01, paid back 15.00 by Bob.
+        let total = try await services.expenses.balances(of: ada).reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+        #expect(total == 9000 + 2000 - 334 - 3000 - 15001 - 1500)
+        #expect(try await services.verifier.verify().isSound)
+    }
+
     @Test("imported entries are checked as adds and payments are; one refusal writes none of them, and a key is taken once")
     func refusalWritesNothing() async throws {
         let (ada, bob) = try await adaAndBob()

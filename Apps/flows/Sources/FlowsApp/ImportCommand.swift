@@ -12,8 +12,9 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import expenses and payments from another app's export.",
         discussion: """
-            FORMAT is splitwise (Splitwise's "Export as spreadsheet", CSV) or json (Flows' own \
-            export, whose people are matched by their email first). The file must add up \
+            FORMAT is splitwise (Splitwise's "Export as spreadsheet", CSV), spliit (Spliit's JSON \
+            export of a group, filed under a group of its name) or json (Flows' own export, whose \
+            people are matched by their email first). The file must add up \
             (every row, and each member's total balance) or nothing is written; the rows you are \
             in are added, each once however often the file is imported, in one transaction. \
             People are matched to your friends and contacts by name; --map says who the others \
@@ -26,6 +27,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case splitwise
+        case spliit
         /// Flows' own export.
         case json
     }
@@ -79,6 +81,7 @@ struct ImportCommand: AsyncParsableCommand {
         do throws(SheetProblems) {
             sheet = switch format {
             case .splitwise: try SplitwiseCSV.read(contentsOf: file)
+            case .spliit: try SpliitJSON.read(contentsOf: file)
             case .json: try FlowsJSON.read(contentsOf: file)
             }
         } catch {

@@ -1,0 +1,128 @@
+import Crypto
+import Expenses
+import Foundation
+import Interchange
+import Primitives
+
+/// Spliit's JSON export of a group: `{name, currencyCode, participants: [{id, name}], expenses:
+/// [{expenseDate, title, amount, paidById, paidFor: [{participantId, shares}], splitMode,
+/// isReimbursement, notes, ...}]}`. Amounts are minor units of the group's currency; shares are
+/// ×100 in every mode but `BY_AMOUNT`, where they are minor units.
+///
+/// Each expense's parts: `EVENLY` shares the amount equally, `BY_SHARES` and `BY_PERCENTAGE`
+/// in proportion to the shares, `BY_AMOUNT` as given; units left over go by the largest
+/// remainder, ties to the earlier participant of the expense. A reimbursement is a payment from
+/// its payer to its one participant. A conversion from another currency is Spliit's own: the
+/// amount, in the group's currency, is what is imported.
+public enum SpliitJSON {
+    public static let format = "spliit"
+
+    struct File: Decodable {
+        struct Participant: Decodable {
+            var id: String
+            var name: String
+        }
+        struct Share: Decodable {
+            var participantId: String
+            var shares: Int64
+        }
+        struct Expense: Decodable {
+            var expenseDate: String
+            var title: String
+            var amount: Int64
+            var paidById: String
+            var paidFor: [Share]
+            var splitMode: String?
+            var isReimbursement: Bool?
+            var notes: String?
+        }
+        var name: String?
+        var currencyCode: String?
+        var participants: [Participant]
+        var expenses: [Expense]
+    }
+
+    public static func read(contentsOf path: String) throws(SheetProblems) -> Sheet {
+        try read(text: try fileText(path))
+    }
+
+    public static func read(text: String) throws(SheetProblems) -> Sheet {
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: Data(text.utf8))
+        } catch {
+            throw SheetProblems([SheetNote(row: nil, "This is not a Spliit export: it lacks participants, expenses or one of their fields.")])
+        }
+        guard let currency = Currency(code: file.currencyCode ?? "") else {
+            throw SheetProblems([SheetNote(row: nil, "Its currency, \((file.currencyCode ?? "none").debugDescription), is not one Flows knows.")])
+        }
+        let place = Dictionary(file.participants.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var problems: [SheetNote] = []
+        var entries: [SheetEntry] = []
+        var seen: [String: Int] = [:]
+        for (index, expense) in file.expenses.enumerated() {
+            let row = index + 1
+            let fail = { (message: String) in problems.append(SheetNote(row: row, "\(expense.title.isEmpty ? "It" : expense.title): \(message)")) }
+            guard let day = try? Day(String(expense.expenseDate.prefix(10))) else { fail("its date, \(expense.expenseDate.debugDescription), has no day."); continue }
+            guard expense.amount > 0 else { fail("its amount is not above zero."); continue }
+            guard let payer = place[expense.paidById] else { fail("its payer is not a participant."); continue }
+            let people = expense.paidFor.compactMap { place[$0.participantId] }
+            guard people.count == expense.paidFor.count, !people.isEmpty, Set(people).count == people.count else {
+                fail("it is paid for participants the export does not list, or none, or one twice."); continue
+            }
+            let movement: SheetEntry.Movement
+            if expense.isReimbursement == true {
+                guard people.count == 1, people[0] != payer else { fail("a reimbursement is paid to one other participant."); continue }
+                movement = .payment(from: payer, to: people[0])
+            } else {
+                guard let parts = Self.parts(expense, people: people, in: currency) else { fail("its shares do not split its amount (\(expense.splitMode ?? "EVENLY"))."); continue }
+                movement = .expense(paid: [payer: expense.amount], parts: Shares(parts.filter { $0.amount > 0 }))
+            }
+            let content = [day.description, expense.title, "\(expense.amount)", expense.paidById]
+                + expense.paidFor.map { "\($0.participantId)=\($0.shares)" } + [expense.splitMode ?? "", "\(expense.isReimbursement ?? false)"]
+            let hash = SHA256.hash(data: Array(([format] + content).joined(separator: "\u{1F}").utf8)).map { String(format: "%02x", $0) }.joined()
+            let occurrence = seen[hash, default: 0]
+            seen[hash] = occurrence + 1
+            entries.append(SheetEntry(
+                row: row, day: day, description: expense.title.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " "),
+                category: .general, amount: Money(minorUnits: expense.amount, currency: currency), movement: movement,
+                key: occurrence == 0 ? hash : "\(hash)#\(occurrence)", note: expense.notes.flatMap { $0.isEmpty ? nil : $0 },
+                group: file.name
+            ))
+        }
+        guard problems.isEmpty else { throw SheetProblems(problems) }
+        return Sheet(format: format, people: file.participants.map(\.name), entries: entries)
+    }
+
+    /// The participants' parts, in the expense's order, adding up to its amount; nil when its
+    /// shares cannot.
+    static func parts(_ expense: File.Expense, people: [Int], in currency: Currency) -> [Shares.Share]? {
+        let shares = expense.paidFor.map(\.shares)
+        guard shares.allSatisfy({ $0 >= 0 }) else { return nil }
+        let amounts: [Int64]
+        switch expense.splitMode ?? "EVENLY" {
+        case "BY_AMOUNT":
+            guard shares.reduce(0, &+) == expense.amount else { return nil }
+            amounts = shares
+        case "EVENLY", "BY_SHARES", "BY_PERCENTAGE":
+            let weights = expense.splitMode == "BY_SHARES" || expense.splitMode == "BY_PERCENTAGE" ? shares : shares.map { _ in 1 }
+            let total = weights.reduce(0, &+)
+            guard total > 0, expense.splitMode != "BY_PERCENTAGE" || total == 10_000 else { return nil }
+            // Each part rounded down, then the units left over to the largest remainders.
+            var floors: [Int64] = []
+            var remainders: [Int128] = []
+            for weight in weights {
+                let (part, remainder) = (Int128(expense.amount) * Int128(weight)).quotientAndRemainder(dividingBy: Int128(total))
+                floors.append(Int64(part))
+                remainders.append(remainder)
+            }
+            let left = Int(expense.amount - floors.reduce(0, +))
+            let order = remainders.indices.sorted { remainders[$0] != remainders[$1] ? remainders[$0] > remainders[$1] : $0 < $1 }
+            for index in order.prefix(left) { floors[index] += 1 }
+            amounts = floors
+        default:
+            return nil
+        }
+        return zip(people, amounts).map { Shares.Share(person: $0, amount: $1) }
+    }
+}
