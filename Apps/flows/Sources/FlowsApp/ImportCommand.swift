@@ -108,7 +108,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     /// What an import did (or would do), in words.
     static func lines(_ plan: ImportPlan, dryRun: Bool) -> [String] {
-        let payments = plan.adding.filter { if case .payment = $0.movement { true } else { false } }.count
+        let payments = plan.adding.filter(\.isPayment).count
         let expenses = plan.adding.count - payments
         let counted = { (count: Int, one: String, many: String) in count == 1 ? "1 \(one)" : "\(count) \(many)" }
         let what = "\(counted(expenses, "expense", "expenses")) and \(counted(payments, "payment", "payments"))"
@@ -162,7 +162,7 @@ struct ImportCommand: AsyncParsableCommand {
         init(_ plan: ImportPlan, dryRun: Bool) {
             format = plan.format
             self.dryRun = dryRun
-            payments = plan.adding.filter { if case .payment = $0.movement { true } else { false } }.count
+            payments = plan.adding.filter(\.isPayment).count
             expenses = plan.adding.count - payments
             alreadyImported = plan.alreadyImported
             people = plan.people.map { person in

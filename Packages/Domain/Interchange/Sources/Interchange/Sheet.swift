@@ -58,8 +58,9 @@ public struct SheetEntry: Equatable, Sendable {
 
     public init(
         row: Int, day: Day, description: String, category: Category, amount: Money, movement: Movement, key: String, note: String? = nil,
-        group: String? = nil
+        group: String? = nil, id: String? = nil
     ) {
+        self.id = id
         self.note = note
         self.group = group
         self.row = row
@@ -83,6 +84,11 @@ public struct SheetEntry: Equatable, Sendable {
         case .payment(let from, let to):
             return [from: amount.minorUnits, to: -amount.minorUnits]
         }
+    }
+
+    /// Whether it is a payment (not an expense).
+    public var isPayment: Bool {
+        if case .payment = movement { true } else { false }
     }
 
     /// Everyone in it: payers and people with a part, or a payment's two.

@@ -113,18 +113,16 @@ public enum FlowsJSON {
                         paid: Shares(paid.map { Shares.Share(person: $0.person, amount: $0.amount) }),
                         parts: Shares(parts.map { Shares.Share(person: $0.person, amount: $0.amount) })
                     ),
-                    key: line.id, note: line.note, group: line.group
+                    key: line.id, note: line.note, group: line.group, id: line.id
                 ))
-                entries[entries.count - 1].id = line.id
             case "payment":
                 guard let from = line.from, let to = line.to, known(from), known(to), from != to else {
                     fail("A payment names two of the export's people, one paying the other."); continue
                 }
                 entries.append(SheetEntry(
                     row: row, day: day, description: "Payment", category: .general, amount: amount, movement: .payment(from: from, to: to),
-                    key: line.id, group: line.group
+                    key: line.id, group: line.group, id: line.id
                 ))
-                entries[entries.count - 1].id = line.id
             default:
                 fail("Its kind, \(line.kind.debugDescription), is neither expense nor payment.")
             }

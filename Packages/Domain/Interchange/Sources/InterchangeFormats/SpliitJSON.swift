@@ -1,4 +1,3 @@
-import Crypto
 import Expenses
 import Foundation
 import Interchange
@@ -59,7 +58,7 @@ public enum SpliitJSON {
         let place = Dictionary(file.participants.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         var problems: [SheetNote] = []
         var entries: [SheetEntry] = []
-        var seen: [String: Int] = [:]
+        var keys = RowKeys(format: format)
         for (index, expense) in file.expenses.enumerated() {
             let row = index + 1
             let fail = { (message: String) in problems.append(SheetNote(row: row, "\(expense.title.isEmpty ? "It" : expense.title): \(message)")) }
@@ -80,13 +79,10 @@ public enum SpliitJSON {
             }
             let content = [day.description, expense.title, "\(expense.amount)", expense.paidById]
                 + expense.paidFor.map { "\($0.participantId)=\($0.shares)" } + [expense.splitMode ?? "", "\(expense.isReimbursement ?? false)"]
-            let hash = SHA256.hash(data: Array(([format] + content).joined(separator: "\u{1F}").utf8)).map { String(format: "%02x", $0) }.joined()
-            let occurrence = seen[hash, default: 0]
-            seen[hash] = occurrence + 1
             entries.append(SheetEntry(
-                row: row, day: day, description: expense.title.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " "),
+                row: row, day: day, description: expense.title.oneLine,
                 category: .general, amount: Money(minorUnits: expense.amount, currency: currency), movement: movement,
-                key: occurrence == 0 ? hash : "\(hash)#\(occurrence)", note: expense.notes.flatMap { $0.isEmpty ? nil : $0 },
+                key: keys.key(content), note: expense.notes.flatMap { $0.isEmpty ? nil : $0 },
                 group: file.name
             ))
         }

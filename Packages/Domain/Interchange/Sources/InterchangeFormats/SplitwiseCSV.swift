@@ -1,4 +1,3 @@
-import Crypto
 import Expenses
 import Interchange
 import Primitives
@@ -69,8 +68,7 @@ public enum SplitwiseCSV {
         var sums: [String: [Int64]] = [:]
         /// Per currency, the file's own totals, and the row stating them.
         var totals: [String: (row: Int, amounts: [ExactAmount])] = [:]
-        /// How many rows with the same content came before, for their keys.
-        var seen: [String: Int] = [:]
+        var keys = RowKeys(format: SplitwiseCSV.format)
 
         mutating func take(_ number: Int, _ record: [String]) throws(SheetProblems) {
             guard record.contains(where: { !$0.isEmpty }) else { return }
@@ -169,7 +167,7 @@ public enum SplitwiseCSV {
             sums[currency.code] = zip(before, nets).map { $0 + $1 }
 
             // A description is one line: line breaks and runs of spaces become one space.
-            let description = cell(1).split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+            let description = cell(1).oneLine
             guard nets.contains(where: { $0 != 0 }) else {
                 return passed.append(SheetNote(row: number, "\(description.isEmpty ? "It" : description) moves no balance (no member's amount is above zero), so it is left out."))
             }
@@ -192,16 +190,14 @@ public enum SplitwiseCSV {
                 }
                 movement = Self.expense(nets: nets, cost: amount)
             }
-            let key = Self.key(
+            let key = keys.key(
                 [day.description, description, cell(2), "\(cost.nanos)", currency.code]
                     + people.indices.filter { exact[$0] != .zero }.map { "\(people[$0])=\(exact[$0].nanos)" }.sorted()
             )
-            let occurrence = seen[key, default: 0]
-            seen[key] = occurrence + 1
             entries.append(SheetEntry(
                 row: number, day: day, description: description, category: SplitwiseCSV.category(cell(2)),
                 amount: Money(minorUnits: isPayment ? nets.filter { $0 > 0 }.reduce(0, +) : amount, currency: currency),
-                movement: movement, key: occurrence == 0 ? key : "\(key)#\(occurrence)"
+                movement: movement, key: key
             ))
         }
 
@@ -221,16 +217,6 @@ public enum SplitwiseCSV {
             }
             // In the file's column order.
             return .expense(paid: Shares(paid), parts: Shares(parts.keys.sorted().map { Shares.Share(person: $0, amount: parts[$0] ?? 0) }))
-        }
-
-        /// A row's key: its content, hashed (a later export with more members or rows gives the
-        /// same row the same key).
-        static func key(_ fields: [String]) -> String {
-            let text = ([SplitwiseCSV.format] + fields).joined(separator: "\u{1F}")
-            return SHA256.hash(data: Array(text.utf8)).map { byte in
-                let hex = String(byte, radix: 16)
-                return byte < 16 ? "0" + hex : hex
-            }.joined()
         }
 
         /// The sheet, or every problem found: rows that disagree, and totals the rows do not add

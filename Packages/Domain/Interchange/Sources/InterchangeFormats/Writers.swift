@@ -39,7 +39,7 @@ public enum SheetCSV {
                 parts[to] = amountText(entry.amount.minorUnits, currency)
                 description = "Payment to \(sheet.people[to])"
             }
-            let category = if case .payment = entry.movement { "payment" } else { entry.category.rawValue }
+            let category = entry.isPayment ? "payment" : entry.category.rawValue
             let row = [entry.day.description, safeCell(description), category, amountText(entry.amount.minorUnits, currency), currency.code, safeCell(payers)] + parts
             lines.append(row.joined(separator: ","))
         }
@@ -58,7 +58,7 @@ extension SplitwiseCSV {
             var nets = Array(repeating: Int64(0), count: sheet.people.count)
             for (person, net) in entry.nets { nets[person] = net }
             totals[currency, default: Array(repeating: 0, count: sheet.people.count)] = zip(totals[currency] ?? nets.map { _ in 0 }, nets).map { $0 + $1 }
-            let category = if case .payment = entry.movement { "Payment" } else { splitwiseName(entry.category) }
+            let category = entry.isPayment ? "Payment" : splitwiseName(entry.category)
             let description = if case .payment(let from, let to) = entry.movement { "\(sheet.people[from]) paid \(sheet.people[to])" } else { entry.description }
             lines.append(([entry.day.description, csvCell(description), category, amountText(entry.amount.minorUnits, currency), currency.code]
                 + nets.map { amountText($0, currency) }).joined(separator: ","))
@@ -148,7 +148,6 @@ public enum LedgerJournal {
 
     /// Text on one line, without a semicolon (a comment) or runs of spaces (an amount's start).
     static func clean(_ text: String) -> String {
-        text.replacingOccurrences(of: ";", with: ",").replacingOccurrences(of: "|", with: "/")
-            .split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+        text.replacingOccurrences(of: ";", with: ",").replacingOccurrences(of: "|", with: "/").oneLine
     }
 }

@@ -46,27 +46,26 @@ extension LiveInterchangeService {
             let parts = Shares(expense.split.parts.map { Shares.Share(person: placed($0.user), amount: $0.amount.minorUnits) })
             entries.append((expense.day, SheetEntry(
                 row: 0, day: expense.day, description: expense.description, category: expense.category, amount: expense.amount,
-                movement: .expense(paid: paid, parts: parts), key: expense.id.rawValue, note: expense.note, group: expense.group.flatMap { groupNames[$0] }
+                movement: .expense(paid: paid, parts: parts), key: expense.id.rawValue, note: expense.note, group: expense.group.flatMap { groupNames[$0] },
+                id: expense.id.rawValue
             )))
-            entries[entries.count - 1].entry.id = expense.id.rawValue
         }
         for settlement in settlements {
             // A payment routed through others is each of its legs, as the balances moved.
             let legs = settlement.legs.isEmpty ? [PairBalances.Delta(creditor: settlement.from, debtor: settlement.to, amount: settlement.amount)] : settlement.legs
             for (index, leg) in legs.enumerated() {
+                let key = legs.count == 1 ? settlement.id.rawValue : "\(settlement.id.rawValue)#\(index + 1)"
                 entries.append((settlement.day, SheetEntry(
                     row: 0, day: settlement.day, description: "Payment", category: .general, amount: leg.amount,
                     movement: .payment(from: placed(leg.creditor), to: placed(leg.debtor)),
-                    key: legs.count == 1 ? settlement.id.rawValue : "\(settlement.id.rawValue)#\(index + 1)", group: settlement.group.flatMap { groupNames[$0] }
+                    key: key, group: settlement.group.flatMap { groupNames[$0] }, id: key
                 )))
-                entries[entries.count - 1].entry.id = entries[entries.count - 1].entry.key
             }
         }
         // Oldest first; within a day, expenses then payments, each by id: the same order in any
         // ledger that holds them. People are numbered in that order too, the user first.
-        let isPayment = { (entry: SheetEntry) -> Int in if case .payment = entry.movement { 1 } else { 0 } }
         let sorted = entries.map(\.entry).sorted { (first: SheetEntry, second: SheetEntry) in
-            (first.day, isPayment(first), first.key) < (second.day, isPayment(second), second.key)
+            (first.day, first.isPayment ? 1 : 0, first.key) < (second.day, second.isPayment ? 1 : 0, second.key)
         }
         var renumbered: [Int: Int] = [0: 0]
         var people: [UserID] = [user]
