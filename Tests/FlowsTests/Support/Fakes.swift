@@ -186,7 +186,7 @@ struct FakeExpenses: ExpensesService, Fake {
     func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals {
         try await (groupTotals ?? missing("totals(in:)"))(group, user)
     }
-    func importEntries(_ entries: [ImportedEntry], by user: UserID) async throws(ExpensesError) -> Set<String> {
+    func importEntries(_ entries: [ImportedEntry], by user: UserID, progress: ImportProgress?) async throws(ExpensesError) -> Set<String> {
         try await (importEntries ?? missing("importEntries"))(entries, user)
     }
     func importedKeys(among keys: [String], by user: UserID) async throws(ExpensesError) -> Set<String> {

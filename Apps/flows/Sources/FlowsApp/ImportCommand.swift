@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Expenses
 import Interchange
 import InterchangeFormats
 import InterchangeLive
@@ -13,21 +14,24 @@ struct ImportCommand: AsyncParsableCommand {
         abstract: "Import expenses and payments from another app's export.",
         discussion: """
             FORMAT is splitwise (Splitwise's "Export as spreadsheet", CSV), spliit (Spliit's JSON \
-            export of a group, filed under a group of its name) or json (Flows' own export, whose \
-            people are matched by their email first). The file must add up \
+            export of a group, filed under a group of its name), ihatemoney (IHateMoney's bills or \
+            settlements, JSON or CSV) or json (Flows' own export, whose people are matched by \
+            their email first). The file must add up \
             (every row, and each member's total balance) or nothing is written; the rows you are \
             in are added, each once however often the file is imported, in one transaction. \
             People are matched to your friends and contacts by name; --map says who the others \
-            are. How each row is read: docs/import-export.md.
+            are; on a terminal, the import asks about anyone --map leaves out, and shows its \
+            progress. How each row is read: docs/import-export.md.
 
-            Never prompts. Exit status: 0 imported (or checked, with --dry-run), 1 refused \
-            (nothing written) or nobody signed in, 2 usage error.
+            Exit status: 0 imported (or checked, with --dry-run), 1 refused (nothing written) or \
+            nobody signed in, 2 usage error.
             """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case splitwise
         case spliit
+        case ihatemoney
         /// Flows' own export.
         case json
     }
@@ -49,6 +53,9 @@ struct ImportCommand: AsyncParsableCommand {
         valueName: "NAME=EMAIL|contact"
     ))
     var map: [String] = []
+
+    @Option(help: ArgumentHelp("The currency of IHateMoney bills that name none (a project without one).", valueName: "CODE"))
+    var currency: String?
 
     @Flag(help: "Check the file and show what would be added, writing nothing.")
     var dryRun = false
@@ -73,31 +80,63 @@ struct ImportCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try matches
+        if let currency, Currency(code: currency.uppercased()) == nil { throw ValidationError("--currency \(currency): not a currency Flows knows.") }
+        if currency != nil, format != .ihatemoney { throw ValidationError("--currency is for IHateMoney files, whose bills may name none.") }
         if options.server != nil { throw ValidationError("flows import writes into this machine's store; the server takes no imports yet.") }
     }
 
     func run() async throws {
+        let reader = try await Reader.signedIn(options)
+        let container = reader.container
         let sheet: Sheet
         do throws(SheetProblems) {
             sheet = switch format {
             case .splitwise: try SplitwiseCSV.read(contentsOf: file)
             case .spliit: try SpliitJSON.read(contentsOf: file)
+            case .ihatemoney: try IHateMoneyExport.read(contentsOf: file, currency: currency.flatMap { Currency(code: $0.uppercased()) }, today: container.today)
             case .json: try FlowsJSON.read(contentsOf: file)
             }
         } catch {
             throw Reader.failed(InterchangeError.sheet(error).message)
         }
-        let reader = try await Reader.signedIn(options)
-        let container = reader.container
         let service = LiveInterchangeService(expenses: container.expenses, friends: container.friends, groups: container.groups)
-        let importOptions = ImportOptions(me: me, matches: try matches, group: group)
+        var importOptions = ImportOptions(me: me, matches: try matches, group: group)
+        // On a terminal, who is who is asked rather than refused.
+        let asking = TerminalQuestions()
+        var asked: Set<String> = []
         let plan: ImportPlan
-        do throws(InterchangeError) {
-            plan = dryRun
-                ? try await service.plan(sheet, options: importOptions, by: reader.user.id)
-                : try await service.run(sheet, options: importOptions, by: reader.user.id)
-        } catch {
-            throw Reader.failed(error.message)
+        while true {
+            let bar = dryRun ? nil : ProgressBar(label: "Importing")
+            var progress: ImportProgress?
+            if let bar { progress = { written, total in bar.show(written, of: total) } }
+            do throws(InterchangeError) {
+                if dryRun {
+                    plan = try await service.plan(sheet, options: importOptions, by: reader.user.id)
+                } else {
+                    plan = try await service.run(sheet, options: importOptions, by: reader.user.id, progress: progress)
+                }
+                bar?.finish()
+                break
+            } catch {
+                bar?.finish()
+                guard let asking else { throw Reader.failed(error.message) }
+                switch error {
+                case .unmatched(let names):
+                    for name in names {
+                        importOptions.matches[name] = try asking.whoIs(name)
+                        asked.insert(name)
+                    }
+                case .whoAreYou(nil, let people):
+                    importOptions.me = try asking.whichIsYou(among: people)
+                case .badMatch(let reason) where !asked.isEmpty:
+                    // An email typed that is no one's: those typed are asked again.
+                    asking.tell(reason)
+                    for name in asked where importOptions.matches[name] != .contact { importOptions.matches[name] = nil }
+                    asked = []
+                default:
+                    throw Reader.failed(error.message)
+                }
+            }
         }
         if options.json {
             Reader.printJSON(Output(plan, dryRun: dryRun))

@@ -60,7 +60,8 @@ public protocol ExpensesReading {
     /// Every kept balance within a group, a row at a time (after ``forEachLedgerRow``, for the
     /// same recount).
     func forEachGroupBalance(_ body: (GroupBalanceRecord) throws -> Void) throws
-    /// The ones among `keys` that `user` imported before.
+    /// The ones among `keys` that `user` imported before, or that are the id of an expense or a
+    /// payment `user` is in (a Flows export read back into the ledger it came from).
     func importedKeys(of user: String, among keys: [String]) throws -> Set<String>
 }
 

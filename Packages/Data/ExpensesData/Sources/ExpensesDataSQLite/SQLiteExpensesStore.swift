@@ -446,18 +446,22 @@ private struct Transaction: ExpensesWriting {
 
     func importedKeys(of user: String, among keys: [String]) throws -> Set<String> {
         var found: Set<String> = []
-        let statement = try db.cachedStatement(sql: "SELECT 1 FROM imported_entry WHERE user_id = ? AND key = ?")
-        for key in keys where try Bool.fetchOne(statement, arguments: [user, key]) != nil {
-            found.insert(key)
+        let imported = try db.cachedStatement(sql: "SELECT 1 FROM imported_entry WHERE user_id = ? AND key = ?")
+        let expense = try db.cachedStatement(sql: "SELECT 1 FROM expense_person WHERE expense_id = ? AND user_id = ?")
+        let payment = try db.cachedStatement(sql: "SELECT 1 FROM settlement WHERE id = ?1 AND (from_user = ?2 OR to_user = ?2)")
+        for key in keys {
+            if try Bool.fetchOne(imported, arguments: [user, key]) != nil
+                || Bool.fetchOne(expense, arguments: [key, user]) != nil
+                || Bool.fetchOne(payment, arguments: [key, user]) != nil {
+                found.insert(key)
+            }
         }
         return found
     }
 
     func recordImport(of user: String, key: String, subject: String, at: Double) throws {
-        try db.execute(
-            sql: "INSERT INTO imported_entry (user_id, key, subject, imported_at) VALUES (?, ?, ?, ?)",
-            arguments: [user, key, subject, at]
-        )
+        try db.cachedStatement(sql: "INSERT INTO imported_entry (user_id, key, subject, imported_at) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [user, key, subject, at])
     }
 
     func renamePerson(from: String, to: String) throws {

@@ -90,14 +90,20 @@ public protocol ExpensesService: Sendable {
     /// whose key `user` imported before, or is the id of an expense or payment of theirs, is
     /// passed over. Each is checked as ``add(_:by:)`` and
     /// ``settle(from:to:amount:day:in:by:)`` check theirs (a payment moves only the pair it
-    /// names); one refusal writes nothing. Returns the keys of the entries written.
-    func importEntries(_ entries: [ImportedEntry], by user: UserID) async throws(ExpensesError) -> Set<String>
+    /// names); one refusal writes nothing. Returns the keys of the entries written. `progress`,
+    /// if given, hears how many are written as the transaction goes.
+    func importEntries(_ entries: [ImportedEntry], by user: UserID, progress: ImportProgress?) async throws(ExpensesError) -> Set<String>
     /// The ones among `keys` that `user` imported before, or that are the id of an expense or a
-    /// payment of theirs (``importEntries(_:by:)`` passes those over too).
+    /// payment of theirs (``importEntries(_:by:progress:)`` passes those over too).
     func importedKeys(among keys: [String], by user: UserID) async throws(ExpensesError) -> Set<String>
 }
 
 extension ExpensesService {
+    /// ``importEntries(_:by:progress:)`` without hearing its progress.
+    public func importEntries(_ entries: [ImportedEntry], by user: UserID) async throws(ExpensesError) -> Set<String> {
+        try await importEntries(entries, by: user, progress: nil)
+    }
+
     /// Records a payment outside any group.
     public func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement {
         try await settle(from: from, to: to, amount: amount, day: day, in: nil, by: user)

@@ -1,7 +1,7 @@
 import Primitives
 
 /// An expense or a payment read from a file to import, with the key that makes importing the
-/// same file twice add it once (``ExpensesService/importEntries(_:by:)``).
+/// same file twice add it once (``ExpensesService/importEntries(_:by:progress:)``).
 public struct ImportedEntry: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         case expense(ExpenseDraft)
@@ -37,3 +37,7 @@ public struct ImportedEntry: Equatable, Sendable {
         }
     }
 }
+
+/// Hears an import's progress: how many of its entries are written so far, of how many to write.
+/// Called from inside the import's transaction, so it should return at once.
+public typealias ImportProgress = @Sendable (_ written: Int, _ total: Int) -> Void

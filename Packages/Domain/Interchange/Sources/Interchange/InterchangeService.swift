@@ -10,11 +10,19 @@ public protocol InterchangeService: Sendable {
     /// and what it leaves out. Nothing is written.
     func plan(_ sheet: Sheet, options: ImportOptions, by user: UserID) async throws(InterchangeError) -> ImportPlan
     /// Imports `sheet`: the contacts and the group it needs are made first, then every entry the
-    /// user is in and has not imported before is written, in one transaction.
-    func run(_ sheet: Sheet, options: ImportOptions, by user: UserID) async throws(InterchangeError) -> ImportPlan
+    /// user is in and has not imported before is written, in one transaction. `progress`, if
+    /// given, hears how many entries are written as it goes.
+    func run(_ sheet: Sheet, options: ImportOptions, by user: UserID, progress: ImportProgress?) async throws(InterchangeError) -> ImportPlan
     /// Everything `user` is in, as a sheet for a format to write: the user first among its
     /// people, each entry keyed by its id.
     func export(_ filter: ExportFilter, by user: UserID) async throws(InterchangeError) -> Sheet
+}
+
+extension InterchangeService {
+    /// ``run(_:options:by:progress:)`` without hearing its progress.
+    public func run(_ sheet: Sheet, options: ImportOptions, by user: UserID) async throws(InterchangeError) -> ImportPlan {
+        try await run(sheet, options: options, by: user, progress: nil)
+    }
 }
 
 /// What to export.

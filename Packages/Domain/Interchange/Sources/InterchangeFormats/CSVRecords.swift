@@ -1,6 +1,7 @@
 import CSV
 import Foundation
 import Interchange
+import Primitives
 
 /// A CSV file's records, read by CSV.swift: quoted commas and line breaks, CRLF, a UTF-8 byte
 /// order mark. Each record is numbered from 1, blank ones included.
@@ -27,7 +28,7 @@ enum CSVRecords {
         var number = 0
         while let record = reader.next() {
             number += 1
-            try body(number, record.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+            try body(number, record.map { $0.trimmingWhitespace() })
         }
         if let error = reader.error {
             let why = if case .unicodeDecoding? = error as? CSVError { "it is not UTF-8 text" } else { "\(error)" }

@@ -12,30 +12,45 @@ struct ExactAmount: Equatable, Comparable, Sendable {
     /// Reads `-12.5`, `3.333333`, `+4`, `1,234.50` (a comma between thousands); nil for anything
     /// else, and for an amount beyond nine billion (no currency has a use for one).
     init?(_ text: String) {
-        var text = Substring(text.trimmingWhitespace())
+        var bytes = Substring(text.trimmingWhitespace()).utf8[...]
         var negative = false
-        if let sign = text.first, sign == "-" || sign == "+" || sign == "\u{2212}" {
-            negative = sign != "+"
-            text = text.dropFirst()
+        if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") {
+            negative = bytes.first == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        } else if bytes.starts(with: "\u{2212}".utf8) {
+            negative = true
+            bytes = bytes.dropFirst(3)
         }
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first?.filter({ $0 != "," }), !(whole.isEmpty && parts.count < 2) else { return nil }
-        let fraction = parts.count == 2 ? parts[1] : ""
-        guard whole.allSatisfy(\.isASCIIDigit), fraction.allSatisfy(\.isASCIIDigit), !(whole.isEmpty && fraction.isEmpty) else { return nil }
-        guard whole.count <= 10, let units = Int64(whole.isEmpty ? "0" : whole), units < Int64.max / Self.scale else { return nil }
+        // The whole part (commas between thousands skipped), at most ten digits.
+        var units: Int64 = 0
+        var digits = 0
+        while let byte = bytes.first, byte != UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            if byte == UInt8(ascii: ",") { continue }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            digits += 1
+            guard digits <= 10 else { return nil }
+            units = units * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        let hasPoint = bytes.first == UInt8(ascii: ".")
+        bytes = bytes.dropFirst()
+        guard units < Int64.max / Self.scale else { return nil }
         var nanos = units * Self.scale
         // The first nine decimals count; a tenth rounds them half away from zero.
         var place = Self.scale / 10
-        for (index, digit) in fraction.enumerated() {
-            guard let value = digit.wholeNumberValue else { return nil }
-            if index < 9 {
-                nanos += Int64(value) * place
+        var decimals = 0
+        for byte in bytes {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let value = Int64(byte - UInt8(ascii: "0"))
+            if decimals < 9 {
+                nanos += value * place
                 place /= 10
-            } else {
-                if value >= 5 { nanos += 1 }
-                break
+            } else if decimals == 9, value >= 5 {
+                nanos += 1
             }
+            decimals += 1
         }
+        guard digits > 0 || (hasPoint && decimals > 0) else { return nil }
         self.nanos = negative ? -nanos : nanos
     }
 
@@ -78,10 +93,6 @@ struct ExactAmount: Equatable, Comparable, Sendable {
         while fraction.count > currency.decimals, fraction.hasSuffix("0") { fraction.removeLast() }
         return fraction.isEmpty ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
     }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 /// Sharing a total in minor units among exact amounts: each gets its amount rounded down, and

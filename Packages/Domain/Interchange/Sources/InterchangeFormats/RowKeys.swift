@@ -1,4 +1,5 @@
 import Crypto
+import Primitives
 
 /// The keys of a file's rows: a hash of each row's content (so a later export of the same
 /// history, with more rows or more people, gives a row the same key), numbered `#1`, `#2`, ...
@@ -13,10 +14,7 @@ struct RowKeys {
 
     mutating func key(_ fields: [String]) -> String {
         let text = ([format] + fields).joined(separator: "\u{1F}")
-        let hash = SHA256.hash(data: Array(text.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        let hash = SHA256.hash(data: Array(text.utf8)).hexString
         let occurrence = seen[hash, default: 0]
         seen[hash] = occurrence + 1
         return occurrence == 0 ? hash : "\(hash)#\(occurrence)"

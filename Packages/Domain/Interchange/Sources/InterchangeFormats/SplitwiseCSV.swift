@@ -62,10 +62,8 @@ public enum SplitwiseCSV {
         var entries: [SheetEntry] = []
         var passed: [SheetNote] = []
         var problems: [SheetNote] = []
-        /// Per currency, each member's exact nets so far (nanos).
-        var exactSums: [String: [Int64]] = [:]
-        /// Per currency, each member's rounded nets so far (minor units).
-        var sums: [String: [Int64]] = [:]
+        /// Each member's nets so far, exact and rounded.
+        var running = RunningNets(count: 0)
         /// Per currency, the file's own totals, and the row stating them.
         var totals: [String: (row: Int, amounts: [ExactAmount])] = [:]
         var keys = RowKeys(format: SplitwiseCSV.format)
@@ -98,6 +96,7 @@ public enum SplitwiseCSV {
             guard !people.isEmpty else { throw SheetProblems([SheetNote(row: number, "The export names no members after Currency.")]) }
             guard refusals.isEmpty else { throw SheetProblems(refusals) }
             header = number
+            running = RunningNets(count: people.count)
         }
 
         private mutating func readTotals(_ number: Int, _ record: [String]) {
@@ -147,24 +146,15 @@ public enum SplitwiseCSV {
                 return problems.append(SheetNote(row: number, "Its members' amounts add up to \(sum) \(currency.code), not 0."))
             }
             // Whole minor units as they are; below them, what rounding the running totals moves.
-            var running = exactSums[currency.code] ?? Array(repeating: 0, count: people.count)
-            for index in people.indices {
-                let (sum, over) = running[index].addingReportingOverflow(exact[index].nanos)
-                guard !over else { return problems.append(SheetNote(row: number, "Its amounts take \(people[index])'s total beyond what can be read exactly.")) }
-                running[index] = sum
-            }
-            exactSums[currency.code] = running
-            let before = sums[currency.code] ?? Array(repeating: 0, count: people.count)
             let nets: [Int64]
-            if exact.allSatisfy({ $0.isWhole(in: currency) }) {
-                nets = exact.map { $0.nanos / unit }
-            } else {
-                guard let after = LargestRemainder.share(0, by: running.map(ExactAmount.init(nanos:)), in: currency) else {
-                    return problems.append(SheetNote(row: number, "Its members' amounts cannot be rounded to whole \(currency.code) units adding up to 0."))
-                }
-                nets = zip(after, before).map { $0 - $1 }
+            switch running.take(exact, in: currency) {
+            case .success(let moved):
+                nets = moved
+            case .failure(.beyondExact(let person)):
+                return problems.append(SheetNote(row: number, "Its amounts take \(people[person])'s total beyond what can be read exactly."))
+            case .failure(.unroundable):
+                return problems.append(SheetNote(row: number, "Its members' amounts cannot be rounded to whole \(currency.code) units adding up to 0."))
             }
-            sums[currency.code] = zip(before, nets).map { $0 + $1 }
 
             // A description is one line: line breaks and runs of spaces become one space.
             let description = cell(1).oneLine
@@ -188,7 +178,7 @@ public enum SplitwiseCSV {
                     let owedText = ExactAmount(minorUnits: owed, of: currency).text(in: currency)
                     return problems.append(SheetNote(row: number, "Its cost, \(cost) \(currency.code), is less than the \(owedText) \(currency.code) the others owe for it."))
                 }
-                movement = Self.expense(nets: nets, cost: amount)
+                movement = RunningNets.expense(nets: nets, cost: amount)
             }
             let key = keys.key(
                 [day.description, description, cell(2), "\(cost.nanos)", currency.code]
@@ -201,31 +191,13 @@ public enum SplitwiseCSV {
             ))
         }
 
-        /// Who paid and whose part, from rounded nets: above zero paid, below had a part; the
-        /// rest of the cost is the payers' own part, shared evenly (earlier columns first).
-        static func expense(nets: [Int64], cost: Int64) -> SheetEntry.Movement {
-            let payers = nets.indices.filter { nets[$0] > 0 }
-            let own = cost - nets.filter { $0 > 0 }.reduce(0, +)
-            var parts: [Int: Int64] = [:]
-            var paid: [Shares.Share] = []
-            for index in nets.indices where nets[index] < 0 { parts[index] = -nets[index] }
-            let (each, left) = own.quotientAndRemainder(dividingBy: Int64(payers.count))
-            for (place, payer) in payers.enumerated() {
-                let part = each + (Int64(place) < left ? 1 : 0)
-                if part > 0 { parts[payer] = part }
-                paid.append(Shares.Share(person: payer, amount: nets[payer] + part))
-            }
-            // In the file's column order.
-            return .expense(paid: Shares(paid), parts: Shares(parts.keys.sorted().map { Shares.Share(person: $0, amount: parts[$0] ?? 0) }))
-        }
-
         /// The sheet, or every problem found: rows that disagree, and totals the rows do not add
         /// up to.
         mutating func finished() throws(SheetProblems) -> Sheet {
             guard header != nil else { throw SheetProblems([SheetNote(row: nil, "The file is empty.")]) }
             for (code, stated) in totals.sorted(by: { $0.key < $1.key }) {
                 guard let currency = Currency(code: code) else { continue }
-                let sum = sums[code] ?? Array(repeating: 0, count: people.count)
+                let sum = running.totals(in: currency)
                 guard let rounded = LargestRemainder.share(0, by: stated.amounts, in: currency) else {
                     problems.append(SheetNote(row: stated.row, "The total balance in \(code) does not add up to 0."))
                     continue

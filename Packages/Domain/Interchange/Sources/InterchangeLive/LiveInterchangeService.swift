@@ -22,7 +22,7 @@ public struct LiveInterchangeService: InterchangeService {
         try await prepare(sheet, options: options, by: user).plan
     }
 
-    public func run(_ sheet: Sheet, options: ImportOptions, by user: UserID) async throws(InterchangeError) -> ImportPlan {
+    public func run(_ sheet: Sheet, options: ImportOptions, by user: UserID, progress: ImportProgress?) async throws(InterchangeError) -> ImportPlan {
         var prepared = try await prepare(sheet, options: options, by: user)
         guard !prepared.plan.adding.isEmpty else { return prepared.plan }
         // The contacts it needs, then its group, then every entry in one write.
@@ -45,7 +45,7 @@ public struct LiveInterchangeService: InterchangeService {
         }
         let written: Set<String>
         do throws(ExpensesError) {
-            written = try await expenses.importEntries(entries, by: user)
+            written = try await expenses.importEntries(entries, by: user, progress: progress)
         } catch {
             throw Self.refusal(error)
         }

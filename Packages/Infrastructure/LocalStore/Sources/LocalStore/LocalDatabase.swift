@@ -80,6 +80,9 @@ public final class LocalDatabase: Sendable {
                 // 64 MB after a checkpoint, so it does not stay large.
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
                 try db.execute(sql: "PRAGMA journal_size_limit = 67108864")
+                // Up to 16 MB of pages kept in memory (SQLite's default is 2 MB): a large write,
+                // such as an import, then rarely spills pages to the log before it commits.
+                try db.execute(sql: "PRAGMA cache_size = -16384")
             }
         }
         switch place {

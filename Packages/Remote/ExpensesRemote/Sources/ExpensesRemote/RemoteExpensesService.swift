@@ -124,7 +124,7 @@ public struct RemoteExpensesService: ExpensesService {
     }
 
     /// The server takes no imports yet: a file is imported into this machine's store.
-    public func importEntries(_ entries: [ImportedEntry], by user: UserID) async throws(ExpensesError) -> Set<String> {
+    public func importEntries(_ entries: [ImportedEntry], by user: UserID, progress: ImportProgress?) async throws(ExpensesError) -> Set<String> {
         throw .refused("the server takes no imports yet: import without --server, into this machine's store")
     }
 

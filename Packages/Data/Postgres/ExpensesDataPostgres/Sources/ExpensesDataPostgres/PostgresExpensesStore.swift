@@ -431,7 +431,13 @@ struct Transaction: ExpensesWriting {
     // MARK: - Imports
 
     func importedKeys(of user: String, among keys: [String]) throws -> Set<String> {
-        Set(try db.rows("SELECT key FROM imported_entry WHERE user_id = $1 AND key = ANY($2)", [user, keys]).map { try $0.text(0) })
+        Set(try db.rows(
+            """
+            SELECT key FROM imported_entry WHERE user_id = $1 AND key = ANY($2)
+            UNION SELECT expense_id FROM expense_person WHERE user_id = $1 AND expense_id = ANY($2)
+            UNION SELECT id FROM settlement WHERE id = ANY($2) AND (from_user = $1 OR to_user = $1)
+            """, [user, keys]
+        ).map { try $0.text(0) })
     }
 
     func recordImport(of user: String, key: String, subject: String, at: Double) throws {
