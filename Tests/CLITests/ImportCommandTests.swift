@@ -140,4 +140,23 @@ struct ImportCommandTests {
         let nothing = try await flows.run(["export", "--format", "json", "--group", "Trip"])
         #expect(nothing.status == 1 && nothing.stderr == "flows: You have no group named Trip.\n")
     }
+
+    @Test("IHateMoney's bills, as JSON: a bill without a currency needs --currency; with the people mapped it imports, and a Spliit export of it in two currencies is refused")
+    func ihatemoney() async throws {
+        defer { flows.removeHome() }
+        _ = try await output(["run", "SignUp", "--no-input", "--set", "email=ada@example.com", "--set", "display-name=Ada", "--set", "password=correct horse"])
+        let bills = URL(fileURLWithPath: Self.flat).deletingLastPathComponent().appendingPathComponent("ihatemoney-bills.json").path
+        let maps = ["--map", "Bob=contact", "--map", "Zoë=contact", "--map", "山田 花子=contact"]
+        // Without a terminal, nobody is asked: the people left out are named.
+        let unmatched = try await flows.run(["import", "ihatemoney", bills])
+        #expect(unmatched.status == 1)
+        #expect(unmatched.stderr.hasPrefix("flows: Not among your friends or contacts: Bob, Zoë, 山田 花子."), "\(unmatched.stderr)")
+        #expect(try await output(["import", "ihatemoney", bills] + maps) == "Added 5 expenses and 1 payment.\nPeople: you: Ada; made contacts: Bob, Zoë, 山田 花子.\n")
+        #expect(try await output(["balances"]).hasPrefix("In all, you owe 2.49 EUR.\nIn all, you owe 1000 JPY.\n"))
+        let spliit = try await flows.run(["export", "--format", "spliit"])
+        #expect(spliit.status == 1)
+        #expect(spliit.stderr == "flows: A Spliit group has one currency; these expenses are in EUR, JPY. Export one group (--group) or a period (--since) in one currency.\n")
+        let wrongCurrency = try await flows.run(["import", "splitwise", bills, "--currency", "EUR"])
+        #expect(wrongCurrency.status == 2 && wrongCurrency.stderr.contains("--currency is for IHateMoney files"), "\(wrongCurrency.stderr)")
+    }
 }

@@ -101,3 +101,65 @@ struct ExportTests {
             """)
     }
 }
+
+/// Spliit's JSON, written for Spliit's import.
+@Suite("Export to Spliit")
+struct SpliitExportTests {
+    @Test("a Spliit group, exported and imported into an empty store, gives the same balances and the same group")
+    func roundTrip() async throws {
+        let services = LocalServices.inMemory()
+        let ada = try await services.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse").id
+        let interchange = LiveInterchangeService(expenses: services.expenses, friends: services.friends, groups: services.groups)
+        let matches: [String: PersonMatch] = ["Bob Stone": .contact, "李雷": .contact]
+        _ = try await interchange.run(try SpliitJSON.read(contentsOf: SpliitJSONTests.trip), options: ImportOptions(matches: matches), by: ada)
+        let text = try SpliitJSON.write(try await interchange.export(ExportFilter(group: "Lisbon trip"), by: ada), name: "Lisbon trip")
+        #expect(text.contains("\"splitMode\" : \"BY_AMOUNT\""))
+        #expect(text.contains("\"isReimbursement\" : true"))
+
+        let other = LocalServices.inMemory()
+        let again = try await other.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse").id
+        let otherInterchange = LiveInterchangeService(expenses: other.expenses, friends: other.friends, groups: other.groups)
+        let read = try SpliitJSON.read(text: text)
+        #expect(read.entries.count == 5)
+        _ = try await otherInterchange.run(read, options: ImportOptions(matches: matches), by: again)
+        let names = { (services: LocalServices, user: UserID) async throws -> Set<String> in
+            let balances = try await services.expenses.balances(of: user)
+            let names = try await services.friends.names(of: Set(balances.map(\.other)), for: user)
+            return Set(balances.map { "\(names[$0.other]?.value ?? "?") \($0.amount)" })
+        }
+        #expect(try await names(other, again) == names(services, ada))
+        #expect(try await other.groups.groups(of: again, archived: false).map(\.name) == ["Lisbon trip"])
+    }
+
+    @Test("an expense with two payers is one per payer, covering the parts in order; every net stays the same")
+    func twoPayers() throws {
+        let day = try Day("2026-10-01")
+        let sheet = Sheet(format: "flows", people: ["Ada", "Bob", "Cy"], entries: [
+            SheetEntry(
+                row: 1, day: day, description: "Dinner", category: .food, amount: Money(minorUnits: 9000, currency: .eur),
+                movement: .expense(paid: [0: 6000, 1: 3000], parts: [0: 3000, 1: 3000, 2: 3000]), key: "a"
+            ),
+        ])
+        let read = try SpliitJSON.read(text: try SpliitJSON.write(sheet, name: "G"))
+        #expect(read.entries.map(\.movement) == [
+            .expense(paid: [0: 6000], parts: [0: 3000, 1: 3000]),
+            .expense(paid: [1: 3000], parts: [2: 3000]),
+        ])
+        #expect(read.entries.allSatisfy { $0.description == "Dinner" && $0.group == "G" })
+    }
+
+    @Test("expenses in two currencies are refused: a Spliit group has one")
+    func twoCurrencies() throws {
+        let day = try Day("2026-10-01")
+        let entry = { (currency: Currency) in
+            SheetEntry(
+                row: 1, day: day, description: "Taxi", category: .transport, amount: Money(minorUnits: 100, currency: currency),
+                movement: .payment(from: 0, to: 1), key: currency.code
+            )
+        }
+        let sheet = Sheet(format: "flows", people: ["Ada", "Bob"], entries: [entry(.eur), entry(.jpy)])
+        #expect(throws: SpliitJSON.WriteProblem(message: "A Spliit group has one currency; these expenses are in EUR, JPY. Export one group (--group) or a period (--since) in one currency.")) {
+            try SpliitJSON.write(sheet, name: "G")
+        }
+    }
+}

@@ -14,7 +14,8 @@ struct ExportCommand: AsyncParsableCommand {
         discussion: """
             Formats: json (Flows' own, complete: `flows import json` reads it back), csv (a row per \
             expense with each person's part, safe for spreadsheets), splitwise (Splitwise's \
-            spreadsheet layout: `flows import splitwise` reads it back), ledger (an hledger \
+            spreadsheet layout: `flows import splitwise` reads it back), spliit (a Spliit group's \
+            JSON, in one currency: Spliit's import, or `flows import spliit`, reads it), ledger (an hledger \
             journal of your side: `hledger balance receivable` shows your balances). \
             docs/import-export.md describes each.
 
@@ -24,10 +25,10 @@ struct ExportCommand: AsyncParsableCommand {
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case json, csv, splitwise, ledger
+        case json, csv, splitwise, spliit, ledger
     }
 
-    @Option(help: ArgumentHelp("json, csv, splitwise or ledger.", valueName: "FORMAT"))
+    @Option(help: ArgumentHelp("json, csv, splitwise, spliit or ledger.", valueName: "FORMAT"))
     var format: Format
 
     @Option(help: ArgumentHelp("Only what is filed under your group NAME.", valueName: "NAME"))
@@ -57,11 +58,18 @@ struct ExportCommand: AsyncParsableCommand {
         } catch {
             throw Reader.failed(error.message)
         }
-        let text = switch format {
-        case .json: FlowsJSON.write(sheet)
-        case .csv: SheetCSV.write(sheet)
-        case .splitwise: SplitwiseCSV.write(sheet)
-        case .ledger: LedgerJournal.write(sheet, for: 0)
+        let text: String
+        switch format {
+        case .json: text = FlowsJSON.write(sheet)
+        case .csv: text = SheetCSV.write(sheet)
+        case .splitwise: text = SplitwiseCSV.write(sheet)
+        case .ledger: text = LedgerJournal.write(sheet, for: 0)
+        case .spliit:
+            do throws(SpliitJSON.WriteProblem) {
+                text = try SpliitJSON.write(sheet, name: group ?? "Flows")
+            } catch {
+                throw Reader.failed(error.message)
+            }
         }
         guard let output else { return StandardOutput.write(text) }
         do {

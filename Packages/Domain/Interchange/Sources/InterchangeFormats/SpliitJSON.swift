@@ -122,3 +122,109 @@ public enum SpliitJSON {
         return zip(people, amounts).map { Shares.Share(person: $0, amount: $1) }
     }
 }
+
+extension SpliitJSON {
+    /// Why a sheet cannot be written as a Spliit group.
+    public struct WriteProblem: Error, Equatable, Sendable {
+        public var message: String
+
+        public init(message: String) {
+            self.message = message
+        }
+    }
+
+    /// What a Spliit export writes, as its import reads it.
+    struct Written: Encodable {
+        struct Participant: Encodable {
+            var id: String
+            var name: String
+        }
+        struct Share: Encodable {
+            var participantId: String
+            var shares: Int64
+        }
+        struct Expense: Encodable {
+            var expenseDate: String
+            var title: String
+            var category: Int
+            var amount: Int64
+            var paidById: String
+            var paidFor: [Share]
+            var splitMode: String
+            var isReimbursement: Bool
+            var notes: String?
+        }
+        var name: String
+        var currencyCode: String
+        var participants: [Participant]
+        var expenses: [Expense]
+    }
+
+    /// The sheet as one Spliit group named `name`, for Spliit's import: every expense split
+    /// `BY_AMOUNT` with each part in minor units, and a payment as a reimbursement. Spliit's group
+    /// has one payer per expense, so an expense with several is written as one per payer, each
+    /// covering the parts in order (every balance stays the same); and one currency, so a
+    /// sheet in several is refused (export a group, or a period, in one). A sheet with nothing in
+    /// it is a group in euros.
+    public static func write(_ sheet: Sheet, name: String) throws(WriteProblem) -> String {
+        let currencies = Set(sheet.entries.map(\.amount.currency.code))
+        guard currencies.count <= 1 else {
+            throw WriteProblem(message: "A Spliit group has one currency; these expenses are in \(currencies.sorted().joined(separator: ", ")). Export one group (--group) or a period (--since) in one currency.")
+        }
+        let id = { (person: Int) in "p\(person + 1)" }
+        var expenses: [Written.Expense] = []
+        for entry in sheet.entries {
+            let date = entry.day.description + "T00:00:00.000Z"
+            switch entry.movement {
+            case .payment(let from, let to):
+                expenses.append(Written.Expense(
+                    expenseDate: date, title: entry.description.isEmpty ? "Payment" : entry.description, category: 0, amount: entry.amount.minorUnits,
+                    paidById: id(from), paidFor: [Written.Share(participantId: id(to), shares: entry.amount.minorUnits)],
+                    splitMode: "BY_AMOUNT", isReimbursement: true, notes: entry.note
+                ))
+            case .expense(let paid, let parts):
+                for (payer, covered) in coverage(paid: paid, parts: parts) {
+                    // A part the same person has twice (their own, in two stretches) is one.
+                    var shares: [Written.Share] = []
+                    for share in covered where share.amount > 0 {
+                        if let index = shares.firstIndex(where: { $0.participantId == id(share.person) }) {
+                            shares[index].shares += share.amount
+                        } else {
+                            shares.append(Written.Share(participantId: id(share.person), shares: share.amount))
+                        }
+                    }
+                    expenses.append(Written.Expense(
+                        expenseDate: date, title: entry.description, category: 0, amount: shares.reduce(0) { $0 + $1.shares },
+                        paidById: id(payer), paidFor: shares, splitMode: "BY_AMOUNT", isReimbursement: false, notes: entry.note
+                    ))
+                }
+            }
+        }
+        let file = Written(
+            name: name, currencyCode: currencies.first ?? "EUR",
+            participants: sheet.people.enumerated().map { Written.Participant(id: id($0), name: $1) }, expenses: expenses
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return (try? encoder.encode(file)).map { String(decoding: $0, as: UTF8.self) + "\n" } ?? ""
+    }
+
+    /// Each payer with the parts their payment covers: the parts, in order, filled from the
+    /// first payer on.
+    static func coverage(paid: Shares, parts: Shares) -> [(payer: Int, parts: [Shares.Share])] {
+        var left = parts.list
+        var covered: [(payer: Int, parts: [Shares.Share])] = []
+        for payer in paid.list where payer.amount > 0 {
+            var need = payer.amount
+            var mine: [Shares.Share] = []
+            while need > 0, let first = left.first {
+                let take = min(need, first.amount)
+                if take > 0 { mine.append(Shares.Share(person: first.person, amount: take)) }
+                need -= take
+                if take == first.amount { left.removeFirst() } else { left[0].amount -= take }
+            }
+            covered.append((payer.person, mine))
+        }
+        return covered.filter { !$0.parts.isEmpty }
+    }
+}
