@@ -16,18 +16,20 @@ import Primitives
 public enum SpliitJSON {
     public static let format = "spliit"
 
-    struct File: Decodable {
-        struct Participant: Decodable {
+    /// An export, as Spliit writes it and as `write` does.
+    struct File: Codable {
+        struct Participant: Codable {
             var id: String
             var name: String
         }
-        struct Share: Decodable {
+        struct Share: Codable {
             var participantId: String
             var shares: Int64
         }
-        struct Expense: Decodable {
+        struct Expense: Codable {
             var expenseDate: String
             var title: String
+            var category: Int?
             var amount: Int64
             var paidById: String
             var paidFor: [Share]
@@ -133,33 +135,6 @@ extension SpliitJSON {
         }
     }
 
-    /// What a Spliit export writes, as its import reads it.
-    struct Written: Encodable {
-        struct Participant: Encodable {
-            var id: String
-            var name: String
-        }
-        struct Share: Encodable {
-            var participantId: String
-            var shares: Int64
-        }
-        struct Expense: Encodable {
-            var expenseDate: String
-            var title: String
-            var category: Int
-            var amount: Int64
-            var paidById: String
-            var paidFor: [Share]
-            var splitMode: String
-            var isReimbursement: Bool
-            var notes: String?
-        }
-        var name: String
-        var currencyCode: String
-        var participants: [Participant]
-        var expenses: [Expense]
-    }
-
     /// The sheet as one Spliit group named `name`, for Spliit's import: every expense split
     /// `BY_AMOUNT` with each part in minor units, and a payment as a reimbursement. Spliit's group
     /// has one payer per expense, so an expense with several is written as one per payer, each
@@ -172,37 +147,37 @@ extension SpliitJSON {
             throw WriteProblem(message: "A Spliit group has one currency; these expenses are in \(currencies.sorted().joined(separator: ", ")). Export one group (--group) or a period (--since) in one currency.")
         }
         let id = { (person: Int) in "p\(person + 1)" }
-        var expenses: [Written.Expense] = []
+        var expenses: [File.Expense] = []
         for entry in sheet.entries {
             let date = entry.day.description + "T00:00:00.000Z"
             switch entry.movement {
             case .payment(let from, let to):
-                expenses.append(Written.Expense(
+                expenses.append(File.Expense(
                     expenseDate: date, title: entry.description.isEmpty ? "Payment" : entry.description, category: 0, amount: entry.amount.minorUnits,
-                    paidById: id(from), paidFor: [Written.Share(participantId: id(to), shares: entry.amount.minorUnits)],
+                    paidById: id(from), paidFor: [File.Share(participantId: id(to), shares: entry.amount.minorUnits)],
                     splitMode: "BY_AMOUNT", isReimbursement: true, notes: entry.note
                 ))
             case .expense(let paid, let parts):
                 for (payer, covered) in coverage(paid: paid, parts: parts) {
                     // A part the same person has twice (their own, in two stretches) is one.
-                    var shares: [Written.Share] = []
+                    var shares: [File.Share] = []
                     for share in covered where share.amount > 0 {
                         if let index = shares.firstIndex(where: { $0.participantId == id(share.person) }) {
                             shares[index].shares += share.amount
                         } else {
-                            shares.append(Written.Share(participantId: id(share.person), shares: share.amount))
+                            shares.append(File.Share(participantId: id(share.person), shares: share.amount))
                         }
                     }
-                    expenses.append(Written.Expense(
+                    expenses.append(File.Expense(
                         expenseDate: date, title: entry.description, category: 0, amount: shares.reduce(0) { $0 + $1.shares },
                         paidById: id(payer), paidFor: shares, splitMode: "BY_AMOUNT", isReimbursement: false, notes: entry.note
                     ))
                 }
             }
         }
-        let file = Written(
+        let file = File(
             name: name, currencyCode: currencies.first ?? "EUR",
-            participants: sheet.people.enumerated().map { Written.Participant(id: id($0), name: $1) }, expenses: expenses
+            participants: sheet.people.enumerated().map { File.Participant(id: id($0), name: $1) }, expenses: expenses
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
