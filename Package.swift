@@ -31,6 +31,10 @@ let interchangeModules: [Target.Dependency] = [
     .product(name: "InterchangeFormats", package: "Interchange"),
     .product(name: "InterchangeLive", package: "Interchange"),
 ]
+let ratesModules: [Target.Dependency] = [
+    .product(name: "Rates", package: "Rates"),
+    .product(name: "RatesECB", package: "Rates"),
+]
 let preferencesModules: [Target.Dependency] = [
     .product(name: "Preferences", package: "Preferences"),
     .product(name: "PreferencesLive", package: "Preferences"),
@@ -92,6 +96,7 @@ let package = Package(
         .package(path: "Packages/Domain/Groups"),
         .package(path: "Packages/Domain/Interchange"),
         .package(path: "Packages/Domain/Preferences"),
+        .package(path: "Packages/Domain/Rates"),
         .package(path: "Packages/Data/AccountsData"),
         .package(path: "Packages/Data/ExpensesData"),
         .package(path: "Packages/Data/FriendsData"),
@@ -146,9 +151,10 @@ let package = Package(
                 .product(name: "FlowTesting", package: "FlowTesting"),
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + groupsModules + interchangeModules + preferencesModules + remoteModules + flowModules + [
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + interchangeModules + preferencesModules + ratesModules + remoteModules
+                + flowModules + [
+                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                ],
             path: "Apps/flows/Sources/FlowsApp"
         ),
         .executableTarget(
@@ -351,6 +357,12 @@ let package = Package(
             ] + accountsModules + expensesModules + friendsModules + groupsModules + interchangeModules + [
                 .product(name: "LocalStore", package: "LocalStore"),
             ]
+        ),
+        .testTarget(
+            name: "RatesTests",
+            dependencies: [
+                .product(name: "Primitives", package: "Primitives"),
+            ] + ratesModules
         ),
         .testTarget(
             name: "PreferencesTests",

@@ -16,7 +16,8 @@ struct FlowsCommand: AsyncParsableCommand {
             Without a subcommand, flows runs the whole app. Every user path is a flow that can \
             also run on its own: `flows list` names them, `flows run NAME` runs one. `flows \
             balances`, `friends`, `groups`, `expenses` and `activity` print what you have, never \
-            asking (--json for programs); `flows import` and `flows export` go to and from other apps.
+            asking (--json for programs); `flows import` and `flows export` go to and from other apps; \
+            `flows rates` shows the reference rates conversions use.
 
             Screens and prompts go to standard error; with --json the result goes to standard \
             output. Answers are read from standard input, one per line. The store lives in \
@@ -28,7 +29,7 @@ struct FlowsCommand: AsyncParsableCommand {
         subcommands: [
             ListCommand.self, RunCommand.self, TestCommand.self, VerifyCommand.self,
             BalancesCommand.self, FriendsListCommand.self, GroupsListCommand.self, ExpensesListCommand.self, ActivityCommand.self,
-            ImportCommand.self, ExportCommand.self,
+            ImportCommand.self, ExportCommand.self, RatesCommand.self,
         ]
     )
 

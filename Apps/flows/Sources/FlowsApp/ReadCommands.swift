@@ -16,7 +16,7 @@ import Primitives
 struct ReadCommands: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flows",
-        subcommands: [BalancesCommand.self, FriendsListCommand.self, GroupsListCommand.self, ExpensesListCommand.self, ActivityCommand.self, ImportCommand.self, ExportCommand.self]
+        subcommands: [BalancesCommand.self, FriendsListCommand.self, GroupsListCommand.self, ExpensesListCommand.self, ActivityCommand.self, ImportCommand.self, ExportCommand.self, RatesCommand.self]
     )
 
     /// Whether `arguments` run one of them.
