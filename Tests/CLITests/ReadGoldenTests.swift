@@ -14,6 +14,7 @@ struct ReadGoldenTests {
 
     static let commands: [[String]] = [
         ["balances"],
+        ["balances", "--in", "EUR"],
         ["friends"],
         ["groups"],
         ["expenses"],
@@ -22,7 +23,7 @@ struct ReadGoldenTests {
         ["activity", "--limit", "4"],
     ]
 
-    @Test("balances, friends, groups, expenses (filtered three ways) and activity read as the golden transcript says")
+    @Test("balances (also in one currency), friends, groups, expenses (filtered three ways) and activity read as the golden transcript says")
     func transcript() async throws {
         let flows = try FlowsProcess()
         defer { flows.removeHome() }

@@ -132,3 +132,23 @@ struct RatesTests {
         }
     }
 }
+
+@Suite("Converted totals")
+struct ConvertedTotalTests {
+    @Test("each currency converted and rounded once, then added; each rate stated the way round that is 1 or more")
+    func total() throws {
+        let table = RatesTests.shipped
+        let day = RatesTests.day("2026-11-29")
+        let amounts = [Money(minorUnits: -249, currency: .eur), Money(minorUnits: -1000, currency: .jpy), Money(minorUnits: 500, currency: .jpy)]
+        let inEuros = try #require(table.total(amounts, in: .eur, on: day))
+        // -500 JPY / 175.68 = -2.846 EUR, so -2.85; -2.49 - 2.85.
+        #expect(inEuros.total == Money(minorUnits: -534, currency: .eur))
+        #expect(inEuros.rates.map(\.description) == ["1 EUR = 175.68 JPY (ECB 2026-10-30)"])
+        let inYen = try #require(table.total(amounts, in: .jpy, on: day))
+        // -2.49 EUR * 175.68 = -437.4 JPY, so -437; -437 - 500.
+        #expect(inYen.total == Money(minorUnits: -937, currency: .jpy))
+        #expect(inYen.rates.map(\.description) == ["1 EUR = 175.68 JPY (ECB 2026-10-30)"])
+        #expect(table.total([Money(minorUnits: 100, currency: .usd)], in: .jpy, on: RatesTests.day("1990-01-01")) == nil)
+        #expect(table.total([], in: .eur, on: day)?.total == Money(minorUnits: 0, currency: .eur))
+    }
+}

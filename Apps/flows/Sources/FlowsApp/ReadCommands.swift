@@ -6,6 +6,7 @@ import Foundation
 import Friends
 import Groups
 import Primitives
+import Rates
 
 // Commands that read: what the signed-in user has, printed for people or, with --json, for
 // programs (docs/cli.md). They never prompt: nobody signed in is a failure that says so.
@@ -107,10 +108,24 @@ struct BalancesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "balances",
         abstract: "Print what each person owes you, or you them, per currency, with the totals.",
-        discussion: "Never prompts. Exit status: 0 printed, 1 nobody signed in or the store or server failed."
+        discussion: """
+            Balances stay exact per currency. --in CODE adds the total in one currency, at the \
+            ECB's reference rates of today (or the latest day before it), stated with their day: \
+            a view, never stored.
+
+            Never prompts. Exit status: 0 printed, 1 nobody signed in, no rate for a currency, or \
+            the store or server failed.
+            """
     )
 
     @OptionGroup var options: ReadOptions
+
+    @Option(name: .customLong("in"), help: ArgumentHelp("Also give the total in this currency, at the ECB's reference rates.", valueName: "CODE"))
+    var target: String?
+
+    func validate() throws {
+        if let target, Currency(code: target.uppercased()) == nil { throw ValidationError("--in \(target): not a currency Flows knows.") }
+    }
 
     struct Output: Encodable {
         struct Line: Encodable {
@@ -122,6 +137,13 @@ struct BalancesCommand: AsyncParsableCommand {
         let balances: [Line]
         /// Per currency, the sum of the balances.
         let totals: [Money]
+        /// With `--in`: the totals in one currency, and the rates used.
+        let converted: Converted?
+    }
+
+    struct Converted: Encodable {
+        let total: Money
+        let rates: [RatesShowCommand.Output]
     }
 
     func run() async throws {
@@ -133,17 +155,37 @@ struct BalancesCommand: AsyncParsableCommand {
         var totals: [Currency: Int128] = [:]
         for balance in balances { totals[balance.amount.currency, default: 0] += Int128(balance.amount.minorUnits) }
         let currencies = totals.keys.sorted { $0.code < $1.code }
+        var converted: ConvertedTotal?
+        if let code = target, let currency = Currency(code: code.uppercased()) {
+            let today = reader.container.today
+            let table: RateTable
+            let rates = try RatesCommand.service()
+            do throws(RatesError) { table = try await rates.table() } catch { throw Reader.failed(error.message) }
+            let amounts = balances.map(\.amount)
+            guard let total = table.total(amounts, in: currency, on: today) else {
+                throw Reader.failed("The balances cannot be given in \(currency.code): a currency of theirs has no rate on or before \(today).")
+            }
+            converted = total
+        }
         if options.json {
             Reader.printJSON(Output(
                 balances: named.map { .init(person: $0.balance.other.rawValue, name: $0.name, amount: $0.balance.amount) },
                 totals: currencies.compactMap { currency in
                     Int64(exactly: totals[currency] ?? 0).map { Money(minorUnits: $0, currency: currency) }
-                }
+                },
+                converted: converted.map { Converted(total: $0.total, rates: $0.rates.map(RatesShowCommand.Output.init)) }
             ))
             return
         }
         guard !named.isEmpty else { return StandardOutput.line("You are settled up with everyone.") }
         for currency in currencies { if let line = BalanceWords.total(totals[currency] ?? 0, in: currency) { StandardOutput.line(line) } }
+        if let converted {
+            let line = BalanceWords.total(Int128(converted.total.minorUnits), in: converted.total.currency) ?? "In all, you are settled up."
+            let rates = converted.rates.map { "1 \($0.from.code) = \($0.rateText) \($0.to.code), \($0.source) \($0.day)" }
+            var text = line.replacingOccurrences(of: "In all, ", with: "In all, in \(converted.total.currency.code): ")
+            if !rates.isEmpty, text.hasSuffix(".") { text = String(text.dropLast()) + " (at \(rates.joined(separator: "; ")))." }
+            StandardOutput.line(text)
+        }
         for entry in named { StandardOutput.line(BalanceWords.sentence(entry.balance.amount, name: entry.name)) }
     }
 }

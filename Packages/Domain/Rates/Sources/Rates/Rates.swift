@@ -249,3 +249,43 @@ extension RatesService {
         return quote
     }
 }
+
+/// Amounts in several currencies as one total in another: a view, never stored.
+public struct ConvertedTotal: Equatable, Sendable {
+    /// The total in the target currency: each currency's amount converted and rounded once,
+    /// then added.
+    public let total: Money
+    /// For each other currency, the rate between it and the target as a person states it: the
+    /// way round that is 1 or more (`1 EUR = 175.68 JPY`, whichever is the target).
+    public let rates: [RateQuote]
+}
+
+extension RateTable {
+    /// `amounts` (any currencies, several of one allowed) in `target` at the rates of `day`; nil
+    /// when a currency has no rate on or before it, or the total is beyond what a Money holds.
+    public func total(_ amounts: [Money], in target: Currency, on day: Day) -> ConvertedTotal? {
+        var sums: [Currency: Int64] = [:]
+        for amount in amounts {
+            let (sum, over) = sums[amount.currency, default: 0].addingReportingOverflow(amount.minorUnits)
+            guard !over else { return nil }
+            sums[amount.currency] = sum
+        }
+        var total: Int64 = 0
+        var rates: [RateQuote] = []
+        for currency in sums.keys.sorted(by: { $0.code < $1.code }) {
+            let amount = Money(minorUnits: sums[currency] ?? 0, currency: currency)
+            var converted = amount.minorUnits
+            if currency != target {
+                guard let quote = quote(from: currency, to: target, on: day), let into = quote.convert(amount),
+                      let back = self.quote(from: target, to: currency, on: day)
+                else { return nil }
+                converted = into.minorUnits
+                rates.append(quote.numerator >= quote.denominator ? quote : back)
+            }
+            let (sum, over) = total.addingReportingOverflow(converted)
+            guard !over else { return nil }
+            total = sum
+        }
+        return ConvertedTotal(total: Money(minorUnits: total, currency: target), rates: rates)
+    }
+}
