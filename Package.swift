@@ -391,7 +391,7 @@ let package = Package(
                 .product(name: "FormFields", package: "FlowSupport"),
                 .product(name: "ArchitectureRules", package: "ArchitectureCheck"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + flowModules + [
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + ratesModules + flowModules + [
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

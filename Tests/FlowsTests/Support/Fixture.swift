@@ -11,6 +11,8 @@ import Groups
 import LocalStore
 import Preferences
 import Primitives
+import Rates
+import RatesECB
 import Synchronization
 
 /// What every flow needs, on a private in-memory store, and a way to look into the store: the
@@ -28,6 +30,7 @@ struct Fixture: AppFlow.Dependencies {
     var friends: any FriendsService
     var groups: any GroupsService
     var preferences: any PreferencesService
+    var rates: any RatesService = ECBRatesService()
     let files: any UserFiles = LocalUserFiles()
     /// The day forms start on: a Sunday.
     var today: Day { Fixture.sunday }

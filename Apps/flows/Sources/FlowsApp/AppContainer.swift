@@ -16,6 +16,8 @@ import LocalStore
 import Preferences
 import PreferencesRemote
 import Primitives
+import Rates
+import RatesECB
 
 /// The composition root: the one place (with the tests) that knows which implementation serves
 /// each abstraction.
@@ -28,6 +30,8 @@ public struct AppContainer: AppFlow.Dependencies {
     public let friends: any FriendsService
     public let groups: any GroupsService
     public let preferences: any PreferencesService
+    /// The ECB's reference rates: those shipped, or a newer table kept with the store.
+    public let rates: any RatesService
     /// Colours the screens with the signed-in user's theme once the launcher attaches a renderer.
     public let terminalThemes: TerminalThemeManager
     public var themes: any ThemeManager { terminalThemes }
@@ -50,9 +54,10 @@ public struct AppContainer: AppFlow.Dependencies {
 
     public init(
         accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, groups: any GroupsService,
-        preferences: any PreferencesService, now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone? = nil,
-        verifier: (any LedgerVerifier)? = nil
+        preferences: any PreferencesService, rates: any RatesService = ECBRatesService(), now: @escaping @Sendable () -> Date = Date.init,
+        timeZone: TimeZone? = nil, verifier: (any LedgerVerifier)? = nil
     ) {
+        self.rates = rates
         self.groups = groups
         self.verifier = verifier
         self.now = now
@@ -66,7 +71,7 @@ public struct AppContainer: AppFlow.Dependencies {
 
     /// The app on the embedded store in `location`, opened on first use.
     public static func live(location: StoreLocation) -> AppContainer {
-        AppContainer(LocalServices.open(location))
+        AppContainer(LocalServices.open(location), rates: ECBRatesService(directory: location.directory))
     }
 
     /// The app on a private in-memory store of the same implementation, with seeded randomness
@@ -89,13 +94,14 @@ public struct AppContainer: AppFlow.Dependencies {
         // Private folders, each; one that cannot be made is reported when a session is kept.
         try? servers.prepare()
         try? sessions.prepare()
-        return remote(server: server, tokens: tokens)
+        return remote(server: server, tokens: tokens, rates: ECBRatesService(directory: location.directory))
     }
 
     /// The app on the flows-server at `server`, keeping the session's token in `tokens`.
-    public static func remote(server: URL, tokens: any SessionTokenStore, now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone? = nil)
-        -> AppContainer
-    {
+    public static func remote(
+        server: URL, tokens: any SessionTokenStore, rates: any RatesService = ECBRatesService(), now: @escaping @Sendable () -> Date = Date.init,
+        timeZone: TimeZone? = nil
+    ) -> AppContainer {
         let connection = APIConnection(server: server, token: { try? tokens.load() }, userAgent: "flows/\(FlowsCLI.version) (command line)")
         return AppContainer(
             accounts: RemoteAccountsService(connection: connection, tokens: tokens),
@@ -103,6 +109,7 @@ public struct AppContainer: AppFlow.Dependencies {
             friends: RemoteFriendsService(connection: connection),
             groups: RemoteGroupsService(connection: connection),
             preferences: RemotePreferencesService(connection: connection),
+            rates: rates,
             now: now,
             timeZone: timeZone
         )
@@ -114,10 +121,12 @@ public struct AppContainer: AppFlow.Dependencies {
         return String(name.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
     }
 
-    private init(_ services: LocalServices, now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone? = nil) {
+    private init(
+        _ services: LocalServices, rates: any RatesService = ECBRatesService(), now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone? = nil
+    ) {
         self.init(
             accounts: services.accounts, expenses: services.expenses, friends: services.friends, groups: services.groups,
-            preferences: services.preferences, now: now, timeZone: timeZone, verifier: services.verifier
+            preferences: services.preferences, rates: rates, now: now, timeZone: timeZone, verifier: services.verifier
         )
         database = services.database
         local = services

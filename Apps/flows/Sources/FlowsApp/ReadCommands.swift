@@ -179,13 +179,7 @@ struct BalancesCommand: AsyncParsableCommand {
         }
         guard !named.isEmpty else { return StandardOutput.line("You are settled up with everyone.") }
         for currency in currencies { if let line = BalanceWords.total(totals[currency] ?? 0, in: currency) { StandardOutput.line(line) } }
-        if let converted {
-            let line = BalanceWords.total(Int128(converted.total.minorUnits), in: converted.total.currency) ?? "In all, you are settled up."
-            let rates = converted.rates.map { "1 \($0.from.code) = \($0.rateText) \($0.to.code), \($0.source) \($0.day)" }
-            var text = line.replacingOccurrences(of: "In all, ", with: "In all, in \(converted.total.currency.code): ")
-            if !rates.isEmpty, text.hasSuffix(".") { text = String(text.dropLast()) + " (at \(rates.joined(separator: "; ")))." }
-            StandardOutput.line(text)
-        }
+        if let converted { StandardOutput.line(converted.sentence) }
         for entry in named { StandardOutput.line(BalanceWords.sentence(entry.balance.amount, name: entry.name)) }
     }
 }

@@ -289,3 +289,29 @@ extension RateTable {
         return ConvertedTotal(total: Money(minorUnits: total, currency: target), rates: rates)
     }
 }
+
+extension ConvertedTotal {
+    /// `In all, in EUR: you are owed 338.06 EUR (at 1 EUR = 175.68 JPY, ECB 2026-10-30).`, for a
+    /// user's balances (above zero: owed to them).
+    public var sentence: String {
+        // (A total is never Int64.min: each part is at most a ledger's limit.)
+        let amount = Money(minorUnits: Int64(clamping: total.minorUnits.magnitude), currency: total.currency)
+        let standing = total.minorUnits == 0 ? "you are settled up" : total.minorUnits > 0 ? "you are owed \(amount)" : "you owe \(amount)"
+        return "In all, in \(total.currency.code): \(standing)" + (rates.isEmpty ? "." : " (at \(statedRates)).")
+    }
+
+    /// The rates as a sentence states them, their source and day said once for those that
+    /// share them: `1 EUR = 175.68 JPY and 1 EUR = 1.1172 USD, ECB 2026-10-30`.
+    public var statedRates: String {
+        var groups: [(source: String, day: Day, rates: [String])] = []
+        for quote in rates {
+            let rate = "1 \(quote.from.code) = \(quote.rateText) \(quote.to.code)"
+            if let index = groups.firstIndex(where: { $0.source == quote.source && $0.day == quote.day }) {
+                groups[index].rates.append(rate)
+            } else {
+                groups.append((quote.source, quote.day, [rate]))
+            }
+        }
+        return groups.map { "\($0.rates.joined(separator: " and ")), \($0.source) \($0.day)" }.joined(separator: "; ")
+    }
+}

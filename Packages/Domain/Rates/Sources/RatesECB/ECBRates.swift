@@ -86,12 +86,18 @@ public enum ECBRates {
 /// The rates this machine has: those the app ships, or the table kept in the store's folder
 /// once a newer ECB file was imported (`rates/eurofxref-hist.csv`). Read once, when first asked.
 public final class ECBRatesService: RatesService {
-    private let file: URL
+    /// Where a newer table is kept; nil keeps it in memory only.
+    private let file: URL?
     private let loaded = Mutex<RateTable?>(nil)
 
     /// Rates kept under `directory` (the store's folder).
     public init(directory: URL) {
         file = directory.appendingPathComponent("rates").appendingPathComponent("eurofxref-hist.csv")
+    }
+
+    /// The shipped rates, with updates kept in memory only (a store in memory, tests).
+    public init() {
+        file = nil
     }
 
     /// The rates the app ships with, whatever is kept.
@@ -102,7 +108,7 @@ public final class ECBRatesService: RatesService {
     public func table() async throws(RatesError) -> RateTable {
         if let table = loaded.withLock({ $0 }) { return table }
         let table: RateTable
-        if let data = FileManager.default.contents(atPath: file.path) {
+        if let file, let data = FileManager.default.contents(atPath: file.path) {
             guard let text = String(data: data, encoding: .utf8) else { throw .storeUnavailable("\(file.path) is not UTF-8 text") }
             do throws(RatesError) {
                 table = try ECBRates.read(text)
@@ -119,13 +125,19 @@ public final class ECBRatesService: RatesService {
     public func update(fromECB text: String) async throws(RatesError) -> RateTable {
         let newer = try ECBRates.read(text)
         let merged = try await table().merging(newer)
-        do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try ECBRates.write(merged).write(to: file, atomically: true, encoding: .utf8)
-        } catch {
-            throw .storeUnavailable("\(file.path) cannot be written: \(error.localizedDescription)")
+        if let file {
+            try Self.keep(merged, in: file)
         }
         loaded.withLock { $0 = merged }
         return merged
+    }
+
+    private static func keep(_ table: RateTable, in file: URL) throws(RatesError) {
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try ECBRates.write(table).write(to: file, atomically: true, encoding: .utf8)
+        } catch {
+            throw .storeUnavailable("\(file.path) cannot be written: \(error.localizedDescription)")
+        }
     }
 }

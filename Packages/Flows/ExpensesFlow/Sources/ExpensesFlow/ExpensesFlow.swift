@@ -3,7 +3,9 @@ import Expenses
 import FlowKit
 import Foundation
 import Friends
+import Preferences
 import Primitives
+import Rates
 import ReportsFlow
 import SettleUpFlow
 
@@ -28,6 +30,9 @@ public actor ExpensesFlow: InventoriedFlow {
         var expenses: any ExpensesService { get }
         /// The user's time zone: the day each change is shown on.
         var timeZone: TimeZone { get }
+        /// The reference rates: balances in several currencies also as one total, in the user's
+        /// usual currency.
+        var rates: any RatesService { get }
     }
 
     /// Every screen, action and message this flow can show, for coverage reports.
@@ -116,6 +121,15 @@ public actor ExpensesFlow: InventoriedFlow {
         }
     }
 
+    /// Balances in more than one currency as one total in the user's usual currency, at today's
+    /// reference rates; nil for one currency, or when a rate is missing.
+    private func converted(_ balances: [Balance]) async -> ConvertedTotal? {
+        guard Set(balances.map(\.amount.currency)).count > 1 else { return nil }
+        let usual = (try? await dependencies.preferences.preferences(of: user).defaultCurrency) ?? Preferences.standard.defaultCurrency
+        guard let table = try? await dependencies.rates.table() else { return nil }
+        return table.total(balances.map(\.amount), in: usual, on: dependencies.today)
+    }
+
     /// Balances, suggestions for each currency, names, and the newest page of activity.
     private func load(into model: inout ExpensesViewModel) async {
         do throws(ExpensesError) {
@@ -130,7 +144,7 @@ public actor ExpensesFlow: InventoriedFlow {
             // Only those the screen names: a settled pair (a zero balance) is not shown.
             let people = Set(balances.filter { $0.amount.minorUnits != 0 }.map(\.other) + suggestions.flatMap { [$0.from, $0.to] } + activity.map(\.actor) + payments.flatMap { [$0.from, $0.to] })
                 .subtracting([user])
-            model.loaded(balances: balances, suggestions: suggestions, activity: activity, names: await names(of: people))
+            model.loaded(balances: balances, suggestions: suggestions, activity: activity, names: await names(of: people), converted: await converted(balances))
             model.turned(to: 0, hasOlder: fetched.count > ExpensesViewModel.pageSize)
             model.recent(try await dependencies.expenses.expenses(of: user, page: PageRequest(limit: ExpensesViewModel.pageSize)))
             model.payments(payments)

@@ -2,6 +2,7 @@ import Expenses
 import FlowKit
 import Foundation
 import Primitives
+import Rates
 
 /// What the Expenses tab shows, already in words.
 struct ExpensesViewState: Equatable, Sendable {
@@ -97,7 +98,7 @@ struct ExpensesViewModel: ViewModel {
         person == user ? (capitalised ? "You" : "you") : names[person] ?? "Someone"
     }
 
-    mutating func loaded(balances: [Balance], suggestions: [SuggestedPayment], activity: [Activity], names: [UserID: String]) {
+    mutating func loaded(balances: [Balance], suggestions: [SuggestedPayment], activity: [Activity], names: [UserID: String], converted: ConvertedTotal? = nil) {
         self.names = names
         state.isLoaded = true
         state.phase = .idle
@@ -106,6 +107,7 @@ struct ExpensesViewModel: ViewModel {
         var toned: [(line: String, positive: Bool)] = totals.sorted { $0.key.code < $1.key.code }.compactMap { currency, units in
             BalanceWords.total(units, in: currency).map { ($0, units > 0) }
         }
+        if let converted { toned.append((converted.sentence, !converted.total.isNegative)) }
         // Each name looked up once, not at every comparison of the sort.
         let named = balances.map { (name: name($0.other, capitalised: true), balance: $0) }
         let ordered = named.sorted { ($0.name, $0.balance.amount.currency.code) < ($1.name, $1.balance.amount.currency.code) }
