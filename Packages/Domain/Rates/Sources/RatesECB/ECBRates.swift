@@ -100,10 +100,12 @@ public final class ECBRatesService: RatesService {
         file = nil
     }
 
-    /// The rates the app ships with, whatever is kept.
+    /// The rates the app ships with, whatever is kept: read once a process, when first asked.
     public static func shipped() throws(RatesError) -> RateTable {
-        try ECBRates.read(ShippedRates.text)
+        try shippedTable.get()
     }
+
+    private static let shippedTable = Result { () throws(RatesError) in try ECBRates.read(ShippedRates.text) }
 
     public func table() async throws(RatesError) -> RateTable {
         if let table = loaded.withLock({ $0 }) { return table }
