@@ -14,6 +14,8 @@ let package = Package(
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Domain/Friends"),
         .package(path: "../../Domain/Groups"),
+        .package(path: "../../Domain/Preferences"),
+        .package(path: "../../Domain/Rates"),
         .package(path: "../../FlowSupport"),
     ],
     targets: [
@@ -26,6 +28,8 @@ let package = Package(
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
                 .product(name: "Groups", package: "Groups"),
+                .product(name: "Preferences", package: "Preferences"),
+                .product(name: "Rates", package: "Rates"),
                 .product(name: "FormFields", package: "FlowSupport"),
             ]
         ),

@@ -179,7 +179,7 @@ struct BalancesCommand: AsyncParsableCommand {
         }
         guard !named.isEmpty else { return StandardOutput.line("You are settled up with everyone.") }
         for currency in currencies { if let line = BalanceWords.total(totals[currency] ?? 0, in: currency) { StandardOutput.line(line) } }
-        if let converted { StandardOutput.line(converted.sentence) }
+        if let converted { StandardOutput.line(converted.sentence()) }
         for entry in named { StandardOutput.line(BalanceWords.sentence(entry.balance.amount, name: entry.name)) }
     }
 }

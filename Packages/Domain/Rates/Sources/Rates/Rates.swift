@@ -292,11 +292,17 @@ extension RateTable {
 
 extension ConvertedTotal {
     /// `In all, in EUR: you are owed 338.06 EUR (at 1 EUR = 175.68 JPY, ECB 2026-10-30).`, for a
-    /// user's balances (above zero: owed to them).
-    public var sentence: String {
+    /// user's balances (above zero: owed to them); with someone's `name`, the balances with them
+    /// (`Bob Stone owes you 18.63 EUR`).
+    public func sentence(with name: String? = nil) -> String {
         // (A total is never Int64.min: each part is at most a ledger's limit.)
         let amount = Money(minorUnits: Int64(clamping: total.minorUnits.magnitude), currency: total.currency)
-        let standing = total.minorUnits == 0 ? "you are settled up" : total.minorUnits > 0 ? "you are owed \(amount)" : "you owe \(amount)"
+        let standing: String
+        if let name {
+            standing = total.minorUnits == 0 ? "you and \(name) are settled up" : total.minorUnits > 0 ? "\(name) owes you \(amount)" : "you owe \(name) \(amount)"
+        } else {
+            standing = total.minorUnits == 0 ? "you are settled up" : total.minorUnits > 0 ? "you are owed \(amount)" : "you owe \(amount)"
+        }
         return "In all, in \(total.currency.code): \(standing)" + (rates.isEmpty ? "." : " (at \(statedRates)).")
     }
 

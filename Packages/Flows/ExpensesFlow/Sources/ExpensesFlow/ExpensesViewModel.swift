@@ -107,7 +107,7 @@ struct ExpensesViewModel: ViewModel {
         var toned: [(line: String, positive: Bool)] = totals.sorted { $0.key.code < $1.key.code }.compactMap { currency, units in
             BalanceWords.total(units, in: currency).map { ($0, units > 0) }
         }
-        if let converted { toned.append((converted.sentence, !converted.total.isNegative)) }
+        if let converted { toned.append((converted.sentence(), !converted.total.isNegative)) }
         // Each name looked up once, not at every comparison of the sort.
         let named = balances.map { (name: name($0.other, capitalised: true), balance: $0) }
         let ordered = named.sorted { ($0.name, $0.balance.amount.currency.code) < ($1.name, $1.balance.amount.currency.code) }

@@ -3,7 +3,9 @@ import Expenses
 import FlowKit
 import Friends
 import Groups
+import Preferences
 import Primitives
+import Rates
 
 /// One friend or contact: who they are, the balance with them in each currency, and the
 /// expenses the two share, newest first and paged. Adding an expense with them and settling up
@@ -55,6 +57,11 @@ public actor UserPreviewFlow: InventoriedFlow {
         var expenses: any ExpensesService { get }
         /// The groups' names, for the balance's split by group.
         var groups: any GroupsService { get }
+        /// Balances in several currencies also as one total, in the user's usual currency, at
+        /// today's reference rates.
+        var rates: any RatesService { get }
+        var preferences: any PreferencesService { get }
+        var today: Day { get }
     }
 
     /// Every screen, action and message this flow can show, for coverage reports.
@@ -204,7 +211,12 @@ public actor UserPreviewFlow: InventoriedFlow {
         // Each group's part by the group's name (a group the user has left, as "a group").
         let groupNames = inGroups.isEmpty ? [:] : await dependencies.groups.names(of: me)
         let parts = inGroups.map { (group: groupNames[$0.group] ?? "a group", amount: $0.amount) }
-        model.loaded(balances: balances, inGroups: parts, page: expenses, user: me, names: names, avatar: avatar)
+        var converted: ConvertedTotal?
+        if Set(balances.map(\.currency)).count > 1, let table = try? await dependencies.rates.table() {
+            let usual = (try? await dependencies.preferences.preferences(of: me).defaultCurrency) ?? Preferences.standard.defaultCurrency
+            converted = table.total(balances, in: usual, on: dependencies.today)
+        }
+        model.loaded(balances: balances, inGroups: parts, page: expenses, user: me, names: names, avatar: avatar, converted: converted)
     }
 
     // MARK: - Changing

@@ -4,6 +4,7 @@ import FlowKit
 import FormFields
 import Friends
 import Primitives
+import Rates
 
 /// What a friend's preview shows.
 struct UserPreviewViewState: Equatable, Sendable {
@@ -189,12 +190,14 @@ struct UserPreviewViewModel: ViewModel {
     /// `inGroups` is each group's part of the balances (the pair's balance within it): the
     /// preview splits the balance by group, what is outside any group last.
     mutating func loaded(
-        balances: [Money], inGroups: [(group: String, amount: Money)] = [], page: [Expense], user: UserID, names: [UserID: String], avatar: Avatar?
+        balances: [Money], inGroups: [(group: String, amount: Money)] = [], page: [Expense], user: UserID, names: [UserID: String], avatar: Avatar?,
+        converted: ConvertedTotal? = nil
     ) {
         guard let friend else { return }
         let name = friend.name
         let open = balances.sorted { $0.currency.code < $1.currency.code }
         state.balances = open.isEmpty ? [BalanceWords.sentence(.zero(.eur), name: name.value)] : open.map { BalanceWords.sentence($0, name: name.value) }
+        if let converted { state.balances.append(converted.sentence(with: name.value)) }
         state.balances += Self.split(open, inGroups: inGroups, name: name.value)
         state.tones = open.map { TonedPhrase(BalanceWords.sentence($0, name: name.value), $0.isNegative ? .negative : .positive) }
         state.canSettle = !balances.isEmpty
