@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(path: "../../FlowKit"),
         .package(path: "../../Domain/Primitives"),
+        .package(path: "../../Domain/Rates"),
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Domain/Friends"),
         .package(path: "../../Domain/Groups"),
@@ -23,6 +24,7 @@ let package = Package(
             dependencies: [
                 .product(name: "FlowKit", package: "FlowKit"),
                 .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Rates", package: "Rates"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
                 .product(name: "Groups", package: "Groups"),

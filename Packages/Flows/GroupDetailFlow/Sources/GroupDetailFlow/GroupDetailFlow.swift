@@ -5,6 +5,7 @@ import FlowKit
 import Friends
 import Groups
 import Primitives
+import Rates
 import SettleUpFlow
 
 /// One group: its members and where each stands in it, the payments that would settle it
@@ -34,6 +35,8 @@ public actor GroupDetailFlow: InventoriedFlow {
     public protocol Dependencies: ExpenseDetailFlow.Dependencies, SettleUpFlow.Dependencies, EditGroupFlow.Dependencies {
         var groups: any GroupsService { get }
         var expenses: any ExpensesService { get }
+        /// The user's balances in several currencies also as one, in the group's currency.
+        var rates: any RatesService { get }
         var friends: any FriendsService { get }
     }
 
@@ -122,6 +125,18 @@ public actor GroupDetailFlow: InventoriedFlow {
 
     /// The group as stored now: its members, their names, the debts, the suggested payments in
     /// each currency they are in, and as many of its expenses and payments as are shown.
+    /// The user's balances in the group, when in several currencies, as one total in `currency`
+    /// at today's reference rates; nil otherwise, or when a rate is missing.
+    private func converted(_ debts: [Debt], in currency: Currency) async -> ConvertedTotal? {
+        let mine = debts.compactMap { debt -> Money? in
+            if debt.creditor == user { return debt.amount }
+            if debt.debtor == user { return Money(minorUnits: 0 &- debt.amount.minorUnits, currency: debt.amount.currency) }
+            return nil
+        }
+        guard Set(mine.map(\.currency)).count > 1, let table = try? await dependencies.rates.table() else { return nil }
+        return table.total(mine, in: currency, on: dependencies.today)
+    }
+
     private func load(_ id: GroupID, into model: inout GroupDetailViewModel) async {
         do throws(GroupsError) {
             guard let group = try await dependencies.groups.group(id, for: user) else {
@@ -139,7 +154,10 @@ public actor GroupDetailFlow: InventoriedFlow {
                 let payments = try await dependencies.expenses.settlements(in: id, for: user, page: page)
                 let people = Set(group.members + debts.flatMap { [$0.debtor, $0.creditor] } + payments.flatMap { [$0.from, $0.to] })
                 let names = (try? await dependencies.friends.names(of: people, for: user)) ?? [:]
-                model.loaded(group, debts: debts, suggested: suggested, expenses: expenses, payments: payments, names: names.mapValues(\.value))
+                model.loaded(
+                    group, debts: debts, suggested: suggested, expenses: expenses, payments: payments, names: names.mapValues(\.value),
+                    converted: await converted(debts, in: group.currency)
+                )
             } catch {
                 model.failed(error.message)
             }

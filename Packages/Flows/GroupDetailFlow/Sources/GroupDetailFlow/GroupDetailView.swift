@@ -13,7 +13,7 @@ struct GroupDetailView: View {
 
     func screen(for state: GroupDetailViewState) -> Screen {
         guard let shown = state.shown else { return choosing(state) }
-        var text = [shown.header, "Members:"] + shown.members
+        var text = [shown.header, "Members:"] + shown.members + (shown.inAll.map { [$0] } ?? [])
         text += shown.suggestions.isEmpty ? ["Everyone is settled up here."] : ["To settle up:"] + shown.suggestions
         var fields: [Field] = []
         // An archived group takes nothing new; one the user is settled in has nothing for them to pay.

@@ -2,6 +2,7 @@ import Expenses
 import FlowKit
 import Groups
 import Primitives
+import Rates
 
 /// What a group's screens show.
 struct GroupDetailViewState: Equatable, Sendable {
@@ -18,6 +19,9 @@ struct GroupDetailViewState: Equatable, Sendable {
         var header: String
         /// `You: you are owed 20.00 EUR`, `Bob Stone: owes 10.00 EUR`.
         var members: [String]
+        /// The user's balances here in several currencies as one, in the group's currency:
+        /// `In all, in JPY: you are owed 4243 JPY (at 1 EUR = 175.68 JPY, ECB 2026-10-30).`
+        var inAll: String? = nil
         /// `Bob Stone pays you 10.00 EUR.`
         var suggestions: [String]
         /// The expenses and payments shown, newest first.
@@ -118,7 +122,10 @@ struct GroupDetailViewModel: ViewModel {
         lines[id]
     }
 
-    mutating func loaded(_ group: Group, debts: [Debt], suggested: [SuggestedPayment], expenses: [Expense], payments: [Settlement], names: [UserID: String]) {
+    mutating func loaded(
+        _ group: Group, debts: [Debt], suggested: [SuggestedPayment], expenses: [Expense], payments: [Settlement], names: [UserID: String],
+        converted: ConvertedTotal? = nil
+    ) {
         self.names = names
         current = group
         // Each member's net in each currency, summed from the pairs.
@@ -160,7 +167,7 @@ struct GroupDetailViewModel: ViewModel {
             group.members.count == 1 ? "1 member" : "\(group.members.count) members",
         ] + (group.archived ? ["archived"] : [])
         state.shown = GroupDetailViewState.Shown(
-            id: group.id, name: group.name, header: header.joined(separator: " · "), members: members, suggestions: suggestions,
+            id: group.id, name: group.name, header: header.joined(separator: " · "), members: members, inAll: converted?.sentence(), suggestions: suggestions,
             lines: zip(ids, labels).map { .init(id: $0, label: $1) }, hasMore: merged.count > limit, archived: group.archived,
             userHasBalance: debts.contains { $0.debtor == user || $0.creditor == user }
         )
