@@ -65,7 +65,6 @@ public enum IHateMoneyExport {
                 default: break
                 }
             }
-            if object["owers"] is [Any] { fields["owers"] = "" }
             records.append(Record(row: index + 1, fields: fields, owers: owers))
         }
         return records

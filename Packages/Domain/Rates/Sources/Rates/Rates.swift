@@ -243,6 +243,14 @@ public protocol RatesService: Sendable {
 }
 
 extension RatesService {
+    /// Balances in more than one currency as one total in `target`, at the rates of `day`: what
+    /// the screens add below balances in several currencies. Nil for one currency (or none),
+    /// when the table cannot be read, or when a currency has no rate.
+    public func total(ofSeveral amounts: [Money], in target: Currency, on day: Day) async -> ConvertedTotal? {
+        guard Set(amounts.map(\.currency)).count > 1, let table = try? await table() else { return nil }
+        return table.total(amounts, in: target, on: day)
+    }
+
     /// The rate from `from` to `to` on `day` (``RateTable/quote(from:to:on:)``).
     public func quote(from: Currency, to: Currency, on day: Day) async throws(RatesError) -> RateQuote {
         guard let quote = try await table().quote(from: from, to: to, on: day) else { throw .noRate(from: from, to: to, on: day) }

@@ -126,8 +126,7 @@ public actor ExpensesFlow: InventoriedFlow {
     private func converted(_ balances: [Balance]) async -> ConvertedTotal? {
         guard Set(balances.map(\.amount.currency)).count > 1 else { return nil }
         let usual = (try? await dependencies.preferences.preferences(of: user).defaultCurrency) ?? Preferences.standard.defaultCurrency
-        guard let table = try? await dependencies.rates.table() else { return nil }
-        return table.total(balances.map(\.amount), in: usual, on: dependencies.today)
+        return await dependencies.rates.total(ofSeveral: balances.map(\.amount), in: usual, on: dependencies.today)
     }
 
     /// Balances, suggestions for each currency, names, and the newest page of activity.

@@ -133,8 +133,7 @@ public actor GroupDetailFlow: InventoriedFlow {
             if debt.debtor == user { return Money(minorUnits: 0 &- debt.amount.minorUnits, currency: debt.amount.currency) }
             return nil
         }
-        guard Set(mine.map(\.currency)).count > 1, let table = try? await dependencies.rates.table() else { return nil }
-        return table.total(mine, in: currency, on: dependencies.today)
+        return await dependencies.rates.total(ofSeveral: mine, in: currency, on: dependencies.today)
     }
 
     private func load(_ id: GroupID, into model: inout GroupDetailViewModel) async {

@@ -212,9 +212,9 @@ public actor UserPreviewFlow: InventoriedFlow {
         let groupNames = inGroups.isEmpty ? [:] : await dependencies.groups.names(of: me)
         let parts = inGroups.map { (group: groupNames[$0.group] ?? "a group", amount: $0.amount) }
         var converted: ConvertedTotal?
-        if Set(balances.map(\.currency)).count > 1, let table = try? await dependencies.rates.table() {
+        if Set(balances.map(\.currency)).count > 1 {
             let usual = (try? await dependencies.preferences.preferences(of: me).defaultCurrency) ?? Preferences.standard.defaultCurrency
-            converted = table.total(balances, in: usual, on: dependencies.today)
+            converted = await dependencies.rates.total(ofSeveral: balances, in: usual, on: dependencies.today)
         }
         model.loaded(balances: balances, inGroups: parts, page: expenses, user: me, names: names, avatar: avatar, converted: converted)
     }
