@@ -69,6 +69,29 @@ struct ExpensesPostgresTests {
         }
     }
 
+    @Test("a conversion is kept whole, read back with its rate, recounted and taken back")
+    func converting() async throws {
+        try await PostgresLedger.run { ledger in
+            let service = ledger.service
+            // Bob paid 45000 JPY for both: Ann owes him 22500 JPY.
+            let sushi = Money(minorUnits: 45_000, currency: .jpy)
+            _ = try await service.add(try draft(sushi, paidBy: [(bob, 45_000)], among: [ann, bob]), by: bob)
+            let published = try #require(PublishedRate("162.51"))
+            let rate = try #require(ExchangeRate(base: .eur, quote: .jpy, rate: published))
+            let day = try Day("2026-11-28")
+            let conversion = try await service.convert(
+                Money(minorUnits: -22_500, currency: .jpy), with: bob, at: rate, source: "ECB 2026-11-24", day: day, in: nil, by: ann
+            )
+            #expect(conversion.conversion == Conversion(amount: eur(13_845), rate: rate, source: "ECB 2026-11-24"))
+            #expect(try await service.balances(of: ann) == [Balance(other: bob, amount: eur(-13_845))])
+            #expect(try await service.settlements(of: bob, page: PageRequest()) == [conversion])
+            #expect(try await ledger.verifier().isSound)
+            try await service.undoSettlement(conversion.id, by: ann)
+            #expect(try await service.balances(of: ann) == [Balance(other: bob, amount: Money(minorUnits: -22_500, currency: .jpy))])
+            #expect(try await ledger.verifier().isSound)
+        }
+    }
+
     @Test("a balance stays within 10^15 minor units: a write beyond is refused and changes nothing")
     func bounds() async throws {
         try await PostgresLedger.run { ledger in

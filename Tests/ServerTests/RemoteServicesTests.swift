@@ -109,12 +109,27 @@ struct RemoteServicesTests {
             await #expect(throws: ExpensesError.unknownPeople([nobody])) { try await expenses.add(wrong, by: ada.user.id) }
             #expect(try await expenses.expense(ExpenseID(rawValue: "00000000-0000-4000-8000-000000000001"), for: ada.user.id) == nil)
 
+            // Bob moves what he owes into yen at a stated rate (12.50 × 162.51 = 2031.375: 2031
+            // JPY); Ada sees it with its rate. A second try from the same reading is refused, as
+            // the balance has changed. He takes it back.
+            let published = try #require(PublishedRate("162.51"))
+            let yen = try #require(ExchangeRate(base: eur, quote: .jpy, rate: published))
+            let owed = Money(minorUnits: -1_250, currency: eur)
+            let conversion = try await bob.container.expenses.convert(owed, with: ada.user.id, at: yen, source: "agreed", day: try Day("2026-11-21"), in: nil, by: bob.user.id)
+            #expect(conversion.conversion == Conversion(amount: Money(minorUnits: 2_031, currency: .jpy), rate: yen, source: "agreed"))
+            #expect(try await expenses.settlements(of: ada.user.id, page: PageRequest()) == [conversion])
+            #expect(try await expenses.balances(of: ada.user.id) == [Balance(other: bob.user.id, amount: Money(minorUnits: 2_031, currency: .jpy))])
+            await #expect(throws: ExpensesError.invalidSettlement("The balance in EUR changed since you read it (it is now 0.00 EUR); nothing was converted.")) {
+                try await bob.container.expenses.convert(owed, with: ada.user.id, at: yen, source: "agreed", day: try Day("2026-11-21"), in: nil, by: bob.user.id)
+            }
+            try await bob.container.expenses.undoSettlement(conversion.id, by: bob.user.id)
+
             // Bob pays: both see the payment; the balance is settled.
             let payment = try await bob.container.expenses.settle(from: bob.user.id, to: ada.user.id, amount: twelve, day: try Day("2026-11-21"), by: bob.user.id)
             #expect(try await expenses.settlements(of: ada.user.id, page: PageRequest()) == [payment])
             #expect(try await expenses.balances(of: ada.user.id).isEmpty)
             let activity = try await expenses.activity(of: ada.user.id, page: PageRequest(limit: 10))
-            #expect(activity.map(\.kind) == [.settled, .added])
+            #expect(activity.map(\.kind) == [.settled, .unsettled, .settled, .added])
             #expect(try await friends.names(of: [bob.user.id], for: ada.user.id) == [bob.user.id: try DisplayName("Bob")])
         }
     }

@@ -183,6 +183,10 @@ let contractCalls: [Call] = {
             id: "settleUp", method: "POST", template: "/settlements",
             body: #"{"counterparty":"$bob","paidBy":"counterparty","amount":{"minorUnits":500,"currency":"EUR"},"day":"2026-11-22"}"#
         ),
+        Call(
+            id: "convertBalance", method: "POST", template: "/conversions",
+            body: #"{"counterparty":"$bob","balance":{"minorUnits":500,"currency":"EUR"},"rate":{"base":"EUR","quote":"JPY","rate":"162.51"},"source":"agreed","day":"2026-11-22"}"#
+        ),
         Call(id: "undoSettlement", method: "DELETE", template: "/settlements/{settlementId}"),
         Call(id: "getPaymentHistory", method: "GET", template: "/settlements/{settlementId}/history"),
         Call(id: "listBalances", method: "GET", template: "/balances"),

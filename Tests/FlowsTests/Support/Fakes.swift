@@ -105,6 +105,7 @@ struct FakeExpenses: ExpensesService, Fake {
     var deletedExpenses: (@Sendable (UserID, PageRequest) async throws(ExpensesError) -> [Expense])?
     var expense: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> Expense?)?
     var settle: (@Sendable (UserID, UserID, Money, Day, UserID) async throws(ExpensesError) -> Settlement)?
+    var convert: (@Sendable (Money, UserID, ExchangeRate, String, Day, GroupID?, UserID) async throws(ExpensesError) -> Settlement)?
     var balances: (@Sendable (UserID) async throws(ExpensesError) -> [Balance])?
     var suggestedPayments: (@Sendable (UserID, Currency) async throws(ExpensesError) -> [SuggestedPayment])?
     var activity: (@Sendable (UserID, PageRequest) async throws(ExpensesError) -> [Activity])?
@@ -150,6 +151,11 @@ struct FakeExpenses: ExpensesService, Fake {
     func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement {
         guard let group else { return try await (settle ?? missing("settle"))(from, to, amount, day, user) }
         return try await (settleInGroup ?? missing("settle(in:)"))(from, to, amount, day, group, user)
+    }
+    func convert(
+        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID
+    ) async throws(ExpensesError) -> Settlement {
+        try await (convert ?? missing("convert"))(balance, other, rate, source, day, group, user)
     }
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance] { try await (balances ?? missing("balances"))(user) }
     func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] {

@@ -25,6 +25,9 @@ extension EndpointRoutes {
             return try await expenses.settle(from: from, to: to, amount: payment.amount, day: payment.day, in: payment.group, by: user)
         }
         try serve(ExpensesAPI.getPaymentHistory) { id, user in try await expenses.paymentHistory(of: id, for: user) }
+        try serve(ExpensesAPI.convertBalance) { draft, user in
+            try await expenses.convert(draft.balance, with: draft.counterparty, at: draft.rate, source: draft.source, day: draft.day, in: draft.group, by: user)
+        }
         try serve(ExpensesAPI.undoSettlement) { id, user in
             do {
                 try await expenses.undoSettlement(id, by: user)

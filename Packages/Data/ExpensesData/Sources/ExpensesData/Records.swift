@@ -80,6 +80,8 @@ public struct SettlementRecord: Equatable, Sendable, Codable {
     public var legs: [Leg]
     /// The group it settles within, if any: then it moved the group's balances too.
     public var group: String?
+    /// Set for a conversion: `from` owes `to` this much in another currency for what it paid.
+    public var conversion: Conversion?
 
     /// `amount` more that `debtor` owes `creditor` (less that the creditor owes the debtor).
     public struct Leg: Equatable, Sendable, Codable {
@@ -94,11 +96,37 @@ public struct SettlementRecord: Equatable, Sendable, Codable {
         }
     }
 
+    /// A conversion's other side: `amount` of `currency`, at 1 `rateBase` = `rate` of the other
+    /// of the two currencies, as `source` gave it.
+    public struct Conversion: Equatable, Sendable, Codable {
+        public var amount: Int64
+        public var currency: String
+        public var rateBase: String
+        public var rate: String
+        public var source: String
+
+        public init(amount: Int64, currency: String, rateBase: String, rate: String, source: String) {
+            self.amount = amount
+            self.currency = currency
+            self.rateBase = rateBase
+            self.rate = rate
+            self.source = source
+        }
+    }
+
+    /// The conversion a row's columns keep: nil when they are all empty (a payment). A row with
+    /// some of them only is read as a payment too; the ledger check finds it out.
+    public static func conversion(amount: Int64?, currency: String?, rateBase: String?, rate: String?, source: String?) -> Conversion? {
+        guard let amount, let currency, let rateBase, let rate, let source else { return nil }
+        return Conversion(amount: amount, currency: currency, rateBase: rateBase, rate: rate, source: source)
+    }
+
     public init(
         id: String, from: String, to: String, amount: Int64, currency: String, day: String, createdBy: String, createdAt: Double, legs: [Leg] = [],
-        group: String? = nil
+        group: String? = nil, conversion: Conversion? = nil
     ) {
         self.group = group
+        self.conversion = conversion
         self.id = id
         self.from = from
         self.to = to

@@ -322,5 +322,16 @@ public enum ExpensesSchema {
                 ) STRICT, WITHOUT ROWID;
                 """)
         }
+        // A conversion is a payment its payer makes by owing the payee its worth in another
+        // currency: that side and the rate it was worked out at are kept with it, all or none.
+        migrator.registerMigration("expenses.v14.conversions") { db in
+            try db.execute(sql: """
+                ALTER TABLE settlement ADD COLUMN converted_amount INTEGER CHECK (converted_amount > 0);
+                ALTER TABLE settlement ADD COLUMN converted_currency TEXT;
+                ALTER TABLE settlement ADD COLUMN rate_base TEXT;
+                ALTER TABLE settlement ADD COLUMN rate TEXT;
+                ALTER TABLE settlement ADD COLUMN rate_source TEXT;
+                """)
+        }
     }
 }

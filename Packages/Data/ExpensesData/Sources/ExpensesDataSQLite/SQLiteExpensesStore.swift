@@ -377,12 +377,17 @@ private struct Transaction: ExpensesWriting {
     func insert(_ settlement: SettlementRecord) throws {
         try db.cachedStatement(
             sql: """
-                INSERT INTO settlement (id, from_user, to_user, amount, currency, day, created_by, created_at, group_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO settlement (
+                    id, from_user, to_user, amount, currency, day, created_by, created_at, group_id,
+                    converted_amount, converted_currency, rate_base, rate, rate_source
+                )
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             settlement.id, settlement.from, settlement.to, settlement.amount, settlement.currency, settlement.day,
             settlement.createdBy, settlement.createdAt, settlement.group,
+            settlement.conversion?.amount, settlement.conversion?.currency, settlement.conversion?.rateBase, settlement.conversion?.rate,
+            settlement.conversion?.source,
         ])
         let leg = try db.cachedStatement(sql: "INSERT INTO settlement_leg (settlement_id, position, creditor, debtor, amount) VALUES (?, ?, ?, ?, ?)")
         for (position, item) in settlement.legs.enumerated() {
@@ -510,7 +515,11 @@ extension SettlementRecord {
     fileprivate init(row: Row) {
         self.init(
             id: row["id"], from: row["from_user"], to: row["to_user"], amount: row["amount"], currency: row["currency"],
-            day: row["day"], createdBy: row["created_by"], createdAt: row["created_at"], group: row["group_id"]
+            day: row["day"], createdBy: row["created_by"], createdAt: row["created_at"], group: row["group_id"],
+            conversion: Self.conversion(
+                amount: row["converted_amount"], currency: row["converted_currency"], rateBase: row["rate_base"], rate: row["rate"],
+                source: row["rate_source"]
+            )
         )
     }
 }

@@ -38,6 +38,15 @@ public protocol ExpensesService: Sendable {
     /// Within `group`, both are its members and the payment moves their balances there (and
     /// clears debts only through other members' balances there).
     func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement
+    /// Settles `user`'s whole balance with `other` in one currency by moving it into another at
+    /// a stated rate: recorded as a payment of that balance made by owing its worth in the
+    /// other currency (``Conversion``), rounded once (``ExchangeRate/convert(_:)``). `balance` is
+    /// the balance as the user read it (positive when `other` owes them); when it has changed
+    /// since, nothing is written. `source` says where the rate comes from (`ECB 2026-11-24`, or
+    /// `agreed`). Within `group`, its balances there. Undone as a payment is.
+    func convert(
+        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID
+    ) async throws(ExpensesError) -> Settlement
     /// What each other person owes `user` (positive) or is owed by them (negative), per currency.
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance]
     /// Few payments that would settle `user`'s own balances in one currency (someone who owes
@@ -168,9 +177,15 @@ public struct Settlement: Equatable, Sendable {
     public let legs: [PairBalances.Delta]
     /// The group it settles within, if any.
     public let group: GroupID?
+    /// Set when `from` paid by owing `to` the amount's worth in another currency instead.
+    public let conversion: Conversion?
 
-    public init(id: ExpenseID, from: UserID, to: UserID, amount: Money, day: Day, legs: [PairBalances.Delta] = [], group: GroupID? = nil) {
+    public init(
+        id: ExpenseID, from: UserID, to: UserID, amount: Money, day: Day, legs: [PairBalances.Delta] = [], group: GroupID? = nil,
+        conversion: Conversion? = nil
+    ) {
         self.group = group
+        self.conversion = conversion
         self.id = id
         self.from = from
         self.to = to
@@ -181,7 +196,17 @@ public struct Settlement: Equatable, Sendable {
 
     /// What the payment changes: its legs, or else `from` owes `to` that much less.
     public var balanceDeltas: [PairBalances.Delta] {
-        legs.isEmpty ? [PairBalances.Delta(creditor: from, debtor: to, amount: amount)] : legs
+        let paid = legs.isEmpty ? [PairBalances.Delta(creditor: from, debtor: to, amount: amount)] : legs
+        guard let conversion else { return paid }
+        return paid + [PairBalances.Delta(creditor: to, debtor: from, amount: conversion.amount)]
+    }
+
+    /// `Payment, 12.00 EUR`, or `Conversion, 22500 JPY into 138.45 EUR at 1 EUR = 162.51 JPY
+    /// (ECB 2026-11-24)`: the line the activity keeps (`Payment taken back, …` for its undo).
+    public func summary(takenBack: Bool = false) -> String {
+        let kind = (conversion == nil ? "Payment" : "Conversion") + (takenBack ? " taken back" : "")
+        guard let conversion else { return "\(kind), \(amount)" }
+        return "\(kind), \(amount) into \(conversion.amount) at \(conversion.rate) (\(conversion.source))"
     }
 
     /// The people whose balances it moved besides `from` and `to`, by id.
@@ -202,6 +227,49 @@ public struct Settlement: Equatable, Sendable {
     public static func problem(amount: Money) -> String? {
         guard amount.isPositive else { return SplitProblem.amountNotPositive.message }
         return amount.minorUnits <= LedgerLimits.maximumAmount ? nil : "A payment is at most \(LedgerLimits.largest(amount.currency))."
+    }
+}
+
+/// What makes a payment a conversion: its payer owes the payee `amount`, in another currency,
+/// for what they paid. Both balances move at once, so neither currency gains or loses a unit.
+public struct Conversion: Equatable, Sendable {
+    /// The payment's worth in the other currency, at `rate`, rounded once.
+    public let amount: Money
+    public let rate: ExchangeRate
+    /// Where the rate comes from: `ECB 2026-11-24`, or `agreed` for one typed.
+    public let source: String
+
+    public init(amount: Money, rate: ExchangeRate, source: String) {
+        self.amount = amount
+        self.rate = rate
+        self.source = source
+    }
+
+    /// What a rate's source may say: 1 to 60 characters, no control or invisible ones.
+    public static func problem(source: String) -> String? {
+        guard !source.isEmpty, source.count <= 60 else { return "Say where the rate comes from, in at most 60 characters." }
+        guard !source.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) else {
+            return "A rate's source cannot hold control or invisible characters."
+        }
+        return nil
+    }
+
+    /// What `balance` becomes at `rate`, in the rate's other currency, without its sign;
+    /// ``ExpensesError/invalidSettlement(_:)`` with the first rule it breaks: a balance to
+    /// convert, a rate from its currency, and a result that is an amount above zero.
+    public static func converting(_ balance: Money, at rate: ExchangeRate) throws(ExpensesError) -> Money {
+        guard !balance.isZero else { throw .invalidSettlement("There is no balance in \(balance.currency.code) to convert.") }
+        guard rate.base == balance.currency || rate.quote == balance.currency else {
+            throw .invalidSettlement("The rate \(rate) does not convert \(balance.currency.code).")
+        }
+        let owed = Money(minorUnits: Int64(clamping: balance.minorUnits.magnitude), currency: balance.currency)
+        guard let converted = rate.convert(owed), converted.minorUnits <= LedgerLimits.maximumAmount else {
+            throw .invalidSettlement("At \(rate), \(owed) is more than an amount can be.")
+        }
+        guard converted.isPositive else {
+            throw .invalidSettlement("At \(rate), \(owed) is less than the smallest amount in \(converted.currency.code): settle it as it is.")
+        }
+        return converted
     }
 }
 

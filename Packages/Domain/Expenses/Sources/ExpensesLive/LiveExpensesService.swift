@@ -243,8 +243,59 @@ public struct LiveExpensesService: ExpensesService {
                 try apply(settlement.balanceDeltas, group: groupKey, in: db)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.settled),
-                    subject: id.rawValue, summary: "Payment, \(amount)", people: ([from, to] + settlement.through).map(\.rawValue),
+                    subject: id.rawValue, summary: settlement.summary(), people: ([from, to] + settlement.through).map(\.rawValue),
                     snapshot: try Self.kept(record)
+                ))
+                return settlement
+            }
+        }
+    }
+
+    public func convert(
+        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID
+    ) async throws(ExpensesError) -> Settlement {
+        guard other != user else { throw .invalidSettlement("Someone cannot pay themselves.") }
+        if let problem = Conversion.problem(source: source) { throw .invalidSettlement(problem) }
+        let converted = try Conversion.converting(balance, at: rate)
+        try await checkNoBlock(among: [other], for: user)
+        try await checkMayName([other], in: group, by: user)
+        // Whoever owes pays: the other person when they owe the user.
+        let (from, to) = balance.isPositive ? (other, user) : (user, other)
+        let amount = Money(minorUnits: Int64(clamping: balance.minorUnits.magnitude), currency: balance.currency)
+        let conversion = Conversion(amount: converted, rate: rate, source: source)
+        let settlement = Settlement(
+            id: ExpenseID(rawValue: UserID.random(using: random).rawValue), from: from, to: to, amount: amount, day: day, group: group, conversion: conversion
+        )
+        let at = now().timeIntervalSince1970
+        let activityID = UserID.random(using: random).rawValue
+        let record = SettlementRecord(
+            id: settlement.id.rawValue, from: from.rawValue, to: to.rawValue, amount: amount.minorUnits, currency: SaveFormatter.text(amount.currency),
+            day: day.description, createdBy: user.rawValue, createdAt: at, group: group?.rawValue,
+            conversion: SettlementRecord.Conversion(
+                amount: converted.minorUnits, currency: SaveFormatter.text(converted.currency), rateBase: SaveFormatter.text(rate.base),
+                rate: rate.rate.description, source: source
+            )
+        )
+        return try await storing {
+            try await store.write { db in
+                // Converted is the balance as it stands: one changed since the user read it is
+                // not converted at a sum worked out from the old one.
+                let records = if let group {
+                    try db.groupBalances(of: user.rawValue).filter { $0.group == group.rawValue }.map(\.pair)
+                } else {
+                    try db.balances(of: user.rawValue)
+                }
+                let now = try Self.owed(in: records, currency: record.currency, to: user)[other, default: 0]
+                guard now == balance.minorUnits else {
+                    throw ExpensesError.invalidSettlement(
+                        "The balance in \(balance.currency.code) changed since you read it (it is now \(Money(minorUnits: now, currency: balance.currency))); nothing was converted."
+                    )
+                }
+                try db.insert(record)
+                try apply(settlement.balanceDeltas, group: record.group, in: db)
+                try db.insert(ActivityRecord(
+                    id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.settled),
+                    subject: record.id, summary: settlement.summary(), people: [from.rawValue, to.rawValue], snapshot: try Self.kept(record)
                 ))
                 return settlement
             }
@@ -373,7 +424,7 @@ public struct LiveExpensesService: ExpensesService {
                 try db.deleteSettlement(id: id.rawValue)
                 try db.insert(ActivityRecord(
                     id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.unsettled), subject: id.rawValue,
-                    summary: "Payment taken back, \(settlement.amount)", people: ([settlement.from, settlement.to] + settlement.through).map(\.rawValue),
+                    summary: settlement.summary(takenBack: true), people: ([settlement.from, settlement.to] + settlement.through).map(\.rawValue),
                     snapshot: try Self.kept(record)
                 ))
             }
@@ -418,8 +469,15 @@ public struct LiveExpensesService: ExpensesService {
             legs: record.legs.map {
                 PairBalances.Delta(creditor: UserID(rawValue: $0.creditor), debtor: UserID(rawValue: $0.debtor), amount: Money(minorUnits: $0.amount, currency: currency))
             },
-            group: record.group.map(GroupID.init(rawValue:))
+            group: record.group.map(GroupID.init(rawValue:)),
+            conversion: try record.conversion.map { kept throws(ExpensesError) in try conversion(kept, of: record.id, from: currency) }
         )
+    }
+
+    /// A conversion as stored, read back; a damaged one is reported, never guessed at.
+    private static func conversion(_ kept: SettlementRecord.Conversion, of id: String, from paid: Currency) throws(ExpensesError) -> Conversion {
+        guard let (rate, other) = kept.read(paying: paid) else { throw .storeUnavailable("the conversion \(id) has a damaged rate") }
+        return Conversion(amount: Money(minorUnits: kept.amount, currency: other), rate: rate, source: kept.source)
     }
 
     /// The people in expense `id` as stored now (none when there is none, or the user is not

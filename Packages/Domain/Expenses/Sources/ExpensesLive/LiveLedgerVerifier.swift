@@ -94,6 +94,13 @@ private struct Recount {
     mutating func add(_ settlement: SettlementRecord) {
         endExpenses()
         check.settlements += 1
+        if let conversion = settlement.conversion {
+            // A conversion's other side: the payee is owed its worth, at its own rate.
+            if let problem = Self.problem(of: conversion, paying: settlement) {
+                check.brokenExpenses.append("conversion \(settlement.id): \(problem)")
+            }
+            add(creditor: settlement.to, debtor: settlement.from, units: Int128(conversion.amount), currency: conversion.currency, group: settlement.group)
+        }
         guard !settlement.legs.isEmpty else {
             add(creditor: settlement.from, debtor: settlement.to, units: Int128(settlement.amount), currency: settlement.currency, group: settlement.group)
             return
@@ -112,6 +119,18 @@ private struct Recount {
         for leg in settlement.legs {
             add(creditor: leg.creditor, debtor: leg.debtor, units: Int128(leg.amount), currency: settlement.currency, group: settlement.group)
         }
+    }
+
+    /// Why a conversion as stored is not what its rate makes of its payment; nil when it is.
+    private static func problem(of conversion: SettlementRecord.Conversion, paying settlement: SettlementRecord) -> String? {
+        guard let paid = Currency(code: settlement.currency), let (rate, other) = conversion.read(paying: paid) else {
+            return "its currencies or its rate cannot be read"
+        }
+        let converted = rate.convert(Money(minorUnits: settlement.amount, currency: paid))
+        guard converted?.minorUnits == conversion.amount else {
+            return "\(settlement.amount) \(paid.code) at \(rate) is not \(conversion.amount) minor units of \(other.code)"
+        }
+        return nil
     }
 
     /// Adds to the pair's overall balance and, for a write in a group, to its balance there.
@@ -164,5 +183,16 @@ private struct Recount {
             ($0.group?.rawValue ?? "", $0.low.rawValue, $0.high.rawValue, $0.currency) < ($1.group?.rawValue ?? "", $1.low.rawValue, $1.high.rawValue, $1.currency)
         }
         return check
+    }
+}
+
+extension SettlementRecord.Conversion {
+    /// The rate as stored and the currency converted into, for a payment in `paid`; nil when
+    /// they cannot be read or do not convert from `paid`.
+    func read(paying paid: Currency) -> (rate: ExchangeRate, into: Currency)? {
+        guard let other = Currency(code: currency), let base = Currency(code: rateBase), let published = PublishedRate(rate),
+              let rate = ExchangeRate(base: base, quote: base == other ? paid : other, rate: published), rate.relates(paid, other)
+        else { return nil }
+        return (rate, other)
     }
 }

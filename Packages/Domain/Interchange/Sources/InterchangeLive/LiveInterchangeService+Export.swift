@@ -51,12 +51,14 @@ extension LiveInterchangeService {
             )))
         }
         for settlement in settlements {
-            // A payment routed through others is each of its legs, as the balances moved.
-            let legs = settlement.legs.isEmpty ? [PairBalances.Delta(creditor: settlement.from, debtor: settlement.to, amount: settlement.amount)] : settlement.legs
+            // A payment routed through others is each of its legs, as the balances moved; a
+            // conversion is a payment in each currency, the second the other way.
+            let legs = settlement.balanceDeltas
+            let description = settlement.conversion.map { "Conversion at \($0.rate) (\($0.source))" } ?? "Payment"
             for (index, leg) in legs.enumerated() {
                 let key = legs.count == 1 ? settlement.id.rawValue : "\(settlement.id.rawValue)#\(index + 1)"
                 entries.append((settlement.day, SheetEntry(
-                    row: 0, day: settlement.day, description: "Payment", category: .general, amount: leg.amount,
+                    row: 0, day: settlement.day, description: description, category: .general, amount: leg.amount,
                     movement: .payment(from: placed(leg.creditor), to: placed(leg.debtor)),
                     key: key, group: settlement.group.flatMap { groupNames[$0] }, id: key
                 )))

@@ -1,58 +1,5 @@
 import Primitives
 
-/// A rate as it is published, exactly: `175.68` is 17568 with two decimals. Never a Double.
-public struct PublishedRate: Equatable, Hashable, Sendable, CustomStringConvertible {
-    /// The digits, as a whole number (above zero).
-    public let units: Int64
-    /// How many of them are decimals (0 to 9).
-    public let decimals: Int
-
-    /// Reads `175.68`, `1.1172`, `136`; nil for anything else, zero, or more than nine decimals
-    /// or fifteen digits.
-    public init?(_ text: some StringProtocol) {
-        self.init(bytes: text.utf8)
-    }
-
-    /// Reads the digits of a rate from UTF-8 bytes, as ``init(_:)`` does.
-    public init?(bytes: some Collection<UInt8>) {
-        var units: Int64 = 0
-        var digits = 0
-        var decimals: Int?
-        for byte in bytes {
-            if byte == UInt8(ascii: "."), decimals == nil, digits > 0 {
-                decimals = 0
-                continue
-            }
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), digits < 15 else { return nil }
-            units = units * 10 + Int64(byte - UInt8(ascii: "0"))
-            digits += 1
-            if let count = decimals { decimals = count + 1 }
-        }
-        guard units > 0, (decimals ?? 0) <= 9, decimals != 0 else { return nil }
-        self.units = units
-        self.decimals = decimals ?? 0
-    }
-
-    /// As published: `175.68`.
-    public var description: String {
-        guard decimals > 0 else { return "\(units)" }
-        var digits = String(units)
-        if digits.count <= decimals { digits = String(repeating: "0", count: decimals - digits.count + 1) + digits }
-        digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -decimals))
-        return digits
-    }
-
-    /// 10 to the power of `decimals`.
-    var scale: Int128 { power(decimals) }
-}
-
-/// 10 to the power of `exponent` (0 to 30).
-func power(_ exponent: Int) -> Int128 {
-    var result: Int128 = 1
-    for _ in 0..<exponent { result *= 10 }
-    return result
-}
-
 /// One day's euro reference rates: how much of each currency one euro buys.
 public struct RateDay: Equatable, Sendable {
     public let day: Day
@@ -164,17 +111,8 @@ public struct RateQuote: Equatable, Sendable, CustomStringConvertible {
     /// half away from zero (docs/business-rules.md). Nil when `money` is not in `from`, or the
     /// result is beyond what an amount can hold.
     public func convert(_ money: Money) -> Money? {
-        guard money.currency == from, denominator > 0 else { return nil }
-        // minor(to) = minor(from) / 10^from.decimals * rate * 10^to.decimals
-        let (scaled, over) = numerator.multipliedReportingOverflow(by: power(to.decimals))
-        let (top, overTop) = Int128(money.minorUnits).multipliedReportingOverflow(by: scaled)
-        let (bottom, overBottom) = denominator.multipliedReportingOverflow(by: power(from.decimals))
-        guard !over, !overTop, !overBottom else { return nil }
-        let (quotient, remainder) = top.quotientAndRemainder(dividingBy: bottom)
-        var rounded = quotient
-        if remainder.magnitude * 2 >= bottom.magnitude { rounded += top < 0 ? -1 : 1 }
-        guard let units = Int64(exactly: rounded) else { return nil }
-        return Money(minorUnits: units, currency: to)
+        guard money.currency == from else { return nil }
+        return money.converted(times: numerator, over: denominator, into: to)
     }
 
     /// `numerator / denominator` to `digits` significant digits, rounded half up, without

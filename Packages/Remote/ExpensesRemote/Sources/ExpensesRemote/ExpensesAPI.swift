@@ -59,6 +59,9 @@ public enum ExpensesAPI {
     public static let settleUp = Call<PaymentDraft, Settlement>(
         "settleUp", .post, "/settlements", status: .created, request: .body(Wire.payment), response: .json(Wire.settlement), problems: problems
     )
+    public static let convertBalance = Call<ConversionDraft, Settlement>(
+        "convertBalance", .post, "/conversions", status: .created, request: .body(Wire.conversion), response: .json(Wire.settlement), problems: problems
+    )
     public static let getPaymentHistory = Call<ExpenseID, [PaymentChange]>(
         "getPaymentHistory", .get, "/settlements/{settlementId}/history", request: .path("settlementId", Wire.expenseID),
         response: .json(Wire.paymentHistory), problems: problems
@@ -119,6 +122,26 @@ public enum ExpensesAPI {
             self.userPaid = userPaid
             self.amount = amount
             self.day = day
+        }
+    }
+
+    /// A conversion as the contract takes it: the user's balance with `counterparty` as they
+    /// read it, and the rate to move it into the other currency at.
+    public struct ConversionDraft: Sendable {
+        public let counterparty: UserID
+        public let balance: Money
+        public let rate: ExchangeRate
+        public let source: String
+        public let day: Day
+        public let group: GroupID?
+
+        public init(counterparty: UserID, balance: Money, rate: ExchangeRate, source: String, day: Day, group: GroupID?) {
+            self.counterparty = counterparty
+            self.balance = balance
+            self.rate = rate
+            self.source = source
+            self.day = day
+            self.group = group
         }
     }
 

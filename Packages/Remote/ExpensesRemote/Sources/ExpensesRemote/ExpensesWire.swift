@@ -230,7 +230,13 @@ extension Wire {
                 return Settlement(
                     id: ExpenseID(rawValue: wire.id), from: UserID(rawValue: wire.from), to: UserID(rawValue: wire.to),
                     amount: try money.read(wire.amount, field), day: try day.read(wire.day, "\(field)/day"), legs: legs,
-                    group: wire.group.map(GroupID.init(rawValue:))
+                    group: wire.group.map(GroupID.init(rawValue:)),
+                    conversion: try wire.conversion.map { conversion throws(APIProblem) in
+                        Conversion(
+                            amount: try money.read(conversion.amount, "\(field)/conversion/amount"),
+                            rate: try exchangeRate.read(conversion.rate, "\(field)/conversion/rate"), source: conversion.source
+                        )
+                    }
                 )
             },
             write: { settlement in
@@ -238,7 +244,10 @@ extension Wire {
                     id: settlement.id.rawValue, from: settlement.from.rawValue, to: settlement.to.rawValue, amount: money.write(settlement.amount),
                     day: settlement.day.description,
                     legs: settlement.legs.map { .init(creditor: $0.creditor.rawValue, debtor: $0.debtor.rawValue, amount: money.write($0.amount)) },
-                    group: settlement.group?.rawValue
+                    group: settlement.group?.rawValue,
+                    conversion: settlement.conversion.map {
+                        .init(amount: money.write($0.amount), rate: exchangeRate.write($0.rate), source: $0.source)
+                    }
                 )
             }
         )
@@ -262,6 +271,43 @@ extension Wire {
                     counterparty: payment.counterparty.rawValue, paidBy: payment.userPaid ? .me : .counterparty,
                     amount: .init(minorUnits: payment.amount.minorUnits, currency: payment.amount.currency.code), day: payment.day.description,
                     group: payment.group?.rawValue
+                )
+            }
+        )
+    }
+
+    /// `1 base = rate quote`, the rate an exact decimal.
+    static var exchangeRate: WireValue<ExchangeRate, Components.Schemas.ExchangeRate> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                let base = try currency.read(wire.base, "\(field)/base")
+                let quote = try currency.read(wire.quote, "\(field)/quote")
+                guard let published = PublishedRate(wire.rate) else {
+                    throw .invalidRequest("\(field)/rate is a decimal above zero, like 162.51, with at most 15 digits, 9 of them decimals.", field: "\(field)/rate")
+                }
+                guard let rate = ExchangeRate(base: base, quote: quote, rate: published) else {
+                    throw .invalidRequest("\(field) is between two different currencies.", field: "\(field)/quote")
+                }
+                return rate
+            },
+            write: { .init(base: $0.base.code, quote: $0.quote.code, rate: $0.rate.description) }
+        )
+    }
+
+    static var conversion: WireValue<ExpensesAPI.ConversionDraft, Components.Schemas.ConversionRequest> {
+        WireValue(
+            read: { wire, _ throws(APIProblem) in
+                ExpensesAPI.ConversionDraft(
+                    counterparty: try userID.read(wire.counterparty, "/counterparty"),
+                    balance: try money(wire.balance.minorUnits, wire.balance.currency, field: "/balance"),
+                    rate: try exchangeRate.read(wire.rate, "/rate"), source: wire.source, day: try day.read(wire.day, "/day"),
+                    group: try wire.group.map { group throws(APIProblem) in try groupID.read(group, "/group") }
+                )
+            },
+            write: { draft in
+                .init(
+                    counterparty: draft.counterparty.rawValue, balance: .init(minorUnits: draft.balance.minorUnits, currency: draft.balance.currency.code),
+                    rate: exchangeRate.write(draft.rate), source: draft.source, day: draft.day.description, group: draft.group?.rawValue
                 )
             }
         )

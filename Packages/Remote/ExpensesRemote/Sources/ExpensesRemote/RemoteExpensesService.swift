@@ -65,6 +65,14 @@ public struct RemoteExpensesService: ExpensesService {
         return try await connection.send(ExpensesAPI.settleUp, payment)
     }
 
+    public func convert(
+        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID
+    ) async throws(ExpensesError) -> Settlement {
+        try await connection.send(
+            ExpensesAPI.convertBalance, .init(counterparty: other, balance: balance, rate: rate, source: source, day: day, group: group)
+        )
+    }
+
     public func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
         page.limit > 0 ? try await connection.send(ExpensesAPI.listSettlements, page) : []
     }

@@ -220,5 +220,23 @@ public enum ExpensesPostgresSchema {
             )
             """,
         ]),
+        // A conversion is a payment its payer makes by owing the payee its worth in another
+        // currency: that side and the rate it was worked out at are kept with it, all or none.
+        PostgresMigration("expenses.postgres.v8.conversions", statements: [
+            """
+            ALTER TABLE settlement
+                ADD COLUMN converted_amount BIGINT CHECK (converted_amount > 0),
+                ADD COLUMN converted_currency TEXT COLLATE "C",
+                ADD COLUMN rate_base TEXT COLLATE "C",
+                ADD COLUMN rate TEXT COLLATE "C",
+                ADD COLUMN rate_source TEXT,
+                ADD CONSTRAINT settlement_conversion_whole CHECK (
+                    (converted_amount IS NULL) = (converted_currency IS NULL)
+                    AND (converted_amount IS NULL) = (rate_base IS NULL)
+                    AND (converted_amount IS NULL) = (rate IS NULL)
+                    AND (converted_amount IS NULL) = (rate_source IS NULL)
+                )
+            """,
+        ]),
     ]
 }

@@ -4,7 +4,8 @@ enum ExpensesQuery {
     /// A payment's columns, then its legs as three arrays in their order (NULL when it has none).
     static let settlementSelect = """
         SELECT s.id, s.from_user, s.to_user, s.amount, s.currency, s.day, s.created_by, s.created_at,
-               legs.creditors, legs.debtors, legs.amounts, s.group_id
+               legs.creditors, legs.debtors, legs.amounts, s.group_id,
+               s.converted_amount, s.converted_currency, s.rate_base, s.rate, s.rate_source
         FROM settlement AS s
         CROSS JOIN LATERAL (
             SELECT array_agg(creditor ORDER BY position) AS creditors, array_agg(debtor ORDER BY position) AS debtors,

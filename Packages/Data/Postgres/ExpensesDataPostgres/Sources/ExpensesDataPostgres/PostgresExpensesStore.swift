@@ -241,12 +241,17 @@ struct Transaction: ExpensesWriting {
     func insert(_ settlement: SettlementRecord) throws {
         try db.execute(
             """
-            INSERT INTO settlement (id, from_user, to_user, amount, currency, day, created_by, created_at, group_id)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            INSERT INTO settlement (
+                id, from_user, to_user, amount, currency, day, created_by, created_at, group_id,
+                converted_amount, converted_currency, rate_base, rate, rate_source
+            )
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
             """,
             [
                 settlement.id, settlement.from, settlement.to, settlement.amount, settlement.currency, settlement.day,
                 settlement.createdBy, settlement.createdAt, settlement.group,
+                settlement.conversion?.amount, settlement.conversion?.currency, settlement.conversion?.rateBase, settlement.conversion?.rate,
+                settlement.conversion?.source,
             ]
         )
         for (position, leg) in settlement.legs.enumerated() {
@@ -515,6 +520,10 @@ extension SettlementRecord {
         }
         legs = creditors.indices.map { Leg(creditor: creditors[$0], debtor: debtors[$0], amount: amounts[$0]) }
         group = try row.optionalText(11)
+        conversion = Self.conversion(
+            amount: try row.optionalInteger(12), currency: try row.optionalText(13), rateBase: try row.optionalText(14), rate: try row.optionalText(15),
+            source: try row.optionalText(16)
+        )
     }
 }
 

@@ -2637,6 +2637,218 @@ extension Components {
                 ])
             }
         }
+        /// A balance between the signed-in user and `counterparty` to move into another currency.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ConversionRequest`.
+        public struct ConversionRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ConversionRequest/counterparty`.
+            public var counterparty: Components.Schemas.UserID
+            /// - Remark: Generated from `#/components/schemas/ConversionRequest/balance`.
+            public var balance: Components.Schemas.SignedMoney
+            /// - Remark: Generated from `#/components/schemas/ConversionRequest/rate`.
+            public var rate: Components.Schemas.ExchangeRate
+            /// Where the rate comes from, as people read it (`ECB 2026-11-24`, `agreed`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ConversionRequest/source`.
+            public var source: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ConversionRequest/day`.
+            public var day: Components.Schemas.Day
+            /// The group whose balance it converts (both its members); null or absent for the balance overall.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ConversionRequest/group`.
+            public var group: Swift.String?
+            /// Creates a new `ConversionRequest`.
+            ///
+            /// - Parameters:
+            ///   - counterparty:
+            ///   - balance:
+            ///   - rate:
+            ///   - source: Where the rate comes from, as people read it (`ECB 2026-11-24`, `agreed`).
+            ///   - day:
+            ///   - group: The group whose balance it converts (both its members); null or absent for the balance overall.
+            public init(
+                counterparty: Components.Schemas.UserID,
+                balance: Components.Schemas.SignedMoney,
+                rate: Components.Schemas.ExchangeRate,
+                source: Swift.String,
+                day: Components.Schemas.Day,
+                group: Swift.String? = nil
+            ) {
+                self.counterparty = counterparty
+                self.balance = balance
+                self.rate = rate
+                self.source = source
+                self.day = day
+                self.group = group
+            }
+            public enum CodingKeys: String, CodingKey {
+                case counterparty
+                case balance
+                case rate
+                case source
+                case day
+                case group
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.counterparty = try container.decode(
+                    Components.Schemas.UserID.self,
+                    forKey: .counterparty
+                )
+                self.balance = try container.decode(
+                    Components.Schemas.SignedMoney.self,
+                    forKey: .balance
+                )
+                self.rate = try container.decode(
+                    Components.Schemas.ExchangeRate.self,
+                    forKey: .rate
+                )
+                self.source = try container.decode(
+                    Swift.String.self,
+                    forKey: .source
+                )
+                self.day = try container.decode(
+                    Components.Schemas.Day.self,
+                    forKey: .day
+                )
+                self.group = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .group
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "counterparty",
+                    "balance",
+                    "rate",
+                    "source",
+                    "day",
+                    "group"
+                ])
+            }
+        }
+        /// A balance in a request, as the user read it; positive when the other person owes the user, never zero, at most 10^15 minor units either way.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SignedMoney`.
+        public struct SignedMoney: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SignedMoney/minorUnits`.
+            public var minorUnits: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/SignedMoney/currency`.
+            public var currency: Components.Schemas.CurrencyCode
+            /// Creates a new `SignedMoney`.
+            ///
+            /// - Parameters:
+            ///   - minorUnits:
+            ///   - currency:
+            public init(
+                minorUnits: Swift.Int64,
+                currency: Components.Schemas.CurrencyCode
+            ) {
+                self.minorUnits = minorUnits
+                self.currency = currency
+            }
+            public enum CodingKeys: String, CodingKey {
+                case minorUnits
+                case currency
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.minorUnits = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .minorUnits
+                )
+                self.currency = try container.decode(
+                    Components.Schemas.CurrencyCode.self,
+                    forKey: .currency
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "minorUnits",
+                    "currency"
+                ])
+            }
+        }
+        /// A rate as people state it: 1 `base` = `rate` `quote` (`1 EUR = 162.51 JPY`), an exact decimal above zero with at most 15 digits, 9 of them decimals.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExchangeRate`.
+        public struct ExchangeRate: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExchangeRate/base`.
+            public var base: Components.Schemas.CurrencyCode
+            /// - Remark: Generated from `#/components/schemas/ExchangeRate/quote`.
+            public var quote: Components.Schemas.CurrencyCode
+            /// - Remark: Generated from `#/components/schemas/ExchangeRate/rate`.
+            public var rate: Swift.String
+            /// Creates a new `ExchangeRate`.
+            ///
+            /// - Parameters:
+            ///   - base:
+            ///   - quote:
+            ///   - rate:
+            public init(
+                base: Components.Schemas.CurrencyCode,
+                quote: Components.Schemas.CurrencyCode,
+                rate: Swift.String
+            ) {
+                self.base = base
+                self.quote = quote
+                self.rate = rate
+            }
+            public enum CodingKeys: String, CodingKey {
+                case base
+                case quote
+                case rate
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.base = try container.decode(
+                    Components.Schemas.CurrencyCode.self,
+                    forKey: .base
+                )
+                self.quote = try container.decode(
+                    Components.Schemas.CurrencyCode.self,
+                    forKey: .quote
+                )
+                self.rate = try container.decode(
+                    Swift.String.self,
+                    forKey: .rate
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "base",
+                    "quote",
+                    "rate"
+                ])
+            }
+        }
+        /// What makes a payment a conversion. The payer paid the payment's amount by owing the payee `amount`, its worth in another currency at `rate`, rounded once.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Conversion`.
+        public struct Conversion: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Conversion/amount`.
+            public var amount: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/Conversion/rate`.
+            public var rate: Components.Schemas.ExchangeRate
+            /// Where the rate comes from (`ECB 2026-11-24`, `agreed`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Conversion/source`.
+            public var source: Swift.String
+            /// Creates a new `Conversion`.
+            ///
+            /// - Parameters:
+            ///   - amount:
+            ///   - rate:
+            ///   - source: Where the rate comes from (`ECB 2026-11-24`, `agreed`).
+            public init(
+                amount: Components.Schemas.Money,
+                rate: Components.Schemas.ExchangeRate,
+                source: Swift.String
+            ) {
+                self.amount = amount
+                self.rate = rate
+                self.source = source
+            }
+            public enum CodingKeys: String, CodingKey {
+                case amount
+                case rate
+                case source
+            }
+        }
         /// A change to what `debtor` owes `creditor`.
         ///
         /// - Remark: Generated from `#/components/schemas/BalanceChange`.
@@ -2690,6 +2902,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Settlement/group`.
             public var group: Components.Schemas.GroupID?
+            /// Present for a conversion, absent for a payment.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Settlement/conversion`.
+            public var conversion: Components.Schemas.Conversion?
             /// Creates a new `Settlement`.
             ///
             /// - Parameters:
@@ -2700,6 +2916,7 @@ extension Components {
             ///   - day:
             ///   - legs: The balances it moved when it cleared debts through someone else; empty when it moved only the balance between `from` and `to`.
             ///   - group: The group it settles within; absent for none.
+            ///   - conversion: Present for a conversion, absent for a payment.
             public init(
                 id: Components.Schemas.ExpenseID,
                 from: Components.Schemas.UserID,
@@ -2707,7 +2924,8 @@ extension Components {
                 amount: Components.Schemas.Money,
                 day: Components.Schemas.Day,
                 legs: [Components.Schemas.BalanceChange],
-                group: Components.Schemas.GroupID? = nil
+                group: Components.Schemas.GroupID? = nil,
+                conversion: Components.Schemas.Conversion? = nil
             ) {
                 self.id = id
                 self.from = from
@@ -2716,6 +2934,7 @@ extension Components {
                 self.day = day
                 self.legs = legs
                 self.group = group
+                self.conversion = conversion
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2725,6 +2944,7 @@ extension Components {
                 case day
                 case legs
                 case group
+                case conversion
             }
         }
         /// - Remark: Generated from `#/components/schemas/SettlementList`.

@@ -12264,6 +12264,337 @@ public enum Operations {
             }
         }
     }
+    /// Settle a balance in one currency by moving it into another at a stated rate
+    ///
+    /// Converts the signed-in user's whole balance with `counterparty` in `balance`'s currency
+    /// into the rate's other currency: recorded as a payment of that balance (by whoever owes
+    /// it) made by owing its worth in the other currency, multiplied or divided by the rate
+    /// exactly and rounded once to the other currency's minor units, half away from zero.
+    /// `balance` is the balance as the user read it (positive when the counterparty owes
+    /// them); when it has changed since, nothing is written (`422 invalid-settlement`). The
+    /// answer is a `Settlement` with its `conversion`; it is taken back as a payment is
+    /// (`DELETE /settlements/{settlementId}`), and past expenses are never re-priced.
+    /// Refused: `422 invalid-settlement` (no balance, a rate that does not convert its
+    /// currency, a result below one minor unit or beyond an amount, a source that is empty,
+    /// longer than 60 characters or holds control characters), `422 unknown-people` (someone
+    /// not the user's friend or contact), `409 blocked`, `409 beyond-limit`. Within a group
+    /// (`group`), its balances there: `404 not-in-group`, `422 not-group-members`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /conversions`.
+    /// - Remark: Generated from `#/paths//conversions/post(convertBalance)`.
+    public enum ConvertBalance {
+        public static let id: Swift.String = "convertBalance"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/conversions/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// One key per change the user makes (a random UUID will do), sent again with the same
+                /// request when its answer was lost: a repeat within 24 hours gets the first answer again
+                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
+                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
+                /// idempotency-key-reused`. A refused request gives its key back.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/conversions/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ConvertBalance.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - idempotencyKey: One key per change the user makes (a random UUID will do), sent again with the same
+                ///   - accept:
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ConvertBalance.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ConvertBalance.Input.Headers
+            /// - Remark: Generated from `#/paths/conversions/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/conversions/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.ConversionRequest)
+            }
+            public var body: Operations.ConvertBalance.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.ConvertBalance.Input.Headers = .init(),
+                body: Operations.ConvertBalance.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/conversions/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/conversions/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.Settlement)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Settlement {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ConvertBalance.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ConvertBalance.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// The conversion as recorded.
+            ///
+            /// - Remark: Generated from `#/paths//conversions/post(convertBalance)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.ConvertBalance.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.ConvertBalance.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request does not match this document: malformed JSON, an unknown or missing field,
+            /// a value of the wrong type, out of range, too long or not of the pattern
+            /// (`invalid-request`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//conversions/post(convertBalance)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No session token, one the server does not know (`unauthenticated`), one that went
+            /// unused for 30 days (`session-expired`), an account that no longer exists
+            /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//conversions/post(convertBalance)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// What the request names does not exist for the signed-in user: an expense or payment
+            /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//conversions/post(convertBalance)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
+            /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
+            /// write (`refused`). Nothing was changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//conversions/post(convertBalance)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request body is larger than the server takes (2 MiB; an avatar picture is at most 1 MiB) (`payload-too-large`).
+            ///
+            /// - Remark: Generated from `#/paths//conversions/post(convertBalance)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is well formed but a domain rule refuses it, with the domain's code and
+            /// message: an email, name, password, friend code, day, currency, avatar, expense, split
+            /// or payment that is not accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//conversions/post(convertBalance)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
+            /// the server is not ready (`not-ready`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//conversions/post(convertBalance)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Take back a recorded payment
     ///
     /// Balances return to what they were without it (every pair it moved), and the activity

@@ -492,6 +492,26 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /settlements`.
     /// - Remark: Generated from `#/paths//settlements/post(settleUp)`.
     func settleUp(_ input: Operations.SettleUp.Input) async throws -> Operations.SettleUp.Output
+    /// Settle a balance in one currency by moving it into another at a stated rate
+    ///
+    /// Converts the signed-in user's whole balance with `counterparty` in `balance`'s currency
+    /// into the rate's other currency: recorded as a payment of that balance (by whoever owes
+    /// it) made by owing its worth in the other currency, multiplied or divided by the rate
+    /// exactly and rounded once to the other currency's minor units, half away from zero.
+    /// `balance` is the balance as the user read it (positive when the counterparty owes
+    /// them); when it has changed since, nothing is written (`422 invalid-settlement`). The
+    /// answer is a `Settlement` with its `conversion`; it is taken back as a payment is
+    /// (`DELETE /settlements/{settlementId}`), and past expenses are never re-priced.
+    /// Refused: `422 invalid-settlement` (no balance, a rate that does not convert its
+    /// currency, a result below one minor unit or beyond an amount, a source that is empty,
+    /// longer than 60 characters or holds control characters), `422 unknown-people` (someone
+    /// not the user's friend or contact), `409 blocked`, `409 beyond-limit`. Within a group
+    /// (`group`), its balances there: `404 not-in-group`, `422 not-group-members`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /conversions`.
+    /// - Remark: Generated from `#/paths//conversions/post(convertBalance)`.
+    func convertBalance(_ input: Operations.ConvertBalance.Input) async throws -> Operations.ConvertBalance.Output
     /// Take back a recorded payment
     ///
     /// Balances return to what they were without it (every pair it moved), and the activity
@@ -1495,6 +1515,34 @@ extension APIProtocol {
         body: Operations.SettleUp.Input.Body
     ) async throws -> Operations.SettleUp.Output {
         try await settleUp(Operations.SettleUp.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Settle a balance in one currency by moving it into another at a stated rate
+    ///
+    /// Converts the signed-in user's whole balance with `counterparty` in `balance`'s currency
+    /// into the rate's other currency: recorded as a payment of that balance (by whoever owes
+    /// it) made by owing its worth in the other currency, multiplied or divided by the rate
+    /// exactly and rounded once to the other currency's minor units, half away from zero.
+    /// `balance` is the balance as the user read it (positive when the counterparty owes
+    /// them); when it has changed since, nothing is written (`422 invalid-settlement`). The
+    /// answer is a `Settlement` with its `conversion`; it is taken back as a payment is
+    /// (`DELETE /settlements/{settlementId}`), and past expenses are never re-priced.
+    /// Refused: `422 invalid-settlement` (no balance, a rate that does not convert its
+    /// currency, a result below one minor unit or beyond an amount, a source that is empty,
+    /// longer than 60 characters or holds control characters), `422 unknown-people` (someone
+    /// not the user's friend or contact), `409 blocked`, `409 beyond-limit`. Within a group
+    /// (`group`), its balances there: `404 not-in-group`, `422 not-group-members`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /conversions`.
+    /// - Remark: Generated from `#/paths//conversions/post(convertBalance)`.
+    public func convertBalance(
+        headers: Operations.ConvertBalance.Input.Headers = .init(),
+        body: Operations.ConvertBalance.Input.Body
+    ) async throws -> Operations.ConvertBalance.Output {
+        try await convertBalance(Operations.ConvertBalance.Input(
             headers: headers,
             body: body
         ))
