@@ -14,6 +14,8 @@ let package = Package(
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Domain/Friends"),
         .package(path: "../../Domain/Groups"),
+        .package(path: "../../Domain/Preferences"),
+        .package(path: "../../Domain/Rates"),
     ],
     targets: [
         .target(
@@ -25,6 +27,8 @@ let package = Package(
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
                 .product(name: "Groups", package: "Groups"),
+                .product(name: "Preferences", package: "Preferences"),
+                .product(name: "Rates", package: "Rates"),
             ]
         ),
     ]

@@ -57,3 +57,18 @@ public enum ActivityWords {
         return what.isEmpty ? "\(who): \(activity.summary)." : "\(who) \(what) \(activity.summary)."
     }
 }
+
+extension Settlement {
+    /// The payment in words from `user`'s side, `name` giving everyone else's name: `You paid
+    /// Bob Stone 10.00 EUR`, `Bob Stone paid you 10.00 EUR`, `Ann Lee paid Bob Stone 10.00 EUR`;
+    /// a conversion, `22500 JPY you owed Bob Stone became 128.07 EUR at 1 EUR = 175.68 JPY`.
+    public func sentence(for user: UserID, name: (UserID) -> String) -> String {
+        let (payer, payee) = (from == user ? "you" : name(from), to == user ? "you" : name(to))
+        let line = if let conversion {
+            "\(amount) \(payer) owed \(payee) became \(conversion.amount) at \(conversion.rate)"
+        } else {
+            "\(payer) paid \(payee) \(amount)"
+        }
+        return line.prefix(1).uppercased() + line.dropFirst()
+    }
+}

@@ -146,9 +146,7 @@ struct ExpensesViewModel: ViewModel {
 
     /// The newest payments, offered to take back: `2027-01-15 Cy Young paid you 30.00 EUR`.
     mutating func payments(_ settlements: [Settlement]) {
-        let labels = settlements.map { payment in
-            payment.from == user ? "\(payment.day) You paid \(name(payment.to)) \(payment.amount)" : "\(payment.day) \(name(payment.from, capitalised: true)) paid \(name(payment.to)) \(payment.amount)"
-        }
+        let labels = settlements.map { payment in "\(payment.day) \(payment.sentence(for: user) { name($0) })" }
         let ids = ElementID.readable(for: settlements.map { "payment \($0.day)" })
         payable = Dictionary(zip(ids, settlements), uniquingKeysWith: { first, _ in first })
         state.payments = zip(ids, labels).map { Choice(id: $0, label: $1) }
@@ -167,7 +165,9 @@ struct ExpensesViewModel: ViewModel {
         pending = .takeBack(payment)
         state.notice = nil
         let whose = payment.from == user ? "your" : "\(name(payment.from, capitalised: true))'s"
-        state.question = .takeBack("Take back \(whose) payment of \(payment.amount) to \(name(payment.to)), on \(payment.day)?")
+        state.question = .takeBack(payment.conversion == nil
+            ? "Take back \(whose) payment of \(payment.amount) to \(name(payment.to)), on \(payment.day)?"
+            : "Take back the conversion of \(payment.day) (\(payment.sentence(for: user) { name($0) }))? Both balances return to what they were.")
     }
 
     /// Asks before restoring the deleted expense offered as `id`.

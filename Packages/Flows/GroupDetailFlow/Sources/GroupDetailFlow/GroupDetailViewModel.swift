@@ -189,9 +189,7 @@ struct GroupDetailViewModel: ViewModel {
 
     /// A payment in words, from the user's side: `Bob Stone paid you 10.00 EUR.`
     func sentence(_ payment: Settlement) -> String {
-        if payment.from == user { return "You paid \(name(payment.to)) \(payment.amount)." }
-        if payment.to == user { return "\(name(payment.from)) paid you \(payment.amount)." }
-        return "\(name(payment.from)) paid \(name(payment.to)) \(payment.amount)."
+        payment.sentence(for: user) { name($0) } + "."
     }
 
     /// An expense the user is not in, in words: the group shows it to every member, but only

@@ -2,7 +2,9 @@ import Expenses
 import FlowKit
 import Friends
 import Groups
+import Preferences
 import Primitives
+import Rates
 
 /// Settles up with someone: whom (everyone the user has an open balance or a suggested payment
 /// with, unless started with a friend), the currency, and the amount, which starts at the whole
@@ -14,18 +16,29 @@ public actor SettleUpFlow: InventoriedFlow {
     public enum FlowResult: FlowOutcome {
         /// The payment is recorded; the other person's name, for what is said of it.
         case settled(Settlement, with: String)
+        /// A balance was moved into another currency, and the user left without paying it.
+        case converted(Settlement, with: String)
         /// The user left; nothing was written.
         case cancelled
 
         /// What the screen the user comes back to says of it, seen by `user` (who recorded it):
         /// "Recorded: you paid Bob Stone 20.00 EUR." Nil when nothing was recorded.
         public func notice(for user: UserID) -> String? {
-            guard case .settled(let settlement, let name) = self else { return nil }
-            return settlement.from == user ? "Recorded: you paid \(name) \(settlement.amount)." : "Recorded: \(name) paid you \(settlement.amount)."
+            switch self {
+            case .settled(let settlement, let name):
+                settlement.from == user ? "Recorded: you paid \(name) \(settlement.amount)." : "Recorded: \(name) paid you \(settlement.amount)."
+            case .converted(let settlement, let name):
+                "Converted: \(settlement.from == user ? "what you owed \(name)" : "what \(name) owed you"), \(settlement.amount), is now \(settlement.conversion?.amount.description ?? "another currency")."
+            case .cancelled: nil
+            }
         }
 
         public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            guard case .settled(let settlement, let name) = self else { return }
+            let (settlement, name): (Settlement, String)
+            switch self {
+            case .settled(let payment, let with), .converted(let payment, let with): (settlement, name) = (payment, with)
+            case .cancelled: return
+            }
             try container.encode(settlement.id.rawValue, forKey: "id")
             try container.encode(settlement.from.rawValue, forKey: "from")
             try container.encode(settlement.to.rawValue, forKey: "to")
@@ -33,6 +46,12 @@ public actor SettleUpFlow: InventoriedFlow {
             try container.encode(settlement.amount.currency.code, forKey: "currency")
             try container.encode(settlement.day.description, forKey: "day")
             try container.encode(name, forKey: "with")
+            if let conversion = settlement.conversion {
+                try container.encode(conversion.amount.amountText, forKey: "convertedAmount")
+                try container.encode(conversion.amount.currency.code, forKey: "convertedCurrency")
+                try container.encode(conversion.rate.description, forKey: "rate")
+                try container.encode(conversion.source, forKey: "source")
+            }
         }
     }
 
@@ -44,6 +63,10 @@ public actor SettleUpFlow: InventoriedFlow {
         var today: Day { get }
         /// The groups' names, for the parts of an overall balance.
         var groups: any GroupsService { get }
+        /// The reference rates a balance is moved into another currency at, unless the user types one.
+        var rates: any RatesService { get }
+        /// The user's usual currency: a balance outside any group can be moved into it.
+        var preferences: any PreferencesService { get }
     }
 
     /// Every screen, action and message this flow can show, for coverage reports.
@@ -70,12 +93,21 @@ public actor SettleUpFlow: InventoriedFlow {
 
     public func perform() async -> FlowResult {
         var model: SettleUpViewModel
+        // What a balance can also be moved into: the group's currency within one, else the user's usual one.
+        let usual = if let group {
+            try? await dependencies.groups.group(group.id, for: user)?.currency
+        } else {
+            try? await dependencies.preferences.preferences(of: user).defaultCurrency
+        }
         do throws(ExpensesError) {
-            model = SettleUpViewModel(people: try await people(), today: dependencies.today)
+            model = SettleUpViewModel(people: try await people(), today: dependencies.today, usual: usual)
         } catch {
-            model = SettleUpViewModel(people: [], today: dependencies.today)
+            model = SettleUpViewModel(people: [], today: dependencies.today, usual: usual)
             model.failedToLoad(error)
         }
+        // The last balance moved into another currency, for what leaving says.
+        var converted: (Settlement, with: String)?
+        let left = { converted.map { FlowResult.converted($0.0, with: $0.with) } ?? .cancelled }
         if let group { model.within(group.name) }
         return await presenter.run(model.state) { action, view in
             switch action {
@@ -96,13 +128,42 @@ public actor SettleUpFlow: InventoriedFlow {
                     )
                 }
                 if let settlement { return .settled(settlement, with: other.name) }
+            case .convert:
+                guard let currency = model.state.currency else { break }
+                model.startConverting(references: await references(from: currency, into: model.state.targets))
+            case .intoChosen(let id):
+                model.choseInto(id.rawValue)
+            case .convertNow:
+                guard let conversion = model.checkConversion(), let other = model.state.chosen else { break }
+                let recorded = await view.submit(&model) { _ throws(ExpensesError) in
+                    try await dependencies.expenses.convert(
+                        conversion.balance, with: other.user, at: conversion.rate, source: conversion.source, day: conversion.day, in: group?.id, by: user
+                    )
+                }
+                guard let recorded else { break }
+                converted = (recorded, other.name)
+                if !model.converted(recorded, people: (try? await people()) ?? []) { return left() }
             case .back:
-                if !model.back() { return .cancelled }
+                if !model.back() { return left() }
             case .cancel:
-                return .cancelled
+                return left()
             }
             return nil
         }
+    }
+
+    /// Each target currency's reference rate from `currency` today, stated the way round that
+    /// is 1 or more (`1 EUR = 162.51 JPY`, whichever is converted); none where the table has none.
+    private func references(from currency: Currency, into targets: [Currency]) async -> [Currency: SettleUpViewState.Reference] {
+        var references: [Currency: SettleUpViewState.Reference] = [:]
+        for target in targets {
+            guard let into = try? await dependencies.rates.quote(from: target, to: currency, on: dependencies.today),
+                  let back = try? await dependencies.rates.quote(from: currency, to: target, on: dependencies.today)
+            else { continue }
+            let quote = into.numerator >= into.denominator ? into : back
+            references[target] = SettleUpViewState.Reference(base: quote.from, rate: quote.rateText, source: "\(quote.source) \(quote.day)")
+        }
+        return references
     }
 
     /// Settling overall: each person's balances within groups, in words, and that the payment

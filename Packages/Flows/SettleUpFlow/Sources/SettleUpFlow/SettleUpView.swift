@@ -12,9 +12,13 @@ struct SettleUpView: View {
     static let next: ElementID = "next"
     static let record: ElementID = "record"
     static let recordAnyway: ElementID = "record-anyway"
+    static let convert: ElementID = "convert"
+    static let into: ElementID = "into"
+    static let rate: ElementID = "rate"
+    static let convertNow: ElementID = "convert-now"
 
     func screen(for state: SettleUpViewState) -> Screen {
-        let status = state.phase.status(busy: "Recording")
+        let status = state.phase.status(busy: "Recording") ?? state.notice.map(ScreenStatus.notice)
         switch state.step {
         case .pick:
             guard !state.people.isEmpty else {
@@ -43,12 +47,41 @@ struct SettleUpView: View {
                       hint: state.amountHint, error: state.amountError),
                 Field(id: Self.day, label: "Day", input: .day(state.day, resolved: state.dayRead), hint: "yyyy-MM-dd, today, yesterday or a weekday", error: state.dayError),
             ]
+            var actions = [Action(id: Self.record, label: "Record the payment", role: .primary)]
+            if !state.targets.isEmpty {
+                actions.append(Action(id: Self.convert, label: "Settle \(currency.code) in another currency"))
+            }
             return Screen(
                 id: Self.screenID, title: "Settle up with \(person.name)",
                 text: person.sentences + person.groupParts,
                 fields: fields,
+                actions: actions + [Action(id: .back, label: "Back"), .cancel],
+                status: status
+            )
+        case .convert:
+            guard let person = state.chosen, let currency = state.currency, let converting = state.converting, let balance = state.convertingSentence
+            else { return Screen(id: Self.screenID, title: state.title) }
+            let other = converting.base == currency ? converting.into : currency
+            let hint = if let reference = converting.references[converting.into] {
+                converting.reference == nil
+                    ? "the rate you agreed; \(reference.source)'s reference rate is 1 \(reference.base.code) = \(reference.rate) \(other.code)"
+                    : "\(reference.source)'s reference rate; or type the rate you agreed"
+            } else {
+                "no reference rate for this day: type the rate you agreed"
+            }
+            let options = converting.targets.map { Choice(id: ElementID($0.code), label: $0.code) }
+            return Screen(
+                id: Self.screenID, title: "Settle \(currency.code) with \(person.name) in another currency",
+                text: [
+                    balance,
+                    "It becomes a balance in the currency you choose, at the rate below; you can pay it next, or later.",
+                ] + state.conversionPreview,
+                fields: [
+                    Field(id: Self.into, label: "Into", input: .choice(options, selected: ElementID(converting.into.code))),
+                    Field(id: Self.rate, label: "1 \(converting.base.code) in \(other.code)", input: .text(converting.rate), hint: hint, error: converting.rateError),
+                ],
                 actions: [
-                    Action(id: Self.record, label: "Record the payment", role: .primary),
+                    Action(id: Self.convertNow, label: "Convert", role: .primary),
                     Action(id: .back, label: "Back"),
                     .cancel,
                 ],

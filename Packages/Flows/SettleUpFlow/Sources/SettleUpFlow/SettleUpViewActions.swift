@@ -9,6 +9,10 @@ enum SettleUpAction: ViewAction {
     case typed(ElementID, String, isFinal: Bool)
     case next
     case record
+    /// Settle the balance in another currency: the conversion's screen.
+    case convert
+    case intoChosen(ElementID)
+    case convertNow
     case back
     case cancel
 
@@ -16,6 +20,9 @@ enum SettleUpAction: ViewAction {
         switch event {
         case .choose(ScreenView.person, let ids): ids.first.map(Self.personChosen)
         case .choose(ScreenView.currency, let ids): ids.first.map(Self.currencyChosen)
+        case .choose(ScreenView.into, let ids): ids.first.map(Self.intoChosen)
+        case .tap(ScreenView.convert): .convert
+        case .tap(ScreenView.convertNow): .convertNow
         case .fill(let id, let value): .typed(id, value, isFinal: true)
         case .edit(let id, let value): .typed(id, value, isFinal: false)
         case .tap(ScreenView.next): .next

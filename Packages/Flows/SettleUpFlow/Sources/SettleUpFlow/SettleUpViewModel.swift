@@ -12,8 +12,42 @@ struct SettleUpViewState: Equatable, Sendable {
     enum Step: Equatable, Sendable {
         case pick
         case form
+        /// The balance in the chosen currency, to move into another at a rate.
+        case convert
         /// The payment is more than the balance: asked before it is recorded.
         case more(String)
+    }
+
+    /// A rate as the rate table gives it for a day: 1 `base` = `rate` of the other currency.
+    struct Reference: Equatable, Sendable {
+        var base: Currency
+        var rate: String
+        /// `ECB 2026-11-24`.
+        var source: String
+    }
+
+    /// Moving the balance in the chosen currency into another.
+    struct Converting: Equatable, Sendable {
+        /// The currencies it may go into: the person's other balances', then the usual one.
+        var targets: [Currency]
+        var into: Currency
+        /// Each target's reference rate for the day, where the table has one.
+        var references: [Currency: Reference]
+        /// The rate as typed, 1 `base` = `rate` of the other currency.
+        var base: Currency
+        var rate: String
+        var rateError: String?
+
+        /// The rate as typed, for a balance in `currency`; nil when it is not a number above zero.
+        func typedRate(converting currency: Currency) -> ExchangeRate? {
+            let typed = rate.trimmingWhitespace().replacingOccurrences(of: ",", with: ".")
+            return PublishedRate(typed).flatMap { ExchangeRate(base: base, quote: base == currency ? into : currency, rate: $0) }
+        }
+
+        /// The reference rate for `into`, when the rate typed is still it.
+        var reference: Reference? {
+            references[into].flatMap { $0.base == base && $0.rate == rate ? $0 : nil }
+        }
     }
 
     /// Someone the user has an open balance with, or a suggested payment with.
@@ -86,10 +120,49 @@ struct SettleUpViewState: Equatable, Sendable {
     var dayRead: String?
     var dayError: String?
     var phase = Phase.idle
+    /// The user's usual currency, or within a group the group's: a balance can also be moved into it.
+    var usual: Currency?
+    var converting: Converting?
+    /// What the screen says of a conversion just recorded.
+    var notice: String?
 
     var chosen: Person? { people.first { $0.id == person } }
     /// What settles the chosen person in the chosen currency: its sign says who pays.
     var settling: Money? { currency.flatMap { chosen?.settling(in: $0) } }
+    /// The currencies the chosen balance can be moved into: none when there is no balance in
+    /// the chosen currency (a suggested payment alone).
+    var targets: [Currency] {
+        guard let currency, let chosen, chosen.balances.contains(where: { $0.currency == currency }) else { return [] }
+        var targets: [Currency] = []
+        for other in chosen.balances.map(\.currency) + (usual.map { [$0] } ?? []) where other != currency && !targets.contains(other) {
+            targets.append(other)
+        }
+        return targets
+    }
+
+    /// The balance being moved into another currency, in words: `You owe Bob Stone 22500 JPY.`
+    var convertingSentence: String? {
+        guard let currency, let chosen, let balance = chosen.balances.first(where: { $0.currency == currency }) else { return nil }
+        return BalanceWords.sentence(balance, name: chosen.name)
+    }
+
+    /// What a typed rate says when the user does not take the table's.
+    static let agreed = "agreed"
+
+    /// What moving the balance comes to at the rate typed, in words: the balance in the other
+    /// currency, and where the two of them stand in it afterwards. Empty while the rate is not one.
+    var conversionPreview: [String] {
+        guard let converting, let currency, let chosen, let balance = chosen.balances.first(where: { $0.currency == currency }) else { return [] }
+        guard let rate = converting.typedRate(converting: currency), let converted = try? Conversion.converting(balance, at: rate) else { return [] }
+        let whose = balance.isNegative ? "you owe \(chosen.name)" : "\(chosen.name) owes you"
+        let already = chosen.balances.first { $0.currency == converting.into }?.minorUnits ?? 0
+        let after = Money(minorUnits: already + (balance.isNegative ? -converted.minorUnits : converted.minorUnits), currency: converting.into)
+        return [
+            "At \(rate), the \(BalanceWords.owed(balance)) \(whose) is \(converted).",
+            "Afterwards, in \(converting.into.code): \(BalanceWords.sentence(after, name: chosen.name))",
+        ]
+    }
+
     /// What the amount starts at, in words for its hint.
     var amountHint: String {
         guard let currency, let chosen, !chosen.balances.contains(where: { $0.currency == currency }) else { return "the whole balance, or less" }
@@ -132,6 +205,31 @@ struct SettleUpViewModel: SubmittingViewModel {
         states.append(suggesting.state)
         suggesting.choseCurrency("USD")
         states.append(suggesting.state)
+        // Moving the euros into dollars or yen: at the table's rate, at one typed, at none, and
+        // then recorded.
+        var converting = SettleUpViewModel(people: [someone], today: today, usual: .jpy)
+        converting.startConverting(references: [.usd: .init(base: .eur, rate: "1.1172", source: "ECB 2026-11-20")])
+        states.append(converting.state)
+        var typing = converting
+        typing.typed(SettleUpView.rate, "1,2", isFinal: true)
+        states.append(typing.state)
+        typing.typed(SettleUpView.rate, "0", isFinal: true)
+        _ = typing.checkConversion()
+        states.append(typing.state)
+        var noRate = converting
+        noRate.choseInto("JPY")
+        states.append(noRate.state)
+        if let published = PublishedRate("1.1172"), let rate = ExchangeRate(base: .eur, quote: .usd, rate: published) {
+            // The user owed 12.00 EUR, 13.41 USD at the rate; Someone owed them 3.00 USD.
+            let conversion = Settlement(
+                id: ExpenseID(rawValue: "converted"), from: UserID(rawValue: "you"), to: someone.user, amount: Money(minorUnits: 1200, currency: .eur), day: today,
+                conversion: Conversion(amount: Money(minorUnits: 1341, currency: .usd), rate: rate, source: "ECB 2026-11-20")
+            )
+            var after = someone
+            after.balances = [Money(minorUnits: -1041, currency: .usd)]
+            _ = converting.converted(conversion, people: [after])
+            states.append(converting.state)
+        }
         return states
     }
 
@@ -143,9 +241,10 @@ struct SettleUpViewModel: SubmittingViewModel {
         state.title = "Settle up in \(name)"
     }
 
-    init(people: [SettleUpViewState.Person], today: Day) {
+    init(people: [SettleUpViewState.Person], today: Day, usual: Currency? = nil) {
         self.today = today
         state.people = people
+        state.usual = usual
         state.dayRead = today.withWeekday
         if people.count == 1, let only = people.first { chose(only.id) }
     }
@@ -181,6 +280,10 @@ struct SettleUpViewModel: SubmittingViewModel {
             state.dayRead = DayEntry(text, today: today).read
             let problem = dayProblem
             if isFinal || problem == nil { state.dayError = problem }
+        case SettleUpView.rate:
+            state.converting?.rate = text
+            let problem = rateProblem
+            if isFinal || problem == nil { state.converting?.rateError = problem }
         default:
             return
         }
@@ -228,8 +331,94 @@ struct SettleUpViewModel: SubmittingViewModel {
         return settling.isNegative ? (nil, person.user, money, day) : (person.user, nil, money, day)
     }
 
+    // MARK: Settling in another currency
+
+    /// The balance in the chosen currency, to move into another: the first it can go into, at
+    /// its reference rate for the day (`references`, by currency) where there is one.
+    mutating func startConverting(references: [Currency: SettleUpViewState.Reference]) {
+        guard let first = state.targets.first else { return }
+        state.converting = SettleUpViewState.Converting(targets: state.targets, into: first, references: references, base: first, rate: "")
+        choseInto(first.code)
+        state.step = .convert
+        state.phase = .idle
+        state.notice = nil
+    }
+
+    /// The currency to move the balance into: the rate starts at its reference rate.
+    mutating func choseInto(_ code: String) {
+        guard var converting = state.converting, let into = converting.targets.first(where: { $0.code == code }) else { return }
+        let reference = converting.references[into]
+        converting.into = into
+        converting.base = reference?.base ?? into
+        converting.rate = reference?.rate ?? ""
+        converting.rateError = nil
+        state.converting = converting
+    }
+
+    /// The rate as typed, or why it is not one.
+    private var rate: Result<ExchangeRate, Refusal> {
+        guard let converting = state.converting, let currency = state.currency else { return .failure(Refusal("Choose the currency first.")) }
+        guard let rate = converting.typedRate(converting: currency) else {
+            let other = converting.base == currency ? converting.into : currency
+            return .failure(Refusal("Enter how much 1 \(converting.base.code) is in \(other.code): a number above zero, like 162.51."))
+        }
+        return .success(rate)
+    }
+
+    private var rateProblem: String? {
+        switch rate {
+        case .failure(let refusal): return refusal.message
+        case .success(let rate):
+            if case .failure(let error) = converting(at: rate) { return error.message }
+            return nil
+        }
+    }
+
+    /// The chosen balance at `rate`, in the other currency, or why it cannot be moved.
+    private func converting(at rate: ExchangeRate) -> Result<(balance: Money, converted: Money), ExpensesError> {
+        guard let currency = state.currency, let balance = state.chosen?.balances.first(where: { $0.currency == currency }) else {
+            return .failure(.invalidSettlement("There is no balance in that currency to convert."))
+        }
+        do throws(ExpensesError) {
+            return .success((balance, try Conversion.converting(balance, at: rate)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The conversion to record, or nil with why not shown on the rate or the day.
+    mutating func checkConversion() -> (balance: Money, rate: ExchangeRate, source: String, day: Day)? {
+        let problem = rateProblem
+        state.converting?.rateError = problem
+        state.dayError = dayProblem
+        guard problem == nil, case .success(let rate) = rate, case .success(let moved) = converting(at: rate),
+              let day = DayEntry(state.day, today: today).day
+        else { return nil }
+        return (moved.balance, rate, state.converting?.reference?.source ?? SettleUpViewState.agreed, day)
+    }
+
+    /// The conversion is recorded; `people` are the balances as they are now. The form goes on
+    /// in the currency it went into, to pay it; false when nothing is left with that person.
+    mutating func converted(_ conversion: Settlement, people: [SettleUpViewState.Person]) -> Bool {
+        guard let chosen = state.chosen, let moved = conversion.conversion else { return false }
+        let owed = conversion.to == chosen.user ? "you owed \(chosen.name)" : "\(chosen.name) owed you"
+        state.notice = "Converted at \(moved.rate) (\(moved.source)): the \(conversion.amount) \(owed) is now \(moved.amount)."
+        state.people = people
+        state.converting = nil
+        state.phase = .idle
+        guard let person = people.first(where: { $0.user == chosen.user }) else { return false }
+        state.person = person.id
+        state.step = .form
+        choseCurrency(person.currencies.contains(moved.amount.currency) ? moved.amount.currency.code : person.currencies.first?.code ?? "")
+        return true
+    }
+
     mutating func back() -> Bool {
         switch state.step {
+        case .convert:
+            state.step = .form
+            state.converting = nil
+            return true
         case .more:
             state.step = .form
             return true
@@ -252,7 +441,7 @@ struct SettleUpViewModel: SubmittingViewModel {
     }
 
     mutating func failed(_ error: ExpensesError) {
-        state.step = state.person == nil ? .pick : .form
+        if state.step != .convert { state.step = state.person == nil ? .pick : .form }
         state.phase = .failed(error.message)
     }
 }
