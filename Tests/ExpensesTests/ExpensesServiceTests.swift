@@ -408,6 +408,15 @@ struct FailureInjectionTests {
             try step()
             try inner.recordImport(of: user, key: key, subject: subject, at: at)
         }
+        func comments(onExpense id: String) throws -> [CommentRecord] { try inner.comments(onExpense: id) }
+        func insert(_ comment: CommentRecord) throws {
+            try step()
+            try inner.insert(comment)
+        }
+        func deleteComment(id: String) throws -> Bool {
+            try step()
+            return try inner.deleteComment(id: id)
+        }
     }
 
     @Test("a failure at any step of adding leaves no partial expense and unchanged balances", arguments: 1...4)

@@ -92,6 +92,25 @@ struct ExpensesPostgresTests {
         }
     }
 
+    @Test("comments: a thread in the order written, for people in the expense only; the author deletes theirs")
+    func comments() async throws {
+        try await PostgresLedger.run { ledger in
+            let service = ledger.service
+            let dinner = try await service.add(try draft(eur(3000), paidBy: [(ann, 3000)], among: [ann, bob]), by: ann)
+            let question = try await service.comment("Was it 30 or 36?", on: dinner.id, by: bob)
+            #expect(try await service.comments(on: dinner.id, for: ann) == [question])
+            await #expect(throws: ExpensesError.notFound(dinner.id)) { _ = try await service.comments(on: dinner.id, for: cy) }
+            await #expect(throws: ExpensesError.invalidComment(.tooLong)) {
+                _ = try await service.comment(String(repeating: "ü", count: 1_001), on: dinner.id, by: ann)
+            }
+            await #expect(throws: ExpensesError.notYourComment) { try await service.deleteComment(question.id, on: dinner.id, by: ann) }
+            #expect(try await service.activity(of: ann, limit: 1).map(\.kind) == [.commented])
+            try await service.deleteComment(question.id, on: dinner.id, by: bob)
+            #expect(try await service.comments(on: dinner.id, for: bob).isEmpty)
+            await #expect(throws: ExpensesError.commentNotFound(question.id)) { try await service.deleteComment(question.id, on: dinner.id, by: bob) }
+        }
+    }
+
     @Test("a balance stays within 10^15 minor units: a write beyond is refused and changes nothing")
     func bounds() async throws {
         try await PostgresLedger.run { ledger in

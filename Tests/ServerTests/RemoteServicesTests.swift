@@ -124,12 +124,24 @@ struct RemoteServicesTests {
             }
             try await bob.container.expenses.undoSettlement(conversion.id, by: bob.user.id)
 
+            // A thread over HTTP: each refusal comes back as the domain's own.
+            let question = try await bob.container.expenses.comment("Was it 25 or 52?", on: added.id, by: bob.user.id)
+            #expect(try await expenses.comments(on: added.id, for: ada.user.id) == [question])
+            await #expect(throws: ExpensesError.invalidComment(.controlCharacters)) {
+                try await expenses.comment("two\nlines", on: added.id, by: ada.user.id)
+            }
+            await #expect(throws: ExpensesError.notYourComment) { try await expenses.deleteComment(question.id, on: added.id, by: ada.user.id) }
+            try await bob.container.expenses.deleteComment(question.id, on: added.id, by: bob.user.id)
+            await #expect(throws: ExpensesError.commentNotFound(question.id)) {
+                try await bob.container.expenses.deleteComment(question.id, on: added.id, by: bob.user.id)
+            }
+
             // Bob pays: both see the payment; the balance is settled.
             let payment = try await bob.container.expenses.settle(from: bob.user.id, to: ada.user.id, amount: twelve, day: try Day("2026-11-21"), by: bob.user.id)
             #expect(try await expenses.settlements(of: ada.user.id, page: PageRequest()) == [payment])
             #expect(try await expenses.balances(of: ada.user.id).isEmpty)
             let activity = try await expenses.activity(of: ada.user.id, page: PageRequest(limit: 10))
-            #expect(activity.map(\.kind) == [.settled, .unsettled, .settled, .added])
+            #expect(activity.map(\.kind) == [.settled, .commented, .unsettled, .settled, .added])
             #expect(try await friends.names(of: [bob.user.id], for: ada.user.id) == [bob.user.id: try DisplayName("Bob")])
         }
     }

@@ -6,7 +6,8 @@ import Testing
 /// change what.
 ///
 /// Ada and Bob are friends. Ada has a contact, Sam. Ada paid a dinner of 90.00 EUR among the
-/// three of them; Bob paid a taxi they shared, which Ada deleted; Bob paid Ada back 10.00 EUR.
+/// three of them, and Bob commented on it; Bob paid a taxi they shared, which Ada deleted; Bob
+/// paid Ada back 10.00 EUR.
 /// Cy is a stranger to all of them; Dee was Ada's friend and was removed. Ada, Bob and Sam
 /// are in Ada's group "Trip", which has nothing in it yet.
 struct World: Sendable {
@@ -18,6 +19,8 @@ struct World: Sendable {
     /// Ada's contact.
     let sam: String
     let dinner: Components.Schemas.Expense
+    /// Bob's, on the dinner.
+    let comment: Components.Schemas.Comment
     /// Deleted by Ada.
     let taxi: Components.Schemas.Expense
     /// Bob paid Ada.
@@ -36,6 +39,7 @@ struct World: Sendable {
         guard case .contact(let sam) = try await ada.client.addContact(body: .json(.init(name: "Sam Park", email: "sam@example.com"))).created.body.json
         else { throw ServerTestError("Sam is a contact") }
         let dinner = try await ada.client.addExpense(body: .json(.dinner(9_000, paidBy: ada.id, among: [ada.id, bob.id, sam.id]))).created.body.json
+        let comment = try await bob.client.addComment(path: .init(expenseId: dinner.id), body: .json(.init(text: "Was it 90 or 96?"))).created.body.json
         let taxi = try await bob.client.addExpense(body: .json(.dinner(2_000, paidBy: bob.id, among: [ada.id, bob.id], description: "Taxi")))
             .created.body.json
         _ = try await ada.client.deleteExpense(path: .init(expenseId: taxi.id), headers: .init(ifMatch: #""\#(taxi.version)""#)).noContent
@@ -45,7 +49,9 @@ struct World: Sendable {
         let trip = try await ada.client.createGroup(
             body: .json(.init(name: "Trip", kind: .trip, currency: "EUR", simplifyDebts: true, members: [bob.id, sam.id]))
         ).created.body.json
-        return World(server: server, ada: ada, bob: bob, cy: cy, dee: dee, sam: sam.id, dinner: dinner, taxi: taxi, payment: payment, trip: trip)
+        return World(
+            server: server, ada: ada, bob: bob, cy: cy, dee: dee, sam: sam.id, dinner: dinner, comment: comment, taxi: taxi, payment: payment, trip: trip
+        )
     }
 
     /// A new session of someone signed up here (password "correct horse").
@@ -71,7 +77,7 @@ struct World: Sendable {
     }
 
     /// The ids a stranger must never be shown: the expenses and the payment, and Sam.
-    var privateIDs: [String] { [dinner.id, taxi.id, payment.id, sam, trip.id] }
+    var privateIDs: [String] { [dinner.id, taxi.id, payment.id, sam, trip.id, comment.id] }
 }
 
 /// One operation of the contract as a test calls it: a plausible valid request.
@@ -95,7 +101,9 @@ struct Call: Sendable {
     /// The path with its parameters and query filled in from `world`.
     func path(in world: World) -> String {
         var path = template
-        let defaults = ["userId": "$bob", "friendId": "$bob", "personId": "$bob", "contactId": "$sam", "expenseId": "$dinner", "settlementId": "$payment", "groupId": "$trip"]
+        let defaults = ["userId": "$bob", "friendId": "$bob", "personId": "$bob", "contactId": "$sam", "expenseId": "$dinner", "settlementId": "$payment", "groupId": "$trip",
+            "commentId": "$comment",
+        ]
         for (name, value) in defaults.merging(parameters, uniquingKeysWith: { $1 }) {
             path = path.replacingOccurrences(of: "{\(name)}", with: world.fill(value))
         }
@@ -113,7 +121,7 @@ extension World {
         // Longest names first: `$adaCode` before `$ada`.
         let values = [
             ("$dinnerVersion", String(dinner.version)), ("$adaCode", ada.user.friendCode), ("$ada", ada.id), ("$bob", bob.id), ("$sam", sam), ("$dinner", dinner.id), ("$taxi", taxi.id),
-            ("$payment", payment.id), ("$trip", trip.id), ("$unique", UUID().uuidString.lowercased().prefix(12).description),
+            ("$payment", payment.id), ("$trip", trip.id), ("$comment", comment.id), ("$unique", UUID().uuidString.lowercased().prefix(12).description),
         ]
         return values.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
     }
@@ -188,6 +196,9 @@ let contractCalls: [Call] = {
             body: #"{"counterparty":"$bob","balance":{"minorUnits":500,"currency":"EUR"},"rate":{"base":"EUR","quote":"JPY","rate":"162.51"},"source":"agreed","day":"2026-11-22"}"#
         ),
         Call(id: "undoSettlement", method: "DELETE", template: "/settlements/{settlementId}"),
+        Call(id: "listComments", method: "GET", template: "/expenses/{expenseId}/comments"),
+        Call(id: "addComment", method: "POST", template: "/expenses/{expenseId}/comments", body: #"{"text":"Was it 30 or 36?"}"#),
+        Call(id: "deleteComment", method: "DELETE", template: "/expenses/{expenseId}/comments/{commentId}"),
         Call(id: "getPaymentHistory", method: "GET", template: "/settlements/{settlementId}/history"),
         Call(id: "listBalances", method: "GET", template: "/balances"),
         Call(id: "listSuggestedPayments", method: "GET", template: "/suggested-payments", query: "currency=EUR"),

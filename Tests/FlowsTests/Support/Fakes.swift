@@ -107,6 +107,9 @@ struct FakeExpenses: ExpensesService, Fake {
     var settle: (@Sendable (UserID, UserID, Money, Day, UserID) async throws(ExpensesError) -> Settlement)?
     var convert: (@Sendable (Money, UserID, ExchangeRate, String, Day, GroupID?, UserID) async throws(ExpensesError) -> Settlement)?
     var balances: (@Sendable (UserID) async throws(ExpensesError) -> [Balance])?
+    var comments: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> [ExpenseComment])?
+    var comment: (@Sendable (String, ExpenseID, UserID) async throws(ExpensesError) -> ExpenseComment)?
+    var deleteComment: (@Sendable (CommentID, ExpenseID, UserID) async throws(ExpensesError) -> Void)?
     var suggestedPayments: (@Sendable (UserID, Currency) async throws(ExpensesError) -> [SuggestedPayment])?
     var activity: (@Sendable (UserID, PageRequest) async throws(ExpensesError) -> [Activity])?
     var spending: (@Sendable (UserID, Day?, Day?) async throws(ExpensesError) -> SpendingReport)?
@@ -158,6 +161,15 @@ struct FakeExpenses: ExpensesService, Fake {
         try await (convert ?? missing("convert"))(balance, other, rate, source, day, group, user)
     }
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance] { try await (balances ?? missing("balances"))(user) }
+    func comments(on id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseComment] {
+        try await (comments ?? missing("comments"))(id, user)
+    }
+    func comment(_ text: String, on id: ExpenseID, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
+        try await (comment ?? missing("comment"))(text, id, user)
+    }
+    func deleteComment(_ comment: CommentID, on id: ExpenseID, by user: UserID) async throws(ExpensesError) {
+        try await (deleteComment ?? missing("deleteComment"))(comment, id, user)
+    }
     func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] {
         try await (suggestedPayments ?? missing("suggestedPayments"))(user, currency)
     }

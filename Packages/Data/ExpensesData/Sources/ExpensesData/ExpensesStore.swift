@@ -63,6 +63,8 @@ public protocol ExpensesReading {
     /// The ones among `keys` that `user` imported before, or that are the id of an expense or a
     /// payment `user` is in (a Flows export read back into the ledger it came from).
     func importedKeys(of user: String, among keys: [String]) throws -> Set<String>
+    /// The comments on expense `id`, oldest first (by time, then id).
+    func comments(onExpense id: String) throws -> [CommentRecord]
 }
 
 /// One person in one expense, for a recount: the expense's amount and currency, what the
@@ -126,6 +128,9 @@ public protocol ExpensesWriting: ExpensesReading {
     func renamePerson(from: String, to: String) throws
     /// Notes that `user` imported the entry `key`, written as `subject` (an expense or a payment).
     func recordImport(of user: String, key: String, subject: String, at: Double) throws
+    func insert(_ comment: CommentRecord) throws
+    /// Deletes comment `id`; false when there was none.
+    func deleteComment(id: String) throws -> Bool
 }
 
 /// Failures a store reports in terms the domain can act on.

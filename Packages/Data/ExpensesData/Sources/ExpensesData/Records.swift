@@ -210,3 +210,20 @@ public struct SpendingRecord: Equatable, Sendable {
         self.amount = amount
     }
 }
+
+/// A stored comment on an expense.
+public struct CommentRecord: Equatable, Sendable {
+    public var id: String
+    public var expense: String
+    public var author: String
+    public var at: Double
+    public var text: String
+
+    public init(id: String, expense: String, author: String, at: Double, text: String) {
+        self.id = id
+        self.expense = expense
+        self.author = author
+        self.at = at
+        self.text = text
+    }
+}

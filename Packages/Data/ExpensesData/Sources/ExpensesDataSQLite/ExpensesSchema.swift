@@ -333,5 +333,20 @@ public enum ExpensesSchema {
                 ALTER TABLE settlement ADD COLUMN rate_source TEXT;
                 """)
         }
+        // Each expense's thread: kept by the expense's id, so a deleted expense keeps its
+        // comments and a restored one has them back.
+        migrator.registerMigration("expenses.v15.comments") { db in
+            try db.execute(sql: """
+                CREATE TABLE expense_comment (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    expense_id TEXT NOT NULL,
+                    author TEXT NOT NULL,
+                    at REAL NOT NULL,
+                    text TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 1000)
+                ) STRICT;
+                CREATE INDEX expense_comment_thread ON expense_comment(expense_id, at, id);
+                CREATE INDEX expense_comment_author ON expense_comment(author);
+                """)
+        }
     }
 }

@@ -259,6 +259,23 @@ private struct Transaction: ExpensesWriting {
         ) ?? 0
     }
 
+    func comments(onExpense id: String) throws -> [CommentRecord] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT id, expense_id, author, at, text FROM expense_comment WHERE expense_id = ? ORDER BY at, id"),
+            arguments: [id]
+        ).map { CommentRecord(id: $0[0], expense: $0[1], author: $0[2], at: $0[3], text: $0[4]) }
+    }
+
+    func insert(_ comment: CommentRecord) throws {
+        try db.cachedStatement(sql: "INSERT INTO expense_comment (id, expense_id, author, at, text) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [comment.id, comment.expense, comment.author, comment.at, comment.text])
+    }
+
+    func deleteComment(id: String) throws -> Bool {
+        try db.cachedStatement(sql: "DELETE FROM expense_comment WHERE id = ?").execute(arguments: [id])
+        return db.changesCount > 0
+    }
+
     func settlement(id: String) throws -> SettlementRecord? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM settlement WHERE id = ?"), arguments: [id]).map(settlement(from:))
     }
@@ -489,6 +506,7 @@ private struct Transaction: ExpensesWriting {
             UPDATE settlement_leg SET creditor = :to WHERE creditor = :from;
             UPDATE settlement_leg SET debtor = :to WHERE debtor = :from;
             UPDATE activity SET actor = :to WHERE actor = :from;
+            UPDATE expense_comment SET author = :to WHERE author = :from;
             -- The expenses kept whole in their changes name the account too (ids are quoted
             -- strings in them, and never part of another).
             UPDATE activity SET snapshot = replace(snapshot, '"' || :from || '"', '"' || :to || '"')

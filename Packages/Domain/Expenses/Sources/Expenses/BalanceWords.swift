@@ -53,6 +53,7 @@ public enum ActivityWords {
         case .settled: "recorded"
         case .restored: "restored"
         case .unsettled: ""
+        case .commented: "commented on"
         }
         return what.isEmpty ? "\(who): \(activity.summary)." : "\(who) \(what) \(activity.summary)."
     }

@@ -78,6 +78,18 @@ public protocol ExpensesService: Sendable {
     /// whole. ``ExpensesError/notFound(_:)`` for anyone it never named.
     func paymentHistory(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [PaymentChange]
 
+    // MARK: Comments
+
+    /// The thread of expense `id`, oldest first, for someone in it;
+    /// ``ExpensesError/notFound(_:)`` for anyone else, and for a deleted expense.
+    func comments(on id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseComment]
+    /// Adds `text` (as ``ExpenseComment/text(_:)`` reads it) to the thread of expense `id`, by someone
+    /// in it; the activity of everyone in it says so (without the text).
+    func comment(_ text: String, on id: ExpenseID, by user: UserID) async throws(ExpensesError) -> ExpenseComment
+    /// Deletes the user's own comment on expense `id`; someone else's is
+    /// ``ExpensesError/notYourComment``.
+    func deleteComment(_ comment: CommentID, on id: ExpenseID, by user: UserID) async throws(ExpensesError)
+
     // MARK: Groups
 
     /// Who owes whom within `group`, every pair of its members and currency: the group is
@@ -281,6 +293,8 @@ public struct Activity: Equatable, Sendable {
         case restored
         /// A payment was taken back.
         case unsettled
+        /// Someone commented on an expense.
+        case commented
     }
 
     public let kind: Kind
@@ -374,6 +388,11 @@ public enum ExpensesError: Error, Equatable, Sendable {
     /// they share stays as it is, and neither adds to it or changes it.
     case blocked([UserID])
     case invalidSettlement(String)
+    case invalidComment(CommentProblem)
+    /// There is no such comment on the expense.
+    case commentNotFound(CommentID)
+    /// Only a comment's author may delete it.
+    case notYourComment
     /// The write would take a balance or a position beyond ``LedgerLimits``; nothing changed.
     case beyondLimit(Currency)
     /// There is no such group, or the user is not in it.
@@ -403,6 +422,9 @@ public enum ExpensesError: Error, Equatable, Sendable {
         case .blocked:
             "You cannot change what you share with someone you blocked or who blocked you: it stays as it is."
         case .invalidSettlement(let reason): reason
+        case .invalidComment(let problem): problem.message
+        case .commentNotFound: "That comment is not there any more: its author deleted it."
+        case .notYourComment: "Only its author can delete a comment."
         case .beyondLimit(let currency):
             "This would take a balance beyond \(LedgerLimits.largest(currency)) between two people (or a thousand times that for one person); nothing was saved."
         case .notInGroup: "There is no such group among yours."

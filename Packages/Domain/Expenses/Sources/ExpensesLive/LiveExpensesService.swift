@@ -302,6 +302,63 @@ public struct LiveExpensesService: ExpensesService {
         }
     }
 
+    // MARK: - Comments
+
+    public func comments(on id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseComment] {
+        let (people, records) = try await storing {
+            try await store.read { db in (try db.expense(id: id.rawValue)?.expense().people, try db.comments(onExpense: id.rawValue)) }
+        }
+        guard let people, people.contains(user) else { throw .notFound(id) }
+        return records.map(Self.comment(from:))
+    }
+
+    public func comment(_ typed: String, on id: ExpenseID, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
+        let text: String
+        switch ExpenseComment.text(typed) {
+        case .success(let read): text = read
+        case .failure(let problem): throw .invalidComment(problem)
+        }
+        let comment = ExpenseComment(
+            id: CommentID(rawValue: UserID.random(using: random).rawValue), expense: id, author: user, at: now(), text: text
+        )
+        let activityID = UserID.random(using: random).rawValue
+        let at = comment.at.timeIntervalSince1970
+        return try await storing {
+            try await store.write { db in
+                guard let expense = try db.expense(id: id.rawValue)?.expense(), expense.people.contains(user) else { throw ExpensesError.notFound(id) }
+                guard try db.comments(onExpense: id.rawValue).count < ExpenseComment.maximumPerExpense else {
+                    throw ExpensesError.invalidComment(.threadFull)
+                }
+                try db.insert(CommentRecord(id: comment.id.rawValue, expense: id.rawValue, author: user.rawValue, at: at, text: text))
+                try db.insert(ActivityRecord(
+                    id: activityID, at: at, actor: user.rawValue, kind: SaveFormatter.text(Activity.Kind.commented), subject: id.rawValue,
+                    summary: expense.summary, people: expense.people.map(\.rawValue)
+                ))
+                return comment
+            }
+        }
+    }
+
+    public func deleteComment(_ comment: CommentID, on id: ExpenseID, by user: UserID) async throws(ExpensesError) {
+        try await storing {
+            try await store.write { db in
+                guard let expense = try db.expense(id: id.rawValue)?.expense(), expense.people.contains(user) else { throw ExpensesError.notFound(id) }
+                guard let record = try db.comments(onExpense: id.rawValue).first(where: { $0.id == comment.rawValue }) else {
+                    throw ExpensesError.commentNotFound(comment)
+                }
+                guard record.author == user.rawValue else { throw ExpensesError.notYourComment }
+                _ = try db.deleteComment(id: comment.rawValue)
+            }
+        }
+    }
+
+    private static func comment(from record: CommentRecord) -> ExpenseComment {
+        ExpenseComment(
+            id: CommentID(rawValue: record.id), expense: ExpenseID(rawValue: record.expense), author: UserID(rawValue: record.author),
+            at: Date(timeIntervalSince1970: record.at), text: record.text
+        )
+    }
+
     /// What `person` is owed by each other person in `currency`, from their balance records:
     /// positive when the other owes them, negative when they owe the other.
     private static func owed(in records: [BalanceRecord], currency: String, to person: UserID) throws(ExpensesError) -> [UserID: Int64] {

@@ -35,6 +35,19 @@ public enum ExpensesAPI {
         problems: problems
     )
 
+    public static let listComments = Call<ExpenseID, [ExpenseComment]>(
+        "listComments", .get, "/expenses/{expenseId}/comments", request: .path("expenseId", Wire.expenseID), response: .json(Wire.commentList),
+        problems: problems
+    )
+    public static let addComment = Call<(ExpenseID, String), ExpenseComment>(
+        "addComment", .post, "/expenses/{expenseId}/comments", status: .created, request: .path("expenseId", Wire.expenseID, body: Wire.commentText),
+        response: .json(Wire.comment), problems: problems
+    )
+    public static let deleteComment = Call<(ExpenseID, CommentID), Void>(
+        "deleteComment", .delete, "/expenses/{expenseId}/comments/{commentId}", status: .noContent,
+        request: .path("expenseId", Wire.expenseID, "commentId", Wire.commentID), response: .none, problems: problems
+    )
+
     /// A change that does not say which version it was made from.
     static let versionRequired = APIProblem(
         .preconditionRequired, .versionRequired, "Say which version of the expense the change was made from: If-Match: \"3\"."
@@ -158,6 +171,10 @@ public enum ExpensesAPI {
                 APIProblem(.unprocessableContent, .unknownPeople, error.message, details: .init(people: people.map(\.rawValue)))
             case .blocked(let people): APIProblem(.conflict, .blocked, error.message, details: .init(people: people.map(\.rawValue)))
             case .invalidSettlement(let reason): APIProblem(.unprocessableContent, .invalidSettlement, error.message, details: .init(reason: reason))
+            case .invalidComment(let problem):
+                APIProblem(.unprocessableContent, .invalidComment, error.message, details: .init(field: "/text", reason: problem.rawValue))
+            case .commentNotFound(let id): APIProblem(.notFound, .commentNotFound, error.message, details: .init(commentId: id.rawValue))
+            case .notYourComment: APIProblem(.forbidden, .notYourComment, error.message)
             case .beyondLimit(let currency): APIProblem(.conflict, .beyondLimit, error.message, details: .init(currency: currency.code))
             case .cannotMerge(let reason): APIProblem(.conflict, .cannotMerge, error.message, details: .init(reason: reason))
             case .notInGroup(let group): APIProblem(.notFound, .notInGroup, error.message, details: .init(groupId: group.rawValue))
@@ -179,6 +196,9 @@ public enum ExpensesAPI {
             case .unknownPeople?: return .unknownPeople((details?.people ?? []).map(UserID.init(rawValue:)))
             case .blocked?: return .blocked((details?.people ?? []).map(UserID.init(rawValue:)))
             case .invalidSettlement?: return .invalidSettlement(details?.reason ?? failure.message)
+            case .invalidComment?: if let problem = details?.reason.flatMap(CommentProblem.init(rawValue:)) { return .invalidComment(problem) }
+            case .commentNotFound?: return .commentNotFound(CommentID(rawValue: details?.commentId ?? ""))
+            case .notYourComment?: return .notYourComment
             case .beyondLimit?: if let currency = details?.currency.flatMap({ Currency(code: $0) }) { return .beyondLimit(currency) }
             case .cannotMerge?: return .cannotMerge(details?.reason ?? failure.message)
             case .notInGroup?: return .notInGroup(GroupID(rawValue: details?.groupId ?? ""))

@@ -19,6 +19,37 @@ extension Wire {
         )
     }
 
+    static var commentID: WireValue<CommentID, String> {
+        WireValue(
+            read: { text, field throws(APIProblem) in
+                guard WireText.isUUID(text) else { throw .invalidRequest("\(field) is not a comment's id (a lower-case UUID).", field: field) }
+                return CommentID(rawValue: text)
+            },
+            write: { $0.rawValue }
+        )
+    }
+
+    /// A comment's text as sent: the domain checks it (``ExpenseComment/text(_:)``).
+    static var commentText: WireValue<String, Components.Schemas.CommentRequest> {
+        WireValue(read: { wire, _ throws(APIProblem) in wire.text }, write: { .init(text: $0) })
+    }
+
+    static var comment: WireValue<ExpenseComment, Components.Schemas.Comment> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                ExpenseComment(
+                    id: try commentID.read(wire.id, "\(field)/id"), expense: try expenseID.read(wire.expenseId, "\(field)/expenseId"),
+                    author: UserID(rawValue: wire.author), at: wire.at, text: wire.text
+                )
+            },
+            write: { .init(id: $0.id.rawValue, expenseId: $0.expense.rawValue, author: $0.author.rawValue, at: $0.at, text: $0.text) }
+        )
+    }
+
+    static var commentList: WireValue<[ExpenseComment], Components.Schemas.CommentList> {
+        comment.list().wrapped("comments", in: { .init(comments: $0) }, { $0.comments })
+    }
+
     /// A page of a list: `offset` from 0, `limit` from 1 to 1,000 (50 when absent).
     static var page: WireValue<PageRequest, [String: String]> {
         WireValue(

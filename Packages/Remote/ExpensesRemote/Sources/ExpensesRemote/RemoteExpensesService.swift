@@ -73,6 +73,18 @@ public struct RemoteExpensesService: ExpensesService {
         )
     }
 
+    public func comments(on id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseComment] {
+        try await connection.send(ExpensesAPI.listComments, id)
+    }
+
+    public func comment(_ text: String, on id: ExpenseID, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
+        try await connection.send(ExpensesAPI.addComment, (id, text))
+    }
+
+    public func deleteComment(_ comment: CommentID, on id: ExpenseID, by user: UserID) async throws(ExpensesError) {
+        try await connection.send(ExpensesAPI.deleteComment, (id, comment))
+    }
+
     public func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
         page.limit > 0 ? try await connection.send(ExpensesAPI.listSettlements, page) : []
     }

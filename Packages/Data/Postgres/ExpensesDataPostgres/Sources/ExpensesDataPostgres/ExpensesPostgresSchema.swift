@@ -238,5 +238,20 @@ public enum ExpensesPostgresSchema {
                 )
             """,
         ]),
+        // Each expense's thread: kept by the expense's id, so a deleted expense keeps its
+        // comments and a restored one has them back.
+        PostgresMigration("expenses.postgres.v9.comments", statements: [
+            """
+            CREATE TABLE expense_comment (
+                id TEXT COLLATE "C" PRIMARY KEY,
+                expense_id TEXT COLLATE "C" NOT NULL,
+                author TEXT COLLATE "C" NOT NULL,
+                at DOUBLE PRECISION NOT NULL,
+                text TEXT NOT NULL CHECK (char_length(text) BETWEEN 1 AND 1000)
+            )
+            """,
+            "CREATE INDEX expense_comment_thread ON expense_comment (expense_id, at, id)",
+            "CREATE INDEX expense_comment_author ON expense_comment (author)",
+        ]),
     ]
 }

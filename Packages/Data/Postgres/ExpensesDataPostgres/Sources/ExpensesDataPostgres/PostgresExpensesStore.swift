@@ -227,6 +227,23 @@ struct Transaction: ExpensesWriting {
     // MARK: - Payments
 
 
+    func comments(onExpense id: String) throws -> [CommentRecord] {
+        try db.rows("SELECT id, expense_id, author, at, text FROM expense_comment WHERE expense_id = $1 ORDER BY at, id", [id]).map { row in
+            CommentRecord(id: try row.text(0), expense: try row.text(1), author: try row.text(2), at: try row.real(3), text: try row.text(4))
+        }
+    }
+
+    func insert(_ comment: CommentRecord) throws {
+        try db.execute(
+            "INSERT INTO expense_comment (id, expense_id, author, at, text) VALUES ($1, $2, $3, $4, $5)",
+            [comment.id, comment.expense, comment.author, comment.at, comment.text]
+        )
+    }
+
+    func deleteComment(id: String) throws -> Bool {
+        try db.execute("DELETE FROM expense_comment WHERE id = $1", [id]) > 0
+    }
+
     func settlement(id: String) throws -> SettlementRecord? {
         try db.row("\(ExpensesQuery.settlementSelect) WHERE s.id = $1", [id]).map(SettlementRecord.init(row:))
     }
@@ -489,6 +506,7 @@ struct Transaction: ExpensesWriting {
             "UPDATE settlement_leg SET creditor = $2 WHERE creditor = $1",
             "UPDATE settlement_leg SET debtor = $2 WHERE debtor = $1",
             "UPDATE activity SET actor = $2 WHERE actor = $1",
+            "UPDATE expense_comment SET author = $2 WHERE author = $1",
             // The expenses kept whole in their changes name the account too (ids are quoted
             // strings in them, and never part of another).
             """

@@ -63,6 +63,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/ExpenseIdPath`.
         public typealias ExpenseIdPath = Components.Schemas.ExpenseID
+        /// The id of a comment.
+        ///
+        /// - Remark: Generated from `#/components/parameters/CommentIdPath`.
+        public typealias CommentIdPath = Components.Schemas.ExpenseID
         /// The id of a payment.
         ///
         /// - Remark: Generated from `#/components/parameters/SettlementIdPath`.

@@ -290,6 +290,9 @@ extension Components {
             case invalidSettlement = "invalid-settlement"
             case beyondLimit = "beyond-limit"
             case cannotMerge = "cannot-merge"
+            case invalidComment = "invalid-comment"
+            case commentNotFound = "comment-not-found"
+            case notYourComment = "not-your-comment"
             case invalidDescription = "invalid-description"
             case invalidDescriptionControlCharacters = "invalid-description-control-characters"
             case invalidDescriptionInvisibleCharacters = "invalid-description-invisible-characters"
@@ -388,6 +391,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/expenseId`.
             public var expenseId: Components.Schemas.ExpenseID?
+            /// `comment-not-found`: the comment.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProblemDetails/commentId`.
+            public var commentId: Components.Schemas.ExpenseID?
             /// `not-in-group`, `group-not-found`: the group.
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/groupId`.
@@ -420,7 +427,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/character`.
             public var character: Swift.String?
-            /// `cannot-link`, `cannot-merge`, `invalid-settlement`, `refused`: the reason or rule, in words.
+            /// `cannot-link`, `cannot-merge`, `invalid-settlement`, `refused`: the reason or rule, in words. `invalid-comment`: `empty`, `too-long`, `control-characters`, `invisible-characters` or `thread-full`.
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/reason`.
             public var reason: Swift.String?
@@ -442,6 +449,7 @@ extension Components {
             ///   - balances: `not-settled`: each open balance, seen from the user's side (positive: they owe the user). `member-not-settled`: the member's balances in the group (positive: owed to them).
             ///   - people: `unknown-people`: the ids that are not the user's friends or contacts. `blocked`: the ids a block stands between the user and. `not-group-members`: the ids not in the group. `not-member`, `member-not-settled`: the member.
             ///   - expenseId: `not-found`: the expense or payment.
+            ///   - commentId: `comment-not-found`: the comment.
             ///   - groupId: `not-in-group`, `group-not-found`: the group.
             ///   - version: `changed-since`: the version the expense is at now.
             ///   - currency: `beyond-limit`, `amount-too-large`, `unknown-currency`.
@@ -450,7 +458,7 @@ extension Components {
             ///   - basisPoints: `split-percentages-sum`: what the percentages add up to.
             ///   - length: `invalid-friend-code-length`: the characters found.
             ///   - character: `invalid-friend-code-character`: the character friend codes do not use.
-            ///   - reason: `cannot-link`, `cannot-merge`, `invalid-settlement`, `refused`: the reason or rule, in words.
+            ///   - reason: `cannot-link`, `cannot-merge`, `invalid-settlement`, `refused`: the reason or rule, in words. `invalid-comment`: `empty`, `too-long`, `control-characters`, `invisible-characters` or `thread-full`.
             ///   - limit: `too-many-friends`, `too-many-contacts`: the most one may have.
             ///   - triesLeft: `wrong-code`: the tries left before the code ends.
             public init(
@@ -461,6 +469,7 @@ extension Components {
                 balances: [Components.Schemas.Money]? = nil,
                 people: [Components.Schemas.UserID]? = nil,
                 expenseId: Components.Schemas.ExpenseID? = nil,
+                commentId: Components.Schemas.ExpenseID? = nil,
                 groupId: Components.Schemas.GroupID? = nil,
                 version: Swift.Int? = nil,
                 currency: Components.Schemas.CurrencyCode? = nil,
@@ -480,6 +489,7 @@ extension Components {
                 self.balances = balances
                 self.people = people
                 self.expenseId = expenseId
+                self.commentId = commentId
                 self.groupId = groupId
                 self.version = version
                 self.currency = currency
@@ -500,6 +510,7 @@ extension Components {
                 case balances
                 case people
                 case expenseId
+                case commentId
                 case groupId
                 case version
                 case currency
@@ -2637,6 +2648,91 @@ extension Components {
                 ])
             }
         }
+        /// A line in an expense's thread.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Comment`.
+        public struct Comment: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Comment/id`.
+            public var id: Components.Schemas.ExpenseID
+            /// - Remark: Generated from `#/components/schemas/Comment/expenseId`.
+            public var expenseId: Components.Schemas.ExpenseID
+            /// - Remark: Generated from `#/components/schemas/Comment/author`.
+            public var author: Components.Schemas.UserID
+            /// - Remark: Generated from `#/components/schemas/Comment/at`.
+            public var at: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Comment/text`.
+            public var text: Swift.String
+            /// Creates a new `Comment`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - expenseId:
+            ///   - author:
+            ///   - at:
+            ///   - text:
+            public init(
+                id: Components.Schemas.ExpenseID,
+                expenseId: Components.Schemas.ExpenseID,
+                author: Components.Schemas.UserID,
+                at: Foundation.Date,
+                text: Swift.String
+            ) {
+                self.id = id
+                self.expenseId = expenseId
+                self.author = author
+                self.at = at
+                self.text = text
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case expenseId
+                case author
+                case at
+                case text
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CommentList`.
+        public struct CommentList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CommentList/comments`.
+            public var comments: [Components.Schemas.Comment]
+            /// Creates a new `CommentList`.
+            ///
+            /// - Parameters:
+            ///   - comments:
+            public init(comments: [Components.Schemas.Comment]) {
+                self.comments = comments
+            }
+            public enum CodingKeys: String, CodingKey {
+                case comments
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CommentRequest`.
+        public struct CommentRequest: Codable, Hashable, Sendable {
+            /// 1 to 1,000 characters once its ends are trimmed, no control or invisible characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CommentRequest/text`.
+            public var text: Swift.String
+            /// Creates a new `CommentRequest`.
+            ///
+            /// - Parameters:
+            ///   - text: 1 to 1,000 characters once its ends are trimmed, no control or invisible characters.
+            public init(text: Swift.String) {
+                self.text = text
+            }
+            public enum CodingKeys: String, CodingKey {
+                case text
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.text = try container.decode(
+                    Swift.String.self,
+                    forKey: .text
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "text"
+                ])
+            }
+        }
         /// A balance between the signed-in user and `counterparty` to move into another currency.
         ///
         /// - Remark: Generated from `#/components/schemas/ConversionRequest`.
@@ -3048,7 +3144,7 @@ extension Components {
                 case payments
             }
         }
-        /// `restored`: a deleted expense was put back; `unsettled`: a payment was taken back.
+        /// `restored`: a deleted expense was put back; `unsettled`: a payment was taken back; `commented`: someone commented on the expense.
         ///
         /// - Remark: Generated from `#/components/schemas/ActivityKind`.
         @frozen public enum ActivityKind: String, Codable, Hashable, Sendable, CaseIterable {
@@ -3058,6 +3154,7 @@ extension Components {
             case settled = "settled"
             case restored = "restored"
             case unsettled = "unsettled"
+            case commented = "commented"
         }
         /// A change in the activity list.
         ///

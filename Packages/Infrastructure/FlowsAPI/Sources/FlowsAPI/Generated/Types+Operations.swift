@@ -9574,6 +9574,819 @@ public enum Operations {
             }
         }
     }
+    /// An expense's comments, oldest first
+    ///
+    /// Its thread: who wrote what, when. Only people in the expense read it; to anyone else,
+    /// and for a deleted expense, it is `404 not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /expenses/{expenseId}/comments`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/get(listComments)`.
+    public enum ListComments {
+        public static let id: Swift.String = "listComments"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The id of an expense.
+                ///
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/GET/path/expenseId`.
+                public var expenseId: Components.Parameters.ExpenseIdPath
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - expenseId: The id of an expense.
+                public init(expenseId: Components.Parameters.ExpenseIdPath) {
+                    self.expenseId = expenseId
+                }
+            }
+            public var path: Operations.ListComments.Input.Path
+            /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListComments.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListComments.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListComments.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.ListComments.Input.Path,
+                headers: Operations.ListComments.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CommentList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.CommentList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListComments.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListComments.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The comments, oldest first (at most 500).
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/get(listComments)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListComments.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListComments.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request does not match this document: malformed JSON, an unknown or missing field,
+            /// a value of the wrong type, out of range, too long or not of the pattern
+            /// (`invalid-request`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/get(listComments)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No session token, one the server does not know (`unauthenticated`), one that went
+            /// unused for 30 days (`session-expired`), an account that no longer exists
+            /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/get(listComments)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// What the request names does not exist for the signed-in user: an expense or payment
+            /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/get(listComments)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
+            /// the server is not ready (`not-ready`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/get(listComments)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Comment on an expense
+    ///
+    /// Adds to the expense's thread, by someone in it (`404 not-found` for anyone else); the
+    /// activity of everyone in it says so, without the text. The text, its ends trimmed, is 1
+    /// to 1,000 characters with no control characters (line breaks included) and no invisible
+    /// ones that reorder or hide text: `422 invalid-comment`, its `reason` `empty`, `too-long`,
+    /// `control-characters` or `invisible-characters`; a thread already holding 500 comments is
+    /// `422 invalid-comment` with `thread-full`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /expenses/{expenseId}/comments`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/post(addComment)`.
+    public enum AddComment {
+        public static let id: Swift.String = "addComment"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The id of an expense.
+                ///
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/POST/path/expenseId`.
+                public var expenseId: Components.Parameters.ExpenseIdPath
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - expenseId: The id of an expense.
+                public init(expenseId: Components.Parameters.ExpenseIdPath) {
+                    self.expenseId = expenseId
+                }
+            }
+            public var path: Operations.AddComment.Input.Path
+            /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// One key per change the user makes (a random UUID will do), sent again with the same
+                /// request when its answer was lost: a repeat within 24 hours gets the first answer again
+                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
+                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
+                /// idempotency-key-reused`. A refused request gives its key back.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddComment.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - idempotencyKey: One key per change the user makes (a random UUID will do), sent again with the same
+                ///   - accept:
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AddComment.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AddComment.Input.Headers
+            /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.CommentRequest)
+            }
+            public var body: Operations.AddComment.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.AddComment.Input.Path,
+                headers: Operations.AddComment.Input.Headers = .init(),
+                body: Operations.AddComment.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.Comment)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Comment {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AddComment.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AddComment.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// The comment as kept.
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/post(addComment)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.AddComment.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.AddComment.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request does not match this document: malformed JSON, an unknown or missing field,
+            /// a value of the wrong type, out of range, too long or not of the pattern
+            /// (`invalid-request`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/post(addComment)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No session token, one the server does not know (`unauthenticated`), one that went
+            /// unused for 30 days (`session-expired`), an account that no longer exists
+            /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/post(addComment)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// What the request names does not exist for the signed-in user: an expense or payment
+            /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/post(addComment)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request body is larger than the server takes (2 MiB; an avatar picture is at most 1 MiB) (`payload-too-large`).
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/post(addComment)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is well formed but a domain rule refuses it, with the domain's code and
+            /// message: an email, name, password, friend code, day, currency, avatar, expense, split
+            /// or payment that is not accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/post(addComment)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
+            /// the server is not ready (`not-ready`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/post(addComment)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Delete one's own comment
+    ///
+    /// Only its author may (`403 not-your-comment`); one not on the expense is `404
+    /// comment-not-found`, and an expense the user is not in `404 not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /expenses/{expenseId}/comments/{commentId}`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/{commentId}/delete(deleteComment)`.
+    public enum DeleteComment {
+        public static let id: Swift.String = "deleteComment"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/{commentId}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// The id of an expense.
+                ///
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/{commentId}/DELETE/path/expenseId`.
+                public var expenseId: Components.Parameters.ExpenseIdPath
+                /// The id of a comment.
+                ///
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/{commentId}/DELETE/path/commentId`.
+                public var commentId: Components.Parameters.CommentIdPath
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - expenseId: The id of an expense.
+                ///   - commentId: The id of a comment.
+                public init(
+                    expenseId: Components.Parameters.ExpenseIdPath,
+                    commentId: Components.Parameters.CommentIdPath
+                ) {
+                    self.expenseId = expenseId
+                    self.commentId = commentId
+                }
+            }
+            public var path: Operations.DeleteComment.Input.Path
+            /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/{commentId}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteComment.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteComment.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.DeleteComment.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.DeleteComment.Input.Path,
+                headers: Operations.DeleteComment.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// The comment is deleted.
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/{commentId}/delete(deleteComment)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.DeleteComment.Output.NoContent)
+            /// The comment is deleted.
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/{commentId}/delete(deleteComment)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.DeleteComment.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request does not match this document: malformed JSON, an unknown or missing field,
+            /// a value of the wrong type, out of range, too long or not of the pattern
+            /// (`invalid-request`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/{commentId}/delete(deleteComment)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No session token, one the server does not know (`unauthenticated`), one that went
+            /// unused for 30 days (`session-expired`), an account that no longer exists
+            /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/{commentId}/delete(deleteComment)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The signed-in user may not do this: the current password does not check out
+            /// (`wrong-password`), the expense they write would leave them out of it
+            /// (`not-in-expense`), or a payment they see passed through them but is not theirs to take
+            /// back (`invalid-settlement`). What they are not in at all is `404 not-found`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/{commentId}/delete(deleteComment)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// What the request names does not exist for the signed-in user: an expense or payment
+            /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/{commentId}/delete(deleteComment)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
+            /// the server is not ready (`not-ready`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/{commentId}/delete(deleteComment)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Every change to an expense, oldest first
     ///
     /// Who added, edited, deleted or restored it, when, and the expense as each change left it

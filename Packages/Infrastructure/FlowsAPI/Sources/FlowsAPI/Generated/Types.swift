@@ -391,6 +391,37 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /expenses`.
     /// - Remark: Generated from `#/paths//expenses/post(addExpense)`.
     func addExpense(_ input: Operations.AddExpense.Input) async throws -> Operations.AddExpense.Output
+    /// An expense's comments, oldest first
+    ///
+    /// Its thread: who wrote what, when. Only people in the expense read it; to anyone else,
+    /// and for a deleted expense, it is `404 not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /expenses/{expenseId}/comments`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/get(listComments)`.
+    func listComments(_ input: Operations.ListComments.Input) async throws -> Operations.ListComments.Output
+    /// Comment on an expense
+    ///
+    /// Adds to the expense's thread, by someone in it (`404 not-found` for anyone else); the
+    /// activity of everyone in it says so, without the text. The text, its ends trimmed, is 1
+    /// to 1,000 characters with no control characters (line breaks included) and no invisible
+    /// ones that reorder or hide text: `422 invalid-comment`, its `reason` `empty`, `too-long`,
+    /// `control-characters` or `invisible-characters`; a thread already holding 500 comments is
+    /// `422 invalid-comment` with `thread-full`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /expenses/{expenseId}/comments`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/post(addComment)`.
+    func addComment(_ input: Operations.AddComment.Input) async throws -> Operations.AddComment.Output
+    /// Delete one's own comment
+    ///
+    /// Only its author may (`403 not-your-comment`); one not on the expense is `404
+    /// comment-not-found`, and an expense the user is not in `404 not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /expenses/{expenseId}/comments/{commentId}`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/{commentId}/delete(deleteComment)`.
+    func deleteComment(_ input: Operations.DeleteComment.Input) async throws -> Operations.DeleteComment.Output
     /// Every change to an expense, oldest first
     ///
     /// Who added, edited, deleted or restored it, when, and the expense as each change left it
@@ -1338,6 +1369,63 @@ extension APIProtocol {
         try await addExpense(Operations.AddExpense.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// An expense's comments, oldest first
+    ///
+    /// Its thread: who wrote what, when. Only people in the expense read it; to anyone else,
+    /// and for a deleted expense, it is `404 not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /expenses/{expenseId}/comments`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/get(listComments)`.
+    public func listComments(
+        path: Operations.ListComments.Input.Path,
+        headers: Operations.ListComments.Input.Headers = .init()
+    ) async throws -> Operations.ListComments.Output {
+        try await listComments(Operations.ListComments.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Comment on an expense
+    ///
+    /// Adds to the expense's thread, by someone in it (`404 not-found` for anyone else); the
+    /// activity of everyone in it says so, without the text. The text, its ends trimmed, is 1
+    /// to 1,000 characters with no control characters (line breaks included) and no invisible
+    /// ones that reorder or hide text: `422 invalid-comment`, its `reason` `empty`, `too-long`,
+    /// `control-characters` or `invisible-characters`; a thread already holding 500 comments is
+    /// `422 invalid-comment` with `thread-full`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /expenses/{expenseId}/comments`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/post(addComment)`.
+    public func addComment(
+        path: Operations.AddComment.Input.Path,
+        headers: Operations.AddComment.Input.Headers = .init(),
+        body: Operations.AddComment.Input.Body
+    ) async throws -> Operations.AddComment.Output {
+        try await addComment(Operations.AddComment.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Delete one's own comment
+    ///
+    /// Only its author may (`403 not-your-comment`); one not on the expense is `404
+    /// comment-not-found`, and an expense the user is not in `404 not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /expenses/{expenseId}/comments/{commentId}`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/{commentId}/delete(deleteComment)`.
+    public func deleteComment(
+        path: Operations.DeleteComment.Input.Path,
+        headers: Operations.DeleteComment.Input.Headers = .init()
+    ) async throws -> Operations.DeleteComment.Output {
+        try await deleteComment(Operations.DeleteComment.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Every change to an expense, oldest first
