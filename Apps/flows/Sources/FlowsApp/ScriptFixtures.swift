@@ -21,8 +21,10 @@ import Primitives
 ///   home, couple or other) with each PERSON (as in an expense).
 /// - `given group-expense EMAIL GROUP DESCRIPTION AMOUNT CURRENCY DAY PERSON...`: an expense as
 ///   above, in the account's group named GROUP; each PERSON an email or a friend's name.
+/// - `given comment EMAIL DESCRIPTION TEXT`: the account comments TEXT on its newest expense
+///   described DESCRIPTION.
 enum ScriptFixtures {
-    static let known = "account, signed-in, friends, request, blocked, claims, contact, expense, expenses, group, group-expense"
+    static let known = "account, signed-in, friends, request, blocked, claims, contact, expense, expenses, group, group-expense, comment"
 
     static func prepare(_ container: AppContainer) -> ScriptRunner.Prepare {
         { words in
@@ -89,6 +91,12 @@ enum ScriptFixtures {
                 throw FixtureError("\(user.displayName.value) is in no group named \(words[2])")
             }
             try await addExpenses(count: 1, words: [words[1]] + Array(words.dropFirst(3)), numbered: false, group: group.id, in: container)
+        case "comment":
+            guard words.count == 4 else { throw FixtureError("write it as: given comment EMAIL DESCRIPTION TEXT") }
+            let user = try await account(words[1], in: container)
+            guard let expense = try await container.expenses.expenses(of: user.id, page: PageRequest(limit: 1_000)).first(where: { $0.description == words[2] })
+            else { throw FixtureError("\(user.displayName.value) is in no expense described \(words[2])") }
+            _ = try await container.expenses.comment(words[3], on: expense.id, by: user.id)
         default:
             throw FixtureError("unknown setup '\(words.joined(separator: " "))'; known: \(known)")
         }

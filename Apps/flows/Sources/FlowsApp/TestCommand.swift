@@ -196,7 +196,9 @@ public enum GoldenScripts {
             ["friends", "bob@example.com", "cy@example.com"],
             ["contact", "ada@example.com", "Sam Park", "sam@example.com"],
             ["expense", "bob@example.com", "Dinner", "24.00", "EUR", "2026-11-20", "ada@example.com"],
+            ["comment", "bob@example.com", "Dinner", "The wine was 12.00 of it."],
             ["expense", "ada@example.com", "Taxi", "10.00", "EUR", "2026-11-21", "cy@example.com"],
+            ["comment", "ada@example.com", "Taxi", "Paid by card."],
             ["expense", "cy@example.com", "Museum", "12.00", "USD", "2026-11-21", "ada@example.com", "bob@example.com"],
             // A group with a contact in it, and an expense there.
             ["group", "ada@example.com", "Kyoto trip", "trip", "JPY", "bob@example.com", "Sam Park"],

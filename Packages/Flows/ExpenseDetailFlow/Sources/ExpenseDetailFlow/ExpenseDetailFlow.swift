@@ -8,7 +8,8 @@ import Primitives
 /// One expense: what it was, who paid what, each part and why any extra unit went where it
 /// did. Editing opens AddExpense's form exactly as the expense was saved (its split's mode and
 /// values, its payers); deleting asks first. Its history tells every change kept, in words,
-/// and restores an older version as a new change.
+/// and restores an older version as a new change. Its thread of comments is shown below it:
+/// the user adds to it, and deletes their own after a question.
 public actor ExpenseDetailFlow: InventoriedFlow {
     /// How the details ended.
     public enum FlowResult: FlowOutcome {
@@ -110,8 +111,32 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                     model.said("Version \(older.version) restored as a new change.")
                 }
                 if restored == false { shown = await reload(current.expense, into: &model, after: "The older version was not restored") }
+            case .typedComment(let text, let isFinal):
+                model.typedComment(text, isFinal: isFinal)
+            case .addComment:
+                guard let current = shown, let text = model.checkComment() else { break }
+                let added = await view.submit(&model) { _ throws(ExpensesError) in
+                    try await dependencies.expenses.comment(text, on: current.expense.id, by: user)
+                }
+                if added != nil {
+                    await loadComments(of: current.expense.id, into: &model)
+                    model.commented()
+                }
+            case .myCommentChosen(let id):
+                model.askDeleteComment(id)
+            case .confirmDeleteComment:
+                guard let current = shown, let comment = model.pendingComment else { break }
+                let deleted: Bool? = await view.submit(&model) { _ throws(ExpensesError) in
+                    try await dependencies.expenses.deleteComment(comment.id, on: current.expense.id, by: user)
+                    return true
+                }
+                if deleted == true {
+                    model.backToDetail()
+                    await loadComments(of: current.expense.id, into: &model)
+                    model.said("Your comment was deleted.")
+                }
             case .back:
-                if model.state.step == .confirmDelete || model.state.step == .history {
+                if [.confirmDelete, .history, .confirmDeleteComment].contains(model.state.step) {
                     model.backToDetail()
                 } else {
                     return .closed
@@ -142,10 +167,24 @@ public actor ExpenseDetailFlow: InventoriedFlow {
             friends.sort { (order.firstIndex(of: $0.id) ?? .max) < (order.firstIndex(of: $1.id) ?? .max) }
             let names = Dictionary(friends.map { ($0.id, $0.name.value) }, uniquingKeysWith: { first, _ in first })
             model.show(expense, names: names)
+            await loadComments(of: id, into: &model)
             return (expense, friends, names)
         } catch {
             model.unavailable(error)
             return nil
+        }
+    }
+
+    /// The expense's thread, its authors by the names the user knows; when it cannot be read,
+    /// the screen says why and the expense is still shown.
+    private func loadComments(of id: ExpenseID, into model: inout ExpenseDetailViewModel) async {
+        do throws(ExpensesError) {
+            let comments = try await dependencies.expenses.comments(on: id, for: user)
+            let authors = Set(comments.map(\.author)).subtracting([user])
+            let names = authors.isEmpty ? [:] : ((try? await dependencies.friends.names(of: authors, for: user)) ?? [:]).mapValues(\.value)
+            model.showComments(comments, names: names, timeZone: dependencies.timeZone)
+        } catch {
+            model.failed(error)
         }
     }
 

@@ -11,6 +11,10 @@ struct ExpenseDetailView: View {
     static let history: ElementID = "history"
     static let version: ElementID = "version"
     static let restoreVersion: ElementID = "restore-version"
+    static let comment: ElementID = "comment"
+    static let addComment: ElementID = "add-comment"
+    static let myComment: ElementID = "my-comment"
+    static let confirmDeleteComment: ElementID = "confirm-delete-comment"
 
     func screen(for state: ExpenseDetailViewState) -> Screen {
         let status = state.phase.status(busy: "Working") ?? state.notice.map(ScreenStatus.notice)
@@ -26,12 +30,33 @@ struct ExpenseDetailView: View {
             )
         case .detail:
             // An expense that could not be read offers nothing to do with it.
-            let actions = state.isLoaded
-                ? [Action(id: Self.edit, label: "Edit"), Action(id: Self.delete, label: "Delete"), Action(id: Self.history, label: "History")] : []
+            guard state.isLoaded else {
+                return Screen(id: Self.screenID, title: state.title, text: state.lines, actions: [.back], status: status, browses: true)
+            }
+            var fields = [
+                Field(
+                    id: Self.comment, label: "Comment", input: .text(state.comment), hint: "to everyone in it; 1 to 1,000 characters",
+                    error: state.commentError
+                ),
+            ]
+            if !state.ownComments.isEmpty {
+                fields.append(Field(id: Self.myComment, label: "Delete a comment of yours", input: .choice(state.ownComments, selected: nil)))
+            }
             return Screen(
-                id: Self.screenID, title: state.title, text: state.lines,
-                actions: actions + [.back],
+                id: Self.screenID, title: state.title, text: state.lines + state.comments,
+                fields: fields,
+                actions: [
+                    Action(id: Self.addComment, label: "Add the comment"), Action(id: Self.edit, label: "Edit"), Action(id: Self.delete, label: "Delete"),
+                    Action(id: Self.history, label: "History"), .back,
+                ],
                 status: status, browses: true
+            )
+        case .confirmDeleteComment:
+            return Screen(
+                id: Self.screenID, title: state.title,
+                text: ["Delete your comment \(state.deleting ?? "")? Nobody will see it again."],
+                actions: [Action(id: Self.confirmDeleteComment, label: "Delete the comment", role: .primary), .back],
+                status: status
             )
         case .history:
             let fields = state.versions.isEmpty ? [] : [

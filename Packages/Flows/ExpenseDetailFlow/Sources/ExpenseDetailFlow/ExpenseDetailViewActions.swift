@@ -11,6 +11,10 @@ enum ExpenseDetailAction: ViewAction {
     case history
     case versionChosen(ElementID)
     case restoreVersion
+    case typedComment(String, isFinal: Bool)
+    case addComment
+    case myCommentChosen(ElementID)
+    case confirmDeleteComment
     case back
 
     static func action(for event: UserEvent) -> Self? {
@@ -22,6 +26,11 @@ enum ExpenseDetailAction: ViewAction {
         case .tap(ScreenView.history): .history
         case .choose(ScreenView.version, let ids): ids.first.map(Self.versionChosen)
         case .tap(ScreenView.restoreVersion): .restoreVersion
+        case .fill(ScreenView.comment, let text): .typedComment(text, isFinal: true)
+        case .edit(ScreenView.comment, let text): .typedComment(text, isFinal: false)
+        case .tap(ScreenView.addComment): .addComment
+        case .choose(ScreenView.myComment, let ids): ids.first.map(Self.myCommentChosen)
+        case .tap(ScreenView.confirmDeleteComment): .confirmDeleteComment
         case .tap(.back), .back, .cancel: .back
         default: nil
         }

@@ -11,6 +11,8 @@ struct ExpenseDetailViewState: Equatable, Sendable {
         case confirmDelete
         /// Every change kept, newest first, and the older versions to restore.
         case history
+        /// One of the user's comments, to delete after a question.
+        case confirmDeleteComment
     }
 
     var step = Step.detail
@@ -27,6 +29,15 @@ struct ExpenseDetailViewState: Equatable, Sendable {
     /// The older versions that may be restored, newest first.
     var versions: [Choice] = []
     var selectedVersion: ElementID?
+    /// The thread, oldest first, in words: `Bob Stone, 2027-01-15 08:00: Was it 30 or 36?`.
+    var comments: [String] = []
+    /// The user's own comments, to delete.
+    var ownComments: [Choice] = []
+    /// A comment being written.
+    var comment = ""
+    var commentError: String?
+    /// The comment asked about before it is deleted, in words.
+    var deleting: String?
 }
 
 /// Turns an expense and the names of its people into sentences.
@@ -76,6 +87,28 @@ struct ExpenseDetailViewModel: SubmittingViewModel {
         var empty = shown
         empty.showHistory([], current: expense, names: [:], timeZone: .gmt)
         states.append(empty.state)
+        // A thread, a comment refused, one added, and one of the user's asked about.
+        var thread = shown
+        let long = String(repeating: "A long comment. ", count: 8)
+        thread.showComments([
+            ExpenseComment(id: CommentID(rawValue: "c1"), expense: expense.id, author: someone, at: time, text: "Was it 10 or 16?"),
+            ExpenseComment(id: CommentID(rawValue: "c2"), expense: expense.id, author: me, at: time, text: long),
+        ], names: [someone: "Someone"], timeZone: .gmt)
+        states.append(thread.state)
+        var refused = thread
+        refused.typedComment("two\nlines", isFinal: true)
+        _ = refused.checkComment()
+        states.append(refused.state)
+        var added = thread
+        added.commented()
+        states.append(added.state)
+        if let own = thread.state.ownComments.first?.id {
+            thread.askDeleteComment(own)
+            states.append(thread.state)
+        }
+        var none = shown
+        none.showComments([], names: [:], timeZone: .gmt)
+        states.append(none.state)
         return states
     }
 
@@ -220,6 +253,68 @@ struct ExpenseDetailViewModel: SubmittingViewModel {
         return lines
     }
 
+    // MARK: Comments
+
+    /// The user's own comments on offer to delete, by their choice's id.
+    private var deletable: [ElementID: ExpenseComment] = [:]
+    /// The comment asked about.
+    private(set) var pendingComment: ExpenseComment?
+
+    /// The thread, with its authors by the names the user knows (anyone else as someone).
+    mutating func showComments(_ comments: [ExpenseComment], names: [UserID: String], timeZone: TimeZone) {
+        let me = user
+        state.phase = .idle
+        state.comments = comments.isEmpty ? [] : ["Comments, oldest first:"] + comments.map { comment in
+                "\(comment.author == me ? "You" : names[comment.author] ?? "Someone"), \(Day.minute(at: comment.at, in: timeZone)): \(comment.text)"
+            }
+        let own = comments.filter { $0.author == me }
+        let ids = ElementID.readable(for: own.map { "comment \($0.text.prefix(24))" })
+        deletable = Dictionary(zip(ids, own), uniquingKeysWith: { first, _ in first })
+        state.ownComments = zip(ids, own).map { Choice(id: $0, label: Self.quoted($1.text)) }
+    }
+
+    /// A comment as a sentence quotes it: whole when short, else its start.
+    private static func quoted(_ text: String) -> String {
+        text.count <= 60 ? "“\(text)”" : "“\(text.prefix(57))…”"
+    }
+
+    mutating func typedComment(_ text: String, isFinal: Bool) {
+        state.comment = text
+        // An empty field is no mistake until the comment is added.
+        var problem: String?
+        if !text.isEmpty, case .failure(let refused) = ExpenseComment.text(text) { problem = refused.message }
+        if isFinal || problem == nil { state.commentError = problem }
+        state.phase = .idle
+    }
+
+    /// The comment to add, or nil with why not on its field.
+    mutating func checkComment() -> String? {
+        switch ExpenseComment.text(state.comment) {
+        case .success(let text):
+            state.commentError = nil
+            return text
+        case .failure(let problem):
+            state.commentError = problem.message
+            return nil
+        }
+    }
+
+    /// The comment is added: the field is empty again.
+    mutating func commented() {
+        state.comment = ""
+        state.commentError = nil
+        state.notice = "Comment added."
+    }
+
+    mutating func askDeleteComment(_ id: ElementID) {
+        guard let comment = deletable[id] else { return }
+        pendingComment = comment
+        state.deleting = Self.quoted(comment.text)
+        state.step = .confirmDeleteComment
+        state.notice = nil
+        state.phase = .idle
+    }
+
     mutating func askDelete() {
         state.step = .confirmDelete
         state.notice = nil
@@ -230,6 +325,8 @@ struct ExpenseDetailViewModel: SubmittingViewModel {
 
     mutating func backToDetail() {
         state.step = .detail
+        pendingComment = nil
+        state.deleting = nil
     }
 
     mutating func said(_ notice: String?) {
@@ -248,7 +345,12 @@ struct ExpenseDetailViewModel: SubmittingViewModel {
     }
 
     mutating func failed(_ error: ExpensesError) {
-        if state.step == .confirmDelete || state.step == .history { state.step = .detail }
+        if [.confirmDelete, .history, .confirmDeleteComment].contains(state.step) { state.step = .detail }
+        if case .invalidComment(let problem) = error {
+            state.commentError = problem.message
+            state.phase = .idle
+            return
+        }
         state.phase = .failed(error.message)
     }
 }
