@@ -109,6 +109,11 @@ public struct Day: Hashable, Sendable, Codable, Comparable, CustomStringConverti
         return moved
     }
 
+    /// How many days from this day to `other`: negative when `other` is earlier.
+    public func days(until other: Day) -> Int {
+        Self.dayNumber(other.year, other.month, other.day) - Self.dayNumber(year, month, day)
+    }
+
     /// Days since 1970-01-01 of a valid day (the proleptic Gregorian calendar's civil-from-days
     /// arithmetic, in integers).
     private static func dayNumber(_ year: Int, _ month: Int, _ day: Int) -> Int {
@@ -181,7 +186,7 @@ public struct Day: Hashable, Sendable, Codable, Comparable, CustomStringConverti
         }
     }
 
-    static func length(ofMonth month: Int, in year: Int) -> Int {
+    public static func length(ofMonth month: Int, in year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
