@@ -409,6 +409,23 @@ struct FailureInjectionTests {
             try inner.recordImport(of: user, key: key, subject: subject, at: at)
         }
         func comments(onExpense id: String) throws -> [CommentRecord] { try inner.comments(onExpense: id) }
+        func series(id: String) throws -> SeriesRecord? { try inner.series(id: id) }
+        func series(of user: String) throws -> [SeriesRecord] { try inner.series(of: user) }
+        func seriesRunning(on day: String) throws -> [SeriesRecord] { try inner.seriesRunning(on: day) }
+        func occurrence(ofExpense id: String) throws -> (series: String, day: String)? { try inner.occurrence(ofExpense: id) }
+        func lastOccurrence(ofSeries id: String) throws -> String? { try inner.lastOccurrence(ofSeries: id) }
+        func insert(_ series: SeriesRecord) throws {
+            try step()
+            try inner.insert(series)
+        }
+        func update(_ series: SeriesRecord) throws {
+            try step()
+            try inner.update(series)
+        }
+        func claimOccurrence(series: String, day: String, expense: String) throws -> Bool {
+            try step()
+            return try inner.claimOccurrence(series: series, day: day, expense: expense)
+        }
         func insert(_ comment: CommentRecord) throws {
             try step()
             try inner.insert(comment)

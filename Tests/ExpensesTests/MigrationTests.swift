@@ -81,10 +81,10 @@ struct MigrationTests {
         try writeVersion2(expenses)
 
         let database = LocalDatabase(.file(file), migrations: ExpensesSchema.registerMigrations(in:))
-        #expect(try database.appliedMigrations().suffix(13) == [
+        #expect(try database.appliedMigrations().suffix(14) == [
             "expenses.v3.fewer-trees", "expenses.v4.people-by-day", "expenses.v5.notes", "expenses.v6.activity-people-by-line", "expenses.v7.deleted-expenses",
             "expenses.v8.settlement-legs", "expenses.v9.places-in-id-order", "expenses.v10.versions", "expenses.v11.kept-changes", "expenses.v12.groups",
-            "expenses.v13.imports", "expenses.v14.conversions", "expenses.v15.comments",
+            "expenses.v13.imports", "expenses.v14.conversions", "expenses.v15.comments", "expenses.v16.series",
         ])
         let service = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: TestPeople())
         for (expense, _) in expenses {
@@ -141,7 +141,7 @@ struct MigrationTests {
         try queue.close()
 
         let database = LocalDatabase(.file(file), migrations: ExpensesSchema.registerMigrations(in:))
-        #expect(try database.appliedMigrations().last == "expenses.v15.comments")
+        #expect(try database.appliedMigrations().last == "expenses.v16.series")
         let service = LiveExpensesService(store: SQLiteExpensesStore(database: database), people: TestPeople())
         let verifier = LiveLedgerVerifier(store: SQLiteExpensesStore(database: database))
         #expect(try await verifier.verify().isSound)

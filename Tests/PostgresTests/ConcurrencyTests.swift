@@ -1,5 +1,7 @@
 import Expenses
+import ExpensesDataPostgres
 import ExpensesLive
+import PostgresStore
 import Primitives
 import Testing
 
@@ -98,6 +100,42 @@ struct ConcurrencyTests {
             var total: Int64 = 0
             for person in [ann, bob, cy] { total += try await service.balances(of: person).reduce(0) { $0 + $1.amount.minorUnits } }
             #expect(total == 0)
+        }
+    }
+}
+
+@Suite("Recurring expenses on PostgreSQL, two servers at once", TestDatabase.required)
+struct SeriesOnTwoServersTests {
+    @Test("two servers on one database creating a series' due occurrences at once make each exactly once")
+    func exactlyOnce() async throws {
+        try await TestDatabase.withFresh { url in
+            // Two servers: each its own pool and its own service, on the one database.
+            let databases = (0..<2).map { _ in ServerDatabase(url: url, maximumConnections: 8, migrations: ExpensesPostgresSchema.migrations) }
+            let services = databases.map { LiveExpensesService(store: PostgresExpensesStore(database: $0), people: Everyone()) }
+            do {
+                let rent = try await services[0].add(
+                    try draft(eur(90_000), paidBy: [(ann, 90_000)], among: [ann, bob], description: "Rent", day: "2026-01-31"), by: ann
+                )
+                _ = try await services[0].repeatExpense(rent.id, every: .monthly(day: 31), until: nil, by: ann)
+                let through = try Day("2027-01-31")
+                let made = await withTaskGroup(of: [Expense].self) { group in
+                    for index in 0..<8 {
+                        group.addTask { (try? await services[index % 2].createDueOccurrences(through: through, for: index.isMultiple(of: 3) ? bob : ann)) ?? [] }
+                    }
+                    var all: [Expense] = []
+                    for await batch in group { all += batch }
+                    return all
+                }
+                #expect(made.count == 12)
+                #expect(Set(made.map(\.day)).count == 12)
+                #expect(try await services[1].expenses(of: bob, page: PageRequest(limit: 100)).count == 13)
+                #expect(try await services[1].balances(of: ann) == [Balance(other: bob, amount: eur(13 * 45_000))])
+                #expect(try await LiveLedgerVerifier(store: PostgresExpensesStore(database: databases[0])).verify().isSound)
+            } catch {
+                for database in databases { await database.shutdown() }
+                throw error
+            }
+            for database in databases { await database.shutdown() }
         }
     }
 }

@@ -132,7 +132,7 @@ struct LedgerMigrationTests {
 
             let database = ServerDatabase(url: url, migrations: ExpensesPostgresSchema.migrations)
             try await database.migrate()
-            #expect(try await database.appliedMigrations().last == "expenses.postgres.v9.comments")
+            #expect(try await database.appliedMigrations().last == "expenses.postgres.v10.series")
             let store = PostgresExpensesStore(database: database)
             let service = LiveExpensesService(store: store, people: Everyone())
             let verifier = LiveLedgerVerifier(store: store)

@@ -65,6 +65,15 @@ public protocol ExpensesReading {
     func importedKeys(of user: String, among keys: [String]) throws -> Set<String>
     /// The comments on expense `id`, oldest first (by time, then id).
     func comments(onExpense id: String) throws -> [CommentRecord]
+    func series(id: String) throws -> SeriesRecord?
+    /// The series `user` is in (by their template), by when they were made.
+    func series(of user: String) throws -> [SeriesRecord]
+    /// Every series whose end is not before `day`: what a round of due occurrences reads.
+    func seriesRunning(on day: String) throws -> [SeriesRecord]
+    /// The series expense `id` is an occurrence of, and its day there.
+    func occurrence(ofExpense id: String) throws -> (series: String, day: String)?
+    /// The last day an occurrence of series `id` was made for (nil for none).
+    func lastOccurrence(ofSeries id: String) throws -> String?
 }
 
 /// One person in one expense, for a recount: the expense's amount and currency, what the
@@ -128,6 +137,12 @@ public protocol ExpensesWriting: ExpensesReading {
     func renamePerson(from: String, to: String) throws
     /// Notes that `user` imported the entry `key`, written as `subject` (an expense or a payment).
     func recordImport(of user: String, key: String, subject: String, at: Double) throws
+    func insert(_ series: SeriesRecord) throws
+    /// Replaces the series with the same id (its template, end and version).
+    func update(_ series: SeriesRecord) throws
+    /// Claims day `day` of series `series` for expense `expense`: false when that day was
+    /// claimed already (by this process or another), and then nothing is written.
+    func claimOccurrence(series: String, day: String, expense: String) throws -> Bool
     func insert(_ comment: CommentRecord) throws
     /// Deletes comment `id`; false when there was none.
     func deleteComment(id: String) throws -> Bool

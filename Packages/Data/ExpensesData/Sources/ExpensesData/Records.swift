@@ -227,3 +227,42 @@ public struct CommentRecord: Equatable, Sendable {
         self.text = text
     }
 }
+
+/// A stored series of recurring expenses: its first expense kept whole as the template of
+/// every occurrence, and when it falls.
+public struct SeriesRecord: Equatable, Sendable {
+    public var id: String
+    public var createdBy: String
+    public var createdAt: Double
+    /// The expense each occurrence copies, as a ``StoredExpense`` in JSON (its id and day are
+    /// the first occurrence's; each occurrence has its own).
+    public var template: String
+    /// `days:3`, `weeks:2`, `monthly:31` or `yearly`.
+    public var frequency: String
+    /// `yyyy-MM-dd`: the first occurrence.
+    public var start: String
+    /// The last day an occurrence may fall on, if the series ends by a day (or was stopped).
+    public var endDay: String?
+    /// How many occurrences in all, if the series ends by a count.
+    public var endCount: Int?
+    /// Everyone in the template: who sees the series.
+    public var people: [String]
+    /// 1 when made, one more with each change.
+    public var version: Int
+
+    public init(
+        id: String, createdBy: String, createdAt: Double, template: String, frequency: String, start: String, endDay: String?, endCount: Int?,
+        people: [String], version: Int
+    ) {
+        self.id = id
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+        self.template = template
+        self.frequency = frequency
+        self.start = start
+        self.endDay = endDay
+        self.endCount = endCount
+        self.people = people
+        self.version = version
+    }
+}

@@ -348,5 +348,34 @@ public enum ExpensesSchema {
                 CREATE INDEX expense_comment_author ON expense_comment(author);
                 """)
         }
+        // Recurring expenses: each series keeps its first expense as the template, and each
+        // occurrence claims its day once (the primary key), whichever process gets there first.
+        migrator.registerMigration("expenses.v16.series") { db in
+            try db.execute(sql: """
+                CREATE TABLE expense_series (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    created_by TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    template TEXT NOT NULL,
+                    frequency TEXT NOT NULL,
+                    start TEXT NOT NULL,
+                    end_day TEXT,
+                    end_count INTEGER CHECK (end_count > 0),
+                    version INTEGER NOT NULL CHECK (version > 0)
+                ) STRICT;
+                CREATE TABLE series_person (
+                    series_id TEXT NOT NULL REFERENCES expense_series(id) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL,
+                    PRIMARY KEY (user_id, series_id)
+                ) STRICT, WITHOUT ROWID;
+                CREATE TABLE series_occurrence (
+                    series_id TEXT NOT NULL REFERENCES expense_series(id) ON DELETE CASCADE,
+                    day TEXT NOT NULL,
+                    expense_id TEXT NOT NULL,
+                    PRIMARY KEY (series_id, day)
+                ) STRICT, WITHOUT ROWID;
+                CREATE INDEX series_occurrence_expense ON series_occurrence(expense_id);
+                """)
+        }
     }
 }

@@ -259,6 +259,81 @@ private struct Transaction: ExpensesWriting {
         ) ?? 0
     }
 
+    func series(id: String) throws -> SeriesRecord? {
+        try Row.fetchOne(db.cachedStatement(sql: "\(Self.seriesSelect) WHERE id = ?"), arguments: [id]).map(seriesRecord(from:))
+    }
+
+    func series(of user: String) throws -> [SeriesRecord] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "\(Self.seriesSelect) WHERE id IN (SELECT series_id FROM series_person WHERE user_id = ?) ORDER BY created_at, id"),
+            arguments: [user]
+        ).map(seriesRecord(from:))
+    }
+
+    func seriesRunning(on day: String) throws -> [SeriesRecord] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "\(Self.seriesSelect) WHERE end_day IS NULL OR end_day >= ? ORDER BY created_at, id"), arguments: [day]
+        ).map(seriesRecord(from:))
+    }
+
+    func occurrence(ofExpense id: String) throws -> (series: String, day: String)? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT series_id, day FROM series_occurrence WHERE expense_id = ?"), arguments: [id])
+            .map { ($0[0], $0[1]) }
+    }
+
+    func lastOccurrence(ofSeries id: String) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT max(day) FROM series_occurrence WHERE series_id = ?"), arguments: [id])
+    }
+
+    private static let seriesSelect = """
+        SELECT id, created_by, created_at, template, frequency, start, end_day, end_count, version,
+               (SELECT group_concat(user_id, ' ') FROM series_person WHERE series_id = expense_series.id) AS people
+        FROM expense_series
+        """
+
+    private func seriesRecord(from row: Row) -> SeriesRecord {
+        let people: String? = row["people"]
+        return SeriesRecord(
+            id: row["id"], createdBy: row["created_by"], createdAt: row["created_at"], template: row["template"], frequency: row["frequency"],
+            start: row["start"], endDay: row["end_day"], endCount: row["end_count"],
+            people: (people ?? "").split(separator: " ").map(String.init).sorted(), version: row["version"]
+        )
+    }
+
+    func insert(_ series: SeriesRecord) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO expense_series (id, created_by, created_at, template, frequency, start, end_day, end_count, version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                series.id, series.createdBy, series.createdAt, series.template, series.frequency, series.start, series.endDay, series.endCount,
+                series.version,
+            ]
+        )
+        try insertPeople(of: series)
+    }
+
+    func update(_ series: SeriesRecord) throws {
+        try db.execute(
+            sql: "UPDATE expense_series SET template = ?, frequency = ?, end_day = ?, end_count = ?, version = ? WHERE id = ?",
+            arguments: [series.template, series.frequency, series.endDay, series.endCount, series.version, series.id]
+        )
+        try db.execute(sql: "DELETE FROM series_person WHERE series_id = ?", arguments: [series.id])
+        try insertPeople(of: series)
+    }
+
+    private func insertPeople(of series: SeriesRecord) throws {
+        let statement = try db.cachedStatement(sql: "INSERT INTO series_person (series_id, user_id) VALUES (?, ?)")
+        for person in Set(series.people) { try statement.execute(arguments: [series.id, person]) }
+    }
+
+    func claimOccurrence(series: String, day: String, expense: String) throws -> Bool {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO series_occurrence (series_id, day, expense_id) VALUES (?, ?, ?)")
+            .execute(arguments: [series, day, expense])
+        return db.changesCount > 0
+    }
+
     func comments(onExpense id: String) throws -> [CommentRecord] {
         try Row.fetchAll(
             db.cachedStatement(sql: "SELECT id, expense_id, author, at, text FROM expense_comment WHERE expense_id = ? ORDER BY at, id"),
@@ -507,6 +582,11 @@ private struct Transaction: ExpensesWriting {
             UPDATE settlement_leg SET debtor = :to WHERE debtor = :from;
             UPDATE activity SET actor = :to WHERE actor = :from;
             UPDATE expense_comment SET author = :to WHERE author = :from;
+            UPDATE expense_series SET created_by = :to WHERE created_by = :from;
+            UPDATE expense_series SET template = replace(template, '"' || :from || '"', '"' || :to || '"')
+                WHERE id IN (SELECT series_id FROM series_person WHERE user_id = :from);
+            UPDATE OR IGNORE series_person SET user_id = :to WHERE user_id = :from;
+            DELETE FROM series_person WHERE user_id = :from;
             -- The expenses kept whole in their changes name the account too (ids are quoted
             -- strings in them, and never part of another).
             UPDATE activity SET snapshot = replace(snapshot, '"' || :from || '"', '"' || :to || '"')

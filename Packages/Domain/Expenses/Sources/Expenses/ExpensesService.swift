@@ -393,6 +393,9 @@ public enum ExpensesError: Error, Equatable, Sendable {
     case commentNotFound(CommentID)
     /// Only a comment's author may delete it.
     case notYourComment
+    /// There is no such series among the user's.
+    case seriesNotFound(SeriesID)
+    case invalidRepeat(RecurrenceProblem)
     /// The write would take a balance or a position beyond ``LedgerLimits``; nothing changed.
     case beyondLimit(Currency)
     /// There is no such group, or the user is not in it.
@@ -425,6 +428,8 @@ public enum ExpensesError: Error, Equatable, Sendable {
         case .invalidComment(let problem): problem.message
         case .commentNotFound: "That comment is not there any more: its author deleted it."
         case .notYourComment: "Only its author can delete a comment."
+        case .seriesNotFound: "That repeating expense is not among yours any more."
+        case .invalidRepeat(let problem): problem.message
         case .beyondLimit(let currency):
             "This would take a balance beyond \(LedgerLimits.largest(currency)) between two people (or a thousand times that for one person); nothing was saved."
         case .notInGroup: "There is no such group among yours."

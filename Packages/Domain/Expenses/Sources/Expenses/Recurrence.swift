@@ -140,3 +140,83 @@ public enum RecurrenceProblem: String, ValidationProblem, CaseIterable {
         }
     }
 }
+
+/// A series' identifier: a lower-case UUID.
+public struct SeriesID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public var description: String { rawValue }
+}
+
+/// An expense that repeats: what each occurrence is (its template, dated at the first) and
+/// when they fall. Each occurrence is an ordinary expense, edited or deleted alone.
+public struct ExpenseSeries: Equatable, Sendable {
+    public let id: SeriesID
+    /// What every occurrence from now on copies, dated at the first.
+    public let template: ExpenseDraft
+    public let recurrence: Recurrence
+    public let createdBy: UserID
+    /// 1 when made, one more with each change.
+    public let version: Int
+
+    public init(id: SeriesID, template: ExpenseDraft, recurrence: Recurrence, createdBy: UserID, version: Int) {
+        self.id = id
+        self.template = template
+        self.recurrence = recurrence
+        self.createdBy = createdBy
+        self.version = version
+    }
+
+    /// `every month on day 31`, `every 2 weeks`, `every day`, `every year`; then its end.
+    public var rhythm: String {
+        let every = switch recurrence.frequency {
+        case .days(1): "every day"
+        case .days(let n): "every \(n) days"
+        case .weeks(1): "every week"
+        case .weeks(let n): "every \(n) weeks"
+        case .monthly(let day): day == 31 ? "every month on its last day" : "every month on day \(day)"
+        case .yearly: "every year"
+        }
+        let until = switch recurrence.end {
+        case nil: ""
+        case .on(let last): ", until \(last)"
+        case .after(let count): ", \(count) times in all"
+        }
+        return every + until
+    }
+}
+
+/// A series with the next day it falls on after a given day; nil once it has ended.
+public struct UpcomingOccurrence: Equatable, Sendable {
+    public let series: ExpenseSeries
+    public let next: Day?
+
+    public init(series: ExpenseSeries, next: Day?) {
+        self.series = series
+        self.next = next
+    }
+}
+
+/// Expenses that repeat: each occurrence created when due, once (keyed by series and day),
+/// however many processes or servers look at once.
+public protocol RecurringExpenses: Sendable {
+    /// Makes expense `id` (one `user` is in) the first of a series falling `frequency` from its
+    /// day, until `end`; its later occurrences copy it as it is now.
+    func repeatExpense(_ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, by user: UserID) async throws(ExpensesError) -> ExpenseSeries
+    /// The series `user` is in, each with the next day it falls on after `day`, by when they
+    /// were made.
+    func series(of user: UserID, after day: Day) async throws(ExpensesError) -> [UpcomingOccurrence]
+    /// The series expense `id` is an occurrence of, for someone in the series; nil for none.
+    func series(containing id: ExpenseID, for user: UserID) async throws(ExpensesError) -> ExpenseSeries?
+    /// Changes what the occurrences after `day` copy; those made already stay as they are.
+    func editSeries(_ id: SeriesID, to template: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> ExpenseSeries
+    /// Ends the series: no occurrence falls after `day`.
+    func stopSeries(_ id: SeriesID, after day: Day, by user: UserID) async throws(ExpensesError) -> ExpenseSeries
+    /// Creates every occurrence due through `day` of the series `user` is in (oldest first),
+    /// each once; returns the expenses it created.
+    func createDueOccurrences(through day: Day, for user: UserID) async throws(ExpensesError) -> [Expense]
+}

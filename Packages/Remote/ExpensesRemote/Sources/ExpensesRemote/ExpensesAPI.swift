@@ -175,6 +175,8 @@ public enum ExpensesAPI {
                 APIProblem(.unprocessableContent, .invalidComment, error.message, details: .init(field: "/text", reason: problem.rawValue))
             case .commentNotFound(let id): APIProblem(.notFound, .commentNotFound, error.message, details: .init(commentId: id.rawValue))
             case .notYourComment: APIProblem(.forbidden, .notYourComment, error.message)
+            case .seriesNotFound: APIProblem(.notFound, .seriesNotFound, error.message)
+            case .invalidRepeat(let problem): APIProblem(.unprocessableContent, .invalidRepeat, error.message, details: .init(reason: problem.rawValue))
             case .beyondLimit(let currency): APIProblem(.conflict, .beyondLimit, error.message, details: .init(currency: currency.code))
             case .cannotMerge(let reason): APIProblem(.conflict, .cannotMerge, error.message, details: .init(reason: reason))
             case .notInGroup(let group): APIProblem(.notFound, .notInGroup, error.message, details: .init(groupId: group.rawValue))
@@ -199,6 +201,8 @@ public enum ExpensesAPI {
             case .invalidComment?: if let problem = details?.reason.flatMap(CommentProblem.init(rawValue:)) { return .invalidComment(problem) }
             case .commentNotFound?: return .commentNotFound(CommentID(rawValue: details?.commentId ?? ""))
             case .notYourComment?: return .notYourComment
+            case .seriesNotFound?: return .seriesNotFound(SeriesID(rawValue: ""))
+            case .invalidRepeat?: if let problem = details?.reason.flatMap(RecurrenceProblem.init(rawValue:)) { return .invalidRepeat(problem) }
             case .beyondLimit?: if let currency = details?.currency.flatMap({ Currency(code: $0) }) { return .beyondLimit(currency) }
             case .cannotMerge?: return .cannotMerge(details?.reason ?? failure.message)
             case .notInGroup?: return .notInGroup(GroupID(rawValue: details?.groupId ?? ""))

@@ -253,5 +253,38 @@ public enum ExpensesPostgresSchema {
             "CREATE INDEX expense_comment_thread ON expense_comment (expense_id, at, id)",
             "CREATE INDEX expense_comment_author ON expense_comment (author)",
         ]),
+        // Recurring expenses: each series keeps its first expense as the template, and each
+        // occurrence claims its day once (the primary key), whichever server gets there first.
+        PostgresMigration("expenses.postgres.v10.series", statements: [
+            """
+            CREATE TABLE expense_series (
+                id TEXT COLLATE "C" PRIMARY KEY,
+                created_by TEXT COLLATE "C" NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                template TEXT NOT NULL,
+                frequency TEXT COLLATE "C" NOT NULL,
+                start TEXT COLLATE "C" NOT NULL,
+                end_day TEXT COLLATE "C",
+                end_count INTEGER CHECK (end_count > 0),
+                version INTEGER NOT NULL CHECK (version > 0)
+            )
+            """,
+            """
+            CREATE TABLE series_person (
+                series_id TEXT COLLATE "C" NOT NULL REFERENCES expense_series(id) ON DELETE CASCADE,
+                user_id TEXT COLLATE "C" NOT NULL,
+                PRIMARY KEY (user_id, series_id)
+            )
+            """,
+            """
+            CREATE TABLE series_occurrence (
+                series_id TEXT COLLATE "C" NOT NULL REFERENCES expense_series(id) ON DELETE CASCADE,
+                day TEXT COLLATE "C" NOT NULL,
+                expense_id TEXT COLLATE "C" NOT NULL,
+                PRIMARY KEY (series_id, day)
+            )
+            """,
+            "CREATE INDEX series_occurrence_expense ON series_occurrence (expense_id)",
+        ]),
     ]
 }

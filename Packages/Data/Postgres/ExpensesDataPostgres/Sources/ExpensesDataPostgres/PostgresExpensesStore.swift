@@ -227,6 +227,76 @@ struct Transaction: ExpensesWriting {
     // MARK: - Payments
 
 
+    private static let seriesSelect = """
+        SELECT id, created_by, created_at, template, frequency, start, end_day, end_count, version,
+               (SELECT array_agg(user_id ORDER BY user_id) FROM series_person WHERE series_id = s.id)
+        FROM expense_series AS s
+        """
+
+    private static func seriesRecord(_ row: SQLRow) throws -> SeriesRecord {
+        SeriesRecord(
+            id: try row.text(0), createdBy: try row.text(1), createdAt: try row.real(2), template: try row.text(3), frequency: try row.text(4),
+            start: try row.text(5), endDay: try row.optionalText(6), endCount: try row.optionalInteger(7).map { Int(clamping: $0) },
+            people: try row.texts(9), version: Int(clamping: try row.integer(8))
+        )
+    }
+
+    func series(id: String) throws -> SeriesRecord? {
+        try db.row("\(Self.seriesSelect) WHERE s.id = $1", [id]).map(Self.seriesRecord)
+    }
+
+    func series(of user: String) throws -> [SeriesRecord] {
+        try db.rows(
+            "\(Self.seriesSelect) WHERE s.id IN (SELECT series_id FROM series_person WHERE user_id = $1) ORDER BY s.created_at, s.id", [user]
+        ).map(Self.seriesRecord)
+    }
+
+    func seriesRunning(on day: String) throws -> [SeriesRecord] {
+        try db.rows("\(Self.seriesSelect) WHERE s.end_day IS NULL OR s.end_day >= $1 ORDER BY s.created_at, s.id", [day]).map(Self.seriesRecord)
+    }
+
+    func occurrence(ofExpense id: String) throws -> (series: String, day: String)? {
+        try db.row("SELECT series_id, day FROM series_occurrence WHERE expense_id = $1", [id]).map { (try $0.text(0), try $0.text(1)) }
+    }
+
+    func lastOccurrence(ofSeries id: String) throws -> String? {
+        try db.row("SELECT max(day) FROM series_occurrence WHERE series_id = $1", [id]).flatMap { try $0.optionalText(0) }
+    }
+
+    func insert(_ series: SeriesRecord) throws {
+        try db.execute(
+            """
+            INSERT INTO expense_series (id, created_by, created_at, template, frequency, start, end_day, end_count, version)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            """,
+            [series.id, series.createdBy, series.createdAt, series.template, series.frequency, series.start, series.endDay, series.endCount, series.version]
+        )
+        try insertPeople(of: series)
+    }
+
+    func update(_ series: SeriesRecord) throws {
+        try db.execute(
+            "UPDATE expense_series SET template = $1, frequency = $2, end_day = $3, end_count = $4, version = $5 WHERE id = $6",
+            [series.template, series.frequency, series.endDay, series.endCount, series.version, series.id]
+        )
+        try db.execute("DELETE FROM series_person WHERE series_id = $1", [series.id])
+        try insertPeople(of: series)
+    }
+
+    private func insertPeople(of series: SeriesRecord) throws {
+        for person in Set(series.people) {
+            try db.execute("INSERT INTO series_person (series_id, user_id) VALUES ($1, $2)", [series.id, person])
+        }
+    }
+
+    func claimOccurrence(series: String, day: String, expense: String) throws -> Bool {
+        // A server that claims the same day at once waits for the other's transaction, then
+        // finds the day taken.
+        try db.execute(
+            "INSERT INTO series_occurrence (series_id, day, expense_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [series, day, expense]
+        ) > 0
+    }
+
     func comments(onExpense id: String) throws -> [CommentRecord] {
         try db.rows("SELECT id, expense_id, author, at, text FROM expense_comment WHERE expense_id = $1 ORDER BY at, id", [id]).map { row in
             CommentRecord(id: try row.text(0), expense: try row.text(1), author: try row.text(2), at: try row.real(3), text: try row.text(4))
@@ -507,6 +577,16 @@ struct Transaction: ExpensesWriting {
             "UPDATE settlement_leg SET debtor = $2 WHERE debtor = $1",
             "UPDATE activity SET actor = $2 WHERE actor = $1",
             "UPDATE expense_comment SET author = $2 WHERE author = $1",
+            "UPDATE expense_series SET created_by = $2 WHERE created_by = $1",
+            """
+            UPDATE expense_series SET template = replace(template, '"' || $1 || '"', '"' || $2 || '"')
+            WHERE id IN (SELECT series_id FROM series_person WHERE user_id = $1)
+            """,
+            """
+            INSERT INTO series_person (series_id, user_id) SELECT series_id, $2 FROM series_person WHERE user_id = $1
+            ON CONFLICT DO NOTHING
+            """,
+            "DELETE FROM series_person WHERE user_id = $1",
             // The expenses kept whole in their changes name the account too (ids are quoted
             // strings in them, and never part of another).
             """

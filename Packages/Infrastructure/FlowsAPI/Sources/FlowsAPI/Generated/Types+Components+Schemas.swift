@@ -293,6 +293,8 @@ extension Components {
             case invalidComment = "invalid-comment"
             case commentNotFound = "comment-not-found"
             case notYourComment = "not-your-comment"
+            case seriesNotFound = "series-not-found"
+            case invalidRepeat = "invalid-repeat"
             case invalidDescription = "invalid-description"
             case invalidDescriptionControlCharacters = "invalid-description-control-characters"
             case invalidDescriptionInvisibleCharacters = "invalid-description-invisible-characters"
