@@ -123,6 +123,29 @@ struct AddExpenseFlowTests {
         #expect(expense.rule == .equal)
     }
 
+    @Test("a new expense made to repeat monthly is the first of a series on its day of the month; an edit offers no Repeats")
+    func repeats() async throws {
+        let (ada, bob) = try await fixture.adaAndBob()
+        let flow = start(ada, with: [bob], fixture)
+        await flow.fill(["description": "Rent", "amount": "900", "day": "2027-01-31"])
+        await flow.skipScreen()
+        await flow.choose("repeats", "monthly")
+        await flow.skipScreen()
+        await flow.tap("save")
+        guard case .added(let expense, _, _) = await flow.result(as: AddExpenseFlow.FlowResult.self) else {
+            Issue.record("not added")
+            return
+        }
+        let recurring = try #require(fixture.recurring)
+        let series = try #require(try await recurring.series(containing: expense.id, for: bob.id))
+        #expect(series.recurrence.frequency == .monthly(day: 31))
+        #expect(series.recurrence.start == expense.day)
+        #expect(try await recurring.series(of: ada.id, after: expense.day).map(\.next?.description) == ["2027-02-28"])
+
+        let editing = FlowTest { [fixture] router in AddExpenseFlow(user: ada.id, editing: expense, with: [bob], dependencies: fixture, router: router) }
+        #expect(await editing.expectScreen("add-expense")?.fields.contains { $0.id == "repeats" } == false)
+    }
+
     @Test("after people are picked again, what was chosen for each stays with that person, not with a row's place")
     func repickKeepsPeople() async throws {
         let (ada, _) = try await fixture.adaAndBob()

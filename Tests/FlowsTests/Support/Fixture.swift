@@ -31,6 +31,7 @@ struct Fixture: AppFlow.Dependencies {
     var groups: any GroupsService
     var preferences: any PreferencesService
     var rates: any RatesService = ECBRatesService()
+    var recurring: (any RecurringExpenses)? { expenses as? any RecurringExpenses }
     let files: any UserFiles = LocalUserFiles()
     /// The day forms start on: a Sunday.
     var today: Day { Fixture.sunday }

@@ -23,8 +23,11 @@ import Primitives
 ///   above, in the account's group named GROUP; each PERSON an email or a friend's name.
 /// - `given comment EMAIL DESCRIPTION TEXT`: the account comments TEXT on its newest expense
 ///   described DESCRIPTION.
+/// - `given repeat EMAIL DESCRIPTION weekly|monthly|yearly [until DAY]`: the account's newest
+///   expense described DESCRIPTION repeats from its day (monthly: on its day of the month), up
+///   to DAY if given.
 enum ScriptFixtures {
-    static let known = "account, signed-in, friends, request, blocked, claims, contact, expense, expenses, group, group-expense, comment"
+    static let known = "account, signed-in, friends, request, blocked, claims, contact, expense, expenses, group, group-expense, comment, repeat"
 
     static func prepare(_ container: AppContainer) -> ScriptRunner.Prepare {
         { words in
@@ -93,10 +96,21 @@ enum ScriptFixtures {
             try await addExpenses(count: 1, words: [words[1]] + Array(words.dropFirst(3)), numbered: false, group: group.id, in: container)
         case "comment":
             guard words.count == 4 else { throw FixtureError("write it as: given comment EMAIL DESCRIPTION TEXT") }
-            let user = try await account(words[1], in: container)
-            guard let expense = try await container.expenses.expenses(of: user.id, page: PageRequest(limit: 1_000)).first(where: { $0.description == words[2] })
-            else { throw FixtureError("\(user.displayName.value) is in no expense described \(words[2])") }
+            let (user, expense) = try await newest(words[2], of: words[1], in: container)
             _ = try await container.expenses.comment(words[3], on: expense.id, by: user.id)
+        case "repeat":
+            let last = words.count == 6 && words[4] == "until" ? try? Day(words[5]) : nil
+            guard words.count == 4 || last != nil, ["weekly", "monthly", "yearly"].contains(words[3]) else {
+                throw FixtureError("write it as: given repeat EMAIL DESCRIPTION weekly|monthly|yearly [until yyyy-MM-dd]")
+            }
+            guard let recurring = container.recurring else { throw FixtureError("this store keeps no repeating expenses") }
+            let (user, expense) = try await newest(words[2], of: words[1], in: container)
+            let frequency: Recurrence.Frequency = switch words[3] {
+            case "weekly": .weeks(1)
+            case "monthly": .monthly(day: expense.day.day)
+            default: .yearly
+            }
+            _ = try await recurring.repeatExpense(expense.id, every: frequency, until: last.map(Recurrence.End.on), by: user.id)
         default:
             throw FixtureError("unknown setup '\(words.joined(separator: " "))'; known: \(known)")
         }
@@ -120,6 +134,14 @@ enum ScriptFixtures {
             )
             _ = try await container.expenses.add(draft, by: payer.id)
         }
+    }
+
+    /// An account, and its newest expense described `description`.
+    private static func newest(_ description: String, of email: String, in container: AppContainer) async throws -> (User, Expense) {
+        let user = try await account(email, in: container)
+        guard let expense = try await container.expenses.expenses(of: user.id, page: PageRequest(limit: 1_000)).first(where: { $0.description == description })
+        else { throw FixtureError("\(user.displayName.value) is in no expense described \(description)") }
+        return (user, expense)
     }
 
     /// An account by its email.

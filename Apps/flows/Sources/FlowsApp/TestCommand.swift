@@ -197,6 +197,7 @@ public enum GoldenScripts {
             ["contact", "ada@example.com", "Sam Park", "sam@example.com"],
             ["expense", "bob@example.com", "Dinner", "24.00", "EUR", "2026-11-20", "ada@example.com"],
             ["comment", "bob@example.com", "Dinner", "The wine was 12.00 of it."],
+            ["repeat", "bob@example.com", "Dinner", "monthly"],
             ["expense", "ada@example.com", "Taxi", "10.00", "EUR", "2026-11-21", "cy@example.com"],
             ["comment", "ada@example.com", "Taxi", "Paid by card."],
             ["expense", "cy@example.com", "Museum", "12.00", "USD", "2026-11-21", "ada@example.com", "bob@example.com"],

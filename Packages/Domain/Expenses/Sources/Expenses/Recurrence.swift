@@ -171,9 +171,13 @@ public struct ExpenseSeries: Equatable, Sendable {
         self.version = version
     }
 
-    /// `every month on day 31`, `every 2 weeks`, `every day`, `every year`; then its end.
-    public var rhythm: String {
-        let every = switch recurrence.frequency {
+    /// `every month on its last day`, `every 2 weeks`, `every day`, `every year`; then its end
+    /// (`, until 2026-04-30`, `, 6 times in all`).
+    public var rhythm: String { every + ending }
+
+    /// How often: `every month on day 5`, `every 2 weeks`.
+    public var every: String {
+        switch recurrence.frequency {
         case .days(1): "every day"
         case .days(let n): "every \(n) days"
         case .weeks(1): "every week"
@@ -181,12 +185,15 @@ public struct ExpenseSeries: Equatable, Sendable {
         case .monthly(let day): day == 31 ? "every month on its last day" : "every month on day \(day)"
         case .yearly: "every year"
         }
-        let until = switch recurrence.end {
+    }
+
+    /// Where it ends, after a comma: `, until 2026-04-30`, `, 6 times in all`; empty for never.
+    public var ending: String {
+        switch recurrence.end {
         case nil: ""
         case .on(let last): ", until \(last)"
         case .after(let count): ", \(count) times in all"
         }
-        return every + until
     }
 }
 

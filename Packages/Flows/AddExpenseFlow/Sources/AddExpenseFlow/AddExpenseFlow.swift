@@ -42,6 +42,9 @@ public actor AddExpenseFlow: InventoriedFlow {
         var groups: any GroupsService { get }
         /// The day it is now in the user's time zone: where the form's day starts.
         var today: Day { get }
+        /// Where series of expenses are kept; nil where the app keeps none (then a new expense
+        /// offers no "Repeats").
+        var recurring: (any RecurringExpenses)? { get }
     }
 
     /// Every screen, action and message this flow can show, for coverage reports.
@@ -91,6 +94,7 @@ public actor AddExpenseFlow: InventoriedFlow {
         let usual = (try? await dependencies.preferences.preferences(of: user).defaultCurrency) ?? Preferences.standard.defaultCurrency
         let currency = group?.currency ?? usual
         var model = AddExpenseViewModel(user: user, with: with, currency: currency, today: dependencies.today)
+        model.canRepeat = dependencies.recurring != nil
         model.groupsLoaded((try? await dependencies.groups.groups(of: user, archived: false)) ?? [], chosen: editing?.group ?? group?.id)
         if let editing { model.opened(editing) }
         return await presenter.run(model.state) { action, view in
@@ -112,8 +116,15 @@ public actor AddExpenseFlow: InventoriedFlow {
                 }
             case .save:
                 guard let draft = model.check() else { break }
+                let frequency = model.frequency(from: draft.day)
                 let answer = await view.submit(&model) { [editing] _ throws(ExpensesError) -> Expense? in
-                    guard let editing else { return try await dependencies.expenses.add(draft, by: user) }
+                    guard let editing else {
+                        let added = try await dependencies.expenses.add(draft, by: user)
+                        // The expense is saved: a series that cannot be made now leaves it as
+                        // it is (its details offer no series), rather than have a retry add it twice.
+                        if let frequency { _ = try? await dependencies.recurring?.repeatExpense(added.id, every: frequency, until: nil, by: user) }
+                        return added
+                    }
                     do throws(ExpensesError) {
                         return try await dependencies.expenses.edit(editing, to: draft, by: user)
                     } catch {

@@ -20,6 +20,7 @@ struct AddExpenseView: View {
     static let save: ElementID = "save"
     static let people: ElementID = "people"
     static let group: ElementID = "group"
+    static let repeats: ElementID = "repeats"
 
     func screen(for state: AddExpenseViewState) -> Screen {
         let others = state.people.dropFirst().map(\.name)
@@ -50,6 +51,13 @@ struct AddExpenseView: View {
         if !state.groups.isEmpty {
             let options = [Choice(id: AddExpenseViewModel.noGroup, label: "No group")] + state.groups.map { Choice(id: $0.id, label: $0.name) }
             fields.append(Field(id: Self.group, label: "Group", input: .choice(options, selected: state.group), hint: "its members share it there", error: state.errors[Self.group]))
+        }
+        if state.canRepeat {
+            let options = AddExpenseViewModel.repeating.map { Choice(id: $0.id, label: $0.label) }
+            fields.append(Field(
+                id: Self.repeats, label: "Repeats", input: .choice(options, selected: ElementID(state.repeats)),
+                hint: "each time on its day, as an expense of its own"
+            ))
         }
 
         return Screen(

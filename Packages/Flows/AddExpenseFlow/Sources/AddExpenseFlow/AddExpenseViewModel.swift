@@ -42,6 +42,9 @@ struct AddExpenseViewState: Equatable, Sendable {
     var phase: Phase
     /// An expense being edited, not a new one.
     var isEditing = false
+    /// Whether it can be made to repeat (a new expense, where the app keeps series), and how.
+    var canRepeat = false
+    var repeats = AddExpenseViewModel.neverRepeats.rawValue
 
     static func == (left: Self, right: Self) -> Bool {
         left.people.map(\.id) == right.people.map(\.id) && left.people.map(\.name) == right.people.map(\.name)
@@ -51,7 +54,7 @@ struct AddExpenseViewState: Equatable, Sendable {
             && left.mode == right.mode && left.parts == right.parts && left.note == right.note
             && left.groups.map(\.id) == right.groups.map(\.id) && left.groups.map(\.name) == right.groups.map(\.name) && left.group == right.group
             && left.errors == right.errors && left.preview == right.preview && left.phase == right.phase
-            && left.isEditing == right.isEditing
+            && left.isEditing == right.isEditing && left.canRepeat == right.canRepeat && left.repeats == right.repeats
     }
 }
 
@@ -81,6 +84,8 @@ struct AddExpenseForm: Equatable, Sendable {
     var note = ""
     /// The group chosen (``AddExpenseViewModel/noGroup`` for none).
     var group = AddExpenseViewModel.noGroup
+    /// How it repeats (``AddExpenseViewModel/neverRepeats`` for not at all).
+    var repeats = AddExpenseViewModel.neverRepeats
     var errors: [ElementID: String] = [:]
     /// Each sharer's part as the answers stand, when they are complete.
     var preview: Split?
@@ -102,6 +107,23 @@ struct AddExpenseViewModel: SubmittingViewModel {
     static let you: ElementID = "you"
     /// The group choice that files it under none.
     static let noGroup: ElementID = "none"
+    /// The ways a new expense can repeat, the first being not at all.
+    static let neverRepeats: ElementID = "never"
+    static let repeating: [(id: ElementID, label: String)] = [
+        (neverRepeats, "Does not repeat"), ("weekly", "Every week"), ("monthly", "Every month, on its day"), ("yearly", "Every year"),
+    ]
+    /// Whether the app keeps series: a new expense offers to repeat.
+    var canRepeat = false
+
+    /// How the expense repeats from `day`, the day it was saved for; nil for not at all.
+    func frequency(from day: Day) -> Recurrence.Frequency? {
+        switch form.repeats {
+        case "weekly": .weeks(1)
+        case "monthly": .monthly(day: day.day)
+        case "yearly": .yearly
+        default: nil
+        }
+    }
 
     static var examples: [AddExpenseViewState] {
         formExamples.map(\.state)
@@ -310,6 +332,9 @@ struct AddExpenseViewModel: SubmittingViewModel {
             guard let choice = options.first, choice == Self.noGroup || groups.contains(where: { $0.id == choice }) else { return }
             form.group = choice
             form.errors[AddExpenseView.group] = nil
+        case AddExpenseView.repeats:
+            guard let choice = options.first, Self.repeating.contains(where: { $0.id == choice }) else { return }
+            form.repeats = choice
         case AddExpenseView.youShare:
             form.youShare = options.first != .no
             form.errors[AddExpenseView.parts] = nil
@@ -546,7 +571,7 @@ struct AddExpenseViewModel: SubmittingViewModel {
             category: form.category.rawValue, categories: Category.allCases.map(\.rawValue), youShare: form.youShare, payers: form.payers,
             paid: paid, sharers: form.sharers.count, mode: form.mode.rawValue, parts: parts, note: form.note,
             groups: groups.map { (id: $0.id, name: $0.group.name) }, group: form.group, errors: form.errors,
-            preview: previewLines, phase: form.phase, isEditing: isEditing
+            preview: previewLines, phase: form.phase, isEditing: isEditing, canRepeat: canRepeat && !isEditing, repeats: form.repeats.rawValue
         )
     }
 

@@ -66,6 +66,9 @@ public actor AuthenticatedFlow: InventoriedFlow {
 
     public func perform() async -> FlowResult {
         await dependencies.themes.follow(user.id)
+        // Repeating expenses due by today are made now, each once (another process making them
+        // at the same moment makes none twice); one that cannot be made now is made next time.
+        _ = try? await dependencies.recurring?.createDueOccurrences(through: dependencies.today, for: user.id)
         // The home opens on the Expenses tab, saying what signing in found; back from it, the
         // home shows its tabs.
         _ = await expenses(saying: user.emailVerified ? await claimContacts() : Self.unverifiedNotice(user))

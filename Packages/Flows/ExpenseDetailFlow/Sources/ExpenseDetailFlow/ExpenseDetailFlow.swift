@@ -135,6 +135,16 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                     await loadComments(of: current.expense.id, into: &model)
                     model.said("Your comment was deleted.")
                 }
+            case .stopRepeating:
+                guard let series = model.shownSeries, let recurring = dependencies.recurring else { break }
+                let today = dependencies.today
+                let stopped = await view.submit(&model) { _ throws(ExpensesError) in
+                    try await recurring.stopSeries(series.id, after: today, by: user)
+                }
+                if let stopped {
+                    model.showSeries(stopped, today: today)
+                    model.said("It no longer repeats: nothing is made after \(today). Those made stay.")
+                }
             case .back:
                 if [.confirmDelete, .history, .confirmDeleteComment].contains(model.state.step) {
                     model.backToDetail()
@@ -167,6 +177,9 @@ public actor ExpenseDetailFlow: InventoriedFlow {
             friends.sort { (order.firstIndex(of: $0.id) ?? .max) < (order.firstIndex(of: $1.id) ?? .max) }
             let names = Dictionary(friends.map { ($0.id, $0.name.value) }, uniquingKeysWith: { first, _ in first })
             model.show(expense, names: names)
+            if let recurring = dependencies.recurring {
+                model.showSeries(try? await recurring.series(containing: id, for: user), today: dependencies.today)
+            }
             await loadComments(of: id, into: &model)
             return (expense, friends, names)
         } catch {

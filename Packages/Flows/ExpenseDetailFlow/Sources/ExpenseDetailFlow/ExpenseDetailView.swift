@@ -15,6 +15,7 @@ struct ExpenseDetailView: View {
     static let addComment: ElementID = "add-comment"
     static let myComment: ElementID = "my-comment"
     static let confirmDeleteComment: ElementID = "confirm-delete-comment"
+    static let stopRepeating: ElementID = "stop-repeating"
 
     func screen(for state: ExpenseDetailViewState) -> Screen {
         let status = state.phase.status(busy: "Working") ?? state.notice.map(ScreenStatus.notice)
@@ -42,13 +43,15 @@ struct ExpenseDetailView: View {
             if !state.ownComments.isEmpty {
                 fields.append(Field(id: Self.myComment, label: "Delete a comment of yours", input: .choice(state.ownComments, selected: nil)))
             }
+            var actions = [
+                Action(id: Self.addComment, label: "Add the comment"), Action(id: Self.edit, label: "Edit"), Action(id: Self.delete, label: "Delete"),
+                Action(id: Self.history, label: "History"),
+            ]
+            if state.seriesRuns { actions.append(Action(id: Self.stopRepeating, label: "Stop repeating (those made stay)")) }
             return Screen(
-                id: Self.screenID, title: state.title, text: state.lines + state.comments,
+                id: Self.screenID, title: state.title, text: state.lines + (state.series.map { [$0] } ?? []) + state.comments,
                 fields: fields,
-                actions: [
-                    Action(id: Self.addComment, label: "Add the comment"), Action(id: Self.edit, label: "Edit"), Action(id: Self.delete, label: "Delete"),
-                    Action(id: Self.history, label: "History"), .back,
-                ],
+                actions: actions + [.back],
                 status: status, browses: true
             )
         case .confirmDeleteComment:

@@ -15,6 +15,7 @@ enum ExpenseDetailAction: ViewAction {
     case addComment
     case myCommentChosen(ElementID)
     case confirmDeleteComment
+    case stopRepeating
     case back
 
     static func action(for event: UserEvent) -> Self? {
@@ -31,6 +32,7 @@ enum ExpenseDetailAction: ViewAction {
         case .tap(ScreenView.addComment): .addComment
         case .choose(ScreenView.myComment, let ids): ids.first.map(Self.myCommentChosen)
         case .tap(ScreenView.confirmDeleteComment): .confirmDeleteComment
+        case .tap(ScreenView.stopRepeating): .stopRepeating
         case .tap(.back), .back, .cancel: .back
         default: nil
         }

@@ -38,6 +38,9 @@ struct ExpenseDetailViewState: Equatable, Sendable {
     var commentError: String?
     /// The comment asked about before it is deleted, in words.
     var deleting: String?
+    /// The series it is an occurrence of, in words, and whether it still runs (can be stopped).
+    var series: String?
+    var seriesRuns = false
 }
 
 /// Turns an expense and the names of its people into sentences.
@@ -109,6 +112,11 @@ struct ExpenseDetailViewModel: SubmittingViewModel {
         var none = shown
         none.showComments([], names: [:], timeZone: .gmt)
         states.append(none.state)
+        if let monthly = try? Recurrence(start: day, frequency: .monthly(day: 22)) {
+            var repeating = shown
+            repeating.showSeries(ExpenseSeries(id: SeriesID(rawValue: "s"), template: expense.draft, recurrence: monthly, createdBy: me, version: 1), today: day)
+            states.append(repeating.state)
+        }
         return states
     }
 
@@ -251,6 +259,24 @@ struct ExpenseDetailViewModel: SubmittingViewModel {
         }
         if new.note != old.note { lines.append("the note") }
         return lines
+    }
+
+    // MARK: Series
+
+    /// The series the expense is an occurrence of, with the next day it falls on after `today`.
+    private(set) var shownSeries: ExpenseSeries?
+
+    mutating func showSeries(_ series: ExpenseSeries?, today: Day) {
+        shownSeries = series
+        state.phase = .idle
+        guard let series else {
+            state.series = nil
+            state.seriesRuns = false
+            return
+        }
+        let next = series.recurrence.next(after: today)?.day
+        state.series = "Repeats \(series.every) from \(series.recurrence.start)\(series.ending)" + (next.map { "; next on \($0)." } ?? "; it has ended.")
+        state.seriesRuns = next != nil
     }
 
     // MARK: Comments

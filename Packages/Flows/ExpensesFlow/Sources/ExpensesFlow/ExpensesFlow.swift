@@ -148,6 +148,9 @@ public actor ExpensesFlow: InventoriedFlow {
             model.recent(try await dependencies.expenses.expenses(of: user, page: PageRequest(limit: ExpensesViewModel.pageSize)))
             model.payments(payments)
             model.deleted(try await dependencies.expenses.deletedExpenses(of: user, page: PageRequest(limit: 5)))
+            if let recurring = dependencies.recurring {
+                model.comingUp(try await recurring.series(of: user, after: dependencies.today))
+            }
         } catch {
             model.failed(error)
         }

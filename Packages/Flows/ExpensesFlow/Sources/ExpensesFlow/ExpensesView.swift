@@ -42,6 +42,7 @@ struct ExpensesView: View {
         if state.isLoaded {
             text = ["Balances:"] + (state.balances.isEmpty ? ["You are settled up with everyone."] : state.balances)
             if !state.suggestions.isEmpty { text += ["Payments that would settle you up:"] + state.suggestions }
+            if !state.comingUp.isEmpty { text += ["Coming up (repeating expenses):"] + state.comingUp }
             if state.activity.isEmpty {
                 text.append(state.page == 0 ? "No activity yet: add an expense." : "No older activity.")
             } else {

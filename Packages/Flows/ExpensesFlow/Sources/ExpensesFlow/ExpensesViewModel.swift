@@ -10,6 +10,8 @@ struct ExpensesViewState: Equatable, Sendable {
     /// Each balance line in its tone: owed to the user, or owed by them.
     var tones: [TonedPhrase] = []
     var suggestions: [String] = []
+    /// The next occurrence of each repeating expense: `2027-01-31 Rent, 900.00 EUR (every month on its last day)`.
+    var comingUp: [String] = []
     var activity: [String] = []
     /// The user's newest expenses, to open.
     var recent: [Choice] = []
@@ -142,6 +144,15 @@ struct ExpensesViewModel: ViewModel {
         let ids = ElementID.readable(for: expenses.map(\.description))
         openable = Dictionary(zip(ids, expenses.map(\.id)), uniquingKeysWith: { first, _ in first })
         state.recent = zip(ids, expenses).map { Choice(id: $0, label: "\($1.day) \($1.summary)") }
+    }
+
+    /// The next occurrence of each series still running, soonest first.
+    mutating func comingUp(_ upcoming: [UpcomingOccurrence]) {
+        state.comingUp = upcoming.compactMap { item -> (Day, String)? in
+            guard let next = item.next else { return nil }
+            let template = item.series.template
+            return (next, "\(next) \(template.description), \(template.amount) (\(item.series.rhythm))")
+        }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     /// The newest payments, offered to take back: `2027-01-15 Cy Young paid you 30.00 EUR`.
