@@ -143,3 +143,44 @@ struct BrowsingTests {
         #expect(form.status == 2 && form.stderr.contains("pass --set"), "\(form.stderr)")
     }
 }
+
+/// Repeating expenses made when due by separate processes on one store.
+@Suite("Repeating expenses across processes")
+struct RepeatingAcrossProcessesTests {
+    let flows: FlowsProcess
+
+    init() throws {
+        flows = try FlowsProcess()
+    }
+
+    @Test("four processes reading at once each make what is due, and together they make each occurrence once")
+    func exactlyOnce() async throws {
+        defer { flows.removeHome() }
+        let signUp = try await flows.run(["run", "SignUp", "--no-input", "--set", "email=ada@example.com", "--set", "display-name=Ada Lovelace", "--set", "password=correct horse"])
+        #expect(signUp.status == 0, "\(signUp.stderr)")
+        // A weekly expense from 30 weeks back: 30 more are due by today.
+        let today = Date()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let start = try #require(calendar.date(byAdding: .day, value: -7 * 30, to: today))
+        let parts = calendar.dateComponents([.year, .month, .day], from: start)
+        let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        let added = try await flows.run([
+            "run", "AddExpense", "--no-input", "--set", "description=Gym", "--set", "amount=30.00", "--set", "day=\(day)", "--set", "repeats=weekly",
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        let outcomes = try await withThrowingTaskGroup(of: FlowsProcess.Outcome.self) { group in
+            for _ in 0..<4 { group.addTask { try await flows.run(["expenses", "--json"]) } }
+            var all: [FlowsProcess.Outcome] = []
+            for try await outcome in group { all.append(outcome) }
+            return all
+        }
+        #expect(outcomes.allSatisfy { $0.status == 0 }, "\(outcomes.map(\.stderr))")
+        let listed = try await flows.run(["expenses", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        let expenses = try #require(object["expenses"] as? [[String: Any]])
+        let days = expenses.compactMap { $0["day"] as? String }
+        #expect(expenses.count == 31, "\(days)")
+        #expect(Set(days).count == days.count, "a day twice: \(days.sorted())")
+    }
+}

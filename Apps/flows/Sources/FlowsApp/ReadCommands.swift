@@ -62,7 +62,11 @@ struct Reader {
             throw Self.failed(error.message)
         }
         switch session {
-        case .signedIn(let user): return Reader(container: container, user: user)
+        case .signedIn(let user):
+            // What is read includes the repeating expenses due by today, made now if no other
+            // process has (each is made once); one that cannot be made now is made next time.
+            _ = try? await container.recurring?.createDueOccurrences(through: container.today, for: user.id)
+            return Reader(container: container, user: user)
         case .signedOut: throw Self.failed("nobody is signed in here: run `flows run SignIn` first")
         case .expired: throw Self.failed(StoredSession.expiredNotice)
         }

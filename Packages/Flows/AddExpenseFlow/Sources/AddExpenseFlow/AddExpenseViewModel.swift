@@ -147,6 +147,11 @@ struct AddExpenseViewModel: SubmittingViewModel {
             split.typed(.cell("someone", of: AddExpenseView.parts), "x", isFinal: true)
             states.append(split)
         }
+        // Where the app keeps series, a new expense may repeat.
+        var repeating = form
+        repeating.canRepeat = true
+        repeating.chose(AddExpenseView.repeats, ["monthly"])
+        states.append(repeating)
         var paying = form
         paying.chose(AddExpenseView.paidBy, ["you", "someone"])
         paying.typed(.cell("someone", of: AddExpenseView.paid), "7", isFinal: true)
