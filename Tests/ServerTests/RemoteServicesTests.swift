@@ -124,6 +124,20 @@ struct RemoteServicesTests {
             }
             try await bob.container.expenses.undoSettlement(conversion.id, by: bob.user.id)
 
+            // A series over HTTP: made, listed with its next day, refused out of range, stopped.
+            let series = try #require(ada.container.recurring)
+            let bobs = try #require(bob.container.recurring)
+            let weekly = try await series.repeatExpense(added.id, every: .weeks(1), until: nil, by: ada.user.id)
+            #expect(try await bobs.series(containing: added.id, for: bob.user.id) == weekly)
+            let seen = try await bobs.series(of: bob.user.id, after: try Day("2026-11-20"))
+            #expect(seen == [UpcomingOccurrence(series: weekly, next: try Day("2026-11-27"))])
+            await #expect(throws: ExpensesError.invalidRepeat(.interval)) {
+                try await series.repeatExpense(added.id, every: .days(0), until: nil, by: ada.user.id)
+            }
+            let stopped = try await series.stopSeries(weekly.id, after: try Day("2026-11-20"), by: ada.user.id)
+            #expect(stopped.recurrence.end == .on(try Day("2026-11-20")))
+            #expect(try await series.createDueOccurrences(through: try Day("2026-12-31"), for: ada.user.id).isEmpty)
+
             // A thread over HTTP: each refusal comes back as the domain's own.
             let question = try await bob.container.expenses.comment("Was it 25 or 52?", on: added.id, by: bob.user.id)
             #expect(try await expenses.comments(on: added.id, for: ada.user.id) == [question])

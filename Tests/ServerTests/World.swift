@@ -6,8 +6,8 @@ import Testing
 /// change what.
 ///
 /// Ada and Bob are friends. Ada has a contact, Sam. Ada paid a dinner of 90.00 EUR among the
-/// three of them, and Bob commented on it; Bob paid a taxi they shared, which Ada deleted; Bob
-/// paid Ada back 10.00 EUR.
+/// three of them, and Bob commented on it; it repeats monthly. Bob paid a taxi they shared,
+/// which Ada deleted; Bob paid Ada back 10.00 EUR.
 /// Cy is a stranger to all of them; Dee was Ada's friend and was removed. Ada, Bob and Sam
 /// are in Ada's group "Trip", which has nothing in it yet.
 struct World: Sendable {
@@ -21,6 +21,8 @@ struct World: Sendable {
     let dinner: Components.Schemas.Expense
     /// Bob's, on the dinner.
     let comment: Components.Schemas.Comment
+    /// The dinner, repeating monthly.
+    let series: Components.Schemas.ExpenseSeries
     /// Deleted by Ada.
     let taxi: Components.Schemas.Expense
     /// Bob paid Ada.
@@ -40,6 +42,8 @@ struct World: Sendable {
         else { throw ServerTestError("Sam is a contact") }
         let dinner = try await ada.client.addExpense(body: .json(.dinner(9_000, paidBy: ada.id, among: [ada.id, bob.id, sam.id]))).created.body.json
         let comment = try await bob.client.addComment(path: .init(expenseId: dinner.id), body: .json(.init(text: "Was it 90 or 96?"))).created.body.json
+        let series = try await ada.client.repeatExpense(path: .init(expenseId: dinner.id), body: .json(.init(frequency: .init(kind: .monthly, day: 20))))
+            .created.body.json
         let taxi = try await bob.client.addExpense(body: .json(.dinner(2_000, paidBy: bob.id, among: [ada.id, bob.id], description: "Taxi")))
             .created.body.json
         _ = try await ada.client.deleteExpense(path: .init(expenseId: taxi.id), headers: .init(ifMatch: #""\#(taxi.version)""#)).noContent
@@ -50,7 +54,8 @@ struct World: Sendable {
             body: .json(.init(name: "Trip", kind: .trip, currency: "EUR", simplifyDebts: true, members: [bob.id, sam.id]))
         ).created.body.json
         return World(
-            server: server, ada: ada, bob: bob, cy: cy, dee: dee, sam: sam.id, dinner: dinner, comment: comment, taxi: taxi, payment: payment, trip: trip
+            server: server, ada: ada, bob: bob, cy: cy, dee: dee, sam: sam.id, dinner: dinner, comment: comment, series: series, taxi: taxi,
+            payment: payment, trip: trip
         )
     }
 
@@ -66,6 +71,7 @@ struct World: Sendable {
             "/me", "/me/avatar", "/preferences", "/friends", "/expenses?limit=1000", "/deleted-expenses?limit=1000",
             "/settlements?limit=1000", "/balances", "/suggested-payments?currency=EUR", "/activity?limit=1000", "/reports/spending",
             "/currencies", "/people/recent", "/friend-requests", "/groups", "/groups?archived=true", "/group-balances",
+            "/series?after=2026-11-22",
         ]
         var seen: [String: String] = [:]
         for path in paths {
@@ -77,7 +83,7 @@ struct World: Sendable {
     }
 
     /// The ids a stranger must never be shown: the expenses and the payment, and Sam.
-    var privateIDs: [String] { [dinner.id, taxi.id, payment.id, sam, trip.id, comment.id] }
+    var privateIDs: [String] { [dinner.id, taxi.id, payment.id, sam, trip.id, comment.id, series.id] }
 }
 
 /// One operation of the contract as a test calls it: a plausible valid request.
@@ -102,7 +108,7 @@ struct Call: Sendable {
     func path(in world: World) -> String {
         var path = template
         let defaults = ["userId": "$bob", "friendId": "$bob", "personId": "$bob", "contactId": "$sam", "expenseId": "$dinner", "settlementId": "$payment", "groupId": "$trip",
-            "commentId": "$comment",
+            "commentId": "$comment", "seriesId": "$series",
         ]
         for (name, value) in defaults.merging(parameters, uniquingKeysWith: { $1 }) {
             path = path.replacingOccurrences(of: "{\(name)}", with: world.fill(value))
@@ -121,7 +127,7 @@ extension World {
         // Longest names first: `$adaCode` before `$ada`.
         let values = [
             ("$dinnerVersion", String(dinner.version)), ("$adaCode", ada.user.friendCode), ("$ada", ada.id), ("$bob", bob.id), ("$sam", sam), ("$dinner", dinner.id), ("$taxi", taxi.id),
-            ("$payment", payment.id), ("$trip", trip.id), ("$comment", comment.id), ("$unique", UUID().uuidString.lowercased().prefix(12).description),
+            ("$payment", payment.id), ("$trip", trip.id), ("$comment", comment.id), ("$series", series.id), ("$unique", UUID().uuidString.lowercased().prefix(12).description),
         ]
         return values.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
     }
@@ -196,6 +202,15 @@ let contractCalls: [Call] = {
             body: #"{"counterparty":"$bob","balance":{"minorUnits":500,"currency":"EUR"},"rate":{"base":"EUR","quote":"JPY","rate":"162.51"},"source":"agreed","day":"2026-11-22"}"#
         ),
         Call(id: "undoSettlement", method: "DELETE", template: "/settlements/{settlementId}"),
+        Call(
+            id: "repeatExpense", method: "POST", template: "/expenses/{expenseId}/series", body: #"{"frequency":{"kind":"weeks","every":2},"endCount":5}"#,
+            optionalKeys: ["endDay", "endCount"]
+        ),
+        Call(id: "getExpenseSeries", method: "GET", template: "/expenses/{expenseId}/series"),
+        Call(id: "listSeries", method: "GET", template: "/series", query: "after=2026-11-22"),
+        Call(id: "createDueOccurrences", method: "POST", template: "/series/due", body: #"{"through":"2026-11-22"}"#),
+        Call(id: "editSeries", method: "PUT", template: "/series/{seriesId}", body: draft, optionalKeys: ["note"]),
+        Call(id: "stopSeries", method: "POST", template: "/series/{seriesId}/stop", body: #"{"after":"2026-12-31"}"#),
         Call(id: "listComments", method: "GET", template: "/expenses/{expenseId}/comments"),
         Call(id: "addComment", method: "POST", template: "/expenses/{expenseId}/comments", body: #"{"text":"Was it 30 or 36?"}"#),
         Call(id: "deleteComment", method: "DELETE", template: "/expenses/{expenseId}/comments/{commentId}"),

@@ -1,3 +1,4 @@
+import Expenses
 import FlowsAPI
 import Accounts
 import Foundation
@@ -160,6 +161,8 @@ public enum FlowsServer {
         try endpoints.groups(services.groups)
         try endpoints.preferences(services.preferences)
         try endpoints.expenses(services.expenses)
+        // The server's expenses keep series; the contract serves them from the same service.
+        if let recurring = services.expenses as? any RecurringExpenses { try endpoints.series(recurring) }
         try endpoints.health(services)
         return Application(
             router: router,

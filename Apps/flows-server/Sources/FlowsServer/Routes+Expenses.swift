@@ -53,3 +53,15 @@ extension EndpointRoutes {
         try serve(ExpensesAPI.getGroupTotals) { group, user in try await expenses.totals(in: group, for: user) }
     }
 }
+
+extension EndpointRoutes {
+    /// Repeating expenses' operations (``ExpensesAPI``), each one call of the service.
+    func series(_ recurring: any RecurringExpenses) throws {
+        try serve(ExpensesAPI.repeatExpense) { input, user in try await recurring.repeatExpense(input.0, every: input.1.frequency, until: input.1.end, by: user) }
+        try serve(ExpensesAPI.getExpenseSeries) { id, user in try await recurring.series(containing: id, for: user) }
+        try serve(ExpensesAPI.listSeries) { day, user in try await recurring.series(of: user, after: day) }
+        try serve(ExpensesAPI.createDueOccurrences) { day, user in try await recurring.createDueOccurrences(through: day, for: user) }
+        try serve(ExpensesAPI.editSeries) { input, user in try await recurring.editSeries(input.0, to: input.1, by: user) }
+        try serve(ExpensesAPI.stopSeries) { input, user in try await recurring.stopSeries(input.0, after: input.1, by: user) }
+    }
+}

@@ -32,7 +32,7 @@ public struct AppContainer: AppFlow.Dependencies {
     public let preferences: any PreferencesService
     /// The ECB's reference rates: those shipped, or a newer table kept with the store.
     public let rates: any RatesService
-    /// Series of recurring expenses: kept by the embedded store's service; none through a server yet.
+    /// Series of repeating expenses: the embedded store's service, or the server's through the contract.
     public var recurring: (any RecurringExpenses)? { expenses as? any RecurringExpenses }
     /// Colours the screens with the signed-in user's theme once the launcher attaches a renderer.
     public let terminalThemes: TerminalThemeManager

@@ -18,14 +18,14 @@ extension LiveExpensesService: RecurringExpenses {
                 guard let stored = try db.expense(id: id.rawValue) else { throw ExpensesError.notFound(id) }
                 let expense = try stored.expense()
                 guard expense.people.contains(user) else { throw ExpensesError.notFound(id) }
-                guard try db.occurrence(ofExpense: id.rawValue) == nil else {
-                    throw ExpensesError.invalidSettlement("This expense repeats already: change or stop its series instead.")
-                }
                 let recurrence: Recurrence
                 do throws(RecurrenceProblem) {
                     recurrence = try Recurrence(start: expense.day, frequency: frequency, end: end)
                 } catch {
                     throw ExpensesError.invalidRepeat(error)
+                }
+                guard try db.occurrence(ofExpense: id.rawValue) == nil else {
+                    throw ExpensesError.invalidSettlement("This expense repeats already: change or stop its series instead.")
                 }
                 // The first occurrence is the expense itself, on its own day.
                 let series = ExpenseSeries(id: seriesID, template: expense.draft, recurrence: recurrence, createdBy: user, version: 1)

@@ -48,6 +48,40 @@ public enum ExpensesAPI {
         request: .path("expenseId", Wire.expenseID, "commentId", Wire.commentID), response: .none, problems: problems
     )
 
+    public static let repeatExpense = Call<(ExpenseID, Repeating), ExpenseSeries>(
+        "repeatExpense", .post, "/expenses/{expenseId}/series", status: .created,
+        request: .path("expenseId", Wire.expenseID, body: Wire.repeating), response: .json(Wire.series), problems: problems
+    )
+    public static let getExpenseSeries = Call<ExpenseID, ExpenseSeries?>(
+        "getExpenseSeries", .get, "/expenses/{expenseId}/series", request: .path("expenseId", Wire.expenseID), response: .json(Wire.seriesAnswer),
+        problems: problems
+    )
+    public static let listSeries = Call<Day, [UpcomingOccurrence]>(
+        "listSeries", .get, "/series", request: .query(Wire.afterDay), response: .json(Wire.upcoming), problems: problems
+    )
+    public static let createDueOccurrences = Call<Day, [Expense]>(
+        "createDueOccurrences", .post, "/series/due", request: .body(Wire.due), response: .json(Wire.expenseList), problems: problems
+    )
+    public static let editSeries = Call<(SeriesID, ExpenseDraft), ExpenseSeries>(
+        "editSeries", .put, "/series/{seriesId}", request: .path("seriesId", Wire.seriesID, body: Wire.draft), response: .json(Wire.series),
+        problems: problems
+    )
+    public static let stopSeries = Call<(SeriesID, Day), ExpenseSeries>(
+        "stopSeries", .post, "/series/{seriesId}/stop", request: .path("seriesId", Wire.seriesID, body: Wire.stopping), response: .json(Wire.series),
+        problems: problems
+    )
+
+    /// How an expense is to repeat, as the contract takes it.
+    public struct Repeating: Sendable {
+        public let frequency: Recurrence.Frequency
+        public let end: Recurrence.End?
+
+        public init(frequency: Recurrence.Frequency, end: Recurrence.End?) {
+            self.frequency = frequency
+            self.end = end
+        }
+    }
+
     /// A change that does not say which version it was made from.
     static let versionRequired = APIProblem(
         .preconditionRequired, .versionRequired, "Say which version of the expense the change was made from: If-Match: \"3\"."

@@ -9,24 +9,141 @@ import PrimitivesRemote
 
 extension Wire {
     /// An expense's or payment's id: a lower-case UUID.
-    static var expenseID: WireValue<ExpenseID, String> {
+    static var expenseID: WireValue<ExpenseID, String> { uuid("an id", ExpenseID.init(rawValue:), \.rawValue) }
+
+    static var commentID: WireValue<CommentID, String> { uuid("a comment's id", CommentID.init(rawValue:), \.rawValue) }
+
+    /// An identifier written as a lower-case UUID; `what` names it in a refusal.
+    private static func uuid<ID>(_ what: String, _ make: @escaping @Sendable (String) -> ID, _ text: @escaping @Sendable (ID) -> String) -> WireValue<ID, String> {
         WireValue(
-            read: { text, field throws(APIProblem) in
-                guard WireText.isUUID(text) else { throw .invalidRequest("\(field) is not an id (a lower-case UUID).", field: field) }
-                return ExpenseID(rawValue: text)
+            read: { wire, field throws(APIProblem) in
+                guard WireText.isUUID(wire) else { throw .invalidRequest("\(field) is not \(what) (a lower-case UUID).", field: field) }
+                return make(wire)
             },
-            write: { $0.rawValue }
+            write: text
         )
     }
 
-    static var commentID: WireValue<CommentID, String> {
+    static var seriesID: WireValue<SeriesID, String> { uuid("a series' id", SeriesID.init(rawValue:), \.rawValue) }
+
+    static var frequency: WireValue<Recurrence.Frequency, Components.Schemas.SeriesFrequency> {
         WireValue(
-            read: { text, field throws(APIProblem) in
-                guard WireText.isUUID(text) else { throw .invalidRequest("\(field) is not a comment's id (a lower-case UUID).", field: field) }
-                return CommentID(rawValue: text)
+            read: { wire, field throws(APIProblem) in
+                switch wire.kind {
+                case .days, .weeks:
+                    guard let every = wire.every else { throw .invalidRequest("\(field)/every says every how many.", field: "\(field)/every") }
+                    return wire.kind == .days ? .days(every) : .weeks(every)
+                case .monthly:
+                    guard let day = wire.day else { throw .invalidRequest("\(field)/day says which day of the month.", field: "\(field)/day") }
+                    return .monthly(day: day)
+                case .yearly:
+                    return .yearly
+                }
             },
-            write: { $0.rawValue }
+            write: { frequency in
+                switch frequency {
+                case .days(let n): .init(kind: .days, every: n)
+                case .weeks(let n): .init(kind: .weeks, every: n)
+                case .monthly(let day): .init(kind: .monthly, day: day)
+                case .yearly: .init(kind: .yearly)
+                }
+            }
         )
+    }
+
+    /// A series' end, from its two optional fields (a day wins over a count).
+    static func end(day wire: String?, count: Int?, _ field: String) throws(APIProblem) -> Recurrence.End? {
+        if let wire { return .on(try day.read(wire, "\(field)/endDay")) }
+        return count.map { .after(count: $0) }
+    }
+
+    static var repeating: WireValue<ExpensesAPI.Repeating, Components.Schemas.RepeatRequest> {
+        WireValue(
+            read: { wire, _ throws(APIProblem) in
+                ExpensesAPI.Repeating(frequency: try frequency.read(wire.frequency, "/frequency"), end: try end(day: wire.endDay, count: wire.endCount, ""))
+            },
+            write: { repeating in
+                let (endDay, endCount): (String?, Int?) = switch repeating.end {
+                case nil: (nil, nil)
+                case .on(let last): (last.description, nil)
+                case .after(let count): (nil, count)
+                }
+                return .init(frequency: frequency.write(repeating.frequency), endDay: endDay, endCount: endCount)
+            }
+        )
+    }
+
+    static var series: WireValue<ExpenseSeries, Components.Schemas.ExpenseSeries> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                let start = try day.read(wire.start, "\(field)/start")
+                let rule = try frequency.read(wire.frequency, "\(field)/frequency")
+                let until = try end(day: wire.endDay, count: wire.endCount, field)
+                let recurrence: Recurrence
+                do throws(RecurrenceProblem) {
+                    recurrence = try Recurrence(start: start, frequency: rule, end: until)
+                } catch {
+                    throw .invalidRequest("\(field) is not a series: \(error.message)", field: field)
+                }
+                return ExpenseSeries(
+                    id: try seriesID.read(wire.id, "\(field)/id"), template: try draft.read(wire.template, "\(field)/template"), recurrence: recurrence,
+                    createdBy: UserID(rawValue: wire.createdBy), version: wire.version
+                )
+            },
+            write: { series in
+                let (endDay, endCount): (String?, Int?) = switch series.recurrence.end {
+                case nil: (nil, nil)
+                case .on(let last): (last.description, nil)
+                case .after(let count): (nil, count)
+                }
+                return .init(
+                    id: series.id.rawValue, template: draft.write(series.template), frequency: frequency.write(series.recurrence.frequency),
+                    start: series.recurrence.start.description, endDay: endDay, endCount: endCount, createdBy: series.createdBy.rawValue,
+                    version: series.version
+                )
+            }
+        )
+    }
+
+    static var seriesAnswer: WireValue<ExpenseSeries?, Components.Schemas.ExpenseSeriesAnswer> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in try wire.series.map { item throws(APIProblem) in try series.read(item, "\(field)/series") } },
+            write: { .init(series: $0.map(series.write)) }
+        )
+    }
+
+    static var upcoming: WireValue<[UpcomingOccurrence], Components.Schemas.UpcomingSeriesList> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                var list: [UpcomingOccurrence] = []
+                for (index, item) in wire.series.enumerated() {
+                    list.append(UpcomingOccurrence(
+                        series: try series.read(item.series, "\(field)/series/\(index)/series"),
+                        next: try item.next.map { text throws(APIProblem) in try day.read(text, "\(field)/series/\(index)/next") }
+                    ))
+                }
+                return list
+            },
+            write: { list in .init(series: list.map { .init(series: series.write($0.series), next: $0.next?.description) }) }
+        )
+    }
+
+    static var afterDay: WireValue<Day, [String: String]> {
+        WireValue(
+            read: { query, _ throws(APIProblem) in
+                guard let text = query["after"] else { throw .invalidRequest("after (a day) is required.", field: "after") }
+                return try day.read(text, "after")
+            },
+            write: { ["after": $0.description] }
+        )
+    }
+
+    static var stopping: WireValue<Day, Components.Schemas.StopSeriesRequest> {
+        WireValue(read: { wire, _ throws(APIProblem) in try day.read(wire.after, "/after") }, write: { .init(after: $0.description) })
+    }
+
+    static var due: WireValue<Day, Components.Schemas.DueRequest> {
+        WireValue(read: { wire, _ throws(APIProblem) in try day.read(wire.through, "/through") }, write: { .init(through: $0.description) })
     }
 
     /// A comment's text as sent: the domain checks it (``ExpenseComment/text(_:)``).

@@ -152,3 +152,31 @@ public struct RemoteExpensesService: ExpensesService {
         throw .refused("the server takes no imports yet: import without --server, into this machine's store")
     }
 }
+
+extension RemoteExpensesService: RecurringExpenses {
+    public func repeatExpense(
+        _ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, by user: UserID
+    ) async throws(ExpensesError) -> ExpenseSeries {
+        try await connection.send(ExpensesAPI.repeatExpense, (id, .init(frequency: frequency, end: end)))
+    }
+
+    public func series(of user: UserID, after day: Day) async throws(ExpensesError) -> [UpcomingOccurrence] {
+        try await connection.send(ExpensesAPI.listSeries, day)
+    }
+
+    public func series(containing id: ExpenseID, for user: UserID) async throws(ExpensesError) -> ExpenseSeries? {
+        try await connection.send(ExpensesAPI.getExpenseSeries, id)
+    }
+
+    public func editSeries(_ id: SeriesID, to template: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> ExpenseSeries {
+        try await connection.send(ExpensesAPI.editSeries, (id, template))
+    }
+
+    public func stopSeries(_ id: SeriesID, after day: Day, by user: UserID) async throws(ExpensesError) -> ExpenseSeries {
+        try await connection.send(ExpensesAPI.stopSeries, (id, day))
+    }
+
+    public func createDueOccurrences(through day: Day, for user: UserID) async throws(ExpensesError) -> [Expense] {
+        try await connection.send(ExpensesAPI.createDueOccurrences, day)
+    }
+}

@@ -63,6 +63,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/ExpenseIdPath`.
         public typealias ExpenseIdPath = Components.Schemas.ExpenseID
+        /// The id of a series of repeating expenses.
+        ///
+        /// - Remark: Generated from `#/components/parameters/SeriesIdPath`.
+        public typealias SeriesIdPath = Components.Schemas.ExpenseID
         /// The id of a comment.
         ///
         /// - Remark: Generated from `#/components/parameters/CommentIdPath`.

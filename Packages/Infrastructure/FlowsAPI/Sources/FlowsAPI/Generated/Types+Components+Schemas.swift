@@ -2650,6 +2650,283 @@ extension Components {
                 ])
             }
         }
+        /// How often a series falls: every `every` days (1 to 366) or weeks (1 to 52), monthly on `day` (1 to 31; the last day in shorter months), or yearly on its first day.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SeriesFrequency`.
+        public struct SeriesFrequency: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SeriesFrequency/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case days = "days"
+                case weeks = "weeks"
+                case monthly = "monthly"
+                case yearly = "yearly"
+            }
+            /// - Remark: Generated from `#/components/schemas/SeriesFrequency/kind`.
+            public var kind: Components.Schemas.SeriesFrequency.KindPayload
+            /// - Remark: Generated from `#/components/schemas/SeriesFrequency/every`.
+            public var every: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/SeriesFrequency/day`.
+            public var day: Swift.Int?
+            /// Creates a new `SeriesFrequency`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - every:
+            ///   - day:
+            public init(
+                kind: Components.Schemas.SeriesFrequency.KindPayload,
+                every: Swift.Int? = nil,
+                day: Swift.Int? = nil
+            ) {
+                self.kind = kind
+                self.every = every
+                self.day = day
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case every
+                case day
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.kind = try container.decode(
+                    Components.Schemas.SeriesFrequency.KindPayload.self,
+                    forKey: .kind
+                )
+                self.every = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .every
+                )
+                self.day = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .day
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "kind",
+                    "every",
+                    "day"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RepeatRequest`.
+        public struct RepeatRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RepeatRequest/frequency`.
+            public var frequency: Components.Schemas.SeriesFrequency
+            /// The last day an occurrence may fall on; absent for none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RepeatRequest/endDay`.
+            public var endDay: Components.Schemas.Day?
+            /// How many occurrences in all, the first included; absent for no count.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RepeatRequest/endCount`.
+            public var endCount: Swift.Int?
+            /// Creates a new `RepeatRequest`.
+            ///
+            /// - Parameters:
+            ///   - frequency:
+            ///   - endDay: The last day an occurrence may fall on; absent for none.
+            ///   - endCount: How many occurrences in all, the first included; absent for no count.
+            public init(
+                frequency: Components.Schemas.SeriesFrequency,
+                endDay: Components.Schemas.Day? = nil,
+                endCount: Swift.Int? = nil
+            ) {
+                self.frequency = frequency
+                self.endDay = endDay
+                self.endCount = endCount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case frequency
+                case endDay
+                case endCount
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.frequency = try container.decode(
+                    Components.Schemas.SeriesFrequency.self,
+                    forKey: .frequency
+                )
+                self.endDay = try container.decodeIfPresent(
+                    Components.Schemas.Day.self,
+                    forKey: .endDay
+                )
+                self.endCount = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .endCount
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "frequency",
+                    "endDay",
+                    "endCount"
+                ])
+            }
+        }
+        /// An expense that repeats. `template` is what each occurrence copies, dated at the first (`start`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExpenseSeries`.
+        public struct ExpenseSeries: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExpenseSeries/id`.
+            public var id: Components.Schemas.ExpenseID
+            /// - Remark: Generated from `#/components/schemas/ExpenseSeries/template`.
+            public var template: Components.Schemas.ExpenseDraft
+            /// - Remark: Generated from `#/components/schemas/ExpenseSeries/frequency`.
+            public var frequency: Components.Schemas.SeriesFrequency
+            /// - Remark: Generated from `#/components/schemas/ExpenseSeries/start`.
+            public var start: Components.Schemas.Day
+            /// - Remark: Generated from `#/components/schemas/ExpenseSeries/endDay`.
+            public var endDay: Components.Schemas.Day?
+            /// - Remark: Generated from `#/components/schemas/ExpenseSeries/endCount`.
+            public var endCount: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExpenseSeries/createdBy`.
+            public var createdBy: Components.Schemas.UserID
+            /// - Remark: Generated from `#/components/schemas/ExpenseSeries/version`.
+            public var version: Swift.Int
+            /// Creates a new `ExpenseSeries`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - template:
+            ///   - frequency:
+            ///   - start:
+            ///   - endDay:
+            ///   - endCount:
+            ///   - createdBy:
+            ///   - version:
+            public init(
+                id: Components.Schemas.ExpenseID,
+                template: Components.Schemas.ExpenseDraft,
+                frequency: Components.Schemas.SeriesFrequency,
+                start: Components.Schemas.Day,
+                endDay: Components.Schemas.Day? = nil,
+                endCount: Swift.Int? = nil,
+                createdBy: Components.Schemas.UserID,
+                version: Swift.Int
+            ) {
+                self.id = id
+                self.template = template
+                self.frequency = frequency
+                self.start = start
+                self.endDay = endDay
+                self.endCount = endCount
+                self.createdBy = createdBy
+                self.version = version
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case template
+                case frequency
+                case start
+                case endDay
+                case endCount
+                case createdBy
+                case version
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ExpenseSeriesAnswer`.
+        public struct ExpenseSeriesAnswer: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExpenseSeriesAnswer/series`.
+            public var series: Components.Schemas.ExpenseSeries?
+            /// Creates a new `ExpenseSeriesAnswer`.
+            ///
+            /// - Parameters:
+            ///   - series:
+            public init(series: Components.Schemas.ExpenseSeries? = nil) {
+                self.series = series
+            }
+            public enum CodingKeys: String, CodingKey {
+                case series
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/UpcomingSeriesList`.
+        public struct UpcomingSeriesList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UpcomingSeriesList/SeriesPayload`.
+            public struct SeriesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/UpcomingSeriesList/SeriesPayload/series`.
+                public var series: Components.Schemas.ExpenseSeries
+                /// - Remark: Generated from `#/components/schemas/UpcomingSeriesList/SeriesPayload/next`.
+                public var next: Components.Schemas.Day?
+                /// Creates a new `SeriesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - series:
+                ///   - next:
+                public init(
+                    series: Components.Schemas.ExpenseSeries,
+                    next: Components.Schemas.Day? = nil
+                ) {
+                    self.series = series
+                    self.next = next
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case series
+                    case next
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/UpcomingSeriesList/series`.
+            public typealias SeriesPayload = [Components.Schemas.UpcomingSeriesList.SeriesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/UpcomingSeriesList/series`.
+            public var series: Components.Schemas.UpcomingSeriesList.SeriesPayload
+            /// Creates a new `UpcomingSeriesList`.
+            ///
+            /// - Parameters:
+            ///   - series:
+            public init(series: Components.Schemas.UpcomingSeriesList.SeriesPayload) {
+                self.series = series
+            }
+            public enum CodingKeys: String, CodingKey {
+                case series
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/StopSeriesRequest`.
+        public struct StopSeriesRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StopSeriesRequest/after`.
+            public var after: Components.Schemas.Day
+            /// Creates a new `StopSeriesRequest`.
+            ///
+            /// - Parameters:
+            ///   - after:
+            public init(after: Components.Schemas.Day) {
+                self.after = after
+            }
+            public enum CodingKeys: String, CodingKey {
+                case after
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.after = try container.decode(
+                    Components.Schemas.Day.self,
+                    forKey: .after
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "after"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DueRequest`.
+        public struct DueRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DueRequest/through`.
+            public var through: Components.Schemas.Day
+            /// Creates a new `DueRequest`.
+            ///
+            /// - Parameters:
+            ///   - through:
+            public init(through: Components.Schemas.Day) {
+                self.through = through
+            }
+            public enum CodingKeys: String, CodingKey {
+                case through
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.through = try container.decode(
+                    Components.Schemas.Day.self,
+                    forKey: .through
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "through"
+                ])
+            }
+        }
         /// A line in an expense's thread.
         ///
         /// - Remark: Generated from `#/components/schemas/Comment`.

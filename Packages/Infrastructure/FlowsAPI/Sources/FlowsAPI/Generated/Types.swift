@@ -391,6 +391,57 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /expenses`.
     /// - Remark: Generated from `#/paths//expenses/post(addExpense)`.
     func addExpense(_ input: Operations.AddExpense.Input) async throws -> Operations.AddExpense.Output
+    /// The series an expense is an occurrence of
+    ///
+    /// Absent (`series` null) when it repeats not, or when the user is not in the series.
+    ///
+    /// - Remark: HTTP `GET /expenses/{expenseId}/series`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/series/get(getExpenseSeries)`.
+    func getExpenseSeries(_ input: Operations.GetExpenseSeries.Input) async throws -> Operations.GetExpenseSeries.Output
+    /// Make an expense the first of a series that repeats
+    ///
+    /// Its later occurrences copy it as it is now, each made when due (`POST /series/due`),
+    /// once per series and day however many clients or servers ask at once. Only someone in
+    /// it may (`404 not-found`); one that repeats already is `422 invalid-settlement`; a rule
+    /// out of range is `422 invalid-repeat` (its `reason`: `interval`, `day-of-month`,
+    /// `end-before-start` or `count`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /expenses/{expenseId}/series`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/series/post(repeatExpense)`.
+    func repeatExpense(_ input: Operations.RepeatExpense.Input) async throws -> Operations.RepeatExpense.Output
+    /// The series the signed-in user is in, each with the next day it falls on
+    ///
+    /// By when they were made; `next` is the first day after `after` (absent once the series has ended).
+    ///
+    /// - Remark: HTTP `GET /series`.
+    /// - Remark: Generated from `#/paths//series/get(listSeries)`.
+    func listSeries(_ input: Operations.ListSeries.Input) async throws -> Operations.ListSeries.Output
+    /// Make every occurrence due through a day of the series the user is in
+    ///
+    /// Each occurrence is an ordinary expense, made once per series and day (a day claimed
+    /// already is passed over), at most 400 a series a call. Answers the expenses made.
+    ///
+    ///
+    /// - Remark: HTTP `POST /series/due`.
+    /// - Remark: Generated from `#/paths//series/due/post(createDueOccurrences)`.
+    func createDueOccurrences(_ input: Operations.CreateDueOccurrences.Input) async throws -> Operations.CreateDueOccurrences.Output
+    /// Change what the later occurrences of a series copy
+    ///
+    /// Those made stay as they are. The draft is checked as an added expense is; the user
+    /// stays in it. A series the user is not in is `404 series-not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /series/{seriesId}`.
+    /// - Remark: Generated from `#/paths//series/{seriesId}/put(editSeries)`.
+    func editSeries(_ input: Operations.EditSeries.Input) async throws -> Operations.EditSeries.Output
+    /// End a series after a day
+    ///
+    /// No occurrence falls after `after`; those made stay. `404 series-not-found` for one the user is not in.
+    ///
+    /// - Remark: HTTP `POST /series/{seriesId}/stop`.
+    /// - Remark: Generated from `#/paths//series/{seriesId}/stop/post(stopSeries)`.
+    func stopSeries(_ input: Operations.StopSeries.Input) async throws -> Operations.StopSeries.Output
     /// An expense's comments, oldest first
     ///
     /// Its thread: who wrote what, when. Only people in the expense read it; to anyone else,
@@ -1367,6 +1418,111 @@ extension APIProtocol {
         body: Operations.AddExpense.Input.Body
     ) async throws -> Operations.AddExpense.Output {
         try await addExpense(Operations.AddExpense.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The series an expense is an occurrence of
+    ///
+    /// Absent (`series` null) when it repeats not, or when the user is not in the series.
+    ///
+    /// - Remark: HTTP `GET /expenses/{expenseId}/series`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/series/get(getExpenseSeries)`.
+    public func getExpenseSeries(
+        path: Operations.GetExpenseSeries.Input.Path,
+        headers: Operations.GetExpenseSeries.Input.Headers = .init()
+    ) async throws -> Operations.GetExpenseSeries.Output {
+        try await getExpenseSeries(Operations.GetExpenseSeries.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Make an expense the first of a series that repeats
+    ///
+    /// Its later occurrences copy it as it is now, each made when due (`POST /series/due`),
+    /// once per series and day however many clients or servers ask at once. Only someone in
+    /// it may (`404 not-found`); one that repeats already is `422 invalid-settlement`; a rule
+    /// out of range is `422 invalid-repeat` (its `reason`: `interval`, `day-of-month`,
+    /// `end-before-start` or `count`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /expenses/{expenseId}/series`.
+    /// - Remark: Generated from `#/paths//expenses/{expenseId}/series/post(repeatExpense)`.
+    public func repeatExpense(
+        path: Operations.RepeatExpense.Input.Path,
+        headers: Operations.RepeatExpense.Input.Headers = .init(),
+        body: Operations.RepeatExpense.Input.Body
+    ) async throws -> Operations.RepeatExpense.Output {
+        try await repeatExpense(Operations.RepeatExpense.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The series the signed-in user is in, each with the next day it falls on
+    ///
+    /// By when they were made; `next` is the first day after `after` (absent once the series has ended).
+    ///
+    /// - Remark: HTTP `GET /series`.
+    /// - Remark: Generated from `#/paths//series/get(listSeries)`.
+    public func listSeries(
+        query: Operations.ListSeries.Input.Query,
+        headers: Operations.ListSeries.Input.Headers = .init()
+    ) async throws -> Operations.ListSeries.Output {
+        try await listSeries(Operations.ListSeries.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Make every occurrence due through a day of the series the user is in
+    ///
+    /// Each occurrence is an ordinary expense, made once per series and day (a day claimed
+    /// already is passed over), at most 400 a series a call. Answers the expenses made.
+    ///
+    ///
+    /// - Remark: HTTP `POST /series/due`.
+    /// - Remark: Generated from `#/paths//series/due/post(createDueOccurrences)`.
+    public func createDueOccurrences(
+        headers: Operations.CreateDueOccurrences.Input.Headers = .init(),
+        body: Operations.CreateDueOccurrences.Input.Body
+    ) async throws -> Operations.CreateDueOccurrences.Output {
+        try await createDueOccurrences(Operations.CreateDueOccurrences.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Change what the later occurrences of a series copy
+    ///
+    /// Those made stay as they are. The draft is checked as an added expense is; the user
+    /// stays in it. A series the user is not in is `404 series-not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /series/{seriesId}`.
+    /// - Remark: Generated from `#/paths//series/{seriesId}/put(editSeries)`.
+    public func editSeries(
+        path: Operations.EditSeries.Input.Path,
+        headers: Operations.EditSeries.Input.Headers = .init(),
+        body: Operations.EditSeries.Input.Body
+    ) async throws -> Operations.EditSeries.Output {
+        try await editSeries(Operations.EditSeries.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// End a series after a day
+    ///
+    /// No occurrence falls after `after`; those made stay. `404 series-not-found` for one the user is not in.
+    ///
+    /// - Remark: HTTP `POST /series/{seriesId}/stop`.
+    /// - Remark: Generated from `#/paths//series/{seriesId}/stop/post(stopSeries)`.
+    public func stopSeries(
+        path: Operations.StopSeries.Input.Path,
+        headers: Operations.StopSeries.Input.Headers = .init(),
+        body: Operations.StopSeries.Input.Body
+    ) async throws -> Operations.StopSeries.Output {
+        try await stopSeries(Operations.StopSeries.Input(
+            path: path,
             headers: headers,
             body: body
         ))
