@@ -55,6 +55,8 @@ public actor AddExpenseFlow: InventoriedFlow {
     private let user: UserID
     private var with: [Friend]
     private let editing: Expense?
+    /// The series whose template is edited, when it is one (`editing` is then its template).
+    private let series: SeriesID?
     /// The group it was started from: it is filed there, and its members are in it.
     private let group: Group?
     private let dependencies: any Dependencies
@@ -68,6 +70,7 @@ public actor AddExpenseFlow: InventoriedFlow {
         self.with = with
         self.group = group
         editing = nil
+        series = nil
         self.dependencies = dependencies
         self.router = router
         presenter = ScreenPresenter(router: router)
@@ -78,6 +81,21 @@ public actor AddExpenseFlow: InventoriedFlow {
         self.user = user
         with = friends
         editing = expense
+        series = nil
+        group = nil
+        self.dependencies = dependencies
+        self.router = router
+        presenter = ScreenPresenter(router: router)
+    }
+
+    /// Edits what the later occurrences of `repeating` copy (its template, whose other people
+    /// are `friends`); those made stay. Ends `edited` with the template as saved, or `cancelled`.
+    public init?(user: UserID, editingSeries repeating: ExpenseSeries, with friends: [Friend], dependencies: any Dependencies, router: AppRouter) {
+        guard let template = try? Expense(id: ExpenseID(rawValue: repeating.id.rawValue), draft: repeating.template) else { return nil }
+        self.user = user
+        with = friends
+        editing = template
+        series = repeating.id
         group = nil
         self.dependencies = dependencies
         self.router = router
@@ -97,6 +115,7 @@ public actor AddExpenseFlow: InventoriedFlow {
         model.canRepeat = dependencies.recurring != nil
         model.groupsLoaded((try? await dependencies.groups.groups(of: user, archived: false)) ?? [], chosen: editing?.group ?? group?.id)
         if let editing { model.opened(editing) }
+        model.isSeries = series != nil
         return await presenter.run(model.state) { action, view in
             switch action {
             case .typed(let id, let text, let isFinal):
@@ -117,7 +136,15 @@ public actor AddExpenseFlow: InventoriedFlow {
             case .save:
                 guard let draft = model.check() else { break }
                 let frequency = model.frequency(from: draft.day)
-                let answer = await view.submit(&model) { [editing] _ throws(ExpensesError) -> Expense? in
+                let answer = await view.submit(&model) { [editing, series] _ throws(ExpensesError) -> Expense? in
+                    if let series, let recurring = dependencies.recurring {
+                        let changed = try await recurring.editSeries(series, to: draft, by: user)
+                        do throws(ExpenseProblem) {
+                            return try Expense(id: ExpenseID(rawValue: series.rawValue), draft: changed.template)
+                        } catch {
+                            throw .invalid(error)
+                        }
+                    }
                     guard let editing else {
                         let added = try await dependencies.expenses.add(draft, by: user)
                         // The expense is saved: a series that cannot be made now leaves it as

@@ -28,9 +28,15 @@ struct AddExpenseView: View {
             Field(id: Self.description, label: "Description", input: .text(state.description), hint: "1 to \(state.descriptionLimit) characters", error: state.errors[Self.description]),
             Field(id: Self.amount, label: "Amount", input: .money(state.amount, currency: state.currency, decimals: state.decimals), hint: "like 12.50", error: state.errors[Self.amount]),
             Field(id: Self.currency, label: "Currency", input: .choice(state.currencies.map { Choice(id: ElementID($0), label: $0) }, selected: ElementID(state.currency))),
-            Field(id: Self.day, label: "Day", input: .day(state.day, resolved: state.dayRead), hint: "yyyy-MM-dd, today, yesterday or a weekday", error: state.errors[Self.day]),
             Field(id: Self.category, label: "Category", input: .choice(state.categories.map { Choice(id: ElementID($0), label: $0.prefix(1).uppercased() + $0.dropFirst()) }, selected: ElementID(state.category))),
         ]
+        // A series' occurrences fall on their own days.
+        if !state.isSeries {
+            fields.insert(
+                Field(id: Self.day, label: "Day", input: .day(state.day, resolved: state.dayRead), hint: "yyyy-MM-dd, today, yesterday or a weekday", error: state.errors[Self.day]),
+                at: 3
+            )
+        }
         if state.people.count > 1 {
             fields.append(Field(id: Self.youShare, label: "You share it", input: .confirm(state.youShare), error: state.errors[Self.youShare]))
             let payers = state.people.map { Choice(id: $0.id, label: $0.name) }
@@ -62,7 +68,7 @@ struct AddExpenseView: View {
 
         return Screen(
             id: Self.screenID,
-            title: state.isEditing ? "Edit an expense" : "Add an expense",
+            title: state.isSeries ? "Edit the series" : state.isEditing ? "Edit an expense" : "Add an expense",
             text: [others.isEmpty ? "A personal expense: only you are in it." : "With " + (["you"] + others).listedInWords + "."],
             fields: fields,
             actions: [

@@ -42,6 +42,8 @@ struct AddExpenseViewState: Equatable, Sendable {
     var phase: Phase
     /// An expense being edited, not a new one.
     var isEditing = false
+    /// A series' template being edited: its day is the series' own, not asked.
+    var isSeries = false
     /// Whether it can be made to repeat (a new expense, where the app keeps series), and how.
     var canRepeat = false
     var repeats = AddExpenseViewModel.neverRepeats.rawValue
@@ -54,7 +56,7 @@ struct AddExpenseViewState: Equatable, Sendable {
             && left.mode == right.mode && left.parts == right.parts && left.note == right.note
             && left.groups.map(\.id) == right.groups.map(\.id) && left.groups.map(\.name) == right.groups.map(\.name) && left.group == right.group
             && left.errors == right.errors && left.preview == right.preview && left.phase == right.phase
-            && left.isEditing == right.isEditing && left.canRepeat == right.canRepeat && left.repeats == right.repeats
+            && left.isEditing == right.isEditing && left.isSeries == right.isSeries && left.canRepeat == right.canRepeat && left.repeats == right.repeats
     }
 }
 
@@ -188,6 +190,8 @@ struct AddExpenseViewModel: SubmittingViewModel {
     private var partsAreOwn = false
     private var paidIsOwn = false
     private(set) var isEditing = false
+    /// Editing what a series' later occurrences copy.
+    var isSeries = false
     /// The groups it may be filed under, by their choices' identifiers.
     private var groups: [(id: ElementID, group: Group)] = []
 
@@ -576,7 +580,8 @@ struct AddExpenseViewModel: SubmittingViewModel {
             category: form.category.rawValue, categories: Category.allCases.map(\.rawValue), youShare: form.youShare, payers: form.payers,
             paid: paid, sharers: form.sharers.count, mode: form.mode.rawValue, parts: parts, note: form.note,
             groups: groups.map { (id: $0.id, name: $0.group.name) }, group: form.group, errors: form.errors,
-            preview: previewLines, phase: form.phase, isEditing: isEditing, canRepeat: canRepeat && !isEditing, repeats: form.repeats.rawValue
+            preview: previewLines, phase: form.phase, isEditing: isEditing, isSeries: isSeries, canRepeat: canRepeat && !isEditing,
+            repeats: form.repeats.rawValue
         )
     }
 

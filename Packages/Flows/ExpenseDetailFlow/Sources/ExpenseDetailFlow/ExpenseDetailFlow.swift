@@ -135,6 +135,15 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                     await loadComments(of: current.expense.id, into: &model)
                     model.said("Your comment was deleted.")
                 }
+            case .editSeries:
+                guard let current = shown, let series = model.shownSeries, let recurring = dependencies.recurring else { break }
+                model.said(nil)
+                guard let editing = AddExpenseFlow(user: user, editingSeries: series, with: current.friends, dependencies: dependencies, router: router)
+                else { break }
+                if case .edited = await router.start(editing) {
+                    model.showSeries(try? await recurring.series(containing: current.expense.id, for: user), today: dependencies.today)
+                    model.said("The series is changed: the later ones copy it; those made stay as they are.")
+                }
             case .stopRepeating:
                 guard let series = model.shownSeries, let recurring = dependencies.recurring else { break }
                 let today = dependencies.today

@@ -16,6 +16,7 @@ struct ExpenseDetailView: View {
     static let myComment: ElementID = "my-comment"
     static let confirmDeleteComment: ElementID = "confirm-delete-comment"
     static let stopRepeating: ElementID = "stop-repeating"
+    static let editSeries: ElementID = "edit-series"
 
     func screen(for state: ExpenseDetailViewState) -> Screen {
         let status = state.phase.status(busy: "Working") ?? state.notice.map(ScreenStatus.notice)
@@ -47,7 +48,10 @@ struct ExpenseDetailView: View {
                 Action(id: Self.addComment, label: "Add the comment"), Action(id: Self.edit, label: "Edit"), Action(id: Self.delete, label: "Delete"),
                 Action(id: Self.history, label: "History"),
             ]
-            if state.seriesRuns { actions.append(Action(id: Self.stopRepeating, label: "Stop repeating (those made stay)")) }
+            if state.seriesRuns {
+                actions.append(Action(id: Self.editSeries, label: "Edit the series (the later ones)"))
+                actions.append(Action(id: Self.stopRepeating, label: "Stop repeating (those made stay)"))
+            }
             return Screen(
                 id: Self.screenID, title: state.title, text: state.lines + (state.series.map { [$0] } ?? []) + state.comments,
                 fields: fields,

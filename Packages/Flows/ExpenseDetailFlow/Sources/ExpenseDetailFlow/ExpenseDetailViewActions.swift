@@ -16,6 +16,7 @@ enum ExpenseDetailAction: ViewAction {
     case myCommentChosen(ElementID)
     case confirmDeleteComment
     case stopRepeating
+    case editSeries
     case back
 
     static func action(for event: UserEvent) -> Self? {
@@ -33,6 +34,7 @@ enum ExpenseDetailAction: ViewAction {
         case .choose(ScreenView.myComment, let ids): ids.first.map(Self.myCommentChosen)
         case .tap(ScreenView.confirmDeleteComment): .confirmDeleteComment
         case .tap(ScreenView.stopRepeating): .stopRepeating
+        case .tap(ScreenView.editSeries): .editSeries
         case .tap(.back), .back, .cancel: .back
         default: nil
         }
