@@ -180,6 +180,28 @@ struct ServerTests {
         }
     }
 
+    @Test("the server makes repeating expenses due on its own rounds, with nobody asking, each once")
+    func seriesRounds() async throws {
+        try await LiveServer.with(seriesRound: .milliseconds(50)) { server in
+            let ada = try await server.signUp("Ada")
+            // Weekly from 2026-11-20; the server's today is 2027-01-15: eight more are due.
+            let gym = try await ada.client.addExpense(body: .json(.dinner(3_000, paidBy: ada.id, among: [ada.id], description: "Gym"))).created.body.json
+            _ = try await ada.client.repeatExpense(path: .init(expenseId: gym.id), body: .json(.init(frequency: .init(kind: .weeks, every: 1)))).created
+            var count = 0
+            for _ in 0..<200 {
+                count = try await ada.client.listExpenses(query: .init(limit: 100)).ok.body.json.expenses.count
+                if count == 9 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(count == 9)
+            // Later rounds make nothing twice.
+            try await Task.sleep(for: .milliseconds(300))
+            let days = try await ada.client.listExpenses(query: .init(limit: 100)).ok.body.json.expenses.map(\.day)
+            #expect(days.count == 9 && Set(days).count == 9)
+            #expect(days.min() == "2026-11-20" && days.max() == "2027-01-15")
+        }
+    }
+
     @Test func editDeleteAndRestore() async throws {
         try await LiveServer.with { server in
             let ada = try await server.signUp("Ada")

@@ -31,18 +31,19 @@ struct LiveServer: Sendable {
         idleTimeout: Duration = .seconds(30),
         bodyReadTimeout: Duration = .seconds(30),
         mail: MailSetting = .off,
+        seriesRound: Duration = .seconds(3_600),
         _ body: @Sendable (LiveServer) async throws -> Void
     ) async throws {
         let clock = TestClock()
         let verification = mail.codeSender(from: "flows@example.com", logger: Logger(label: "test"))
         let services = database.map { ServerServices.postgres($0, maximumConnections: 4, fast: true, now: { clock.now }, verification: verification) }
             ?? ServerServices.sqlite(.memory, fast: true, now: { clock.now }, verification: verification)
-        let server = try await RunningServer.start(
-            services: services, configuration: ServerConfiguration(
-                port: 0, maximumBodyBytes: maximumBodyBytes, rateLimits: limits, trustedProxies: trustedProxies, idleTimeout: idleTimeout,
-                bodyReadTimeout: bodyReadTimeout
-            )
+        var configuration = ServerConfiguration(
+            port: 0, maximumBodyBytes: maximumBodyBytes, rateLimits: limits, trustedProxies: trustedProxies, idleTimeout: idleTimeout,
+            bodyReadTimeout: bodyReadTimeout
         )
+        configuration.seriesRound = seriesRound
+        let server = try await RunningServer.start(services: services, configuration: configuration)
         do {
             try await body(LiveServer(url: server.url, clock: clock))
         } catch {

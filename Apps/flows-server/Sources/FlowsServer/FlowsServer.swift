@@ -35,6 +35,10 @@ public struct ServerConfiguration: Sendable {
     /// How long a request's body may take to arrive whole (60 s: 2 MiB at 35 KB/s); past it,
     /// the connection is closed.
     public var bodyReadTimeout: Duration
+    /// How often the server makes the repeating expenses due (by today in UTC) of every series,
+    /// whether or not anyone in them asks: hourly. A client's sign-in makes those due by its
+    /// own today.
+    public var seriesRound: Duration = .seconds(3_600)
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maximumBodyBytes: Int = 2 << 20, rateLimits: RateLimits = .standard,
@@ -168,7 +172,8 @@ public enum FlowsServer {
             router: router,
             server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "flows-server"),
-            services: [StoreLifecycle(services: services)],
+            services: [StoreLifecycle(services: services)]
+                + ((services.expenses as? any DueOccurrencesRound).map { [SeriesRound(round: $0, every: configuration.seriesRound, now: services.now, logger: logger)] } ?? []),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
@@ -198,5 +203,29 @@ private struct StoreLifecycle: Service {
     func run() async throws {
         try? await gracefulShutdown()
         await services.close()
+    }
+}
+
+/// Makes the repeating expenses due, every `every`, until the server shuts down: the first round
+/// as it starts.
+private struct SeriesRound: Service {
+    let round: any DueOccurrencesRound
+    let every: Duration
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    func run() async throws {
+        let utc = TimeZone(identifier: "UTC") ?? .gmt
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do throws(ExpensesError) {
+                    let made = try await round.createAllDueOccurrences(through: Day.today(at: now(), in: utc))
+                    if made > 0 { logger.info("repeating expenses made", metadata: ["count": "\(made)"]) }
+                } catch {
+                    logger.warning("repeating expenses not made this round", metadata: ["reason": "\(error.message)"])
+                }
+                try? await Task.sleep(for: every)
+            }
+        }
     }
 }

@@ -227,3 +227,11 @@ public protocol RecurringExpenses: Sendable {
     /// each once; returns the expenses it created.
     func createDueOccurrences(through day: Day, for user: UserID) async throws(ExpensesError) -> [Expense]
 }
+
+/// A round over every series, not one user's: what a server runs on its own, so occurrences are
+/// made when due even when nobody in them opens the app.
+public protocol DueOccurrencesRound: Sendable {
+    /// Makes every occurrence due through `day` of every series still running, each once;
+    /// returns how many it made.
+    func createAllDueOccurrences(through day: Day) async throws(ExpensesError) -> Int
+}

@@ -3,7 +3,7 @@ import ExpensesData
 import Foundation
 import Primitives
 
-extension LiveExpensesService: RecurringExpenses {
+extension LiveExpensesService: RecurringExpenses, DueOccurrencesRound {
     /// The most occurrences one round creates for one series: a series left alone for years
     /// catches up over a few rounds rather than in one long write.
     static let catchUpLimit = 400
@@ -106,6 +106,15 @@ extension LiveExpensesService: RecurringExpenses {
             created += try await createDue(of: record, through: day)
         }
         return created.sorted { ($0.day, $0.id.rawValue) < ($1.day, $1.id.rawValue) }
+    }
+
+    public func createAllDueOccurrences(through day: Day) async throws(ExpensesError) -> Int {
+        let records = try await storing { try await store.read { try $0.seriesRunning(on: day.description) } }
+        var made = 0
+        for record in records where (try? Day(record.start)).map({ $0 <= day }) ?? false {
+            made += try await createDue(of: record, through: day).count
+        }
+        return made
     }
 
     /// The occurrences of one series due through `day` and not made yet, each in its own write
