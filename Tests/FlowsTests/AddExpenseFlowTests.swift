@@ -144,6 +144,26 @@ struct AddExpenseFlowTests {
 
         let editing = FlowTest { [fixture] router in AddExpenseFlow(user: ada.id, editing: expense, with: [bob], dependencies: fixture, router: router) }
         #expect(await editing.expectScreen("add-expense")?.fields.contains { $0.id == "repeats" } == false)
+
+        // Every two weeks until a day; every none is refused on its field, and nothing is saved.
+        let fortnightly = start(ada, with: [bob], fixture)
+        await fortnightly.fill(["description": "Cleaning", "amount": "60", "day": "2027-01-04"])
+        await fortnightly.skipScreen()
+        await fortnightly.choose("repeats", "weekly")
+        await fortnightly.fill(["repeat-every": "0", "repeat-until": "2027-03-01"])
+        await fortnightly.skipScreen()
+        await fortnightly.tap("save")
+        await fortnightly.expectError("repeat-every", "Repeat every 1 to 366 days, or every 1 to 52 weeks.")
+        await fortnightly.fill("repeat-every", "2")
+        await fortnightly.skipScreen()
+        await fortnightly.tap("save")
+        guard case .added(let cleaning, _, _) = await fortnightly.result(as: AddExpenseFlow.FlowResult.self) else {
+            Issue.record("not added")
+            return
+        }
+        let every = try #require(try await recurring.series(containing: cleaning.id, for: ada.id))
+        #expect(every.recurrence.frequency == .weeks(2))
+        #expect(every.recurrence.end == .on(try Day("2027-03-01")))
     }
 
     @Test("after people are picked again, what was chosen for each stays with that person, not with a row's place")

@@ -134,8 +134,7 @@ public actor AddExpenseFlow: InventoriedFlow {
                     model.peopleChanged(picked)
                 }
             case .save:
-                guard let draft = model.check() else { break }
-                let frequency = model.frequency(from: draft.day)
+                guard let draft = model.check(), case .success(let repeating) = model.checkRepeat(from: draft.day) else { break }
                 let answer = await view.submit(&model) { [editing, series] _ throws(ExpensesError) -> Expense? in
                     if let series, let recurring = dependencies.recurring {
                         let changed = try await recurring.editSeries(series, to: draft, by: user)
@@ -149,7 +148,9 @@ public actor AddExpenseFlow: InventoriedFlow {
                         let added = try await dependencies.expenses.add(draft, by: user)
                         // The expense is saved: a series that cannot be made now leaves it as
                         // it is (its details offer no series), rather than have a retry add it twice.
-                        if let frequency { _ = try? await dependencies.recurring?.repeatExpense(added.id, every: frequency, until: nil, by: user) }
+                        if let repeating {
+                            _ = try? await dependencies.recurring?.repeatExpense(added.id, every: repeating.frequency, until: repeating.end, by: user)
+                        }
                         return added
                     }
                     do throws(ExpensesError) {

@@ -21,6 +21,8 @@ struct AddExpenseView: View {
     static let people: ElementID = "people"
     static let group: ElementID = "group"
     static let repeats: ElementID = "repeats"
+    static let repeatEvery: ElementID = "repeat-every"
+    static let repeatUntil: ElementID = "repeat-until"
 
     func screen(for state: AddExpenseViewState) -> Screen {
         let others = state.people.dropFirst().map(\.name)
@@ -64,6 +66,19 @@ struct AddExpenseView: View {
                 id: Self.repeats, label: "Repeats", input: .choice(options, selected: ElementID(state.repeats)),
                 hint: "each time on its day, as an expense of its own"
             ))
+            if let every = state.repeatEvery {
+                let unit = state.repeats == "daily" ? "days" : "weeks"
+                fields.append(Field(
+                    id: Self.repeatEvery, label: "Every how many \(unit)", input: .text(every), hint: unit == "days" ? "1 to 366" : "1 to 52",
+                    error: state.errors[Self.repeatEvery]
+                ))
+            }
+            if state.repeats != AddExpenseViewModel.neverRepeats.rawValue {
+                fields.append(Field(
+                    id: Self.repeatUntil, label: "Until", input: .text(state.repeatUntil), hint: "optional: the last day it may fall on, yyyy-MM-dd",
+                    error: state.errors[Self.repeatUntil], isOptional: true
+                ))
+            }
         }
 
         return Screen(

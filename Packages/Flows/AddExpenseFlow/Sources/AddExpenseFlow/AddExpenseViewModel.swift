@@ -47,6 +47,9 @@ struct AddExpenseViewState: Equatable, Sendable {
     /// Whether it can be made to repeat (a new expense, where the app keeps series), and how.
     var canRepeat = false
     var repeats = AddExpenseViewModel.neverRepeats.rawValue
+    /// For a series by days or weeks: every how many.
+    var repeatEvery: String?
+    var repeatUntil = ""
 
     static func == (left: Self, right: Self) -> Bool {
         left.people.map(\.id) == right.people.map(\.id) && left.people.map(\.name) == right.people.map(\.name)
@@ -57,6 +60,7 @@ struct AddExpenseViewState: Equatable, Sendable {
             && left.groups.map(\.id) == right.groups.map(\.id) && left.groups.map(\.name) == right.groups.map(\.name) && left.group == right.group
             && left.errors == right.errors && left.preview == right.preview && left.phase == right.phase
             && left.isEditing == right.isEditing && left.isSeries == right.isSeries && left.canRepeat == right.canRepeat && left.repeats == right.repeats
+            && left.repeatEvery == right.repeatEvery && left.repeatUntil == right.repeatUntil
     }
 }
 
@@ -86,8 +90,11 @@ struct AddExpenseForm: Equatable, Sendable {
     var note = ""
     /// The group chosen (``AddExpenseViewModel/noGroup`` for none).
     var group = AddExpenseViewModel.noGroup
-    /// How it repeats (``AddExpenseViewModel/neverRepeats`` for not at all).
+    /// How it repeats (``AddExpenseViewModel/neverRepeats`` for not at all), every how many
+    /// days or weeks, and until when (empty: no end).
     var repeats = AddExpenseViewModel.neverRepeats
+    var repeatEvery = "1"
+    var repeatUntil = ""
     var errors: [ElementID: String] = [:]
     /// Each sharer's part as the answers stand, when they are complete.
     var preview: Split?
@@ -112,18 +119,42 @@ struct AddExpenseViewModel: SubmittingViewModel {
     /// The ways a new expense can repeat, the first being not at all.
     static let neverRepeats: ElementID = "never"
     static let repeating: [(id: ElementID, label: String)] = [
-        (neverRepeats, "Does not repeat"), ("weekly", "Every week"), ("monthly", "Every month, on its day"), ("yearly", "Every year"),
+        (neverRepeats, "Does not repeat"), ("daily", "Every day, or every few days"), ("weekly", "Every week, or every few weeks"),
+        ("monthly", "Every month, on its day"), ("yearly", "Every year"),
     ]
     /// Whether the app keeps series: a new expense offers to repeat.
     var canRepeat = false
 
-    /// How the expense repeats from `day`, the day it was saved for; nil for not at all.
-    func frequency(from day: Day) -> Recurrence.Frequency? {
+    /// How the expense is to repeat from `day` (the day it is saved for): nil for not at all;
+    /// its rule, or why not on the fields (every how many, until when).
+    mutating func checkRepeat(from day: Day) -> Result<(frequency: Recurrence.Frequency, end: Recurrence.End?)?, RecurrenceProblem> {
+        form.errors[AddExpenseView.repeatEvery] = nil
+        form.errors[AddExpenseView.repeatUntil] = nil
+        let every = Int(form.repeatEvery.trimmingWhitespace()) ?? 0
+        let frequency: Recurrence.Frequency
         switch form.repeats {
-        case "weekly": .weeks(1)
-        case "monthly": .monthly(day: day.day)
-        case "yearly": .yearly
-        default: nil
+        case "daily": frequency = .days(every)
+        case "weekly": frequency = .weeks(every)
+        case "monthly": frequency = .monthly(day: day.day)
+        case "yearly": frequency = .yearly
+        default: return .success(nil)
+        }
+        let until = form.repeatUntil.trimmingWhitespace()
+        var end: Recurrence.End?
+        if !until.isEmpty {
+            let entry = DayEntry(until, today: today)
+            guard let last = entry.day else {
+                form.errors[AddExpenseView.repeatUntil] = entry.problem
+                return .failure(.endBeforeStart)
+            }
+            end = .on(last)
+        }
+        do throws(RecurrenceProblem) {
+            _ = try Recurrence(start: day, frequency: frequency, end: end)
+            return .success((frequency, end))
+        } catch {
+            form.errors[error == .interval ? AddExpenseView.repeatEvery : AddExpenseView.repeatUntil] = error.message
+            return .failure(error)
         }
     }
 
@@ -154,6 +185,16 @@ struct AddExpenseViewModel: SubmittingViewModel {
         repeating.canRepeat = true
         repeating.chose(AddExpenseView.repeats, ["monthly"])
         states.append(repeating)
+        var everyFew = repeating
+        everyFew.chose(AddExpenseView.repeats, ["weekly"])
+        everyFew.typed(AddExpenseView.repeatEvery, "60", isFinal: true)
+        everyFew.typed(AddExpenseView.repeatUntil, "2026-01-01", isFinal: true)
+        _ = everyFew.checkRepeat(from: today)
+        states.append(everyFew)
+        var badEnd = everyFew
+        badEnd.typed(AddExpenseView.repeatEvery, "2", isFinal: true)
+        _ = badEnd.checkRepeat(from: today)
+        states.append(badEnd)
         var paying = form
         paying.chose(AddExpenseView.paidBy, ["you", "someone"])
         paying.typed(.cell("someone", of: AddExpenseView.paid), "7", isFinal: true)
@@ -298,6 +339,11 @@ struct AddExpenseViewModel: SubmittingViewModel {
             form.day = text
             readDay()
         case AddExpenseView.note: form.note = text
+        case AddExpenseView.repeatEvery, AddExpenseView.repeatUntil:
+            if id == AddExpenseView.repeatEvery { form.repeatEvery = text } else { form.repeatUntil = text }
+            form.errors[id] = nil
+            form.phase = .idle
+            return
         default:
             if let row = id.row(in: AddExpenseView.parts), form.sharers.contains(where: { $0.id == row }) {
                 form.parts[row] = text
@@ -581,7 +627,8 @@ struct AddExpenseViewModel: SubmittingViewModel {
             paid: paid, sharers: form.sharers.count, mode: form.mode.rawValue, parts: parts, note: form.note,
             groups: groups.map { (id: $0.id, name: $0.group.name) }, group: form.group, errors: form.errors,
             preview: previewLines, phase: form.phase, isEditing: isEditing, isSeries: isSeries, canRepeat: canRepeat && !isEditing,
-            repeats: form.repeats.rawValue
+            repeats: form.repeats.rawValue, repeatEvery: ["daily", "weekly"].contains(form.repeats.rawValue) ? form.repeatEvery : nil,
+            repeatUntil: form.repeatUntil
         )
     }
 
