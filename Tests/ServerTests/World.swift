@@ -208,7 +208,7 @@ let contractCalls: [Call] = {
         ),
         Call(id: "getExpenseSeries", method: "GET", template: "/expenses/{expenseId}/series"),
         Call(id: "listSeries", method: "GET", template: "/series", query: "after=2026-11-22"),
-        Call(id: "createDueOccurrences", method: "POST", template: "/series/due", body: #"{"through":"2026-11-22"}"#),
+        Call(id: "createDueOccurrences", method: "POST", template: "/due-occurrences", body: #"{"through":"2026-11-22"}"#),
         Call(id: "editSeries", method: "PUT", template: "/series/{seriesId}", body: draft, optionalKeys: ["note"]),
         Call(id: "stopSeries", method: "POST", template: "/series/{seriesId}/stop", body: #"{"after":"2026-12-31"}"#),
         Call(id: "listComments", method: "GET", template: "/expenses/{expenseId}/comments"),

@@ -60,7 +60,7 @@ public enum ExpensesAPI {
         "listSeries", .get, "/series", request: .query(Wire.afterDay), response: .json(Wire.upcoming), problems: problems
     )
     public static let createDueOccurrences = Call<Day, [Expense]>(
-        "createDueOccurrences", .post, "/series/due", request: .body(Wire.due), response: .json(Wire.expenseList), problems: problems
+        "createDueOccurrences", .post, "/due-occurrences", request: .body(Wire.due), response: .json(Wire.expenseList), problems: problems
     )
     public static let editSeries = Call<(SeriesID, ExpenseDraft), ExpenseSeries>(
         "editSeries", .put, "/series/{seriesId}", request: .path("seriesId", Wire.seriesID, body: Wire.draft), response: .json(Wire.series),

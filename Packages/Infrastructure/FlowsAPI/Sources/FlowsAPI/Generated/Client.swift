@@ -7551,7 +7551,7 @@ public struct Client: APIProtocol {
     }
     /// Make an expense the first of a series that repeats
     ///
-    /// Its later occurrences copy it as it is now, each made when due (`POST /series/due`),
+    /// Its later occurrences copy it as it is now, each made when due (`POST /due-occurrences`),
     /// once per series and day however many clients or servers ask at once. Only someone in
     /// it may (`404 not-found`); one that repeats already is `422 invalid-settlement`; a rule
     /// out of range is `422 invalid-repeat` (its `reason`: `interval`, `day-of-month`,
@@ -7889,6 +7889,28 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UnprocessableContent.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
                 case 503:
                     let headers: Components.Responses.ServiceUnavailable.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -7937,15 +7959,15 @@ public struct Client: APIProtocol {
     /// already is passed over), at most 400 a series a call. Answers the expenses made.
     ///
     ///
-    /// - Remark: HTTP `POST /series/due`.
-    /// - Remark: Generated from `#/paths//series/due/post(createDueOccurrences)`.
+    /// - Remark: HTTP `POST /due-occurrences`.
+    /// - Remark: Generated from `#/paths//due-occurrences/post(createDueOccurrences)`.
     public func createDueOccurrences(_ input: Operations.CreateDueOccurrences.Input) async throws -> Operations.CreateDueOccurrences.Output {
         try await client.send(
             input: input,
             forOperation: Operations.CreateDueOccurrences.id,
             serializer: { input in
                 let path = try converter.renderedPath(
-                    template: "/series/due",
+                    template: "/due-occurrences",
                     parameters: []
                 )
                 var request: HTTPTypes.HTTPRequest = .init(
@@ -8066,6 +8088,28 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .contentTooLarge(.init(body: body))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UnprocessableContent.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
                 case 503:
                     let headers: Components.Responses.ServiceUnavailable.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -8510,6 +8554,28 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .contentTooLarge(.init(body: body))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UnprocessableContent.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
                 case 503:
                     let headers: Components.Responses.ServiceUnavailable.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,

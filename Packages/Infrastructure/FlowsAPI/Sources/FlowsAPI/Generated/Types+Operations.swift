@@ -9813,7 +9813,7 @@ public enum Operations {
     }
     /// Make an expense the first of a series that repeats
     ///
-    /// Its later occurrences copy it as it is now, each made when due (`POST /series/due`),
+    /// Its later occurrences copy it as it is now, each made when due (`POST /due-occurrences`),
     /// once per series and day however many clients or servers ask at once. Only someone in
     /// it may (`404 not-found`); one that repeats already is `422 invalid-settlement`; a rule
     /// out of range is `422 invalid-repeat` (its `reason`: `interval`, `day-of-month`,
@@ -10276,6 +10276,32 @@ public enum Operations {
                     }
                 }
             }
+            /// The request is well formed but a domain rule refuses it, with the domain's code and
+            /// message: an email, name, password, friend code, day, currency, avatar, expense, split
+            /// or payment that is not accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//series/get(listSeries)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The store could not be read or written; nothing was changed (`store-unavailable`), a
             /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
@@ -10339,12 +10365,12 @@ public enum Operations {
     /// already is passed over), at most 400 a series a call. Answers the expenses made.
     ///
     ///
-    /// - Remark: HTTP `POST /series/due`.
-    /// - Remark: Generated from `#/paths//series/due/post(createDueOccurrences)`.
+    /// - Remark: HTTP `POST /due-occurrences`.
+    /// - Remark: Generated from `#/paths//due-occurrences/post(createDueOccurrences)`.
     public enum CreateDueOccurrences {
         public static let id: Swift.String = "createDueOccurrences"
         public struct Input: Sendable, Hashable {
-            /// - Remark: Generated from `#/paths/series/due/POST/header`.
+            /// - Remark: Generated from `#/paths/due-occurrences/POST/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateDueOccurrences.AcceptableContentType>]
                 /// Creates a new `Headers`.
@@ -10356,9 +10382,9 @@ public enum Operations {
                 }
             }
             public var headers: Operations.CreateDueOccurrences.Input.Headers
-            /// - Remark: Generated from `#/paths/series/due/POST/requestBody`.
+            /// - Remark: Generated from `#/paths/due-occurrences/POST/requestBody`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/series/due/POST/requestBody/content/application\/json`.
+                /// - Remark: Generated from `#/paths/due-occurrences/POST/requestBody/content/application\/json`.
                 case json(Components.Schemas.DueRequest)
             }
             public var body: Operations.CreateDueOccurrences.Input.Body
@@ -10377,9 +10403,9 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/series/due/POST/responses/200/content`.
+                /// - Remark: Generated from `#/paths/due-occurrences/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/series/due/POST/responses/200/content/application\/json`.
+                    /// - Remark: Generated from `#/paths/due-occurrences/POST/responses/200/content/application\/json`.
                     case json(Components.Schemas.ExpenseList)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
@@ -10406,7 +10432,7 @@ public enum Operations {
             }
             /// The expenses made, oldest first.
             ///
-            /// - Remark: Generated from `#/paths//series/due/post(createDueOccurrences)/responses/200`.
+            /// - Remark: Generated from `#/paths//due-occurrences/post(createDueOccurrences)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
             case ok(Operations.CreateDueOccurrences.Output.Ok)
@@ -10432,7 +10458,7 @@ public enum Operations {
             /// (`invalid-request`).
             ///
             ///
-            /// - Remark: Generated from `#/paths//series/due/post(createDueOccurrences)/responses/400`.
+            /// - Remark: Generated from `#/paths//due-occurrences/post(createDueOccurrences)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
             case badRequest(Components.Responses.BadRequest)
@@ -10458,7 +10484,7 @@ public enum Operations {
             /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
             ///
             ///
-            /// - Remark: Generated from `#/paths//series/due/post(createDueOccurrences)/responses/401`.
+            /// - Remark: Generated from `#/paths//due-occurrences/post(createDueOccurrences)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
             case unauthorized(Components.Responses.Unauthorized)
@@ -10481,7 +10507,7 @@ public enum Operations {
             }
             /// The request body is larger than the server takes (2 MiB; an avatar picture is at most 1 MiB) (`payload-too-large`).
             ///
-            /// - Remark: Generated from `#/paths//series/due/post(createDueOccurrences)/responses/413`.
+            /// - Remark: Generated from `#/paths//due-occurrences/post(createDueOccurrences)/responses/413`.
             ///
             /// HTTP response code: `413 contentTooLarge`.
             case contentTooLarge(Components.Responses.PayloadTooLarge)
@@ -10502,12 +10528,38 @@ public enum Operations {
                     }
                 }
             }
+            /// The request is well formed but a domain rule refuses it, with the domain's code and
+            /// message: an email, name, password, friend code, day, currency, avatar, expense, split
+            /// or payment that is not accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//due-occurrences/post(createDueOccurrences)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The store could not be read or written; nothing was changed (`store-unavailable`), a
             /// verification code could not be sent (`mail-unavailable`), or
             /// the server is not ready (`not-ready`).
             ///
             ///
-            /// - Remark: Generated from `#/paths//series/due/post(createDueOccurrences)/responses/503`.
+            /// - Remark: Generated from `#/paths//due-occurrences/post(createDueOccurrences)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.ServiceUnavailable)
@@ -11090,6 +11142,32 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is well formed but a domain rule refuses it, with the domain's code and
+            /// message: an email, name, password, friend code, day, currency, avatar, expense, split
+            /// or payment that is not accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//series/{seriesId}/stop/post(stopSeries)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }

@@ -400,7 +400,7 @@ public protocol APIProtocol: Sendable {
     func getExpenseSeries(_ input: Operations.GetExpenseSeries.Input) async throws -> Operations.GetExpenseSeries.Output
     /// Make an expense the first of a series that repeats
     ///
-    /// Its later occurrences copy it as it is now, each made when due (`POST /series/due`),
+    /// Its later occurrences copy it as it is now, each made when due (`POST /due-occurrences`),
     /// once per series and day however many clients or servers ask at once. Only someone in
     /// it may (`404 not-found`); one that repeats already is `422 invalid-settlement`; a rule
     /// out of range is `422 invalid-repeat` (its `reason`: `interval`, `day-of-month`,
@@ -423,8 +423,8 @@ public protocol APIProtocol: Sendable {
     /// already is passed over), at most 400 a series a call. Answers the expenses made.
     ///
     ///
-    /// - Remark: HTTP `POST /series/due`.
-    /// - Remark: Generated from `#/paths//series/due/post(createDueOccurrences)`.
+    /// - Remark: HTTP `POST /due-occurrences`.
+    /// - Remark: Generated from `#/paths//due-occurrences/post(createDueOccurrences)`.
     func createDueOccurrences(_ input: Operations.CreateDueOccurrences.Input) async throws -> Operations.CreateDueOccurrences.Output
     /// Change what the later occurrences of a series copy
     ///
@@ -1439,7 +1439,7 @@ extension APIProtocol {
     }
     /// Make an expense the first of a series that repeats
     ///
-    /// Its later occurrences copy it as it is now, each made when due (`POST /series/due`),
+    /// Its later occurrences copy it as it is now, each made when due (`POST /due-occurrences`),
     /// once per series and day however many clients or servers ask at once. Only someone in
     /// it may (`404 not-found`); one that repeats already is `422 invalid-settlement`; a rule
     /// out of range is `422 invalid-repeat` (its `reason`: `interval`, `day-of-month`,
@@ -1480,8 +1480,8 @@ extension APIProtocol {
     /// already is passed over), at most 400 a series a call. Answers the expenses made.
     ///
     ///
-    /// - Remark: HTTP `POST /series/due`.
-    /// - Remark: Generated from `#/paths//series/due/post(createDueOccurrences)`.
+    /// - Remark: HTTP `POST /due-occurrences`.
+    /// - Remark: Generated from `#/paths//due-occurrences/post(createDueOccurrences)`.
     public func createDueOccurrences(
         headers: Operations.CreateDueOccurrences.Input.Headers = .init(),
         body: Operations.CreateDueOccurrences.Input.Body
