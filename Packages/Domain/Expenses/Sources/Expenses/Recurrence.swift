@@ -23,11 +23,22 @@ public struct Recurrence: Equatable, Hashable, Sendable {
         case on(Day)
         /// How many occurrences in all, the first included (1 to 1,000).
         case after(count: Int)
+
+        /// The last day, when it ends by one.
+        public var lastDay: Day? { if case .on(let day) = self { day } else { nil } }
+        /// The count, when it ends after one.
+        public var count: Int? { if case .after(let count) = self { count } else { nil } }
     }
 
     public let start: Day
     public let frequency: Frequency
     public let end: End?
+
+    /// An end kept or sent as its two fields: the last day wins over a count; neither, no end.
+    public static func end(lastDay: Day?, count: Int?) -> End? {
+        if let lastDay { return .on(lastDay) }
+        return count.map { .after(count: $0) }
+    }
 
     /// Refuses a frequency or an end out of range: an interval or a count of zero, a day of the
     /// month that is none, or a last day before the start.

@@ -150,15 +150,11 @@ extension LiveExpensesService: RecurringExpenses, DueOccurrencesRound {
     private static func record(_ series: ExpenseSeries, template: StoredExpense, at: Double) throws -> SeriesRecord {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let (endDay, endCount): (String?, Int?) = switch series.recurrence.end {
-        case nil: (nil, nil)
-        case .on(let last): (last.description, nil)
-        case .after(let count): (nil, count)
-        }
+        let end = series.recurrence.end
         return SeriesRecord(
             id: series.id.rawValue, createdBy: series.createdBy.rawValue, createdAt: at,
             template: String(decoding: try encoder.encode(template), as: UTF8.self), frequency: text(series.recurrence.frequency),
-            start: series.recurrence.start.description, endDay: endDay, endCount: endCount,
+            start: series.recurrence.start.description, endDay: end?.lastDay?.description, endCount: end?.count,
             people: Set(template.payers.map(\.user) + template.parts.map(\.user)).sorted(),
             version: series.version
         )
@@ -168,7 +164,7 @@ extension LiveExpensesService: RecurringExpenses, DueOccurrencesRound {
         guard let start = try? Day(record.start), let frequency = frequency(record.frequency),
               let stored = try? JSONDecoder().decode(StoredExpense.self, from: Data(record.template.utf8))
         else { throw .storeUnavailable("the series \(record.id) is damaged") }
-        let end: Recurrence.End? = if let day = record.endDay.flatMap({ try? Day($0) }) { .on(day) } else { record.endCount.map { .after(count: $0) } }
+        let end = Recurrence.end(lastDay: record.endDay.flatMap { try? Day($0) }, count: record.endCount)
         let recurrence: Recurrence
         do throws(RecurrenceProblem) {
             recurrence = try Recurrence(start: start, frequency: frequency, end: end)

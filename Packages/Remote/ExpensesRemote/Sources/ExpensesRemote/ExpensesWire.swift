@@ -53,8 +53,7 @@ extension Wire {
 
     /// A series' end, from its two optional fields (a day wins over a count).
     static func end(day wire: String?, count: Int?, _ field: String) throws(APIProblem) -> Recurrence.End? {
-        if let wire { return .on(try day.read(wire, "\(field)/endDay")) }
-        return count.map { .after(count: $0) }
+        Recurrence.end(lastDay: try wire.map { text throws(APIProblem) in try day.read(text, "\(field)/endDay") }, count: count)
     }
 
     static var repeating: WireValue<ExpensesAPI.Repeating, Components.Schemas.RepeatRequest> {
@@ -63,12 +62,9 @@ extension Wire {
                 ExpensesAPI.Repeating(frequency: try frequency.read(wire.frequency, "/frequency"), end: try end(day: wire.endDay, count: wire.endCount, ""))
             },
             write: { repeating in
-                let (endDay, endCount): (String?, Int?) = switch repeating.end {
-                case nil: (nil, nil)
-                case .on(let last): (last.description, nil)
-                case .after(let count): (nil, count)
-                }
-                return .init(frequency: frequency.write(repeating.frequency), endDay: endDay, endCount: endCount)
+                .init(
+                    frequency: frequency.write(repeating.frequency), endDay: repeating.end?.lastDay?.description, endCount: repeating.end?.count
+                )
             }
         )
     }
@@ -91,14 +87,10 @@ extension Wire {
                 )
             },
             write: { series in
-                let (endDay, endCount): (String?, Int?) = switch series.recurrence.end {
-                case nil: (nil, nil)
-                case .on(let last): (last.description, nil)
-                case .after(let count): (nil, count)
-                }
+                let end = series.recurrence.end
                 return .init(
                     id: series.id.rawValue, template: draft.write(series.template), frequency: frequency.write(series.recurrence.frequency),
-                    start: series.recurrence.start.description, endDay: endDay, endCount: endCount, createdBy: series.createdBy.rawValue,
+                    start: series.recurrence.start.description, endDay: end?.lastDay?.description, endCount: end?.count, createdBy: series.createdBy.rawValue,
                     version: series.version
                 )
             }
