@@ -82,6 +82,7 @@ let package = Package(
         .package(path: "Packages/FlowKit"),
         .package(path: "Packages/FlowSupport"),
         .package(path: "Packages/Renderers/FlowTerminal"),
+        .package(path: "Packages/Renderers/FlowWeb"),
         .package(path: "Packages/FlowTesting"),
         .package(path: "Packages/Services"),
         .package(path: "Packages/Infrastructure/LocalStore"),
@@ -194,7 +195,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 // The codes that prove emails.
                 .product(name: "Mail", package: "Mail"),
-            ],
+                // The app's flows as web pages, at `/`.
+                .product(name: "FlowWeb", package: "FlowWeb"),
+                .product(name: "FlowKit", package: "FlowKit"),
+            ] + flowModules + ratesModules,
             path: "Apps/flows-server/Sources/FlowsServer"
         ),
         .executableTarget(
@@ -289,6 +293,13 @@ let package = Package(
                 .product(name: "Friends", package: "Friends"),
             ],
             path: "Tests/Writer"
+        ),
+        .testTarget(
+            name: "FlowWebTests",
+            dependencies: [
+                .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "FlowWeb", package: "FlowWeb"),
+            ]
         ),
         .testTarget(
             name: "FlowKitTests",

@@ -1,4 +1,5 @@
 import Expenses
+import FlowWeb
 import FlowsAPI
 import Accounts
 import Foundation
@@ -39,6 +40,10 @@ public struct ServerConfiguration: Sendable {
     /// whether or not anyone in them asks: hourly. A client's sign-in makes those due by its
     /// own today.
     public var seriesRound: Duration = .seconds(3_600)
+    /// Whether the app's pages are served at `/` (docs/web.md): off unless asked for.
+    public var web = false
+    /// The browser sessions' limits, and whether their cookies go over TLS only.
+    public var webSessions = WebSessions.Configuration()
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maximumBodyBytes: Int = 2 << 20, rateLimits: RateLimits = .standard,
@@ -168,12 +173,15 @@ public enum FlowsServer {
         // The server's expenses keep series; the contract serves them from the same service.
         if let recurring = services.expenses as? any RecurringExpenses { try endpoints.series(recurring) }
         try endpoints.health(services)
+        let web = configuration.web ? ServerWeb.sessions(services, configuration: configuration.webSessions) : nil
+        if let web { ServerWeb.route(router, to: web) }
         return Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "flows-server"),
             services: [StoreLifecycle(services: services)]
-                + ((services.expenses as? any DueOccurrencesRound).map { [SeriesRound(round: $0, every: configuration.seriesRound, now: services.now, logger: logger)] } ?? []),
+                + ((services.expenses as? any DueOccurrencesRound).map { [SeriesRound(round: $0, every: configuration.seriesRound, now: services.now, logger: logger)] } ?? [])
+                + (web.map { [WebSessionSweep(sessions: $0)] } ?? []),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )

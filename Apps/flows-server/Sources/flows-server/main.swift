@@ -78,6 +78,12 @@ struct ServerCommand: AsyncParsableCommand {
     ))
     var trustedProxy: [String] = []
 
+    @Flag(help: "Serve the app's own pages at / for browsers, on the same port (docs/web.md). Sign-in there is not yet counted against the per-address limits.")
+    var web = false
+
+    @Flag(help: "Send the pages' session cookie over TLS only, for a server behind a proxy that ends TLS.")
+    var secureCookies = false
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port is from 0 to 65535.") }
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
@@ -127,7 +133,7 @@ struct ServerCommand: AsyncParsableCommand {
         let mailSetting: MailSetting
         do { mailSetting = try MailSetting(parsing: mail) } catch { throw ValidationError("--mail: \(error.description)") }
 
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host,
             port: port,
             rateLimits: RateLimits(
@@ -137,6 +143,8 @@ struct ServerCommand: AsyncParsableCommand {
             cacheLifetime: cacheSeconds,
             trustedProxies: try trustedProxies()
         )
+        configuration.web = web
+        configuration.webSessions.secureCookies = secureCookies
         let host = host
         logger.info("starting", metadata: ["database": "\(location)", "mail": "\(mailSetting)"])
         switch mailSetting {

@@ -16,6 +16,10 @@ public enum ArchitectureRules {
     /// The harness's module that gives Swift tests their API over flows (it imports Swift Testing).
     public static let testSupportModule = "FlowTestSupport"
 
+    /// The third-party libraries a renderer may draw with: the web renderer's templates, which
+    /// escape every value.
+    public static let rendererLibraries: Set<String> = ["Mustache"]
+
     /// What a flow's View may import: it maps a ViewState to a Screen and nothing more.
     public static let viewImports: Set<String> = ["FlowKit", "Primitives"]
 
@@ -102,7 +106,8 @@ public enum ArchitectureRules {
             case .flow, .flowSupport: return "a renderer or the harness depends on the flow layer; it draws any flow's screens"
             case .abstract, .implementation: return "a renderer or the harness depends on an area module; it knows FlowKit only"
             case .tool, .compositionRoot: return "a renderer or the harness depends on \(target)"
-            case nil: return "a renderer or the harness imports the third-party module \(target)"
+            case nil:
+                return rendererLibraries.contains(target) ? nil : "a renderer or the harness imports the third-party module \(target)"
             }
 
         case .abstract:
