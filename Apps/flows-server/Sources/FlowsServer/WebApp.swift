@@ -27,6 +27,7 @@ enum ServerWeb {
                 run: { router, page in
                     let container = WebContainer(services: services, accounts: accounts, rates: rates, page: page)
                     _ = await AppFlow(dependencies: container, router: router).perform()
+                    return nil
                 },
                 end: { try? await accounts.signOut() }
             )

@@ -54,14 +54,17 @@ public struct WebResponse: Sendable, Equatable {
     }
 }
 
-/// What one browser session runs: the app, from its first screen, each time it starts (and
-/// again after the user leaves it), and what to do when the session ends.
+/// What one browser session runs: the app, from its first screen, each time it starts, and what
+/// to do when the session ends.
 public struct WebAppSession: Sendable {
-    public let run: @Sendable (AppRouter, WebPageSettings) async -> Void
+    /// Runs the app until the user leaves it, drawing through the router. It answers nil to
+    /// start again (the whole app: leaving it shows its first screen), or the words of a last
+    /// page to stay on (a single flow, which has a result).
+    public let run: @Sendable (AppRouter, WebPageSettings) async -> String?
     /// Called once, when the browser session ends (idle too long, or pushed out): signs out.
     public let end: @Sendable () async -> Void
 
-    public init(run: @escaping @Sendable (AppRouter, WebPageSettings) async -> Void, end: @escaping @Sendable () async -> Void = {}) {
+    public init(run: @escaping @Sendable (AppRouter, WebPageSettings) async -> String?, end: @escaping @Sendable () async -> Void = {}) {
         self.run = run
         self.end = end
     }
@@ -261,6 +264,8 @@ actor WebSession {
     private(set) var lastUsed: ContinuousClock.Instant
     /// A message for the next page (the post was stale, the app started again).
     private var notice: String?
+    /// The last page's words, once a run has ended for good.
+    private var closing: String?
     private var ended = false
 
     init(app: WebAppSession, at now: ContinuousClock.Instant) {
@@ -283,6 +288,9 @@ actor WebSession {
         startIfNeeded()
         var settled = await host.settled(within: settleLimit)
         if case .screen(nil) = settled {
+            if let closing {
+                return WebSessions.message(status: 200, title: "Done", text: closing)
+            }
             // The user left the app: it starts again, signed in as before.
             notice = "You left Flows; here it is again."
             startAgain()
@@ -345,9 +353,14 @@ actor WebSession {
         guard task == nil, !ended else { return }
         let (host, settings, app) = (self.host, self.settings, self.app)
         task = Task {
-            await app.run(AppRouter(host: host), settings)
+            let closing = await app.run(AppRouter(host: host), settings)
+            await self.close(with: closing)
             await host.finish()
         }
+    }
+
+    private func close(with text: String?) {
+        closing = text
     }
 
     private func startAgain() {
