@@ -32,6 +32,7 @@ struct LiveServer: Sendable {
         bodyReadTimeout: Duration = .seconds(30),
         mail: MailSetting = .off,
         seriesRound: Duration = .seconds(3_600),
+        web: Bool = false,
         _ body: @Sendable (LiveServer) async throws -> Void
     ) async throws {
         let clock = TestClock()
@@ -43,6 +44,7 @@ struct LiveServer: Sendable {
             bodyReadTimeout: bodyReadTimeout
         )
         configuration.seriesRound = seriesRound
+        configuration.web = web
         let server = try await RunningServer.start(services: services, configuration: configuration)
         do {
             try await body(LiveServer(url: server.url, clock: clock))

@@ -173,7 +173,7 @@ public enum FlowsServer {
         // The server's expenses keep series; the contract serves them from the same service.
         if let recurring = services.expenses as? any RecurringExpenses { try endpoints.series(recurring) }
         try endpoints.health(services)
-        let web = configuration.web ? ServerWeb.sessions(services, configuration: configuration.webSessions) : nil
+        let web = configuration.web ? ServerWeb.sessions(services, limits: limits, configuration: configuration.webSessions) : nil
         if let web { ServerWeb.route(router, to: web) }
         return Application(
             router: router,

@@ -62,17 +62,23 @@ extension RequestLimits {
     func signUp(
         _ draft: (email: String, displayName: String, password: String), on services: ServerServices
     ) async throws -> AccountsAPI.NewSession {
-        let claim = try await signUps.claim(RequestScope.origin?.limitKey ?? "unknown", refusing: "Too many new accounts from this address")
         let tokens = InMemorySessionTokenStore()
-        let user: User
+        let user = try await signUp(draft, from: RequestScope.origin?.limitKey ?? "unknown", with: services.sessions(tokens))
+        RequestScope.record?.user = user.id
+        return (try Self.token(in: tokens), user)
+    }
+
+    /// Signs up with `accounts` (which keeps the new session), counted against `address`.
+    func signUp(
+        _ draft: (email: String, displayName: String, password: String), from address: String, with accounts: any AccountsService
+    ) async throws -> User {
+        let claim = try await signUps.claim(address, refusing: "Too many new accounts from this address")
         do {
-            user = try await services.sessions(tokens).signUp(email: draft.email, displayName: draft.displayName, password: draft.password)
+            return try await accounts.signUp(email: draft.email, displayName: draft.displayName, password: draft.password)
         } catch {
             if case AccountsError.storeUnavailable = error { await signUps.release(claim) }
             throw error
         }
-        RequestScope.record?.user = user.id
-        return (try Self.token(in: tokens), user)
     }
 
     /// Signs in, counted as a failure before the password is checked, so that attempts sent at
@@ -81,7 +87,15 @@ extension RequestLimits {
     /// account from every such address together. A password that checks out takes them back
     /// and makes the address known: someone guessing from elsewhere never locks the owner out.
     func signIn(_ draft: (email: String, password: String), on services: ServerServices) async throws -> AccountsAPI.NewSession {
-        let origin = RequestScope.origin?.limitKey ?? "unknown"
+        let tokens = InMemorySessionTokenStore()
+        let user = try await signIn(draft, from: RequestScope.origin?.limitKey ?? "unknown", with: services.sessions(tokens))
+        RequestScope.record?.user = user.id
+        return (try Self.token(in: tokens), user)
+    }
+
+    /// Signs in with `accounts` (which keeps the new session), counted against `origin`, the
+    /// client's address.
+    func signIn(_ draft: (email: String, password: String), from origin: String, with accounts: any AccountsService) async throws -> User {
         let emailKey = EmailAddress.key(for: draft.email)
         let here = "account " + emailKey + " from " + origin
         let refusal = "Too many attempts to sign in"
@@ -89,7 +103,7 @@ extension RequestLimits {
         func releaseAll() async { for (counts, claim) in claims { await counts.release(claim) } }
         do {
             claims.append((addresses, try await addresses.claim("address " + origin, refusing: refusal)))
-            claims.append((accounts, try await accounts.claim(here, refusing: refusal)))
+            claims.append((self.accounts, try await self.accounts.claim(here, refusing: refusal)))
             if await !knownAddresses.contains(here) {
                 claims.append((newAddresses, try await newAddresses.claim("account " + emailKey, refusing: refusal)))
             }
@@ -97,27 +111,25 @@ extension RequestLimits {
             await releaseAll()
             throw error
         }
-        let tokens = InMemorySessionTokenStore()
         let user: User
         do {
-            user = try await services.sessions(tokens).signIn(email: draft.email, password: draft.password)
+            user = try await accounts.signIn(email: draft.email, password: draft.password)
         } catch {
             if error != .wrongEmailOrPassword { await releaseAll() }
             throw error
         }
         await releaseAll()
-        await accounts.reset(here)
+        await self.accounts.reset(here)
         await knownAddresses.reset(here)
         _ = try? await knownAddresses.claim(here)
-        RequestScope.record?.user = user.id
-        return (try Self.token(in: tokens), user)
+        return user
     }
 
     /// Counts one look-up of an account (by friend code or email) against the user and the
     /// address: every one counts, found or not, so a scan of codes or emails soon stops.
-    func lookUp(by user: UserID) async throws(APIProblem) {
+    func lookUp(by user: UserID, from origin: String = RequestScope.origin?.limitKey ?? "unknown") async throws(APIProblem) {
         let refusal = "Too many look-ups of accounts"
-        let address = try await lookupsByAddress.claim("address " + (RequestScope.origin?.limitKey ?? "unknown"), refusing: refusal)
+        let address = try await lookupsByAddress.claim("address " + origin, refusing: refusal)
         do {
             _ = try await lookupsByUser.claim("user " + user.rawValue, refusing: refusal)
         } catch {

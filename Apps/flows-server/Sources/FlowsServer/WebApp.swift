@@ -3,6 +3,7 @@ import AccountsData
 import AppFlow
 import Expenses
 import FlowKit
+import FlowsWire
 import FlowWeb
 import Foundation
 import Friends
@@ -19,11 +20,15 @@ import ServiceLifecycle
 /// runs its own ``AppFlow`` on the server's services, signed in with a session of its own.
 enum ServerWeb {
     /// The browser sessions of a server on `services`.
-    static func sessions(_ services: ServerServices, configuration: WebSessions.Configuration) -> WebSessions {
+    /// Signing up and in, password checks and look-ups count against the same limits as over
+    /// the API, by the address of the browser's latest request.
+    static func sessions(_ services: ServerServices, limits: RequestLimits, configuration: WebSessions.Configuration) -> WebSessions {
         let rates = ECBRatesService()
         return WebSessions(configuration: configuration) {
-            let accounts = services.sessions(InMemorySessionTokenStore())
+            let page = WebPageSettings()
+            let accounts = LimitedAccounts(base: services.sessions(InMemorySessionTokenStore()), limits: limits, page: page)
             return WebAppSession(
+                settings: page,
                 run: { router, page in
                     let container = WebContainer(services: services, accounts: accounts, rates: rates, page: page)
                     _ = await AppFlow(dependencies: container, router: router).perform()
@@ -42,7 +47,7 @@ enum ServerWeb {
             let answer = await sessions.handle(WebRequest(
                 method: request.method.rawValue, path: request.uri.path, cookie: request.headers[.cookie],
                 host: request.head.authority, origin: request.headers[.origin],
-                contentType: request.headers[.contentType], body: Array(buffer: body)
+                contentType: request.headers[.contentType], body: Array(buffer: body), client: RequestScope.origin?.limitKey
             ))
             var headers = HTTPFields()
             for (name, value) in answer.headers {
@@ -125,4 +130,83 @@ struct NoServerFiles: UserFiles {
     func contents(of path: String, atMost limit: Int) throws(UserFileProblem) -> [UInt8] {
         throw .unreadable(path, reason: "a picture cannot be taken from a file on the server")
     }
+}
+
+/// A browser session's accounts service, counted as the API counts: sign-up per address; sign-in
+/// per address and account; the current password per account; look-ups per user and address.
+/// A refusal is the domain's `tooManyAttempts`, which the forms show.
+struct LimitedAccounts: AccountsService {
+    let base: any AccountsService
+    let limits: RequestLimits
+    /// Where the session's latest request came from.
+    let page: WebPageSettings
+
+    private var address: String {
+        get async { await page.client ?? "unknown" }
+    }
+
+    func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User {
+        let address = await address
+        return try await counted { try await limits.signUp((email, displayName, password), from: address, with: base) }
+    }
+
+    func signIn(email: String, password: String) async throws(AccountsError) -> User {
+        let address = await address
+        return try await counted { try await limits.signIn((email, password), from: address, with: base) }
+    }
+
+    func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User {
+        try await counted {
+            try await limits.checkingPassword(of: user) { () async throws(AccountsError) in try await base.changeEmail(to: email, password: password, of: user) }
+        }
+    }
+
+    func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError) {
+        try await counted {
+            try await limits.checkingPassword(of: user) { () async throws(AccountsError) in try await base.changePassword(from: current, to: new, of: user) }
+        }
+    }
+
+    func profile(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> PublicProfile? {
+        let address = await address
+        return try await counted {
+            try await limits.lookUp(by: user, from: address)
+            return try await base.profile(withFriendCode: code, for: user)
+        }
+    }
+
+    func profile(withEmail email: String, for user: UserID) async throws(AccountsError) -> PublicProfile? {
+        let address = await address
+        return try await counted {
+            try await limits.lookUp(by: user, from: address)
+            return try await base.profile(withEmail: email, for: user)
+        }
+    }
+
+    /// `work`'s answer; a limit's refusal as the domain's `tooManyAttempts`.
+    private func counted<T>(_ work: () async throws -> T) async throws(AccountsError) -> T {
+        do {
+            return try await work()
+        } catch let error as AccountsError {
+            throw error
+        } catch let problem as APIProblem {
+            throw .tooManyAttempts(seconds: problem.headers[.retryAfter].flatMap { Int($0) } ?? 60)
+        } catch {
+            throw .storeUnavailable("\(error)")
+        }
+    }
+
+    func signOut() async throws(AccountsError) { try await base.signOut() }
+    func storedSession() async throws(AccountsError) -> StoredSession { try await base.storedSession() }
+    func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { try await base.existing(among: people) }
+    func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] { try await base.users(people, for: user) }
+    func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar { try await base.avatar(of: person, for: user) }
+    func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User { try await base.changeDisplayName(to: name, of: user) }
+    func sendVerificationCode(to user: UserID) async throws(AccountsError) { try await base.sendVerificationCode(to: user) }
+    func verifyEmail(code: String, of user: UserID) async throws(AccountsError) -> User { try await base.verifyEmail(code: code, of: user) }
+    func sessions(of user: UserID) async throws(AccountsError) -> [SessionSummary] { try await base.sessions(of: user) }
+    func endSession(_ id: SessionSummary.ID, of user: UserID) async throws(AccountsError) { try await base.endSession(id, of: user) }
+    func endOtherSessions(of user: UserID) async throws(AccountsError) -> Int { try await base.endOtherSessions(of: user) }
+    func avatar(of user: UserID) async throws(AccountsError) -> Avatar { try await base.avatar(of: user) }
+    func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError) { try await base.changeAvatar(to: avatar, of: user) }
 }

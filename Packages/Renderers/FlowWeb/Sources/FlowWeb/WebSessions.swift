@@ -14,11 +14,14 @@ public struct WebRequest: Sendable {
     public var body: [UInt8]
     /// Whether the request came over TLS (directly, or from a proxy trusted to say so).
     public var isSecure: Bool
+    /// Who the client is, as the server's per-address limits count it (``WebPageSettings/client``).
+    public var client: String?
 
     public init(
         method: String, path: String, cookie: String? = nil, host: String? = nil, origin: String? = nil, contentType: String? = nil,
-        body: [UInt8] = [], isSecure: Bool = false
+        body: [UInt8] = [], isSecure: Bool = false, client: String? = nil
     ) {
+        self.client = client
         self.method = method
         self.path = path
         self.cookie = cookie
@@ -57,6 +60,8 @@ public struct WebResponse: Sendable, Equatable {
 /// What one browser session runs: the app, from its first screen, each time it starts, and what
 /// to do when the session ends.
 public struct WebAppSession: Sendable {
+    /// What the session's pages and its app tell each other (``run`` is given it too).
+    public let settings: WebPageSettings
     /// Runs the app until the user leaves it, drawing through the router. It answers nil to
     /// start again (the whole app: leaving it shows its first screen), or the words of a last
     /// page to stay on (a single flow, which has a result).
@@ -64,20 +69,30 @@ public struct WebAppSession: Sendable {
     /// Called once, when the browser session ends (idle too long, or pushed out): signs out.
     public let end: @Sendable () async -> Void
 
-    public init(run: @escaping @Sendable (AppRouter, WebPageSettings) async -> String?, end: @escaping @Sendable () async -> Void = {}) {
+    public init(
+        settings: WebPageSettings = WebPageSettings(), run: @escaping @Sendable (AppRouter, WebPageSettings) async -> String?,
+        end: @escaping @Sendable () async -> Void = {}
+    ) {
+        self.settings = settings
         self.run = run
         self.end = end
     }
 }
 
-/// What a session's app tells its pages besides screens: the user's theme.
+/// What a session's app and its pages tell each other besides screens: the user's theme, and
+/// who the browser is now.
 public actor WebPageSettings {
     /// `light`, `dark`, `high-contrast` or `no-colour`; nil follows the browser's setting.
     public private(set) var theme: String?
+    /// The client of the session's latest request (its address, as the server counts
+    /// attempts by): a sign-in is counted against where it was sent from.
+    public private(set) var client: String?
 
     public init() {}
 
     public func setTheme(_ theme: String?) { self.theme = theme }
+
+    func heard(from client: String?) { self.client = client }
 }
 
 /// The browser sessions of one server, each running its own app's flows, and the answers to
@@ -171,7 +186,7 @@ public actor WebSessions {
             session = await open()
             cookie = setCookie(session.token, secure: request.isSecure)
         }
-        var response = await session.page(settleLimit: configuration.settleLimit, at: now())
+        var response = await session.page(settleLimit: configuration.settleLimit, at: now(), from: request.client)
         if let cookie { response.headers.append(("Set-Cookie", cookie)) }
         return response
     }
@@ -189,7 +204,7 @@ public actor WebSessions {
         guard let token = form.value(WebPage.Name.csrf), session.accepts(csrf: token) else {
             return Self.message(status: 403, title: "Refused", text: "This form did not come from this session's page. Open Flows again to go on.")
         }
-        await session.post(form, settleLimit: configuration.settleLimit, at: now())
+        await session.post(form, settleLimit: configuration.settleLimit, at: now(), from: request.client)
         return WebResponse(status: 303, headers: [("Location", "/"), ("Cache-Control", "no-store")])
     }
 
@@ -256,7 +271,7 @@ actor WebSession {
     nonisolated let token: String
     private nonisolated let csrf: String
     private let app: WebAppSession
-    private let settings = WebPageSettings()
+    private let settings: WebPageSettings
     private var host = WebScreenHost()
     private var task: Task<Void, Never>?
     /// Counts the screens shown: each page carries it, and a post from any other is stale.
@@ -272,6 +287,7 @@ actor WebSession {
         token = Self.randomToken()
         csrf = Self.randomToken()
         self.app = app
+        settings = app.settings
         lastUsed = now
     }
 
@@ -283,8 +299,9 @@ actor WebSession {
     }
 
     /// The page of the screen the flow waits on (the app starts, or starts again, first).
-    func page(settleLimit: Duration, at now: ContinuousClock.Instant) async -> WebResponse {
+    func page(settleLimit: Duration, at now: ContinuousClock.Instant, from client: String?) async -> WebResponse {
         lastUsed = now
+        await settings.heard(from: client)
         startIfNeeded()
         var settled = await host.settled(within: settleLimit)
         if case .screen(nil) = settled {
@@ -313,8 +330,9 @@ actor WebSession {
 
     /// Hands a posted form to the flow: nothing from a page of another version, and nothing the
     /// screen it reaches no longer offers.
-    func post(_ form: WebForm, settleLimit: Duration, at now: ContinuousClock.Instant) async {
+    func post(_ form: WebForm, settleLimit: Duration, at now: ContinuousClock.Instant, from client: String?) async {
         lastUsed = now
+        await settings.heard(from: client)
         startIfNeeded()
         guard form.value(WebPage.Name.version) == String(version) else {
             notice = "That page was out of date, so nothing was sent from it: this is where you are now."
