@@ -118,6 +118,9 @@ let package = Package(
         .package(path: "Packages/Tools/ArchitectureCheck"),
 
         // MARK: - Third party
+        // `flows web` serves the pages on this machine with FlyingFox: sockets and Swift
+        // concurrency, no NIO, so the command-line app stays small and quick to start.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // Used directly by tests that look into the store and recompute token hashes.
@@ -155,6 +158,10 @@ let package = Package(
             ] + accountsModules + expensesModules + friendsModules + groupsModules + interchangeModules + preferencesModules + ratesModules + remoteModules
                 + flowModules + [
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                    // `flows web`: the pages, on a small loopback server without NIO.
+                    .product(name: "FlowWeb", package: "FlowWeb"),
+                    .product(name: "FlyingFox", package: "FlyingFox"),
+                    .product(name: "FlyingSocks", package: "FlyingFox"),
                 ],
             path: "Apps/flows/Sources/FlowsApp"
         ),

@@ -29,7 +29,7 @@ struct FlowsCommand: AsyncParsableCommand {
         subcommands: [
             ListCommand.self, RunCommand.self, TestCommand.self, VerifyCommand.self,
             BalancesCommand.self, FriendsListCommand.self, GroupsListCommand.self, ExpensesListCommand.self, ActivityCommand.self,
-            ImportCommand.self, ExportCommand.self, RatesCommand.self,
+            ImportCommand.self, ExportCommand.self, RatesCommand.self, WebCommand.self,
         ]
     )
 

@@ -10,7 +10,9 @@ enum WebAssets {
         ("Content-Type", "text/html; charset=utf-8"),
         ("Content-Security-Policy", contentSecurityPolicy),
         ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
+        // Not `no-referrer`: with it, browsers send a form's `Origin` as `null`, which the
+        // check against other sites' posts refuses.
+        ("Referrer-Policy", "same-origin"),
         ("X-Frame-Options", "DENY"),
         // A page shows one moment of a session: never kept, so back and reload ask again.
         ("Cache-Control", "no-store"),

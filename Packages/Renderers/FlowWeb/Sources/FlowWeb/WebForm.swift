@@ -70,12 +70,16 @@ struct WebForm: Equatable {
     func events(on screen: Screen) -> [UserEvent] {
         var events: [UserEvent] = []
         let present = Set(values(WebPage.Name.present))
+        // Fields the user confirmed as they are (left them, or pressed Enter in them): sent even
+        // unchanged, as on the terminal, so that their rules are checked.
+        let confirmed = Set(values(WebPage.Name.confirmed))
         for field in screen.fields {
+            let name = WebPage.Name.field(field.id)
             switch field.input {
             case .text(let current), .money(let current, _, _), .day(let current, _):
-                if let posted = value(WebPage.Name.field(field.id)), posted != current { events.append(.fill(field.id, posted)) }
+                if let posted = value(name), posted != current || confirmed.contains(name) { events.append(.fill(field.id, posted)) }
             case .secret:
-                if let posted = value(WebPage.Name.field(field.id)), !posted.isEmpty { events.append(.fill(field.id, posted)) }
+                if let posted = value(name), !posted.isEmpty || confirmed.contains(name) { events.append(.fill(field.id, posted)) }
             case .table(let rows, _, _):
                 for row in rows {
                     let cell = ElementID.cell(row.id, of: field.id)
@@ -98,7 +102,13 @@ struct WebForm: Equatable {
         if let pressed = pairs.first(where: { $0.name.hasPrefix("choose:") }) {
             events.append(.choose(ElementID(String(pressed.name.dropFirst("choose:".count))), [ElementID(pressed.value)]))
         } else if let action = value(WebPage.Name.action), !action.isEmpty {
-            events.append(.tap(ElementID(action)))
+            // `:back` and `:cancel` are the browser's Esc (a script may send them); any other
+            // value is an action or a tab of the screen.
+            switch action {
+            case ":back": events.append(.back)
+            case ":cancel": events.append(.cancel)
+            default: events.append(.tap(ElementID(action)))
+            }
         }
         return events
     }

@@ -59,6 +59,8 @@ public enum WebPage {
         static func choose(_ id: ElementID) -> String { "choose:" + id.rawValue }
         /// Which multi-choice fields the form holds (an unticked box posts nothing).
         static let present = "present"
+        /// Typed fields the user confirmed (their names), sent even when unchanged.
+        static let confirmed = "confirmed"
         /// The action or tab tapped.
         static let action = "do"
         static let csrf = "csrf"
