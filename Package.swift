@@ -118,8 +118,8 @@ let package = Package(
         .package(path: "Packages/Tools/ArchitectureCheck"),
 
         // MARK: - Third party
-        // `flows web` serves the pages on this machine with FlyingFox: sockets and Swift
-        // concurrency, no NIO, so the command-line app stays small and quick to start.
+        // The sockets of `flows web`'s small loopback server (FlyingSocks, without FlyingFox's
+        // HTTP server, which links FoundationNetworking and so libcurl into the CLI).
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
@@ -158,9 +158,8 @@ let package = Package(
             ] + accountsModules + expensesModules + friendsModules + groupsModules + interchangeModules + preferencesModules + ratesModules + remoteModules
                 + flowModules + [
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                    // `flows web`: the pages, on a small loopback server without NIO.
+                    // `flows web`: the pages on loopback (LoopbackServer says why on FlyingSocks).
                     .product(name: "FlowWeb", package: "FlowWeb"),
-                    .product(name: "FlyingFox", package: "FlyingFox"),
                     .product(name: "FlyingSocks", package: "FlyingFox"),
                 ],
             path: "Apps/flows/Sources/FlowsApp"

@@ -149,9 +149,17 @@ struct ArchitectureRulesTests {
         ("SignInFlow", "a renderer or the harness depends on the flow layer; it draws any flow's screens"),
         ("FormFields", "a renderer or the harness depends on the flow layer; it draws any flow's screens"),
         ("GRDB", "a renderer or the harness imports the third-party module GRDB"),
+        ("Hummingbird", "a renderer or the harness imports the third-party module Hummingbird"),
     ])
     func rendererLeaks(target: String, rule: String) {
         #expect(planting(add(target, to: "FlowTerminal")).map(\.rule) == [rule])
+    }
+
+    @Test("a renderer may draw with the template library that escapes every value; no other layer may")
+    func rendererLibraries() {
+        #expect(planting(add("Mustache", to: "FlowTerminal")) == [])
+        #expect(planting(add("Mustache", to: "SignInFlow")).map(\.rule) == ["a flow imports the third-party module Mustache"])
+        #expect(planting(add("Mustache", to: "Accounts")).map(\.rule).count == 1)
     }
 
     @Test("a server store or a Remote service is an implementation: abstract modules never reach them")

@@ -78,11 +78,11 @@ struct ServerCommand: AsyncParsableCommand {
     ))
     var trustedProxy: [String] = []
 
-    @Flag(help: "Serve the app's own pages at / for browsers, on the same port (docs/web.md). Sign-in there is not yet counted against the per-address limits.")
-    var web = false
+    @Flag(help: "Serve the app's pages at / for browsers, on the same port (env FLOWS_WEB=1; docs/web.md).")
+    var web = ProcessInfo.processInfo.environment["FLOWS_WEB"] == "1"
 
-    @Flag(help: "Send the pages' session cookie over TLS only, for a server behind a proxy that ends TLS.")
-    var secureCookies = false
+    @Flag(help: "With --web: send the pages' session cookie over TLS only, for a server behind a proxy that ends TLS (env FLOWS_SECURE_COOKIES=1).")
+    var secureCookies = ProcessInfo.processInfo.environment["FLOWS_SECURE_COOKIES"] == "1"
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port is from 0 to 65535.") }

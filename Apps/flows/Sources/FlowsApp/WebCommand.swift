@@ -7,8 +7,6 @@ import FlowTerminal
 import FlowTesting
 import FlowWeb
 import FlowsServices
-import FlyingFox
-import FlyingSocks
 import Foundation
 import LocalStore
 import Primitives
@@ -73,9 +71,6 @@ struct WebCommand: AsyncParsableCommand {
             app = { Self.session(entry, on: services.container(), endsOnResult: entry.name != "App") }
         }
         let sessions = WebSessions(newSession: app)
-        let address: sockaddr_in
-        do { address = try .inet(ip4: "127.0.0.1", port: UInt16(port)) } catch { throw UsageError("cannot listen on port \(port): \(error)") }
-        let server = HTTPServer(address: address, pool: NoDelayPool(base: HTTPServer.defaultPool()), logger: .disabled, handler: WebHandler(sessions: sessions))
         let sweeping = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(60))
@@ -83,13 +78,14 @@ struct WebCommand: AsyncParsableCommand {
             }
         }
         defer { sweeping.cancel() }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.run() }
-            try await server.waitUntilListening()
-            guard case .ip4(_, let port)? = await server.listeningAddress else { throw UsageError("the server did not start") }
-            StandardOutput.line("http://127.0.0.1:\(port)/")
-            StandardError().write("flows: serving \(entry.name == "App" ? "the app" : entry.name) at http://127.0.0.1:\(port)/ (Ctrl-C stops)\n")
-            try await group.next()
+        let name = entry.name == "App" ? "the app" : entry.name
+        do {
+            try await LoopbackServer(handle: { await sessions.handle($0) }).run(port: port) { port in
+                StandardOutput.line("http://127.0.0.1:\(port)/")
+                StandardError().write("flows: serving \(name) at http://127.0.0.1:\(port)/ (Ctrl-C stops)\n")
+            }
+        } catch {
+            throw UsageError("cannot serve on 127.0.0.1:\(port): \(error)")
         }
     }
 
@@ -140,48 +136,5 @@ private struct SharedServices: Sendable {
             accounts: accounts, expenses: services.expenses, friends: services.friends, groups: services.groups,
             preferences: services.preferences, rates: rates, verifier: services.verifier
         )
-    }
-}
-
-/// Carries FlyingFox's requests to the browser sessions.
-private struct WebHandler: HTTPHandler {
-    let sessions: WebSessions
-
-    static let phrases = [
-        200: "OK", 303: "See Other", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-    ]
-
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let length = request.headers[.contentLength].flatMap { Int($0) } ?? 0
-        guard length <= 256 << 10 else { return HTTPResponse(statusCode: .payloadTooLarge) }
-        let body = length > 0 ? try await request.bodyData : Data()
-        let answer = await sessions.handle(WebRequest(
-            method: request.method.rawValue, path: request.path, cookie: request.headers[HTTPHeader("Cookie")],
-            host: request.headers[.host], origin: request.headers[HTTPHeader("Origin")], contentType: request.headers[.contentType],
-            body: Array(body), client: "127.0.0.1"
-        ))
-        var headers = HTTPHeaders()
-        for (name, value) in answer.headers { headers.addValue(value, for: HTTPHeader(name)) }
-        return HTTPResponse(
-            statusCode: HTTPStatusCode(answer.status, phrase: Self.phrases[answer.status] ?? "Status"), headers: headers,
-            body: request.method == .HEAD ? Data() : Data(answer.body)
-        )
-    }
-}
-
-/// FlyingFox's sockets, each sent without delay (TCP_NODELAY): FlyingFox writes an answer's head
-/// and its body apart, and with Nagle's algorithm the body then waits for the browser's delayed
-/// acknowledgement of the head, 40 ms a page. Set on a socket as the pool first waits on it (an
-/// accepted connection waits for its request).
-private struct NoDelayPool<Base: AsyncSocketPool>: AsyncSocketPool {
-    let base: Base
-
-    func prepare() async throws { try await base.prepare() }
-
-    func run() async throws { try await base.run() }
-
-    func suspendSocket(_ socket: Socket, untilReadyFor events: Socket.Events) async throws {
-        try? socket.setValue(true, for: BoolSocketOption(level: Int32(IPPROTO_TCP), name: Int32(TCP_NODELAY)))
-        try await base.suspendSocket(socket, untilReadyFor: events)
     }
 }
