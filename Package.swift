@@ -270,6 +270,7 @@ let package = Package(
                 .product(name: "AccountsData", package: "AccountsData"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/server-bench"
         ),

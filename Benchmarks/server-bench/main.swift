@@ -18,6 +18,7 @@ import Primitives
 //                               DIR/adds.lua (a wrk script adding expenses Ada shares with each
 //                               friend in turn).
 //   server-bench verify URL     recounts the ledger at URL; exits 1 when it does not hold.
+//   server-bench web            flows-server's pages under load (WebBench.swift).
 //   server-bench bare PORT      the baseline: a bare Hummingbird route, GET / answering a
 //                               constant, built and run like flows-server; and GET /large
 //                               answering 97,000 bytes, the size of Ada's balances.
@@ -172,9 +173,11 @@ case ("seed", 3):
     do { try await seed(database(arguments[arguments.startIndex + 1]), into: folder) } catch { fail("seeding failed: \(error)") }
 case ("verify", 2):
     do { try await verify(database(arguments[arguments.startIndex + 1])) } catch { fail("the recount failed: \(error)") }
+case ("web", 1):
+    do { try await webBench() } catch { fail("\(error)") }
 case ("bare", 2):
     guard let port = Int(arguments[arguments.startIndex + 1]) else { fail("bare PORT") }
     do { try await bare(port: port) } catch { fail("\(error)") }
 default:
-    fail("usage: server-bench seed URL DIR | verify URL | bare PORT")
+    fail("usage: server-bench seed URL DIR | verify URL | bare PORT | web")
 }

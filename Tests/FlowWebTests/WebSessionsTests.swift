@@ -85,6 +85,16 @@ import Testing
         #expect(!(await browser.get().text.contains("That page was out of date")))
     }
 
+    @Test func aLivePostPreviewsWhatIsTypedAndPressesNothing() async {
+        var browser = Browser(WebSessions(newSession: NameForm.session))
+        _ = await browser.get()
+        #expect(await browser.post([("f:name", "Ad"), ("live", "1"), ("do", "save")]).status == 303)
+        let page = await browser.get().text
+        #expect(page.contains("Typing Ad"))
+        #expect(!page.contains("Saved"))
+        #expect(page.contains(#"value="""#))
+    }
+
     @Test func onlyWhatTheScreenOffersIsSent() async {
         var browser = Browser(WebSessions(newSession: NameForm.session))
         _ = await browser.get()
@@ -194,6 +204,7 @@ enum NameForm {
                 ))
                 switch await router.nextEvent(on: "name") {
                 case .fill(_, let text): name = text
+                case .edit(_, let text): status = .notice("Typing \(text)")
                 case .tap("save"):
                     status = .notice("Saved \(name).")
                     if name == "dark" { await page.setTheme("dark") }

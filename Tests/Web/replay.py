@@ -374,6 +374,80 @@ def audit(driver, flow, screenshots, axe_source):
     return problems
 
 
+def serve_app(flows, *arguments):
+    process = subprocess.Popen([flows, "web", "--in-memory", "--port", "0", *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    url = process.stdout.readline().strip()
+    if not url.startswith("http://127.0.0.1:"):
+        process.kill()
+        raise RuntimeError(f"flows web did not start: {process.stderr.read()}")
+    return process, url
+
+
+def live_preview(driver, flows, goldens):
+    """Typing an amount, key by key, shows the parts without sending the form (the page's
+    script posts it live); Save then sends it as typed."""
+    script = goldens / "AddExpense" / "equal.flows"
+    process, url = serve(flows, script)
+    problems = []
+    try:
+        driver.delete_all_cookies()
+        driver.get(url)
+        runner = Replay(driver, url)
+        for line in ("choose with bob-stone cy-young", "tap done", "fill description Dinner"):
+            runner.do(line)
+        amount = driver.find_element(By.CSS_SELECTOR, '[name="f:amount"]')
+        page = driver.find_element(By.TAG_NAME, "html")
+        amount.send_keys("10")
+        expected = "Parts: You 3.34 EUR, Bob Stone 3.33 EUR, Cy Young 3.33 EUR."
+        try:
+            WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda d: expected in d.find_element(By.ID, "footer").text)
+        except Exception:
+            problems.append(f"typing 10 did not show {expected!r}; the footer says {driver.find_element(By.ID, 'footer').text!r}")
+        if expected not in driver.find_element(By.ID, "footer").text:
+            pass
+        elif page != driver.find_element(By.TAG_NAME, "html") or amount.get_attribute("value") != "10":
+            problems.append("the page was loaded again while typing")
+        if not problems:
+            runner.click(runner.button("do", "save"))
+            if "AddExpense ended: added (" not in runner.page_text():
+                problems.append(f"Save after a live preview: {runner.page_text()[:200]!r}")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    return problems
+
+
+def script_typed_in(driver, flows):
+    """Script typed into every field of a form is shown as text and never runs."""
+    payload = '"><img src=x onerror=alert(1)><script>alert(2)</script>'
+    process, url = serve_app(flows)
+    problems = []
+    try:
+        driver.delete_all_cookies()
+        driver.get(url)
+        runner = Replay(driver, url)
+        runner.do("tap create-account")
+        for field in ("email", "password", "display-name"):
+            element = driver.find_element(By.CSS_SELECTOR, f'[name="f:{field}"]')
+            driver.execute_script("arguments[0].value = arguments[1]", element, payload)
+        runner.click(runner.button("do", "create-account"))
+        try:
+            alert = driver.switch_to.alert
+            problems.append(f"a script ran: {alert.text}")
+            alert.dismiss()
+        except Exception:
+            pass
+        shown = driver.find_element(By.CSS_SELECTOR, '[name="f:display-name"]').get_attribute("value")
+        if shown != payload:
+            problems.append(f"the name typed came back as {shown!r}")
+        if driver.find_elements(By.CSS_SELECTOR, "img[src=x], main script"):
+            problems.append("the page holds an element typed into a field")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    return problems
+
+
 def run_worker(flows, scripts, screenshots, axe_source, first_scripts):
     """Replays `scripts` in a browser of its own; their results, in order."""
     driver = browser()
@@ -412,6 +486,12 @@ def main():
     started = time.time()
     with ThreadPoolExecutor(max_workers=workers) as pool:
         results = [result for share in pool.map(lambda share: run_worker(flows, share, screenshots, axe_source, first_scripts), shares) for result in share]
+    driver = browser()
+    try:
+        results.append((Path("(live preview of an amount)"), 1, live_preview(driver, flows, goldens)))
+        results.append((Path("(script typed into every field)"), 1, script_typed_in(driver, flows)))
+    finally:
+        driver.quit()
     failed, screens = 0, 0
     for script, checked, problems in sorted(results, key=lambda result: str(result[0])):
         screens += checked

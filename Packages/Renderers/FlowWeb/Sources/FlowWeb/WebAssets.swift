@@ -28,16 +28,58 @@ enum WebAssets {
 
     /// Progressive enhancement only: every page works without it.
     ///
-    /// - A select sends the form as soon as it changes, as a choice does on the terminal.
-    /// - A sent form shows itself busy (and is not sent twice) until the next page comes.
+    /// - As an amount (or a day, or a part) is typed, the form is posted live in the background
+    ///   and what it comes to (the parts under the form, each part's note, the status) is taken
+    ///   from the answer, without touching what is being typed.
+    /// - A select sends its form as soon as it changes, as a choice does on the terminal.
+    /// - A sent form shows itself busy (and is not sent twice) until the next page comes; one
+    ///   sent while a preview is on its way waits for it, so that it carries the page's version.
     static let script = """
     "use strict";
     document.addEventListener("DOMContentLoaded", () => {
       const form = document.getElementById("screen");
       if (!form) return;
       let sending = false;
-      form.addEventListener("submit", (event) => {
+      let preview = null;
+      let timer = null;
+      const take = (page, selector) => {
+        const fresh = page.querySelector(selector);
+        const shown = document.querySelector(selector);
+        if (fresh && shown) shown.replaceWith(document.importNode(fresh, true));
+      };
+      const live = async () => {
+        const data = new URLSearchParams(new FormData(form));
+        data.delete("do");
+        data.set("live", "1");
+        const answer = await fetch("/", { method: "POST", body: data, credentials: "same-origin" });
+        if (!answer.ok) return;
+        const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+        if (page.getElementById("screen")?.dataset.screen !== form.dataset.screen) { location.reload(); return; }
+        for (const name of ["csrf", "version"]) {
+          const fresh = page.querySelector(`input[name="${name}"]`);
+          if (fresh) form.elements[name].value = fresh.value;
+        }
+        take(page, "#footer");
+        take(page, "#status");
+        for (const note of document.querySelectorAll("td.note")) take(page, `[id="${note.id}"]`);
+      };
+      for (const input of form.querySelectorAll("input[inputmode], input[autocomplete=off]")) {
+        input.addEventListener("input", () => {
+          clearTimeout(timer);
+          timer = setTimeout(() => { timer = null; preview = live().catch(() => {}).finally(() => { preview = null; }); }, 200);
+        });
+      }
+      form.addEventListener("submit", async (event) => {
         if (sending) { event.preventDefault(); return; }
+        if (preview || timer) {
+          event.preventDefault();
+          clearTimeout(timer);
+          timer = null;
+          if (preview) await preview;
+          sending = false;
+          form.requestSubmit(event.submitter || undefined);
+          return;
+        }
         sending = true;
         form.setAttribute("aria-busy", "true");
         const status = document.getElementById("status");

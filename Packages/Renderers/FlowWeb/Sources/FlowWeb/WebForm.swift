@@ -73,17 +73,23 @@ struct WebForm: Equatable {
         // Fields the user confirmed as they are (left them, or pressed Enter in them): sent even
         // unchanged, as on the terminal, so that their rules are checked.
         let confirmed = Set(values(WebPage.Name.confirmed))
+        // A live post (the page's script, as an amount is typed) sends what is typed as it stands,
+        // for the screen to show what it comes to: edits, never a button.
+        let live = value(WebPage.Name.live) == "1"
+        let typed: (ElementID, String) -> UserEvent = live ? { .edit($0, $1) } : { .fill($0, $1) }
         for field in screen.fields {
             let name = WebPage.Name.field(field.id)
             switch field.input {
-            case .text(let current), .money(let current, _, _), .day(let current, _):
-                if let posted = value(name), posted != current || confirmed.contains(name) { events.append(.fill(field.id, posted)) }
+            case .money(let current, _, _), .day(let current, _):
+                if let posted = value(name), posted != current || confirmed.contains(name) { events.append(typed(field.id, posted)) }
+            case .text(let current):
+                if let posted = value(name), posted != current || confirmed.contains(name) { events.append(typed(field.id, posted)) }
             case .secret:
                 if let posted = value(name), !posted.isEmpty || confirmed.contains(name) { events.append(.fill(field.id, posted)) }
             case .table(let rows, _, _):
                 for row in rows {
                     let cell = ElementID.cell(row.id, of: field.id)
-                    if let posted = value(WebPage.Name.field(cell)), posted != row.value { events.append(.fill(cell, posted)) }
+                    if let posted = value(WebPage.Name.field(cell)), posted != row.value { events.append(typed(cell, posted)) }
                 }
             case .multiChoice(let options, let selected):
                 let name = WebPage.Name.multi(field.id)
@@ -98,6 +104,9 @@ struct WebForm: Equatable {
             case .confirm:
                 continue
             }
+        }
+        if live {
+            return events.filter { if case .edit = $0 { true } else { false } }
         }
         if let pressed = pairs.first(where: { $0.name.hasPrefix("choose:") }) {
             events.append(.choose(ElementID(String(pressed.name.dropFirst("choose:".count))), [ElementID(pressed.value)]))

@@ -61,6 +61,8 @@ public enum WebPage {
         static let present = "present"
         /// Typed fields the user confirmed (their names), sent even when unchanged.
         static let confirmed = "confirmed"
+        /// `1` on a live post: what is typed, as it stands, for a preview (``UserEvent/edit(_:_:)``).
+        static let live = "live"
         /// The action or tab tapped.
         static let action = "do"
         static let csrf = "csrf"

@@ -54,15 +54,14 @@ enum WebTemplates {
     </fieldset>
     {{/multi}}
     {{#table}}<fieldset id="{{domID}}"{{#describedBy}} aria-describedby="{{describedBy}}"{{/describedBy}}><legend>{{label}} ({{unit}})</legend>
-    <table><tbody>{{#rows}}<tr><th scope="row"><label for="{{domID}}">{{label}}</label></th><td><input id="{{domID}}" name="{{name}}" value="{{value}}" inputmode="decimal" autocomplete="off" pattern="{{pattern}}"></td><td>{{#note}}{{note}}{{/note}}</td></tr>{{/rows}}</tbody></table>
+    <table><tbody>{{#rows}}<tr><th scope="row"><label for="{{domID}}">{{label}}</label></th><td><input id="{{domID}}" name="{{name}}" value="{{value}}" inputmode="decimal" autocomplete="off" pattern="{{pattern}}"></td><td id="{{domID}}-note" class="note">{{#note}}{{note}}{{/note}}</td></tr>{{/rows}}</tbody></table>
     </fieldset>
     {{/table}}
     {{#hint}}<p class="hint" id="{{hintID}}">{{hint}}</p>{{/hint}}
     {{#error}}<p class="field-error" id="{{errorID}}">{{error}}</p>{{/error}}
     </div>
     {{/fields}}
-    {{#footer}}<p class="footer">{{#runs}}{{> run}}{{/runs}}</p>
-    {{/footer}}
+    <div id="footer" aria-live="polite">{{#footer}}<p class="footer">{{#runs}}{{> run}}{{/runs}}</p>{{/footer}}</div>
     <div class="actions">{{#actions}}<button type="submit" name="do" value="{{id}}"{{#primary}} class="primary"{{/primary}}{{#leaves}} class="leave" formnovalidate{{/leaves}}>{{label}}</button>{{/actions}}</div>
     </main>
     </form>
