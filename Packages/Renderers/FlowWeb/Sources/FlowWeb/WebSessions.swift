@@ -372,7 +372,7 @@ actor WebSession {
         let (host, settings, app) = (self.host, self.settings, self.app)
         task = Task {
             let closing = await app.run(AppRouter(host: host), settings)
-            await self.close(with: closing)
+            self.close(with: closing)
             await host.finish()
         }
     }
