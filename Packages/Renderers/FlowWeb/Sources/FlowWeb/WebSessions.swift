@@ -126,6 +126,9 @@ public actor WebSessions {
     private let configuration: Configuration
     private let now: @Sendable () -> ContinuousClock.Instant
     private var sessions: [String: WebSession] = [:]
+    /// When each session's browser was last heard from, by its token: kept here, beside the
+    /// sessions, so that finding the idle ones asks none of them.
+    private var lastUsed: [String: ContinuousClock.Instant] = [:]
 
     public init(
         configuration: Configuration = Configuration(), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
@@ -158,20 +161,16 @@ public actor WebSessions {
     @discardableResult
     public func sweep() async -> Int {
         let cutoff = now() - configuration.idleLimit
-        var ended = 0
-        for (token, session) in sessions {
-            guard await session.lastUsed < cutoff else { continue }
-            sessions[token] = nil
-            await session.end()
-            ended += 1
-        }
-        return ended
+        let idle = lastUsed.filter { $0.value < cutoff }.map(\.key)
+        for token in idle { await close(token) }
+        return idle.count
     }
 
     /// Ends every session (the server stops).
     public func endAll() async {
         let all = sessions.values
         sessions = [:]
+        lastUsed = [:]
         for session in all { await session.end() }
     }
 
@@ -186,7 +185,7 @@ public actor WebSessions {
             session = await open()
             cookie = setCookie(session.token, secure: request.isSecure)
         }
-        var response = await session.page(settleLimit: configuration.settleLimit, at: now(), from: request.client)
+        var response = await session.page(settleLimit: configuration.settleLimit, from: request.client)
         if let cookie { response.headers.append(("Set-Cookie", cookie)) }
         return response
     }
@@ -204,34 +203,36 @@ public actor WebSessions {
         guard let token = form.value(WebPage.Name.csrf), session.accepts(csrf: token) else {
             return Self.message(status: 403, title: "Refused", text: "This form did not come from this session's page. Open Flows again to go on.")
         }
-        await session.post(form, settleLimit: configuration.settleLimit, at: now(), from: request.client)
+        await session.post(form, settleLimit: configuration.settleLimit, from: request.client)
         return WebResponse(status: 303, headers: [("Location", "/"), ("Cache-Control", "no-store")])
     }
 
     /// The session a request's cookie names, if it is open.
     private func session(for request: WebRequest) async -> WebSession? {
-        guard let token = Self.cookie(Self.cookieName, in: request.cookie), let session = sessions[token] else { return nil }
-        guard await session.lastUsed >= now() - configuration.idleLimit else {
-            sessions[token] = nil
-            await session.end()
+        guard let token = Self.cookie(Self.cookieName, in: request.cookie), let session = sessions[token], let used = lastUsed[token] else { return nil }
+        let now = now()
+        guard used >= now - configuration.idleLimit else {
+            await close(token)
             return nil
         }
+        lastUsed[token] = now
         return session
+    }
+
+    /// Ends the session `token` names, and forgets it.
+    private func close(_ token: String) async {
+        lastUsed[token] = nil
+        await sessions.removeValue(forKey: token)?.end()
     }
 
     private func open() async -> WebSession {
         if sessions.count >= configuration.maximumSessions {
             // The one idle longest makes room.
-            var oldest: (token: String, used: ContinuousClock.Instant)?
-            for (token, session) in sessions {
-                let used = await session.lastUsed
-                if let found = oldest, found.used <= used { continue }
-                oldest = (token, used)
-            }
-            if let oldest, let session = sessions.removeValue(forKey: oldest.token) { await session.end() }
+            if let oldest = lastUsed.min(by: { $0.value < $1.value })?.key { await close(oldest) }
         }
-        let session = WebSession(app: newSession(), at: now())
+        let session = WebSession(app: newSession())
         sessions[session.token] = session
+        lastUsed[session.token] = now()
         return session
     }
 
@@ -276,19 +277,17 @@ actor WebSession {
     private var task: Task<Void, Never>?
     /// Counts the screens shown: each page carries it, and a post from any other is stale.
     private var version = 1
-    private(set) var lastUsed: ContinuousClock.Instant
     /// A message for the next page (the post was stale, the app started again).
     private var notice: String?
     /// The last page's words, once a run has ended for good.
     private var closing: String?
     private var ended = false
 
-    init(app: WebAppSession, at now: ContinuousClock.Instant) {
+    init(app: WebAppSession) {
         token = Self.randomToken()
         csrf = Self.randomToken()
         self.app = app
         settings = app.settings
-        lastUsed = now
     }
 
     nonisolated func accepts(csrf posted: String) -> Bool {
@@ -299,8 +298,7 @@ actor WebSession {
     }
 
     /// The page of the screen the flow waits on (the app starts, or starts again, first).
-    func page(settleLimit: Duration, at now: ContinuousClock.Instant, from client: String?) async -> WebResponse {
-        lastUsed = now
+    func page(settleLimit: Duration, from client: String?) async -> WebResponse {
         await settings.heard(from: client)
         startIfNeeded()
         var settled = await host.settled(within: settleLimit)
@@ -330,8 +328,7 @@ actor WebSession {
 
     /// Hands a posted form to the flow: nothing from a page of another version, and nothing the
     /// screen it reaches no longer offers.
-    func post(_ form: WebForm, settleLimit: Duration, at now: ContinuousClock.Instant, from client: String?) async {
-        lastUsed = now
+    func post(_ form: WebForm, settleLimit: Duration, from client: String?) async {
         await settings.heard(from: client)
         startIfNeeded()
         guard form.value(WebPage.Name.version) == String(version) else {
