@@ -8,7 +8,8 @@ import FoundationNetworking
 /// flows-server's pages under load (`server-bench web`), on loopback, on a private in-memory
 /// store: SESSIONS browser sessions at once (100), each sending ROUNDS page round trips (50):
 /// a post of its form (a field typed, as a fill) and the next page it is sent to, THINK ms
-/// apart (250: a person reads a page before the next click; 0 hammers the server). Prints the
+/// apart (1,000: a person reads a page before the next click; 0 hammers the server, which
+/// shows how many round trips a second it takes at most). Prints the
 /// round trips' median, 99th percentile and worst, then the memory an idle session holds:
 /// the process's resident memory before and after IDLE more sessions (1,000) open the app.
 func webBench() async throws {
@@ -16,7 +17,7 @@ func webBench() async throws {
     let sessionCount = max(1, Int(environment["SESSIONS"] ?? "") ?? 100)
     let rounds = max(1, Int(environment["ROUNDS"] ?? "") ?? 50)
     let idleCount = max(1, Int(environment["IDLE"] ?? "") ?? 1_000)
-    let think = max(0, Int(environment["THINK"] ?? "") ?? 250)
+    let think = max(0, Int(environment["THINK"] ?? "") ?? 1_000)
     var configuration = ServerConfiguration(port: 0, cacheLifetime: 1)
     configuration.web = true
     let services = ServerServices.sqlite(.memory, fast: true)
