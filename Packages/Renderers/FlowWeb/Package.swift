@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../../FlowKit"),
+        // ScriptedHost: a host driven by the caller, which a browser session is.
+        .package(path: "../../FlowTesting"),
         .package(path: "../../Infrastructure/QRCode"),
         // Templates that escape every value they are given (`{{value}}`).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
@@ -20,6 +22,7 @@ let package = Package(
             name: "FlowWeb",
             dependencies: [
                 .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "FlowTesting", package: "FlowTesting"),
                 .product(name: "QRCode", package: "QRCode"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]

@@ -1,7 +1,7 @@
 import FlowKit
 
-/// A host driven by a test or a script: it hands over each screen a flow waits on, and passes
-/// the test's events to the flow.
+/// A host driven by a test, a script or a browser session (FlowWeb): it hands over each screen
+/// a flow waits on, and passes the driver's events to the flow.
 ///
 /// A flow asks for an event only when it has nothing else to do, so the host knows the flow is
 /// idle exactly then: no test sleeps or polls.
@@ -16,15 +16,25 @@ public actor ScriptedHost: ScreenHost {
     private var waiters: [CheckedContinuation<Screen?, Never>] = []
     /// The identifiers of every screen presented, in order.
     public private(set) var presented: [ScreenID] = []
+    /// The last screen shown on top: while the flow works, it says so (busy).
+    public private(set) var shown: Screen?
 
     public init() {}
 
-    public func present(_ screen: Screen) async { presented.append(screen.id) }
-    public func update(_ screen: Screen) async {}
+    public func present(_ screen: Screen) async {
+        presented.append(screen.id)
+        shown = screen
+    }
+
+    public func update(_ screen: Screen) async {
+        if screen.id == shown?.id || shown == nil { shown = screen }
+    }
+
     public func dismiss(_ screenID: ScreenID) async {}
 
     public func nextEvent(on screen: Screen) async -> UserEvent {
-        await withCheckedContinuation { continuation in
+        shown = screen
+        return await withCheckedContinuation { continuation in
             state = .idle(screen, continuation)
             resumeWaiters(with: screen)
         }
@@ -43,6 +53,26 @@ public actor ScriptedHost: ScreenHost {
         case .finished: nil
         case .running: await withCheckedContinuation { waiters.append($0) }
         }
+    }
+
+    /// The screen the flow waits on next (nil once it has ended), unless it does not settle
+    /// within `limit`.
+    public func idleScreen(within limit: Duration) async -> FlowRun.Settled {
+        switch state {
+        case .idle(let screen, _): return .screen(screen)
+        case .finished: return .screen(nil)
+        case .running: break
+        }
+        let race = Race()
+        let waiting = Task { await race.settle(.screen(await self.idleScreen())) }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            await race.settle(.timedOut)
+        }
+        let answer = await race.value()
+        waiting.cancel()
+        timer.cancel()
+        return answer
     }
 
     /// Gives the waiting flow its next event; false when no flow is waiting.
@@ -106,16 +136,7 @@ public struct FlowRun: Sendable {
     /// The screen the flow waits on next (nil once it has ended), unless it does not settle
     /// within `limit`.
     public func idleScreen(within limit: Duration) async -> Settled {
-        let race = Race()
-        let waiting = Task { [host] in await race.settle(.screen(await host.idleScreen())) }
-        let timer = Task {
-            try? await Task.sleep(for: limit)
-            await race.settle(.timedOut)
-        }
-        let answer = await race.value()
-        waiting.cancel()
-        timer.cancel()
-        return answer
+        await host.idleScreen(within: limit)
     }
 }
 

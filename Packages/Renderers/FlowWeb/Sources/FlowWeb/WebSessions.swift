@@ -1,4 +1,5 @@
 import FlowKit
+import FlowTesting
 import Foundation
 
 /// A browser's request, as the HTTP server that carries it hands it over.
@@ -273,7 +274,7 @@ actor WebSession {
     private nonisolated let csrf: String
     private let app: WebAppSession
     private let settings: WebPageSettings
-    private var host = WebScreenHost()
+    private var host = ScriptedHost()
     private var task: Task<Void, Never>?
     /// Counts the screens shown: each page carries it, and a post from any other is stale.
     private var version = 1
@@ -301,7 +302,7 @@ actor WebSession {
     func page(settleLimit: Duration, from client: String?) async -> WebResponse {
         await settings.heard(from: client)
         startIfNeeded()
-        var settled = await host.settled(within: settleLimit)
+        var settled = await host.idleScreen(within: settleLimit)
         if case .screen(nil) = settled {
             if let closing {
                 return WebSessions.message(status: 200, title: "Done", text: closing)
@@ -309,7 +310,7 @@ actor WebSession {
             // The user left the app: it starts again, signed in as before.
             notice = "You left Flows; here it is again."
             startAgain()
-            settled = await host.settled(within: settleLimit)
+            settled = await host.idleScreen(within: settleLimit)
         }
         let theme = await settings.theme
         let stamp = WebPage.Stamp(csrf: csrf, version: version)
@@ -318,7 +319,7 @@ actor WebSession {
         case .screen(let screen?):
             html = WebPage.html(for: screen, stamp: stamp, theme: theme, notice: notice)
             notice = nil
-        case .screen(nil), .working:
+        case .screen(nil), .timedOut:
             // Still at work: the page says so and looks again in a second.
             let screen = await host.shown ?? Screen(id: "starting", title: "Flows", status: .busy("Starting"))
             html = WebPage.html(for: screen, stamp: stamp, theme: theme, notice: notice, refresh: 1)
@@ -335,7 +336,7 @@ actor WebSession {
             notice = "That page was out of date, so nothing was sent from it: this is where you are now."
             return
         }
-        guard case .screen(let screen?) = await host.settled(within: settleLimit) else {
+        guard case .screen(let screen?) = await host.idleScreen(within: settleLimit) else {
             notice = "Flows was still at work on your last step: nothing was sent. Try again."
             return
         }
@@ -343,7 +344,7 @@ actor WebSession {
         for event in form.events(on: screen) {
             // Each event on the screen it was meant for: once the flow has moved to another,
             // the rest of the form was not about it.
-            guard case .screen(let current?) = await host.settled(within: settleLimit), current.id == screen.id else { break }
+            guard case .screen(let current?) = await host.idleScreen(within: settleLimit), current.id == screen.id else { break }
             guard WebForm.applies(event, to: current) else { continue }
             _ = await host.send(event)
         }
@@ -356,7 +357,7 @@ actor WebSession {
         task?.cancel()
         // A flow that waits for its user is cancelled screen by screen, as Esc would.
         for _ in 0..<64 {
-            guard case .screen(_?) = await host.settled(within: .seconds(1)) else { break }
+            guard case .screen(_?) = await host.idleScreen(within: .seconds(1)) else { break }
             _ = await host.send(.cancel)
         }
         await host.finish()
@@ -379,7 +380,7 @@ actor WebSession {
     }
 
     private func startAgain() {
-        host = WebScreenHost()
+        host = ScriptedHost()
         task = nil
         version += 1
         startIfNeeded()
