@@ -168,6 +168,81 @@ import Testing
         #expect(await second.post([("do", "save")]).status == 303)
     }
 
+    @Test func anotherPersonsChangeReachesTheOpenPage() async throws {
+        let balance = Balance(10)
+        var configuration = WebSessions.Configuration()
+        configuration.eventWait = .milliseconds(50)
+        let sessions = WebSessions(configuration: configuration) { Ledger.session(balance) }
+        var (ada, bob) = (Browser(sessions), Browser(sessions))
+        _ = await ada.get()
+        _ = await ada.post([("f:user", "ada"), ("do", "sign-in")])
+        #expect(await ada.get().text.contains("Balance 10"))
+        _ = await bob.get()
+        _ = await bob.post([("f:user", "bob"), ("do", "sign-in")])
+        _ = await bob.get()
+
+        // Nothing changed: the wait ends without an event, and the browser asks again.
+        let quiet = await ada.events()
+        #expect(quiet.status == 200)
+        #expect(quiet.header("Content-Type") == "text/event-stream; charset=utf-8")
+        #expect(quiet.text == "retry: 1000\n: no change\n\n")
+
+        // Someone's write moves Ada's balances while her page waits: the page hears of it.
+        balance.amount = 25
+        async let heard = ada.events()
+        await sessions.changed(for: ["ada", "carol"])
+        #expect(await heard.text == "retry: 1000\nevent: change\ndata: balances\n\n")
+        // Bob's page is not told; Ada's hears it again until it reads again.
+        #expect(await bob.events().text == "retry: 1000\n: no change\n\n")
+        #expect(await ada.events().text.contains("event: change"))
+        #expect(await ada.get().text.contains("Balance 10"))
+
+        let before = try #require(ada.version)
+        #expect(await ada.post([("do", ":refresh")]).status == 303)
+        #expect(await ada.get().text.contains("Balance 25"))
+        #expect(ada.version != before)
+        #expect(await ada.events().text == "retry: 1000\n: no change\n\n")
+
+        // Reading again to the same screen keeps the page's version: a form filled in meanwhile
+        // is not refused as out of date.
+        let same = ada.version
+        _ = await ada.post([("do", ":refresh")])
+        _ = await ada.get()
+        #expect(ada.version == same)
+        // A stale page's refresh sends nothing, and says nothing of being out of date.
+        ada.version = before
+        _ = await ada.post([("do", ":refresh")])
+        let page = await ada.get().text
+        #expect(!page.contains("out of date"))
+
+        // Signed out, Ada's session hears of her changes no more.
+        _ = await ada.post([("f:user", ""), ("do", "sign-in")])
+        _ = await ada.get()
+        await sessions.changed(for: ["ada"])
+        #expect(await ada.events().text == "retry: 1000\n: no change\n\n")
+    }
+
+    @Test func eventsOfNoSessionStopTheBrowserAsking() async {
+        let sessions = WebSessions(newSession: NameForm.session)
+        #expect(await sessions.handle(WebRequest(method: "GET", path: "/web/events")).status == 204)
+        var stranger = Browser(sessions)
+        stranger.cookie = "made-up"
+        #expect(await stranger.events().status == 204)
+        #expect(await sessions.count == 0)
+    }
+
+    @Test func aSessionThatEndsAnswersItsWaitingEvents() async {
+        var configuration = WebSessions.Configuration()
+        configuration.eventWait = .seconds(60)
+        let sessions = WebSessions(configuration: configuration) { Ledger.session(Balance(0)) }
+        var ada = Browser(sessions)
+        _ = await ada.get()
+        async let waiting = ada.events()
+        try? await Task.sleep(for: .milliseconds(20))
+        await sessions.endAll()
+        #expect(await waiting.text == "retry: 1000\n: no change\n\n")
+    }
+
     @Test func formsAreReadAsBrowsersSendThem() {
         let form = WebForm(urlencoded: Array("f%3Aname=Ada+L%C3%B6velace&do=save&empty=&flag".utf8))
         #expect(form?.value("f:name") == "Ada Lövelace")
@@ -216,6 +291,41 @@ enum NameForm {
     }
 }
 
+/// A balance someone else may change: the page shows it as read when it opens, and again on
+/// refresh; `sign-in` says who is signed in (nobody, for an empty name).
+enum Ledger {
+    static func session(_ balance: Balance) -> WebAppSession {
+        WebAppSession(run: { router, page in
+            var (user, shown) = ("", balance.amount)
+            while true {
+                await router.update(Screen(
+                    id: "ledger", title: "Ledger", fields: [Field(id: "user", label: "User", input: .text(user))],
+                    actions: [Action(id: "sign-in", label: "Sign in", role: .primary)], status: .notice("Balance \(shown)")
+                ))
+                switch await router.nextEvent(on: "ledger") {
+                case .fill(_, let text): user = text
+                case .tap("sign-in"): await page.signedIn(user.isEmpty ? nil : user)
+                case .refresh: shown = balance.amount
+                case .cancel: return "Left."
+                default: break
+                }
+            }
+        })
+    }
+}
+
+/// The balance a ``Ledger`` reads.
+final class Balance: Sendable {
+    private let value: Mutex<Int>
+
+    init(_ amount: Int) { value = Mutex(amount) }
+
+    var amount: Int {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
+    }
+}
+
 /// A browser: it keeps its cookie and the last page's token and version, and posts forms.
 struct Browser {
     let sessions: WebSessions
@@ -256,6 +366,11 @@ struct Browser {
             method: "POST", path: "/", cookie: cookie.map { "flows-session=\($0)" }, host: "localhost:8080", origin: origin,
             contentType: "application/x-www-form-urlencoded", body: Array(body.utf8)
         ))
+    }
+
+    /// The page's request for server-sent events: one event, or none in time.
+    func events() async -> WebResponse {
+        await sessions.handle(WebRequest(method: "GET", path: "/web/events", cookie: cookie.map { "flows-session=\($0)" }, host: "localhost:8080"))
     }
 
     static func hidden(_ name: String, in page: String) -> String? {

@@ -73,6 +73,31 @@ struct WebPagesTests {
         }
     }
 
+    @Test("Bob's expense through the API reaches Ada's open page: an event, then the tab read again")
+    func changesReachOpenPages() async throws {
+        try await LiveServer.with(web: true) { server in
+            let ada = try await server.signUp("Ada")
+            let bob = try await server.signUp("Bob")
+            try await ada.befriend(bob)
+            var page = PageBrowser(server: server.url)
+            _ = try await page.open()
+            try await page.send(["do": "sign-in"])
+            try await page.send(["f:email": ada.user.email, "f:password": "correct horse", "do": "sign-in"])
+            #expect(try await page.open().contains("No activity yet"))
+
+            _ = try await bob.client.addExpense(body: .json(.dinner(3_000, paidBy: bob.id, among: [ada.id, bob.id]))).created
+            // The stream's answer: one event, as soon as the write is done.
+            let (status, headers, events) = try await page.get("/web/events")
+            #expect(status == 200)
+            #expect(headers["content-type"] == "text/event-stream; charset=utf-8")
+            #expect(events.contains("event: change"), "\(events)")
+            // The page's script posts a refresh; the tab reads again.
+            try await page.send(["do": ":refresh"])
+            let shown = try await page.open()
+            #expect(shown.contains("You owe Bob 15.00 EUR."), "\(shown)")
+        }
+    }
+
     @Test("without --web there are no pages")
     func offByDefault() async throws {
         try await LiveServer.with(web: false) { server in
@@ -120,13 +145,18 @@ struct PageBrowser {
         _ = try await open()
     }
 
+    /// Another of the pages' addresses, with the session's cookie.
+    func get(_ path: String) async throws -> (status: Int, headers: [String: String], body: String) {
+        try await request("GET", path: path, body: nil)
+    }
+
     func post(_ body: String, origin: String? = nil) async throws -> (status: Int, body: String) {
         let (status, _, text) = try await request("POST", body: body, origin: origin)
         return (status, text)
     }
 
-    private func request(_ method: String, body: String?, origin: String? = nil) async throws -> (Int, [String: String], String) {
-        var request = URLRequest(url: server.appendingPathComponent("/"))
+    private func request(_ method: String, path: String = "/", body: String?, origin: String? = nil) async throws -> (Int, [String: String], String) {
+        var request = URLRequest(url: server.appendingPathComponent(path))
         request.httpMethod = method
         if !cookie.isEmpty { request.setValue("flows-session=\(cookie)", forHTTPHeaderField: "Cookie") }
         if let body {

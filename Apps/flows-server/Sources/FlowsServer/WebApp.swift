@@ -21,10 +21,12 @@ import ServiceLifecycle
 enum ServerWeb {
     /// The browser sessions of a server on `services`.
     /// Signing up and in, password checks and look-ups count against the same limits as over
-    /// the API, by the address of the browser's latest request.
+    /// the API, by the address of the browser's latest request. A write through this server
+    /// that moves someone's balances tells their open pages (a write through another server
+    /// sharing the database shows when the page next reads).
     static func sessions(_ services: ServerServices, limits: RequestLimits, configuration: WebSessions.Configuration) -> WebSessions {
         let rates = ECBRatesService()
-        return WebSessions(configuration: configuration) {
+        let sessions = WebSessions(configuration: configuration) {
             let page = WebPageSettings()
             let accounts = LimitedAccounts(base: services.sessions(InMemorySessionTokenStore()), limits: limits, page: page)
             return WebAppSession(
@@ -37,9 +39,13 @@ enum ServerWeb {
                 end: { try? await accounts.signOut() }
             )
         }
+        services.balanceChanges.observe { people in
+            Task { await sessions.changed(for: Set(people.map(\.rawValue))) }
+        }
+        return sessions
     }
 
-    /// Serves the pages and their two files with `sessions`.
+    /// Serves the pages, their two files and their stream of changes with `sessions`.
     static func route(_ router: Router<ServerRequestContext>, to sessions: WebSessions) {
         let handler: @Sendable (Request, ServerRequestContext) async throws -> Response = { request, _ in
             var request = request
@@ -63,6 +69,7 @@ enum ServerWeb {
             router.head(RouterPath(path), use: handler)
         }
         router.post("/", use: handler)
+        router.get("/web/events", use: handler)
     }
 }
 
@@ -110,12 +117,13 @@ struct WebContainer: AppFlow.Dependencies {
     }
 }
 
-/// Gives a session's pages the theme of the user signed in there.
+/// Gives a session's pages the theme of the user signed in there, and tells them who that is.
 struct WebThemes: ThemeManager {
     let preferences: any PreferencesService
     let page: WebPageSettings
 
     func follow(_ user: UserID?) async {
+        await page.signedIn(user?.rawValue)
         guard let user else { return await page.setTheme(nil) }
         await page.setTheme((try? await preferences.preferences(of: user))?.theme.rawValue)
     }

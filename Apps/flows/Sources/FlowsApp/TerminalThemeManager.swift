@@ -12,18 +12,22 @@ public actor TerminalThemeManager: ThemeManager {
 
     private let preferences: any PreferencesService
     private var apply: Apply?
+    private var following: (@Sendable (UserID?) async -> Void)?
     private var watching: Task<Void, Never>?
 
     public init(preferences: any PreferencesService) {
         self.preferences = preferences
     }
 
-    /// Where themes go from now on.
-    public func attach(_ apply: @escaping Apply) {
+    /// Where themes go from now on; `following` hears whose they are (a web page listens for
+    /// that user's changes).
+    public func attach(_ apply: @escaping Apply, following: (@Sendable (UserID?) async -> Void)? = nil) {
         self.apply = apply
+        self.following = following
     }
 
     public func follow(_ user: UserID?) async {
+        await following?(user)
         watching?.cancel()
         watching = nil
         guard let user else {

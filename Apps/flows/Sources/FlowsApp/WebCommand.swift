@@ -11,6 +11,7 @@ import Foundation
 import LocalStore
 import Primitives
 import RatesECB
+import Synchronization
 
 /// `flows web`: the app as web pages on this machine, for a browser on it.
 struct WebCommand: AsyncParsableCommand {
@@ -55,11 +56,16 @@ struct WebCommand: AsyncParsableCommand {
             throw ValidationError("unknown flow '\(script?.flow ?? "")' in \(given ?? "the script")")
         }
         let app: @Sendable () -> WebAppSession
+        // A write that moves balances tells the pages of everyone whose balances moved.
+        let changes = ChangeRelay()
         if inMemory {
             // A script's store is the harness's: its clock stands where the goldens' does.
             let container = script == nil ? AppContainer.inMemory(now: Date()) : AppContainer.inMemory()
             let prepare = ScriptFixtures.prepare(container)
-            for case .given(let words) in script?.steps.map(\.action) ?? [] {
+            // The set-up is the script's first steps; a `given` after them is another person's
+            // write while the flow runs, which a browser's replay does not make.
+            let setUp = (script?.steps ?? []).prefix { if case .given = $0.action { true } else { false } }
+            for case .given(let words) in setUp.map(\.action) {
                 do { try await prepare(words) } catch { throw UsageError("\(given ?? ""): \(error)") }
             }
             // A script's flow ends on the page of its result, the whole app's too.
@@ -67,10 +73,11 @@ struct WebCommand: AsyncParsableCommand {
         } else {
             let location = try Launcher.storeLocation()
             do throws(LocalStoreError) { try location.prepare() } catch { throw UsageError(error.description) }
-            let services = SharedServices(location: location)
+            let services = SharedServices(location: location, changes: changes)
             app = { Self.session(entry, on: services.container(), endsOnResult: entry.name != "App") }
         }
         let sessions = WebSessions(newSession: app)
+        changes.tell(sessions)
         let sweeping = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(60))
@@ -94,7 +101,7 @@ struct WebCommand: AsyncParsableCommand {
     static func session(_ entry: FlowEntry, on container: AppContainer, endsOnResult: Bool) -> WebAppSession {
         WebAppSession(
             run: { router, page in
-                await container.terminalThemes.attach { theme in await page.setTheme(theme?.rawValue) }
+                await container.terminalThemes.attach({ theme in await page.setTheme(theme?.rawValue) }, following: { user in await page.signedIn(user?.rawValue) })
                 let outcome = await entry.run(container: container, router: router)
                 guard endsOnResult else { return nil }
                 return "\(entry.name) ended: \(outcome.name) (\(outcome.status.rawValue))."
@@ -117,9 +124,9 @@ private struct SharedServices: Sendable {
     let services: LocalServices
     let rates: ECBRatesService
 
-    init(location: StoreLocation) {
+    init(location: StoreLocation, changes: ChangeRelay) {
         let database = LocalDatabase(.file(location.databaseFile), migrations: LocalServices.registerMigrations)
-        stores = .sqlite(database)
+        stores = .sqlite(database, balancesChanged: changes.publish)
         services = LocalServices.live(stores: stores, random: SystemRandomSource(), now: Date.init) { store, visibility in
             LiveAccountsService(store: store, tokens: InMemorySessionTokenStore(), visibility: visibility)
         }
@@ -136,5 +143,19 @@ private struct SharedServices: Sendable {
             accounts: accounts, expenses: services.expenses, friends: services.friends, groups: services.groups,
             preferences: services.preferences, rates: rates, verifier: services.verifier
         )
+    }
+}
+
+/// Passes on whose balances the store's writes moved to the browser sessions, once they exist.
+private final class ChangeRelay: Sendable {
+    private let sessions = Mutex<WebSessions?>(nil)
+
+    func tell(_ sessions: WebSessions) {
+        self.sessions.withLock { $0 = sessions }
+    }
+
+    func publish(_ people: Set<String>) {
+        guard let sessions = sessions.withLock({ $0 }) else { return }
+        Task { await sessions.changed(for: people) }
     }
 }

@@ -18,6 +18,10 @@ public enum UserEvent: Equatable, Sendable, Codable {
     case back
     /// The user asked to leave the flow.
     case cancel
+    /// What the screen shows may have changed elsewhere (another person added an expense): a
+    /// screen that shows stored data reads it again, as it stands now; others ignore it. The
+    /// web pages send it when the server tells an open page of a change; scripts `refresh`.
+    case refresh
 }
 
 extension ElementID {

@@ -29,7 +29,7 @@ package enum ScreenOffers {
         case .tap(let id):
             let isTab = screen.tabs.contains { $0.id == id }
             return screen.action(id) == nil && !isTab ? "the screen \(screen.id) has no action \(id)" : nil
-        case .back, .cancel:
+        case .back, .cancel, .refresh:
             return nil
         }
     }

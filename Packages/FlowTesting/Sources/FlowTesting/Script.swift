@@ -30,13 +30,16 @@ public struct Script: Equatable, Sendable {
 
     /// What a step does.
     public enum Verb: Equatable, Sendable {
-        /// Sets up the test container before the flow starts (`given account ...`).
+        /// Sets up the test container: before the flow starts (`given account ...`), or, once it
+        /// has, a write by someone else while the flow waits on its screen.
         case given([String])
         case fill(ElementID, String)
         case choose(ElementID, [String])
         case tap(ElementID)
         case back
         case cancel
+        /// The screen is told that what it shows may have changed elsewhere.
+        case refresh
         case expectScreen(ScreenID)
         case expectText(String)
         /// A field's inline error; with no field, the screen's error status.
@@ -54,6 +57,7 @@ public struct Script: Equatable, Sendable {
             case .tap(let id): .tap(id)
             case .back: .back
             case .cancel: .cancel
+            case .refresh: .refresh
             case .given, .expectScreen, .expectText, .expectError, .expectResult, .expectStoreUnchanged: nil
             }
         }
@@ -67,6 +71,7 @@ public struct Script: Equatable, Sendable {
             case .tap(let id): "tap \(id)"
             case .back: "back"
             case .cancel: "cancel"
+            case .refresh: "refresh"
             case .expectScreen(let id): "expect screen \(id)"
             case .expectText(let text): "expect text \(ScriptText.quoted(text))"
             case .expectError(let id?, let message): "expect error \(id) \(ScriptText.quoted(message))"

@@ -42,7 +42,7 @@ public enum ScriptParser {
     }
 
     private static let usage = """
-        steps are: fill ID VALUE, choose ID OPTION..., tap ID, back, cancel, expect screen ID, \
+        steps are: fill ID VALUE, choose ID OPTION..., tap ID, back, cancel, refresh, expect screen ID, \
         expect text "...", expect error [ID] "...", expect result NAME, expect store unchanged, given ...
         """
 
@@ -71,6 +71,9 @@ public enum ScriptParser {
         case "cancel":
             try words.end(after: "cancel")
             return .cancel
+        case "refresh":
+            try words.end(after: "refresh")
+            return .refresh
         case "expect":
             return try parseExpectation(&words)
         default:

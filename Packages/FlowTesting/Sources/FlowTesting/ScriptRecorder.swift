@@ -54,6 +54,7 @@ public actor ScriptRecorder: ScreenHost {
         case .tap(let id): .tap(id)
         case .back: .back
         case .cancel: .cancel
+        case .refresh: .refresh
         }
     }
 }

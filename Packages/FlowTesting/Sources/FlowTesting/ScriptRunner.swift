@@ -79,6 +79,16 @@ public enum ScriptRunner {
                     return await stuck(run, script: script, step: step, limit: stepLimit, transcript: transcript)
                 }
                 screen = next
+            } else if case .given(let words) = step.action {
+                // Someone else's write while the flow waits: the screen shows it only once it
+                // reads again (`refresh`, or a step that moves it on).
+                do {
+                    guard let prepare else { throw SetupError(message: "this runner has no fixtures for given") }
+                    try await prepare(words)
+                } catch {
+                    failure = ScriptFailure(file: script.file, line: step.line, step: step.action.scriptLine, message: "\(error)")
+                    break
+                }
             } else if let problem = await perform(step.action, run: run, screen: &screen, contents: contents, baseline: baseline) {
                 failure = ScriptFailure(file: script.file, line: step.line, step: step.action.scriptLine, message: problem)
                 break
@@ -128,8 +138,6 @@ public enum ScriptRunner {
             guard screen == nil else { return "the flow has not ended: it waits on \(screen?.id.rawValue ?? "")" }
             let actual = await run.outcome().name
             return actual == name ? nil : "expected result \(name), the flow returned \(actual)"
-        case .given:
-            return "given steps go before every other step"
         case .expectStoreUnchanged:
             guard let contents, let baseline else { return "this runner cannot read the store" }
             let now = await contents()

@@ -17,6 +17,8 @@ enum StepChooser {
         }
         candidates.append((2, { _ in .back }))
         candidates.append((1, { _ in .cancel }))
+        // A change made elsewhere can reach any screen at any moment.
+        candidates.append((1, { _ in .refresh }))
         let total = candidates.reduce(0) { $0 + $1.weight }
         var pick = Int(random.next(upperBound: UInt64(total)))
         for candidate in candidates {

@@ -101,6 +101,13 @@ public actor ExpensesFlow: InventoriedFlow {
                 let result = await router.start(SettleUpFlow(user: user, dependencies: dependencies, router: router))
                 await load(into: &model)
                 if let said = result.notice(for: user) { model.said(said) }
+            case .refresh:
+                // Someone else's change: read again, on the page being read. An open question
+                // stays as it was asked.
+                guard model.state.question == nil else { break }
+                let page = model.state.page
+                await load(into: &model)
+                if page > 0 { await turn(&model, to: page) }
             case .back:
                 guard model.state.question != nil else { return .closed }
                 model.keep()

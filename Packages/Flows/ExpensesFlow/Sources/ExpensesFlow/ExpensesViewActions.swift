@@ -15,6 +15,8 @@ enum ExpensesAction: ViewAction {
     case newer
     case addExpense
     case settleUp
+    /// Read again what the screen shows: it may have changed elsewhere.
+    case refresh
     case back
 
     static func action(for event: UserEvent) -> Self? {
@@ -31,6 +33,7 @@ enum ExpensesAction: ViewAction {
         case .tap(ScreenView.addExpense): .addExpense
         case .tap(ScreenView.settleUp): .settleUp
         case .tap(.back), .back, .cancel: .back
+        case .refresh: .refresh
         default: nil
         }
     }

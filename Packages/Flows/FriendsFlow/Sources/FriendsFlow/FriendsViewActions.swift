@@ -10,6 +10,8 @@ enum FriendsAction: ViewAction {
     case more
     /// Open the child flow with this identifier.
     case open(ElementID)
+    /// Read again what the screen shows: it may have changed elsewhere.
+    case refresh
     case back
 
     static func action(for event: UserEvent) -> Self? {
@@ -18,6 +20,7 @@ enum FriendsAction: ViewAction {
         case .choose(ScreenView.friend, let ids): ids.first.map(Self.openFriend)
         case .tap(ScreenView.more): .more
         case .tap(.back), .back, .cancel: .back
+        case .refresh: .refresh
         case .tap(let id): .open(id)
         default: nil
         }

@@ -107,6 +107,8 @@ public actor GroupDetailFlow: InventoriedFlow {
             case .more:
                 model.more()
                 if let shown = model.shown { await load(shown.id, into: &model) }
+            case .refresh:
+                if let shown = model.shown { await load(shown.id, into: &model) } else { await loadGroups(into: &model) }
             case .back:
                 return .closed
             }

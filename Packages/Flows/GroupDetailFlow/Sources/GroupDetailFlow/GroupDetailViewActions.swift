@@ -13,6 +13,8 @@ enum GroupDetailAction: ViewAction {
     case settleUp
     case editGroup
     case totals
+    /// Read again what the screen shows: it may have changed elsewhere.
+    case refresh
     case back
 
     static func action(for event: UserEvent) -> Self? {
@@ -25,6 +27,7 @@ enum GroupDetailAction: ViewAction {
         case .tap(ScreenView.editGroup): .editGroup
         case .tap(ScreenView.totals): .totals
         case .tap(.back), .back, .cancel: .back
+        case .refresh: .refresh
         default: nil
         }
     }

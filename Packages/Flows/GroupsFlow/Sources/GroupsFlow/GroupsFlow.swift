@@ -73,6 +73,8 @@ public actor GroupsFlow: InventoriedFlow {
                 let notice = await Self.children.open(id, in: self) ?? nil
                 await load(into: &model)
                 model.said(notice)
+            case .refresh:
+                await load(into: &model)
             case .back:
                 return .closed
             }

@@ -10,6 +10,8 @@ enum GroupsAction: ViewAction {
     case switchList
     /// Open the child flow with this identifier.
     case open(ElementID)
+    /// Read again what the screen shows: it may have changed elsewhere.
+    case refresh
     case back
 
     static func action(for event: UserEvent) -> Self? {
@@ -17,6 +19,7 @@ enum GroupsAction: ViewAction {
         case .choose(ScreenView.group, let ids): ids.first.map(Self.openGroup)
         case .tap(ScreenView.archived): .switchList
         case .tap(.back), .back, .cancel: .back
+        case .refresh: .refresh
         case .tap(let id): .open(id)
         default: nil
         }

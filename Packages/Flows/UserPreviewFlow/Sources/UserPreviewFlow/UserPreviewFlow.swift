@@ -153,6 +153,10 @@ public actor UserPreviewFlow: InventoriedFlow {
                     model.busy()
                     await view.show(model.state)
                     await findLink(for: contact, model: &model)
+                case .refresh:
+                    // Someone else's change: the preview reads again; a question or a form in
+                    // progress is left as it is.
+                    if step == .preview { await load(into: &model) }
                 case .back:
                     if !model.back() { return left(renamed: renamed, model.friend) ?? .closed }
                 case .cancel:

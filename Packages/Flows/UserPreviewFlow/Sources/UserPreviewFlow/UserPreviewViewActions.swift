@@ -18,6 +18,8 @@ enum UserPreviewAction: ViewAction {
     case linkHowChosen(UserPreviewViewState.LinkHow)
     case linkValueChanged(String)
     case find
+    /// Read again what the screen shows: it may have changed elsewhere.
+    case refresh
     case back
     case cancel
 
@@ -40,6 +42,7 @@ enum UserPreviewAction: ViewAction {
         case .tap(ScreenView.find): .find
         case .tap(.back), .back: .back
         case .cancel: .cancel
+        case .refresh: .refresh
         default: nil
         }
     }

@@ -34,14 +34,24 @@ enum WebAssets {
     /// - A select sends its form as soon as it changes, as a choice does on the terminal.
     /// - A sent form shows itself busy (and is not sent twice) until the next page comes; one
     ///   sent while a preview is on its way waits for it, so that it carries the page's version.
+    /// - The page listens to `/web/events`. When another person's write changed what the user's
+    ///   screen may show, it posts `do=:refresh` in the background and, if the screen read
+    ///   again, puts the new one in place of the old. It waits while anything is typed, chosen
+    ///   or focused and not yet sent, so nothing the user is doing is lost.
     static let script = """
     "use strict";
     document.addEventListener("DOMContentLoaded", () => {
-      const form = document.getElementById("screen");
+      let form = document.getElementById("screen");
       if (!form) return;
       let sending = false;
       let preview = null;
       let timer = null;
+      let stale = false;
+      const fetchPage = async (data) => {
+        const answer = await fetch("/", { method: "POST", body: data, credentials: "same-origin" });
+        if (!answer.ok) return null;
+        return new DOMParser().parseFromString(await answer.text(), "text/html");
+      };
       const take = (page, selector) => {
         const fresh = page.querySelector(selector);
         const shown = document.querySelector(selector);
@@ -51,9 +61,8 @@ enum WebAssets {
         const data = new URLSearchParams(new FormData(form));
         data.delete("do");
         data.set("live", "1");
-        const answer = await fetch("/", { method: "POST", body: data, credentials: "same-origin" });
-        if (!answer.ok) return;
-        const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+        const page = await fetchPage(data);
+        if (!page) return;
         if (page.getElementById("screen")?.dataset.screen !== form.dataset.screen) { location.reload(); return; }
         for (const name of ["csrf", "version"]) {
           const fresh = page.querySelector(`input[name="${name}"]`);
@@ -63,36 +72,80 @@ enum WebAssets {
         take(page, "#status");
         for (const note of document.querySelectorAll("td.note")) take(page, `[id="${note.id}"]`);
       };
-      for (const input of form.querySelectorAll("input[inputmode], input[autocomplete=off]")) {
-        input.addEventListener("input", () => {
-          clearTimeout(timer);
-          timer = setTimeout(() => { timer = null; preview = live().catch(() => {}).finally(() => { preview = null; }); }, 200);
+      // Anything typed, chosen or ticked and not yet sent, or a field being typed in.
+      const busy = () => {
+        if (sending || preview || timer) return true;
+        const focused = document.activeElement;
+        if (focused && focused.form === form && focused.matches("input:not([type=checkbox]), select")) return true;
+        return [...form.elements].some((element) => {
+          if (element.type === "hidden" || element.type === "submit") return false;
+          if (element.type === "checkbox") return element.checked !== element.defaultChecked;
+          if (element.tagName === "SELECT") return [...element.options].some((option) => option.selected !== option.defaultSelected);
+          return "defaultValue" in element && element.value !== element.defaultValue;
         });
-      }
-      form.addEventListener("submit", async (event) => {
-        if (sending) { event.preventDefault(); return; }
-        if (preview || timer) {
-          event.preventDefault();
-          clearTimeout(timer);
-          timer = null;
-          if (preview) await preview;
-          sending = false;
-          form.requestSubmit(event.submitter || undefined);
-          return;
+      };
+      const refresh = async () => {
+        stale = false;
+        const data = new URLSearchParams();
+        for (const name of ["csrf", "version"]) data.set(name, form.elements[name].value);
+        data.set("do", ":refresh");
+        const page = await fetchPage(data).catch(() => null);
+        const fresh = page?.getElementById("screen");
+        if (fresh && !busy() && fresh.elements.version?.value !== form.elements.version.value) {
+          document.title = page.title;
+          document.documentElement.dataset.theme = page.documentElement.dataset.theme;
+          const replacement = document.importNode(fresh, true);
+          form.replaceWith(replacement);
+          form = replacement;
+          wire();
         }
-        sending = true;
-        form.setAttribute("aria-busy", "true");
-        const status = document.getElementById("status");
-        if (status && !status.querySelector(".busy")) {
-          const busy = document.createElement("p");
-          busy.className = "busy";
-          busy.textContent = "Working…";
-          status.appendChild(busy);
+        listen();
+      };
+      const listen = () => {
+        if (!window.EventSource) return;
+        const source = new EventSource("/web/events");
+        source.addEventListener("change", () => {
+          source.close();
+          stale = true;
+          if (!busy()) refresh();
+        });
+      };
+      const wire = () => {
+        for (const input of form.querySelectorAll("input[inputmode], input[autocomplete=off]")) {
+          input.addEventListener("input", () => {
+            clearTimeout(timer);
+            timer = setTimeout(() => { timer = null; preview = live().catch(() => {}).finally(() => { preview = null; }); }, 200);
+          });
         }
-      });
-      for (const select of form.querySelectorAll("select")) {
-        select.addEventListener("change", () => form.requestSubmit(form.querySelector("button.default")));
-      }
+        form.addEventListener("submit", async (event) => {
+          if (sending) { event.preventDefault(); return; }
+          if (preview || timer) {
+            event.preventDefault();
+            clearTimeout(timer);
+            timer = null;
+            if (preview) await preview;
+            sending = false;
+            form.requestSubmit(event.submitter || undefined);
+            return;
+          }
+          sending = true;
+          form.setAttribute("aria-busy", "true");
+          const status = document.getElementById("status");
+          if (status && !status.querySelector(".busy")) {
+            const busy = document.createElement("p");
+            busy.className = "busy";
+            busy.textContent = "Working…";
+            status.appendChild(busy);
+          }
+        });
+        for (const select of form.querySelectorAll("select")) {
+          select.addEventListener("change", () => form.requestSubmit(form.querySelector("button.default")));
+        }
+        // A change heard while the user was busy shows once they are not.
+        form.addEventListener("focusout", () => setTimeout(() => { if (stale && !busy()) refresh(); }, 0));
+      };
+      wire();
+      listen();
     });
 
     """

@@ -111,11 +111,12 @@ struct WebForm: Equatable {
         if let pressed = pairs.first(where: { $0.name.hasPrefix("choose:") }) {
             events.append(.choose(ElementID(String(pressed.name.dropFirst("choose:".count))), [ElementID(pressed.value)]))
         } else if let action = value(WebPage.Name.action), !action.isEmpty {
-            // `:back` and `:cancel` are the browser's Esc (a script may send them); any other
-            // value is an action or a tab of the screen.
+            // `:back` and `:cancel` are the browser's Esc (a script may send them), `:refresh`
+            // the page's script hearing of a change; any other value is an action or a tab.
             switch action {
             case ":back": events.append(.back)
             case ":cancel": events.append(.cancel)
+            case WebPage.Name.refresh: events.append(.refresh)
             default: events.append(.tap(ElementID(action)))
             }
         }
@@ -136,7 +137,7 @@ struct WebForm: Equatable {
             return options.allSatisfy(offered.contains)
         case .tap(let id):
             return screen.action(id) != nil || screen.tabs.contains { $0.id == id }
-        case .back, .cancel:
+        case .back, .cancel, .refresh:
             return true
         }
     }

@@ -65,6 +65,9 @@ public enum WebPage {
         static let live = "live"
         /// The action or tab tapped.
         static let action = "do"
+        /// The ``action`` of the page's script once the server told it of a change made
+        /// elsewhere (``UserEvent/refresh``).
+        static let refresh = ":refresh"
         static let csrf = "csrf"
         static let version = "version"
     }

@@ -80,11 +80,14 @@ public struct WebAppSession: Sendable {
     }
 }
 
-/// What a session's app and its pages tell each other besides screens: the user's theme, and
-/// who the browser is now.
+/// What a session's app and its pages tell each other besides screens: the user's theme, who
+/// is signed in, and who the browser is now.
 public actor WebPageSettings {
     /// `light`, `dark`, `high-contrast` or `no-colour`; nil follows the browser's setting.
     public private(set) var theme: String?
+    /// The user signed in on the session (an account's identifier), whose changes made
+    /// elsewhere reach its open page (``WebSessions/changed(for:)``); nil when signed out.
+    public private(set) var user: String?
     /// The client of the session's latest request (its address, as the server counts
     /// attempts by): a sign-in is counted against where it was sent from.
     public private(set) var client: String?
@@ -92,6 +95,8 @@ public actor WebPageSettings {
     public init() {}
 
     public func setTheme(_ theme: String?) { self.theme = theme }
+
+    public func signedIn(_ user: String?) { self.user = user }
 
     func heard(from client: String?) { self.client = client }
 }
@@ -103,9 +108,15 @@ public actor WebPageSettings {
 /// - `POST /` takes a page's form: it must carry the session's cookie, its token against forged
 ///   posts, and the version of the screen it shows; its fields and button become the flow's
 ///   events, then the browser is sent to `GET /` (so reload and back never post twice).
+/// - `GET /web/events` is the page's stream of server-sent events: `change` once another
+///   person's write moved the balances of the user signed in there (``changed(for:)``). Each
+///   answer carries one event, or none after ``Configuration/eventWait``, and the browser's
+///   `EventSource` asks again. The page's script then posts `do=:refresh`, and the screen reads
+///   again (``UserEvent/refresh``).
 /// - `/web/style.css` and `/web/flows.js` are the page's only other files.
 ///
-/// A session idle for `idleLimit` ends, its flows are cancelled and its sign-in ended.
+/// A session idle for `idleLimit` ends, its flows are cancelled and its sign-in ended. An open
+/// page listening for changes does not keep its session alive.
 public actor WebSessions {
     public struct Configuration: Sendable {
         /// How long a session lives without a request: 30 minutes.
@@ -114,6 +125,9 @@ public actor WebSessions {
         public var maximumSessions = 10_000
         /// How long a request waits for the flow to settle before the page says it is at work.
         public var settleLimit: Duration = .seconds(5)
+        /// How long `GET /web/events` waits for a change before it answers with none (within
+        /// the time proxies keep a quiet request open).
+        public var eventWait: Duration = .seconds(25)
         /// Cookies only over TLS, even when a request does not say it came over TLS (a server
         /// behind a proxy that ends TLS).
         public var secureCookies = false
@@ -130,6 +144,14 @@ public actor WebSessions {
     /// When each session's browser was last heard from, by its token: kept here, beside the
     /// sessions, so that finding the idle ones asks none of them.
     private var lastUsed: [String: ContinuousClock.Instant] = [:]
+    /// Who is signed in on each session, by its token, and each user's sessions.
+    private var users: [String: String] = [:]
+    private var sessionsOf: [String: Set<String>] = [:]
+    /// The sessions told of a change their page has not asked to show yet.
+    private var unseen: Set<String> = []
+    /// The event requests waiting for a change, by session, each by a number of its own.
+    private var listeners: [String: [Int: CheckedContinuation<Bool, Never>]] = [:]
+    private var listenerCount = 0
 
     public init(
         configuration: Configuration = Configuration(), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
@@ -148,6 +170,7 @@ public actor WebSessions {
         switch (request.method, request.path) {
         case ("GET", "/"), ("HEAD", "/"): return await show(request)
         case ("POST", "/"): return await post(request)
+        case ("GET", "/web/events"): return await events(request)
         case ("GET", "/web/style.css"), ("HEAD", "/web/style.css"): return WebAssets.response(WebAssets.style, type: "text/css; charset=utf-8")
         case ("GET", "/web/flows.js"), ("HEAD", "/web/flows.js"): return WebAssets.response(WebAssets.script, type: "text/javascript; charset=utf-8")
         case (_, "/"), (_, "/web/style.css"), (_, "/web/flows.js"):
@@ -172,7 +195,20 @@ public actor WebSessions {
         let all = sessions.values
         sessions = [:]
         lastUsed = [:]
+        (users, sessionsOf, unseen) = ([:], [:], [])
+        for token in Array(listeners.keys) { wake(token, changed: false) }
         for session in all { await session.end() }
+    }
+
+    /// Another person's write moved the balances of `people` (accounts' identifiers): the open
+    /// pages of the sessions they are signed in on are told, and read again.
+    public func changed(for people: Set<String>) {
+        for person in people {
+            for token in sessionsOf[person] ?? [] {
+                unseen.insert(token)
+                wake(token, changed: true)
+            }
+        }
     }
 
     // MARK: - Requests
@@ -187,8 +223,70 @@ public actor WebSessions {
             cookie = setCookie(session.token, secure: request.isSecure)
         }
         var response = await session.page(settleLimit: configuration.settleLimit, from: request.client)
+        await note(session)
         if let cookie { response.headers.append(("Set-Cookie", cookie)) }
         return response
+    }
+
+    /// One event (`change`), or none once ``Configuration/eventWait`` has passed; a session
+    /// that has ended answers 204, which stops the browser asking.
+    private func events(_ request: WebRequest) async -> WebResponse {
+        guard let token = Self.cookie(Self.cookieName, in: request.cookie), sessions[token] != nil, let used = lastUsed[token],
+              used >= now() - configuration.idleLimit
+        else { return WebResponse(status: 204, headers: [("Cache-Control", "no-store")]) }
+        let changed = unseen.contains(token) ? true : await change(of: token)
+        let event = changed ? "event: change\ndata: balances\n\n" : ": no change\n\n"
+        return WebResponse(
+            status: 200,
+            headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")],
+            body: Array(("retry: \(Self.eventRetry)\n" + event).utf8)
+        )
+    }
+
+    /// How long, in milliseconds, a browser waits before it asks for events again.
+    static let eventRetry = 1_000
+
+    /// Waits for a change to reach session `token`: true, or false once the wait is over (or the
+    /// session ended, or the request went away).
+    private func change(of token: String) async -> Bool {
+        listenerCount += 1
+        let number = listenerCount
+        let wait = configuration.eventWait
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: wait)
+            await self?.stopListening(token, number)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                listeners[token, default: [:]][number] = continuation
+            }
+        } onCancel: {
+            Task { await self.stopListening(token, number) }
+        }
+    }
+
+    private func stopListening(_ token: String, _ number: Int) {
+        listeners[token]?.removeValue(forKey: number)?.resume(returning: false)
+        if listeners[token]?.isEmpty == true { listeners[token] = nil }
+    }
+
+    /// Answers every event request of session `token`.
+    private func wake(_ token: String, changed: Bool) {
+        for continuation in (listeners.removeValue(forKey: token) ?? [:]).values { continuation.resume(returning: changed) }
+    }
+
+    /// Keeps who is signed in on `session` (its app says, after each request).
+    private func note(_ session: WebSession) async {
+        let user = await session.signedIn
+        let token = session.token
+        guard users[token] != user else { return }
+        if let before = users[token] {
+            sessionsOf[before]?.remove(token)
+            if sessionsOf[before]?.isEmpty == true { sessionsOf[before] = nil }
+        }
+        users[token] = user
+        if let user { sessionsOf[user, default: []].insert(token) }
     }
 
     private func post(_ request: WebRequest) async -> WebResponse {
@@ -204,7 +302,13 @@ public actor WebSessions {
         guard let token = form.value(WebPage.Name.csrf), session.accepts(csrf: token) else {
             return Self.message(status: 403, title: "Refused", text: "This form did not come from this session's page. Open Flows again to go on.")
         }
-        await session.post(form, settleLimit: configuration.settleLimit, from: request.client)
+        if form.value(WebPage.Name.action) == WebPage.Name.refresh {
+            unseen.remove(session.token)
+            await session.refresh(form, settleLimit: configuration.settleLimit)
+        } else {
+            await session.post(form, settleLimit: configuration.settleLimit, from: request.client)
+        }
+        await note(session)
         return WebResponse(status: 303, headers: [("Location", "/"), ("Cache-Control", "no-store")])
     }
 
@@ -223,6 +327,12 @@ public actor WebSessions {
     /// Ends the session `token` names, and forgets it.
     private func close(_ token: String) async {
         lastUsed[token] = nil
+        unseen.remove(token)
+        if let user = users.removeValue(forKey: token) {
+            sessionsOf[user]?.remove(token)
+            if sessionsOf[user]?.isEmpty == true { sessionsOf[user] = nil }
+        }
+        wake(token, changed: false)
         await sessions.removeValue(forKey: token)?.end()
     }
 
@@ -348,6 +458,22 @@ actor WebSession {
             guard WebForm.applies(event, to: current) else { continue }
             _ = await host.send(event)
         }
+    }
+
+    /// Tells the screen the page shows that what it shows may have changed elsewhere. The page
+    /// keeps its version when the screen stays as it was, so a form being filled in meanwhile is
+    /// not refused as out of date.
+    func refresh(_ form: WebForm, settleLimit: Duration) async {
+        guard task != nil, form.value(WebPage.Name.version) == String(version),
+              case .screen(let screen?) = await host.idleScreen(within: settleLimit) else { return }
+        _ = await host.send(.refresh)
+        if case .screen(let now?) = await host.idleScreen(within: settleLimit), now == screen { return }
+        version += 1
+    }
+
+    /// The account signed in on the session, as its app last said.
+    var signedIn: String? {
+        get async { await settings.user }
     }
 
     /// Cancels the session's flows and ends its sign-in.
