@@ -532,7 +532,7 @@ def run_worker(flows, scripts, screenshots, axe_source, first_scripts):
 
 # Besides each flow's first script, what --core replays: the whole app from signing up to
 # settling up, and every flow's refusals.
-CORE = ("App/", "every-refusal", "AddFriend/by-email", "AddExpense/equal", "SettleUp/whole-and-partial", "Expenses/delete-and-restore")
+CORE = ("App/", "every-refusal", "AddFriend/by-email", "AddExpense/equal", "SettleUp/whole-and-partial", "Expenses/delete-and-restore", "Groups/trip")
 
 
 def core(scripts):

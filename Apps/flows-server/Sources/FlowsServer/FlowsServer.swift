@@ -173,7 +173,10 @@ public enum FlowsServer {
         // The server's expenses keep series; the contract serves them from the same service.
         if let recurring = services.expenses as? any RecurringExpenses { try endpoints.series(recurring) }
         try endpoints.health(services)
-        let web = configuration.web ? ServerWeb.sessions(services, limits: limits, configuration: configuration.webSessions) : nil
+        // A page's wait for changes ends before its quiet connection would be closed.
+        var webSessions = configuration.webSessions
+        webSessions.eventWait = min(webSessions.eventWait, configuration.idleTimeout * 0.8)
+        let web = configuration.web ? ServerWeb.sessions(services, limits: limits, configuration: webSessions) : nil
         if let web { ServerWeb.route(router, to: web) }
         return Application(
             router: router,
