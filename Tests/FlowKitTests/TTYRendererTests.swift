@@ -169,6 +169,14 @@ struct TTYRendererTests {
         #expect(await second.stop == nil)
     }
 
+    @Test("ctrl-r asks the screen to read again, in a field as anywhere, and keeps what is typed")
+    func refresh() async {
+        let (renderer, grid) = renderer(typed("ad") + [.control("r")])
+        await renderer.present(form)
+        #expect(await renderer.nextEvent(on: form) == .refresh)
+        #expect(grid.lines.contains("› Email     ad"))
+    }
+
     @Test("themes choose the palette; no-colour writes no escape at all")
     func themes() async {
         var outputs: [TerminalStyle.Theme: String] = [:]

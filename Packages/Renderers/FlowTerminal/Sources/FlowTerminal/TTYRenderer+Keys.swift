@@ -17,6 +17,8 @@ extension TTYRenderer {
         switch key {
         case .escape: return .back
         case .control("d"): return .cancel
+        // Reads the screen again: what others changed meanwhile (on a server) shows.
+        case .control("r"): return .refresh
         case .tab: return moveFocus(1, on: screen)
         case .shiftTab: return moveFocus(-1, on: screen)
         default: break

@@ -11,8 +11,8 @@ import FlowKit
 /// like a day's, as it is typed; in a table, Up / Down move between rows, each row edited in
 /// place; in a choice, Up / Down or j / k move, typing (or /) filters, and Enter or Space picks;
 /// in a multi-choice, Space toggles, and Enter on a filtered list toggles its first match; y / n
-/// answer a confirm; Enter takes the focused action; Esc goes back; Ctrl-D cancels. Other Alt
-/// keys do nothing. The layout for narrow and short terminals is in TTYRenderer+Drawing.
+/// answer a confirm; Enter takes the focused action; Esc goes back; Ctrl-D cancels; Ctrl-R
+/// reads the screen again (``UserEvent/refresh``). Other Alt keys do nothing. The layout for narrow and short terminals is in TTYRenderer+Drawing.
 public actor TTYRenderer: ScreenHost {
     // State is internal (not private) so the key handling and the drawing, in files of their
     // own, can reach it; nothing outside the renderer touches it.
