@@ -57,12 +57,14 @@ struct LiveServer: Sendable {
 
     /// Runs `body` against a fresh server on the embedded store and, when the tests have a
     /// PostgreSQL server, against one on a fresh database there.
-    static func onEachStore(_ body: @Sendable (LiveServer) async throws -> Void) async throws {
-        try await with(body)
+    static func onEachStore(
+        idleTimeout: Duration = .seconds(30), web: Bool = false, _ body: @Sendable (LiveServer) async throws -> Void
+    ) async throws {
+        try await with(idleTimeout: idleTimeout, web: web, body)
         guard let url = TestPostgres.url else { return }
         let databases = Databases(admin: try DatabaseURL(url))
         do {
-            try await with(database: try await databases.fresh(), body)
+            try await with(database: try await databases.fresh(), idleTimeout: idleTimeout, web: web, body)
         } catch {
             await databases.dropAll()
             throw error

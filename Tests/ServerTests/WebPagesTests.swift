@@ -98,6 +98,32 @@ struct WebPagesTests {
         }
     }
 
+    @Test("a friend request through the API reaches the open page of the person asked, and no one else's, on each store")
+    func requestsReachOpenPages() async throws {
+        // A quiet connection closes after 2 s: a wait for events ends after 1.6 s.
+        try await LiveServer.onEachStore(idleTimeout: .seconds(2), web: true) { server in
+            let ada = try await server.signUp("Ada")
+            let cy = try await server.signUp("Cy")
+            _ = try await server.signUp("Dee")
+            var page = PageBrowser(server: server.url)
+            try await page.send(["do": "sign-in"])
+            try await page.send(["f:email": ada.user.email, "f:password": "correct horse", "do": "sign-in"])
+            var other = PageBrowser(server: server.url)
+            try await other.send(["do": "sign-in"])
+            try await other.send(["f:email": "dee@example.com", "f:password": "correct horse", "do": "sign-in"])
+            try await page.send(["do": "friends"])
+
+            let asked = try await cy.client.addFriend(body: .json(.email(.init(by: .email, email: ada.user.email)))).created.body.json
+            #expect(asked.status == .requested)
+            #expect(try await page.get("/web/events").body.contains("event: change"))
+            try await page.send(["do": ":refresh"])
+            let shown = try await page.open()
+            #expect(shown.contains("1 friend request waits for your answer."), "\(shown)")
+            // Dee's page heard nothing: its wait ends empty.
+            #expect(try await other.get("/web/events").body.contains(": no change"))
+        }
+    }
+
     @Test("without --web there are no pages")
     func offByDefault() async throws {
         try await LiveServer.with(web: false) { server in

@@ -47,7 +47,9 @@ public struct ServerServices: Sendable {
     /// The clock sessions are timed by (tests move it).
     public let now: @Sendable () -> Date
     /// Tells whose balances the services' writes changed.
-    public let balanceChanges: BalanceChangeRelay
+    public let balanceChanges: PeopleChanges
+    /// Tells whose friendships, friend requests or blocks the services' writes changed.
+    public let friendshipChanges: PeopleChanges
     /// The database every server on it shares (PostgreSQL), where they count sign-in attempts
     /// together; nil for a store of one server's own.
     let shared: ServerDatabase?
@@ -58,7 +60,8 @@ public struct ServerServices: Sendable {
         probe: @escaping @Sendable () async -> Bool,
         close: @escaping @Sendable () async -> Void = {},
         now: @escaping @Sendable () -> Date = Date.init,
-        balanceChanges: BalanceChangeRelay = BalanceChangeRelay(),
+        balanceChanges: PeopleChanges = PeopleChanges(),
+        friendshipChanges: PeopleChanges = PeopleChanges(),
         shared: ServerDatabase? = nil
     ) {
         accounts = services.accounts
@@ -73,6 +76,7 @@ public struct ServerServices: Sendable {
         self.close = close
         self.now = now
         self.balanceChanges = balanceChanges
+        self.friendshipChanges = friendshipChanges
         self.shared = shared
     }
 
@@ -88,9 +92,9 @@ public struct ServerServices: Sendable {
         verification: (any VerificationCodeSender)? = nil
     ) -> ServerServices {
         let database = LocalDatabase(place, migrations: LocalServices.registerMigrations)
-        let changes = BalanceChangeRelay()
+        let changes = (balances: PeopleChanges(), friendships: PeopleChanges())
         return live(
-            stores: .sqlite(database, balancesChanged: changes.publish), changes: changes,
+            stores: .sqlite(database, balancesChanged: changes.balances.publish, friendshipsChanged: changes.friendships.publish), changes: changes,
             fast: fast, now: now, verification: verification, probe: { (try? database.writer()) != nil }, close: {}
         )
     }
@@ -104,9 +108,10 @@ public struct ServerServices: Sendable {
         let database = ServerDatabase(
             url: url, maximumConnections: maximumConnections, migrations: postgresMigrations, statementTimeout: statementTimeout
         )
-        let changes = BalanceChangeRelay()
+        let changes = (balances: PeopleChanges(), friendships: PeopleChanges())
         return live(
-            stores: postgresStores(database, balancesChanged: changes.publish), changes: changes,
+            stores: postgresStores(database, balancesChanged: changes.balances.publish, friendshipsChanged: changes.friendships.publish),
+            changes: changes,
             fast: fast, now: now, verification: verification,
             probe: {
                 do {
@@ -122,12 +127,14 @@ public struct ServerServices: Sendable {
     }
 
     /// Every area's store on the PostgreSQL `database`; `balancesChanged` hears whose balances
-    /// each write changed.
-    public static func postgresStores(_ database: ServerDatabase, balancesChanged: BalancesChanged? = nil) -> LocalServices.Stores {
+    /// each write changed, `friendshipsChanged` whose friendships, requests or blocks.
+    public static func postgresStores(
+        _ database: ServerDatabase, balancesChanged: BalancesChanged? = nil, friendshipsChanged: FriendshipsChanged? = nil
+    ) -> LocalServices.Stores {
         LocalServices.Stores(
             accounts: PostgresAccountsStore(database: database),
             expenses: PostgresExpensesStore(database: database, balancesChanged: balancesChanged),
-            friends: PostgresFriendsStore(database: database),
+            friends: PostgresFriendsStore(database: database, friendshipsChanged: friendshipsChanged),
             groups: PostgresGroupsStore(database: database),
             preferences: PostgresPreferencesStore(database: database)
         )
@@ -141,7 +148,7 @@ public struct ServerServices: Sendable {
 
     /// The live services on the stores given.
     private static func live(
-        stores: LocalServices.Stores, changes: BalanceChangeRelay,
+        stores: LocalServices.Stores, changes: (balances: PeopleChanges, friendships: PeopleChanges),
         fast: Bool, now: @escaping @Sendable () -> Date, verification: (any VerificationCodeSender)?, probe: @escaping @Sendable () async -> Bool, close: @escaping @Sendable () async -> Void,
         shared: ServerDatabase? = nil
     ) -> ServerServices {
@@ -159,14 +166,16 @@ public struct ServerServices: Sendable {
             account(InMemorySessionTokenStore(), visibility)
         }
         return ServerServices(
-            services: services, sessions: sessions, probe: probe, close: close, now: now, balanceChanges: changes, shared: shared
+            services: services, sessions: sessions, probe: probe, close: close, now: now, balanceChanges: changes.balances,
+            friendshipChanges: changes.friendships, shared: shared
         )
     }
 }
 
-/// Passes on whose balances a store's writes changed to whoever keeps answers made from them
-/// (the server's caches, which drop them).
-public final class BalanceChangeRelay: Sendable {
+/// Passes on whose data a store's writes changed (their balances, or their friendships) to
+/// whoever keeps or shows answers made from them: the server's caches, which drop them, and
+/// the people's open web pages, which read again.
+public final class PeopleChanges: Sendable {
     private let observers = Mutex<[@Sendable (Set<UserID>) -> Void]>([])
 
     public init() {}
@@ -176,7 +185,7 @@ public final class BalanceChangeRelay: Sendable {
         observers.withLock { $0.append(observer) }
     }
 
-    /// Tells every observer that the balances of `people` changed.
+    /// Tells every observer that the data of `people` changed.
     public func publish(_ people: Set<String>) {
         let everyone = Set(people.map(UserID.init(rawValue:)))
         for observer in observers.withLock({ $0 }) { observer(everyone) }

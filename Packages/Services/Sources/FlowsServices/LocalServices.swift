@@ -150,12 +150,14 @@ public struct LocalServices: Sendable {
         }
 
         /// Every area's store on the embedded store `database`; `balancesChanged` hears whose
-        /// balances each write changed.
-        public static func sqlite(_ database: LocalDatabase, balancesChanged: BalancesChanged? = nil) -> Stores {
+        /// balances each write changed, `friendshipsChanged` whose friendships, requests or blocks.
+        public static func sqlite(
+            _ database: LocalDatabase, balancesChanged: BalancesChanged? = nil, friendshipsChanged: FriendshipsChanged? = nil
+        ) -> Stores {
             Stores(
                 accounts: SQLiteAccountsStore(database: database),
                 expenses: SQLiteExpensesStore(database: database, balancesChanged: balancesChanged),
-                friends: SQLiteFriendsStore(database: database),
+                friends: SQLiteFriendsStore(database: database, friendshipsChanged: friendshipsChanged),
                 groups: SQLiteGroupsStore(database: database),
                 preferences: SQLitePreferencesStore(database: database)
             )

@@ -5,9 +5,13 @@ import LocalStore
 /// The Friends store on the embedded SQLite database.
 public struct SQLiteFriendsStore: FriendsStore {
     private let database: LocalDatabase
+    private let friendshipsChanged: FriendshipsChanged?
 
-    public init(database: LocalDatabase) {
+    /// - Parameter friendshipsChanged: told after each write whose friendships, requests or
+    ///   blocks it changed.
+    public init(database: LocalDatabase, friendshipsChanged: FriendshipsChanged? = nil) {
         self.database = database
+        self.friendshipsChanged = friendshipsChanged
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any FriendsReading) throws -> T) async throws -> T {
@@ -16,7 +20,12 @@ public struct SQLiteFriendsStore: FriendsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any FriendsWriting) throws -> T) async throws -> T {
         do {
-            return try database.write { db in try body(Transaction(db: db)) }
+            return try await NotingFriendsWriting.watching(friendshipsChanged) { noted in
+                try database.write { db in
+                    let transaction = Transaction(db: db)
+                    return try body(noted.map { NotingFriendsWriting(transaction, noting: $0) } ?? transaction)
+                }
+            }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // A constraint refusing a write is a refusal with its reason, not a broken store.
             throw FriendsDataError.refused(error.message ?? "a constraint of the store")

@@ -82,6 +82,9 @@ public actor FriendRequestsFlow: InventoriedFlow {
                     try await friends.unblock(person.id, by: me)
                     return "Unblocked \(person.name.value): you may send each other requests again."
                 } || changed
+            case .refresh:
+                // A request sent or taken back meanwhile; the one chosen stays chosen.
+                await load(into: &model)
             case .back:
                 return changed ? .answered(accepted: accepted) : .cancelled
             }

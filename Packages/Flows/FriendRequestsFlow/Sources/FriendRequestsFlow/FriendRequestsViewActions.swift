@@ -10,6 +10,8 @@ enum FriendRequestsAction: ViewAction {
     case block
     case takeBack
     case unblock
+    /// Read again what the screen shows: it may have changed elsewhere.
+    case refresh
     case back
 
     static func action(for event: UserEvent) -> Self? {
@@ -23,6 +25,7 @@ enum FriendRequestsAction: ViewAction {
         case .tap(ScreenView.takeBack): .takeBack
         case .tap(ScreenView.unblock): .unblock
         case .tap(.back), .back, .cancel: .back
+        case .refresh: .refresh
         default: nil
         }
     }

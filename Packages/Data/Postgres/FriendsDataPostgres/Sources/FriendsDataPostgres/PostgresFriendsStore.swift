@@ -10,10 +10,15 @@ import PostgresStore
 public struct PostgresFriendsStore: FriendsStore {
     private let database: ServerDatabase
     private let namable: Gathering<Question, Set<String>>
+    private let friendshipsChanged: FriendshipsChanged?
 
-    /// - Parameter readers: how many statements answering whom users may name run at once.
-    public init(database: ServerDatabase, readers: Int = 2) {
+    /// - Parameters:
+    ///   - readers: how many statements answering whom users may name run at once.
+    ///   - friendshipsChanged: told after each write whose friendships, requests or blocks it
+    ///     changed.
+    public init(database: ServerDatabase, readers: Int = 2, friendshipsChanged: FriendshipsChanged? = nil) {
         self.database = database
+        self.friendshipsChanged = friendshipsChanged
         namable = Gathering(servers: readers, limit: .init(count: Question.largestBatch, budget: Question.idBudget, cost: \.ids.count)) { questions in
             do {
                 let pairs = try await database.read { try Transaction(db: $0).namable(questions) }
@@ -35,7 +40,12 @@ public struct PostgresFriendsStore: FriendsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any FriendsWriting) throws -> T) async throws -> T {
         do {
-            return try await database.write { try body(Transaction(db: $0)) }
+            return try await NotingFriendsWriting.watching(friendshipsChanged) { noted in
+                try await database.write { db in
+                    let transaction = Transaction(db: db)
+                    return try body(noted.map { NotingFriendsWriting(transaction, noting: $0) } ?? transaction)
+                }
+            }
         } catch ServerDatabaseError.constraint(let violation) {
             // A constraint refusing a write is a refusal with its reason, not a broken store.
             throw FriendsDataError.refused(violation.message)
