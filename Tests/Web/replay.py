@@ -462,6 +462,9 @@ def changes_reach_open_pages(flows):
             if "No activity yet" not in ada.page_text():
                 return [f"Ada's Expenses tab before Bob's taxi: {ada.page_text()[:300]!r}"]
             page = ada_driver.find_element(By.TAG_NAME, "html")
+            # Ada's keyboard focus is on the Add an expense button (not its hidden copy that Enter
+            # sends): it stays there.
+            ada_driver.execute_script("document.querySelector('button[name=do][value=add-expense]:not(.default)').focus()")
             bob.do("tap save")
             expected = "You owe Bob Stone 15.00 EUR."
             try:
@@ -470,6 +473,9 @@ def changes_reach_open_pages(flows):
                 problems.append(f"Ada's open page did not show {expected!r}; it shows {ada.page_text()[:300]!r}")
             if not problems and page != ada_driver.find_element(By.TAG_NAME, "html"):
                 problems.append("Ada's page was loaded again rather than changed in place")
+            focused = ada_driver.execute_script("const e = document.activeElement; return e && e.name + '=' + e.value + ' ' + e.className")
+            if not problems and (not focused.startswith("do=add-expense ") or "default" in focused):
+                problems.append(f"the focus moved to {focused!r} when the screen changed")
             # The page swapped in still works: a tab opens from it.
             if not problems:
                 ada.do("tap friends")

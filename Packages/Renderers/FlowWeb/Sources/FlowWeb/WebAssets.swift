@@ -36,8 +36,9 @@ enum WebAssets {
     ///   sent while a preview is on its way waits for it, so that it carries the page's version.
     /// - The page listens to `/web/events`. When another person's write changed what the user's
     ///   screen may show, it posts `do=:refresh` in the background and, if the screen read
-    ///   again, puts the new one in place of the old. It waits while anything is typed, chosen
-    ///   or focused and not yet sent, so nothing the user is doing is lost.
+    ///   again, puts the new one in place of the old, the focus on the same button. It waits
+    ///   while anything is typed, chosen or focused and not yet sent, so nothing the user is
+    ///   doing is lost.
     static let script = """
     "use strict";
     document.addEventListener("DOMContentLoaded", () => {
@@ -94,9 +95,15 @@ enum WebAssets {
         if (fresh && !busy() && fresh.elements.version?.value !== form.elements.version.value) {
           document.title = page.title;
           document.documentElement.dataset.theme = page.documentElement.dataset.theme;
+          // The focus stays on the same button (or element) of the new screen, if it has one.
+          const focused = document.activeElement;
+          const same = focused?.form === form
+            ? (focused.id ? `[id="${CSS.escape(focused.id)}"]` : `[name="${CSS.escape(focused.name)}"][value="${CSS.escape(focused.value)}"]:not(.default)`)
+            : null;
           const replacement = document.importNode(fresh, true);
           form.replaceWith(replacement);
           form = replacement;
+          if (same) form.querySelector(same)?.focus({ preventScroll: true });
           wire();
         }
         listen();
