@@ -98,7 +98,7 @@ struct WebPagesTests {
         }
     }
 
-    @Test("a friend request through the API reaches the open page of the person asked, and no one else's, on each store")
+    @Test("a friend request, then a group, made through the API reach the open page of the person they concern, and no one else's, on each store")
     func requestsReachOpenPages() async throws {
         // A quiet connection closes after 2 s: a wait for events ends after 1.6 s.
         try await LiveServer.onEachStore(idleTimeout: .seconds(2), web: true) { server in
@@ -120,6 +120,20 @@ struct WebPagesTests {
             let shown = try await page.open()
             #expect(shown.contains("1 friend request waits for your answer."), "\(shown)")
             // Dee's page heard nothing: its wait ends empty.
+            #expect(try await other.get("/web/events").body.contains(": no change"))
+
+            // Friends now, Cy makes a trip with Ada in it: her Groups tab shows it.
+            _ = try await ada.client.acceptFriendRequest(path: .init(personId: cy.id)).ok
+            try await page.send(["do": ":refresh"])
+            try await page.send(["do": "groups"])
+            #expect(try await page.get("/web/events").body.contains(": no change"))
+            _ = try await cy.client.createGroup(
+                body: .json(.init(name: "Trip", kind: .trip, currency: "EUR", simplifyDebts: true, members: [ada.id]))
+            ).created
+            #expect(try await page.get("/web/events").body.contains("event: change"))
+            try await page.send(["do": ":refresh"])
+            let groups = try await page.open()
+            #expect(groups.contains("Trip (trip)"), "\(groups)")
             #expect(try await other.get("/web/events").body.contains(": no change"))
         }
     }

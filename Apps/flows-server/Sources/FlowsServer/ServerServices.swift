@@ -11,6 +11,7 @@ import Friends
 import FriendsData
 import FriendsDataPostgres
 import Groups
+import GroupsData
 import GroupsDataPostgres
 import LocalStore
 import Preferences
@@ -50,6 +51,8 @@ public struct ServerServices: Sendable {
     public let balanceChanges: PeopleChanges
     /// Tells whose friendships, friend requests or blocks the services' writes changed.
     public let friendshipChanges: PeopleChanges
+    /// Tells whose groups the services' writes changed (made, changed, joined or left).
+    public let groupChanges: PeopleChanges
     /// The database every server on it shares (PostgreSQL), where they count sign-in attempts
     /// together; nil for a store of one server's own.
     let shared: ServerDatabase?
@@ -62,6 +65,7 @@ public struct ServerServices: Sendable {
         now: @escaping @Sendable () -> Date = Date.init,
         balanceChanges: PeopleChanges = PeopleChanges(),
         friendshipChanges: PeopleChanges = PeopleChanges(),
+        groupChanges: PeopleChanges = PeopleChanges(),
         shared: ServerDatabase? = nil
     ) {
         accounts = services.accounts
@@ -77,6 +81,7 @@ public struct ServerServices: Sendable {
         self.now = now
         self.balanceChanges = balanceChanges
         self.friendshipChanges = friendshipChanges
+        self.groupChanges = groupChanges
         self.shared = shared
     }
 
@@ -92,9 +97,12 @@ public struct ServerServices: Sendable {
         verification: (any VerificationCodeSender)? = nil
     ) -> ServerServices {
         let database = LocalDatabase(place, migrations: LocalServices.registerMigrations)
-        let changes = (balances: PeopleChanges(), friendships: PeopleChanges())
+        let changes = Changes()
         return live(
-            stores: .sqlite(database, balancesChanged: changes.balances.publish, friendshipsChanged: changes.friendships.publish), changes: changes,
+            stores: .sqlite(
+                database, balancesChanged: changes.balances.publish, friendshipsChanged: changes.friendships.publish,
+                groupsChanged: changes.groups.publish
+            ), changes: changes,
             fast: fast, now: now, verification: verification, probe: { (try? database.writer()) != nil }, close: {}
         )
     }
@@ -108,9 +116,12 @@ public struct ServerServices: Sendable {
         let database = ServerDatabase(
             url: url, maximumConnections: maximumConnections, migrations: postgresMigrations, statementTimeout: statementTimeout
         )
-        let changes = (balances: PeopleChanges(), friendships: PeopleChanges())
+        let changes = Changes()
         return live(
-            stores: postgresStores(database, balancesChanged: changes.balances.publish, friendshipsChanged: changes.friendships.publish),
+            stores: postgresStores(
+                database, balancesChanged: changes.balances.publish, friendshipsChanged: changes.friendships.publish,
+                groupsChanged: changes.groups.publish
+            ),
             changes: changes,
             fast: fast, now: now, verification: verification,
             probe: {
@@ -127,15 +138,17 @@ public struct ServerServices: Sendable {
     }
 
     /// Every area's store on the PostgreSQL `database`; `balancesChanged` hears whose balances
-    /// each write changed, `friendshipsChanged` whose friendships, requests or blocks.
+    /// each write changed, `friendshipsChanged` whose friendships, requests or blocks,
+    /// `groupsChanged` whose groups.
     public static func postgresStores(
-        _ database: ServerDatabase, balancesChanged: BalancesChanged? = nil, friendshipsChanged: FriendshipsChanged? = nil
+        _ database: ServerDatabase, balancesChanged: BalancesChanged? = nil, friendshipsChanged: FriendshipsChanged? = nil,
+        groupsChanged: GroupsChanged? = nil
     ) -> LocalServices.Stores {
         LocalServices.Stores(
             accounts: PostgresAccountsStore(database: database),
             expenses: PostgresExpensesStore(database: database, balancesChanged: balancesChanged),
             friends: PostgresFriendsStore(database: database, friendshipsChanged: friendshipsChanged),
-            groups: PostgresGroupsStore(database: database),
+            groups: PostgresGroupsStore(database: database, groupsChanged: groupsChanged),
             preferences: PostgresPreferencesStore(database: database)
         )
     }
@@ -148,7 +161,7 @@ public struct ServerServices: Sendable {
 
     /// The live services on the stores given.
     private static func live(
-        stores: LocalServices.Stores, changes: (balances: PeopleChanges, friendships: PeopleChanges),
+        stores: LocalServices.Stores, changes: Changes,
         fast: Bool, now: @escaping @Sendable () -> Date, verification: (any VerificationCodeSender)?, probe: @escaping @Sendable () async -> Bool, close: @escaping @Sendable () async -> Void,
         shared: ServerDatabase? = nil
     ) -> ServerServices {
@@ -167,12 +180,19 @@ public struct ServerServices: Sendable {
         }
         return ServerServices(
             services: services, sessions: sessions, probe: probe, close: close, now: now, balanceChanges: changes.balances,
-            friendshipChanges: changes.friendships, shared: shared
+            friendshipChanges: changes.friendships, groupChanges: changes.groups, shared: shared
         )
     }
 }
 
-/// Passes on whose data a store's writes changed (their balances, or their friendships) to
+/// The relays of one set of services' stores.
+private struct Changes {
+    let balances = PeopleChanges()
+    let friendships = PeopleChanges()
+    let groups = PeopleChanges()
+}
+
+/// Passes on whose data a store's writes changed (their balances, friendships or groups) to
 /// whoever keeps or shows answers made from them: the server's caches, which drop them, and
 /// the people's open web pages, which read again.
 public final class PeopleChanges: Sendable {

@@ -22,8 +22,8 @@ enum ServerWeb {
     /// The browser sessions of a server on `services`.
     /// Signing up and in, password checks and look-ups count against the same limits as over
     /// the API, by the address of the browser's latest request. A write through this server
-    /// that moves someone's balances, or changes their friendships, requests or blocks, tells
-    /// their open pages (a write through another server
+    /// that moves someone's balances, or changes their friendships, requests, blocks or groups,
+    /// tells their open pages (a write through another server
     /// sharing the database shows when the page next reads).
     static func sessions(_ services: ServerServices, limits: RequestLimits, configuration: WebSessions.Configuration) -> WebSessions {
         let rates = ECBRatesService()
@@ -40,7 +40,7 @@ enum ServerWeb {
                 end: { try? await accounts.signOut() }
             )
         }
-        for changes in [services.balanceChanges, services.friendshipChanges] {
+        for changes in [services.balanceChanges, services.friendshipChanges, services.groupChanges] {
             changes.observe { people in
                 Task { await sessions.changed(for: Set(people.map(\.rawValue))) }
             }

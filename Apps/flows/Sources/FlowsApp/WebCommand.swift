@@ -56,8 +56,8 @@ struct WebCommand: AsyncParsableCommand {
             throw ValidationError("unknown flow '\(script?.flow ?? "")' in \(given ?? "the script")")
         }
         let app: @Sendable () -> WebAppSession
-        // A write that moves balances, or changes friendships, tells the pages of the people it
-        // concerns.
+        // A write that moves balances, or changes friendships or groups, tells the pages of the
+        // people it concerns.
         let changes = ChangeRelay()
         if inMemory {
             // A script's store is the harness's: its clock stands where the goldens' does.
@@ -127,7 +127,7 @@ private struct SharedServices: Sendable {
 
     init(location: StoreLocation, changes: ChangeRelay) {
         let database = LocalDatabase(.file(location.databaseFile), migrations: LocalServices.registerMigrations)
-        stores = .sqlite(database, balancesChanged: changes.publish, friendshipsChanged: changes.publish)
+        stores = .sqlite(database, balancesChanged: changes.publish, friendshipsChanged: changes.publish, groupsChanged: changes.publish)
         services = LocalServices.live(stores: stores, random: SystemRandomSource(), now: Date.init) { store, visibility in
             LiveAccountsService(store: store, tokens: InMemorySessionTokenStore(), visibility: visibility)
         }
@@ -147,7 +147,7 @@ private struct SharedServices: Sendable {
     }
 }
 
-/// Passes on whose balances or friendships the store's writes changed to the browser sessions,
+/// Passes on whose balances, friendships or groups the store's writes changed to the browser sessions,
 /// once they exist.
 private final class ChangeRelay: Sendable {
     private let sessions = Mutex<WebSessions?>(nil)

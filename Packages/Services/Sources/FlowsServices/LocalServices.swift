@@ -150,15 +150,17 @@ public struct LocalServices: Sendable {
         }
 
         /// Every area's store on the embedded store `database`; `balancesChanged` hears whose
-        /// balances each write changed, `friendshipsChanged` whose friendships, requests or blocks.
+        /// balances each write changed, `friendshipsChanged` whose friendships, requests or blocks,
+        /// `groupsChanged` whose groups.
         public static func sqlite(
-            _ database: LocalDatabase, balancesChanged: BalancesChanged? = nil, friendshipsChanged: FriendshipsChanged? = nil
+            _ database: LocalDatabase, balancesChanged: BalancesChanged? = nil, friendshipsChanged: FriendshipsChanged? = nil,
+            groupsChanged: GroupsChanged? = nil
         ) -> Stores {
             Stores(
                 accounts: SQLiteAccountsStore(database: database),
                 expenses: SQLiteExpensesStore(database: database, balancesChanged: balancesChanged),
                 friends: SQLiteFriendsStore(database: database, friendshipsChanged: friendshipsChanged),
-                groups: SQLiteGroupsStore(database: database),
+                groups: SQLiteGroupsStore(database: database, groupsChanged: groupsChanged),
                 preferences: SQLitePreferencesStore(database: database)
             )
         }

@@ -5,9 +5,12 @@ import LocalStore
 /// The Groups store on the embedded SQLite database.
 public struct SQLiteGroupsStore: GroupsStore {
     private let database: LocalDatabase
+    private let groupsChanged: GroupsChanged?
 
-    public init(database: LocalDatabase) {
+    /// - Parameter groupsChanged: told after each write whose groups it changed.
+    public init(database: LocalDatabase, groupsChanged: GroupsChanged? = nil) {
         self.database = database
+        self.groupsChanged = groupsChanged
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any GroupsReading) throws -> T) async throws -> T {
@@ -16,7 +19,12 @@ public struct SQLiteGroupsStore: GroupsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any GroupsWriting) throws -> T) async throws -> T {
         do {
-            return try database.write { db in try body(Transaction(db: db)) }
+            return try await NotingGroupsWriting.watching(groupsChanged) { noted in
+                try database.write { db in
+                    let transaction = Transaction(db: db)
+                    return try body(noted.map { NotingGroupsWriting(transaction, noting: $0) } ?? transaction)
+                }
+            }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // A constraint refusing a write is a refusal with its reason, not a broken store.
             throw GroupsDataError.refused(error.message ?? "a constraint of the store")

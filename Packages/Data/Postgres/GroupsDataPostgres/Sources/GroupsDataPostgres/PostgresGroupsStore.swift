@@ -5,9 +5,12 @@ import PostgresStore
 /// the SQLite one: a constraint refusing a write is ``GroupsDataError/refused(_:)``.
 public struct PostgresGroupsStore: GroupsStore {
     private let database: ServerDatabase
+    private let groupsChanged: GroupsChanged?
 
-    public init(database: ServerDatabase) {
+    /// - Parameter groupsChanged: told after each write whose groups it changed.
+    public init(database: ServerDatabase, groupsChanged: GroupsChanged? = nil) {
         self.database = database
+        self.groupsChanged = groupsChanged
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any GroupsReading) throws -> T) async throws -> T {
@@ -16,7 +19,12 @@ public struct PostgresGroupsStore: GroupsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any GroupsWriting) throws -> T) async throws -> T {
         do {
-            return try await database.write { try body(Transaction(db: $0)) }
+            return try await NotingGroupsWriting.watching(groupsChanged) { noted in
+                try await database.write { db in
+                    let transaction = Transaction(db: db)
+                    return try body(noted.map { NotingGroupsWriting(transaction, noting: $0) } ?? transaction)
+                }
+            }
         } catch ServerDatabaseError.constraint(let violation) {
             // A constraint refusing a write is a refusal with its reason, not a broken store.
             throw GroupsDataError.refused(violation.message)
