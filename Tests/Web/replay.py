@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
@@ -408,7 +408,9 @@ def live_preview(driver, flows, goldens):
         amount.send_keys("10")
         expected = "Parts: You 3.34 EUR, Bob Stone 3.33 EUR, Cy Young 3.33 EUR."
         try:
-            WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda d: expected in d.find_element(By.ID, "footer").text)
+            # The script puts a new footer in place of the old: one read as it goes is read again.
+            WebDriverWait(driver, 10, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)).until(
+                lambda d: expected in d.find_element(By.ID, "footer").text)
         except Exception:
             problems.append(f"typing 10 did not show {expected!r}; the footer says {driver.find_element(By.ID, 'footer').text!r}")
         if expected not in driver.find_element(By.ID, "footer").text:
@@ -468,7 +470,8 @@ def changes_reach_open_pages(flows):
             bob.do("tap save")
             expected = "You owe Bob Stone 15.00 EUR."
             try:
-                WebDriverWait(ada_driver, 15, poll_frequency=0.05).until(lambda d: expected in ada.page_text())
+                WebDriverWait(ada_driver, 15, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)).until(
+                    lambda d: expected in ada.page_text())
             except Exception:
                 problems.append(f"Ada's open page did not show {expected!r}; it shows {ada.page_text()[:300]!r}")
             if not problems and page != ada_driver.find_element(By.TAG_NAME, "html"):
