@@ -98,6 +98,7 @@ let package = Package(
         .package(path: "Packages/Domain/Interchange"),
         .package(path: "Packages/Domain/Preferences"),
         .package(path: "Packages/Domain/Rates"),
+        .package(path: "Packages/Data/DataChanges"),
         .package(path: "Packages/Data/AccountsData"),
         .package(path: "Packages/Data/ExpensesData"),
         .package(path: "Packages/Data/FriendsData"),
@@ -180,6 +181,7 @@ let package = Package(
                 .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "Primitives", package: "Primitives"),
+                .product(name: "DataChanges", package: "DataChanges"),
             ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + postgresModules + [
                 // The contract's operations and values, declared once for both sides.
                 .product(name: "FlowsWire", package: "FlowsAPI"),

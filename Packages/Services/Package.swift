@@ -18,6 +18,7 @@ let package = Package(
         .package(path: "../Domain/Friends"),
         .package(path: "../Domain/Groups"),
         .package(path: "../Domain/Preferences"),
+        .package(path: "../Data/DataChanges"),
         .package(path: "../Data/AccountsData"),
         .package(path: "../Data/ExpensesData"),
         .package(path: "../Data/FriendsData"),
@@ -31,6 +32,7 @@ let package = Package(
             dependencies: [
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "Primitives", package: "Primitives"),
+                .product(name: "DataChanges", package: "DataChanges"),
                 .product(name: "Accounts", package: "Accounts"),
                 .product(name: "AccountsLive", package: "Accounts"),
                 .product(name: "AccountsData", package: "AccountsData"),

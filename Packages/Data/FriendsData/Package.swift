@@ -11,18 +11,20 @@ let package = Package(
         .library(name: "FriendsDataSQLite", targets: ["FriendsDataSQLite"]),
     ],
     dependencies: [
+        .package(path: "../DataChanges"),
         .package(path: "../../Infrastructure/LocalStore"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: - Abstract
-        .target(name: "FriendsData"),
+        .target(name: "FriendsData", dependencies: [.product(name: "DataChanges", package: "DataChanges")]),
 
         // MARK: - Implementations
         .target(
             name: "FriendsDataSQLite",
             dependencies: [
                 "FriendsData",
+                .product(name: "DataChanges", package: "DataChanges"),
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

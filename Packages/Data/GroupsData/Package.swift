@@ -11,18 +11,20 @@ let package = Package(
         .library(name: "GroupsDataSQLite", targets: ["GroupsDataSQLite"]),
     ],
     dependencies: [
+        .package(path: "../DataChanges"),
         .package(path: "../../Infrastructure/LocalStore"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: - Abstract
-        .target(name: "GroupsData"),
+        .target(name: "GroupsData", dependencies: [.product(name: "DataChanges", package: "DataChanges")]),
 
         // MARK: - Implementations
         .target(
             name: "GroupsDataSQLite",
             dependencies: [
                 "GroupsData",
+                .product(name: "DataChanges", package: "DataChanges"),
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

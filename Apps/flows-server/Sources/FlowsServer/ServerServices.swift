@@ -2,6 +2,7 @@ import Accounts
 import AccountsData
 import AccountsDataPostgres
 import AccountsLive
+import DataChanges
 import Expenses
 import ExpensesData
 import ExpensesDataPostgres
@@ -141,8 +142,8 @@ public struct ServerServices: Sendable {
     /// each write changed, `friendshipsChanged` whose friendships, requests or blocks,
     /// `groupsChanged` whose groups.
     public static func postgresStores(
-        _ database: ServerDatabase, balancesChanged: BalancesChanged? = nil, friendshipsChanged: FriendshipsChanged? = nil,
-        groupsChanged: GroupsChanged? = nil
+        _ database: ServerDatabase, balancesChanged: PeopleChanged? = nil, friendshipsChanged: PeopleChanged? = nil,
+        groupsChanged: PeopleChanged? = nil
     ) -> LocalServices.Stores {
         LocalServices.Stores(
             accounts: PostgresAccountsStore(database: database),

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ExpensesDataPostgres", targets: ["ExpensesDataPostgres"]),
     ],
     dependencies: [
+        .package(path: "../../DataChanges"),
         .package(path: "../../ExpensesData"),
         .package(path: "../../../Infrastructure/PostgresStore"),
     ],
@@ -16,6 +17,7 @@ let package = Package(
         .target(
             name: "ExpensesDataPostgres",
             dependencies: [
+                .product(name: "DataChanges", package: "DataChanges"),
                 .product(name: "ExpensesData", package: "ExpensesData"),
                 .product(name: "PostgresStore", package: "PostgresStore"),
             ]

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "FriendsDataPostgres", targets: ["FriendsDataPostgres"]),
     ],
     dependencies: [
+        .package(path: "../../DataChanges"),
         .package(path: "../../FriendsData"),
         .package(path: "../../../Infrastructure/PostgresStore"),
     ],
@@ -16,6 +17,7 @@ let package = Package(
         .target(
             name: "FriendsDataPostgres",
             dependencies: [
+                .product(name: "DataChanges", package: "DataChanges"),
                 .product(name: "FriendsData", package: "FriendsData"),
                 .product(name: "PostgresStore", package: "PostgresStore"),
             ]

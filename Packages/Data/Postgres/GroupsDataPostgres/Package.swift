@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "GroupsDataPostgres", targets: ["GroupsDataPostgres"]),
     ],
     dependencies: [
+        .package(path: "../../DataChanges"),
         .package(path: "../../GroupsData"),
         .package(path: "../../../Infrastructure/PostgresStore"),
     ],
@@ -16,6 +17,7 @@ let package = Package(
         .target(
             name: "GroupsDataPostgres",
             dependencies: [
+                .product(name: "DataChanges", package: "DataChanges"),
                 .product(name: "GroupsData", package: "GroupsData"),
                 .product(name: "PostgresStore", package: "PostgresStore"),
             ]

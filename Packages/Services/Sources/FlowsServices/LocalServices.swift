@@ -2,6 +2,7 @@ import Accounts
 import AccountsData
 import AccountsDataSQLite
 import AccountsLive
+import DataChanges
 import Expenses
 import ExpensesData
 import ExpensesDataSQLite
@@ -153,8 +154,8 @@ public struct LocalServices: Sendable {
         /// balances each write changed, `friendshipsChanged` whose friendships, requests or blocks,
         /// `groupsChanged` whose groups.
         public static func sqlite(
-            _ database: LocalDatabase, balancesChanged: BalancesChanged? = nil, friendshipsChanged: FriendshipsChanged? = nil,
-            groupsChanged: GroupsChanged? = nil
+            _ database: LocalDatabase, balancesChanged: PeopleChanged? = nil, friendshipsChanged: PeopleChanged? = nil,
+            groupsChanged: PeopleChanged? = nil
         ) -> Stores {
             Stores(
                 accounts: SQLiteAccountsStore(database: database),

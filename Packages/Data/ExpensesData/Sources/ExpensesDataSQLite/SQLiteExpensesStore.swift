@@ -1,3 +1,4 @@
+import DataChanges
 import ExpensesData
 import Foundation
 import GRDB
@@ -6,10 +7,10 @@ import LocalStore
 /// The Expenses store on the embedded SQLite database.
 public struct SQLiteExpensesStore: ExpensesStore {
     private let database: LocalDatabase
-    private let balancesChanged: BalancesChanged?
+    private let balancesChanged: PeopleChanged?
 
     /// - Parameter balancesChanged: told after each write whose balances it changed.
-    public init(database: LocalDatabase, balancesChanged: BalancesChanged? = nil) {
+    public init(database: LocalDatabase, balancesChanged: PeopleChanged? = nil) {
         self.database = database
         self.balancesChanged = balancesChanged
     }
@@ -20,7 +21,7 @@ public struct SQLiteExpensesStore: ExpensesStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T {
         do {
-            return try await ChangedBalances.watching(balancesChanged) { changes in
+            return try await ChangedPeople.watching(balancesChanged) { changes in
                 try database.write { db in try body(Transaction(db: db, changes: changes)) }
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -34,7 +35,7 @@ public struct SQLiteExpensesStore: ExpensesStore {
 private struct Transaction: ExpensesWriting {
     let db: Database
     /// Where a write notes whose balances it changed, when someone is told.
-    var changes: ChangedBalances? = nil
+    var changes: ChangedPeople? = nil
 
     func expense(id: String) throws -> StoredExpense? {
         try expense(id: id, from: "expense", people: "expense_person")
@@ -507,7 +508,7 @@ private struct Transaction: ExpensesWriting {
         case (.none, _): "INSERT INTO balance (amount, user_low, user_high, currency) VALUES (?, ?, ?, ?)"
         }
         try db.cachedStatement(sql: sql).execute(arguments: sum == 0 ? pair : [sum] + pair)
-        changes?.record(low, high)
+        changes?.note(low, high)
         return sum
     }
 

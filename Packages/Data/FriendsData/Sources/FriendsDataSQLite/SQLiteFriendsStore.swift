@@ -1,3 +1,4 @@
+import DataChanges
 import FriendsData
 import GRDB
 import LocalStore
@@ -5,11 +6,11 @@ import LocalStore
 /// The Friends store on the embedded SQLite database.
 public struct SQLiteFriendsStore: FriendsStore {
     private let database: LocalDatabase
-    private let friendshipsChanged: FriendshipsChanged?
+    private let friendshipsChanged: PeopleChanged?
 
     /// - Parameter friendshipsChanged: told after each write whose friendships, requests or
     ///   blocks it changed.
-    public init(database: LocalDatabase, friendshipsChanged: FriendshipsChanged? = nil) {
+    public init(database: LocalDatabase, friendshipsChanged: PeopleChanged? = nil) {
         self.database = database
         self.friendshipsChanged = friendshipsChanged
     }
@@ -20,7 +21,7 @@ public struct SQLiteFriendsStore: FriendsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any FriendsWriting) throws -> T) async throws -> T {
         do {
-            return try await NotingFriendsWriting.watching(friendshipsChanged) { noted in
+            return try await ChangedPeople.watching(friendshipsChanged) { noted in
                 try database.write { db in
                     let transaction = Transaction(db: db)
                     return try body(noted.map { NotingFriendsWriting(transaction, noting: $0) } ?? transaction)

@@ -1,3 +1,4 @@
+import DataChanges
 import GRDB
 import GroupsData
 import LocalStore
@@ -5,10 +6,10 @@ import LocalStore
 /// The Groups store on the embedded SQLite database.
 public struct SQLiteGroupsStore: GroupsStore {
     private let database: LocalDatabase
-    private let groupsChanged: GroupsChanged?
+    private let groupsChanged: PeopleChanged?
 
     /// - Parameter groupsChanged: told after each write whose groups it changed.
-    public init(database: LocalDatabase, groupsChanged: GroupsChanged? = nil) {
+    public init(database: LocalDatabase, groupsChanged: PeopleChanged? = nil) {
         self.database = database
         self.groupsChanged = groupsChanged
     }
@@ -19,7 +20,7 @@ public struct SQLiteGroupsStore: GroupsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any GroupsWriting) throws -> T) async throws -> T {
         do {
-            return try await NotingGroupsWriting.watching(groupsChanged) { noted in
+            return try await ChangedPeople.watching(groupsChanged) { noted in
                 try database.write { db in
                     let transaction = Transaction(db: db)
                     return try body(noted.map { NotingGroupsWriting(transaction, noting: $0) } ?? transaction)

@@ -103,7 +103,7 @@ extension Transaction {
             }
             totals[pair] = total
             if total != 0 {
-                changes?.record(pair.low, pair.high)
+                changes?.note(pair.low, pair.high)
                 moving.append(parameters.row([pair.low, pair.high, pair.currency, total]))
             }
         }

@@ -1,3 +1,4 @@
+import DataChanges
 import ExpensesData
 import PostgresStore
 
@@ -9,13 +10,13 @@ import PostgresStore
 /// Additions that arrive together are written together (``Additions``).
 public struct PostgresExpensesStore: ExpensesStore {
     private let database: ServerDatabase
-    private let balancesChanged: BalancesChanged?
+    private let balancesChanged: PeopleChanged?
     private let additions: Gathering<ExpenseAddition, Void>
 
     /// - Parameters:
     ///   - balancesChanged: told after each write whose balances it changed.
     ///   - additionWriters: how many batches of additions are written at once.
-    public init(database: ServerDatabase, balancesChanged: BalancesChanged? = nil, additionWriters: Int = 2) {
+    public init(database: ServerDatabase, balancesChanged: PeopleChanged? = nil, additionWriters: Int = 2) {
         self.database = database
         self.balancesChanged = balancesChanged
         additions = Additions.gathering(writers: additionWriters) { [database, balancesChanged] batch in
@@ -34,10 +35,10 @@ public struct PostgresExpensesStore: ExpensesStore {
         try await Self.add(all: additions, to: database, telling: balancesChanged)
     }
 
-    private static func add(all additions: [ExpenseAddition], to database: ServerDatabase, telling balancesChanged: BalancesChanged?) async throws {
+    private static func add(all additions: [ExpenseAddition], to database: ServerDatabase, telling balancesChanged: PeopleChanged?) async throws {
         guard !additions.isEmpty else { return }
         try await refusals {
-            try await ChangedBalances.watching(balancesChanged) { changes in
+            try await ChangedPeople.watching(balancesChanged) { changes in
                 try await database.write { try Transaction(db: $0, changes: changes).add(all: additions) }
             }
         }
@@ -49,7 +50,7 @@ public struct PostgresExpensesStore: ExpensesStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T {
         try await Self.refusals {
-            try await ChangedBalances.watching(balancesChanged) { changes in
+            try await ChangedPeople.watching(balancesChanged) { changes in
                 try await database.write { try body(Transaction(db: $0, changes: changes)) }
             }
         }
@@ -71,7 +72,7 @@ public struct PostgresExpensesStore: ExpensesStore {
 struct Transaction: ExpensesWriting {
     let db: ServerTransaction
     /// Where a write notes whose balances it changed, when someone is told.
-    var changes: ChangedBalances? = nil
+    var changes: ChangedPeople? = nil
 
     // MARK: - Expenses
 
@@ -369,7 +370,7 @@ struct Transaction: ExpensesWriting {
     func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
         let pair: [any SQLValueConvertible] = [low, high, currency]
         guard amount != 0 else { return try db.row(BalanceSQL.amount, pair)?.integer(0) ?? 0 }
-        changes?.record(low, high)
+        changes?.note(low, high)
         var parameters = Parameters()
         let moved = try db.row(BalanceSQL.move([parameters.row(pair + [amount])]), parameters.values)
         if let moved { return try moved.integer(3) }

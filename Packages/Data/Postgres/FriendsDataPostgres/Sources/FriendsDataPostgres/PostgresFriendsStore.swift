@@ -1,3 +1,4 @@
+import DataChanges
 import FriendsData
 import PostgresStore
 
@@ -10,13 +11,13 @@ import PostgresStore
 public struct PostgresFriendsStore: FriendsStore {
     private let database: ServerDatabase
     private let namable: Gathering<Question, Set<String>>
-    private let friendshipsChanged: FriendshipsChanged?
+    private let friendshipsChanged: PeopleChanged?
 
     /// - Parameters:
     ///   - readers: how many statements answering whom users may name run at once.
     ///   - friendshipsChanged: told after each write whose friendships, requests or blocks it
     ///     changed.
-    public init(database: ServerDatabase, readers: Int = 2, friendshipsChanged: FriendshipsChanged? = nil) {
+    public init(database: ServerDatabase, readers: Int = 2, friendshipsChanged: PeopleChanged? = nil) {
         self.database = database
         self.friendshipsChanged = friendshipsChanged
         namable = Gathering(servers: readers, limit: .init(count: Question.largestBatch, budget: Question.idBudget, cost: \.ids.count)) { questions in
@@ -40,7 +41,7 @@ public struct PostgresFriendsStore: FriendsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any FriendsWriting) throws -> T) async throws -> T {
         do {
-            return try await NotingFriendsWriting.watching(friendshipsChanged) { noted in
+            return try await ChangedPeople.watching(friendshipsChanged) { noted in
                 try await database.write { db in
                     let transaction = Transaction(db: db)
                     return try body(noted.map { NotingFriendsWriting(transaction, noting: $0) } ?? transaction)

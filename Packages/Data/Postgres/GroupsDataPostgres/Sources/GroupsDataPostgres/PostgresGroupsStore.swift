@@ -1,3 +1,4 @@
+import DataChanges
 import GroupsData
 import PostgresStore
 
@@ -5,10 +6,10 @@ import PostgresStore
 /// the SQLite one: a constraint refusing a write is ``GroupsDataError/refused(_:)``.
 public struct PostgresGroupsStore: GroupsStore {
     private let database: ServerDatabase
-    private let groupsChanged: GroupsChanged?
+    private let groupsChanged: PeopleChanged?
 
     /// - Parameter groupsChanged: told after each write whose groups it changed.
-    public init(database: ServerDatabase, groupsChanged: GroupsChanged? = nil) {
+    public init(database: ServerDatabase, groupsChanged: PeopleChanged? = nil) {
         self.database = database
         self.groupsChanged = groupsChanged
     }
@@ -19,7 +20,7 @@ public struct PostgresGroupsStore: GroupsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any GroupsWriting) throws -> T) async throws -> T {
         do {
-            return try await NotingGroupsWriting.watching(groupsChanged) { noted in
+            return try await ChangedPeople.watching(groupsChanged) { noted in
                 try await database.write { db in
                     let transaction = Transaction(db: db)
                     return try body(noted.map { NotingGroupsWriting(transaction, noting: $0) } ?? transaction)

@@ -1,40 +1,15 @@
-import Synchronization
+import DataChanges
 
-/// Told, after a write to a Friends store, whose friendships, friend requests or blocks it
-/// changed: both people of each (never nobody). A server passes it on to their open pages.
-public typealias FriendshipsChanged = @Sendable (_ people: Set<String>) -> Void
-
-/// A transaction's writes, each noting the two people it is between, then done by `base`.
-/// A contact's own changes concern its owner only, except a link, which concerns the account.
+/// A transaction's writes, each noting the people it concerns, then done by `base`: both people
+/// of each friendship, friend request or block. A contact's own changes concern its owner only,
+/// except a link, which concerns the account.
 public struct NotingFriendsWriting: FriendsWriting {
     private let base: any FriendsWriting
-    private let people: Noted
+    private let people: ChangedPeople
 
-    /// The people noted so far, shared by every attempt of one write.
-    public final class Noted: Sendable {
-        private let people = Mutex<Set<String>>([])
-
-        public init() {}
-
-        func note(_ some: String...) { people.withLock { $0.formUnion(some) } }
-
-        public var all: Set<String> { people.withLock { $0 } }
-    }
-
-    public init(_ base: any FriendsWriting, noting people: Noted) {
+    public init(_ base: any FriendsWriting, noting people: ChangedPeople) {
         self.base = base
         self.people = people
-    }
-
-    /// Runs `write` with a fresh note when someone is told of changes, and tells them once it
-    /// has gone through.
-    public static func watching<T>(_ observer: FriendshipsChanged?, _ write: (Noted?) async throws -> T) async throws -> T {
-        guard let observer else { return try await write(nil) }
-        let noted = Noted()
-        let result = try await write(noted)
-        let people = noted.all
-        if !people.isEmpty { observer(people) }
-        return result
     }
 
     public func befriend(_ userID: String, _ friendID: String, since: Double) throws {

@@ -1,0 +1,43 @@
+import DataChanges
+
+/// A transaction's writes, each noting the people it concerns, then done by `base`: every
+/// member of each group it makes, changes, joins or leaves, and whoever joins or leaves.
+public struct NotingGroupsWriting: GroupsWriting {
+    private let base: any GroupsWriting
+    private let people: ChangedPeople
+
+    public init(_ base: any GroupsWriting, noting people: ChangedPeople) {
+        self.base = base
+        self.people = people
+    }
+
+    public func insert(_ group: GroupRecord) throws {
+        people.note(group.createdBy)
+        try base.insert(group)
+    }
+
+    public func update(_ group: GroupRecord) throws {
+        people.note(try base.members(of: group.id))
+        try base.update(group)
+    }
+
+    public func addMember(_ user: String, to group: String, at: Double) throws {
+        people.note(try base.members(of: group) + [user])
+        try base.addMember(user, to: group, at: at)
+    }
+
+    public func removeMember(_ user: String, from group: String) throws {
+        people.note(try base.members(of: group) + [user])
+        try base.removeMember(user, from: group)
+    }
+
+    public func renameMember(from: String, to: String) throws {
+        people.note(to)
+        try base.renameMember(from: from, to: to)
+    }
+
+    public func group(id: String) throws -> GroupRecord? { try base.group(id: id) }
+    public func members(of group: String) throws -> [String] { try base.members(of: group) }
+    public func groupIDs(of user: String) throws -> [String] { try base.groupIDs(of: user) }
+    public func members(of group: String, among users: [String]) throws -> Set<String> { try base.members(of: group, among: users) }
+}
