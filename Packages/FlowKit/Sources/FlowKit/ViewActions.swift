@@ -76,6 +76,32 @@ extension ViewActions {
             return nil
         }
     }
+
+    /// Does one act on what the screen lists: shows `model` busy, runs `act`, which answers a
+    /// value and says in words what it did, then reads the list again with `reload` and shows
+    /// what was done. When the act is refused, `model` takes the error and the answer is nil;
+    /// the list is read again first where `reloadAfter` says so (what was acted on may have
+    /// changed elsewhere meanwhile).
+    public func act<Model: ActingViewModel, Value>(
+        _ model: inout Model,
+        isolation: isolated (any Actor)? = #isolation,
+        reloading reload: (inout Model) async -> Void,
+        reloadAfter refusal: (Model.Failure) -> Bool = { _ in true },
+        _ act: () async throws(Model.Failure) -> (Value, String)
+    ) async -> Value? where Model.ViewState == ViewState {
+        model.busy()
+        await show(model.state)
+        do {
+            let (value, notice) = try await act()
+            await reload(&model)
+            model.noticed(notice)
+            return value
+        } catch {
+            if refusal(error) { await reload(&model) }
+            model.failed(error)
+            return nil
+        }
+    }
 }
 
 /// The link between one presented View and the router: what Presenters and ViewActions are

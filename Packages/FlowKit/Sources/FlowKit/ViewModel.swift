@@ -21,6 +21,14 @@ public protocol SubmittingViewModel: ViewModel {
     mutating func failed(_ error: Failure)
 }
 
+/// A ViewModel whose screen acts on what it lists (answers a request, ends a session) and then
+/// reads the list again: besides showing the act at work and its refusal, it says what the act
+/// did. ``ViewActions/act(_:isolation:reloading:reloadAfter:_:)`` drives it.
+public protocol ActingViewModel: SubmittingViewModel {
+    /// The act was done: the screen says what it did.
+    mutating func noticed(_ notice: String)
+}
+
 /// Why a ViewModel does not take an answer, in words for the user: what a field's error says.
 public struct Refusal: Error, Equatable, Sendable {
     public var message: String

@@ -53,32 +53,32 @@ public actor FriendRequestsFlow: InventoriedFlow {
                 model.chosen(id, in: list)
             case .accept:
                 guard let person = model.selected(.incoming) else { break }
-                changed = await answering(&model, on: view) { () throws(FriendsError) in
+                changed = await answer(&model, on: view) { () throws(FriendsError) in
                     let friend = try await friends.accept(person.id, by: me)
                     accepted.append(friend)
                     return "You and \(friend.name.value) are friends now."
                 } || changed
             case .decline:
                 guard let person = model.selected(.incoming) else { break }
-                changed = await answering(&model, on: view) { () throws(FriendsError) in
+                changed = await answer(&model, on: view) { () throws(FriendsError) in
                     try await friends.dropRequest(with: person.id, by: me)
                     return "Declined \(person.name.value)'s request."
                 } || changed
             case .block:
                 guard let person = model.selected(.incoming) else { break }
-                changed = await answering(&model, on: view) { () throws(FriendsError) in
+                changed = await answer(&model, on: view) { () throws(FriendsError) in
                     try await friends.block(person.id, by: me)
                     return "Blocked \(person.name.value): their requests no longer reach you."
                 } || changed
             case .takeBack:
                 guard let person = model.selected(.outgoing) else { break }
-                changed = await answering(&model, on: view) { () throws(FriendsError) in
+                changed = await answer(&model, on: view) { () throws(FriendsError) in
                     try await friends.dropRequest(with: person.id, by: me)
                     return "Took back your request to \(person.name.value)."
                 } || changed
             case .unblock:
                 guard let person = model.selected(.blocked) else { break }
-                changed = await answering(&model, on: view) { () throws(FriendsError) in
+                changed = await answer(&model, on: view) { () throws(FriendsError) in
                     try await friends.unblock(person.id, by: me)
                     return "Unblocked \(person.name.value): you may send each other requests again."
                 } || changed
@@ -92,24 +92,12 @@ public actor FriendRequestsFlow: InventoriedFlow {
         }
     }
 
-    /// Makes one answer by `work`, which says what it did, and reads the requests again; whether
-    /// it was made (when refused, the screen says why).
-    private func answering(
+    /// Makes one answer by `work`, which says what it did, and reads the requests again (also
+    /// when refused: answered or taken back elsewhere meanwhile); whether it was made.
+    private func answer(
         _ model: inout FriendRequestsViewModel, on view: ViewActions<FriendRequestsAction>, _ work: () async throws(FriendsError) -> String
     ) async -> Bool {
-        model.busy()
-        await view.show(model.state)
-        do throws(FriendsError) {
-            let notice = try await work()
-            await load(into: &model)
-            model.noticed(notice)
-            return true
-        } catch {
-            // Answered or taken back elsewhere meanwhile: the requests as they are now, with why.
-            await load(into: &model)
-            model.failed(error)
-            return false
-        }
+        await view.act(&model, reloading: { await load(into: &$0) }) { () throws(FriendsError) in (true, try await work()) } ?? false
     }
 
     private func load(into model: inout FriendRequestsViewModel) async {

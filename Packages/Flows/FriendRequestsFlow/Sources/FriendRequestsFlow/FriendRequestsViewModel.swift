@@ -32,7 +32,7 @@ struct FriendRequestsViewState: Equatable, Sendable {
 }
 
 /// Turns the user's requests and what answering them said into the screen's state.
-struct FriendRequestsViewModel: ViewModel {
+struct FriendRequestsViewModel: ActingViewModel {
     /// A state for each thing the screen can show: the flow's coverage inventory is drawn from
     /// these.
     static var examples: [FriendRequestsViewState] {

@@ -48,12 +48,12 @@ public actor SessionsFlow: InventoriedFlow {
                 model.chosen(id)
             case .end:
                 guard let session = model.selected else { break }
-                ended += await ending(&model, on: view) { () throws(AccountsError) in
+                ended += await end(&model, on: view) { () throws(AccountsError) in
                     try await dependencies.accounts.endSession(session.id, of: user.id)
                     return (1, "Ended the session of \(session.client).")
                 }
             case .endOthers:
-                ended += await ending(&model, on: view) { () throws(AccountsError) in
+                ended += await end(&model, on: view) { () throws(AccountsError) in
                     let count = try await dependencies.accounts.endOtherSessions(of: user.id)
                     return (count, count == 1 ? "Ended 1 other session." : "Ended \(count) other sessions.")
                 }
@@ -64,24 +64,13 @@ public actor SessionsFlow: InventoriedFlow {
         }
     }
 
-    /// Ends sessions by `work`, which says how many and in what words, and reads the list again;
-    /// how many ended (none when refused: the screen says why).
-    private func ending(
-        _ model: inout SessionsViewModel, on view: ViewActions<SessionsAction>, _ work: () async throws(AccountsError) -> (count: Int, notice: String)
+    /// Ends sessions by `work`, which says how many and in what words, and reads the list again
+    /// (also when one ended elsewhere meanwhile); how many ended (none when refused: the screen
+    /// says why).
+    private func end(
+        _ model: inout SessionsViewModel, on view: ViewActions<SessionsAction>, _ work: () async throws(AccountsError) -> (Int, String)
     ) async -> Int {
-        model.busy()
-        await view.show(model.state)
-        do throws(AccountsError) {
-            let (count, notice) = try await work()
-            await load(into: &model)
-            model.noticed(notice)
-            return count
-        } catch {
-            // One ended elsewhere meanwhile: the list as it is now, with why.
-            if error == .noSuchSession { await load(into: &model) }
-            model.failed(error)
-            return 0
-        }
+        await view.act(&model, reloading: { await load(into: &$0) }, reloadAfter: { $0 == .noSuchSession }, work) ?? 0
     }
 
     private func load(into model: inout SessionsViewModel) async {

@@ -24,7 +24,7 @@ struct SessionsViewState: Equatable, Sendable {
 }
 
 /// Turns the user's sessions and what ending them answered into the screen's state.
-struct SessionsViewModel: ViewModel {
+struct SessionsViewModel: ActingViewModel {
     /// A state for each thing the screen can show: the flow's coverage inventory is drawn from
     /// these.
     static var examples: [SessionsViewState] {
