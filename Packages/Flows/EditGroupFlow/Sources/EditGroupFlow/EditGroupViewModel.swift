@@ -56,7 +56,7 @@ struct EditGroupViewModel: SubmittingViewModel {
             .memberNotSettled(other, balances: [Money(minorUnits: 100, currency: .eur)]), .groupNotSettled, .lastMember, .archived,
             .notFound(group.id), .refused(FlowInventory.anyDetail), .storeUnavailable(FlowInventory.anyDetail),
         ]
-        var choosing = EditGroupViewModel(user: me, choosing: [group])
+        let choosing = EditGroupViewModel(user: me, choosing: [group])
         var none = EditGroupViewModel(user: me, choosing: [])
         none.failedToLoad(FlowInventory.anyDetail)
         return [choosing.state, none.state, open.state, archived.state, saving.state, needing.state, noticed.state] + refusals.map { error in

@@ -2,7 +2,6 @@ import FlowKit
 
 /// Draws the name form. Its identifiers are the contract scripts use.
 struct UpdateDisplayNameView: FormView {
-    static let screenID: ScreenID = "update-display-name"
     static let name: ElementID = "display-name"
     static let send: ElementID = "save"
 
