@@ -200,24 +200,6 @@ struct RolesTests {
         #expect(await menu.open("third", in: "home") == nil)
     }
 
-    @Test("a View's screen is named after its type, without View, in kebab case, unless it says otherwise")
-    func screenNames() {
-        struct UpdateEmailView: View {
-            func screen(for state: Int) -> Screen { Screen(id: Self.screenID, title: "") }
-        }
-        struct Welcome: View {
-            func screen(for state: Int) -> Screen { Screen(id: Self.screenID, title: "") }
-        }
-        struct AuthenticatedView: View {
-            static let screenID: ScreenID = "home"
-            func screen(for state: Int) -> Screen { Screen(id: Self.screenID, title: "") }
-        }
-        #expect(UpdateEmailView.screenID == "update-email")
-        #expect(UpdateEmailView().screen(for: 0).id == "update-email")
-        #expect(Welcome.screenID == "welcome")
-        #expect(AuthenticatedView.screenID == "home")
-    }
-
     @Test("a result is named after its case, in kebab case, whether or not the case carries values")
     func outcomeNames() {
         enum Outcome: FlowOutcome {

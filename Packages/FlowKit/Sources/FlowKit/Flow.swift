@@ -49,7 +49,16 @@ extension FlowOutcome {
         // A case with values is the enum's one child, labelled with the case's name; a case
         // without is described by its name.
         let caseName = mirror.displayStyle == .enum ? mirror.children.first?.label ?? String(describing: self) : String(describing: self)
-        return caseName.kebabCased
+        var name = ""
+        for character in caseName {
+            if character.isUppercase {
+                if !name.isEmpty { name += "-" }
+                name += character.lowercased()
+            } else {
+                name.append(character)
+            }
+        }
+        return name
     }
 
     public var failureReason: String? { nil }

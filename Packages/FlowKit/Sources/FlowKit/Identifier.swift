@@ -28,27 +28,6 @@ public struct Identifier<Kind: IdentifierKind>: RawRepresentable, Hashable, Send
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-extension Identifier {
-    /// A Swift name in kebab case: `UpdateEmail` is `update-email`.
-    public init(kebabCasing name: some StringProtocol) { self.init(name.kebabCased) }
-}
-
-extension StringProtocol {
-    /// A Swift name in kebab case: `signedIn` is `signed-in`, `UpdateEmail` is `update-email`.
-    var kebabCased: String {
-        var text = ""
-        for character in self {
-            if character.isUppercase {
-                if !text.isEmpty { text += "-" }
-                text += character.lowercased()
-            } else {
-                text.append(character)
-            }
-        }
-        return text
-    }
-}
-
 /// What an ``Identifier`` names; its two kinds keep screens and elements apart.
 public protocol IdentifierKind: Sendable {}
 

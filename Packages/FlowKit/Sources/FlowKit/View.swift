@@ -7,19 +7,11 @@
 public protocol View: Sendable {
     associatedtype ViewState: Sendable
 
-    /// The identifier of the screen this View draws; by default the View's type name without
-    /// `View`, in kebab case (`UpdateEmailView` draws `update-email`).
+    /// The identifier of the screen this View draws.
     static var screenID: ScreenID { get }
 
     init()
 
     /// The screen for a state.
     func screen(for state: ViewState) -> Screen
-}
-
-extension View {
-    public static var screenID: ScreenID {
-        let name = String(describing: Self.self)
-        return ScreenID(kebabCasing: name.hasSuffix("View") ? name.dropLast(4) : Substring(name))
-    }
 }

@@ -4,6 +4,7 @@ import Primitives
 /// Draws the Account tab: who the user is, their theme, and the changes they can make. Its
 /// identifiers are the contract scripts use.
 struct AccountView: View {
+    static let screenID: ScreenID = "account"
     static let theme: ElementID = "theme"
     static let defaultCurrency: ElementID = "default-currency"
 

@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws the new contact's form. Its identifiers are the contract scripts use.
 struct AddContactView: FormView {
+    static let screenID: ScreenID = "add-contact"
     static let name: ElementID = "name"
     static let email: ElementID = "email"
     static let send: ElementID = "add"

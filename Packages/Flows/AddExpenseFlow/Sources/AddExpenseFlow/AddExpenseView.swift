@@ -5,6 +5,7 @@ import FlowKit
 /// and `--set` use; a table's cells are `parts.ROW` and `paid.ROW`, rows named as the people
 /// are (`you`, `bob-stone`).
 struct AddExpenseView: View {
+    static let screenID: ScreenID = "add-expense"
     static let description: ElementID = "description"
     static let amount: ElementID = "amount"
     static let currency: ElementID = "currency"

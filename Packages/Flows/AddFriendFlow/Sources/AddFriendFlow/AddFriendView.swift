@@ -3,6 +3,7 @@ import FlowKit
 /// Draws the add-a-friend form and, once someone is found, the confirmation. Its identifiers
 /// are the contract scripts use.
 struct AddFriendView: View {
+    static let screenID: ScreenID = "add-friend"
     static let how: ElementID = "how"
     static let value: ElementID = "value"
     static let contactEmail: ElementID = "contact-email"

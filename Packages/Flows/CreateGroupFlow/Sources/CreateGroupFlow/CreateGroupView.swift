@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws the new group's form. Its identifiers are the contract scripts use.
 struct CreateGroupView: FormView {
+    static let screenID: ScreenID = "create-group"
     static let name: ElementID = "name"
     static let kind: ElementID = "kind"
     static let members: ElementID = "members"

@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws a group's settings and members to change. Its identifiers are the contract scripts use.
 struct EditGroupView: View {
+    static let screenID: ScreenID = "edit-group"
     static let name: ElementID = "name"
     static let kind: ElementID = "kind"
     static let currency: ElementID = "currency"

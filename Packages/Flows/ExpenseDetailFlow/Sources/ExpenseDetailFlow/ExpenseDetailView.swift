@@ -3,6 +3,7 @@ import FlowKit
 /// Draws one expense: what it was, who paid, each part and why any extra unit went where it
 /// did; editing and deleting it (after a question). Its identifiers are the contract scripts use.
 struct ExpenseDetailView: View {
+    static let screenID: ScreenID = "expense-detail"
     static let expense: ElementID = "expense"
     static let edit: ElementID = "edit"
     static let delete: ElementID = "delete"

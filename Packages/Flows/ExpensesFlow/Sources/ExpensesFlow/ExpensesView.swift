@@ -3,6 +3,7 @@ import FlowKit
 /// Draws the Expenses tab: balances, the payments that would settle them, and the activity,
 /// a page at a time. Its identifiers are the contract scripts use.
 struct ExpensesView: View {
+    static let screenID: ScreenID = "expenses"
     static let expense: ElementID = "expense"
     static let older: ElementID = "older"
     static let newer: ElementID = "newer"

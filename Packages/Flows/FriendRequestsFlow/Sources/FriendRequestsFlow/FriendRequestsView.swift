@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws the friend requests screen. Its identifiers are the contract scripts use.
 struct FriendRequestsView: View {
+    static let screenID: ScreenID = "friend-requests"
     static let incoming: ElementID = "incoming"
     static let outgoing: ElementID = "outgoing"
     static let blocked: ElementID = "blocked"

@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws the Friends tab. Its identifiers are the contract scripts use.
 struct FriendsView: View {
+    static let screenID: ScreenID = "friends"
     static let filter: ElementID = "filter"
     static let friend: ElementID = "friend"
     static let more: ElementID = "more"

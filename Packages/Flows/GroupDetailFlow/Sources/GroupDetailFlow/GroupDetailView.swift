@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws a group, or the choice of one. Its identifiers are the contract scripts use.
 struct GroupDetailView: View {
+    static let screenID: ScreenID = "group-detail"
     static let group: ElementID = "group"
     static let line: ElementID = "line"
     static let more: ElementID = "more"

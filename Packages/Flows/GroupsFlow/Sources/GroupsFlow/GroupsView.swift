@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws the Groups tab. Its identifiers are the contract scripts use.
 struct GroupsView: View {
+    static let screenID: ScreenID = "groups"
     static let group: ElementID = "group"
     static let archived: ElementID = "archived"
 

@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws the choice of people an expense is with. Its identifiers are the contract scripts use.
 struct PickCounterpartyView: View {
+    static let screenID: ScreenID = "pick-counterparty"
     static let with: ElementID = "with"
     static let done: ElementID = "done"
     static let newContact: ElementID = "new-contact"

@@ -3,6 +3,7 @@ import FlowKit
 /// Draws the user's own spending for a range of days, by category and by month, each currency
 /// apart, with bars drawn in text. Its identifiers are the contract scripts use.
 struct ReportsView: View {
+    static let screenID: ScreenID = "reports"
     static let from: ElementID = "from"
     static let through: ElementID = "through"
     static let show: ElementID = "show"

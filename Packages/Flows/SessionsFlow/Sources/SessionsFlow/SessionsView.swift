@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws the sessions screen. Its identifiers are the contract scripts use.
 struct SessionsView: View {
+    static let screenID: ScreenID = "sessions"
     static let session: ElementID = "session"
     static let end: ElementID = "end"
     static let endOthers: ElementID = "end-others"

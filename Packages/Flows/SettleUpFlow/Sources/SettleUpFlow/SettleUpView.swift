@@ -4,6 +4,7 @@ import Primitives
 /// Draws settling up: whom with, then the payment (starting at the suggested payment or the
 /// whole balance), then a question when it is more than either. Its identifiers are the contract scripts use.
 struct SettleUpView: View {
+    static let screenID: ScreenID = "settle-up"
     static let person: ElementID = "person"
     static let currency: ElementID = "currency"
     static let amount: ElementID = "amount"

@@ -3,6 +3,7 @@ import FlowKit
 /// Draws the sign-in form, with the flow's children as actions beside its own. Its identifiers
 /// are the contract scripts use.
 struct SignInView: View {
+    static let screenID: ScreenID = "sign-in"
     static let email: ElementID = "email"
     static let password: ElementID = "password"
     static let submit: ElementID = "sign-in"

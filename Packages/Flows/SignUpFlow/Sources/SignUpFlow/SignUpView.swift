@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws the sign-up form. Its identifiers are the contract scripts use.
 struct SignUpView: FormView {
+    static let screenID: ScreenID = "sign-up"
     static let email: ElementID = "email"
     static let password: ElementID = "password"
     static let displayName: ElementID = "display-name"

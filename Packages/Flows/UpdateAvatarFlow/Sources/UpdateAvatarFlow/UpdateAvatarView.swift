@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws the avatar form. Its identifiers are the contract scripts use.
 struct UpdateAvatarView: View {
+    static let screenID: ScreenID = "update-avatar"
     static let kind: ElementID = "kind"
     static let path: ElementID = "path"
     static let colour: ElementID = "colour"

@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws the name form. Its identifiers are the contract scripts use.
 struct UpdateDisplayNameView: FormView {
+    static let screenID: ScreenID = "update-display-name"
     static let name: ElementID = "display-name"
     static let send: ElementID = "save"
 

@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws the email form. Its identifiers are the contract scripts use.
 struct UpdateEmailView: FormView {
+    static let screenID: ScreenID = "update-email"
     static let email: ElementID = "email"
     static let password: ElementID = "password"
     static let send: ElementID = "save"

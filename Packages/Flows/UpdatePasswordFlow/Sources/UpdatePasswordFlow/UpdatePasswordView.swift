@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws the password form. Its identifiers are the contract scripts use.
 struct UpdatePasswordView: FormView {
+    static let screenID: ScreenID = "update-password"
     static let current: ElementID = "current-password"
     static let new: ElementID = "new-password"
     static let repeated: ElementID = "repeat-password"

@@ -4,6 +4,7 @@ import FlowKit
 /// linking one.
 /// Its identifiers are the contract scripts use.
 struct UserPreviewView: View {
+    static let screenID: ScreenID = "user-preview"
     static let person: ElementID = "person"
     static let how: ElementID = "how"
     static let value: ElementID = "value"

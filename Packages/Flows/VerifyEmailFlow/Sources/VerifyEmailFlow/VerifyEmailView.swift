@@ -2,6 +2,7 @@ import FlowKit
 
 /// Draws the code form. Its identifiers are the contract scripts use.
 struct VerifyEmailView: View {
+    static let screenID: ScreenID = "verify-email"
     static let code: ElementID = "code"
     static let verify: ElementID = "verify"
     static let sendCode: ElementID = "send-code"
