@@ -134,6 +134,43 @@ struct RolesTests {
         #expect(await host.calls == ["present note", "update note", "update note", "update note"])
     }
 
+    @Test("act shows the model busy, reads the list again and says what was done; a refusal reads it again only where asked, and answers nil")
+    func act() async {
+        struct Refused: Error, Equatable { let reload: Bool }
+        struct ListModel: ActingViewModel {
+            var state = NoteState(text: "3 left")
+            var reloads = 0
+            mutating func busy() { state.phase = .loading }
+            mutating func noticed(_ notice: String) { state.text += "; \(notice)" }
+            mutating func failed(_ error: Refused) { state.phase = .failed("No.") }
+        }
+        let host = ScriptHost([])
+        let view = await NotePresenter(router: AppRouter(host: host)).present(NoteState())
+        var model = ListModel()
+        let reload: (inout ListModel) async -> Void = { model in
+            model.reloads += 1
+            model.state = NoteState(text: "\(3 - model.reloads) left")
+        }
+        let done = await view.act(&model, reloading: reload) { () throws(Refused) in (7, "Ended one.") }
+        #expect(done == 7)
+        // Read again after the act (the busy phase goes with it), then told what was done.
+        #expect(model.state == NoteState(text: "2 left; Ended one."))
+        #expect(model.reloads == 1)
+        await view.show(model.state)
+        let kept: Int? = await view.act(&model, reloading: reload, reloadAfter: \.reload) { () throws(Refused) in throw Refused(reload: false) }
+        #expect(kept == nil)
+        #expect(model.state == NoteState(text: "2 left; Ended one.", phase: .failed("No.")))
+        #expect(model.reloads == 1)
+        await view.show(model.state)
+        let moved: Int? = await view.act(&model, reloading: reload, reloadAfter: \.reload) { () throws(Refused) in throw Refused(reload: true) }
+        #expect(moved == nil)
+        #expect(model.state == NoteState(text: "1 left", phase: .failed("No.")))
+        #expect(model.reloads == 2)
+        await view.show(model.state)
+        // Each act shows the model busy first; what follows is the caller's to show (as `run` does).
+        #expect(await host.calls == ["present note"] + Array(repeating: "update note", count: 6))
+    }
+
     @Test("a form runs until the service takes it: an unchecked form is not sent, a refusal stays on the screen, leaving answers nil")
     func runForm() async {
         struct NoteForm: FormView {
