@@ -26,6 +26,13 @@ let groupsModules: [Target.Dependency] = [
     .product(name: "GroupsData", package: "GroupsData"),
     .product(name: "GroupsDataSQLite", package: "GroupsData"),
 ]
+// A replica's pull (docs/sync.md): its service, and the change log every area's stores write.
+let syncModules: [Target.Dependency] = [
+    .product(name: "Sync", package: "Sync"),
+    .product(name: "SyncLive", package: "Sync"),
+    .product(name: "DataChanges", package: "DataChanges"),
+    .product(name: "DataChangesSQLite", package: "DataChanges"),
+]
 let interchangeModules: [Target.Dependency] = [
     .product(name: "Interchange", package: "Interchange"),
     .product(name: "InterchangeFormats", package: "Interchange"),
@@ -49,6 +56,7 @@ let remoteModules: [Target.Dependency] = [
     .product(name: "GroupsRemote", package: "GroupsRemote"),
     .product(name: "PreferencesRemote", package: "PreferencesRemote"),
     .product(name: "PrimitivesRemote", package: "PrimitivesRemote"),
+    .product(name: "SyncRemote", package: "SyncRemote"),
     .product(name: "FlowsAPIClient", package: "FlowsAPI"),
     .product(name: "FlowsWire", package: "FlowsAPI"),
 ]
@@ -60,6 +68,7 @@ let postgresModules: [Target.Dependency] = [
     .product(name: "FriendsDataPostgres", package: "FriendsDataPostgres"),
     .product(name: "GroupsDataPostgres", package: "GroupsDataPostgres"),
     .product(name: "PreferencesDataPostgres", package: "PreferencesDataPostgres"),
+    .product(name: "DataChangesPostgres", package: "DataChangesPostgres"),
 ]
 // AppFlow is the root of the flow hierarchy: each flow's package depends on its children's, so
 // every flow comes with it, and a new flow is added to its parent's manifest, not here.
@@ -98,6 +107,7 @@ let package = Package(
         .package(path: "Packages/Domain/Interchange"),
         .package(path: "Packages/Domain/Preferences"),
         .package(path: "Packages/Domain/Rates"),
+        .package(path: "Packages/Domain/Sync"),
         .package(path: "Packages/Data/DataChanges"),
         .package(path: "Packages/Data/AccountsData"),
         .package(path: "Packages/Data/ExpensesData"),
@@ -109,12 +119,14 @@ let package = Package(
         .package(path: "Packages/Data/Postgres/FriendsDataPostgres"),
         .package(path: "Packages/Data/Postgres/GroupsDataPostgres"),
         .package(path: "Packages/Data/Postgres/PreferencesDataPostgres"),
+        .package(path: "Packages/Data/Postgres/DataChangesPostgres"),
         .package(path: "Packages/Remote/AccountsRemote"),
         .package(path: "Packages/Remote/ExpensesRemote"),
         .package(path: "Packages/Remote/FriendsRemote"),
         .package(path: "Packages/Remote/GroupsRemote"),
         .package(path: "Packages/Remote/PreferencesRemote"),
         .package(path: "Packages/Remote/PrimitivesRemote"),
+        .package(path: "Packages/Remote/SyncRemote"),
         .package(path: "Packages/Flows/AppFlow"),
         .package(path: "Packages/Tools/ArchitectureCheck"),
 
@@ -181,8 +193,7 @@ let package = Package(
                 .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "Primitives", package: "Primitives"),
-                .product(name: "DataChanges", package: "DataChanges"),
-            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + postgresModules + [
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + syncModules + postgresModules + [
                 // The contract's operations and values, declared once for both sides.
                 .product(name: "FlowsWire", package: "FlowsAPI"),
                 .product(name: "PrimitivesRemote", package: "PrimitivesRemote"),
@@ -191,6 +202,7 @@ let package = Package(
                 .product(name: "GroupsRemote", package: "GroupsRemote"),
                 .product(name: "PreferencesRemote", package: "PreferencesRemote"),
                 .product(name: "ExpensesRemote", package: "ExpensesRemote"),
+                .product(name: "SyncRemote", package: "SyncRemote"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -400,7 +412,8 @@ let package = Package(
                 "FlowsServer",
                 .product(name: "FlowsServices", package: "Services"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + groupsModules + interchangeModules + preferencesModules + postgresModules
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + interchangeModules + preferencesModules + syncModules
+                + postgresModules
         ),
         .testTarget(
             name: "FlowsTests",
@@ -457,7 +470,7 @@ let package = Package(
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "Primitives", package: "Primitives"),
-            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + remoteModules + postgresModules + [
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + syncModules + remoteModules + postgresModules + [
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -31,6 +31,8 @@ private let cleanProject: [ProjectModule] = [
         imports: ["Accounts", "FlowsAPIClient", "PrimitivesRemote"]
     ),
     module("PrimitivesRemote", "Packages/Remote/PrimitivesRemote", ["Primitives", "FlowsWire"], imports: ["Primitives", "FlowsWire"]),
+    module("DataChangesSQLite", "Packages/Data/DataChanges", ["LocalStore", "GRDB"], imports: ["LocalStore", "GRDB"]),
+    module("SyncRemote", "Packages/Remote/SyncRemote", ["AccountsRemote", "PrimitivesRemote"], imports: ["AccountsRemote", "PrimitivesRemote"]),
     module("FlowsWire", "Packages/Infrastructure/FlowsAPI", ["OpenAPIRuntime"], imports: ["OpenAPIRuntime"]),
     module("FlowsAPIClient", "Packages/Infrastructure/FlowsAPI", ["OpenAPIRuntime"], imports: ["OpenAPIRuntime"]),
     module("FormFields", "Packages/FlowSupport", ["FlowKit", "Accounts"], imports: ["FlowKit", "Accounts", "Primitives"]),
@@ -176,6 +178,11 @@ struct ArchitectureRulesTests {
         // The shared values' wire form is every Remote module's; another area's is not.
         #expect(planting(add("AccountsRemote", to: "PrimitivesRemote")).map(\.to) == ["AccountsRemote"])
         #expect(planting(add("Accounts", to: "LocalStore")).map(\.rule) == ["infrastructure depends on an area module"])
+        // The change log is every area's stores'; a replica's pull reads every area's wire form,
+        // but not their stores.
+        #expect(planting(add("DataChangesSQLite", to: "AccountsDataSQLite")) == [])
+        #expect(planting(add("SyncRemote", to: "AccountsRemote")).map(\.to) == ["SyncRemote"])
+        #expect(planting(add("AccountsDataSQLite", to: "SyncRemote")).map(\.to) == ["AccountsDataSQLite"])
     }
 
     @Test("Swift Testing stays in the harness's test-support module and the tests; the app never depends on either")

@@ -1,3 +1,4 @@
+import DataChangesPostgres
 import Expenses
 import ExpensesDataPostgres
 import ExpensesLive
@@ -110,7 +111,7 @@ struct SeriesOnTwoServersTests {
     func exactlyOnce() async throws {
         try await TestDatabase.withFresh { url in
             // Two servers: each its own pool and its own service, on the one database.
-            let databases = (0..<2).map { _ in ServerDatabase(url: url, maximumConnections: 8, migrations: ExpensesPostgresSchema.migrations) }
+            let databases = (0..<2).map { _ in ServerDatabase(url: url, maximumConnections: 8, migrations: PostgresChangeLog.migrations + ExpensesPostgresSchema.migrations) }
             let services = databases.map { LiveExpensesService(store: PostgresExpensesStore(database: $0), people: Everyone()) }
             do {
                 let rent = try await services[0].add(

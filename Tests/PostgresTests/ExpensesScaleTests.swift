@@ -1,4 +1,5 @@
 @testable import ExpensesDataPostgres
+import DataChangesPostgres
 import PostgresStore
 import Testing
 
@@ -34,7 +35,7 @@ struct ExpensesScaleTests {
     /// A large ledger, filled by SQL.
     static func withLargeLedger(_ test: (ServerDatabase) async throws -> Void) async throws {
         try await TestDatabase.withFresh { url in
-            let database = ServerDatabase(url: url, maximumConnections: 2, migrations: ExpensesPostgresSchema.migrations, statementTimeout: nil)
+            let database = ServerDatabase(url: url, maximumConnections: 2, migrations: PostgresChangeLog.migrations + ExpensesPostgresSchema.migrations, statementTimeout: nil)
             do {
                 try await database.migrate()
                 try await database.write { db in

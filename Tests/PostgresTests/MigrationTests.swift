@@ -1,3 +1,4 @@
+import DataChangesPostgres
 import Accounts
 import AccountsDataPostgres
 import AccountsLive
@@ -130,7 +131,7 @@ struct LedgerMigrationTests {
             }
             await before.shutdown()
 
-            let database = ServerDatabase(url: url, migrations: ExpensesPostgresSchema.migrations)
+            let database = ServerDatabase(url: url, migrations: PostgresChangeLog.migrations + ExpensesPostgresSchema.migrations)
             try await database.migrate()
             #expect(try await database.appliedMigrations().last == "expenses.postgres.v10.series")
             let store = PostgresExpensesStore(database: database)

@@ -4,6 +4,8 @@ import FlowsWire
 import Friends
 import FriendsRemote
 import Primitives
+import Sync
+import SyncRemote
 import Testing
 
 /// Each area's errors as the contract's refusals, and back: what the server answers for an
@@ -34,5 +36,11 @@ struct ProblemTableTests {
             .invalid(.tooManyPeople), .invalid(.noPayer), .notInExpense,
         ]
         for error in errors { #expect(roundTrip(error, ExpensesAPI.problems) == error) }
+    }
+
+    @Test("a pull's errors come back as they went")
+    func sync() {
+        let errors: [SyncError] = [.invalidCursor, .signedOut]
+        for error in errors { #expect(roundTrip(error, SyncAPI.problems) == error) }
     }
 }

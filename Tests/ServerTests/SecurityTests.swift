@@ -163,6 +163,17 @@ struct SecurityTests {
                     }
                 }
             }
+            // A first pull shows Cy nothing of theirs, and Dee only that Ada is no longer a friend.
+            for who in [cy, dee] {
+                let answer = try await server.raw("GET", "/sync/changes?limit=500", token: who.token)
+                #expect(answer.status == 200, "\(who.user.displayName): a pull: \(answer)")
+                for id in world.privateIDs + [bob.id] + (who.id == cy.id ? [ada.id] : []) {
+                    #expect(!answer.text.contains(id), "\(who.user.displayName): a pull shows \(id): \(answer)")
+                }
+                if who.id == dee.id {
+                    #expect(answer.text.contains(#"{"id":"\#(ada.id)","kind":"friend","removed":true}"#), "\(answer)")
+                }
+            }
             // Whom each may name: no one of Ada's for Cy; for Ada, her friend and her contact.
             let everyone = #"{"ids":["\#(ada.id)","\#(bob.id)","\#(cy.id)","\#(dee.id)","\#(sam)"]}"#
             let cysFriends = try await server.raw("POST", "/people/friends", token: cy.token, json: everyone)

@@ -201,6 +201,7 @@ let contractCalls: [Call] = {
             id: "convertBalance", method: "POST", template: "/conversions",
             body: #"{"counterparty":"$bob","balance":{"minorUnits":500,"currency":"EUR"},"rate":{"base":"EUR","quote":"JPY","rate":"162.51"},"source":"agreed","day":"2026-11-22"}"#
         ),
+        Call(id: "getSettlement", method: "GET", template: "/settlements/{settlementId}"),
         Call(id: "undoSettlement", method: "DELETE", template: "/settlements/{settlementId}"),
         Call(
             id: "repeatExpense", method: "POST", template: "/expenses/{expenseId}/series", body: #"{"frequency":{"kind":"weeks","every":2},"endCount":5}"#,
@@ -244,6 +245,8 @@ let contractCalls: [Call] = {
         Call(id: "getPreferences", method: "GET", template: "/preferences"),
         Call(id: "updatePreferences", method: "PUT", template: "/preferences", body: #"{"theme":"light","defaultCurrency":"JPY"}"#),
         Call(id: "watchPreferences", method: "GET", template: "/preferences/changes"),
+        // Sync
+        Call(id: "pullChanges", method: "GET", template: "/sync/changes", query: "limit=100"),
         // Health
         Call(id: "checkHealth", method: "GET", template: "/health"),
         Call(id: "checkReadiness", method: "GET", template: "/ready"),

@@ -25,6 +25,7 @@ let package = Package(
             dependencies: [
                 "FriendsData",
                 .product(name: "DataChanges", package: "DataChanges"),
+                .product(name: "DataChangesSQLite", package: "DataChanges"),
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -117,6 +117,7 @@ struct FakeExpenses: ExpensesService, Fake {
     var expensesShared: (@Sendable (UserID, UserID, PageRequest) async throws(ExpensesError) -> [Expense])?
     var recentPeople: (@Sendable (UserID) async throws(ExpensesError) -> [UserID])?
     var settlements: (@Sendable (UserID, PageRequest) async throws(ExpensesError) -> [Settlement])?
+    var settlement: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> Settlement?)?
     var currencies: (@Sendable (UserID) async throws(ExpensesError) -> [Currency])?
     var undoSettlement: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> Void)?
     var paymentHistory: (@Sendable (ExpenseID, UserID) async throws(ExpensesError) -> [PaymentChange])?
@@ -184,6 +185,9 @@ struct FakeExpenses: ExpensesService, Fake {
     func recentPeople(of user: UserID) async throws(ExpensesError) -> [UserID] { try await (recentPeople ?? missing("recentPeople"))(user) }
     func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
         try await (settlements ?? missing("settlements"))(user, page)
+    }
+    func settlement(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Settlement? {
+        try await (settlement ?? missing("settlement"))(id, user)
     }
     func currencies(of user: UserID) async throws(ExpensesError) -> [Currency] { try await (currencies ?? missing("currencies"))(user) }
     func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) { try await (undoSettlement ?? missing("undoSettlement"))(id, user) }

@@ -1,3 +1,4 @@
+import DataChangesPostgres
 import Accounts
 import AccountsData
 import AccountsDataPostgres
@@ -72,7 +73,8 @@ struct PostgresWorld {
     }
 }
 
-/// A ledger alone on a fresh database, with everyone known: for the Expenses store's own tests.
+/// A ledger alone on a fresh database (with the change log every PostgreSQL store writes), with
+/// everyone known: for the Expenses store's own tests.
 struct PostgresLedger {
     let database: ServerDatabase
     let store: PostgresExpensesStore
@@ -80,7 +82,7 @@ struct PostgresLedger {
 
     static func run<T>(maximumConnections: Int = 8, _ test: (PostgresLedger) async throws -> T) async throws -> T {
         try await TestDatabase.withFresh { url in
-            let database = ServerDatabase(url: url, maximumConnections: maximumConnections, migrations: ExpensesPostgresSchema.migrations)
+            let database = ServerDatabase(url: url, maximumConnections: maximumConnections, migrations: PostgresChangeLog.migrations + ExpensesPostgresSchema.migrations)
             let store = PostgresExpensesStore(database: database)
             let ledger = PostgresLedger(
                 database: database, store: store,

@@ -24,6 +24,10 @@ extension EndpointRoutes {
             let (from, to) = payment.userPaid ? (user, payment.counterparty) : (payment.counterparty, user)
             return try await expenses.settle(from: from, to: to, amount: payment.amount, day: payment.day, in: payment.group, by: user)
         }
+        try serve(ExpensesAPI.getSettlement) { id, user in
+            guard let settlement = try await expenses.settlement(id, for: user) else { throw ExpensesError.notFound(id) }
+            return settlement
+        }
         try serve(ExpensesAPI.getPaymentHistory) { id, user in try await expenses.paymentHistory(of: id, for: user) }
         try serve(ExpensesAPI.convertBalance) { draft, user in
             try await expenses.convert(draft.balance, with: draft.counterparty, at: draft.rate, source: draft.source, day: draft.day, in: draft.group, by: user)

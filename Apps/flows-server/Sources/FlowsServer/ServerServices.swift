@@ -3,6 +3,8 @@ import AccountsData
 import AccountsDataPostgres
 import AccountsLive
 import DataChanges
+import DataChangesPostgres
+import DataChangesSQLite
 import Expenses
 import ExpensesData
 import ExpensesDataPostgres
@@ -20,6 +22,8 @@ import PreferencesData
 import PreferencesDataPostgres
 import PostgresStore
 import Primitives
+import Sync
+import SyncLive
 import Synchronization
 
 /// The domain services flows-server serves, shared by every request, and the one thing made
@@ -36,6 +40,8 @@ public struct ServerServices: Sendable {
     public let expenses: any ExpensesService
     public let groups: any GroupsService
     public let preferences: any PreferencesService
+    /// What changed for each user since their last pull, from the stores' change log.
+    public let sync: any SyncService
     /// The recount of the whole ledger: the operator's, never a user's (no endpoint serves it).
     public let verifier: any LedgerVerifier
     /// A fresh accounts service keeping its session in `tokens` (which holds the request's
@@ -60,6 +66,7 @@ public struct ServerServices: Sendable {
 
     public init(
         services: LocalServices,
+        changeLog: any ChangeLogStore,
         sessions: @escaping @Sendable (_ tokens: any SessionTokenStore) -> any AccountsService,
         probe: @escaping @Sendable () async -> Bool,
         close: @escaping @Sendable () async -> Void = {},
@@ -74,6 +81,7 @@ public struct ServerServices: Sendable {
         expenses = services.expenses
         groups = services.groups
         preferences = services.preferences
+        sync = LiveSyncService(log: changeLog, expenses: services.expenses, friends: services.friends, groups: services.groups)
         verifier = services.verifier
         self.sessions = sessions
         let readiness = ReadinessProbe(probe: probe)
@@ -97,13 +105,13 @@ public struct ServerServices: Sendable {
         _ place: LocalDatabase.Place, fast: Bool = false, now: @escaping @Sendable () -> Date = Date.init,
         verification: (any VerificationCodeSender)? = nil
     ) -> ServerServices {
-        let database = LocalDatabase(place, migrations: LocalServices.registerMigrations)
+        let database = LocalDatabase(place, migrations: ChangeLogSchema.adding(to: LocalServices.registerMigrations), keepsChangeLog: true)
         let changes = Changes()
         return live(
             stores: .sqlite(
                 database, balancesChanged: changes.balances.publish, friendshipsChanged: changes.friendships.publish,
                 groupsChanged: changes.groups.publish
-            ), changes: changes,
+            ), changeLog: SQLiteChangeLog(database: database), changes: changes,
             fast: fast, now: now, verification: verification, probe: { (try? database.writer()) != nil }, close: {}
         )
     }
@@ -123,7 +131,7 @@ public struct ServerServices: Sendable {
                 database, balancesChanged: changes.balances.publish, friendshipsChanged: changes.friendships.publish,
                 groupsChanged: changes.groups.publish
             ),
-            changes: changes,
+            changeLog: PostgresChangeLog(database: database), changes: changes,
             fast: fast, now: now, verification: verification,
             probe: {
                 do {
@@ -157,12 +165,13 @@ public struct ServerServices: Sendable {
     /// Every area's PostgreSQL migrations, in the order they run.
     public static let postgresMigrations = AccountsPostgresSchema.migrations + ExpensesPostgresSchema.migrations
         + PreferencesPostgresSchema.migrations + FriendsPostgresSchema.migrations + GroupsPostgresSchema.migrations
+        + PostgresChangeLog.migrations
         + SharedAttemptLimiter.migrations
         + SharedIdempotencyKeys.migrations
 
     /// The live services on the stores given.
     private static func live(
-        stores: LocalServices.Stores, changes: Changes,
+        stores: LocalServices.Stores, changeLog: any ChangeLogStore, changes: Changes,
         fast: Bool, now: @escaping @Sendable () -> Date, verification: (any VerificationCodeSender)?, probe: @escaping @Sendable () async -> Bool, close: @escaping @Sendable () async -> Void,
         shared: ServerDatabase? = nil
     ) -> ServerServices {
@@ -180,7 +189,7 @@ public struct ServerServices: Sendable {
             account(InMemorySessionTokenStore(), visibility)
         }
         return ServerServices(
-            services: services, sessions: sessions, probe: probe, close: close, now: now, balanceChanges: changes.balances,
+            services: services, changeLog: changeLog, sessions: sessions, probe: probe, close: close, now: now, balanceChanges: changes.balances,
             friendshipChanges: changes.friendships, groupChanges: changes.groups, shared: shared
         )
     }

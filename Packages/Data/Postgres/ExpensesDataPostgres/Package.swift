@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../../DataChanges"),
+        .package(path: "../DataChangesPostgres"),
         .package(path: "../../ExpensesData"),
         .package(path: "../../../Infrastructure/PostgresStore"),
     ],
@@ -18,6 +19,7 @@ let package = Package(
             name: "ExpensesDataPostgres",
             dependencies: [
                 .product(name: "DataChanges", package: "DataChanges"),
+                .product(name: "DataChangesPostgres", package: "DataChangesPostgres"),
                 .product(name: "ExpensesData", package: "ExpensesData"),
                 .product(name: "PostgresStore", package: "PostgresStore"),
             ]

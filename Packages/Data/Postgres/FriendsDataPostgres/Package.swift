@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../../DataChanges"),
+        .package(path: "../DataChangesPostgres"),
         .package(path: "../../FriendsData"),
         .package(path: "../../../Infrastructure/PostgresStore"),
     ],
@@ -18,6 +19,7 @@ let package = Package(
             name: "FriendsDataPostgres",
             dependencies: [
                 .product(name: "DataChanges", package: "DataChanges"),
+                .product(name: "DataChangesPostgres", package: "DataChangesPostgres"),
                 .product(name: "FriendsData", package: "FriendsData"),
                 .product(name: "PostgresStore", package: "PostgresStore"),
             ]

@@ -1,4 +1,5 @@
 import DataChanges
+import DataChangesSQLite
 import ExpensesData
 import Foundation
 import GRDB
@@ -21,8 +22,13 @@ public struct SQLiteExpensesStore: ExpensesStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T {
         do {
-            return try await ChangedPeople.watching(balancesChanged) { changes in
-                try database.write { db in try body(Transaction(db: db, changes: changes)) }
+            return try await ChangedPeople.watching(balancesChanged, logging: database.keepsChangeLog) { changes in
+                try database.write(noting: changes) { db in
+                    let transaction = Transaction(db: db, changes: changes)
+                    // What each write changed is noted only where the store keeps a change log.
+                    let logged = database.keepsChangeLog ? changes : nil
+                    return try body(logged.map { NotingExpensesWriting(transaction, noting: $0) } ?? transaction)
+                }
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // A constraint refusing a write is a refusal with its reason, not a broken store.

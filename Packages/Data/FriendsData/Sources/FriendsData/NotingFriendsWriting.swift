@@ -1,8 +1,9 @@
 import DataChanges
 
-/// A transaction's writes, each noting the people it concerns, then done by `base`: both people
-/// of each friendship, friend request or block. A contact's own changes concern its owner only,
-/// except a link, which concerns the account.
+/// A transaction's writes, each noting the people it concerns and what it changed for them,
+/// then done by `base`: both people of each friendship, friend request or block (each one's
+/// friend, each one's requests). A contact's own changes concern its owner only, except a link,
+/// which concerns the account.
 public struct NotingFriendsWriting: FriendsWriting {
     private let base: any FriendsWriting
     private let people: ChangedPeople
@@ -13,45 +14,86 @@ public struct NotingFriendsWriting: FriendsWriting {
     }
 
     public func befriend(_ userID: String, _ friendID: String, since: Double) throws {
-        people.note(userID, friendID)
+        friendshipChanged(userID, friendID)
         try base.befriend(userID, friendID, since: since)
     }
 
     public func unfriend(_ userID: String, _ friendID: String) throws {
-        people.note(userID, friendID)
+        friendshipChanged(userID, friendID)
         try base.unfriend(userID, friendID)
     }
 
     public func insert(_ request: FriendRequestRecord) throws {
-        people.note(request.fromID, request.toID)
+        requestsChanged(request.fromID, request.toID)
         try base.insert(request)
     }
 
     public func deleteRequests(between userID: String, and otherID: String) throws {
-        people.note(userID, otherID)
+        requestsChanged(userID, otherID)
         try base.deleteRequests(between: userID, and: otherID)
     }
 
     public func insert(_ block: BlockRecord) throws {
-        people.note(block.userID, block.blockedID)
+        requestsChanged(block.userID, block.blockedID)
         try base.insert(block)
     }
 
     public func deleteBlock(of blockedID: String, by userID: String) throws {
-        people.note(userID, blockedID)
+        requestsChanged(userID, blockedID)
         try base.deleteBlock(of: blockedID, by: userID)
     }
 
     public func setLinkedTo(_ accountID: String?, contactID: String) throws {
-        if let accountID { people.note(accountID) }
+        if let accountID {
+            people.note(accountID)
+            // The link is asked of the account, among its requests.
+            people.changed(.requests, accountID, for: [accountID])
+        }
+        try contactChanged(contactID)
         try base.setLinkedTo(accountID, contactID: contactID)
     }
 
-    public func insert(_ contact: ContactRecord) throws { try base.insert(contact) }
-    public func setName(_ name: String, contactID: String) throws { try base.setName(name, contactID: contactID) }
-    public func setRemoved(contactID: String) throws { try base.setRemoved(contactID: contactID) }
-    public func deleteContact(id: String) throws { try base.deleteContact(id: id) }
-    public func declineClaim(contactID: String, accountID: String) throws { try base.declineClaim(contactID: contactID, accountID: accountID) }
+    public func insert(_ contact: ContactRecord) throws {
+        people.changed(.friend, contact.id, for: [contact.ownerID])
+        try base.insert(contact)
+    }
+
+    public func setName(_ name: String, contactID: String) throws {
+        try contactChanged(contactID)
+        try base.setName(name, contactID: contactID)
+    }
+
+    public func setRemoved(contactID: String) throws {
+        try contactChanged(contactID)
+        try base.setRemoved(contactID: contactID)
+    }
+
+    public func deleteContact(id: String) throws {
+        try contactChanged(id)
+        try base.deleteContact(id: id)
+    }
+
+    public func declineClaim(contactID: String, accountID: String) throws {
+        people.changed(.requests, accountID, for: [accountID])
+        try base.declineClaim(contactID: contactID, accountID: accountID)
+    }
+
+    /// Each of the two sees the other as a friend, or no longer.
+    private func friendshipChanged(_ one: String, _ other: String) {
+        people.changed(.friend, other, for: [one])
+        people.changed(.friend, one, for: [other])
+    }
+
+    /// Each of the two has a request, an answer or a block more or fewer among their requests.
+    private func requestsChanged(_ one: String, _ other: String) {
+        people.changed(.requests, one, for: [one])
+        people.changed(.requests, other, for: [other])
+    }
+
+    /// A contact is its owner's.
+    private func contactChanged(_ id: String) throws {
+        if let contact = try base.contact(id: id) { people.changed(.friend, id, for: [contact.ownerID]) }
+    }
 
     public func friendships(of userID: String) throws -> [FriendshipRecord] { try base.friendships(of: userID) }
     public func isFriend(_ userID: String, _ friendID: String) throws -> Bool { try base.isFriend(userID, friendID) }

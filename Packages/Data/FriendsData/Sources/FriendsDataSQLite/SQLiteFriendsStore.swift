@@ -1,4 +1,5 @@
 import DataChanges
+import DataChangesSQLite
 import FriendsData
 import GRDB
 import LocalStore
@@ -21,8 +22,8 @@ public struct SQLiteFriendsStore: FriendsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any FriendsWriting) throws -> T) async throws -> T {
         do {
-            return try await ChangedPeople.watching(friendshipsChanged) { noted in
-                try database.write { db in
+            return try await ChangedPeople.watching(friendshipsChanged, logging: database.keepsChangeLog) { noted in
+                try database.write(noting: noted) { db in
                     let transaction = Transaction(db: db)
                     return try body(noted.map { NotingFriendsWriting(transaction, noting: $0) } ?? transaction)
                 }

@@ -1,4 +1,5 @@
 import DataChanges
+import DataChangesSQLite
 import GRDB
 import GroupsData
 import LocalStore
@@ -20,8 +21,8 @@ public struct SQLiteGroupsStore: GroupsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any GroupsWriting) throws -> T) async throws -> T {
         do {
-            return try await ChangedPeople.watching(groupsChanged) { noted in
-                try database.write { db in
+            return try await ChangedPeople.watching(groupsChanged, logging: database.keepsChangeLog) { noted in
+                try database.write(noting: noted) { db in
                     let transaction = Transaction(db: db)
                     return try body(noted.map { NotingGroupsWriting(transaction, noting: $0) } ?? transaction)
                 }

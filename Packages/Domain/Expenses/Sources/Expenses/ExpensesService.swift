@@ -68,6 +68,8 @@ public protocol ExpensesService: Sendable {
     func recentPeople(of user: UserID) async throws(ExpensesError) -> [UserID]
     /// The payments `user` made or received, newest first.
     func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement]
+    /// Payment `id`, if `user` made or received it and it was not taken back.
+    func settlement(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Settlement?
     /// The currencies `user` has a balance in, by code.
     func currencies(of user: UserID) async throws(ExpensesError) -> [Currency]
     /// Takes back a recorded payment: balances return to what they were without it. Only its

@@ -458,6 +458,12 @@ public struct LiveExpensesService: ExpensesService {
         return try records.map(Self.settlement(from:))
     }
 
+    public func settlement(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Settlement? {
+        let record = try await storing { try await store.read { try $0.settlement(id: id.rawValue) } }
+        guard let record, [record.from, record.to].contains(user.rawValue) else { return nil }
+        return try Self.settlement(from: record)
+    }
+
     public func currencies(of user: UserID) async throws(ExpensesError) -> [Currency] {
         let codes = try await storing { try await store.read { try Set($0.balances(of: user.rawValue).map(\.currency)) } }
         return try codes.sorted().map(Self.currency)

@@ -23,10 +23,17 @@ public final class LocalDatabase: Sendable {
     /// that becomes readable (a folder fixed, a disk mounted) is picked up by "Try again".
     private let opened = Mutex<Connection?>(nil)
 
-    /// - Parameter migrations: registers every area's migrations, in order.
-    public init(_ place: Place, migrations: @escaping @Sendable (inout DatabaseMigrator) -> Void) {
+    /// Whether the stores on this database write a change log in each write's transaction: a
+    /// server's store does (its users pull from it, docs/sync.md); a person's own store does not.
+    public let keepsChangeLog: Bool
+
+    /// - Parameters:
+    ///   - migrations: registers every area's migrations, in order.
+    ///   - keepsChangeLog: whether the stores write a change log (a server's store).
+    public init(_ place: Place, migrations: @escaping @Sendable (inout DatabaseMigrator) -> Void, keepsChangeLog: Bool = false) {
         self.place = place
         registerMigrations = migrations
+        self.keepsChangeLog = keepsChangeLog
     }
 
     /// Every migration, registered.

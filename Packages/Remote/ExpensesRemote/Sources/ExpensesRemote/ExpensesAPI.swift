@@ -109,6 +109,10 @@ public enum ExpensesAPI {
     public static let convertBalance = Call<ConversionDraft, Settlement>(
         "convertBalance", .post, "/conversions", status: .created, request: .body(Wire.conversion), response: .json(Wire.settlement), problems: problems
     )
+    public static let getSettlement = Call<ExpenseID, Settlement>(
+        "getSettlement", .get, "/settlements/{settlementId}", request: .path("settlementId", Wire.expenseID), response: .json(Wire.settlement),
+        problems: problems
+    )
     public static let getPaymentHistory = Call<ExpenseID, [PaymentChange]>(
         "getPaymentHistory", .get, "/settlements/{settlementId}/history", request: .path("settlementId", Wire.expenseID),
         response: .json(Wire.paymentHistory), problems: problems

@@ -307,7 +307,7 @@ extension Wire {
         )
     }
 
-    static var expense: WireValue<Expense, Components.Schemas.Expense> {
+    public static var expense: WireValue<Expense, Components.Schemas.Expense> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 var payers: [Payer] = []
@@ -360,7 +360,7 @@ extension Wire {
         expense.list().wrapped("expenses", in: { .init(expenses: $0) }, { $0.expenses })
     }
 
-    static var settlement: WireValue<Settlement, Components.Schemas.Settlement> {
+    public static var settlement: WireValue<Settlement, Components.Schemas.Settlement> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 var legs: [PairBalances.Delta] = []

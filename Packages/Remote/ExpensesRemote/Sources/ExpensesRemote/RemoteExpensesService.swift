@@ -39,6 +39,10 @@ public struct RemoteExpensesService: ExpensesService {
         do { return try await connection.send(ExpensesAPI.getExpense, id) } catch .notFound { return nil }
     }
 
+    public func settlement(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Settlement? {
+        do { return try await connection.send(ExpensesAPI.getSettlement, id) } catch .notFound { return nil }
+    }
+
     public func history(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseChange] {
         try await connection.send(ExpensesAPI.getExpenseHistory, id)
     }

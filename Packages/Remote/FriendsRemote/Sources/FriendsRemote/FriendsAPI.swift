@@ -136,7 +136,7 @@ public enum FriendsAPI {
 // MARK: - Friends' values in the contract's form
 
 extension Wire {
-    static var friend: WireValue<Friend, Components.Schemas.Friend> {
+    public static var friend: WireValue<Friend, Components.Schemas.Friend> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 switch wire {
@@ -184,7 +184,7 @@ extension Wire {
         )
     }
 
-    static var requests: WireValue<FriendRequests, Components.Schemas.FriendRequests> {
+    public static var requests: WireValue<FriendRequests, Components.Schemas.FriendRequests> {
         let request = WireValue<FriendRequest, Components.Schemas.FriendRequest>(
             read: { wire, field throws(APIProblem) in
                 var link: FriendRequest.Link?

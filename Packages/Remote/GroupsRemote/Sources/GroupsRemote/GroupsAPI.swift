@@ -134,7 +134,7 @@ extension Wire {
         )
     }
 
-    static var group: WireValue<Group, Components.Schemas.Group> {
+    public static var group: WireValue<Group, Components.Schemas.Group> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 Group(

@@ -76,9 +76,17 @@ public enum ArchitectureRules {
         module.imports.allSatisfy { $0.file.hasPrefix("Tests/") } && module.name.hasSuffix("Tests")
     }
 
-    /// The package of the shared values' wire form (ids, money, days), which every area's
-    /// Remote module reads and writes them with.
-    static let sharedWirePackage = "Packages/Remote/PrimitivesRemote"
+    /// The packages of implementations every area's implementations share: the shared values'
+    /// wire form (ids, money, days), which every area's Remote module reads and writes them
+    /// with, and the change log every area's stores write (on SQLite, in DataChanges' package;
+    /// on PostgreSQL, a package of its own).
+    static let sharedImplementationPackages: Set<String> = [
+        "Packages/Remote/PrimitivesRemote", "Packages/Data/DataChanges", "Packages/Data/Postgres/DataChangesPostgres",
+    ]
+
+    /// The packages that carry every area's values (a replica's pull), and so may use the other
+    /// areas' Remote modules, their wire forms.
+    static let everyAreasWirePackages: Set<String> = ["Packages/Remote/SyncRemote"]
 
     /// The rule an edge breaks, if any.
     private static func broken(
@@ -149,8 +157,9 @@ public enum ArchitectureRules {
             switch targetRole {
             case .abstract, .infrastructure, nil: return nil
             case .implementation:
-                // The shared values' wire form is every area's, as Primitives itself is.
-                if samePackage || targetModule?.packagePath == sharedWirePackage { return nil }
+                // The shared values' wire form and the change log are every area's, as Primitives itself is.
+                if samePackage || targetModule.map({ sharedImplementationPackages.contains($0.packagePath) }) == true { return nil }
+                if everyAreasWirePackages.contains(module.packagePath), targetModule?.packagePath.hasPrefix("Packages/Remote/") == true { return nil }
                 return "an implementation depends on another area's implementation; only the composition root wires implementations"
             case .flow, .flowKit, .flowSupport, .renderer: return "an implementation depends on the flow layer"
             case .tool, .compositionRoot: return "an implementation depends on \(target)"

@@ -1,4 +1,5 @@
 import DataChanges
+import DataChangesPostgres
 import FriendsData
 import PostgresStore
 
@@ -41,8 +42,8 @@ public struct PostgresFriendsStore: FriendsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any FriendsWriting) throws -> T) async throws -> T {
         do {
-            return try await ChangedPeople.watching(friendshipsChanged) { noted in
-                try await database.write { db in
+            return try await ChangedPeople.watching(friendshipsChanged, logging: true) { noted in
+                try await database.write(noting: noted) { db in
                     let transaction = Transaction(db: db)
                     return try body(noted.map { NotingFriendsWriting(transaction, noting: $0) } ?? transaction)
                 }

@@ -1,4 +1,5 @@
 import DataChanges
+import DataChangesPostgres
 import GroupsData
 import PostgresStore
 
@@ -20,8 +21,8 @@ public struct PostgresGroupsStore: GroupsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any GroupsWriting) throws -> T) async throws -> T {
         do {
-            return try await ChangedPeople.watching(groupsChanged) { noted in
-                try await database.write { db in
+            return try await ChangedPeople.watching(groupsChanged, logging: true) { noted in
+                try await database.write(noting: noted) { db in
                     let transaction = Transaction(db: db)
                     return try body(noted.map { NotingGroupsWriting(transaction, noting: $0) } ?? transaction)
                 }

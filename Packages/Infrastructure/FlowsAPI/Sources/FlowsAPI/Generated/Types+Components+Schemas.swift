@@ -326,6 +326,7 @@ extension Components {
             case groupNotSettled = "group-not-settled"
             case lastMember = "last-member"
             case tooManyMembers = "too-many-members"
+            case invalidCursor = "invalid-cursor"
         }
         /// Why a request did not happen. `error` is for programs, `message` for people (the
         /// domain's own sentence). `details` carries the values a domain error names, for a client
@@ -4153,6 +4154,114 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case balances
+            }
+        }
+        /// A page of a pull.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SyncPage`.
+        public struct SyncPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncPage/changes`.
+            public var changes: [Components.Schemas.SyncChange]
+            /// Send it back as `after` for the changes after this page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncPage/cursor`.
+            public var cursor: Swift.String
+            /// Whether more changes are waiting already.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncPage/more`.
+            public var more: Swift.Bool
+            /// Creates a new `SyncPage`.
+            ///
+            /// - Parameters:
+            ///   - changes:
+            ///   - cursor: Send it back as `after` for the changes after this page.
+            ///   - more: Whether more changes are waiting already.
+            public init(
+                changes: [Components.Schemas.SyncChange],
+                cursor: Swift.String,
+                more: Swift.Bool
+            ) {
+                self.changes = changes
+                self.cursor = cursor
+                self.more = more
+            }
+            public enum CodingKeys: String, CodingKey {
+                case changes
+                case cursor
+                case more
+            }
+        }
+        /// One entity that changed: its value under the property named by its kind, or `removed`.
+        /// `requests` is the user's friend requests and blocks, one entity whose id is the user's.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/SyncChange`.
+        public struct SyncChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncChange/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case expense = "expense"
+                case payment = "payment"
+                case friend = "friend"
+                case requests = "requests"
+                case group = "group"
+            }
+            /// - Remark: Generated from `#/components/schemas/SyncChange/kind`.
+            public var kind: Components.Schemas.SyncChange.KindPayload
+            /// - Remark: Generated from `#/components/schemas/SyncChange/id`.
+            public var id: Swift.String
+            /// Present (true) when the user no longer sees the entity.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncChange/removed`.
+            public var removed: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/SyncChange/expense`.
+            public var expense: Components.Schemas.Expense?
+            /// - Remark: Generated from `#/components/schemas/SyncChange/payment`.
+            public var payment: Components.Schemas.Settlement?
+            /// - Remark: Generated from `#/components/schemas/SyncChange/friend`.
+            public var friend: Components.Schemas.Friend?
+            /// - Remark: Generated from `#/components/schemas/SyncChange/requests`.
+            public var requests: Components.Schemas.FriendRequests?
+            /// - Remark: Generated from `#/components/schemas/SyncChange/group`.
+            public var group: Components.Schemas.Group?
+            /// Creates a new `SyncChange`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - id:
+            ///   - removed: Present (true) when the user no longer sees the entity.
+            ///   - expense:
+            ///   - payment:
+            ///   - friend:
+            ///   - requests:
+            ///   - group:
+            public init(
+                kind: Components.Schemas.SyncChange.KindPayload,
+                id: Swift.String,
+                removed: Swift.Bool? = nil,
+                expense: Components.Schemas.Expense? = nil,
+                payment: Components.Schemas.Settlement? = nil,
+                friend: Components.Schemas.Friend? = nil,
+                requests: Components.Schemas.FriendRequests? = nil,
+                group: Components.Schemas.Group? = nil
+            ) {
+                self.kind = kind
+                self.id = id
+                self.removed = removed
+                self.expense = expense
+                self.payment = payment
+                self.friend = friend
+                self.requests = requests
+                self.group = group
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case id
+                case removed
+                case expense
+                case payment
+                case friend
+                case requests
+                case group
             }
         }
         /// - Remark: Generated from `#/components/schemas/HealthStatus`.

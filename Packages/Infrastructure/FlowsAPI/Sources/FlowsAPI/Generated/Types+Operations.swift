@@ -15064,6 +15064,245 @@ public enum Operations {
             }
         }
     }
+    /// A payment the signed-in user made or received
+    ///
+    /// The payment as it is, while it stands: to anyone who neither made nor received it, and
+    /// once it is taken back, it is `404 not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /settlements/{settlementId}`.
+    /// - Remark: Generated from `#/paths//settlements/{settlementId}/get(getSettlement)`.
+    public enum GetSettlement {
+        public static let id: Swift.String = "getSettlement"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/settlements/{settlementId}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The id of a payment.
+                ///
+                /// - Remark: Generated from `#/paths/settlements/{settlementId}/GET/path/settlementId`.
+                public var settlementId: Components.Parameters.SettlementIdPath
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - settlementId: The id of a payment.
+                public init(settlementId: Components.Parameters.SettlementIdPath) {
+                    self.settlementId = settlementId
+                }
+            }
+            public var path: Operations.GetSettlement.Input.Path
+            /// - Remark: Generated from `#/paths/settlements/{settlementId}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSettlement.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSettlement.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetSettlement.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetSettlement.Input.Path,
+                headers: Operations.GetSettlement.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/settlements/{settlementId}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/settlements/{settlementId}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Settlement)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Settlement {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetSettlement.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetSettlement.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The payment.
+            ///
+            /// - Remark: Generated from `#/paths//settlements/{settlementId}/get(getSettlement)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetSettlement.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetSettlement.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request does not match this document: malformed JSON, an unknown or missing field,
+            /// a value of the wrong type, out of range, too long or not of the pattern
+            /// (`invalid-request`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//settlements/{settlementId}/get(getSettlement)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No session token, one the server does not know (`unauthenticated`), one that went
+            /// unused for 30 days (`session-expired`), an account that no longer exists
+            /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//settlements/{settlementId}/get(getSettlement)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// What the request names does not exist for the signed-in user: an expense or payment
+            /// (`not-found`), a friend (`not-a-friend`), a contact (`not-a-contact`), an account
+            /// (`user-not-found`, `unknown-friend-code`, `unknown-email`), a session
+            /// (`session-not-found`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//settlements/{settlementId}/get(getSettlement)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
+            /// the server is not ready (`not-ready`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//settlements/{settlementId}/get(getSettlement)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Take back a recorded payment
     ///
     /// Balances return to what they were without it (every pair it moved), and the activity
@@ -20557,6 +20796,233 @@ public enum Operations {
             public static var allCases: [Self] {
                 [
                     .textEventStream,
+                    .json
+                ]
+            }
+        }
+    }
+    /// What changed for the signed-in user since a cursor (the pull of a replica)
+    ///
+    /// The entities the user sees that changed since `after`, oldest first, each whole as the
+    /// user sees it now (several changes to one come as one), or `removed` when the user no
+    /// longer sees it: it was deleted, taken back, or is no longer theirs to see (a friendship
+    /// ended, a group left). Without `after`: everything the user sees, then what changes after
+    /// (docs/sync.md). Send the answer's `cursor` back for the changes after it; while `more`
+    /// is true, more are waiting already. Cursors only grow; one this server did not give is
+    /// `400 invalid-cursor`. A change whose transaction is still running elsewhere comes in a
+    /// later pull, never skipped.
+    ///
+    ///
+    /// - Remark: HTTP `GET /sync/changes`.
+    /// - Remark: Generated from `#/paths//sync/changes/get(pullChanges)`.
+    public enum PullChanges {
+        public static let id: Swift.String = "pullChanges"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/sync/changes/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The cursor of the last answer; absent for a first pull.
+                ///
+                /// - Remark: Generated from `#/paths/sync/changes/GET/query/after`.
+                public var after: Swift.String?
+                /// The most changes to read from the log.
+                ///
+                /// - Remark: Generated from `#/paths/sync/changes/GET/query/limit`.
+                public var limit: Swift.Int32?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - after: The cursor of the last answer; absent for a first pull.
+                ///   - limit: The most changes to read from the log.
+                public init(
+                    after: Swift.String? = nil,
+                    limit: Swift.Int32? = nil
+                ) {
+                    self.after = after
+                    self.limit = limit
+                }
+            }
+            public var query: Operations.PullChanges.Input.Query
+            /// - Remark: Generated from `#/paths/sync/changes/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PullChanges.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PullChanges.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.PullChanges.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.PullChanges.Input.Query = .init(),
+                headers: Operations.PullChanges.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/sync/changes/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/sync/changes/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SyncPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.SyncPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PullChanges.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PullChanges.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The changes, and where to ask again.
+            ///
+            /// - Remark: Generated from `#/paths//sync/changes/get(pullChanges)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PullChanges.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.PullChanges.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request does not match this document: malformed JSON, an unknown or missing field,
+            /// a value of the wrong type, out of range, too long or not of the pattern
+            /// (`invalid-request`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//sync/changes/get(pullChanges)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No session token, one the server does not know (`unauthenticated`), one that went
+            /// unused for 30 days (`session-expired`), an account that no longer exists
+            /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//sync/changes/get(pullChanges)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
+            /// the server is not ready (`not-ready`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//sync/changes/get(pullChanges)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
                     .json
                 ]
             }

@@ -594,6 +594,15 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /conversions`.
     /// - Remark: Generated from `#/paths//conversions/post(convertBalance)`.
     func convertBalance(_ input: Operations.ConvertBalance.Input) async throws -> Operations.ConvertBalance.Output
+    /// A payment the signed-in user made or received
+    ///
+    /// The payment as it is, while it stands: to anyone who neither made nor received it, and
+    /// once it is taken back, it is `404 not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /settlements/{settlementId}`.
+    /// - Remark: Generated from `#/paths//settlements/{settlementId}/get(getSettlement)`.
+    func getSettlement(_ input: Operations.GetSettlement.Input) async throws -> Operations.GetSettlement.Output
     /// Take back a recorded payment
     ///
     /// Balances return to what they were without it (every pair it moved), and the activity
@@ -774,6 +783,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /preferences/changes`.
     /// - Remark: Generated from `#/paths//preferences/changes/get(watchPreferences)`.
     func watchPreferences(_ input: Operations.WatchPreferences.Input) async throws -> Operations.WatchPreferences.Output
+    /// What changed for the signed-in user since a cursor (the pull of a replica)
+    ///
+    /// The entities the user sees that changed since `after`, oldest first, each whole as the
+    /// user sees it now (several changes to one come as one), or `removed` when the user no
+    /// longer sees it: it was deleted, taken back, or is no longer theirs to see (a friendship
+    /// ended, a group left). Without `after`: everything the user sees, then what changes after
+    /// (docs/sync.md). Send the answer's `cursor` back for the changes after it; while `more`
+    /// is true, more are waiting already. Cursors only grow; one this server did not give is
+    /// `400 invalid-cursor`. A change whose transaction is still running elsewhere comes in a
+    /// later pull, never skipped.
+    ///
+    ///
+    /// - Remark: HTTP `GET /sync/changes`.
+    /// - Remark: Generated from `#/paths//sync/changes/get(pullChanges)`.
+    func pullChanges(_ input: Operations.PullChanges.Input) async throws -> Operations.PullChanges.Output
     /// Whether the server process is up (liveness)
     ///
     /// - Remark: HTTP `GET /health`.
@@ -1791,6 +1815,23 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// A payment the signed-in user made or received
+    ///
+    /// The payment as it is, while it stands: to anyone who neither made nor received it, and
+    /// once it is taken back, it is `404 not-found`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /settlements/{settlementId}`.
+    /// - Remark: Generated from `#/paths//settlements/{settlementId}/get(getSettlement)`.
+    public func getSettlement(
+        path: Operations.GetSettlement.Input.Path,
+        headers: Operations.GetSettlement.Input.Headers = .init()
+    ) async throws -> Operations.GetSettlement.Output {
+        try await getSettlement(Operations.GetSettlement.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// Take back a recorded payment
     ///
     /// Balances return to what they were without it (every pair it moved), and the activity
@@ -2136,6 +2177,29 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//preferences/changes/get(watchPreferences)`.
     public func watchPreferences(headers: Operations.WatchPreferences.Input.Headers = .init()) async throws -> Operations.WatchPreferences.Output {
         try await watchPreferences(Operations.WatchPreferences.Input(headers: headers))
+    }
+    /// What changed for the signed-in user since a cursor (the pull of a replica)
+    ///
+    /// The entities the user sees that changed since `after`, oldest first, each whole as the
+    /// user sees it now (several changes to one come as one), or `removed` when the user no
+    /// longer sees it: it was deleted, taken back, or is no longer theirs to see (a friendship
+    /// ended, a group left). Without `after`: everything the user sees, then what changes after
+    /// (docs/sync.md). Send the answer's `cursor` back for the changes after it; while `more`
+    /// is true, more are waiting already. Cursors only grow; one this server did not give is
+    /// `400 invalid-cursor`. A change whose transaction is still running elsewhere comes in a
+    /// later pull, never skipped.
+    ///
+    ///
+    /// - Remark: HTTP `GET /sync/changes`.
+    /// - Remark: Generated from `#/paths//sync/changes/get(pullChanges)`.
+    public func pullChanges(
+        query: Operations.PullChanges.Input.Query = .init(),
+        headers: Operations.PullChanges.Input.Headers = .init()
+    ) async throws -> Operations.PullChanges.Output {
+        try await pullChanges(Operations.PullChanges.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// Whether the server process is up (liveness)
     ///

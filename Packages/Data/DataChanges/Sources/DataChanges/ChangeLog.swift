@@ -1,0 +1,59 @@
+/// A place in a change log: the writing transaction's number, then the row's within the log.
+/// Positions only grow, so a reader that has read up to one never needs a row before it again.
+///
+/// On SQLite, where one write runs at a time, the transaction is always 0 and the row's number
+/// is the commit order. On PostgreSQL, where many writes run at once, the transaction is its id
+/// (`pg_current_xact_id()`); a reader reads only the rows of transactions older than every one
+/// still running, so a transaction that commits late never lands behind a reader's position.
+public struct LogPosition: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let transaction: Int64
+    public let sequence: Int64
+
+    /// Before every row.
+    public static let start = LogPosition(transaction: 0, sequence: 0)
+
+    public init(transaction: Int64, sequence: Int64) {
+        self.transaction = transaction
+        self.sequence = sequence
+    }
+
+    /// The position written as `transaction.sequence`, both decimal.
+    public init?(_ text: some StringProtocol) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let transaction = Int64(parts[0]), let sequence = Int64(parts[1]), transaction >= 0, sequence >= 0 else {
+            return nil
+        }
+        self.init(transaction: transaction, sequence: sequence)
+    }
+
+    public var description: String { "\(transaction).\(sequence)" }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.transaction, lhs.sequence) < (rhs.transaction, rhs.sequence)
+    }
+}
+
+/// A row of the change log as read back: where it is, and what changed.
+public struct LoggedChange: Equatable, Sendable {
+    public let position: LogPosition
+    /// nil for a kind this build does not know (written by a newer server on the same database).
+    public let kind: Change.Kind?
+    public let id: String
+
+    public init(position: LogPosition, kind: Change.Kind?, id: String) {
+        self.position = position
+        self.kind = kind
+        self.id = id
+    }
+}
+
+/// The change log the stores of a server write, in the same transaction as each change, and a
+/// pull reads (docs/sync.md).
+public protocol ChangeLogStore: Sendable {
+    /// The rows logged for `person` after `position`, oldest first, at most `limit`: only rows
+    /// that no write still running can come before.
+    func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange]
+    /// Logs `changes` in a write of their own: what a person starts to see that was there
+    /// already (their first pull).
+    func log(_ changes: [Change]) async throws
+}

@@ -1,0 +1,83 @@
+import DataChanges
+import GRDB
+import LocalStore
+
+/// The change log of a server's SQLite store (docs/sync.md): one row a person and entity, written
+/// by every area's store in the same transaction as the change. One write runs at a time, so a
+/// row's number is its commit order and a position's transaction is always 0.
+public enum ChangeLogSchema {
+    /// Registers the log's migrations, oldest first (a server's store only).
+    public static func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("changes.v1.change-log") { db in
+            try db.execute(sql: """
+                -- AUTOINCREMENT: a number is never used again, even after the newest rows are
+                -- pruned, so positions only grow.
+                CREATE TABLE sync_change (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    person TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    entity TEXT NOT NULL
+                ) STRICT;
+                -- Each person's rows are one range of the index, in order.
+                CREATE INDEX sync_change_person ON sync_change(person, seq);
+                """)
+        }
+    }
+
+    /// `migrations`, then the log's: a server's store.
+    public static func adding(
+        to migrations: @escaping @Sendable (inout DatabaseMigrator) -> Void
+    ) -> @Sendable (inout DatabaseMigrator) -> Void {
+        { migrator in
+            migrations(&migrator)
+            registerMigrations(in: &migrator)
+        }
+    }
+}
+
+extension LocalDatabase {
+    /// Runs `work` in a write transaction, as ``write(_:)`` does; when this database keeps a
+    /// change log, the changes `noted` holds at the end are written into the same transaction.
+    public func write<T>(noting noted: ChangedPeople?, _ work: (Database) throws -> T) throws -> T {
+        try write { db in
+            let result = try work(db)
+            if keepsChangeLog, let noted { try SQLiteChangeLog.append(noted.takeChanges(), in: db) }
+            return result
+        }
+    }
+}
+
+/// The change log read and written on SQLite.
+public struct SQLiteChangeLog: ChangeLogStore {
+    private let database: LocalDatabase
+
+    public init(database: LocalDatabase) {
+        self.database = database
+    }
+
+    /// Writes `changes` inside the transaction of `db`, each once (a write that noted one twice
+    /// logs it once).
+    public static func append(_ changes: [Change], in db: Database) throws {
+        var seen = Set<Change>()
+        let statement = try db.cachedStatement(sql: "INSERT INTO sync_change (person, kind, entity) VALUES (?, ?, ?)")
+        for change in changes where seen.insert(change).inserted {
+            try statement.execute(arguments: [change.person, change.kind.rawValue, change.id])
+        }
+    }
+
+    public func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange] {
+        try database.read { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT seq, kind, entity FROM sync_change WHERE person = ? AND seq > ? ORDER BY seq LIMIT ?"),
+                arguments: [person, position.sequence, max(0, limit)]
+            ).map { row in
+                LoggedChange(position: LogPosition(transaction: 0, sequence: row["seq"]), kind: Change.Kind(rawValue: row["kind"]), id: row["entity"])
+            }
+        }
+    }
+
+    public func log(_ changes: [Change]) async throws {
+        guard !changes.isEmpty else { return }
+        try database.write { db in try Self.append(changes, in: db) }
+    }
+}

@@ -1,0 +1,136 @@
+import DataChanges
+
+/// A transaction's writes, each noting what it changed and for whom, then done by `base`: each
+/// expense added, changed, deleted or restored, for everyone in it (before and after), and each
+/// payment made or taken back, for its two people. (Whose balances a write moved the store's
+/// own transaction notes, pair by pair.)
+public struct NotingExpensesWriting: ExpensesWriting {
+    private let base: any ExpensesWriting
+    private let people: ChangedPeople
+
+    public init(_ base: any ExpensesWriting, noting people: ChangedPeople) {
+        self.base = base
+        self.people = people
+    }
+
+    public func insert(_ expense: StoredExpense) throws {
+        people.changed(.expense, expense.id, for: expense.people)
+        try base.insert(expense)
+    }
+
+    public func deleteExpense(id: String) throws {
+        try expenseChanged(id)
+        try base.deleteExpense(id: id)
+    }
+
+    public func moveToDeleted(id: String, by user: String, at: Double) throws {
+        try expenseChanged(id)
+        try base.moveToDeleted(id: id, by: user, at: at)
+    }
+
+    public func restoreDeleted(id: String) throws {
+        if let expense = try base.deletedExpense(id: id) { people.changed(.expense, id, for: expense.people) }
+        try base.restoreDeleted(id: id)
+    }
+
+    public func insert(_ settlement: SettlementRecord) throws {
+        people.changed(.payment, settlement.id, for: [settlement.from, settlement.to])
+        try base.insert(settlement)
+    }
+
+    public func deleteSettlement(id: String) throws {
+        if let settlement = try base.settlement(id: id) { people.changed(.payment, id, for: [settlement.from, settlement.to]) }
+        try base.deleteSettlement(id: id)
+    }
+
+    public func renamePerson(from: String, to: String) throws {
+        // A contact merged into an account: everything the contact was in is now the account's,
+        // and reads otherwise for everyone else in it.
+        let expenses = try base.expenseIDs(of: from, offset: 0, limit: Self.everything)
+        let payments = try base.settlements(of: from, offset: 0, limit: Self.everything).map(\.id)
+        try base.renamePerson(from: from, to: to)
+        for id in expenses { try expenseChanged(id) }
+        for id in payments {
+            if let settlement = try base.settlement(id: id) { people.changed(.payment, id, for: [settlement.from, settlement.to]) }
+        }
+    }
+
+    /// A page that holds every row of a list.
+    private static let everything = Int(Int32.max)
+
+    /// Everyone in expense `id` as it is now (before the write changes it).
+    private func expenseChanged(_ id: String) throws {
+        if let expense = try base.expense(id: id) { people.changed(.expense, id, for: expense.people) }
+    }
+
+    // MARK: - Passed on as they are
+
+    @discardableResult
+    public func addToBalance(low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
+        try base.addToBalance(low: low, high: high, currency: currency, amount: amount)
+    }
+    @discardableResult
+    public func addToGroupBalance(group: String, low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
+        try base.addToGroupBalance(group: group, low: low, high: high, currency: currency, amount: amount)
+    }
+    public func insert(_ activity: ActivityRecord) throws { try base.insert(activity) }
+    public func shareAnything(_ person: String, _ other: String) throws -> Bool { try base.shareAnything(person, other) }
+    public func recordImport(of user: String, key: String, subject: String, at: Double) throws {
+        try base.recordImport(of: user, key: key, subject: subject, at: at)
+    }
+    public func insert(_ series: SeriesRecord) throws { try base.insert(series) }
+    public func update(_ series: SeriesRecord) throws { try base.update(series) }
+    public func claimOccurrence(series: String, day: String, expense: String) throws -> Bool {
+        try base.claimOccurrence(series: series, day: day, expense: expense)
+    }
+    public func insert(_ comment: CommentRecord) throws { try base.insert(comment) }
+    public func deleteComment(id: String) throws -> Bool { try base.deleteComment(id: id) }
+
+    public func expense(id: String) throws -> StoredExpense? { try base.expense(id: id) }
+    public func balances(of user: String) throws -> [BalanceRecord] { try base.balances(of: user) }
+    public func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord] { try base.activity(of: user, offset: offset, limit: limit) }
+    public func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] { try base.expenseIDs(of: user, offset: offset, limit: limit) }
+    public func recentPeople(of user: String, scanning: Int) throws -> [String] { try base.recentPeople(of: user, scanning: scanning) }
+    public func expenseIDs(sharedBy user: String, with other: String, offset: Int, limit: Int) throws -> [String] {
+        try base.expenseIDs(sharedBy: user, with: other, offset: offset, limit: limit)
+    }
+    public func deletedExpense(id: String) throws -> StoredExpense? { try base.deletedExpense(id: id) }
+    public func deletedExpenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] {
+        try base.deletedExpenseIDs(of: user, offset: offset, limit: limit)
+    }
+    public func settlement(id: String) throws -> SettlementRecord? { try base.settlement(id: id) }
+    public func changes(ofExpense id: String) throws -> [ActivityRecord] { try base.changes(ofExpense: id) }
+    public func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
+        try base.settlements(of: user, offset: offset, limit: limit)
+    }
+    public func spending(of user: String, from: String, through: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) {
+        try base.spending(of: user, from: from, through: through)
+    }
+    public func groupBalances(in group: String) throws -> [GroupBalanceRecord] { try base.groupBalances(in: group) }
+    public func groupBalances(of user: String) throws -> [GroupBalanceRecord] { try base.groupBalances(of: user) }
+    public func expenseIDs(inGroup group: String, offset: Int, limit: Int) throws -> [String] {
+        try base.expenseIDs(inGroup: group, offset: offset, limit: limit)
+    }
+    public func settlements(inGroup group: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
+        try base.settlements(inGroup: group, offset: offset, limit: limit)
+    }
+    public func totals(inGroup group: String) throws -> (byMember: [SpendingRecord], byCategory: [SpendingRecord]) { try base.totals(inGroup: group) }
+    public func forEachLedgerRow(
+        expensePerson: (LedgerRow) throws -> Void, settlement: (SettlementRecord) throws -> Void, balance: (BalanceRecord) throws -> Void
+    ) throws {
+        try base.forEachLedgerRow(expensePerson: expensePerson, settlement: settlement, balance: balance)
+    }
+    public func forEachGroupBalance(_ body: (GroupBalanceRecord) throws -> Void) throws { try base.forEachGroupBalance(body) }
+    public func importedKeys(of user: String, among keys: [String]) throws -> Set<String> { try base.importedKeys(of: user, among: keys) }
+    public func comments(onExpense id: String) throws -> [CommentRecord] { try base.comments(onExpense: id) }
+    public func series(id: String) throws -> SeriesRecord? { try base.series(id: id) }
+    public func series(of user: String) throws -> [SeriesRecord] { try base.series(of: user) }
+    public func seriesRunning(on day: String) throws -> [SeriesRecord] { try base.seriesRunning(on: day) }
+    public func occurrence(ofExpense id: String) throws -> (series: String, day: String)? { try base.occurrence(ofExpense: id) }
+    public func lastOccurrence(ofSeries id: String) throws -> String? { try base.lastOccurrence(ofSeries: id) }
+}
+
+extension StoredExpense {
+    /// Everyone who pays or shares it.
+    public var people: Set<String> { Set(payers.map(\.user) + parts.map(\.user)) }
+}

@@ -1,0 +1,98 @@
+import DataChanges
+import PostgresStore
+
+/// The change log of the server's PostgreSQL database (docs/sync.md): one row a person and
+/// entity, written by every area's store in the same transaction as the change.
+///
+/// Several servers write at once, and a row's number is taken when it is written, not when its
+/// transaction commits: a transaction that took a smaller number may commit after a reader went
+/// past it. So each row keeps its transaction's id, positions are (transaction, number), and a
+/// reader reads only the rows of transactions older than every one still running on this
+/// database (the oldest of its snapshot's running transactions, `pg_snapshot_xip`): those can
+/// no longer change, and nothing can commit before them. A transaction known to run on another
+/// database of the same cluster (`pg_stat_activity`) does not hold the reader back; one that
+/// cannot be placed does, which delays a pull and never skips a row.
+public struct PostgresChangeLog: ChangeLogStore {
+    private let database: ServerDatabase
+
+    public init(database: ServerDatabase) {
+        self.database = database
+    }
+
+    /// The log's migrations, oldest first.
+    public static let migrations: [PostgresMigration] = [
+        PostgresMigration("changes.postgres.v1.change-log", statements: [
+            """
+            CREATE TABLE sync_change (
+                tx xid8 NOT NULL DEFAULT pg_current_xact_id(),
+                seq BIGSERIAL NOT NULL,
+                person TEXT COLLATE "C" NOT NULL,
+                kind TEXT COLLATE "C" NOT NULL,
+                entity TEXT COLLATE "C" NOT NULL,
+                PRIMARY KEY (tx, seq)
+            )
+            """,
+            // Each person's rows are one range of the index, in the order a reader reads them.
+            "CREATE INDEX sync_change_person ON sync_change (person, tx, seq)",
+        ])
+    ]
+
+    /// Writes `changes` inside the transaction `db`, each once, in one statement.
+    public static func append(_ changes: [Change], in db: ServerTransaction) throws {
+        var seen = Set<Change>()
+        let unique = changes.filter { seen.insert($0).inserted }
+        guard !unique.isEmpty else { return }
+        try db.execute(
+            "INSERT INTO sync_change (person, kind, entity) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])",
+            [unique.map(\.person), unique.map(\.kind.rawValue), unique.map(\.id)]
+        )
+    }
+
+    public func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange] {
+        try await database.read { db in
+            try db.rows(
+                """
+                WITH snapshot AS (SELECT pg_current_snapshot() AS s),
+                elsewhere AS (
+                    SELECT backend_xid::text::bigint AS xid FROM pg_stat_activity
+                    WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL
+                ),
+                horizon AS (
+                    SELECT coalesce(
+                        (SELECT min(x) FROM snapshot, pg_snapshot_xip(snapshot.s) AS x
+                         WHERE (x::text::bigint % 4294967296) NOT IN (SELECT xid FROM elsewhere)),
+                        (SELECT pg_snapshot_xmax(s) FROM snapshot)
+                    ) AS h
+                )
+                SELECT tx::text, seq, kind, entity FROM sync_change, horizon
+                WHERE person = $1 AND (tx, seq) > ($2::text::xid8, $3) AND tx < horizon.h
+                ORDER BY tx, seq LIMIT $4
+                """,
+                [person, String(position.transaction), position.sequence, Int64(max(0, limit))]
+            ).map { row in
+                guard let transaction = Int64(try row.text(0)) else { throw ServerDatabaseError.damaged("a change log row has a transaction past 64 bits") }
+                return LoggedChange(
+                    position: LogPosition(transaction: transaction, sequence: try row.integer(1)), kind: Change.Kind(rawValue: try row.text(2)),
+                    id: try row.text(3)
+                )
+            }
+        }
+    }
+
+    public func log(_ changes: [Change]) async throws {
+        guard !changes.isEmpty else { return }
+        try await database.write { db in try Self.append(changes, in: db) }
+    }
+}
+
+extension ServerDatabase {
+    /// Runs `body` in a write transaction, as ``write(_:)`` does, and writes the changes `noted`
+    /// holds at its end into the same transaction (every PostgreSQL store keeps the log).
+    public func write<T: Sendable>(noting noted: ChangedPeople?, _ body: @escaping @Sendable (ServerTransaction) throws -> T) async throws -> T {
+        try await write { db in
+            let result = try body(db)
+            if let noted { try PostgresChangeLog.append(noted.takeChanges(), in: db) }
+            return result
+        }
+    }
+}

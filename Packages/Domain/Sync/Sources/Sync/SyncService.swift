@@ -1,0 +1,108 @@
+import Expenses
+import Friends
+import Groups
+import Primitives
+
+/// What changed for a person on a server since they last asked: the pull of docs/sync.md, which
+/// keeps their replica up to date.
+public protocol SyncService: Sendable {
+    /// The changes `user` may see since `cursor`, oldest first, at most `limit` (1 to
+    /// ``SyncPage/largestPage``): each entity whole as `user` sees it now, or removed when they
+    /// no longer see it. Without a cursor: everything `user` sees, then what changes after.
+    func changes(for user: UserID, after cursor: SyncCursor?, limit: Int) async throws(SyncError) -> SyncPage
+}
+
+/// Where a pull stopped: opaque to a client, which sends it back for the changes after it.
+/// Cursors only grow.
+public struct SyncCursor: Hashable, Sendable, CustomStringConvertible {
+    /// The cursor as the server wrote it.
+    public let text: String
+
+    public init(_ text: String) {
+        self.text = text
+    }
+
+    public var description: String { text }
+}
+
+/// A page of changes, and where to ask again.
+public struct SyncPage: Equatable, Sendable {
+    /// The most changes a page holds.
+    public static let largestPage = 500
+
+    public let changes: [SyncChange]
+    /// Send it back for the changes after this page.
+    public let cursor: SyncCursor
+    /// Whether more changes may be waiting already: ask again at once.
+    public let more: Bool
+
+    public init(changes: [SyncChange], cursor: SyncCursor, more: Bool) {
+        self.changes = changes
+        self.cursor = cursor
+        self.more = more
+    }
+}
+
+/// One entity that changed for the person pulling: as they see it now, or removed (deleted, or
+/// no longer theirs to see).
+public struct SyncChange: Equatable, Sendable {
+    public let kind: SyncKind
+    /// The entity's id: an expense's or a payment's, a friend's or a contact's, a group's; for
+    /// ``SyncKind/requests``, the person's own.
+    public let id: String
+    /// The entity now; nil when it is removed.
+    public let value: SyncValue?
+
+    public init(kind: SyncKind, id: String, value: SyncValue?) {
+        self.kind = kind
+        self.id = id
+        self.value = value
+    }
+}
+
+/// The kinds of entity a replica holds.
+public enum SyncKind: String, Sendable, CaseIterable {
+    case expense
+    case payment
+    case friend
+    /// The person's friend requests, both ways, and the people they blocked: one entity.
+    case requests
+    case group
+}
+
+/// An entity as the person pulling sees it.
+public enum SyncValue: Equatable, Sendable {
+    case expense(Expense)
+    case payment(Settlement)
+    case friend(Friend)
+    case requests(FriendRequests)
+    case group(Group)
+
+    public var kind: SyncKind {
+        switch self {
+        case .expense: .expense
+        case .payment: .payment
+        case .friend: .friend
+        case .requests: .requests
+        case .group: .group
+        }
+    }
+}
+
+/// Why a pull did not happen.
+public enum SyncError: Error, Equatable, Sendable {
+    /// The cursor is not one this server wrote.
+    case invalidCursor
+    case storeUnavailable(String)
+    case signedOut
+    case serverUnreachable(String)
+
+    public var message: String {
+        switch self {
+        case .invalidCursor: "That cursor is not one this server gave; pull again without one."
+        case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
+        case .signedOut: ServerMessages.signedOut
+        case .serverUnreachable(let reason): ServerMessages.unreachable(reason)
+        }
+    }
+}

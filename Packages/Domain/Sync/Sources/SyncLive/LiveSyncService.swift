@@ -1,0 +1,155 @@
+import DataChanges
+import Expenses
+import Friends
+import Groups
+import Primitives
+import Sync
+
+/// The pull of docs/sync.md on a server's stores: what the change log holds for the person
+/// since their cursor, each entity read as they see it now through its area's own service, so
+/// that a pull shows nothing the person may not see (what they may no longer see comes as
+/// removed).
+///
+/// A first pull (no cursor) logs, for the person, every entity they see now, then reads the log
+/// from its start: one way of reading, whether the entity was there before or changed since.
+public struct LiveSyncService: SyncService {
+    private let log: any ChangeLogStore
+    private let expenses: any ExpensesService
+    private let friends: any FriendsService
+    private let groups: any GroupsService
+
+    public init(log: any ChangeLogStore, expenses: any ExpensesService, friends: any FriendsService, groups: any GroupsService) {
+        self.log = log
+        self.expenses = expenses
+        self.friends = friends
+        self.groups = groups
+    }
+
+    public func changes(for user: UserID, after cursor: SyncCursor?, limit: Int) async throws(SyncError) -> SyncPage {
+        let limit = min(max(limit, 1), SyncPage.largestPage)
+        let position: LogPosition
+        if let cursor {
+            guard let given = LogPosition(cursor.text) else { throw .invalidCursor }
+            position = given
+        } else {
+            try await logEverything(seenBy: user)
+            position = .start
+        }
+        let rows: [LoggedChange]
+        do { rows = try await log.changes(for: user.rawValue, after: position, limit: limit) } catch {
+            throw .storeUnavailable("\(error)")
+        }
+        // An entity that changed several times comes once, where it last changed.
+        var last: [Key: Int] = [:]
+        for (index, row) in rows.enumerated() {
+            guard let kind = row.kind.flatMap({ SyncKind(rawValue: $0.rawValue) }) else { continue }
+            last[Key(kind: kind, id: row.id)] = index
+        }
+        var changes: [SyncChange] = []
+        changes.reserveCapacity(last.count)
+        for (key, _) in last.sorted(by: { $0.value < $1.value }) {
+            changes.append(SyncChange(kind: key.kind, id: key.id, value: try await value(of: key, for: user)))
+        }
+        return SyncPage(changes: changes, cursor: SyncCursor((rows.last?.position ?? position).description), more: rows.count == limit)
+    }
+
+    /// An entity, by kind and id.
+    private struct Key: Hashable {
+        let kind: SyncKind
+        let id: String
+    }
+
+    /// The entity as `user` sees it now; nil when they do not.
+    private func value(of key: Key, for user: UserID) async throws(SyncError) -> SyncValue? {
+        switch key.kind {
+        case .expense:
+            try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in
+                try await expenses.expense(ExpenseID(rawValue: key.id), for: user).map(SyncValue.expense)
+            }
+        case .payment:
+            try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in
+                try await expenses.settlement(ExpenseID(rawValue: key.id), for: user).map(SyncValue.payment)
+            }
+        case .friend:
+            try await reading(FriendsError.self, Self.failure) { () async throws(FriendsError) in
+                try await friends.friend(UserID(rawValue: key.id), of: user).map(SyncValue.friend)
+            }
+        case .requests:
+            // Only the person's own requests are theirs to see.
+            key.id == user.rawValue
+                ? try await reading(FriendsError.self, Self.failure) { () async throws(FriendsError) in .requests(try await friends.requests(of: user)) }
+                : nil
+        case .group:
+            try await reading(GroupsError.self, Self.failure) { () async throws(GroupsError) in
+                try await groups.group(GroupID(rawValue: key.id), for: user).map(SyncValue.group)
+            }
+        }
+    }
+
+    /// Logs, for `user`, every entity they see now: their friends and contacts, their requests,
+    /// their groups, and the expenses and payments they are in.
+    private func logEverything(seenBy user: UserID) async throws(SyncError) {
+        var seen: [Change] = []
+        func note(_ kind: Change.Kind, _ ids: some Sequence<String>) {
+            seen.append(contentsOf: ids.map { Change(kind: kind, id: $0, person: user.rawValue) })
+        }
+        note(.requests, [user.rawValue])
+        let friendList = try await reading(FriendsError.self, Self.failure) { () async throws(FriendsError) in try await friends.friends(of: user) }
+        note(.friend, friendList.map(\.id.rawValue))
+        let groupList = try await reading(GroupsError.self, Self.failure) { () async throws(GroupsError) in try await groups.everyGroup(of: user) }
+        note(.group, groupList.map(\.id.rawValue))
+        var page = PageRequest(limit: 1_000)
+        while true {
+            let found = try await reading(ExpensesError.self, Self.failure) { [page] () async throws(ExpensesError) in
+                try await expenses.expenses(of: user, page: page)
+            }
+            note(.expense, found.map(\.id.rawValue))
+            guard found.count == page.limit else { break }
+            page = page.next
+        }
+        page = PageRequest(limit: 1_000)
+        while true {
+            let found = try await reading(ExpensesError.self, Self.failure) { [page] () async throws(ExpensesError) in
+                try await expenses.settlements(of: user, page: page)
+            }
+            note(.payment, found.map(\.id.rawValue))
+            guard found.count == page.limit else { break }
+            page = page.next
+        }
+        do { try await log.log(seen) } catch { throw .storeUnavailable("\(error)") }
+    }
+
+    /// `work`'s answer; its area's failure as a pull's.
+    private func reading<T, Failure: Error>(
+        _: Failure.Type, _ failure: (Failure) -> SyncError, _ work: () async throws(Failure) -> T
+    ) async throws(SyncError) -> T {
+        do { return try await work() } catch { throw failure(error) }
+    }
+
+    private static func failure(_ error: ExpensesError) -> SyncError {
+        switch error {
+        case .storeUnavailable(let reason): .storeUnavailable(reason)
+        case .serverUnreachable(let reason): .serverUnreachable(reason)
+        case .signedOut: .signedOut
+        default: .storeUnavailable(error.message)
+        }
+    }
+
+    private static func failure(_ error: FriendsError) -> SyncError {
+        switch error {
+        case .storeUnavailable(let reason): .storeUnavailable(reason)
+        case .serverUnreachable(let reason): .serverUnreachable(reason)
+        case .signedOut: .signedOut
+        default: .storeUnavailable(error.message)
+        }
+    }
+
+    private static func failure(_ error: GroupsError) -> SyncError {
+        switch error {
+        case .storeUnavailable(let reason): .storeUnavailable(reason)
+        case .serverUnreachable(let reason): .serverUnreachable(reason)
+        case .signedOut: .signedOut
+        default: .storeUnavailable(error.message)
+        }
+    }
+}

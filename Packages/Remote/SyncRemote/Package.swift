@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The pull of a replica over HTTP, from flows-server: a package of its own, so that only what
+// talks to a server resolves the HTTP client and the contract. It carries every area's values,
+// so it reads and writes them with the areas' own wire forms (their Remote modules).
+let package = Package(
+    name: "SyncRemote",
+    products: [
+        .library(name: "SyncRemote", targets: ["SyncRemote"]),
+    ],
+    dependencies: [
+        .package(path: "../../Domain/Primitives"),
+        .package(path: "../../Domain/Sync"),
+        .package(path: "../../Infrastructure/FlowsAPI"),
+        .package(path: "../PrimitivesRemote"),
+        .package(path: "../ExpensesRemote"),
+        .package(path: "../FriendsRemote"),
+        .package(path: "../GroupsRemote"),
+    ],
+    targets: [
+        .target(
+            name: "SyncRemote",
+            dependencies: [
+                .product(name: "Sync", package: "Sync"),
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "FlowsAPI", package: "FlowsAPI"),
+                .product(name: "FlowsAPIClient", package: "FlowsAPI"),
+                .product(name: "FlowsWire", package: "FlowsAPI"),
+                .product(name: "PrimitivesRemote", package: "PrimitivesRemote"),
+                .product(name: "ExpensesRemote", package: "ExpensesRemote"),
+                .product(name: "FriendsRemote", package: "FriendsRemote"),
+                .product(name: "GroupsRemote", package: "GroupsRemote"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}

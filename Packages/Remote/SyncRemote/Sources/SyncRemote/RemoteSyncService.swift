@@ -1,0 +1,17 @@
+import FlowsAPIClient
+import Primitives
+import Sync
+
+/// The pull of a flows-server, over HTTP, for the signed-in user: the server answers the
+/// session's user's changes, whatever `user` says.
+public struct RemoteSyncService: SyncService {
+    private let connection: APIConnection
+
+    public init(connection: APIConnection) {
+        self.connection = connection
+    }
+
+    public func changes(for user: UserID, after cursor: SyncCursor?, limit: Int) async throws(SyncError) -> SyncPage {
+        try await connection.send(SyncAPI.pullChanges, PullRequest(after: cursor, limit: min(max(limit, 1), SyncPage.largestPage)))
+    }
+}

@@ -1,0 +1,116 @@
+import ExpensesRemote
+import FlowsAPI
+import FlowsWire
+import FriendsRemote
+import GroupsRemote
+import Primitives
+import PrimitivesRemote
+import Sync
+
+/// The Sync operations of the contract, each declared once: flows-server serves them and
+/// ``RemoteSyncService`` calls them.
+public enum SyncAPI {
+    public typealias Call<Input: Sendable, Output: Sendable> = Endpoint<Input, Output, SyncError>
+
+    public static let pullChanges = Call<PullRequest, SyncPage>(
+        "pullChanges", .get, "/sync/changes", request: .query(Wire.pull), response: .json(Wire.syncPage), problems: problems
+    )
+
+    /// Sync's errors as the contract's refusals, and back.
+    public static let problems = ProblemTable<SyncError>(
+        problem: { error in
+            switch error {
+            case .invalidCursor: APIProblem(.badRequest, .invalidCursor, error.message, details: .init(field: "after"))
+            case .storeUnavailable(let reason), .serverUnreachable(let reason): .storeUnavailable(reason)
+            case .signedOut: .unauthenticated(error.message, tokenSent: true)
+            }
+        },
+        failure: { failure in
+            switch failure.code {
+            case .invalidCursor?: return .invalidCursor
+            case .storeUnavailable?: return .storeUnavailable(failure.message)
+            case _ where failure.isSignedOut: return .signedOut
+            default: return .serverUnreachable(failure.description)
+            }
+        }
+    )
+}
+
+/// What a pull asks for: the changes after a cursor (none: from the start), at most `limit`.
+public struct PullRequest: Equatable, Sendable {
+    public var after: SyncCursor?
+    public var limit: Int
+
+    public init(after: SyncCursor?, limit: Int) {
+        self.after = after
+        self.limit = limit
+    }
+}
+
+// MARK: - Sync's values in the contract's form
+
+extension Wire {
+    static var pull: WireValue<PullRequest, [String: String]> {
+        WireValue(
+            read: { query, _ throws(APIProblem) in
+                let limit = try query["limit"].map { text throws(APIProblem) in
+                    guard let number = Int32(text), (1...Int32(SyncPage.largestPage)).contains(number) else {
+                        throw .invalidRequest("The query parameter \"limit\" is a whole number from 1 to \(SyncPage.largestPage).", field: "limit")
+                    }
+                    return Int(number)
+                } ?? 100
+                let after = try query["after"].map { text throws(APIProblem) in
+                    guard text.utf8.count <= 41 else { throw .invalidRequest("The query parameter \"after\" is at most 41 characters.", field: "after") }
+                    return SyncCursor(text)
+                }
+                return PullRequest(after: after, limit: limit)
+            },
+            write: { request in
+                var query = ["limit": String(request.limit)]
+                if let after = request.after { query["after"] = after.text }
+                return query
+            }
+        )
+    }
+
+    static var syncPage: WireValue<SyncPage, Components.Schemas.SyncPage> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                SyncPage(changes: try syncChange.list().read(wire.changes, "\(field)/changes"), cursor: SyncCursor(wire.cursor), more: wire.more)
+            },
+            write: { .init(changes: $0.changes.map(syncChange.write), cursor: $0.cursor.text, more: $0.more) }
+        )
+    }
+
+    static var syncChange: WireValue<SyncChange, Components.Schemas.SyncChange> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                guard let kind = SyncKind(rawValue: wire.kind.rawValue) else { throw .invalidRequest("\(field)/kind is not a kind this app knows.", field: "\(field)/kind") }
+                if wire.removed == true { return SyncChange(kind: kind, id: wire.id, value: nil) }
+                let value: SyncValue? =
+                    switch kind {
+                    case .expense: try wire.expense.map { expense throws(APIProblem) in .expense(try Wire.expense.read(expense, "\(field)/expense")) }
+                    case .payment: try wire.payment.map { payment throws(APIProblem) in .payment(try Wire.settlement.read(payment, "\(field)/payment")) }
+                    case .friend: try wire.friend.map { friend throws(APIProblem) in .friend(try Wire.friend.read(friend, "\(field)/friend")) }
+                    case .requests:
+                        try wire.requests.map { requests throws(APIProblem) in .requests(try Wire.requests.read(requests, "\(field)/requests")) }
+                    case .group: try wire.group.map { group throws(APIProblem) in .group(try Wire.group.read(group, "\(field)/group")) }
+                    }
+                guard let value else { throw .invalidRequest("\(field) has neither its \(kind.rawValue) nor removed.", field: field) }
+                return SyncChange(kind: kind, id: wire.id, value: value)
+            },
+            write: { change in
+                var wire = Components.Schemas.SyncChange(kind: .init(rawValue: change.kind.rawValue) ?? .expense, id: change.id)
+                switch change.value {
+                case nil: wire.removed = true
+                case .expense(let expense)?: wire.expense = Wire.expense.write(expense)
+                case .payment(let payment)?: wire.payment = Wire.settlement.write(payment)
+                case .friend(let friend)?: wire.friend = Wire.friend.write(friend)
+                case .requests(let requests)?: wire.requests = Wire.requests.write(requests)
+                case .group(let group)?: wire.group = Wire.group.write(group)
+                }
+                return wire
+            }
+        )
+    }
+}

@@ -1,0 +1,150 @@
+import Accounts
+import AccountsData
+import DataChanges
+import DataChangesPostgres
+import Dispatch
+import Expenses
+import FlowsServer
+import Friends
+import Groups
+import PostgresStore
+import Primitives
+import Sync
+import Testing
+
+/// The pull of docs/sync.md, the same steps on a server's SQLite store and on PostgreSQL: each
+/// person's pull brings what they see, whole, and what they no longer see, removed; never what
+/// is someone else's.
+enum SyncPullScenario {
+    /// Ada, Bob and Cy on `server`: friends, an expense, a payment and a group come and go, and
+    /// each pull is checked.
+    static func run(on server: ServerServices) async throws {
+        var people: [User] = []
+        for name in ["Ada", "Bob", "Cy"] {
+            people.append(
+                try await server.sessions(InMemorySessionTokenStore()).signUp(email: "\(name.lowercased())@example.com", displayName: name, password: "correct horse")
+            )
+        }
+        let (ada, bob, cy) = (people[0].id, people[1].id, people[2].id)
+        let (sync, friends, expenses, groups) = (server.sync, server.friends, server.expenses, server.groups)
+        _ = try await friends.befriend(.email("bob@example.com"), by: ada)
+
+        // A first pull: everything Bob sees now, each whole.
+        var bobs = try await sync.changes(for: bob, after: nil, limit: 100)
+        #expect(bobs.changes.map(\.kind) == [.friend, .requests] || Set(bobs.changes.map(\.kind)) == [.friend, .requests])
+        #expect(bobs.changes.first { $0.kind == .friend }?.value == .friend(try #require(try await friends.friend(ada, of: bob))))
+        #expect(bobs.changes.first { $0.kind == .requests }?.value == .requests(try await friends.requests(of: bob)))
+        #expect(!bobs.more)
+        let cys = try await sync.changes(for: cy, after: nil, limit: 100)
+        #expect(cys.changes == [SyncChange(kind: .requests, id: cy.rawValue, value: .requests(try await friends.requests(of: cy)))])
+
+        // Nothing new: nothing, and the cursor stays.
+        let quiet = try await sync.changes(for: bob, after: bobs.cursor, limit: 100)
+        #expect(quiet.changes.isEmpty && quiet.cursor == bobs.cursor && !quiet.more)
+
+        // An expense, then its edit: one change, the expense as it is now.
+        let dinner = try await expenses.add(try draft(eur(3000), paidBy: [(ada, 3000)], among: [ada, bob]), by: ada)
+        var edited = try draft(eur(3600), paidBy: [(ada, 3600)], among: [ada, bob])
+        edited.description = "Team dinner"
+        let changed = try await expenses.edit(dinner.id, to: edited, from: dinner.version, by: ada)
+        bobs = try await sync.changes(for: bob, after: bobs.cursor, limit: 100)
+        #expect(bobs.changes == [SyncChange(kind: .expense, id: dinner.id.rawValue, value: .expense(changed))])
+        #expect(try await sync.changes(for: cy, after: cys.cursor, limit: 100).changes.isEmpty)
+
+        // A payment, and a group.
+        let payment = try await expenses.settle(from: bob, to: ada, amount: eur(1800), day: try Day("2026-11-23"), by: bob)
+        let trip = try await groups.create(GroupDraft(name: "Trip", currency: .eur, members: [bob]), by: ada)
+        bobs = try await sync.changes(for: bob, after: bobs.cursor, limit: 100)
+        #expect(bobs.changes.contains(SyncChange(kind: .payment, id: payment.id.rawValue, value: .payment(payment))))
+        #expect(bobs.changes.contains(SyncChange(kind: .group, id: trip.id.rawValue, value: .group(try #require(try await groups.group(trip.id, for: bob))))))
+
+        // Page by page: a cursor that only grows, `more` until the last.
+        var paged: [SyncChange] = []
+        var cursor: SyncCursor? = nil
+        var positions: [LogPosition] = []
+        repeat {
+            let page = try await sync.changes(for: bob, after: cursor, limit: 1)
+            #expect(page.changes.count <= 1)
+            paged += page.changes
+            cursor = page.cursor
+            // A page that read nothing leaves the cursor where it was.
+            if !page.changes.isEmpty { positions.append(try #require(LogPosition(page.cursor.text))) }
+            if !page.more { break }
+        } while positions.count < 50
+        #expect(positions == positions.sorted() && Set(positions).count == positions.count)
+        #expect(Set(paged.map(\.id)).isSuperset(of: [ada.rawValue, bob.rawValue, dinner.id.rawValue, payment.id.rawValue, trip.id.rawValue]))
+
+        // Gone: the expense deleted, the payment taken back, Bob out of the group, the friendship
+        // ended. Each comes as removed, to Bob and to Ada.
+        try await expenses.delete(dinner.id, from: changed.version, by: ada)
+        try await expenses.undoSettlement(payment.id, by: bob)
+        _ = try await groups.removeMember(bob, from: trip.id, by: ada)
+        try await friends.remove(bob, by: ada)
+        bobs = try await sync.changes(for: bob, after: bobs.cursor, limit: 100)
+        #expect(Set(bobs.changes.filter { $0.value == nil }.map { "\($0.kind) \($0.id)" }) == [
+            "expense \(dinner.id.rawValue)", "payment \(payment.id.rawValue)", "group \(trip.id.rawValue)", "friend \(ada.rawValue)",
+        ])
+        let adas = try await sync.changes(for: ada, after: nil, limit: 500)
+        #expect(adas.changes.first { $0.id == bob.rawValue && $0.kind == .friend }?.value == nil)
+        #expect(adas.changes.first { $0.id == trip.id.rawValue }?.value == .group(try #require(try await groups.group(trip.id, for: ada))))
+
+        // Cy saw none of it, and a cursor this server never gave is refused.
+        #expect(try await sync.changes(for: cy, after: cys.cursor, limit: 100).changes.isEmpty)
+        await #expect(throws: SyncError.invalidCursor) { try await sync.changes(for: bob, after: SyncCursor("tomorrow"), limit: 100) }
+    }
+}
+
+@Suite("Pulling changes, on a server's SQLite store")
+struct SyncPullSQLiteTests {
+    @Test("each pull brings what the person sees, whole, and what they no longer see, removed")
+    func pull() async throws {
+        try await SyncPullScenario.run(on: ServerServices.sqlite(.memory, fast: true))
+    }
+}
+
+@Suite("Pulling changes, on PostgreSQL", TestDatabase.required)
+struct SyncPullPostgresTests {
+    @Test("each pull brings what the person sees, whole, and what they no longer see, removed")
+    func pull() async throws {
+        try await TestDatabase.withFresh { url in
+            let server = ServerServices.postgres(url, fast: true)
+            do {
+                try await SyncPullScenario.run(on: server)
+                await server.close()
+            } catch {
+                await server.close()
+                throw error
+            }
+        }
+    }
+
+    @Test("a transaction that commits late is never passed: a pull waits for it, then reads its rows before the later ones")
+    func lateCommit() async throws {
+        try await TestDatabase.withFresh { url in
+            let database = ServerDatabase(url: url, maximumConnections: 4, migrations: PostgresChangeLog.migrations)
+            let log = PostgresChangeLog(database: database)
+            let hold = DispatchSemaphore(value: 0)
+            let (wrote, written) = AsyncStream.makeStream(of: Void.self)
+            // The first transaction writes its row, then stays open until told.
+            let first = Task {
+                try await database.write { db in
+                    try PostgresChangeLog.append([Change(kind: .expense, id: "first", person: "ada")], in: db)
+                    written.yield()
+                    hold.wait()
+                }
+            }
+            for await _ in wrote { break }
+            // A second one, begun after it, commits first.
+            try await log.log([Change(kind: .expense, id: "second", person: "ada")])
+            #expect(try await log.changes(for: "ada", after: .start, limit: 10).isEmpty)
+            hold.signal()
+            try await first.value
+            let rows = try await log.changes(for: "ada", after: .start, limit: 10)
+            #expect(rows.map(\.id) == ["first", "second"])
+            #expect(rows.map(\.position) == rows.map(\.position).sorted())
+            #expect(try await log.changes(for: "ada", after: try #require(rows.last).position, limit: 10).isEmpty)
+            #expect(try await log.changes(for: "bob", after: .start, limit: 10).isEmpty)
+            await database.shutdown()
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import AccountsData
+import Expenses
+import FlowsAPIClient
+import FlowsApp
+import Foundation
+import Friends
+import Primitives
+import Sync
+import SyncRemote
+import Testing
+
+/// A replica's pull over HTTP: what the server answers reads back, through the contract, as the
+/// same values the other services give.
+@Suite(.timeLimit(.minutes(2)))
+struct SyncRemoteTests {
+    @Test("a pull over HTTP reads back whole: the friend, the requests, an expense, a payment, and what was removed")
+    func pullOverHTTP() async throws {
+        try await LiveServer.onEachStore { server in
+            let ada = try await RemoteServicesTests.app(server, name: "Ada")
+            let bob = try await RemoteServicesTests.app(server, name: "Bob")
+            _ = try await ada.container.friends.add(.email("bob@example.com"), by: ada.user.id)
+            _ = try await bob.container.friends.accept(ada.user.id, by: bob.user.id)
+            let bobs = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? bob.tokens.load() }, userAgent: "flows-tests"))
+
+            let first = try await bobs.changes(for: bob.user.id, after: nil, limit: 500)
+            let friend = try #require(try await bob.container.friends.friend(ada.user.id, of: bob.user.id))
+            #expect(first.changes.contains(SyncChange(kind: .friend, id: ada.user.id.rawValue, value: .friend(friend))))
+            #expect(first.changes.contains(SyncChange(kind: .requests, id: bob.user.id.rawValue, value: .requests(try await bob.container.friends.requests(of: bob.user.id)))))
+
+            let dinner = try await ada.container.expenses.add(
+                ExpenseDraft(
+                    description: "Dinner", amount: Money(minorUnits: 3000, currency: .eur), day: try Day("2026-11-22"), category: .food,
+                    payers: [Payer(user: ada.user.id, amount: Money(minorUnits: 3000, currency: .eur))], participants: [ada.user.id, bob.user.id],
+                    rule: .equal
+                ),
+                by: ada.user.id
+            )
+            let payment = try await bob.container.expenses.settle(
+                from: bob.user.id, to: ada.user.id, amount: Money(minorUnits: 1500, currency: .eur), day: try Day("2026-11-23"), by: bob.user.id
+            )
+            let next = try await bobs.changes(for: bob.user.id, after: first.cursor, limit: 500)
+            #expect(next.changes.contains(SyncChange(kind: .expense, id: dinner.id.rawValue, value: .expense(try #require(try await bob.container.expenses.expense(dinner.id, for: bob.user.id))))))
+            #expect(next.changes.contains(SyncChange(kind: .payment, id: payment.id.rawValue, value: .payment(payment))))
+            #expect(try await bob.container.expenses.settlement(payment.id, for: bob.user.id) == payment)
+
+            try await bob.container.expenses.undoSettlement(payment.id, by: bob.user.id)
+            let last = try await bobs.changes(for: bob.user.id, after: next.cursor, limit: 500)
+            #expect(last.changes == [SyncChange(kind: .payment, id: payment.id.rawValue, value: nil)])
+            #expect(try await bob.container.expenses.settlement(payment.id, for: bob.user.id) == nil)
+            await #expect(throws: SyncError.invalidCursor) {
+                try await bobs.changes(for: bob.user.id, after: SyncCursor("not-a-cursor"), limit: 10)
+            }
+        }
+    }
+}
