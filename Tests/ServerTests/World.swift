@@ -247,6 +247,10 @@ let contractCalls: [Call] = {
         Call(id: "watchPreferences", method: "GET", template: "/preferences/changes"),
         // Sync
         Call(id: "pullChanges", method: "GET", template: "/sync/changes", query: "limit=100"),
+        Call(
+            id: "pushChanges", method: "POST", template: "/sync/push",
+            body: #"{"operations":[{"key":"k-$unique","operation":"addContact","body":{"name":"Kim $unique"}}]}"#
+        ),
         // Health
         Call(id: "checkHealth", method: "GET", template: "/health"),
         Call(id: "checkReadiness", method: "GET", template: "/ready"),

@@ -17,6 +17,8 @@ let package = Package(
         .package(path: "../ExpensesRemote"),
         .package(path: "../FriendsRemote"),
         .package(path: "../GroupsRemote"),
+        // A pushed operation's body, any JSON, as the contract's generated types hold it.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
     ],
     targets: [
         .target(
@@ -31,6 +33,7 @@ let package = Package(
                 .product(name: "ExpensesRemote", package: "ExpensesRemote"),
                 .product(name: "FriendsRemote", package: "FriendsRemote"),
                 .product(name: "GroupsRemote", package: "GroupsRemote"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
     ]

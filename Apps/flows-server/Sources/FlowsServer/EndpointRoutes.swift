@@ -10,6 +10,8 @@ import Primitives
 struct EndpointRoutes {
     let transport: RecordingTransport
     let middlewares: [any ServerMiddleware]
+    /// Where each operation is recorded for the pushes that apply it.
+    let pushed: PushedOperations
 
     /// Serves `endpoint` for a signed-in user (``SessionMiddleware`` checked the session); the
     /// area's errors `work` throws are refused by its table.
@@ -69,6 +71,7 @@ struct EndpointRoutes {
             { request, body, metadata in try await middleware.intercept(request, body: body, metadata: metadata, operationID: id, next: next) }
         }
         try transport.register(chain, method: method, path: path)
+        pushed.add(id, method: method, path: path, chain: chain)
     }
 
     /// The request's parts, read as `endpoint` takes them: a body that is not JSON is `415`.

@@ -164,7 +164,7 @@ public enum FlowsServer {
             ),
             BalancesCacheMiddleware(answers: balances),
         ]
-        let endpoints = EndpointRoutes(transport: transport, middlewares: middlewares)
+        let endpoints = EndpointRoutes(transport: transport, middlewares: middlewares, pushed: services.pushed)
         try endpoints.accounts(services, limits: limits)
         try endpoints.friends(services.friends, limits: limits)
         try endpoints.groups(services.groups)

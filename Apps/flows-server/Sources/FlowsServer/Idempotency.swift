@@ -36,7 +36,8 @@ struct IdempotencyMiddleware: ServerMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard Self.operations.contains(operationID), let name = Self.header, let key = request.headerFields[name],
+        // Every operation of a push is kept under its key: a push sent again applies nothing twice.
+        guard Self.operations.contains(operationID) || RequestScope.pushed, let name = Self.header, let key = request.headerFields[name],
             let user = RequestScope.session?.user.id
         else {
             return try await next(request, body, metadata)

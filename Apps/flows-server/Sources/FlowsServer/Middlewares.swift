@@ -280,6 +280,8 @@ struct SessionMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard !Self.open.contains(operationID) else { return try await next(request, body, metadata) }
+        // An operation of a push runs within the push's session, checked already.
+        if RequestScope.pushed, RequestScope.session != nil { return try await next(request, body, metadata) }
         guard let token = Self.bearerToken(request.headerFields[.authorization]) else {
             throw APIProblem.unauthenticated("Sign in first: this needs a session token (Authorization: Bearer).", tokenSent: false)
         }

@@ -11,6 +11,9 @@ enum RequestScope {
     @TaskLocal static var session: RequestSession?
     /// What the request log line says about the request, filled in as it is served.
     @TaskLocal static var record: RequestRecord?
+    /// Whether the request is an operation of a push (``PushedOperations``), applied within the
+    /// push's own checked session and kept under its key whatever it is.
+    @TaskLocal static var pushed = false
 }
 
 /// A request's checked session: whose it is, and the accounts service holding its token (the

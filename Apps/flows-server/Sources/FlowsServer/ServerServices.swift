@@ -40,8 +40,11 @@ public struct ServerServices: Sendable {
     public let expenses: any ExpensesService
     public let groups: any GroupsService
     public let preferences: any PreferencesService
-    /// What changed for each user since their last pull, from the stores' change log.
+    /// What changed for each user since their last pull, from the stores' change log, and the
+    /// pushes of their replicas.
     public let sync: any SyncService
+    /// The operations a push applies, recorded as the server's routes are registered.
+    let pushed = PushedOperations()
     /// The recount of the whole ledger: the operator's, never a user's (no endpoint serves it).
     public let verifier: any LedgerVerifier
     /// A fresh accounts service keeping its session in `tokens` (which holds the request's
@@ -81,7 +84,9 @@ public struct ServerServices: Sendable {
         expenses = services.expenses
         groups = services.groups
         preferences = services.preferences
-        sync = LiveSyncService(log: changeLog, expenses: services.expenses, friends: services.friends, groups: services.groups)
+        sync = LiveSyncService(
+            log: changeLog, expenses: services.expenses, friends: services.friends, groups: services.groups, operations: pushed
+        )
         verifier = services.verifier
         self.sessions = sessions
         let readiness = ReadinessProbe(probe: probe)

@@ -10,6 +10,11 @@ public protocol SyncService: Sendable {
     /// ``SyncPage/largestPage``): each entity whole as `user` sees it now, or removed when they
     /// no longer see it. Without a cursor: everything `user` sees, then what changes after.
     func changes(for user: UserID, after cursor: SyncCursor?, limit: Int) async throws(SyncError) -> SyncPage
+    /// Applies `operations` (at most ``SyncOperation/largestPush``) in order as `user`, each
+    /// through its own route, in its own transaction and under its own key, and answers each
+    /// one's outcome: one refused or in conflict does not stop those after it. The answer stops
+    /// at the first operation that was not answered; it and the rest wait.
+    func push(_ operations: [SyncOperation], by user: UserID) async throws(SyncError) -> [SyncOutcome]
 }
 
 /// Where a pull stopped: opaque to a client, which sends it back for the changes after it.
@@ -93,6 +98,8 @@ public enum SyncValue: Equatable, Sendable {
 public enum SyncError: Error, Equatable, Sendable {
     /// The cursor is not one this server wrote.
     case invalidCursor
+    /// More operations than one push takes.
+    case tooManyOperations(limit: Int)
     case storeUnavailable(String)
     case signedOut
     case serverUnreachable(String)
@@ -100,6 +107,7 @@ public enum SyncError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .invalidCursor: "That cursor is not one this server gave; pull again without one."
+        case .tooManyOperations(let limit): "A push takes at most \(limit) operations; send the rest in the next."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         case .signedOut: ServerMessages.signedOut
         case .serverUnreachable(let reason): ServerMessages.unreachable(reason)

@@ -17,12 +17,28 @@ public struct LiveSyncService: SyncService {
     private let expenses: any ExpensesService
     private let friends: any FriendsService
     private let groups: any GroupsService
+    private let operations: any OperationApplier
 
-    public init(log: any ChangeLogStore, expenses: any ExpensesService, friends: any FriendsService, groups: any GroupsService) {
+    /// - Parameter operations: applies a pushed operation through its own route (the server's).
+    public init(
+        log: any ChangeLogStore, expenses: any ExpensesService, friends: any FriendsService, groups: any GroupsService,
+        operations: any OperationApplier
+    ) {
         self.log = log
         self.expenses = expenses
         self.friends = friends
         self.groups = groups
+        self.operations = operations
+    }
+
+    public func push(_ pushed: [SyncOperation], by user: UserID) async throws(SyncError) -> [SyncOutcome] {
+        guard pushed.count <= SyncOperation.largestPush else { throw .tooManyOperations(limit: SyncOperation.largestPush) }
+        var outcomes: [SyncOutcome] = []
+        for operation in pushed {
+            guard let outcome = await operations.apply(operation, by: user) else { break }
+            outcomes.append(outcome)
+        }
+        return outcomes
     }
 
     public func changes(for user: UserID, after cursor: SyncCursor?, limit: Int) async throws(SyncError) -> SyncPage {

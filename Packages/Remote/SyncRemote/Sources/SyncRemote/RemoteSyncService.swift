@@ -14,4 +14,9 @@ public struct RemoteSyncService: SyncService {
     public func changes(for user: UserID, after cursor: SyncCursor?, limit: Int) async throws(SyncError) -> SyncPage {
         try await connection.send(SyncAPI.pullChanges, PullRequest(after: cursor, limit: min(max(limit, 1), SyncPage.largestPage)))
     }
+
+    public func push(_ operations: [SyncOperation], by user: UserID) async throws(SyncError) -> [SyncOutcome] {
+        guard !operations.isEmpty else { return [] }
+        return try await connection.send(SyncAPI.pushChanges, operations)
+    }
 }

@@ -1,8 +1,10 @@
 import ExpensesRemote
 import FlowsAPI
 import FlowsWire
+import Foundation
 import FriendsRemote
 import GroupsRemote
+import OpenAPIRuntime
 import Primitives
 import PrimitivesRemote
 import Sync
@@ -15,12 +17,17 @@ public enum SyncAPI {
     public static let pullChanges = Call<PullRequest, SyncPage>(
         "pullChanges", .get, "/sync/changes", request: .query(Wire.pull), response: .json(Wire.syncPage), problems: problems
     )
+    public static let pushChanges = Call<[SyncOperation], [SyncOutcome]>(
+        "pushChanges", .post, "/sync/push", request: .body(Wire.push), response: .json(Wire.outcomes), problems: problems
+    )
 
     /// Sync's errors as the contract's refusals, and back.
     public static let problems = ProblemTable<SyncError>(
         problem: { error in
             switch error {
             case .invalidCursor: APIProblem(.badRequest, .invalidCursor, error.message, details: .init(field: "after"))
+            case .tooManyOperations(let limit):
+                APIProblem(.badRequest, .tooManyOperations, error.message, details: .init(field: "/operations", limit: Int64(limit)))
             case .storeUnavailable(let reason), .serverUnreachable(let reason): .storeUnavailable(reason)
             case .signedOut: .unauthenticated(error.message, tokenSent: true)
             }
@@ -28,10 +35,12 @@ public enum SyncAPI {
         failure: { failure in
             switch failure.code {
             case .invalidCursor?: return .invalidCursor
+            case .tooManyOperations?: if let limit = failure.details?.limit.flatMap(Int.init(exactly:)) { return .tooManyOperations(limit: limit) }
             case .storeUnavailable?: return .storeUnavailable(failure.message)
             case _ where failure.isSignedOut: return .signedOut
-            default: return .serverUnreachable(failure.description)
+            default: break
             }
+            return .serverUnreachable(failure.description)
         }
     )
 }
@@ -110,6 +119,67 @@ extension Wire {
                 case .group(let group)?: wire.group = Wire.group.write(group)
                 }
                 return wire
+            }
+        )
+    }
+}
+
+extension Wire {
+    static var push: WireValue<[SyncOperation], Components.Schemas.PushRequest> {
+        WireValue(
+            read: { wire, _ throws(APIProblem) in
+                var operations: [SyncOperation] = []
+                for (index, operation) in wire.operations.enumerated() {
+                    let body = try operation.body.map { value throws(APIProblem) in
+                        do { return Array(try WireJSON.encode(value)) } catch {
+                            throw .invalidRequest("The body of operation \(index) is not JSON.", field: "/operations/\(index)/body")
+                        }
+                    }
+                    operations.append(
+                        SyncOperation(
+                            key: operation.key, operation: operation.operation, path: operation.path?.additionalProperties ?? [:],
+                            query: operation.query?.additionalProperties ?? [:], body: body, version: operation.version.flatMap(Int.init(exactly:))
+                        )
+                    )
+                }
+                return operations
+            },
+            write: { operations in
+                .init(operations: operations.map { operation in
+                    .init(
+                        key: operation.key, operation: operation.operation,
+                        path: operation.path.isEmpty ? nil : .init(additionalProperties: operation.path),
+                        query: operation.query.isEmpty ? nil : .init(additionalProperties: operation.query),
+                        body: operation.body.flatMap { try? WireJSON.decoder.decode(OpenAPIValueContainer.self, from: Data($0)) },
+                        version: operation.version.map(Int64.init)
+                    )
+                })
+            }
+        )
+    }
+
+    static var outcomes: WireValue<[SyncOutcome], Components.Schemas.PushAnswer> {
+        WireValue(
+            read: { wire, _ in
+                wire.outcomes.map { outcome in
+                    let answer: [UInt8]? =
+                        if let problem = outcome.problem { (try? WireJSON.encode(problem)).map(Array.init) }
+                        else { outcome.answer.flatMap { try? WireJSON.encode($0) }.map(Array.init) }
+                    return SyncOutcome(
+                        key: outcome.key, kind: SyncOutcome.Kind(rawValue: outcome.outcome.rawValue) ?? .refused, status: Int(outcome.status), answer: answer
+                    )
+                }
+            },
+            write: { outcomes in
+                .init(outcomes: outcomes.map { outcome in
+                    let bytes = outcome.answer.map { Data($0) }
+                    let applied = outcome.kind == .applied
+                    return .init(
+                        key: outcome.key, outcome: .init(rawValue: outcome.kind.rawValue) ?? .refused, status: Int32(clamping: outcome.status),
+                        answer: applied ? bytes.flatMap { try? WireJSON.decoder.decode(OpenAPIValueContainer.self, from: $0) } : nil,
+                        problem: applied ? nil : bytes.flatMap { try? WireJSON.decoder.decode(Components.Schemas.Problem.self, from: $0) }
+                    )
+                })
             }
         )
     }

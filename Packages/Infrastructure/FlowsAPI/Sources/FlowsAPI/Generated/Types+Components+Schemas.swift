@@ -327,6 +327,7 @@ extension Components {
             case lastMember = "last-member"
             case tooManyMembers = "too-many-members"
             case invalidCursor = "invalid-cursor"
+            case tooManyOperations = "too-many-operations"
         }
         /// Why a request did not happen. `error` is for programs, `message` for people (the
         /// domain's own sentence). `details` carries the values a domain error names, for a client
@@ -4262,6 +4263,233 @@ extension Components {
                 case friend
                 case requests
                 case group
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PushRequest`.
+        public struct PushRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushRequest/operations`.
+            public var operations: [Components.Schemas.SyncOperation]
+            /// Creates a new `PushRequest`.
+            ///
+            /// - Parameters:
+            ///   - operations:
+            public init(operations: [Components.Schemas.SyncOperation]) {
+                self.operations = operations
+            }
+            public enum CodingKeys: String, CodingKey {
+                case operations
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.operations = try container.decode(
+                    [Components.Schemas.SyncOperation].self,
+                    forKey: .operations
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "operations"
+                ])
+            }
+        }
+        /// A write made on a replica, as the contract operation it stands for.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SyncOperation`.
+        public struct SyncOperation: Codable, Hashable, Sendable {
+            /// Made on the client (a UUID will do); the operation's Idempotency-Key.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncOperation/key`.
+            public var key: Swift.String
+            /// The contract's operationId.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncOperation/operation`.
+            public var operation: Swift.String
+            /// The path parameters, by name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncOperation/path`.
+            public struct PathPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.String]
+                /// Creates a new `PathPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.String] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// The path parameters, by name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncOperation/path`.
+            public var path: Components.Schemas.SyncOperation.PathPayload?
+            /// The query parameters, by name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncOperation/query`.
+            public struct QueryPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.String]
+                /// Creates a new `QueryPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.String] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// The query parameters, by name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncOperation/query`.
+            public var query: Components.Schemas.SyncOperation.QueryPayload?
+            /// The operation's JSON body, as its own route takes it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncOperation/body`.
+            public var body: OpenAPIRuntime.OpenAPIValueContainer?
+            /// The version the change was made from, sent as If-Match.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncOperation/version`.
+            public var version: Swift.Int64?
+            /// Creates a new `SyncOperation`.
+            ///
+            /// - Parameters:
+            ///   - key: Made on the client (a UUID will do); the operation's Idempotency-Key.
+            ///   - operation: The contract's operationId.
+            ///   - path: The path parameters, by name.
+            ///   - query: The query parameters, by name.
+            ///   - body: The operation's JSON body, as its own route takes it.
+            ///   - version: The version the change was made from, sent as If-Match.
+            public init(
+                key: Swift.String,
+                operation: Swift.String,
+                path: Components.Schemas.SyncOperation.PathPayload? = nil,
+                query: Components.Schemas.SyncOperation.QueryPayload? = nil,
+                body: OpenAPIRuntime.OpenAPIValueContainer? = nil,
+                version: Swift.Int64? = nil
+            ) {
+                self.key = key
+                self.operation = operation
+                self.path = path
+                self.query = query
+                self.body = body
+                self.version = version
+            }
+            public enum CodingKeys: String, CodingKey {
+                case key
+                case operation
+                case path
+                case query
+                case body
+                case version
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.key = try container.decode(
+                    Swift.String.self,
+                    forKey: .key
+                )
+                self.operation = try container.decode(
+                    Swift.String.self,
+                    forKey: .operation
+                )
+                self.path = try container.decodeIfPresent(
+                    Components.Schemas.SyncOperation.PathPayload.self,
+                    forKey: .path
+                )
+                self.query = try container.decodeIfPresent(
+                    Components.Schemas.SyncOperation.QueryPayload.self,
+                    forKey: .query
+                )
+                self.body = try container.decodeIfPresent(
+                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    forKey: .body
+                )
+                self.version = try container.decodeIfPresent(
+                    Swift.Int64.self,
+                    forKey: .version
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "key",
+                    "operation",
+                    "path",
+                    "query",
+                    "body",
+                    "version"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PushAnswer`.
+        public struct PushAnswer: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushAnswer/outcomes`.
+            public var outcomes: [Components.Schemas.SyncOutcome]
+            /// Creates a new `PushAnswer`.
+            ///
+            /// - Parameters:
+            ///   - outcomes:
+            public init(outcomes: [Components.Schemas.SyncOutcome]) {
+                self.outcomes = outcomes
+            }
+            public enum CodingKeys: String, CodingKey {
+                case outcomes
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SyncOutcome`.
+        public struct SyncOutcome: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncOutcome/key`.
+            public var key: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SyncOutcome/outcome`.
+            @frozen public enum OutcomePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case applied = "applied"
+                case refused = "refused"
+                case conflict = "conflict"
+            }
+            /// - Remark: Generated from `#/components/schemas/SyncOutcome/outcome`.
+            public var outcome: Components.Schemas.SyncOutcome.OutcomePayload
+            /// The status the operation's own route answered.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncOutcome/status`.
+            public var status: Swift.Int32
+            /// When applied, what the operation's own route answered (absent for none).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncOutcome/answer`.
+            public var answer: OpenAPIRuntime.OpenAPIValueContainer?
+            /// - Remark: Generated from `#/components/schemas/SyncOutcome/problem`.
+            public var problem: Components.Schemas.Problem?
+            /// Creates a new `SyncOutcome`.
+            ///
+            /// - Parameters:
+            ///   - key:
+            ///   - outcome:
+            ///   - status: The status the operation's own route answered.
+            ///   - answer: When applied, what the operation's own route answered (absent for none).
+            ///   - problem:
+            public init(
+                key: Swift.String,
+                outcome: Components.Schemas.SyncOutcome.OutcomePayload,
+                status: Swift.Int32,
+                answer: OpenAPIRuntime.OpenAPIValueContainer? = nil,
+                problem: Components.Schemas.Problem? = nil
+            ) {
+                self.key = key
+                self.outcome = outcome
+                self.status = status
+                self.answer = answer
+                self.problem = problem
+            }
+            public enum CodingKeys: String, CodingKey {
+                case key
+                case outcome
+                case status
+                case answer
+                case problem
             }
         }
         /// - Remark: Generated from `#/components/schemas/HealthStatus`.

@@ -798,6 +798,24 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /sync/changes`.
     /// - Remark: Generated from `#/paths//sync/changes/get(pullChanges)`.
     func pullChanges(_ input: Operations.PullChanges.Input) async throws -> Operations.PullChanges.Output
+    /// Apply writes made on a replica, in order, each as its own route would
+    ///
+    /// Each operation is a contract operation as a replica queued it (its `operationId`, path
+    /// and query parameters, body, and the version it was made from), applied in order as the
+    /// signed-in user through the same handler as its own route: in its own transaction, under
+    /// its `key` as its `Idempotency-Key` (so a push sent again applies nothing twice), and with
+    /// `If-Match` from its `version`. Each gets its outcome: `applied` with the route's answer,
+    /// `refused` with its Problem, or `conflict` (`changed-since`) when it was made from a
+    /// version that is no longer current. One refused or in conflict does not stop the ones
+    /// after it; the answer stops at the first that could not be answered (the store failed):
+    /// it and the rest wait for the next push. Reads, signing up, in and out, ending sessions,
+    /// changing the password and pushing itself cannot be pushed (`refused`, `invalid-request`).
+    /// At most 100 operations; more is `400 too-many-operations`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /sync/push`.
+    /// - Remark: Generated from `#/paths//sync/push/post(pushChanges)`.
+    func pushChanges(_ input: Operations.PushChanges.Input) async throws -> Operations.PushChanges.Output
     /// Whether the server process is up (liveness)
     ///
     /// - Remark: HTTP `GET /health`.
@@ -2199,6 +2217,32 @@ extension APIProtocol {
         try await pullChanges(Operations.PullChanges.Input(
             query: query,
             headers: headers
+        ))
+    }
+    /// Apply writes made on a replica, in order, each as its own route would
+    ///
+    /// Each operation is a contract operation as a replica queued it (its `operationId`, path
+    /// and query parameters, body, and the version it was made from), applied in order as the
+    /// signed-in user through the same handler as its own route: in its own transaction, under
+    /// its `key` as its `Idempotency-Key` (so a push sent again applies nothing twice), and with
+    /// `If-Match` from its `version`. Each gets its outcome: `applied` with the route's answer,
+    /// `refused` with its Problem, or `conflict` (`changed-since`) when it was made from a
+    /// version that is no longer current. One refused or in conflict does not stop the ones
+    /// after it; the answer stops at the first that could not be answered (the store failed):
+    /// it and the rest wait for the next push. Reads, signing up, in and out, ending sessions,
+    /// changing the password and pushing itself cannot be pushed (`refused`, `invalid-request`).
+    /// At most 100 operations; more is `400 too-many-operations`.
+    ///
+    ///
+    /// - Remark: HTTP `POST /sync/push`.
+    /// - Remark: Generated from `#/paths//sync/push/post(pushChanges)`.
+    public func pushChanges(
+        headers: Operations.PushChanges.Input.Headers = .init(),
+        body: Operations.PushChanges.Input.Body
+    ) async throws -> Operations.PushChanges.Output {
+        try await pushChanges(Operations.PushChanges.Input(
+            headers: headers,
+            body: body
         ))
     }
     /// Whether the server process is up (liveness)
