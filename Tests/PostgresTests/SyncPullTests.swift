@@ -4,6 +4,7 @@ import DataChanges
 import DataChangesPostgres
 import Dispatch
 import Expenses
+import Foundation
 import FlowsServer
 import Friends
 import Groups
@@ -19,6 +20,7 @@ enum SyncPullScenario {
     /// Ada, Bob and Cy on `server`: friends, an expense, a payment and a group come and go, and
     /// each pull is checked.
     static func run(on server: ServerServices) async throws {
+        let log = server.changeLog
         var people: [User] = []
         for name in ["Ada", "Bob", "Cy"] {
             people.append(
@@ -91,6 +93,15 @@ enum SyncPullScenario {
         // Cy saw none of it, and a cursor this server never gave is refused.
         #expect(try await sync.changes(for: cy, after: cys.cursor, limit: 100).changes.isEmpty)
         await #expect(throws: SyncError.invalidCursor) { try await sync.changes(for: bob, after: SyncCursor("tomorrow"), limit: 100) }
+
+        // Pruned: a cursor from before is expired, and a pull without one has everything still.
+        #expect(try await log.prune(before: Date().timeIntervalSince1970 + 60) > 0)
+        await #expect(throws: SyncError.cursorExpired) { try await sync.changes(for: bob, after: cys.cursor, limit: 100) }
+        let again = try await sync.changes(for: ada, after: nil, limit: 500)
+        #expect(again.changes.first { $0.id == trip.id.rawValue }?.value == .group(try #require(try await groups.group(trip.id, for: ada))))
+        let quietAgain = try await sync.changes(for: ada, after: again.cursor, limit: 500)
+        #expect(quietAgain.changes.isEmpty)
+        #expect(try await log.prune(before: 0) == 0)
     }
 }
 

@@ -40,7 +40,7 @@ struct ProblemTableTests {
 
     @Test("a pull's errors come back as they went")
     func sync() {
-        let errors: [SyncError] = [.invalidCursor, .signedOut]
+        let errors: [SyncError] = [.invalidCursor, .cursorExpired, .tooManyOperations(limit: 100), .signedOut]
         for error in errors { #expect(roundTrip(error, SyncAPI.problems) == error) }
     }
 }

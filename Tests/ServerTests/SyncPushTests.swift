@@ -1,5 +1,4 @@
 import AccountsData
-import DataChanges
 import Expenses
 import FlowsAPIClient
 import FlowsApp
@@ -95,12 +94,6 @@ struct SyncPushTests {
         }
     }
 
-    /// A log that is never read here.
-    private struct NoLog: ChangeLogStore {
-        func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange] { [] }
-        func log(_ changes: [Change]) async throws {}
-    }
-
     /// Answers each operation by its key, and leaves one unanswered.
     private struct Answers: OperationApplier {
         let kinds: [String: SyncOutcome.Kind]
@@ -113,7 +106,7 @@ struct SyncPushTests {
     func unanswered() async throws {
         let server = ServerServices.sqlite(.memory, fast: true)
         let sync = LiveSyncService(
-            log: NoLog(), expenses: server.expenses, friends: server.friends, groups: server.groups,
+            log: server.changeLog, expenses: server.expenses, friends: server.friends, groups: server.groups,
             operations: Answers(kinds: ["a": .applied, "b": .refused, "d": .applied])
         )
         let outcomes = try await sync.push(["a", "b", "c", "d"].map { SyncOperation(key: $0, operation: "addContact") }, by: UserID(rawValue: "u"))

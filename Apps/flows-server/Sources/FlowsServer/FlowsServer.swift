@@ -1,3 +1,4 @@
+import DataChanges
 import Expenses
 import FlowWeb
 import FlowsAPI
@@ -40,6 +41,11 @@ public struct ServerConfiguration: Sendable {
     /// whether or not anyone in them asks: hourly. A client's sign-in makes those due by its
     /// own today.
     public var seriesRound: Duration = .seconds(3_600)
+    /// How long the change log keeps what it logged for replicas' pulls (docs/sync.md): 30 days.
+    /// A replica whose cursor is older pulls everything again.
+    public var changeLogKept: TimeInterval = 30 * 86_400
+    /// How often the change log is pruned of what is older: hourly.
+    public var changeLogRound: Duration = .seconds(3_600)
     /// Whether the app's pages are served at `/` (docs/web.md): off unless asked for.
     public var web = false
     /// The browser sessions' limits, and whether their cookies go over TLS only.
@@ -185,7 +191,8 @@ public enum FlowsServer {
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "flows-server"),
             services: [StoreLifecycle(services: services)]
                 + ((services.expenses as? any DueOccurrencesRound).map { [SeriesRound(round: $0, every: configuration.seriesRound, now: services.now, logger: logger)] } ?? [])
-                + (web.map { [WebSessionSweep(sessions: $0)] } ?? []),
+                + (web.map { [WebSessionSweep(sessions: $0)] } ?? [])
+                + [ChangeLogRound(log: services.changeLog, kept: configuration.changeLogKept, every: configuration.changeLogRound, now: services.now, logger: logger)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
@@ -235,6 +242,29 @@ private struct SeriesRound: Service {
                     if made > 0 { logger.info("repeating expenses made", metadata: ["count": "\(made)"]) }
                 } catch {
                     logger.warning("repeating expenses not made this round", metadata: ["reason": "\(error.message)"])
+                }
+                try? await Task.sleep(for: every)
+            }
+        }
+    }
+}
+
+/// Prunes the change log of what it logged longer ago than it keeps, every `every`.
+private struct ChangeLogRound: Service {
+    let log: any ChangeLogStore
+    let kept: TimeInterval
+    let every: Duration
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let pruned = try await log.prune(before: now().timeIntervalSince1970 - kept)
+                    if pruned > 0 { logger.info("change log pruned", metadata: ["rows": "\(pruned)"]) }
+                } catch {
+                    logger.warning("change log not pruned this round", metadata: ["reason": "\(error)"])
                 }
                 try? await Task.sleep(for: every)
             }

@@ -45,6 +45,8 @@ public struct ServerServices: Sendable {
     public let sync: any SyncService
     /// The operations a push applies, recorded as the server's routes are registered.
     let pushed = PushedOperations()
+    /// The change log the stores write and pulls read, pruned by the server's round.
+    public let changeLog: any ChangeLogStore
     /// The recount of the whole ledger: the operator's, never a user's (no endpoint serves it).
     public let verifier: any LedgerVerifier
     /// A fresh accounts service keeping its session in `tokens` (which holds the request's
@@ -84,6 +86,7 @@ public struct ServerServices: Sendable {
         expenses = services.expenses
         groups = services.groups
         preferences = services.preferences
+        self.changeLog = changeLog
         sync = LiveSyncService(
             log: changeLog, expenses: services.expenses, friends: services.friends, groups: services.groups, operations: pushed
         )

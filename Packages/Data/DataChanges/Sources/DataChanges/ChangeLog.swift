@@ -51,9 +51,20 @@ public struct LoggedChange: Equatable, Sendable {
 /// pull reads (docs/sync.md).
 public protocol ChangeLogStore: Sendable {
     /// The rows logged for `person` after `position`, oldest first, at most `limit`: only rows
-    /// that no write still running can come before.
+    /// that no write still running can come before. A position before rows that were pruned
+    /// (other than ``LogPosition/start``) is ``ChangeLogError/expired``: what came after it is
+    /// no longer all there.
     func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange]
     /// Logs `changes` in a write of their own: what a person starts to see that was there
     /// already (their first pull).
     func log(_ changes: [Change]) async throws
+    /// Deletes the rows logged before `cutoff` (seconds since 1970, UTC), and answers how many;
+    /// a reader's position among them is ``ChangeLogError/expired`` from then on.
+    func prune(before cutoff: Double) async throws -> Int
+}
+
+/// Why the change log did not answer.
+public enum ChangeLogError: Error, Equatable, Sendable {
+    /// The position is before rows that were pruned.
+    case expired
 }

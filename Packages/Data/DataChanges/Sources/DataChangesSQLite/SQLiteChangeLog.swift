@@ -11,15 +11,22 @@ public enum ChangeLogSchema {
         migrator.registerMigration("changes.v1.change-log") { db in
             try db.execute(sql: """
                 -- AUTOINCREMENT: a number is never used again, even after the newest rows are
-                -- pruned, so positions only grow.
+                -- pruned, so positions only grow. `at`: when it was written (seconds since 1970,
+                -- UTC), for pruning.
                 CREATE TABLE sync_change (
                     seq INTEGER PRIMARY KEY AUTOINCREMENT,
                     person TEXT NOT NULL,
                     kind TEXT NOT NULL,
-                    entity TEXT NOT NULL
+                    entity TEXT NOT NULL,
+                    at REAL NOT NULL
                 ) STRICT;
                 -- Each person's rows are one range of the index, in order.
                 CREATE INDEX sync_change_person ON sync_change(person, seq);
+                -- The newest row pruned: a reader's position before it has missed rows.
+                CREATE TABLE sync_change_pruned (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    seq INTEGER NOT NULL
+                ) STRICT;
                 """)
         }
     }
@@ -59,7 +66,9 @@ public struct SQLiteChangeLog: ChangeLogStore {
     /// logs it once).
     public static func append(_ changes: [Change], in db: Database) throws {
         var seen = Set<Change>()
-        let statement = try db.cachedStatement(sql: "INSERT INTO sync_change (person, kind, entity) VALUES (?, ?, ?)")
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO sync_change (person, kind, entity, at) VALUES (?, ?, ?, (julianday('now') - 2440587.5) * 86400.0)"
+        )
         for change in changes where seen.insert(change).inserted {
             try statement.execute(arguments: [change.person, change.kind.rawValue, change.id])
         }
@@ -67,12 +76,33 @@ public struct SQLiteChangeLog: ChangeLogStore {
 
     public func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange] {
         try database.read { db in
-            try Row.fetchAll(
+            if position != .start, let pruned = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sync_change_pruned")),
+                position.sequence < pruned
+            {
+                throw ChangeLogError.expired
+            }
+            return try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT seq, kind, entity FROM sync_change WHERE person = ? AND seq > ? ORDER BY seq LIMIT ?"),
                 arguments: [person, position.sequence, max(0, limit)]
             ).map { row in
                 LoggedChange(position: LogPosition(transaction: 0, sequence: row["seq"]), kind: Change.Kind(rawValue: row["kind"]), id: row["entity"])
             }
+        }
+    }
+
+    public func prune(before cutoff: Double) async throws -> Int {
+        try database.write { db in
+            // Rows are numbered in the order they were written, so those before the cutoff are
+            // the first ones.
+            guard let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM sync_change WHERE at < ?"), arguments: [cutoff]) else {
+                return 0
+            }
+            try db.cachedStatement(sql: "DELETE FROM sync_change WHERE seq <= ?").execute(arguments: [newest])
+            let pruned = db.changesCount
+            try db.cachedStatement(
+                sql: "INSERT INTO sync_change_pruned (id, seq) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET seq = max(seq, ?1)"
+            ).execute(arguments: [newest])
+            return pruned
         }
     }
 

@@ -98,6 +98,8 @@ public enum SyncValue: Equatable, Sendable {
 public enum SyncError: Error, Equatable, Sendable {
     /// The cursor is not one this server wrote.
     case invalidCursor
+    /// The cursor is older than the changes the server keeps: pull again without one.
+    case cursorExpired
     /// More operations than one push takes.
     case tooManyOperations(limit: Int)
     case storeUnavailable(String)
@@ -107,6 +109,7 @@ public enum SyncError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .invalidCursor: "That cursor is not one this server gave; pull again without one."
+        case .cursorExpired: "That cursor is older than the changes the server keeps; pull again without one."
         case .tooManyOperations(let limit): "A push takes at most \(limit) operations; send the rest in the next."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         case .signedOut: ServerMessages.signedOut

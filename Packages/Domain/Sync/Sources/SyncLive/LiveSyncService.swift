@@ -52,7 +52,9 @@ public struct LiveSyncService: SyncService {
             position = .start
         }
         let rows: [LoggedChange]
-        do { rows = try await log.changes(for: user.rawValue, after: position, limit: limit) } catch {
+        do { rows = try await log.changes(for: user.rawValue, after: position, limit: limit) } catch ChangeLogError.expired {
+            throw .cursorExpired
+        } catch {
             throw .storeUnavailable("\(error)")
         }
         // An entity that changed several times comes once, where it last changed.

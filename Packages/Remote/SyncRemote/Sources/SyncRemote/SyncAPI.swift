@@ -26,6 +26,7 @@ public enum SyncAPI {
         problem: { error in
             switch error {
             case .invalidCursor: APIProblem(.badRequest, .invalidCursor, error.message, details: .init(field: "after"))
+            case .cursorExpired: APIProblem(.gone, .cursorExpired, error.message, details: .init(field: "after"))
             case .tooManyOperations(let limit):
                 APIProblem(.badRequest, .tooManyOperations, error.message, details: .init(field: "/operations", limit: Int64(limit)))
             case .storeUnavailable(let reason), .serverUnreachable(let reason): .storeUnavailable(reason)
@@ -35,6 +36,7 @@ public enum SyncAPI {
         failure: { failure in
             switch failure.code {
             case .invalidCursor?: return .invalidCursor
+            case .cursorExpired?: return .cursorExpired
             case .tooManyOperations?: if let limit = failure.details?.limit.flatMap(Int.init(exactly:)) { return .tooManyOperations(limit: limit) }
             case .storeUnavailable?: return .storeUnavailable(failure.message)
             case _ where failure.isSignedOut: return .signedOut

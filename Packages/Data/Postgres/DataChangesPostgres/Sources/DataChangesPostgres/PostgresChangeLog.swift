@@ -29,11 +29,21 @@ public struct PostgresChangeLog: ChangeLogStore {
                 person TEXT COLLATE "C" NOT NULL,
                 kind TEXT COLLATE "C" NOT NULL,
                 entity TEXT COLLATE "C" NOT NULL,
+                at DOUBLE PRECISION NOT NULL DEFAULT extract(epoch FROM clock_timestamp()),
                 PRIMARY KEY (tx, seq)
             )
             """,
             // Each person's rows are one range of the index, in the order a reader reads them.
             "CREATE INDEX sync_change_person ON sync_change (person, tx, seq)",
+            "CREATE INDEX sync_change_at ON sync_change (at)",
+            // The newest position pruned: a reader's position before it has missed rows.
+            """
+            CREATE TABLE sync_change_pruned (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                tx xid8 NOT NULL,
+                seq BIGINT NOT NULL
+            )
+            """,
         ])
     ]
 
@@ -50,7 +60,14 @@ public struct PostgresChangeLog: ChangeLogStore {
 
     public func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange] {
         try await database.read { db in
-            try db.rows(
+            if position != .start,
+                try db.row(
+                    "SELECT 1 FROM sync_change_pruned WHERE ($1::text::xid8, $2) < (tx, seq)", [String(position.transaction), position.sequence]
+                ) != nil
+            {
+                throw ChangeLogError.expired
+            }
+            return try db.rows(
                 """
                 WITH snapshot AS (SELECT pg_current_snapshot() AS s),
                 elsewhere AS (
@@ -76,6 +93,33 @@ public struct PostgresChangeLog: ChangeLogStore {
                     id: try row.text(3)
                 )
             }
+        }
+    }
+
+    public func prune(before cutoff: Double) async throws -> Int {
+        try await database.write { db in
+            // Rows are deleted by when they were written; the watermark is the newest position
+            // deleted, so any reader at or past it missed nothing.
+            guard let newest = try db.row(
+                """
+                WITH gone AS (DELETE FROM sync_change WHERE at < $1 RETURNING tx, seq)
+                SELECT count(*), (SELECT tx::text FROM gone ORDER BY tx DESC, seq DESC LIMIT 1),
+                       (SELECT seq FROM gone ORDER BY tx DESC, seq DESC LIMIT 1)
+                FROM gone
+                """,
+                [cutoff]
+            ), let transaction = try newest.optionalText(1), let sequence = try newest.optionalInteger(2) else { return 0 }
+            try db.execute(
+                """
+                INSERT INTO sync_change_pruned (id, tx, seq) VALUES (1, $1::text::xid8, $2)
+                ON CONFLICT (id) DO UPDATE SET (tx, seq) = (
+                    SELECT CASE WHEN (EXCLUDED.tx, EXCLUDED.seq) > (sync_change_pruned.tx, sync_change_pruned.seq) THEN EXCLUDED.tx ELSE sync_change_pruned.tx END,
+                           CASE WHEN (EXCLUDED.tx, EXCLUDED.seq) > (sync_change_pruned.tx, sync_change_pruned.seq) THEN EXCLUDED.seq ELSE sync_change_pruned.seq END
+                )
+                """,
+                [transaction, sequence]
+            )
+            return Int(try newest.integer(0))
         }
     }
 

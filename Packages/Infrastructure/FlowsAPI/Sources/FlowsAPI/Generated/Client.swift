@@ -15601,8 +15601,9 @@ public struct Client: APIProtocol {
     /// ended, a group left). Without `after`: everything the user sees, then what changes after
     /// (docs/sync.md). Send the answer's `cursor` back for the changes after it; while `more`
     /// is true, more are waiting already. Cursors only grow; one this server did not give is
-    /// `400 invalid-cursor`. A change whose transaction is still running elsewhere comes in a
-    /// later pull, never skipped.
+    /// `400 invalid-cursor`; one older than the changes the server keeps (30 days) is
+    /// `410 cursor-expired`, and the client pulls again without one. A change whose transaction
+    /// is still running elsewhere comes in a later pull, never skipped.
     ///
     ///
     /// - Remark: HTTP `GET /sync/changes`.
@@ -15717,6 +15718,28 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 410:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.PullChanges.Output.Gone.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .gone(.init(body: body))
                 case 503:
                     let headers: Components.Responses.ServiceUnavailable.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,

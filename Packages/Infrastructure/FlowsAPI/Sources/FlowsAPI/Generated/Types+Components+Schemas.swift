@@ -327,6 +327,7 @@ extension Components {
             case lastMember = "last-member"
             case tooManyMembers = "too-many-members"
             case invalidCursor = "invalid-cursor"
+            case cursorExpired = "cursor-expired"
             case tooManyOperations = "too-many-operations"
         }
         /// Why a request did not happen. `error` is for programs, `message` for people (the

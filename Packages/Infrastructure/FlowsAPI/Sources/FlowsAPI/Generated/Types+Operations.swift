@@ -20809,8 +20809,9 @@ public enum Operations {
     /// ended, a group left). Without `after`: everything the user sees, then what changes after
     /// (docs/sync.md). Send the answer's `cursor` back for the changes after it; while `more`
     /// is true, more are waiting already. Cursors only grow; one this server did not give is
-    /// `400 invalid-cursor`. A change whose transaction is still running elsewhere comes in a
-    /// later pull, never skipped.
+    /// `400 invalid-cursor`; one older than the changes the server keeps (30 days) is
+    /// `410 cursor-expired`, and the client pulls again without one. A change whose transaction
+    /// is still running elsewhere comes in a later pull, never skipped.
     ///
     ///
     /// - Remark: HTTP `GET /sync/changes`.
@@ -20966,6 +20967,57 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Gone: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/sync/changes/GET/responses/410/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/sync/changes/GET/responses/410/content/application\/json`.
+                    case json(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.PullChanges.Output.Gone.Body
+                /// Creates a new `Gone`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.PullChanges.Output.Gone.Body) {
+                    self.body = body
+                }
+            }
+            /// The cursor is older than the changes the server keeps (`cursor-expired`); pull again without one.
+            ///
+            /// - Remark: Generated from `#/paths//sync/changes/get(pullChanges)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Operations.PullChanges.Output.Gone)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            public var gone: Operations.PullChanges.Output.Gone {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
                             response: self
                         )
                     }

@@ -791,8 +791,9 @@ public protocol APIProtocol: Sendable {
     /// ended, a group left). Without `after`: everything the user sees, then what changes after
     /// (docs/sync.md). Send the answer's `cursor` back for the changes after it; while `more`
     /// is true, more are waiting already. Cursors only grow; one this server did not give is
-    /// `400 invalid-cursor`. A change whose transaction is still running elsewhere comes in a
-    /// later pull, never skipped.
+    /// `400 invalid-cursor`; one older than the changes the server keeps (30 days) is
+    /// `410 cursor-expired`, and the client pulls again without one. A change whose transaction
+    /// is still running elsewhere comes in a later pull, never skipped.
     ///
     ///
     /// - Remark: HTTP `GET /sync/changes`.
@@ -2204,8 +2205,9 @@ extension APIProtocol {
     /// ended, a group left). Without `after`: everything the user sees, then what changes after
     /// (docs/sync.md). Send the answer's `cursor` back for the changes after it; while `more`
     /// is true, more are waiting already. Cursors only grow; one this server did not give is
-    /// `400 invalid-cursor`. A change whose transaction is still running elsewhere comes in a
-    /// later pull, never skipped.
+    /// `400 invalid-cursor`; one older than the changes the server keeps (30 days) is
+    /// `410 cursor-expired`, and the client pulls again without one. A change whose transaction
+    /// is still running elsewhere comes in a later pull, never skipped.
     ///
     ///
     /// - Remark: HTTP `GET /sync/changes`.
