@@ -288,6 +288,19 @@ let package = Package(
             ],
             path: "Benchmarks/server-bench"
         ),
+        // A replica's pull at scale: a first sync of a long history, then an incremental one.
+        .executableTarget(
+            name: "sync-bench",
+            dependencies: [
+                "FlowsServer", "BenchmarkSupport",
+                .product(name: "Primitives", package: "Primitives"),
+                .product(name: "AccountsData", package: "AccountsData"),
+                .product(name: "Expenses", package: "Expenses"),
+                .product(name: "Friends", package: "Friends"),
+                .product(name: "Sync", package: "Sync"),
+            ],
+            path: "Benchmarks/sync-bench"
+        ),
         // The ledger on SQLite: adding expenses, reading balances among a million, simplifying.
         .executableTarget(
             name: "ledger-bench",

@@ -58,6 +58,10 @@ public protocol ChangeLogStore: Sendable {
     /// Logs `changes` in a write of their own: what a person starts to see that was there
     /// already (their first pull).
     func log(_ changes: [Change]) async throws
+    /// A position that every write still running, or begun later, logs after: what a reader
+    /// reads from after it has read the stores' own state (a first pull, reading everything
+    /// the person sees, needs no row from before it).
+    func horizon() async throws -> LogPosition
     /// Deletes the rows logged before `cutoff` (seconds since 1970, UTC), and answers how many;
     /// a reader's position among them is ``ChangeLogError/expired`` from then on.
     func prune(before cutoff: Double) async throws -> Int

@@ -106,6 +106,13 @@ public struct SQLiteChangeLog: ChangeLogStore {
         }
     }
 
+    public func horizon() async throws -> LogPosition {
+        // One write at a time: every write to come numbers its rows after the last one.
+        try database.read { db in
+            LogPosition(transaction: 0, sequence: try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(seq), 0) FROM sync_change")) ?? 0)
+        }
+    }
+
     public func log(_ changes: [Change]) async throws {
         guard !changes.isEmpty else { return }
         try database.write { db in try Self.append(changes, in: db) }

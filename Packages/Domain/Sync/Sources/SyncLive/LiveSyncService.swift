@@ -11,7 +11,9 @@ import Sync
 /// removed).
 ///
 /// A first pull (no cursor) logs, for the person, every entity they see now, then reads the log
-/// from its start: one way of reading, whether the entity was there before or changed since.
+/// from a horizon taken before it looked: one way of reading, whether the entity was there
+/// before or changed since, and no row from before the horizon, whose change the entities as
+/// read already hold.
 public struct LiveSyncService: SyncService {
     private let log: any ChangeLogStore
     private let expenses: any ExpensesService
@@ -48,8 +50,9 @@ public struct LiveSyncService: SyncService {
             guard let given = LogPosition(cursor.text) else { throw .invalidCursor }
             position = given
         } else {
+            // Every write that might be missing from what is read now logs after the horizon.
+            do { position = try await log.horizon() } catch { throw .storeUnavailable("\(error)") }
             try await logEverything(seenBy: user)
-            position = .start
         }
         let rows: [LoggedChange]
         do { rows = try await log.changes(for: user.rawValue, after: position, limit: limit) } catch ChangeLogError.expired {

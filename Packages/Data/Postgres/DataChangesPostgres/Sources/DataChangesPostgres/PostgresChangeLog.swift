@@ -11,7 +11,8 @@ import PostgresStore
 /// database (the oldest of its snapshot's running transactions, `pg_snapshot_xip`): those can
 /// no longer change, and nothing can commit before them. A transaction known to run on another
 /// database of the same cluster (`pg_stat_activity`) does not hold the reader back; one that
-/// cannot be placed does, which delays a pull and never skips a row.
+/// cannot be placed does, which delays a pull and never skips a row (and the read is tried
+/// again in a new snapshot, as such a transaction has most often just ended).
 public struct PostgresChangeLog: ChangeLogStore {
     private let database: ServerDatabase
 
@@ -59,41 +60,34 @@ public struct PostgresChangeLog: ChangeLogStore {
     }
 
     public func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange] {
-        try await database.read { db in
-            if position != .start,
-                try db.row(
-                    "SELECT 1 FROM sync_change_pruned WHERE ($1::text::xid8, $2) < (tx, seq)", [String(position.transaction), position.sequence]
-                ) != nil
-            {
-                throw ChangeLogError.expired
+        try await Self.placed { () async throws -> (horizon: Horizon, rows: [LoggedChange]) in
+            try await database.read { db in
+                // The horizon first: the rows are read in the same snapshot, after it.
+                let horizon = try Self.horizon(in: db)
+                if position != .start,
+                    try db.row(
+                        "SELECT 1 FROM sync_change_pruned WHERE ($1::text::xid8, $2) < (tx, seq)", [String(position.transaction), position.sequence]
+                    ) != nil
+                {
+                    throw ChangeLogError.expired
+                }
+                let rows = try db.rows(
+                    """
+                    SELECT tx::text, seq, kind, entity FROM sync_change
+                    WHERE person = $1 AND (tx, seq) > ($2::text::xid8, $3) AND tx < $4::text::xid8
+                    ORDER BY tx, seq LIMIT $5
+                    """,
+                    [person, String(position.transaction), position.sequence, String(horizon.transaction), Int64(max(0, limit))]
+                ).map { row in
+                    guard let transaction = Int64(try row.text(0)) else { throw ServerDatabaseError.damaged("a change log row has a transaction past 64 bits") }
+                    return LoggedChange(
+                        position: LogPosition(transaction: transaction, sequence: try row.integer(1)), kind: Change.Kind(rawValue: try row.text(2)),
+                        id: try row.text(3)
+                    )
+                }
+                return (horizon, rows)
             }
-            return try db.rows(
-                """
-                WITH snapshot AS (SELECT pg_current_snapshot() AS s),
-                elsewhere AS (
-                    SELECT backend_xid::text::bigint AS xid FROM pg_stat_activity
-                    WHERE datname IS DISTINCT FROM current_database() AND backend_xid IS NOT NULL
-                ),
-                horizon AS (
-                    SELECT coalesce(
-                        (SELECT min(x) FROM snapshot, pg_snapshot_xip(snapshot.s) AS x
-                         WHERE (x::text::bigint % 4294967296) NOT IN (SELECT xid FROM elsewhere)),
-                        (SELECT pg_snapshot_xmax(s) FROM snapshot)
-                    ) AS h
-                )
-                SELECT tx::text, seq, kind, entity FROM sync_change, horizon
-                WHERE person = $1 AND (tx, seq) > ($2::text::xid8, $3) AND tx < horizon.h
-                ORDER BY tx, seq LIMIT $4
-                """,
-                [person, String(position.transaction), position.sequence, Int64(max(0, limit))]
-            ).map { row in
-                guard let transaction = Int64(try row.text(0)) else { throw ServerDatabaseError.damaged("a change log row has a transaction past 64 bits") }
-                return LoggedChange(
-                    position: LogPosition(transaction: transaction, sequence: try row.integer(1)), kind: Change.Kind(rawValue: try row.text(2)),
-                    id: try row.text(3)
-                )
-            }
-        }
+        }.rows
     }
 
     public func prune(before cutoff: Double) async throws -> Int {
@@ -121,6 +115,62 @@ public struct PostgresChangeLog: ChangeLogStore {
             )
             return Int(try newest.integer(0))
         }
+    }
+
+    /// The oldest transaction still running on this database as of a snapshot (its `xmax` when
+    /// none is), and whether it is known to run here still.
+    private struct Horizon: Sendable {
+        let transaction: Int64
+        /// False when the horizon is a transaction the snapshot saw running that the server's
+        /// activity no longer lists (it ended between the two): a read then tries again, in a
+        /// snapshot that no longer holds it.
+        let placed: Bool
+    }
+
+    /// The horizon as of `db`'s snapshot. A transaction the snapshot saw running that the
+    /// server's activity places on another database does not count: its rows are not this
+    /// database's. One it cannot place at all counts, so a read waits for it rather than skip
+    /// what it may write; ``placed(_:)`` reads again instead.
+    private static func horizon(in db: ServerTransaction) throws -> Horizon {
+        let row = try db.row(
+            """
+            WITH snapshot AS (SELECT pg_current_snapshot() AS s),
+            activity AS (
+                SELECT datname IS NOT DISTINCT FROM current_database() AS here, backend_xid::text::bigint AS xid
+                FROM pg_stat_activity WHERE backend_xid IS NOT NULL
+            ),
+            horizon AS (
+                SELECT coalesce(
+                    (SELECT min(x) FROM snapshot, pg_snapshot_xip(snapshot.s) AS x
+                     WHERE (x::text::bigint % 4294967296) NOT IN (SELECT xid FROM activity WHERE NOT here)),
+                    (SELECT pg_snapshot_xmax(s) FROM snapshot)
+                ) AS h
+            )
+            SELECT h::text,
+                   h = (SELECT pg_snapshot_xmax(s) FROM snapshot) OR (h::text::bigint % 4294967296) IN (SELECT xid FROM activity WHERE here)
+            FROM horizon
+            """
+        )
+        guard let row, let transaction = Int64(try row.text(0)) else { throw ServerDatabaseError.damaged("the horizon is past 64 bits") }
+        return Horizon(transaction: transaction, placed: try row.boolean(1))
+    }
+
+    /// `read`'s answer once its horizon is placed, reading again (at most twice) while it is
+    /// not: a transaction that ended between a snapshot and the look at the server's activity
+    /// would otherwise hold the read back for nothing.
+    private static func placed<T>(_ read: () async throws -> (horizon: Horizon, rows: T)) async throws -> (horizon: Horizon, rows: T) {
+        var answer = try await read()
+        for _ in 0..<2 where !answer.horizon.placed { answer = try await read() }
+        return answer
+    }
+
+    public func horizon() async throws -> LogPosition {
+        // Every transaction older than the horizon has ended, and what it wrote is there to
+        // read; the rows of any other come after (horizon, 0).
+        let horizon = try await Self.placed { () async throws -> (horizon: Horizon, rows: Void) in
+            (try await database.read { db in try Self.horizon(in: db) }, ())
+        }.horizon
+        return LogPosition(transaction: horizon.transaction, sequence: 0)
     }
 
     public func log(_ changes: [Change]) async throws {
