@@ -8,6 +8,7 @@ import Foundation
 import FlowsServer
 import Friends
 import Groups
+import Preferences
 import PostgresStore
 import Primitives
 import Sync
@@ -33,16 +34,29 @@ enum SyncPullScenario {
 
         // A first pull: everything Bob sees now, each whole.
         var bobs = try await sync.changes(for: bob, after: nil, limit: 100)
-        #expect(bobs.changes.map(\.kind) == [.friend, .requests] || Set(bobs.changes.map(\.kind)) == [.friend, .requests])
+        #expect(Set(bobs.changes.map(\.kind)) == [.account, .preferences, .friend, .requests] && bobs.changes.count == 4)
+        #expect(bobs.changes.first { $0.kind == .account }?.value == .account(people[1]))
+        #expect(bobs.changes.first { $0.kind == .preferences }?.value == .preferences(try await server.preferences.preferences(of: bob)))
         #expect(bobs.changes.first { $0.kind == .friend }?.value == .friend(try #require(try await friends.friend(ada, of: bob))))
         #expect(bobs.changes.first { $0.kind == .requests }?.value == .requests(try await friends.requests(of: bob)))
         #expect(!bobs.more)
         let cys = try await sync.changes(for: cy, after: nil, limit: 100)
-        #expect(cys.changes == [SyncChange(kind: .requests, id: cy.rawValue, value: .requests(try await friends.requests(of: cy)))])
+        #expect(cys.changes.first { $0.kind == .requests } == SyncChange(kind: .requests, id: cy.rawValue, value: .requests(try await friends.requests(of: cy))))
+        #expect(cys.changes.map(\.id).allSatisfy { $0 == cy.rawValue })
 
         // Nothing new: nothing, and the cursor stays.
         let quiet = try await sync.changes(for: bob, after: bobs.cursor, limit: 100)
         #expect(quiet.changes.isEmpty && quiet.cursor == bobs.cursor && !quiet.more)
+
+        // Bob's own account and preferences, changed: his pull says so, and no one else's.
+        let renamed = try await server.accounts.changeDisplayName(to: "Robert", of: bob)
+        try await server.preferences.update(Preferences(theme: .light, defaultCurrency: .jpy), of: bob)
+        bobs = try await sync.changes(for: bob, after: bobs.cursor, limit: 100)
+        #expect(bobs.changes == [
+            SyncChange(kind: .account, id: bob.rawValue, value: .account(renamed)),
+            SyncChange(kind: .preferences, id: bob.rawValue, value: .preferences(Preferences(theme: .light, defaultCurrency: .jpy))),
+        ])
+        #expect(try await sync.changes(for: cy, after: cys.cursor, limit: 100).changes.isEmpty)
 
         // An expense, then its edit: one change, the expense as it is now.
         let dinner = try await expenses.add(try draft(eur(3000), paidBy: [(ada, 3000)], among: [ada, bob]), by: ada)

@@ -12,19 +12,22 @@ let package = Package(
         .library(name: "AccountsDataSQLite", targets: ["AccountsDataSQLite"]),
     ],
     dependencies: [
+        .package(path: "../DataChanges"),
         .package(path: "../../Infrastructure/LocalStore"),
         .package(path: "../../Domain/Primitives"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: - Abstract
-        .target(name: "AccountsData"),
+        .target(name: "AccountsData", dependencies: [.product(name: "DataChanges", package: "DataChanges")]),
 
         // MARK: - Implementations
         .target(
             name: "AccountsDataSQLite",
             dependencies: [
                 "AccountsData",
+                .product(name: "DataChanges", package: "DataChanges"),
+                .product(name: "DataChangesSQLite", package: "DataChanges"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -11,18 +11,21 @@ let package = Package(
         .library(name: "PreferencesDataSQLite", targets: ["PreferencesDataSQLite"]),
     ],
     dependencies: [
+        .package(path: "../DataChanges"),
         .package(path: "../../Infrastructure/LocalStore"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: - Abstract
-        .target(name: "PreferencesData"),
+        .target(name: "PreferencesData", dependencies: [.product(name: "DataChanges", package: "DataChanges")]),
 
         // MARK: - Implementations
         .target(
             name: "PreferencesDataSQLite",
             dependencies: [
                 "PreferencesData",
+                .product(name: "DataChanges", package: "DataChanges"),
+                .product(name: "DataChangesSQLite", package: "DataChanges"),
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -13,6 +13,8 @@ let package = Package(
     ],
     dependencies: [
         .package(path: "../Primitives"),
+        .package(path: "../Accounts"),
+        .package(path: "../Preferences"),
         .package(path: "../Expenses"),
         .package(path: "../Friends"),
         .package(path: "../Groups"),
@@ -24,6 +26,8 @@ let package = Package(
             name: "Sync",
             dependencies: [
                 .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Accounts", package: "Accounts"),
+                .product(name: "Preferences", package: "Preferences"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
                 .product(name: "Groups", package: "Groups"),
@@ -36,6 +40,8 @@ let package = Package(
             dependencies: [
                 "Sync",
                 .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Accounts", package: "Accounts"),
+                .product(name: "Preferences", package: "Preferences"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Friends", package: "Friends"),
                 .product(name: "Groups", package: "Groups"),

@@ -17,6 +17,8 @@ let package = Package(
         .package(path: "../ExpensesRemote"),
         .package(path: "../FriendsRemote"),
         .package(path: "../GroupsRemote"),
+        .package(path: "../AccountsRemote"),
+        .package(path: "../PreferencesRemote"),
         // A pushed operation's body, any JSON, as the contract's generated types hold it.
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
     ],
@@ -33,6 +35,8 @@ let package = Package(
                 .product(name: "ExpensesRemote", package: "ExpensesRemote"),
                 .product(name: "FriendsRemote", package: "FriendsRemote"),
                 .product(name: "GroupsRemote", package: "GroupsRemote"),
+                .product(name: "AccountsRemote", package: "AccountsRemote"),
+                .product(name: "PreferencesRemote", package: "PreferencesRemote"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),

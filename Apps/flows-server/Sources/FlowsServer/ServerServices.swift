@@ -88,7 +88,8 @@ public struct ServerServices: Sendable {
         preferences = services.preferences
         self.changeLog = changeLog
         sync = LiveSyncService(
-            log: changeLog, expenses: services.expenses, friends: services.friends, groups: services.groups, operations: pushed
+            log: changeLog, expenses: services.expenses, friends: services.friends, groups: services.groups, accounts: services.accounts,
+            preferences: services.preferences, operations: pushed
         )
         verifier = services.verifier
         self.sessions = sessions

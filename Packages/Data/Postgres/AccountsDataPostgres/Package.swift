@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "AccountsDataPostgres", targets: ["AccountsDataPostgres"]),
     ],
     dependencies: [
+        .package(path: "../../DataChanges"),
+        .package(path: "../DataChangesPostgres"),
         .package(path: "../../AccountsData"),
         .package(path: "../../../Infrastructure/PostgresStore"),
     ],
@@ -16,6 +18,8 @@ let package = Package(
         .target(
             name: "AccountsDataPostgres",
             dependencies: [
+                .product(name: "DataChanges", package: "DataChanges"),
+                .product(name: "DataChangesPostgres", package: "DataChangesPostgres"),
                 .product(name: "AccountsData", package: "AccountsData"),
                 .product(name: "PostgresStore", package: "PostgresStore"),
             ]

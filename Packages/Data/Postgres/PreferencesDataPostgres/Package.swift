@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "PreferencesDataPostgres", targets: ["PreferencesDataPostgres"]),
     ],
     dependencies: [
+        .package(path: "../../DataChanges"),
+        .package(path: "../DataChangesPostgres"),
         .package(path: "../../PreferencesData"),
         .package(path: "../../../Infrastructure/PostgresStore"),
     ],
@@ -16,6 +18,8 @@ let package = Package(
         .target(
             name: "PreferencesDataPostgres",
             dependencies: [
+                .product(name: "DataChanges", package: "DataChanges"),
+                .product(name: "DataChangesPostgres", package: "DataChangesPostgres"),
                 .product(name: "PreferencesData", package: "PreferencesData"),
                 .product(name: "PostgresStore", package: "PostgresStore"),
             ]

@@ -1,4 +1,6 @@
 import AccountsData
+import DataChanges
+import DataChangesSQLite
 import Foundation
 import GRDB
 import LocalStore
@@ -16,7 +18,13 @@ public struct SQLiteAccountsStore: AccountsStore {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any AccountsWriting) throws -> T) async throws -> T {
-        try database.write { db in try body(Transaction(db: db)) }
+        // What a write changed is noted only where the store keeps a change log.
+        try await ChangedPeople.watching(nil, logging: database.keepsChangeLog) { noted in
+            try database.write(noting: noted) { db in
+                let transaction = Transaction(db: db)
+                return try body(noted.map { NotingAccountsWriting(transaction, noting: $0) } ?? transaction)
+            }
+        }
     }
 }
 

@@ -76,6 +76,10 @@ public struct Change: Hashable, Sendable {
         case requests
         /// A group the person is in (its id the group's).
         case group
+        /// The person's own account: name, email, friend code, avatar (its id the person's).
+        case account
+        /// The person's own preferences (its id the person's).
+        case preferences
     }
 
     public let kind: Kind

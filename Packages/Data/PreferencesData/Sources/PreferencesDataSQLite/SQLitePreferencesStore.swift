@@ -1,3 +1,5 @@
+import DataChanges
+import DataChangesSQLite
 import GRDB
 import LocalStore
 import PreferencesData
@@ -15,7 +17,13 @@ public struct SQLitePreferencesStore: PreferencesStore {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any PreferencesWriting) throws -> T) async throws -> T {
-        try database.write { db in try body(Transaction(db: db)) }
+        // What a write changed is noted only where the store keeps a change log.
+        try await ChangedPeople.watching(nil, logging: database.keepsChangeLog) { noted in
+            try database.write(noting: noted) { db in
+                let transaction = Transaction(db: db)
+                return try body(noted.map { NotingPreferencesWriting(transaction, noting: $0) } ?? transaction)
+            }
+        }
     }
 }
 

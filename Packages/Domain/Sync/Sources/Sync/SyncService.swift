@@ -1,6 +1,8 @@
+import Accounts
 import Expenses
 import Friends
 import Groups
+import Preferences
 import Primitives
 
 /// What changed for a person on a server since they last asked: the pull of docs/sync.md, which
@@ -73,6 +75,10 @@ public enum SyncKind: String, Sendable, CaseIterable {
     /// The person's friend requests, both ways, and the people they blocked: one entity.
     case requests
     case group
+    /// The person's own account (its id the person's).
+    case account
+    /// The person's own preferences (its id the person's).
+    case preferences
 }
 
 /// An entity as the person pulling sees it.
@@ -82,6 +88,8 @@ public enum SyncValue: Equatable, Sendable {
     case friend(Friend)
     case requests(FriendRequests)
     case group(Group)
+    case account(User)
+    case preferences(Preferences)
 
     public var kind: SyncKind {
         switch self {
@@ -90,6 +98,8 @@ public enum SyncValue: Equatable, Sendable {
         case .friend: .friend
         case .requests: .requests
         case .group: .group
+        case .account: .account
+        case .preferences: .preferences
         }
     }
 }

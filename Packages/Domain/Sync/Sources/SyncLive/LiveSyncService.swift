@@ -1,7 +1,9 @@
+import Accounts
 import DataChanges
 import Expenses
 import Friends
 import Groups
+import Preferences
 import Primitives
 import Sync
 
@@ -19,14 +21,18 @@ public struct LiveSyncService: SyncService {
     private let expenses: any ExpensesService
     private let friends: any FriendsService
     private let groups: any GroupsService
+    private let accounts: any AccountsService
+    private let preferences: any PreferencesService
     private let operations: any OperationApplier
 
     /// - Parameter operations: applies a pushed operation through its own route (the server's).
     public init(
         log: any ChangeLogStore, expenses: any ExpensesService, friends: any FriendsService, groups: any GroupsService,
-        operations: any OperationApplier
+        accounts: any AccountsService, preferences: any PreferencesService, operations: any OperationApplier
     ) {
         self.log = log
+        self.accounts = accounts
+        self.preferences = preferences
         self.expenses = expenses
         self.friends = friends
         self.groups = groups
@@ -104,16 +110,32 @@ public struct LiveSyncService: SyncService {
             try await reading(GroupsError.self, Self.failure) { () async throws(GroupsError) in
                 try await groups.group(GroupID(rawValue: key.id), for: user).map(SyncValue.group)
             }
+        // Only the person's own account and preferences are theirs to see.
+        case .account:
+            key.id == user.rawValue
+                ? try await reading(AccountsError.self, Self.failure) { () async throws(AccountsError) in
+                    try await accounts.users([user], for: user).first { $0.id == user }.map(SyncValue.account)
+                }
+                : nil
+        case .preferences:
+            key.id == user.rawValue
+                ? try await reading(PreferencesError.self, Self.failure) { () async throws(PreferencesError) in
+                    .preferences(try await preferences.preferences(of: user))
+                }
+                : nil
         }
     }
 
-    /// Logs, for `user`, every entity they see now: their friends and contacts, their requests,
-    /// their groups, and the expenses and payments they are in.
+    /// Logs, for `user`, every entity they see now: their account and preferences, their
+    /// friends and contacts, their requests, their groups, and the expenses and payments they
+    /// are in.
     private func logEverything(seenBy user: UserID) async throws(SyncError) {
         var seen: [Change] = []
         func note(_ kind: Change.Kind, _ ids: some Sequence<String>) {
             seen.append(contentsOf: ids.map { Change(kind: kind, id: $0, person: user.rawValue) })
         }
+        note(.account, [user.rawValue])
+        note(.preferences, [user.rawValue])
         note(.requests, [user.rawValue])
         let friendList = try await reading(FriendsError.self, Self.failure) { () async throws(FriendsError) in try await friends.friends(of: user) }
         note(.friend, friendList.map(\.id.rawValue))
@@ -162,6 +184,23 @@ public struct LiveSyncService: SyncService {
         case .serverUnreachable(let reason): .serverUnreachable(reason)
         case .signedOut: .signedOut
         default: .storeUnavailable(error.message)
+        }
+    }
+
+    private static func failure(_ error: AccountsError) -> SyncError {
+        switch error {
+        case .storeUnavailable(let reason): .storeUnavailable(reason)
+        case .serverUnreachable(let reason): .serverUnreachable(reason)
+        case .signedOut: .signedOut
+        default: .storeUnavailable(error.message)
+        }
+    }
+
+    private static func failure(_ error: PreferencesError) -> SyncError {
+        switch error {
+        case .storeUnavailable(let reason): .storeUnavailable(reason)
+        case .serverUnreachable(let reason): .serverUnreachable(reason)
+        case .signedOut: .signedOut
         }
     }
 

@@ -1,3 +1,4 @@
+import AccountsRemote
 import ExpensesRemote
 import FlowsAPI
 import FlowsWire
@@ -6,6 +7,7 @@ import FriendsRemote
 import GroupsRemote
 import OpenAPIRuntime
 import Primitives
+import PreferencesRemote
 import PrimitivesRemote
 import Sync
 
@@ -106,6 +108,11 @@ extension Wire {
                     case .requests:
                         try wire.requests.map { requests throws(APIProblem) in .requests(try Wire.requests.read(requests, "\(field)/requests")) }
                     case .group: try wire.group.map { group throws(APIProblem) in .group(try Wire.group.read(group, "\(field)/group")) }
+                    case .account: try wire.account.map { user throws(APIProblem) in .account(try Wire.user.read(user, "\(field)/account")) }
+                    case .preferences:
+                        try wire.preferences.map { preferences throws(APIProblem) in
+                            .preferences(try Wire.preferences.read(preferences, "\(field)/preferences"))
+                        }
                     }
                 guard let value else { throw .invalidRequest("\(field) has neither its \(kind.rawValue) nor removed.", field: field) }
                 return SyncChange(kind: kind, id: wire.id, value: value)
@@ -119,6 +126,8 @@ extension Wire {
                 case .friend(let friend)?: wire.friend = Wire.friend.write(friend)
                 case .requests(let requests)?: wire.requests = Wire.requests.write(requests)
                 case .group(let group)?: wire.group = Wire.group.write(group)
+                case .account(let user)?: wire.account = Wire.user.write(user)
+                case .preferences(let preferences)?: wire.preferences = Wire.preferences.write(preferences)
                 }
                 return wire
             }

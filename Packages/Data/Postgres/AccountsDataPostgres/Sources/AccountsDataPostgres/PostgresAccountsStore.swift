@@ -1,3 +1,5 @@
+import DataChanges
+import DataChangesPostgres
 import AccountsData
 import PostgresStore
 
@@ -16,7 +18,14 @@ public struct PostgresAccountsStore: AccountsStore {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any AccountsWriting) throws -> T) async throws -> T {
-        try await refusals { try await database.write { try body(Transaction(db: $0)) } }
+        try await refusals {
+            try await ChangedPeople.watching(nil, logging: true) { noted in
+                try await database.write(noting: noted) { db in
+                    let transaction = Transaction(db: db)
+                    return try body(noted.map { NotingAccountsWriting(transaction, noting: $0) } ?? transaction)
+                }
+            }
+        }
     }
 
     /// Turns a constraint's refusal into a store error the domain can name, never "unavailable".

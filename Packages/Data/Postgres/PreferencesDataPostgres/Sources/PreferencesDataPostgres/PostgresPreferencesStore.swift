@@ -1,3 +1,5 @@
+import DataChanges
+import DataChangesPostgres
 import PostgresStore
 import PreferencesData
 
@@ -14,7 +16,12 @@ public struct PostgresPreferencesStore: PreferencesStore {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any PreferencesWriting) throws -> T) async throws -> T {
-        try await database.write { try body(Transaction(db: $0)) }
+        try await ChangedPeople.watching(nil, logging: true) { noted in
+            try await database.write(noting: noted) { db in
+                let transaction = Transaction(db: db)
+                return try body(noted.map { NotingPreferencesWriting(transaction, noting: $0) } ?? transaction)
+            }
+        }
     }
 }
 

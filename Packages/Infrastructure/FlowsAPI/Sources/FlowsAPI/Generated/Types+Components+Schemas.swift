@@ -4194,7 +4194,8 @@ extension Components {
             }
         }
         /// One entity that changed: its value under the property named by its kind, or `removed`.
-        /// `requests` is the user's friend requests and blocks, one entity whose id is the user's.
+        /// `requests` is the user's friend requests and blocks, one entity whose id is the user's;
+        /// `account` and `preferences` are the user's own, with the user's id too.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/SyncChange`.
@@ -4206,6 +4207,8 @@ extension Components {
                 case friend = "friend"
                 case requests = "requests"
                 case group = "group"
+                case account = "account"
+                case preferences = "preferences"
             }
             /// - Remark: Generated from `#/components/schemas/SyncChange/kind`.
             public var kind: Components.Schemas.SyncChange.KindPayload
@@ -4225,6 +4228,10 @@ extension Components {
             public var requests: Components.Schemas.FriendRequests?
             /// - Remark: Generated from `#/components/schemas/SyncChange/group`.
             public var group: Components.Schemas.Group?
+            /// - Remark: Generated from `#/components/schemas/SyncChange/account`.
+            public var account: Components.Schemas.User?
+            /// - Remark: Generated from `#/components/schemas/SyncChange/preferences`.
+            public var preferences: Components.Schemas.Preferences?
             /// Creates a new `SyncChange`.
             ///
             /// - Parameters:
@@ -4236,6 +4243,8 @@ extension Components {
             ///   - friend:
             ///   - requests:
             ///   - group:
+            ///   - account:
+            ///   - preferences:
             public init(
                 kind: Components.Schemas.SyncChange.KindPayload,
                 id: Swift.String,
@@ -4244,7 +4253,9 @@ extension Components {
                 payment: Components.Schemas.Settlement? = nil,
                 friend: Components.Schemas.Friend? = nil,
                 requests: Components.Schemas.FriendRequests? = nil,
-                group: Components.Schemas.Group? = nil
+                group: Components.Schemas.Group? = nil,
+                account: Components.Schemas.User? = nil,
+                preferences: Components.Schemas.Preferences? = nil
             ) {
                 self.kind = kind
                 self.id = id
@@ -4254,6 +4265,8 @@ extension Components {
                 self.friend = friend
                 self.requests = requests
                 self.group = group
+                self.account = account
+                self.preferences = preferences
             }
             public enum CodingKeys: String, CodingKey {
                 case kind
@@ -4264,6 +4277,8 @@ extension Components {
                 case friend
                 case requests
                 case group
+                case account
+                case preferences
             }
         }
         /// - Remark: Generated from `#/components/schemas/PushRequest`.

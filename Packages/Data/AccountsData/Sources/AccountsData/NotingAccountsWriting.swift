@@ -1,0 +1,62 @@
+import DataChanges
+
+/// A transaction's writes, each noting what it changed and for whom, then done by `base`: a
+/// user's own account, for them, whenever what it shows them changes (made, renamed, a new
+/// email, proved or not, a new avatar). Sessions and codes are not part of what a replica holds.
+public struct NotingAccountsWriting: AccountsWriting {
+    private let base: any AccountsWriting
+    private let people: ChangedPeople
+
+    public init(_ base: any AccountsWriting, noting people: ChangedPeople) {
+        self.base = base
+        self.people = people
+    }
+
+    public func insert(_ user: UserRecord) throws {
+        accountChanged(user.id)
+        try base.insert(user)
+    }
+
+    public func updateDisplayName(userID: String, to name: String) throws {
+        accountChanged(userID)
+        try base.updateDisplayName(userID: userID, to: name)
+    }
+
+    public func updateEmail(userID: String, to email: String, key: String) throws {
+        accountChanged(userID)
+        try base.updateEmail(userID: userID, to: email, key: key)
+    }
+
+    public func saveAvatar(_ avatar: AvatarRecord?, userID: String) throws {
+        accountChanged(userID)
+        try base.saveAvatar(avatar, userID: userID)
+    }
+
+    public func setEmailVerified(userID: String, at time: Double?) throws {
+        accountChanged(userID)
+        try base.setEmailVerified(userID: userID, at: time)
+    }
+
+    private func accountChanged(_ userID: String) { people.changed(.account, userID, for: [userID]) }
+
+    // MARK: - Passed on as they are
+
+    public func insert(_ session: SessionRecord) throws { try base.insert(session) }
+    public func deleteSession(tokenHash: String) throws { try base.deleteSession(tokenHash: tokenHash) }
+    public func touchSession(tokenHash: String, at time: Double) throws { try base.touchSession(tokenHash: tokenHash, at: time) }
+    public func deleteSessions(userID: String, unusedSince time: Double) throws { try base.deleteSessions(userID: userID, unusedSince: time) }
+    public func deleteSessions(userID: String, except tokenHash: String?) throws { try base.deleteSessions(userID: userID, except: tokenHash) }
+    public func updatePasswordHash(userID: String, to hash: String) throws { try base.updatePasswordHash(userID: userID, to: hash) }
+    public func saveEmailVerification(_ record: EmailVerificationRecord) throws { try base.saveEmailVerification(record) }
+    public func takeEmailVerificationTry(userID: String) throws -> Int? { try base.takeEmailVerificationTry(userID: userID) }
+    public func deleteEmailVerification(userID: String) throws { try base.deleteEmailVerification(userID: userID) }
+
+    public func user(id: String) throws -> UserRecord? { try base.user(id: id) }
+    public func user(emailKey: String) throws -> UserRecord? { try base.user(emailKey: emailKey) }
+    public func user(friendCode: String) throws -> UserRecord? { try base.user(friendCode: friendCode) }
+    public func session(tokenHash: String) throws -> SessionRecord? { try base.session(tokenHash: tokenHash) }
+    public func existingUserIDs(among ids: [String]) throws -> Set<String> { try base.existingUserIDs(among: ids) }
+    public func sessions(userID: String) throws -> [SessionRecord] { try base.sessions(userID: userID) }
+    public func avatar(userID: String) throws -> AvatarRecord? { try base.avatar(userID: userID) }
+    public func emailVerification(userID: String) throws -> EmailVerificationRecord? { try base.emailVerification(userID: userID) }
+}
