@@ -14,14 +14,14 @@ struct SharedLimitsTests {
 
     /// Two servers on one fresh database, on one clock; both stopped and the database dropped
     /// afterwards.
-    private func withTwoServers(
-        _ body: @Sendable (_ one: LiveServer, _ two: LiveServer, _ database: ServerDatabase) async throws -> Void
+    static func withTwoServers(
+        limits: RateLimits = limits, _ body: @Sendable (_ one: LiveServer, _ two: LiveServer, _ database: ServerDatabase) async throws -> Void
     ) async throws {
         let admin = try #require(try TestPostgres.url.map { try DatabaseURL($0) })
         let databases = Databases(admin: admin)
         let url = try await databases.fresh()
         let clock = TestClock()
-        let configuration = ServerConfiguration(port: 0, rateLimits: Self.limits)
+        let configuration = ServerConfiguration(port: 0, rateLimits: limits)
         let first = try await RunningServer.start(
             services: .postgres(url, maximumConnections: 2, fast: true, now: { clock.now }), configuration: configuration
         )
@@ -50,7 +50,7 @@ struct SharedLimitsTests {
 
     @Test("wrong passwords through either server count against one limit, until the window has passed")
     func passwordsAcrossServers() async throws {
-        try await withTwoServers { one, two, _ in
+        try await Self.withTwoServers { one, two, _ in
             _ = try await one.signUp("Ada")
             #expect(try await signIn(one, password: "wrong horse").status == 401)
             #expect(try await signIn(two, password: "wrong horse").status == 401)
@@ -77,7 +77,7 @@ struct SharedLimitsTests {
 
     @Test("failed sign-ins from one address are counted across servers, whichever accounts they try")
     func addressesAcrossServers() async throws {
-        try await withTwoServers { one, two, _ in
+        try await Self.withTwoServers { one, two, _ in
             _ = try await one.signUp("Ada")
             for (index, email) in ["bob", "cy", "dee", "eve", "fay"].enumerated() {
                 let server = index.isMultiple(of: 2) ? one : two
@@ -92,7 +92,7 @@ struct SharedLimitsTests {
 
     @Test("wrong passwords sent at once, to both servers, get no more checks than the limit, and none is a server error")
     func attemptsAtOnce() async throws {
-        try await withTwoServers { one, two, database in
+        try await Self.withTwoServers { one, two, database in
             _ = try await one.signUp("Ada")
             let statuses = try await statusesAtOnce(12) { index in
                 try await signIn(index.isMultiple(of: 2) ? one : two, password: "wrong horse")
@@ -119,7 +119,7 @@ struct SharedLimitsTests {
 
     @Test("new accounts from one address are counted across servers")
     func signUpsAcrossServers() async throws {
-        try await withTwoServers { one, two, _ in
+        try await Self.withTwoServers { one, two, _ in
             _ = try await one.signUp("Ada")
             _ = try await two.signUp("Bob")
             _ = try await one.signUp("Cy")
@@ -130,7 +130,7 @@ struct SharedLimitsTests {
 
     @Test("the database keeps hashes of the keys, not emails or addresses, and only for their window")
     func whatTheDatabaseKeeps() async throws {
-        try await withTwoServers { one, _, database in
+        try await Self.withTwoServers { one, _, database in
             _ = try await one.signUp("Ada")
             for _ in 1...2 { #expect(try await signIn(one, password: "wrong horse").status == 401) }
             func rows(_ kind: String) async throws -> Int64 {
@@ -179,7 +179,7 @@ struct SharedLimitsTests {
 
     @Test("a change sent again with its Idempotency-Key through the other server gets the first answer and writes nothing")
     func idempotencyAcrossServers() async throws {
-        try await withTwoServers { one, two, database in
+        try await Self.withTwoServers { one, two, database in
             let ada = try await one.signUp("Ada")
             let lunch = """
                 {"description":"Lunch","amount":{"minorUnits":1200,"currency":"EUR"},"day":"2026-11-21","category":"food",\
