@@ -78,6 +78,12 @@ struct ServerCommand: AsyncParsableCommand {
     ))
     var trustedProxy: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "How long the change log keeps what replicas pull, in days (env FLOWS_CHANGE_LOG_DAYS; docs/sync.md). A replica that last synced longer ago pulls everything again.",
+        valueName: "days"
+    ))
+    var changeLogDays: Int = Self.environment("FLOWS_CHANGE_LOG_DAYS") ?? 30
+
     @Flag(help: "Serve the app's pages at / for browsers, on the same port (env FLOWS_WEB=1; docs/web.md).")
     var web = ProcessInfo.processInfo.environment["FLOWS_WEB"] == "1"
 
@@ -98,6 +104,7 @@ struct ServerCommand: AsyncParsableCommand {
         guard statementTimeout.isFinite, (0...3_600).contains(statementTimeout) else {
             throw ValidationError("--statement-timeout is from 0 to 3600 seconds.")
         }
+        guard (1...3_650).contains(changeLogDays) else { throw ValidationError("--change-log-days is from 1 to 3650.") }
         _ = try trustedProxies()
     }
 
@@ -145,6 +152,7 @@ struct ServerCommand: AsyncParsableCommand {
         )
         configuration.web = web
         configuration.webSessions.secureCookies = secureCookies
+        configuration.changeLogKept = TimeInterval(changeLogDays) * 86_400
         let host = host
         logger.info("starting", metadata: ["database": "\(location)", "mail": "\(mailSetting)"])
         switch mailSetting {
