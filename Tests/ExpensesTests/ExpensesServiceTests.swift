@@ -430,9 +430,9 @@ struct FailureInjectionTests {
             try step()
             try inner.insert(comment)
         }
-        func deleteComment(id: String) throws -> Bool {
+        func deleteComment(id: String, onExpense expense: String) throws -> Bool {
             try step()
-            return try inner.deleteComment(id: id)
+            return try inner.deleteComment(id: id, onExpense: expense)
         }
     }
 

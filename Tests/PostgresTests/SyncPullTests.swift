@@ -64,14 +64,31 @@ enum SyncPullScenario {
         edited.description = "Team dinner"
         let changed = try await expenses.edit(dinner.id, to: edited, from: dinner.version, by: ada)
         bobs = try await sync.changes(for: bob, after: bobs.cursor, limit: 100)
-        #expect(bobs.changes == [SyncChange(kind: .expense, id: dinner.id.rawValue, value: .expense(changed))])
+        let history = try await expenses.history(of: dinner.id, for: bob)
+        #expect(history.count == 2)
+        #expect(bobs.changes == [SyncChange(kind: .expense, id: dinner.id.rawValue, value: .expense(SyncedExpense(changed, history: history, comments: [])))])
+        // A comment, and its deletion: the expense comes again, with its comments as they are.
+        let comment = try await expenses.comment("Was it 36?", on: dinner.id, by: bob)
+        var adas = try await sync.changes(for: ada, after: nil, limit: 500)
+        let commented = try await sync.changes(for: ada, after: adas.cursor, limit: 500)
+        #expect(commented.changes.isEmpty)
+        bobs = try await sync.changes(for: bob, after: bobs.cursor, limit: 100)
+        // (As the store keeps it: PostgreSQL keeps an instant to the microsecond.)
+        let comments = try await expenses.comments(on: dinner.id, for: bob)
+        #expect(comments.map(\.id) == [comment.id])
+        #expect(bobs.changes == [SyncChange(kind: .expense, id: dinner.id.rawValue, value: .expense(SyncedExpense(changed, history: history, comments: comments)))])
+        try await expenses.deleteComment(comment.id, on: dinner.id, by: bob)
+        adas = try await sync.changes(for: ada, after: adas.cursor, limit: 500)
+        #expect(adas.changes == [SyncChange(kind: .expense, id: dinner.id.rawValue, value: .expense(SyncedExpense(changed, history: history, comments: [])))])
         #expect(try await sync.changes(for: cy, after: cys.cursor, limit: 100).changes.isEmpty)
 
         // A payment, and a group.
         let payment = try await expenses.settle(from: bob, to: ada, amount: eur(1800), day: try Day("2026-11-23"), by: bob)
         let trip = try await groups.create(GroupDraft(name: "Trip", currency: .eur, members: [bob]), by: ada)
         bobs = try await sync.changes(for: bob, after: bobs.cursor, limit: 100)
-        #expect(bobs.changes.contains(SyncChange(kind: .payment, id: payment.id.rawValue, value: .payment(payment))))
+        let recorded = try await expenses.paymentHistory(of: payment.id, for: bob)
+        #expect(recorded.count == 1)
+        #expect(bobs.changes.contains(SyncChange(kind: .payment, id: payment.id.rawValue, value: .payment(SyncedPayment(payment, history: recorded)))))
         #expect(bobs.changes.contains(SyncChange(kind: .group, id: trip.id.rawValue, value: .group(try #require(try await groups.group(trip.id, for: bob))))))
 
         // Page by page: a cursor that only grows, `more` until the last.
@@ -100,9 +117,9 @@ enum SyncPullScenario {
         #expect(Set(bobs.changes.filter { $0.value == nil }.map { "\($0.kind) \($0.id)" }) == [
             "expense \(dinner.id.rawValue)", "payment \(payment.id.rawValue)", "group \(trip.id.rawValue)", "friend \(ada.rawValue)",
         ])
-        let adas = try await sync.changes(for: ada, after: nil, limit: 500)
-        #expect(adas.changes.first { $0.id == bob.rawValue && $0.kind == .friend }?.value == nil)
-        #expect(adas.changes.first { $0.id == trip.id.rawValue }?.value == .group(try #require(try await groups.group(trip.id, for: ada))))
+        let adasNow = try await sync.changes(for: ada, after: nil, limit: 500)
+        #expect(!adasNow.changes.contains { $0.id == bob.rawValue && $0.kind == .friend })
+        #expect(adasNow.changes.first { $0.id == trip.id.rawValue }?.value == .group(try #require(try await groups.group(trip.id, for: ada))))
 
         // Cy saw none of it, and a cursor this server never gave is refused.
         #expect(try await sync.changes(for: cy, after: cys.cursor, limit: 100).changes.isEmpty)

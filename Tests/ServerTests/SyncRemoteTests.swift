@@ -38,9 +38,17 @@ struct SyncRemoteTests {
             let payment = try await bob.container.expenses.settle(
                 from: bob.user.id, to: ada.user.id, amount: Money(minorUnits: 1500, currency: .eur), day: try Day("2026-11-23"), by: bob.user.id
             )
+            let comment = try await bob.container.expenses.comment("Was it 30?", on: dinner.id, by: bob.user.id)
             let next = try await bobs.changes(for: bob.user.id, after: first.cursor, limit: 500)
-            #expect(next.changes.contains(SyncChange(kind: .expense, id: dinner.id.rawValue, value: .expense(try #require(try await bob.container.expenses.expense(dinner.id, for: bob.user.id))))))
-            #expect(next.changes.contains(SyncChange(kind: .payment, id: payment.id.rawValue, value: .payment(payment))))
+            let expenses = bob.container.expenses
+            let synced = SyncedExpense(
+                try #require(try await expenses.expense(dinner.id, for: bob.user.id)), history: try await expenses.history(of: dinner.id, for: bob.user.id),
+                comments: [comment]
+            )
+            #expect(!synced.history.isEmpty)
+            #expect(next.changes.contains(SyncChange(kind: .expense, id: dinner.id.rawValue, value: .expense(synced))))
+            let recorded = SyncedPayment(payment, history: try await expenses.paymentHistory(of: payment.id, for: bob.user.id))
+            #expect(next.changes.contains(SyncChange(kind: .payment, id: payment.id.rawValue, value: .payment(recorded))))
             #expect(try await bob.container.expenses.settlement(payment.id, for: bob.user.id) == payment)
 
             try await bob.container.expenses.undoSettlement(payment.id, by: bob.user.id)

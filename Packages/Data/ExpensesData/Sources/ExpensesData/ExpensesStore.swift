@@ -144,8 +144,8 @@ public protocol ExpensesWriting: ExpensesReading {
     /// claimed already (by this process or another), and then nothing is written.
     func claimOccurrence(series: String, day: String, expense: String) throws -> Bool
     func insert(_ comment: CommentRecord) throws
-    /// Deletes comment `id`; false when there was none.
-    func deleteComment(id: String) throws -> Bool
+    /// Deletes comment `id` on expense `expense`; false when there was none.
+    func deleteComment(id: String, onExpense expense: String) throws -> Bool
 }
 
 /// Failures a store reports in terms the domain can act on.

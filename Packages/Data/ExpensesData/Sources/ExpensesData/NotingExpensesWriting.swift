@@ -1,8 +1,8 @@
 import DataChanges
 
 /// A transaction's writes, each noting what it changed and for whom, then done by `base`: each
-/// expense added, changed, deleted or restored, for everyone in it (before and after), and each
-/// payment made or taken back, for its two people. (Whose balances a write moved the store's
+/// expense added, changed, deleted or restored, or commented on, for everyone in it (before and
+/// after), and each payment made or taken back, for its two people. (Whose balances a write moved the store's
 /// own transaction notes, pair by pair.)
 public struct NotingExpensesWriting: ExpensesWriting {
     private let base: any ExpensesWriting
@@ -41,6 +41,17 @@ public struct NotingExpensesWriting: ExpensesWriting {
     public func deleteSettlement(id: String) throws {
         if let settlement = try base.settlement(id: id) { people.changed(.payment, id, for: [settlement.from, settlement.to]) }
         try base.deleteSettlement(id: id)
+    }
+
+    public func insert(_ comment: CommentRecord) throws {
+        // An expense's comments come with it.
+        try expenseChanged(comment.expense)
+        try base.insert(comment)
+    }
+
+    public func deleteComment(id: String, onExpense expense: String) throws -> Bool {
+        try expenseChanged(expense)
+        return try base.deleteComment(id: id, onExpense: expense)
     }
 
     public func renamePerson(from: String, to: String) throws {
@@ -83,8 +94,6 @@ public struct NotingExpensesWriting: ExpensesWriting {
     public func claimOccurrence(series: String, day: String, expense: String) throws -> Bool {
         try base.claimOccurrence(series: series, day: day, expense: expense)
     }
-    public func insert(_ comment: CommentRecord) throws { try base.insert(comment) }
-    public func deleteComment(id: String) throws -> Bool { try base.deleteComment(id: id) }
 
     public func expense(id: String) throws -> StoredExpense? { try base.expense(id: id) }
     public func balances(of user: String) throws -> [BalanceRecord] { try base.balances(of: user) }

@@ -353,8 +353,8 @@ private struct Transaction: ExpensesWriting {
             .execute(arguments: [comment.id, comment.expense, comment.author, comment.at, comment.text])
     }
 
-    func deleteComment(id: String) throws -> Bool {
-        try db.cachedStatement(sql: "DELETE FROM expense_comment WHERE id = ?").execute(arguments: [id])
+    func deleteComment(id: String, onExpense expense: String) throws -> Bool {
+        try db.cachedStatement(sql: "DELETE FROM expense_comment WHERE id = ? AND expense_id = ?").execute(arguments: [id, expense])
         return db.changesCount > 0
     }
 

@@ -347,7 +347,7 @@ public struct LiveExpensesService: ExpensesService {
                     throw ExpensesError.commentNotFound(comment)
                 }
                 guard record.author == user.rawValue else { throw ExpensesError.notYourComment }
-                _ = try db.deleteComment(id: comment.rawValue)
+                _ = try db.deleteComment(id: comment.rawValue, onExpense: id.rawValue)
             }
         }
     }

@@ -83,8 +83,8 @@ public enum SyncKind: String, Sendable, CaseIterable {
 
 /// An entity as the person pulling sees it.
 public enum SyncValue: Equatable, Sendable {
-    case expense(Expense)
-    case payment(Settlement)
+    case expense(SyncedExpense)
+    case payment(SyncedPayment)
     case friend(Friend)
     case requests(FriendRequests)
     case group(Group)
@@ -101,6 +101,34 @@ public enum SyncValue: Equatable, Sendable {
         case .account: .account
         case .preferences: .preferences
         }
+    }
+}
+
+/// An expense with what a replica shows beside it: how it came to be as it is (who added and
+/// changed it, when), and its comments.
+public struct SyncedExpense: Equatable, Sendable {
+    public let expense: Expense
+    /// Oldest first.
+    public let history: [ExpenseChange]
+    /// Oldest first.
+    public let comments: [ExpenseComment]
+
+    public init(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment]) {
+        self.expense = expense
+        self.history = history
+        self.comments = comments
+    }
+}
+
+/// A payment, and who recorded it when.
+public struct SyncedPayment: Equatable, Sendable {
+    public let payment: Settlement
+    /// Oldest first.
+    public let history: [PaymentChange]
+
+    public init(_ payment: Settlement, history: [PaymentChange]) {
+        self.payment = payment
+        self.history = history
     }
 }
 

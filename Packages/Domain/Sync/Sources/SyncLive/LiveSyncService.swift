@@ -90,12 +90,18 @@ public struct LiveSyncService: SyncService {
     private func value(of key: Key, for user: UserID) async throws(SyncError) -> SyncValue? {
         switch key.kind {
         case .expense:
-            try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in
-                try await expenses.expense(ExpenseID(rawValue: key.id), for: user).map(SyncValue.expense)
+            try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
+                let id = ExpenseID(rawValue: key.id)
+                guard let expense = try await expenses.expense(id, for: user) else { return nil }
+                return .expense(
+                    SyncedExpense(expense, history: try await expenses.history(of: id, for: user), comments: try await expenses.comments(on: id, for: user))
+                )
             }
         case .payment:
-            try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in
-                try await expenses.settlement(ExpenseID(rawValue: key.id), for: user).map(SyncValue.payment)
+            try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
+                let id = ExpenseID(rawValue: key.id)
+                guard let payment = try await expenses.settlement(id, for: user) else { return nil }
+                return .payment(SyncedPayment(payment, history: try await expenses.paymentHistory(of: id, for: user)))
             }
         case .friend:
             try await reading(FriendsError.self, Self.failure) { () async throws(FriendsError) in

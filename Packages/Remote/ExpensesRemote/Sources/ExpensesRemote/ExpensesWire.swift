@@ -155,7 +155,7 @@ extension Wire {
         )
     }
 
-    static var commentList: WireValue<[ExpenseComment], Components.Schemas.CommentList> {
+    public static var commentList: WireValue<[ExpenseComment], Components.Schemas.CommentList> {
         comment.list().wrapped("comments", in: { .init(comments: $0) }, { $0.comments })
     }
 
@@ -477,7 +477,7 @@ extension Wire {
         )
     }
 
-    static var history: WireValue<[ExpenseChange], Components.Schemas.ExpenseHistory> {
+    public static var history: WireValue<[ExpenseChange], Components.Schemas.ExpenseHistory> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 var changes: [ExpenseChange] = []
@@ -499,7 +499,7 @@ extension Wire {
         )
     }
 
-    static var paymentHistory: WireValue<[PaymentChange], Components.Schemas.PaymentHistory> {
+    public static var paymentHistory: WireValue<[PaymentChange], Components.Schemas.PaymentHistory> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 var changes: [PaymentChange] = []

@@ -102,8 +102,27 @@ extension Wire {
                 if wire.removed == true { return SyncChange(kind: kind, id: wire.id, value: nil) }
                 let value: SyncValue? =
                     switch kind {
-                    case .expense: try wire.expense.map { expense throws(APIProblem) in .expense(try Wire.expense.read(expense, "\(field)/expense")) }
-                    case .payment: try wire.payment.map { payment throws(APIProblem) in .payment(try Wire.settlement.read(payment, "\(field)/payment")) }
+                    case .expense:
+                        try wire.expense.map { expense throws(APIProblem) in
+                            .expense(
+                                SyncedExpense(
+                                    try Wire.expense.read(expense, "\(field)/expense"),
+                                    history: try wire.history.map { history throws(APIProblem) in try Wire.history.read(history, "\(field)/history") } ?? [],
+                                    comments: try wire.comments.map { comments throws(APIProblem) in try Wire.commentList.read(comments, "\(field)/comments") } ?? []
+                                )
+                            )
+                        }
+                    case .payment:
+                        try wire.payment.map { payment throws(APIProblem) in
+                            .payment(
+                                SyncedPayment(
+                                    try Wire.settlement.read(payment, "\(field)/payment"),
+                                    history: try wire.paymentHistory.map { history throws(APIProblem) in
+                                        try Wire.paymentHistory.read(history, "\(field)/paymentHistory")
+                                    } ?? []
+                                )
+                            )
+                        }
                     case .friend: try wire.friend.map { friend throws(APIProblem) in .friend(try Wire.friend.read(friend, "\(field)/friend")) }
                     case .requests:
                         try wire.requests.map { requests throws(APIProblem) in .requests(try Wire.requests.read(requests, "\(field)/requests")) }
@@ -121,8 +140,13 @@ extension Wire {
                 var wire = Components.Schemas.SyncChange(kind: .init(rawValue: change.kind.rawValue) ?? .expense, id: change.id)
                 switch change.value {
                 case nil: wire.removed = true
-                case .expense(let expense)?: wire.expense = Wire.expense.write(expense)
-                case .payment(let payment)?: wire.payment = Wire.settlement.write(payment)
+                case .expense(let synced)?:
+                    wire.expense = Wire.expense.write(synced.expense)
+                    wire.history = Wire.history.write(synced.history)
+                    wire.comments = Wire.commentList.write(synced.comments)
+                case .payment(let synced)?:
+                    wire.payment = Wire.settlement.write(synced.payment)
+                    wire.paymentHistory = Wire.paymentHistory.write(synced.history)
                 case .friend(let friend)?: wire.friend = Wire.friend.write(friend)
                 case .requests(let requests)?: wire.requests = Wire.requests.write(requests)
                 case .group(let group)?: wire.group = Wire.group.write(group)

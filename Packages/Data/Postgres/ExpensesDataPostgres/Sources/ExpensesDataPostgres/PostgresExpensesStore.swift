@@ -318,8 +318,8 @@ struct Transaction: ExpensesWriting {
         )
     }
 
-    func deleteComment(id: String) throws -> Bool {
-        try db.execute("DELETE FROM expense_comment WHERE id = $1", [id]) > 0
+    func deleteComment(id: String, onExpense expense: String) throws -> Bool {
+        try db.execute("DELETE FROM expense_comment WHERE id = $1 AND expense_id = $2", [id, expense]) > 0
     }
 
     func settlement(id: String) throws -> SettlementRecord? {

@@ -4220,8 +4220,20 @@ extension Components {
             public var removed: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/SyncChange/expense`.
             public var expense: Components.Schemas.Expense?
+            /// With an expense, how it came to be as it is, oldest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncChange/history`.
+            public var history: Components.Schemas.ExpenseHistory?
+            /// With an expense, its comments, oldest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncChange/comments`.
+            public var comments: Components.Schemas.CommentList?
             /// - Remark: Generated from `#/components/schemas/SyncChange/payment`.
             public var payment: Components.Schemas.Settlement?
+            /// With a payment, who recorded it when.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncChange/paymentHistory`.
+            public var paymentHistory: Components.Schemas.PaymentHistory?
             /// - Remark: Generated from `#/components/schemas/SyncChange/friend`.
             public var friend: Components.Schemas.Friend?
             /// - Remark: Generated from `#/components/schemas/SyncChange/requests`.
@@ -4239,7 +4251,10 @@ extension Components {
             ///   - id:
             ///   - removed: Present (true) when the user no longer sees the entity.
             ///   - expense:
+            ///   - history: With an expense, how it came to be as it is, oldest first.
+            ///   - comments: With an expense, its comments, oldest first.
             ///   - payment:
+            ///   - paymentHistory: With a payment, who recorded it when.
             ///   - friend:
             ///   - requests:
             ///   - group:
@@ -4250,7 +4265,10 @@ extension Components {
                 id: Swift.String,
                 removed: Swift.Bool? = nil,
                 expense: Components.Schemas.Expense? = nil,
+                history: Components.Schemas.ExpenseHistory? = nil,
+                comments: Components.Schemas.CommentList? = nil,
                 payment: Components.Schemas.Settlement? = nil,
+                paymentHistory: Components.Schemas.PaymentHistory? = nil,
                 friend: Components.Schemas.Friend? = nil,
                 requests: Components.Schemas.FriendRequests? = nil,
                 group: Components.Schemas.Group? = nil,
@@ -4261,7 +4279,10 @@ extension Components {
                 self.id = id
                 self.removed = removed
                 self.expense = expense
+                self.history = history
+                self.comments = comments
                 self.payment = payment
+                self.paymentHistory = paymentHistory
                 self.friend = friend
                 self.requests = requests
                 self.group = group
@@ -4273,7 +4294,10 @@ extension Components {
                 case id
                 case removed
                 case expense
+                case history
+                case comments
                 case payment
+                case paymentHistory
                 case friend
                 case requests
                 case group
