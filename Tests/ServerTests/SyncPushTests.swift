@@ -54,6 +54,8 @@ struct SyncPushTests {
                 SyncOperation(key: "k-empty", operation: "addContact", body: Array(#"{"name":"   "}"#.utf8)),
                 SyncOperation(key: "k-read", operation: "listExpenses"),
                 SyncOperation(key: "k-out", operation: "signOut"),
+                SyncOperation(key: "k-names", operation: "listNames", body: Array(#"{"ids":["\#(ada_.rawValue)"]}"#.utf8)),
+                SyncOperation(key: "k-email", operation: "changeEmail", body: Array(#"{"email":"robert@example.com","currentPassword":"correct horse"}"#.utf8)),
                 SyncOperation(key: "k-path", operation: "deleteExpense", version: 1),
                 SyncOperation(key: "k-pay", operation: "settleUp", body: Array(#"{"counterparty":"\#(ada_.rawValue)","paidBy":"me","amount":{"minorUnits":600,"currency":"EUR"},"day":"2026-11-22"}"#.utf8)),
             ]
@@ -65,12 +67,14 @@ struct SyncPushTests {
 
             let outcomes = try await sync(bob).push(queue, by: bob_)
             #expect(outcomes.map(\.key) == queue.map(\.key))
-            #expect(outcomes.map(\.kind) == [.applied, .conflict, .refused, .refused, .refused, .refused, .applied])
-            #expect(outcomes.map(\.status) == [201, 412, 422, 400, 400, 400, 201])
+            #expect(outcomes.map(\.kind) == [.applied, .conflict, .refused, .refused, .refused, .refused, .refused, .refused, .applied])
+            #expect(outcomes.map(\.status) == [201, 412, 422, 400, 400, 400, 400, 400, 201])
             let problems = outcomes.map { String(decoding: $0.answer ?? [], as: UTF8.self) }
             #expect(problems[1].contains(#""error":"changed-since""#) && problems[2].contains(#""error":"invalid-display-name-empty""#), "\(problems)")
             #expect(problems[3].contains("listExpenses is not an operation a push applies"), "\(problems[3])")
-            #expect(problems[5].contains("The path parameter expenseId is missing."), "\(problems[5])")
+            #expect(problems[5].contains("listNames is not an operation a push applies"), "\(problems[5])")
+            #expect(problems[6].contains("changeEmail is not an operation a push applies"), "\(problems[6])")
+            #expect(problems[7].contains("The path parameter expenseId is missing."), "\(problems[7])")
             // Applied as Bob: the lunch is his, Ada sees it, and owes him for it.
             let lunch = try #require(try await ada.container.expenses.expenses(of: ada_, page: PageRequest()).first { $0.description == "Lunch" })
             #expect(lunch.payers.map(\.user) == [bob_])
@@ -79,7 +83,7 @@ struct SyncPushTests {
             // The same push again (its answer was lost): nothing applied twice, the same answers.
             let again = try await sync(bob).push(queue, by: bob_)
             #expect(again.map(\.kind) == outcomes.map(\.kind))
-            #expect(again[0].answer == outcomes[0].answer && again[6].answer == outcomes[6].answer)
+            #expect(again[0].answer == outcomes[0].answer && again[8].answer == outcomes[8].answer)
             #expect(try await ada.container.expenses.expenses(of: ada_, page: PageRequest()).filter { $0.description == "Lunch" }.count == 1)
             #expect(try await ada.container.expenses.settlements(of: ada_, page: PageRequest()).count == 1)
 

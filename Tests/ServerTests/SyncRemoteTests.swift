@@ -2,6 +2,7 @@ import AccountsData
 import Expenses
 import FlowsAPIClient
 import FlowsApp
+import FlowsServer
 import Foundation
 import Friends
 import Primitives
@@ -58,6 +59,26 @@ struct SyncRemoteTests {
             await #expect(throws: SyncError.invalidCursor) {
                 try await bobs.changes(for: bob.user.id, after: SyncCursor("not-a-cursor"), limit: 10)
             }
+        }
+    }
+
+    @Test("pulls without a cursor count against the user's limit; a pull with one does not")
+    func firstPullLimit() async throws {
+        let limits = RateLimits(failuresPerAccount: 1_000, failuresPerAddress: 1_000, signUpsPerAddress: 1_000, firstPullsPerUser: 2)
+        try await LiveServer.with(limits: limits) { server in
+            let bob = try await RemoteServicesTests.app(server, name: "Bob")
+            let sync = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? bob.tokens.load() }, userAgent: "flows-tests"))
+            let first = try await sync.changes(for: bob.user.id, after: nil, limit: 10)
+            _ = try await sync.changes(for: bob.user.id, after: nil, limit: 10)
+            do throws(SyncError) {
+                _ = try await sync.changes(for: bob.user.id, after: nil, limit: 10)
+                Issue.record("a third pull without a cursor was answered")
+            } catch {
+                guard case .tooManyFirstPulls(let seconds) = error else { throw error }
+                #expect(seconds > 0)
+            }
+            // (What the second pull logged again comes after the first one's cursor.)
+            #expect(try await sync.changes(for: bob.user.id, after: first.cursor, limit: 10).changes.allSatisfy { $0.id == bob.user.id.rawValue })
         }
     }
 }

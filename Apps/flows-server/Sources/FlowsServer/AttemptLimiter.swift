@@ -20,6 +20,8 @@ public struct RateLimits: Sendable, Equatable {
     public var lookupsPerUser: Int
     /// The same per client address, whichever users ask.
     public var lookupsPerAddress: Int
+    /// Pulls without a cursor per user (each logs everything the user sees again, docs/sync.md).
+    public var firstPullsPerUser: Int
     /// The window the counts above are kept for.
     public var window: Duration
 
@@ -28,8 +30,9 @@ public struct RateLimits: Sendable, Equatable {
 
     public init(
         failuresPerAccount: Int = 10, failuresPerAccountFromNewAddresses: Int = 100, failuresPerAddress: Int = 50, signUpsPerAddress: Int = 20,
-        lookupsPerUser: Int = 100, lookupsPerAddress: Int = 300, window: Duration = .seconds(15 * 60)
+        lookupsPerUser: Int = 100, lookupsPerAddress: Int = 300, firstPullsPerUser: Int = 20, window: Duration = .seconds(15 * 60)
     ) {
+        self.firstPullsPerUser = firstPullsPerUser
         self.failuresPerAccount = failuresPerAccount
         self.failuresPerAccountFromNewAddresses = failuresPerAccountFromNewAddresses
         self.failuresPerAddress = failuresPerAddress
@@ -41,7 +44,7 @@ public struct RateLimits: Sendable, Equatable {
 
     /// The defaults, in any 15 minutes: 10 failures per account from one address and 100 from
     /// new addresses together, 50 per address; 20 sign-ups per address; 100 look-ups per user and
-    /// 300 per address.
+    /// 300 per address; 20 pulls without a cursor per user.
     public static let standard = RateLimits()
 }
 
@@ -158,6 +161,7 @@ struct RequestLimits: Sendable {
     let signUps: any AttemptCounts
     let lookupsByUser: any AttemptCounts
     let lookupsByAddress: any AttemptCounts
+    let firstPulls: any AttemptCounts
 
     init(_ limits: RateLimits, shared database: ServerDatabase? = nil, now: @escaping @Sendable () -> Date = Date.init) {
         let seconds: @Sendable () -> Double = { now().timeIntervalSince1970 }
@@ -173,5 +177,6 @@ struct RequestLimits: Sendable {
         signUps = counts("sign-up", limits.signUpsPerAddress)
         lookupsByUser = counts("lookup-by-user", limits.lookupsPerUser)
         lookupsByAddress = counts("lookup-by-address", limits.lookupsPerAddress)
+        firstPulls = counts("first-pull-by-user", limits.firstPullsPerUser)
     }
 }

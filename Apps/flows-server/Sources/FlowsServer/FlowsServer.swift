@@ -174,7 +174,7 @@ public enum FlowsServer {
         try endpoints.accounts(services, limits: limits)
         try endpoints.friends(services.friends, limits: limits)
         try endpoints.groups(services.groups)
-        try endpoints.sync(services.sync)
+        try endpoints.sync(services.sync, limits: limits)
         try endpoints.preferences(services.preferences)
         try endpoints.expenses(services.expenses)
         // The server's expenses keep series; the contract serves them from the same service.

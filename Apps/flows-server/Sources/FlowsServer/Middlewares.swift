@@ -280,8 +280,12 @@ struct SessionMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard !Self.open.contains(operationID) else { return try await next(request, body, metadata) }
-        // An operation of a push runs within the push's session, checked already.
-        if RequestScope.pushed, RequestScope.session != nil { return try await next(request, body, metadata) }
+        // An operation of a push runs within the push's session, checked already; what it
+        // changes of the account is dropped from what is kept, as for a request of its own.
+        if RequestScope.pushed, let session = RequestScope.session {
+            defer { if Self.accountChanges.contains(operationID) { sessions.invalidate([session.user.id]) } }
+            return try await next(request, body, metadata)
+        }
         guard let token = Self.bearerToken(request.headerFields[.authorization]) else {
             throw APIProblem.unauthenticated("Sign in first: this needs a session token (Authorization: Bearer).", tokenSent: false)
         }

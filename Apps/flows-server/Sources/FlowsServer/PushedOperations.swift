@@ -1,4 +1,5 @@
 import AccountsRemote
+import FriendsRemote
 import FlowsAPI
 import FlowsWire
 import Foundation
@@ -19,11 +20,15 @@ final class PushedOperations: OperationApplier {
         let chain: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     }
 
-    /// What a replica never queues: reads aside, what makes, ends or proves a session, and a
-    /// push itself.
+    /// What a replica never queues: the reads that are POSTs (look-ups), what makes, ends or
+    /// proves a session or asks for the password (an email change ends the other sessions), and
+    /// a push itself. (Reads by GET are never recorded.)
     static let neverPushed: Set<String> = [
         AccountsAPI.signUp.id, AccountsAPI.signIn.id, AccountsAPI.signOut.id, AccountsAPI.endSession.id, AccountsAPI.endOtherSessions.id,
-        AccountsAPI.changePassword.id, AccountsAPI.sendVerificationCode.id, AccountsAPI.verifyEmail.id, SyncAPI.pushChanges.id,
+        AccountsAPI.changePassword.id, AccountsAPI.changeEmail.id, AccountsAPI.sendVerificationCode.id, AccountsAPI.verifyEmail.id,
+        AccountsAPI.listUsers.id, AccountsAPI.listExistingUsers.id, AccountsAPI.findUserByFriendCode.id, AccountsAPI.findUserByEmail.id,
+        FriendsAPI.findFriend.id, FriendsAPI.previewContactLink.id, FriendsAPI.listFriendsAmong.id, FriendsAPI.listNames.id,
+        SyncAPI.pushChanges.id,
     ]
 
     /// The most bytes of an answer kept for its outcome.
@@ -93,6 +98,9 @@ final class PushedOperations: OperationApplier {
             return nil
         default:
             let code = (try? JSONDecoder().decode(Components.Schemas.Problem.self, from: Data(bytes)))?.error
+            // Not a refusal of the operation: the same key still being answered (a push sent
+            // again too soon), a limit for now, or a session that ended meanwhile. It waits.
+            if [.idempotencyKeyInUse, .rateLimited, .unauthenticated, .sessionExpired].contains(code) || status == 429 || status == 401 { return nil }
             return SyncOutcome(key: operation.key, kind: code == .changedSince ? .conflict : .refused, status: status, answer: bytes)
         }
     }

@@ -51,6 +51,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Look-ups of accounts allowed per client address in 15 minutes (env FLOWS_LOOKUPS_PER_ADDRESS).")
     var lookupsPerAddress: Int = Self.environment("FLOWS_LOOKUPS_PER_ADDRESS") ?? RateLimits.standard.lookupsPerAddress
 
+    @Option(help: "Pulls without a cursor allowed per user in 15 minutes: each logs everything the user sees again (env FLOWS_FIRST_PULLS_PER_USER).")
+    var firstPullsPerUser: Int = Self.environment("FLOWS_FIRST_PULLS_PER_USER") ?? RateLimits.standard.firstPullsPerUser
+
     @Option(help: ArgumentHelp(
         "How long a session found and a user's balances are kept in memory, in seconds (env FLOWS_CACHE_SECONDS; 0: not kept). Another server sharing the database sees this one's changes within this time.",
         valueName: "seconds"
@@ -95,7 +98,7 @@ struct ServerCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("--log-level is one of trace, debug, info, notice, warning, error, critical.")
         }
-        guard [failuresPerAccount, failuresPerAccountFromNewAddresses, failuresPerAddress, signUpsPerAddress, lookupsPerUser, lookupsPerAddress].allSatisfy({ $0 > 0 }) else {
+        guard [failuresPerAccount, failuresPerAccountFromNewAddresses, failuresPerAddress, signUpsPerAddress, lookupsPerUser, lookupsPerAddress, firstPullsPerUser].allSatisfy({ $0 > 0 }) else {
             throw ValidationError("The rate limits are at least 1.")
         }
         guard cacheSeconds.isFinite, (0...3_600).contains(cacheSeconds) else {
@@ -145,7 +148,8 @@ struct ServerCommand: AsyncParsableCommand {
             port: port,
             rateLimits: RateLimits(
                 failuresPerAccount: failuresPerAccount, failuresPerAccountFromNewAddresses: failuresPerAccountFromNewAddresses, failuresPerAddress: failuresPerAddress,
-                signUpsPerAddress: signUpsPerAddress, lookupsPerUser: lookupsPerUser, lookupsPerAddress: lookupsPerAddress
+                signUpsPerAddress: signUpsPerAddress, lookupsPerUser: lookupsPerUser, lookupsPerAddress: lookupsPerAddress,
+                firstPullsPerUser: firstPullsPerUser
             ),
             cacheLifetime: cacheSeconds,
             trustedProxies: try trustedProxies()

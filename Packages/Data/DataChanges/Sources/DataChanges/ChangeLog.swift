@@ -62,6 +62,11 @@ public protocol ChangeLogStore: Sendable {
     /// reads from after it has read the stores' own state (a first pull, reading everything
     /// the person sees, needs no row from before it).
     func horizon() async throws -> LogPosition
+    /// The position of the newest row logged for `person`, whoever's transaction wrote it and
+    /// whether or not a reader may read it yet; nil for none. What a reader compares, before and
+    /// after reading the stores' state a page at a time, to know that nothing of the person's
+    /// changed in between.
+    func newest(for person: String) async throws -> LogPosition?
     /// Deletes the rows logged before `cutoff` (seconds since 1970, UTC), and answers how many;
     /// a reader's position among them is ``ChangeLogError/expired`` from then on.
     func prune(before cutoff: Double) async throws -> Int

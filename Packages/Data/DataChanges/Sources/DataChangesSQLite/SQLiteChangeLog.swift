@@ -113,6 +113,13 @@ public struct SQLiteChangeLog: ChangeLogStore {
         }
     }
 
+    public func newest(for person: String) async throws -> LogPosition? {
+        try database.read { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM sync_change WHERE person = ?"), arguments: [person])
+                .map { LogPosition(transaction: 0, sequence: $0) }
+        }
+    }
+
     public func log(_ changes: [Change]) async throws {
         guard !changes.isEmpty else { return }
         try database.write { db in try Self.append(changes, in: db) }

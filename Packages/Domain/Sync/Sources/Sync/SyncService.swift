@@ -140,6 +140,8 @@ public enum SyncError: Error, Equatable, Sendable {
     case cursorExpired
     /// More operations than one push takes.
     case tooManyOperations(limit: Int)
+    /// Too many pulls without a cursor lately: try again in `seconds`.
+    case tooManyFirstPulls(seconds: Int)
     case storeUnavailable(String)
     case signedOut
     case serverUnreachable(String)
@@ -149,6 +151,7 @@ public enum SyncError: Error, Equatable, Sendable {
         case .invalidCursor: "That cursor is not one this server gave; pull again without one."
         case .cursorExpired: "That cursor is older than the changes the server keeps; pull again without one."
         case .tooManyOperations(let limit): "A push takes at most \(limit) operations; send the rest in the next."
+        case .tooManyFirstPulls(let seconds): "Too many pulls of everything lately; try again in \(max(1, (seconds + 59) / 60)) min."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         case .signedOut: ServerMessages.signedOut
         case .serverUnreachable(let reason): ServerMessages.unreachable(reason)

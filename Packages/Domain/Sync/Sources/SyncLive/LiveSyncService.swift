@@ -136,6 +136,24 @@ public struct LiveSyncService: SyncService {
     /// friends and contacts, their requests, their groups, and the expenses and payments they
     /// are in.
     private func logEverything(seenBy user: UserID) async throws(SyncError) {
+        // The lists are read a page at a time: something of the user's deleted or moved between
+        // two pages would shift the rest, and one entity could be passed over. Each such change
+        // logs a row for the user, so the lists are read again while one came meanwhile.
+        var seen: [Change] = []
+        for _ in 0..<3 {
+            let before = try await newest(for: user)
+            seen = try await everything(seenBy: user)
+            if try await newest(for: user) == before { break }
+        }
+        do { try await log.log(seen) } catch { throw .storeUnavailable("\(error)") }
+    }
+
+    private func newest(for user: UserID) async throws(SyncError) -> LogPosition? {
+        do { return try await log.newest(for: user.rawValue) } catch { throw .storeUnavailable("\(error)") }
+    }
+
+    /// Every entity `user` sees now, as rows of the log.
+    private func everything(seenBy user: UserID) async throws(SyncError) -> [Change] {
         var seen: [Change] = []
         func note(_ kind: Change.Kind, _ ids: some Sequence<String>) {
             seen.append(contentsOf: ids.map { Change(kind: kind, id: $0, person: user.rawValue) })
@@ -165,7 +183,7 @@ public struct LiveSyncService: SyncService {
             guard found.count == page.limit else { break }
             page = page.next
         }
-        do { try await log.log(seen) } catch { throw .storeUnavailable("\(error)") }
+        return seen
     }
 
     /// `work`'s answer; its area's failure as a pull's.

@@ -29,6 +29,7 @@ public enum SyncAPI {
             switch error {
             case .invalidCursor: APIProblem(.badRequest, .invalidCursor, error.message, details: .init(field: "after"))
             case .cursorExpired: APIProblem(.gone, .cursorExpired, error.message, details: .init(field: "after"))
+            case .tooManyFirstPulls(let seconds): .rateLimited(error.message, retryAfter: seconds)
             case .tooManyOperations(let limit):
                 APIProblem(.badRequest, .tooManyOperations, error.message, details: .init(field: "/operations", limit: Int64(limit)))
             case .storeUnavailable(let reason), .serverUnreachable(let reason): .storeUnavailable(reason)
@@ -39,6 +40,9 @@ public enum SyncAPI {
             switch failure.code {
             case .invalidCursor?: return .invalidCursor
             case .cursorExpired?: return .cursorExpired
+            case .rateLimited?:
+                if case .refused(_, _, let seconds) = failure { return .tooManyFirstPulls(seconds: seconds ?? 60) }
+                return .tooManyFirstPulls(seconds: 60)
             case .tooManyOperations?: if let limit = failure.details?.limit.flatMap(Int.init(exactly:)) { return .tooManyOperations(limit: limit) }
             case .storeUnavailable?: return .storeUnavailable(failure.message)
             case _ where failure.isSignedOut: return .signedOut

@@ -173,6 +173,16 @@ public struct PostgresChangeLog: ChangeLogStore {
         return LogPosition(transaction: horizon.transaction, sequence: 0)
     }
 
+    public func newest(for person: String) async throws -> LogPosition? {
+        let row = try await database.read { db in
+            try db.row("SELECT tx::text, seq FROM sync_change WHERE person = $1 ORDER BY tx DESC, seq DESC LIMIT 1", [person])
+                .map { row in (try row.text(0), try row.integer(1)) }
+        }
+        guard let row else { return nil }
+        guard let transaction = Int64(row.0) else { throw ServerDatabaseError.damaged("a change log row has a transaction past 64 bits") }
+        return LogPosition(transaction: transaction, sequence: row.1)
+    }
+
     public func log(_ changes: [Change]) async throws {
         guard !changes.isEmpty else { return }
         try await database.write { db in try Self.append(changes, in: db) }

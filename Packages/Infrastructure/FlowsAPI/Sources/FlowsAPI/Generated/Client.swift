@@ -15603,7 +15603,9 @@ public struct Client: APIProtocol {
     /// is true, more are waiting already. Cursors only grow; one this server did not give is
     /// `400 invalid-cursor`; one older than the changes the server keeps (30 days) is
     /// `410 cursor-expired`, and the client pulls again without one. A change whose transaction
-    /// is still running elsewhere comes in a later pull, never skipped.
+    /// is still running elsewhere comes in a later pull, never skipped. A pull without `after`
+    /// logs everything the user sees again, so each user has a limit of those (20 in 15
+    /// minutes by default: `429 rate-limited` past it).
     ///
     ///
     /// - Remark: HTTP `GET /sync/changes`.
@@ -15740,6 +15742,36 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .gone(.init(body: body))
+                case 429:
+                    let headers: Components.Responses.TooManyRequests.Headers = .init(retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Components.Headers.RetryAfter.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.TooManyRequests.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 503:
                     let headers: Components.Responses.ServiceUnavailable.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,

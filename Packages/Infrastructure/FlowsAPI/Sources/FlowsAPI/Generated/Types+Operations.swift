@@ -20811,7 +20811,9 @@ public enum Operations {
     /// is true, more are waiting already. Cursors only grow; one this server did not give is
     /// `400 invalid-cursor`; one older than the changes the server keeps (30 days) is
     /// `410 cursor-expired`, and the client pulls again without one. A change whose transaction
-    /// is still running elsewhere comes in a later pull, never skipped.
+    /// is still running elsewhere comes in a later pull, never skipped. A pull without `after`
+    /// logs everything the user sees again, so each user has a limit of those (20 in 15
+    /// minutes by default: `429 rate-limited` past it).
     ///
     ///
     /// - Remark: HTTP `GET /sync/changes`.
@@ -21018,6 +21020,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many attempts; try again after `Retry-After` seconds (`rate-limited`).
+            ///
+            /// - Remark: Generated from `#/paths//sync/changes/get(pullChanges)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }

@@ -793,7 +793,9 @@ public protocol APIProtocol: Sendable {
     /// is true, more are waiting already. Cursors only grow; one this server did not give is
     /// `400 invalid-cursor`; one older than the changes the server keeps (30 days) is
     /// `410 cursor-expired`, and the client pulls again without one. A change whose transaction
-    /// is still running elsewhere comes in a later pull, never skipped.
+    /// is still running elsewhere comes in a later pull, never skipped. A pull without `after`
+    /// logs everything the user sees again, so each user has a limit of those (20 in 15
+    /// minutes by default: `429 rate-limited` past it).
     ///
     ///
     /// - Remark: HTTP `GET /sync/changes`.
@@ -2207,7 +2209,9 @@ extension APIProtocol {
     /// is true, more are waiting already. Cursors only grow; one this server did not give is
     /// `400 invalid-cursor`; one older than the changes the server keeps (30 days) is
     /// `410 cursor-expired`, and the client pulls again without one. A change whose transaction
-    /// is still running elsewhere comes in a later pull, never skipped.
+    /// is still running elsewhere comes in a later pull, never skipped. A pull without `after`
+    /// logs everything the user sees again, so each user has a limit of those (20 in 15
+    /// minutes by default: `429 rate-limited` past it).
     ///
     ///
     /// - Remark: HTTP `GET /sync/changes`.
