@@ -113,7 +113,8 @@ private struct Refusal: Error, CustomStringConvertible {
 }
 
 /// A log output to a file of its own, read back whole.
-private struct TemporaryLog {
+/// A log file of the test's own, read back as lines.
+struct TemporaryLog {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("log-lines-\(UUID().uuidString).log")
     let output: LogOutput
 

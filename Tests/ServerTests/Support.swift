@@ -161,9 +161,11 @@ final class RunningServer: Sendable {
         self.task = task
     }
 
-    static func start(services: ServerServices, configuration: ServerConfiguration = ServerConfiguration(port: 0)) async throws -> RunningServer {
+    static func start(
+        services: ServerServices, configuration: ServerConfiguration = ServerConfiguration(port: 0),
+        logger: Logger = Logger(label: "flows-server-test") { _ in SwiftLogNoOpLogHandler() }
+    ) async throws -> RunningServer {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let logger = Logger(label: "flows-server-test") { _ in SwiftLogNoOpLogHandler() }
         let application = try FlowsServer.application(configuration, services: services, logger: logger) { port in continuation.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
         let task = Task { try await group.run() }

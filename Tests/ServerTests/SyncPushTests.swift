@@ -2,8 +2,9 @@ import AccountsData
 import Expenses
 import FlowsAPIClient
 import FlowsApp
-import FlowsServer
+@testable import FlowsServer
 import Foundation
+import Logging
 import Friends
 import Primitives
 import Sync
@@ -117,5 +118,26 @@ struct SyncPushTests {
         let outcomes = try await sync.push(["a", "b", "c", "d"].map { SyncOperation(key: $0, operation: "addContact") }, by: UserID(rawValue: "u"))
         #expect(outcomes.map(\.key) == ["a", "b"])
         #expect(outcomes.map(\.kind) == [.applied, .refused])
+    }
+
+    @Test("a push's log line lists each operation as it was answered")
+    func logLine() async throws {
+        let file = try TemporaryLog()
+        let logger = Logger(label: "flows-server") { label in LineLogHandler(label: label, output: file.output, level: .info) }
+        let server = try await RunningServer.start(services: .sqlite(.memory, fast: true), logger: logger)
+        do {
+            let live = LiveServer(url: server.url, clock: TestClock())
+            let ada = try await live.signUp("Ada")
+            let push = #"{"operations":[{"key":"k-1","operation":"addContact","body":{"name":"Sam"}},{"key":"k-2","operation":"addContact","body":{"name":""}}]}"#
+            #expect(try await live.raw("POST", "/sync/push", token: ada.token, json: push).status == 200)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+        file.output.flush()
+        let line = try #require(try file.lines().first { $0.contains("path=/sync/push") })
+        #expect(line.contains(#"pushed="addContact 201, addContact 422 invalid-display-name-empty""#), "\(line)")
+        #expect(line.contains(" info "), "\(line)")
     }
 }

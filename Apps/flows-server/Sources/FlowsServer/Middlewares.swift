@@ -174,8 +174,13 @@ struct RequestMiddleware: RouterMiddleware {
         if let user = record.user { metadata["user"] = "\(user.rawValue)" }
         let (code, reason) = record.problem
         if let code { metadata["error"] = "\(code)" }
-        if response.status.code >= 500 {
-            if let reason { metadata["reason"] = "\(reason)" }
+        // A push: each operation as it was answered (the first 20).
+        let pushed = record.pushed
+        if !pushed.operations.isEmpty {
+            metadata["pushed"] = "\(pushed.operations.prefix(20).joined(separator: ", "))\(pushed.operations.count > 20 ? ", …" : "")"
+        }
+        if response.status.code >= 500 || pushed.failure != nil {
+            if let reason = reason ?? pushed.failure { metadata["reason"] = "\(reason)" }
             context.logger.error("request failed", metadata: metadata)
         } else {
             context.logger.info("request", metadata: metadata)

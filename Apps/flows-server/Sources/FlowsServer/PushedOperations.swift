@@ -73,11 +73,13 @@ final class PushedOperations: OperationApplier {
         if let name = IdempotencyMiddleware.header { request.headerFields[name] = operation.key }
         if let version = operation.version { request.headerFields[.ifMatch] = "\"\(version)\"" }
         if operation.body != nil { request.headerFields[.contentType] = "application/json" }
-        let answered: (HTTPResponse, [UInt8])
+        // Its own record: a refusal inside a push does not mark the push; the push's log line
+        // lists each operation as it was answered, and what failed inside the server.
+        let record = RequestRecord()
+        let answered: (HTTPResponse, [UInt8])?
         do {
             answered = try await RequestScope.$pushed.withValue(true) {
-                // Its own log line's record: a refusal inside a push does not mark the push.
-                try await RequestScope.$record.withValue(RequestRecord()) {
+                try await RequestScope.$record.withValue(record) {
                     let (response, body) = try await route.chain(
                         request, operation.body.map { HTTPBody($0) }, ServerRequestMetadata(pathParameters: parameters)
                     )
@@ -86,10 +88,19 @@ final class PushedOperations: OperationApplier {
                 }
             }
         } catch {
-            return nil
+            answered = nil
+            record.refused(code: "internal-error", reason: "\(error)")
         }
-        let (response, bytes) = answered
-        let status = response.status.code
+        let status = answered.map { Int($0.0.status.code) } ?? 500
+        let (code, reason) = record.problem
+        RequestScope.record?.pushed(operation.operation, status: status, code: code, failure: status >= 500 ? reason ?? "no answer" : nil)
+        guard let (response, bytes) = answered else { return nil }
+        return outcome(of: operation, response.status.code, bytes)
+    }
+
+    /// The outcome of `operation` answered `status` and `bytes`; nil when the answer is not
+    /// about the operation itself.
+    private func outcome(of operation: SyncOperation, _ status: Int, _ bytes: [UInt8]) -> SyncOutcome? {
         switch status {
         case 200..<300:
             return SyncOutcome(key: operation.key, kind: .applied, status: status, answer: bytes.isEmpty ? nil : bytes)

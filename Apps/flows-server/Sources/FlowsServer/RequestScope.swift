@@ -26,6 +26,19 @@ struct RequestSession: Sendable {
 /// What is known of a request beyond its method and path, for its log line.
 final class RequestRecord: Sendable {
     private let state = Mutex<(user: UserID?, error: String?, reason: String?)>((nil, nil, nil))
+    /// A push's operations, each as `operationId status` (and its error code), and what failed
+    /// inside the server while one was applied.
+    private let pushes = Mutex<(operations: [String], failure: String?)>(([], nil))
+
+    /// Notes one operation of a push, as it was answered.
+    func pushed(_ operation: String, status: Int, code: String?, failure: String?) {
+        pushes.withLock {
+            $0.operations.append("\(operation) \(status)" + (code.map { " \($0)" } ?? ""))
+            if let failure { $0.failure = failure }
+        }
+    }
+
+    var pushed: (operations: [String], failure: String?) { pushes.withLock { $0 } }
 
     var user: UserID? {
         get { state.withLock { $0.user } }
