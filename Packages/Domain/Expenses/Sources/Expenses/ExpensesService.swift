@@ -471,3 +471,18 @@ public protocol PersonMerging: Sendable {
     /// themselves.
     func merge(_ contact: UserID, into account: UserID) async throws(ExpensesError)
 }
+
+/// What a replica does with the expenses and payments it pulled (docs/sync.md): each written as
+/// the server has it, with its history, and the balances moved to match. The rules a user's own
+/// write is checked by are not asked again: the server checked them.
+public protocol ExpensesReplica: Sendable {
+    /// Puts `expense` in place of what is kept of it, with its history (oldest first) and its
+    /// comments.
+    func put(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment]) async throws(ExpensesError)
+    /// Puts `payment` in place of what is kept of it, with its history.
+    func put(_ payment: Settlement, history: [PaymentChange]) async throws(ExpensesError)
+    /// Forgets expense `id` (deleted, or no longer the user's to see); its balances with it.
+    func removeExpense(_ id: ExpenseID) async throws(ExpensesError)
+    /// Forgets payment `id` (taken back, or no longer the user's to see); its balances with it.
+    func removePayment(_ id: ExpenseID) async throws(ExpensesError)
+}

@@ -523,7 +523,7 @@ public struct LiveExpensesService: ExpensesService {
         String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
     }
 
-    private static func settlement(from record: SettlementRecord) throws(ExpensesError) -> Settlement {
+    static func settlement(from record: SettlementRecord) throws(ExpensesError) -> Settlement {
         let currency = try currency(record.currency)
         guard let day = try? Day(record.day) else { throw .storeUnavailable("the payment \(record.id) has a damaged day") }
         return Settlement(
@@ -625,7 +625,7 @@ public struct LiveExpensesService: ExpensesService {
     }
 
     /// An expense kept whole with the change that left it so: its stored form as JSON, keys sorted.
-    private static func snapshot(_ stored: StoredExpense) -> String? {
+    static func snapshot(_ stored: StoredExpense) -> String? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(stored)).flatMap { String(data: $0, encoding: .utf8) }
