@@ -21115,9 +21115,12 @@ public enum Operations {
     /// `refused` with its Problem, or `conflict` (`changed-since`) when it was made from a
     /// version that is no longer current. One refused or in conflict does not stop the ones
     /// after it; the answer stops at the first that could not be answered (the store failed):
-    /// it and the rest wait for the next push. Reads, signing up, in and out, ending sessions,
-    /// changing the password and pushing itself cannot be pushed (`refused`, `invalid-request`).
-    /// At most 100 operations; more is `400 too-many-operations`.
+    /// it and the rest wait for the next push, as do one whose key is still being answered
+    /// (`409 idempotency-key-in-use`), one over a limit (`429`) and one whose session ended.
+    /// Reads (the look-ups sent as POST too), signing up, in and out, ending sessions, changing
+    /// the password or the email, verifying an email and pushing itself cannot be pushed
+    /// (`refused`, `invalid-request`). At most 100 operations; more is
+    /// `400 too-many-operations`.
     ///
     ///
     /// - Remark: HTTP `POST /sync/push`.
