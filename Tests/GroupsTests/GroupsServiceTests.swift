@@ -303,3 +303,38 @@ struct GroupsServiceTests {
         #expect(try await world.sound())
     }
 }
+
+/// A replica's groups, written as pulled (docs/sync.md): the same reads give the same answers on
+/// the replica as on the server.
+@Suite("Groups on a replica")
+struct GroupsReplicaTests {
+    @Test("a group put as pulled, changed, joined and left, reads as on the server; removed, no one sees it")
+    func sameAnswers() async throws {
+        let world = try await World()
+        let copy = LocalServices.inMemory()
+        let replica = try #require(copy.groups as? any GroupsReplica)
+        func pull(_ user: UserID) async throws {
+            for group in try await world.groups.everyGroup(of: user) { try await replica.put(group) }
+        }
+        func same(_ user: UserID, _ id: GroupID) async throws {
+            #expect(try await copy.groups.groups(of: user, archived: false) == world.groups.groups(of: user, archived: false))
+            #expect(try await copy.groups.groups(of: user, archived: true) == world.groups.groups(of: user, archived: true))
+            #expect(try await copy.groups.group(id, for: user) == world.groups.group(id, for: user))
+        }
+        let trip = try await world.trip()
+        try await pull(world.bob)
+        try await same(world.bob, trip.id)
+        // Renamed; Cy leaves, and Ada adds him again: he is last now.
+        _ = try await world.groups.update(trip.id, to: GroupSettings(name: "Osaka trip", kind: .trip, currency: .jpy, simplifyDebts: false), by: world.ada)
+        try await world.groups.leave(trip.id, by: world.cy)
+        _ = try await world.groups.addMembers([world.cy], to: trip.id, by: world.ada)
+        try await pull(world.bob)
+        try await pull(world.bob)
+        try await same(world.bob, trip.id)
+        #expect(try await copy.groups.group(trip.id, for: world.bob)?.members == [world.ada, world.bob, world.cy])
+        #expect(try await copy.groups.group(trip.id, for: world.bob)?.name == "Osaka trip")
+        try await replica.removeGroup(trip.id)
+        #expect(try await copy.groups.group(trip.id, for: world.bob) == nil)
+        #expect(try await copy.groups.everyGroup(of: world.bob).isEmpty)
+    }
+}

@@ -85,3 +85,14 @@ public enum GroupsError: Error, Equatable, Sendable {
         }
     }
 }
+
+/// What a replica does with the groups it pulled (docs/sync.md): each written as the server has
+/// it, its members in their order, without the rules a user's own change is checked by (the
+/// server checked them).
+public protocol GroupsReplica: Sendable {
+    /// Puts `group` in place of what is kept of it, its members as it has them.
+    func put(_ group: Group) async throws(GroupsError)
+    /// Forgets group `id` (left, or no longer the user's to see): it has no members here from
+    /// now on, so no one on the replica sees it.
+    func removeGroup(_ id: GroupID) async throws(GroupsError)
+}

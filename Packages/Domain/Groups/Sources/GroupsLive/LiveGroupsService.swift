@@ -9,7 +9,7 @@ import Primitives
 /// It is also the ledger's ``GroupMembership`` (who may be named in a group's expenses) and,
 /// for linking a contact to an account, a ``PersonMerging`` of memberships.
 public struct LiveGroupsService: GroupsService {
-    private let store: any GroupsStore
+    let store: any GroupsStore
     private let people: any PeopleDirectory
     private let ledger: any GroupBalanceReading
     private let random: any RandomSource
