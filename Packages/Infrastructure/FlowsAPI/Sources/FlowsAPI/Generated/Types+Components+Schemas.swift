@@ -4342,7 +4342,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SyncOperation/operation`.
             public var operation: Swift.String
-            /// The path parameters, by name.
+            /// The path parameters, by name; absent or null is none.
             ///
             /// - Remark: Generated from `#/components/schemas/SyncOperation/path`.
             public struct PathPayload: Codable, Hashable, Sendable {
@@ -4362,11 +4362,11 @@ extension Components {
                     try encoder.encodeAdditionalProperties(additionalProperties)
                 }
             }
-            /// The path parameters, by name.
+            /// The path parameters, by name; absent or null is none.
             ///
             /// - Remark: Generated from `#/components/schemas/SyncOperation/path`.
             public var path: Components.Schemas.SyncOperation.PathPayload?
-            /// The query parameters, by name.
+            /// The query parameters, by name; absent or null is none.
             ///
             /// - Remark: Generated from `#/components/schemas/SyncOperation/query`.
             public struct QueryPayload: Codable, Hashable, Sendable {
@@ -4386,15 +4386,15 @@ extension Components {
                     try encoder.encodeAdditionalProperties(additionalProperties)
                 }
             }
-            /// The query parameters, by name.
+            /// The query parameters, by name; absent or null is none.
             ///
             /// - Remark: Generated from `#/components/schemas/SyncOperation/query`.
             public var query: Components.Schemas.SyncOperation.QueryPayload?
-            /// The operation's JSON body, as its own route takes it.
+            /// The operation's JSON body, as its own route takes it; absent or null is none.
             ///
             /// - Remark: Generated from `#/components/schemas/SyncOperation/body`.
             public var body: OpenAPIRuntime.OpenAPIValueContainer?
-            /// The version the change was made from, sent as If-Match.
+            /// The version the change was made from, sent as If-Match; absent or null for none.
             ///
             /// - Remark: Generated from `#/components/schemas/SyncOperation/version`.
             public var version: Swift.Int64?
@@ -4403,10 +4403,10 @@ extension Components {
             /// - Parameters:
             ///   - key: Made on the client (a UUID will do); the operation's Idempotency-Key.
             ///   - operation: The contract's operationId.
-            ///   - path: The path parameters, by name.
-            ///   - query: The query parameters, by name.
-            ///   - body: The operation's JSON body, as its own route takes it.
-            ///   - version: The version the change was made from, sent as If-Match.
+            ///   - path: The path parameters, by name; absent or null is none.
+            ///   - query: The query parameters, by name; absent or null is none.
+            ///   - body: The operation's JSON body, as its own route takes it; absent or null is none.
+            ///   - version: The version the change was made from, sent as If-Match; absent or null for none.
             public init(
                 key: Swift.String,
                 operation: Swift.String,
