@@ -124,6 +124,13 @@ enum SyncPullScenario {
         // Cy saw none of it, and a cursor this server never gave is refused.
         #expect(try await sync.changes(for: cy, after: cys.cursor, limit: 100).changes.isEmpty)
         await #expect(throws: SyncError.invalidCursor) { try await sync.changes(for: bob, after: SyncCursor("tomorrow"), limit: 100) }
+        // One from the future (another server's, or a database restored from an older copy)
+        // would never see a change: it is refused, so the replica pulls again without one.
+        await #expect(throws: SyncError.invalidCursor) { try await sync.changes(for: bob, after: SyncCursor("9000000000.1"), limit: 100) }
+        let now = try #require(LogPosition(bobs.cursor.text))
+        await #expect(throws: SyncError.invalidCursor) {
+            try await sync.changes(for: bob, after: SyncCursor(LogPosition(transaction: now.transaction, sequence: now.sequence + 1_000_000).description), limit: 100)
+        }
 
         // Pruned: a cursor from before is expired, and a pull without one has everything still.
         #expect(try await log.prune(before: Date().timeIntervalSince1970 + 60) > 0)

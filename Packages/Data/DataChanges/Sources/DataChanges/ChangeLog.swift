@@ -53,7 +53,7 @@ public protocol ChangeLogStore: Sendable {
     /// The rows logged for `person` after `position`, oldest first, at most `limit`: only rows
     /// that no write still running can come before. A position before rows that were pruned
     /// (other than ``LogPosition/start``) is ``ChangeLogError/expired``: what came after it is
-    /// no longer all there.
+    /// no longer all there; one past any this log has given is ``ChangeLogError/ahead``.
     func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange]
     /// Logs `changes` in a write of their own: what a person starts to see that was there
     /// already (their first pull).
@@ -76,4 +76,7 @@ public protocol ChangeLogStore: Sendable {
 public enum ChangeLogError: Error, Equatable, Sendable {
     /// The position is before rows that were pruned.
     case expired
+    /// The position is past any this log has given: it comes from another log (a database
+    /// restored from an older copy, another server's), and nothing after it would ever come.
+    case ahead
 }

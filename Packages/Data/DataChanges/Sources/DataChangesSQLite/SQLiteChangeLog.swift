@@ -76,6 +76,9 @@ public struct SQLiteChangeLog: ChangeLogStore {
 
     public func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange] {
         try database.read { db in
+            // The highest number ever given (AUTOINCREMENT keeps it even once its row is pruned).
+            let given = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'sync_change'")) ?? 0
+            guard position.transaction == 0, position.sequence <= given else { throw ChangeLogError.ahead }
             if position != .start, let pruned = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sync_change_pruned")),
                 position.sequence < pruned
             {

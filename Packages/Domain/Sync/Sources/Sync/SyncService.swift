@@ -134,7 +134,8 @@ public struct SyncedPayment: Equatable, Sendable {
 
 /// Why a pull did not happen.
 public enum SyncError: Error, Equatable, Sendable {
-    /// The cursor is not one this server wrote.
+    /// The cursor is not one this server wrote: not one at all, or past any it gave (another
+    /// server's, or a database restored from an older copy).
     case invalidCursor
     /// The cursor is older than the changes the server keeps: pull again without one.
     case cursorExpired

@@ -63,6 +63,8 @@ public struct LiveSyncService: SyncService {
         let rows: [LoggedChange]
         do { rows = try await log.changes(for: user.rawValue, after: position, limit: limit) } catch ChangeLogError.expired {
             throw .cursorExpired
+        } catch ChangeLogError.ahead {
+            throw .invalidCursor
         } catch {
             throw .storeUnavailable("\(error)")
         }

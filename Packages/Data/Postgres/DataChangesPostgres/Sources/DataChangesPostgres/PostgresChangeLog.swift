@@ -64,6 +64,10 @@ public struct PostgresChangeLog: ChangeLogStore {
             try await database.read { db in
                 // The horizon first: the rows are read in the same snapshot, after it.
                 let horizon = try Self.horizon(in: db)
+                // No transaction of this database's has an id past the next one to be given, and
+                // no row a number past the sequence's last.
+                let given = try db.row("SELECT last_value FROM sync_change_seq_seq")?.integer(0) ?? 0
+                guard position.transaction <= horizon.next, position.sequence <= given else { throw ChangeLogError.ahead }
                 if position != .start,
                     try db.row(
                         "SELECT 1 FROM sync_change_pruned WHERE ($1::text::xid8, $2) < (tx, seq)", [String(position.transaction), position.sequence]
@@ -121,6 +125,8 @@ public struct PostgresChangeLog: ChangeLogStore {
     /// none is), and whether it is known to run here still.
     private struct Horizon: Sendable {
         let transaction: Int64
+        /// The next transaction id to be given (`pg_snapshot_xmax`).
+        let next: Int64
         /// False when the horizon is a transaction the snapshot saw running that the server's
         /// activity no longer lists (it ended between the two): a read then tries again, in a
         /// snapshot that no longer holds it.
@@ -147,12 +153,15 @@ public struct PostgresChangeLog: ChangeLogStore {
                 ) AS h
             )
             SELECT h::text,
-                   h = (SELECT pg_snapshot_xmax(s) FROM snapshot) OR (h::text::bigint % 4294967296) IN (SELECT xid FROM activity WHERE here)
+                   h = (SELECT pg_snapshot_xmax(s) FROM snapshot) OR (h::text::bigint % 4294967296) IN (SELECT xid FROM activity WHERE here),
+                   (SELECT pg_snapshot_xmax(s) FROM snapshot)::text
             FROM horizon
             """
         )
-        guard let row, let transaction = Int64(try row.text(0)) else { throw ServerDatabaseError.damaged("the horizon is past 64 bits") }
-        return Horizon(transaction: transaction, placed: try row.boolean(1))
+        guard let row, let transaction = Int64(try row.text(0)), let next = Int64(try row.text(2)) else {
+            throw ServerDatabaseError.damaged("the horizon is past 64 bits")
+        }
+        return Horizon(transaction: transaction, next: next, placed: try row.boolean(1))
     }
 
     /// `read`'s answer once its horizon is placed, reading again (at most twice) while it is
