@@ -19,11 +19,9 @@ public struct SQLiteAccountsStore: AccountsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any AccountsWriting) throws -> T) async throws -> T {
         // What a write changed is noted only where the store keeps a change log.
-        try await ChangedPeople.watching(nil, logging: database.keepsChangeLog) { noted in
-            try database.write(noting: noted) { db in
-                let transaction = Transaction(db: db)
-                return try body(noted.map { NotingAccountsWriting(transaction, noting: $0) } ?? transaction)
-            }
+        try await database.write(telling: nil) { db, noted in
+            let transaction = Transaction(db: db)
+            return try body(noted.map { NotingAccountsWriting(transaction, noting: $0) } ?? transaction)
         }
     }
 }

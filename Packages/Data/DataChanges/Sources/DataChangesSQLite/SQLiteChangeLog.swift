@@ -43,13 +43,17 @@ public enum ChangeLogSchema {
 }
 
 extension LocalDatabase {
-    /// Runs `work` in a write transaction, as ``write(_:)`` does; when this database keeps a
-    /// change log, the changes `noted` holds at the end are written into the same transaction.
-    public func write<T>(noting noted: ChangedPeople?, _ work: (Database) throws -> T) throws -> T {
-        try write { db in
-            let result = try work(db)
-            if keepsChangeLog, let noted { try SQLiteChangeLog.append(noted.takeChanges(), in: db) }
-            return result
+    /// Runs `work` in a write transaction, as ``write(_:)`` does, with a note of whom it concerns
+    /// and what it changed when someone is told (`observer`) or this database keeps a change
+    /// log (nil otherwise). The changes noted are logged in the same transaction; `observer` is
+    /// told afterwards, whether the write went through or not.
+    public func write<T>(telling observer: PeopleChanged?, _ work: (Database, ChangedPeople?) throws -> T) async throws -> T {
+        try await ChangedPeople.watching(observer, logging: keepsChangeLog) { noted in
+            try write { db in
+                let result = try work(db, noted)
+                if keepsChangeLog, let noted { try SQLiteChangeLog.append(noted.takeChanges(), in: db) }
+                return result
+            }
         }
     }
 }

@@ -22,13 +22,11 @@ public struct SQLiteExpensesStore: ExpensesStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T {
         do {
-            return try await ChangedPeople.watching(balancesChanged, logging: database.keepsChangeLog) { changes in
-                try database.write(noting: changes) { db in
-                    let transaction = Transaction(db: db, changes: changes)
-                    // What each write changed is noted only where the store keeps a change log.
-                    let logged = database.keepsChangeLog ? changes : nil
-                    return try body(logged.map { NotingExpensesWriting(transaction, noting: $0) } ?? transaction)
-                }
+            return try await database.write(telling: balancesChanged) { db, changes in
+                let transaction = Transaction(db: db, changes: changes)
+                // What each write changed is noted only where the store keeps a change log.
+                let logged = database.keepsChangeLog ? changes : nil
+                return try body(logged.map { NotingExpensesWriting(transaction, noting: $0) } ?? transaction)
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // A constraint refusing a write is a refusal with its reason, not a broken store.

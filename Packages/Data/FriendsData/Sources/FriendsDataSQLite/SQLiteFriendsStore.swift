@@ -22,11 +22,9 @@ public struct SQLiteFriendsStore: FriendsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any FriendsWriting) throws -> T) async throws -> T {
         do {
-            return try await ChangedPeople.watching(friendshipsChanged, logging: database.keepsChangeLog) { noted in
-                try database.write(noting: noted) { db in
-                    let transaction = Transaction(db: db)
-                    return try body(noted.map { NotingFriendsWriting(transaction, noting: $0) } ?? transaction)
-                }
+            return try await database.write(telling: friendshipsChanged) { db, noted in
+                let transaction = Transaction(db: db)
+                return try body(noted.map { NotingFriendsWriting(transaction, noting: $0) } ?? transaction)
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // A constraint refusing a write is a refusal with its reason, not a broken store.

@@ -21,11 +21,9 @@ public struct SQLiteGroupsStore: GroupsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any GroupsWriting) throws -> T) async throws -> T {
         do {
-            return try await ChangedPeople.watching(groupsChanged, logging: database.keepsChangeLog) { noted in
-                try database.write(noting: noted) { db in
-                    let transaction = Transaction(db: db)
-                    return try body(noted.map { NotingGroupsWriting(transaction, noting: $0) } ?? transaction)
-                }
+            return try await database.write(telling: groupsChanged) { db, noted in
+                let transaction = Transaction(db: db)
+                return try body(noted.map { NotingGroupsWriting(transaction, noting: $0) } ?? transaction)
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // A constraint refusing a write is a refusal with its reason, not a broken store.

@@ -18,11 +18,9 @@ public struct SQLitePreferencesStore: PreferencesStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any PreferencesWriting) throws -> T) async throws -> T {
         // What a write changed is noted only where the store keeps a change log.
-        try await ChangedPeople.watching(nil, logging: database.keepsChangeLog) { noted in
-            try database.write(noting: noted) { db in
-                let transaction = Transaction(db: db)
-                return try body(noted.map { NotingPreferencesWriting(transaction, noting: $0) } ?? transaction)
-            }
+        try await database.write(telling: nil) { db, noted in
+            let transaction = Transaction(db: db)
+            return try body(noted.map { NotingPreferencesWriting(transaction, noting: $0) } ?? transaction)
         }
     }
 }

@@ -19,12 +19,7 @@ public struct PostgresAccountsStore: AccountsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any AccountsWriting) throws -> T) async throws -> T {
         try await refusals {
-            try await ChangedPeople.watching(nil, logging: true) { noted in
-                try await database.write(noting: noted) { db in
-                    let transaction = Transaction(db: db)
-                    return try body(noted.map { NotingAccountsWriting(transaction, noting: $0) } ?? transaction)
-                }
-            }
+            try await database.write(telling: nil) { db, noted in try body(NotingAccountsWriting(Transaction(db: db), noting: noted)) }
         }
     }
 

@@ -199,13 +199,20 @@ public struct PostgresChangeLog: ChangeLogStore {
 }
 
 extension ServerDatabase {
-    /// Runs `body` in a write transaction, as ``write(_:)`` does, and writes the changes `noted`
-    /// holds at its end into the same transaction (every PostgreSQL store keeps the log).
-    public func write<T: Sendable>(noting noted: ChangedPeople?, _ body: @escaping @Sendable (ServerTransaction) throws -> T) async throws -> T {
-        try await write { db in
-            let result = try body(db)
-            if let noted { try PostgresChangeLog.append(noted.takeChanges(), in: db) }
-            return result
+    /// Runs `body` in a write transaction, as ``write(_:)`` does, with a note of whom it concerns
+    /// and what it changed (every PostgreSQL store keeps the log). The changes noted in each
+    /// attempt are logged in its transaction; `observer` is told afterwards, whether the write
+    /// went through or not.
+    public func write<T: Sendable>(
+        telling observer: PeopleChanged?, _ body: @escaping @Sendable (ServerTransaction, ChangedPeople) throws -> T
+    ) async throws -> T {
+        try await ChangedPeople.watching(observer, logging: true) { noted in
+            let noted = noted ?? ChangedPeople()
+            return try await write { db in
+                let result = try body(db, noted)
+                try PostgresChangeLog.append(noted.takeChanges(), in: db)
+                return result
+            }
         }
     }
 }

@@ -39,11 +39,9 @@ public struct PostgresExpensesStore: ExpensesStore {
     private static func add(all additions: [ExpenseAddition], to database: ServerDatabase, telling balancesChanged: PeopleChanged?) async throws {
         guard !additions.isEmpty else { return }
         try await refusals {
-            try await ChangedPeople.watching(balancesChanged, logging: true) { changes in
-                try await database.write(noting: changes) { db in
-                    for addition in additions { changes?.changed(.expense, addition.expense.id, for: addition.expense.people) }
-                    try Transaction(db: db, changes: changes).add(all: additions)
-                }
+            try await database.write(telling: balancesChanged) { db, changes in
+                for addition in additions { changes.changed(.expense, addition.expense.id, for: addition.expense.people) }
+                try Transaction(db: db, changes: changes).add(all: additions)
             }
         }
     }
@@ -54,11 +52,8 @@ public struct PostgresExpensesStore: ExpensesStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpensesWriting) throws -> T) async throws -> T {
         try await Self.refusals {
-            try await ChangedPeople.watching(balancesChanged, logging: true) { changes in
-                try await database.write(noting: changes) { db in
-                    let transaction = Transaction(db: db, changes: changes)
-                    return try body(changes.map { NotingExpensesWriting(transaction, noting: $0) } ?? transaction)
-                }
+            try await database.write(telling: balancesChanged) { db, changes in
+                try body(NotingExpensesWriting(Transaction(db: db, changes: changes), noting: changes))
             }
         }
     }

@@ -42,11 +42,8 @@ public struct PostgresFriendsStore: FriendsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any FriendsWriting) throws -> T) async throws -> T {
         do {
-            return try await ChangedPeople.watching(friendshipsChanged, logging: true) { noted in
-                try await database.write(noting: noted) { db in
-                    let transaction = Transaction(db: db)
-                    return try body(noted.map { NotingFriendsWriting(transaction, noting: $0) } ?? transaction)
-                }
+            return try await database.write(telling: friendshipsChanged) { db, noted in
+                try body(NotingFriendsWriting(Transaction(db: db), noting: noted))
             }
         } catch ServerDatabaseError.constraint(let violation) {
             // A constraint refusing a write is a refusal with its reason, not a broken store.

@@ -21,11 +21,8 @@ public struct PostgresGroupsStore: GroupsStore {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any GroupsWriting) throws -> T) async throws -> T {
         do {
-            return try await ChangedPeople.watching(groupsChanged, logging: true) { noted in
-                try await database.write(noting: noted) { db in
-                    let transaction = Transaction(db: db)
-                    return try body(noted.map { NotingGroupsWriting(transaction, noting: $0) } ?? transaction)
-                }
+            return try await database.write(telling: groupsChanged) { db, noted in
+                try body(NotingGroupsWriting(Transaction(db: db), noting: noted))
             }
         } catch ServerDatabaseError.constraint(let violation) {
             // A constraint refusing a write is a refusal with its reason, not a broken store.

@@ -16,12 +16,7 @@ public struct PostgresPreferencesStore: PreferencesStore {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any PreferencesWriting) throws -> T) async throws -> T {
-        try await ChangedPeople.watching(nil, logging: true) { noted in
-            try await database.write(noting: noted) { db in
-                let transaction = Transaction(db: db)
-                return try body(noted.map { NotingPreferencesWriting(transaction, noting: $0) } ?? transaction)
-            }
-        }
+        try await database.write(telling: nil) { db, noted in try body(NotingPreferencesWriting(Transaction(db: db), noting: noted)) }
     }
 }
 
