@@ -30,6 +30,7 @@ let groupsModules: [Target.Dependency] = [
 let syncModules: [Target.Dependency] = [
     .product(name: "Sync", package: "Sync"),
     .product(name: "SyncLive", package: "Sync"),
+    .product(name: "SyncReplica", package: "Sync"),
     .product(name: "DataChanges", package: "DataChanges"),
     .product(name: "DataChangesSQLite", package: "DataChanges"),
 ]
@@ -168,6 +169,7 @@ let package = Package(
                 .product(name: "FlowTesting", package: "FlowTesting"),
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Sync", package: "Sync"),
             ] + accountsModules + expensesModules + friendsModules + groupsModules + interchangeModules + preferencesModules + ratesModules + remoteModules
                 + flowModules + [
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),

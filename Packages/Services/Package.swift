@@ -18,6 +18,7 @@ let package = Package(
         .package(path: "../Domain/Friends"),
         .package(path: "../Domain/Groups"),
         .package(path: "../Domain/Preferences"),
+        .package(path: "../Domain/Sync"),
         .package(path: "../Data/DataChanges"),
         .package(path: "../Data/AccountsData"),
         .package(path: "../Data/ExpensesData"),
@@ -53,6 +54,9 @@ let package = Package(
                 .product(name: "PreferencesLive", package: "Preferences"),
                 .product(name: "PreferencesData", package: "PreferencesData"),
                 .product(name: "PreferencesDataSQLite", package: "PreferencesData"),
+                .product(name: "Sync", package: "Sync"),
+                .product(name: "SyncReplica", package: "Sync"),
+                .product(name: "DataChangesSQLite", package: "DataChanges"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

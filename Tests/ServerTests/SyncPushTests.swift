@@ -112,7 +112,7 @@ struct SyncPushTests {
         let server = ServerServices.sqlite(.memory, fast: true)
         let sync = LiveSyncService(
             log: server.changeLog, expenses: server.expenses, friends: server.friends, groups: server.groups, accounts: server.accounts,
-            preferences: server.preferences,
+            names: server.names, preferences: server.preferences,
             operations: Answers(kinds: ["a": .applied, "b": .refused, "d": .applied])
         )
         let outcomes = try await sync.push(["a", "b", "c", "d"].map { SyncOperation(key: $0, operation: "addContact") }, by: UserID(rawValue: "u"))

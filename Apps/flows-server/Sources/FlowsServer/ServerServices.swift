@@ -36,6 +36,8 @@ import Synchronization
 public struct ServerServices: Sendable {
     /// Look-ups and account settings, which never touch a session.
     public let accounts: any AccountsService
+    /// Accounts' names, as a pull tells them with its changes.
+    public let names: any AccountNames
     public let friends: any FriendsService
     public let expenses: any ExpensesService
     public let groups: any GroupsService
@@ -82,6 +84,7 @@ public struct ServerServices: Sendable {
         shared: ServerDatabase? = nil
     ) {
         accounts = services.accounts
+        names = services.names
         friends = services.friends
         expenses = services.expenses
         groups = services.groups
@@ -89,7 +92,7 @@ public struct ServerServices: Sendable {
         self.changeLog = changeLog
         sync = LiveSyncService(
             log: changeLog, expenses: services.expenses, friends: services.friends, groups: services.groups, accounts: services.accounts,
-            preferences: services.preferences, operations: pushed
+            names: services.names, preferences: services.preferences, operations: pushed
         )
         verifier = services.verifier
         self.sessions = sessions

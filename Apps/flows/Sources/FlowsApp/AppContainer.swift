@@ -18,6 +18,8 @@ import PreferencesRemote
 import Primitives
 import Rates
 import RatesECB
+import Sync
+import SyncRemote
 
 /// The composition root: the one place (with the tests) that knows which implementation serves
 /// each abstraction.
@@ -41,6 +43,11 @@ public struct AppContainer: AppFlow.Dependencies {
     public let files: any UserFiles = LocalUserFiles()
     /// The recount of the whole ledger (`flows verify`), when the container has one.
     public let verifier: (any LedgerVerifier)?
+    /// The server's pull and push, when the container is a server's (docs/sync.md).
+    public private(set) var sync: (any SyncService)?
+    /// Where the replicas of this server's users are kept (one store each), when the container
+    /// is a server's on this machine's folder.
+    public private(set) var replicas: StoreLocation?
     /// The store under the services, when the container was built on the embedded one.
     public private(set) var database: LocalDatabase?
     /// The services on the embedded store, when the container was built on them.
@@ -96,7 +103,22 @@ public struct AppContainer: AppFlow.Dependencies {
         // Private folders, each; one that cannot be made is reported when a session is kept.
         try? servers.prepare()
         try? sessions.prepare()
-        return remote(server: server, tokens: tokens, rates: ECBRatesService(directory: location.directory))
+        var container = remote(server: server, tokens: tokens, rates: ECBRatesService(directory: location.directory))
+        container.replicas = StoreLocation(directory: sessions.directory.appendingPathComponent("replicas"))
+        return container
+    }
+
+    /// The replica of `user`'s view of this container's server, in its own store (opened on
+    /// first use); nil for a container that is not a server's on this machine.
+    public func replica(of user: UserID) throws -> LocalReplica? {
+        guard let replicas else { return nil }
+        try replicas.prepare()
+        return LocalReplica.open(.file(replicas.directory.appendingPathComponent("\(Self.fileName(user.rawValue)).sqlite")), now: now)
+    }
+
+    /// A user id as a file's name: the characters any file system takes.
+    static func fileName(_ text: String) -> String {
+        String(text.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
     }
 
     /// The app on the flows-server at `server`, keeping the session's token in `tokens`.
@@ -105,7 +127,7 @@ public struct AppContainer: AppFlow.Dependencies {
         timeZone: TimeZone? = nil
     ) -> AppContainer {
         let connection = APIConnection(server: server, token: { try? tokens.load() }, userAgent: "flows/\(FlowsCLI.version) (command line)")
-        return AppContainer(
+        var container = AppContainer(
             accounts: RemoteAccountsService(connection: connection, tokens: tokens),
             expenses: RemoteExpensesService(connection: connection),
             friends: RemoteFriendsService(connection: connection),
@@ -115,6 +137,8 @@ public struct AppContainer: AppFlow.Dependencies {
             now: now,
             timeZone: timeZone
         )
+        container.sync = RemoteSyncService(connection: connection)
+        return container
     }
 
     /// A folder name for a server: its host and port, in characters any file system takes.

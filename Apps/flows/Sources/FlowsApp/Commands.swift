@@ -17,7 +17,8 @@ struct FlowsCommand: AsyncParsableCommand {
             also run on its own: `flows list` names them, `flows run NAME` runs one. `flows \
             balances`, `friends`, `groups`, `expenses` and `activity` print what you have, never \
             asking (--json for programs); `flows import` and `flows export` go to and from other apps; \
-            `flows rates` shows the reference rates conversions use.
+            `flows rates` shows the reference rates conversions use; with a server, `flows sync` \
+            brings this machine's copy of what you see there up to date.
 
             Screens and prompts go to standard error; with --json the result goes to standard \
             output. Answers are read from standard input, one per line. The store lives in \
@@ -29,7 +30,7 @@ struct FlowsCommand: AsyncParsableCommand {
         subcommands: [
             ListCommand.self, RunCommand.self, TestCommand.self, VerifyCommand.self,
             BalancesCommand.self, FriendsListCommand.self, GroupsListCommand.self, ExpensesListCommand.self, ActivityCommand.self,
-            ImportCommand.self, ExportCommand.self, RatesCommand.self, WebCommand.self,
+            ImportCommand.self, ExportCommand.self, RatesCommand.self, SyncCommand.self, WebCommand.self,
         ]
     )
 

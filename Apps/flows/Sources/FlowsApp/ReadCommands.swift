@@ -17,7 +17,7 @@ import Rates
 struct ReadCommands: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flows",
-        subcommands: [BalancesCommand.self, FriendsListCommand.self, GroupsListCommand.self, ExpensesListCommand.self, ActivityCommand.self, ImportCommand.self, ExportCommand.self, RatesCommand.self]
+        subcommands: [BalancesCommand.self, FriendsListCommand.self, GroupsListCommand.self, ExpensesListCommand.self, ActivityCommand.self, ImportCommand.self, ExportCommand.self, RatesCommand.self, SyncCommand.self]
     )
 
     /// Whether `arguments` run one of them.

@@ -23,6 +23,7 @@ import PreferencesData
 import PreferencesDataSQLite
 import PreferencesLive
 import Primitives
+import Sync
 
 /// The app's services on the embedded store, wired in one place: every area's migrations and
 /// the live implementation of each service. The `flows` app builds its container on it, and so
@@ -38,12 +39,18 @@ public struct LocalServices: Sendable {
     /// The store these services share, for tools that inspect it whole (tests, `flows test
     /// --explore`); nil for services put together by hand.
     public private(set) var database: LocalDatabase?
+    /// The names of accounts as the services show them (what a server's pull tells with its
+    /// changes).
+    public let names: any AccountNames
+    /// What a pull into these services' store writes with, when the store is a replica of a
+    /// server's (docs/sync.md).
+    public let replica: ReplicaWriters
     /// An in-memory app's seeded randomness and the session it keeps, for ``snapshot()``.
     private var seeded: (random: SeededRandomSource, sessionTokens: any SessionTokenStore)?
 
     public init(
-        accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, groups: any GroupsService,
-        preferences: any PreferencesService, verifier: any LedgerVerifier
+        accounts: any LiveAccounts, expenses: any ExpensesService & ExpensesReplica, friends: any FriendsService & FriendsReplica,
+        groups: any GroupsService & GroupsReplica, preferences: any PreferencesService, verifier: any LedgerVerifier
     ) {
         self.verifier = verifier
         self.accounts = accounts
@@ -51,6 +58,8 @@ public struct LocalServices: Sendable {
         self.friends = friends
         self.groups = groups
         self.preferences = preferences
+        names = accounts
+        replica = ReplicaWriters(accounts: accounts, friends: friends, expenses: expenses, groups: groups, preferences: preferences)
     }
 
     /// The services on the store in `location` (opened and migrated on first use), with the
@@ -123,9 +132,14 @@ public struct LocalServices: Sendable {
     /// The other areas' services around the accounts, on the embedded store.
     private static func wired(
         database: LocalDatabase, random: any RandomSource, now: @escaping @Sendable () -> Date,
-        accounts: (_ store: any AccountsStore, _ visibility: any AccountVisibility) -> any AccountsService & AccountNames
+        accounts: (_ store: any AccountsStore, _ visibility: any AccountVisibility) -> any LiveAccounts
     ) -> LocalServices {
-        var services = live(stores: .sqlite(database), random: random, now: now, accounts: accounts)
+        live(stores: .sqlite(database), random: random, now: now, accounts: accounts).on(database)
+    }
+
+    /// These services, as the ones on `database`.
+    func on(_ database: LocalDatabase) -> LocalServices {
+        var services = self
         services.database = database
         return services
     }
@@ -171,7 +185,7 @@ public struct LocalServices: Sendable {
     /// builds on the accounts store and the visibility it is given (``live(expensesStore:friendsStore:preferencesStore:random:now:accounts:)``).
     public static func live(
         stores: Stores, random: any RandomSource, now: @escaping @Sendable () -> Date,
-        accounts makeAccounts: (_ store: any AccountsStore, _ visibility: any AccountVisibility) -> any AccountsService & AccountNames
+        accounts makeAccounts: (_ store: any AccountsStore, _ visibility: any AccountVisibility) -> any LiveAccounts
     ) -> LocalServices {
         live(
             expensesStore: stores.expenses, friendsStore: stores.friends, groupsStore: stores.groups, preferencesStore: stores.preferences,
@@ -196,7 +210,7 @@ public struct LocalServices: Sendable {
         preferencesStore: any PreferencesStore,
         random: any RandomSource,
         now: @escaping @Sendable () -> Date,
-        accounts makeAccounts: (_ visibility: any AccountVisibility) -> any AccountsService & AccountNames
+        accounts makeAccounts: (_ visibility: any AccountVisibility) -> any LiveAccounts
     ) -> LocalServices {
         let accounts = makeAccounts(FriendsVisibility(store: friendsStore))
         let ledger = LiveExpensesService(store: expensesStore, people: NoOneToName(), random: random, now: now)
@@ -205,12 +219,10 @@ public struct LocalServices: Sendable {
         let friends = LiveFriendsService(
             store: friendsStore, accounts: accounts, expenses: ledger, merging: MergingInTurn([ledger, groups]), random: random, now: now
         )
+        let expenses = LiveExpensesService(store: expensesStore, people: people, groups: groups, random: random, now: now)
+        let preferences = LivePreferencesService(store: preferencesStore)
         return LocalServices(
-            accounts: accounts,
-            expenses: LiveExpensesService(store: expensesStore, people: people, groups: groups, random: random, now: now),
-            friends: friends,
-            groups: groups,
-            preferences: LivePreferencesService(store: preferencesStore),
+            accounts: accounts, expenses: expenses, friends: friends, groups: groups, preferences: preferences,
             verifier: LiveLedgerVerifier(store: expensesStore)
         )
     }
@@ -224,6 +236,10 @@ public struct LocalServices: Sendable {
         GroupsSchema.registerMigrations(in: &migrator)
     }
 }
+
+/// An accounts service the live services are built around: it names accounts for the other
+/// areas, and writes what a replica pulls.
+public typealias LiveAccounts = AccountsService & AccountNames & AccountsReplica
 
 /// Expenses let a user name the people the friends area says are theirs: the accounts they are
 /// friends with and their own contacts. One answer, in the whole app, to "whom may I name?".

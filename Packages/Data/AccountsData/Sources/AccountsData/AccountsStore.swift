@@ -41,6 +41,9 @@ public protocol AccountsWriting: AccountsReading {
     /// Replaces a user's email; throws ``AccountsDataError/emailTaken`` when another user has
     /// the key.
     func updateEmail(userID: String, to email: String, key: String) throws
+    /// Replaces a user's friend code (a replica's, which learns a friend's real code in place
+    /// of the stand-in it kept for a name alone); unique as at sign-up.
+    func updateFriendCode(userID: String, to code: String) throws
     /// Replaces a user's password hash.
     func updatePasswordHash(userID: String, to hash: String) throws
     /// Replaces a user's avatar; nil removes it.

@@ -27,6 +27,11 @@ public struct NotingAccountsWriting: AccountsWriting {
         try base.updateEmail(userID: userID, to: email, key: key)
     }
 
+    public func updateFriendCode(userID: String, to code: String) throws {
+        accountChanged(userID)
+        try base.updateFriendCode(userID: userID, to: code)
+    }
+
     public func saveAvatar(_ avatar: AvatarRecord?, userID: String) throws {
         accountChanged(userID)
         try base.saveAvatar(avatar, userID: userID)

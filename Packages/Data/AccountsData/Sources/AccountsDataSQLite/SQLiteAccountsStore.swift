@@ -124,6 +124,10 @@ private struct Transaction: AccountsWriting {
         try refusals { try db.cachedStatement(sql: "UPDATE user SET email = ?, email_key = ? WHERE id = ?").execute(arguments: [email, key, userID]) }
     }
 
+    func updateFriendCode(userID: String, to code: String) throws {
+        try refusals { try db.cachedStatement(sql: "UPDATE user SET friend_code = ? WHERE id = ?").execute(arguments: [code, userID]) }
+    }
+
     func updatePasswordHash(userID: String, to hash: String) throws {
         try refusals { try db.cachedStatement(sql: "UPDATE user SET password_hash = ? WHERE id = ?").execute(arguments: [hash, userID]) }
     }

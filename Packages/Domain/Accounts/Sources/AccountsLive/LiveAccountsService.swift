@@ -10,7 +10,7 @@ import Synchronization
 /// ``AccountVisibility``. Emails are verified when a ``VerificationCodeSender`` is given (a
 /// server's); without one every email counts as verified.
 public struct LiveAccountsService: AccountsService, AccountNames {
-    private let store: any AccountsStore
+    let store: any AccountsStore
     private let visibility: any AccountVisibility
     private let tokens: any SessionTokenStore
     private let hasher: PasswordHasher
@@ -174,8 +174,13 @@ public struct LiveAccountsService: AccountsService, AccountNames {
         guard !people.isEmpty else { return [:] }
         let ids = people.map(\.rawValue)
         let records = try await storing { try await store.read { db in try ids.compactMap { try db.user(id: $0) } } }
+        // Only the name is read, and checked: a replica keeps stand-ins for the rest of an
+        // account it knows by name alone.
         var names: [UserID: DisplayName] = [:]
-        for record in records { names[UserID(rawValue: record.id)] = try self.user(from: record).displayName }
+        for record in records {
+            guard let name = try? DisplayName(record.displayName) else { throw .storeUnavailable("the stored account \(record.id) is damaged") }
+            names[UserID(rawValue: record.id)] = name
+        }
         return names
     }
 
@@ -532,7 +537,7 @@ public struct LiveAccountsService: AccountsService, AccountNames {
     }
 
     /// Runs store work, turning its failures into ``AccountsError``s.
-    private func storing<T>(_ work: () async throws -> T) async throws(AccountsError) -> T {
+    func storing<T>(_ work: () async throws -> T) async throws(AccountsError) -> T {
         do {
             return try await work()
         } catch let error as AccountsError {

@@ -318,3 +318,16 @@ extension FriendsService {
         }
     }
 }
+
+/// A replica's friends, contacts and requests, as pulled from a server (docs/sync.md): written
+/// into the same store the way the service's own writes leave it, so that every read answers on
+/// the replica as on the server. The accounts they name are put by the accounts' replica first.
+public protocol FriendsReplica: Sendable {
+    /// Puts one of `user`'s friends (the friendship) or contacts, in place of what is kept.
+    func put(_ friend: Friend, of user: UserID) async throws(FriendsError)
+    /// Forgets a friend or contact of `user`'s: the friendship ended, or the contact was removed
+    /// or linked.
+    func removeFriend(_ id: UserID, of user: UserID) async throws(FriendsError)
+    /// Puts `user`'s requests both ways and the people they blocked, in place of those kept.
+    func put(_ requests: FriendRequests, of user: UserID) async throws(FriendsError)
+}

@@ -8,7 +8,7 @@ import Primitives
 /// The friends service of the app, on top of a ``FriendsStore``: accounts are found through the
 /// accounts service, balances read from the ledger, and a linked contact's expenses moved by it.
 public struct LiveFriendsService: FriendsService {
-    private let store: any FriendsStore
+    let store: any FriendsStore
     private let accounts: any AccountsService & AccountNames
     private let expenses: any ExpensesService
     private let merging: any PersonMerging
@@ -497,7 +497,7 @@ public struct LiveFriendsService: FriendsService {
     }
 
     /// Runs store work, turning its failures into ``FriendsError``s.
-    private func storing<T>(_ work: () async throws -> T) async throws(FriendsError) -> T {
+    func storing<T>(_ work: () async throws -> T) async throws(FriendsError) -> T {
         do {
             return try await work()
         } catch let error as FriendsError {

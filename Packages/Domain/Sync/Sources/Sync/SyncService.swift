@@ -38,15 +38,34 @@ public struct SyncPage: Equatable, Sendable {
     public static let largestPage = 500
 
     public let changes: [SyncChange]
+    /// The people the page's changes name, as the person pulling is shown them: a replica
+    /// shows their names where the changes show their ids.
+    public let profiles: [SyncProfile]
     /// Send it back for the changes after this page.
     public let cursor: SyncCursor
     /// Whether more changes may be waiting already: ask again at once.
     public let more: Bool
 
-    public init(changes: [SyncChange], cursor: SyncCursor, more: Bool) {
+    public init(changes: [SyncChange], profiles: [SyncProfile] = [], cursor: SyncCursor, more: Bool) {
         self.changes = changes
+        self.profiles = profiles
         self.cursor = cursor
         self.more = more
+    }
+}
+
+/// Someone a page's changes name (in an expense, a payment, a group, a history or a comment),
+/// by the name their account goes by; with their avatar where the page brings them as a
+/// friend, or as the person's own account. Contacts come as friends, with the names their owner
+/// gave them; someone else's contacts have no name for the person, and come not at all.
+public struct SyncProfile: Equatable, Sendable {
+    public let profile: PublicProfile
+    /// Nil where the page does not bring it (the person is no friend of the one pulling).
+    public let avatar: Avatar?
+
+    public init(_ profile: PublicProfile, avatar: Avatar? = nil) {
+        self.profile = profile
+        self.avatar = avatar
     }
 }
 

@@ -22,16 +22,18 @@ public struct LiveSyncService: SyncService {
     private let friends: any FriendsService
     private let groups: any GroupsService
     private let accounts: any AccountsService
+    private let names: any AccountNames
     private let preferences: any PreferencesService
     private let operations: any OperationApplier
 
     /// - Parameter operations: applies a pushed operation through its own route (the server's).
     public init(
         log: any ChangeLogStore, expenses: any ExpensesService, friends: any FriendsService, groups: any GroupsService,
-        accounts: any AccountsService, preferences: any PreferencesService, operations: any OperationApplier
+        accounts: any AccountsService, names: any AccountNames, preferences: any PreferencesService, operations: any OperationApplier
     ) {
         self.log = log
         self.accounts = accounts
+        self.names = names
         self.preferences = preferences
         self.expenses = expenses
         self.friends = friends
@@ -79,7 +81,55 @@ public struct LiveSyncService: SyncService {
         for (key, _) in last.sorted(by: { $0.value < $1.value }) {
             changes.append(SyncChange(kind: key.kind, id: key.id, value: try await value(of: key, for: user)))
         }
-        return SyncPage(changes: changes, cursor: SyncCursor((rows.last?.position ?? position).description), more: rows.count == limit)
+        return SyncPage(
+            changes: changes, profiles: try await profiles(namedIn: changes, for: user), cursor: SyncCursor((rows.last?.position ?? position).description),
+            more: rows.count == limit
+        )
+    }
+
+    /// The people `changes` name, by their accounts' names; with avatars for those that come as
+    /// friends, and for the person's own account.
+    private func profiles(namedIn changes: [SyncChange], for user: UserID) async throws(SyncError) -> [SyncProfile] {
+        var named: Set<UserID> = []
+        var pictured: Set<UserID> = []
+        for change in changes {
+            switch change.value {
+            case .expense(let synced)?:
+                named.formUnion(synced.expense.people)
+                for line in synced.history {
+                    named.insert(line.by)
+                    if let then = line.expense { named.formUnion(then.people) }
+                }
+                named.formUnion(synced.comments.map(\.author))
+            case .payment(let synced)?:
+                named.formUnion([synced.payment.from, synced.payment.to] + synced.payment.through + synced.history.map(\.by))
+            case .group(let group)?:
+                named.formUnion(group.members + [group.createdBy])
+            case .friend(let friend)?:
+                if !friend.isContact { pictured.insert(friend.id) }
+            case .account(let account)?:
+                pictured.insert(account.id)
+            case .requests, .preferences, nil:
+                break
+            }
+        }
+        named.formUnion(pictured)
+        guard !named.isEmpty else { return [] }
+        let found = try await reading(AccountsError.self, Self.failure) { () async throws(AccountsError) -> [UserID: DisplayName] in
+            try await names.displayNames(of: named, for: user)
+        }
+        var profiles: [SyncProfile] = []
+        profiles.reserveCapacity(found.count)
+        for (id, name) in found.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            var avatar: Avatar?
+            if pictured.contains(id) {
+                avatar = try await reading(AccountsError.self, Self.failure) { () async throws(AccountsError) -> Avatar in
+                    try await accounts.avatar(of: id, for: user)
+                }
+            }
+            profiles.append(SyncProfile(PublicProfile(id: id, name: name), avatar: avatar))
+        }
+        return profiles
     }
 
     /// An entity, by kind and id.

@@ -259,7 +259,7 @@ extension Wire {
     private static var nameText: WireValue<String, String> { text(atMost: WireText.Limit.displayName) }
     private static var password: WireValue<String, String> { text(atMost: WireText.Limit.password) }
 
-    static var avatar: WireValue<Avatar, Components.Schemas.Avatar> {
+    public static var avatar: WireValue<Avatar, Components.Schemas.Avatar> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 switch wire {

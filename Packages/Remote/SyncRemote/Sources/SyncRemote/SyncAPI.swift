@@ -93,9 +93,24 @@ extension Wire {
     static var syncPage: WireValue<SyncPage, Components.Schemas.SyncPage> {
         WireValue(
             read: { wire, field throws(APIProblem) in
-                SyncPage(changes: try syncChange.list().read(wire.changes, "\(field)/changes"), cursor: SyncCursor(wire.cursor), more: wire.more)
+                SyncPage(
+                    changes: try syncChange.list().read(wire.changes, "\(field)/changes"), profiles: try syncProfile.list().read(wire.profiles, "\(field)/profiles"),
+                    cursor: SyncCursor(wire.cursor), more: wire.more
+                )
             },
-            write: { .init(changes: $0.changes.map(syncChange.write), cursor: $0.cursor.text, more: $0.more) }
+            write: { .init(changes: $0.changes.map(syncChange.write), profiles: $0.profiles.map(syncProfile.write), cursor: $0.cursor.text, more: $0.more) }
+        )
+    }
+
+    static var syncProfile: WireValue<SyncProfile, Components.Schemas.SyncProfile> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                SyncProfile(
+                    PublicProfile(id: try userID.read(wire.id, "\(field)/id"), name: try displayName.read(wire.name, "\(field)/name")),
+                    avatar: try wire.avatar.map { avatar throws(APIProblem) in try Wire.avatar.read(avatar, "\(field)/avatar") }
+                )
+            },
+            write: { .init(id: $0.profile.id.rawValue, name: $0.profile.name.value, avatar: $0.avatar.map(Wire.avatar.write)) }
         )
     }
 

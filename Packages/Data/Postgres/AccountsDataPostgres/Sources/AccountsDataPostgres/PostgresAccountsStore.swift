@@ -128,6 +128,10 @@ private struct Transaction: AccountsWriting {
         try db.execute("UPDATE account SET email = $1, email_key = $2 WHERE id = $3", [email, key, userID])
     }
 
+    func updateFriendCode(userID: String, to code: String) throws {
+        try db.execute("UPDATE account SET friend_code = $1 WHERE id = $2", [code, userID])
+    }
+
     func updatePasswordHash(userID: String, to hash: String) throws {
         try db.execute("UPDATE account SET password_hash = $1 WHERE id = $2", [hash, userID])
     }

@@ -4164,6 +4164,14 @@ extension Components {
         public struct SyncPage: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SyncPage/changes`.
             public var changes: [Components.Schemas.SyncChange]
+            /// The people the page's changes name (in an expense, a payment, a group, a history or a
+            /// comment), by the names of their accounts, so a replica can show who they are; those
+            /// the page brings as friends, and the user's own account, with their avatars. Contacts
+            /// come as friends, with their owner's names for them; someone else's contacts not at all.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncPage/profiles`.
+            public var profiles: [Components.Schemas.SyncProfile]
             /// Send it back as `after` for the changes after this page.
             ///
             /// - Remark: Generated from `#/components/schemas/SyncPage/cursor`.
@@ -4176,21 +4184,56 @@ extension Components {
             ///
             /// - Parameters:
             ///   - changes:
+            ///   - profiles: The people the page's changes name (in an expense, a payment, a group, a history or a
             ///   - cursor: Send it back as `after` for the changes after this page.
             ///   - more: Whether more changes are waiting already.
             public init(
                 changes: [Components.Schemas.SyncChange],
+                profiles: [Components.Schemas.SyncProfile],
                 cursor: Swift.String,
                 more: Swift.Bool
             ) {
                 self.changes = changes
+                self.profiles = profiles
                 self.cursor = cursor
                 self.more = more
             }
             public enum CodingKeys: String, CodingKey {
                 case changes
+                case profiles
                 case cursor
                 case more
+            }
+        }
+        /// Someone a page names, and the avatar shown beside them where the page brings it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SyncProfile`.
+        public struct SyncProfile: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncProfile/id`.
+            public var id: Components.Schemas.UserID
+            /// - Remark: Generated from `#/components/schemas/SyncProfile/name`.
+            public var name: Components.Schemas.DisplayName
+            /// - Remark: Generated from `#/components/schemas/SyncProfile/avatar`.
+            public var avatar: Components.Schemas.Avatar?
+            /// Creates a new `SyncProfile`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - avatar:
+            public init(
+                id: Components.Schemas.UserID,
+                name: Components.Schemas.DisplayName,
+                avatar: Components.Schemas.Avatar? = nil
+            ) {
+                self.id = id
+                self.name = name
+                self.avatar = avatar
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case avatar
             }
         }
         /// One entity that changed: its value under the property named by its kind, or `removed`.

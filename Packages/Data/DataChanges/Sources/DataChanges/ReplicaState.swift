@@ -1,0 +1,23 @@
+/// How far a replica has pulled from its server (docs/sync.md), kept in the replica's own store.
+public struct ReplicaState: Equatable, Sendable {
+    /// The cursor of the last page written, as the server gave it.
+    public var cursor: String
+    /// When that page was written (seconds since 1970, UTC).
+    public var pulledAt: Double
+
+    public init(cursor: String, pulledAt: Double) {
+        self.cursor = cursor
+        self.pulledAt = pulledAt
+    }
+}
+
+/// Where a replica keeps its ``ReplicaState``, one for the person whose view it holds.
+public protocol ReplicaStateStore: Sendable {
+    /// How far `person`'s replica has pulled; nil before its first page.
+    func state(of person: String) async throws -> ReplicaState?
+    /// Records a page written for `person`.
+    func save(_ state: ReplicaState, of person: String) async throws
+    /// Empties the replica, every area's rows and its state, for a pull that starts again
+    /// without a cursor (the server no longer keeps what followed it).
+    func erase() async throws
+}

@@ -1,0 +1,136 @@
+import Accounts
+import AccountsData
+import Expenses
+import FlowsAPIClient
+import FlowsApp
+import FlowsServices
+import Foundation
+import Friends
+import Groups
+import Preferences
+import Primitives
+import Sync
+import SyncRemote
+import Testing
+
+/// A replica pulled over HTTP (docs/sync.md): after each pull, every read the user makes answers
+/// on the replica as it does on the server, through friends, contacts, requests both ways and a
+/// block, a group with someone who is no friend, expenses with comments, a payment, avatars and
+/// preferences, and through edits, deletions, a friendship ended and a group left.
+@Suite(.timeLimit(.minutes(3)))
+struct ReplicaPullTests {
+    private static func eur(_ cents: Int64) -> Money { Money(minorUnits: cents, currency: .eur) }
+
+    private static func draft(_ description: String, _ cents: Int64, paidBy payer: UserID, among people: [UserID], in group: GroupID? = nil) throws -> ExpenseDraft {
+        ExpenseDraft(
+            description: description, amount: Self.eur(cents), day: try Day("2026-11-22"), category: .food, payers: [Payer(user: payer, amount: Self.eur(cents))],
+            participants: people, rule: .equal, group: group
+        )
+    }
+
+    @Test("a replica answers every read as the server does, after a first pull and after each pull since")
+    func replicaMatchesServer() async throws {
+        try await LiveServer.onEachStore { server in try await Self.scenario(on: server) }
+    }
+
+    private static func scenario(on server: LiveServer) async throws {
+        do {
+            let ada = try await RemoteServicesTests.app(server, name: "Ada")
+            let bob = try await RemoteServicesTests.app(server, name: "Bob")
+            let carol = try await RemoteServicesTests.app(server, name: "Carol")
+            let dave = try await RemoteServicesTests.app(server, name: "Dave")
+            _ = try await RemoteServicesTests.app(server, name: "Erin")
+            let frank = try await RemoteServicesTests.app(server, name: "Frank")
+            let (a, b, c) = (ada.user.id, bob.user.id, carol.user.id)
+            try await Self.befriend(ada, bob)
+            try await Self.befriend(bob, carol)
+            try await Self.befriend(bob, frank)
+            let sam = try await ada.container.friends.addContact(name: "Sam Park", email: "sam@example.com", by: a)
+            let tom = try await ada.container.friends.addContact(name: "Tom Lee", email: nil, by: a)
+            // Requests both ways, one carrying a contact to link, and a block.
+            _ = try await carol.container.friends.add(.email("ada@example.com"), by: c)
+            _ = try await ada.container.friends.link(tom.id, to: .email("erin@example.com"), by: a)
+            _ = try await dave.container.friends.add(.email("ada@example.com"), by: dave.user.id)
+            try await ada.container.friends.block(dave.user.id, by: a)
+            // A group of Bob's with Ada, Carol and Frank: Ada knows Frank only from it.
+            let cabin = try await bob.container.groups.create(GroupDraft(name: "Cabin", currency: .eur, members: [a, c, frank.user.id]), by: b)
+            let groceries = try await bob.container.expenses.add(
+                try Self.draft("Groceries", 12000, paidBy: b, among: [a, b, c, frank.user.id], in: cabin.id), by: b
+            )
+            _ = try await carol.container.expenses.comment("I'll pay next time.", on: groceries.id, by: c)
+            let dinner = try await ada.container.expenses.add(try Self.draft("Dinner", 4500, paidBy: a, among: [a, b, sam.id]), by: a)
+            let payment = try await bob.container.expenses.settle(from: b, to: a, amount: Self.eur(1000), day: try Day("2026-11-23"), by: b)
+            try await ada.container.accounts.changeAvatar(to: .initials(.teal), of: a)
+            try await bob.container.accounts.changeAvatar(to: .initials(.orange), of: b)
+            try await ada.container.preferences.update(Preferences(theme: .light, defaultCurrency: .usd), of: a)
+
+            let replica = LocalReplica.open(.memory)
+            let sync = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? ada.tokens.load() }, userAgent: "flows-tests"))
+            let onServer = Self.view(ada.container)
+            let onReplica = Self.view(replica.services)
+
+            let first = try await replica.pull(for: a, from: sync, pageSize: 3)
+            #expect(first.fromScratch)
+            #expect(first.pages > 1, "a page of 3 changes at most: the pull went on while the server had more")
+            #expect(try await UserView.differences(of: a, onServer, onReplica) == [])
+            let lines = try await onReplica.lines(of: a)
+            #expect(lines.contains { $0.hasPrefix("names:") && $0.contains("Frank") }, "Frank is named, from the group, though he is no friend")
+            #expect(lines.contains { $0.hasPrefix("requests:") && $0.contains("Tom Lee") }, "the request to Erin carries the contact Tom Lee")
+
+            // Changes since: an edit, a comment deleted, a payment taken back, a new name, a
+            // friendship ended (settled first), a group left, the request accepted.
+            _ = try await ada.container.expenses.edit(dinner.id, to: try Self.draft("Team dinner", 6000, paidBy: a, among: [a, b, sam.id]), from: dinner.version, by: a)
+            try await bob.container.expenses.undoSettlement(payment.id, by: b)
+            _ = try await bob.container.accounts.changeDisplayName(to: "Robert Stone", of: b)
+            _ = try await ada.container.friends.accept(c, by: a)
+            _ = try await ada.container.expenses.settle(from: a, to: b, amount: Self.eur(3000), day: try Day("2026-11-24"), in: cabin.id, by: a)
+            try await ada.container.groups.leave(cabin.id, by: a)
+            let again = try await replica.pull(for: a, from: sync)
+            #expect(!again.fromScratch)
+            #expect(again.changes > 0)
+            #expect(try await UserView.differences(of: a, onServer, onReplica) == [])
+            #expect(try await replica.services.friends.friend(b, of: a)?.name.value == "Robert Stone")
+            #expect(try await replica.services.groups.group(cabin.id, for: a) == nil)
+
+            // Nothing new: a pull brings nothing, and the replica stays as it is.
+            let still = try await replica.pull(for: a, from: sync)
+            #expect(still.changes == 0)
+            #expect(try await replica.state(of: a) != nil)
+        }
+    }
+
+    @Test("a replica whose cursor the server no longer knows starts again from nothing, and forgets what it no longer sees")
+    func startsAgain() async throws {
+        try await LiveServer.with { server in
+            let ada = try await RemoteServicesTests.app(server, name: "Ada")
+            let bob = try await RemoteServicesTests.app(server, name: "Bob")
+            try await Self.befriend(ada, bob)
+            let replica = LocalReplica.open(.memory)
+            let sync = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? ada.tokens.load() }, userAgent: "flows-tests"))
+            _ = try await replica.pull(for: ada.user.id, from: sync)
+            #expect(try await replica.services.friends.friends(of: ada.user.id).map(\.name.value) == ["Bob"])
+
+            // A cursor from elsewhere (a database restored from an older copy, say), and Bob
+            // gone meanwhile: the replica empties and pulls everything again.
+            try await replica.state.save(.init(cursor: "0.999999", pulledAt: 0), of: ada.user.id.rawValue)
+            try await ada.container.friends.remove(bob.user.id, by: ada.user.id)
+            let report = try await replica.pull(for: ada.user.id, from: sync)
+            #expect(report.fromScratch)
+            #expect(try await replica.services.friends.friends(of: ada.user.id) == [])
+            #expect(try await UserView.differences(of: ada.user.id, Self.view(ada.container), Self.view(replica.services)) == [])
+        }
+    }
+
+    private static func befriend(_ one: RemoteServicesTests.App, _ other: RemoteServicesTests.App) async throws {
+        _ = try await one.container.friends.add(.email(other.user.email.value), by: one.user.id)
+        _ = try await other.container.friends.accept(one.user.id, by: other.user.id)
+    }
+
+    private static func view(_ container: AppContainer) -> UserView {
+        UserView(accounts: container.accounts, friends: container.friends, expenses: container.expenses, groups: container.groups, preferences: container.preferences)
+    }
+
+    private static func view(_ services: LocalServices) -> UserView {
+        UserView(accounts: services.accounts, friends: services.friends, expenses: services.expenses, groups: services.groups, preferences: services.preferences)
+    }
+}
