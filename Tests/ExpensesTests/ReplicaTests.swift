@@ -24,6 +24,10 @@ struct ReplicaTests {
         for payment in try await from.settlements(of: bob, page: PageRequest(limit: 1_000)) {
             try await to.put(payment, history: try await from.paymentHistory(of: payment.id, for: bob))
         }
+        // The lines of his activity, oldest first, each once however often it is pulled.
+        for (subject, id) in try await from.activityLines(of: bob) {
+            if let line = try await from.activityLine(id, of: subject, for: bob) { try await to.put(line) }
+        }
     }
 
     /// What Bob reads, on either.
@@ -31,6 +35,7 @@ struct ReplicaTests {
         var seen = [
             "\(try await service.balances(of: bob))", "\(try await service.expenses(of: bob, page: PageRequest()))",
             "\(try await service.settlements(of: bob, page: PageRequest()))", "\(try await service.suggestedPayments(for: bob, in: .eur))",
+            "\(try await service.activity(of: bob, page: PageRequest()))",
         ]
         for id in ids {
             seen.append("\(try await service.expense(id, for: bob) as Any)")
@@ -68,6 +73,7 @@ struct ReplicaTests {
         try await copy.removeExpense(taxi.id)
         try await copy.removePayment(payment.id)
         try await copy.removePayment(payment.id)
+        try await pull(on, into: copy)
         #expect(try await seen(copy, ids) == seen(on, ids))
         #expect(try await copy.balances(of: bob) == [Balance(other: ann, amount: eur(-1800))])
         #expect(try await LiveLedgerVerifier(store: replica.store).verify().isSound)

@@ -7,8 +7,10 @@ import PostgresStore
 import Synchronization
 import Testing
 
-/// The golden scripts again, each flow run by the CLI's remote services against flows-server
-/// over HTTP: the transcripts must be the goldens, word for word.
+/// The golden scripts again, each flow run by the CLI's services against flows-server over
+/// HTTP, as `flows --server` runs them: kept in a replica of the user's view, which answers the
+/// reads it holds, every write going to the server and then pulled in (docs/sync.md). The
+/// transcripts must be the goldens, word for word.
 ///
 /// Each script gets a fresh server on a fresh store with the in-memory container's seed and
 /// clock, so ids, friend codes and days come out as they do in `flows test`. Its `given` steps
@@ -69,14 +71,17 @@ struct RemoteGoldenTests {
             preferences: services.preferences, now: { now }, timeZone: .gmt
         )
         let running = Running()
-        return try GoldenScripts.launch(for: script, fixtures: fixtures) {
+        // A change made on the server while the flow runs reaches the replica as a sync brings it.
+        return try GoldenScripts.launch(for: script, fixtures: fixtures, given: { await running.client?.pullReplica() }) {
             do {
                 let server = try await RunningServer.start(services: services)
                 await running.set(server)
-                return AppContainer.remote(server: server.url, tokens: tokens, now: { now }, timeZone: .gmt)
+                let client = AppContainer.remote(server: server.url, tokens: tokens, now: { now }, timeZone: .gmt, replicasInMemory: true)
+                await running.set(client)
+                return client
             } catch {
                 // The flow then fails on an unreachable server, and the transcript says so.
-                return AppContainer.remote(server: URL(fileURLWithPath: "/"), tokens: tokens, now: { now }, timeZone: .gmt)
+                return AppContainer.remote(server: URL(fileURLWithPath: "/"), tokens: tokens, now: { now }, timeZone: .gmt, replicasInMemory: true)
             }
         } finish: {
             // Recounted before the server stops: stopping closes its store.
@@ -95,7 +100,10 @@ struct RemoteGoldenTests {
     /// The server of one script's run, once it started.
     actor Running {
         private var server: RunningServer?
+        /// The flow's container, once it runs.
+        private(set) var client: AppContainer?
         func set(_ server: RunningServer) { self.server = server }
+        func set(_ client: AppContainer) { self.client = client }
         func stop() async {
             await server?.stop()
             server = nil

@@ -54,7 +54,11 @@ struct SyncRemoteTests {
 
             try await bob.container.expenses.undoSettlement(payment.id, by: bob.user.id)
             let last = try await bobs.changes(for: bob.user.id, after: next.cursor, limit: 500)
-            #expect(last.changes == [SyncChange(kind: .payment, id: payment.id.rawValue, value: nil)])
+            #expect(last.changes.filter { $0.kind != .activity } == [SyncChange(kind: .payment, id: payment.id.rawValue, value: nil)])
+            // The line that says it was taken back, whole, as the activity shows it.
+            let lines = last.changes.compactMap { change -> ActivityLine? in if case .activity(let line)? = change.value { line } else { nil } }
+            #expect(lines.map(\.activity.kind) == [.unsettled])
+            #expect(lines.first?.payment == payment)
             #expect(try await bob.container.expenses.settlement(payment.id, for: bob.user.id) == nil)
             await #expect(throws: SyncError.invalidCursor) {
                 try await bobs.changes(for: bob.user.id, after: SyncCursor("not-a-cursor"), limit: 10)

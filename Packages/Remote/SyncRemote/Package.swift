@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Sync"),
+        .package(path: "../../Domain/Expenses"),
         .package(path: "../../Infrastructure/FlowsAPI"),
         .package(path: "../PrimitivesRemote"),
         .package(path: "../ExpensesRemote"),
@@ -27,6 +28,7 @@ let package = Package(
             name: "SyncRemote",
             dependencies: [
                 .product(name: "Sync", package: "Sync"),
+                .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "FlowsAPIClient", package: "FlowsAPI"),

@@ -20,6 +20,7 @@ import Rates
 import RatesECB
 import Sync
 import SyncRemote
+import SyncReplica
 
 /// The composition root: the one place (with the tests) that knows which implementation serves
 /// each abstraction.
@@ -48,6 +49,8 @@ public struct AppContainer: AppFlow.Dependencies {
     /// Where the replicas of this server's users are kept (one store each), when the container
     /// is a server's on this machine's folder.
     public private(set) var replicas: StoreLocation?
+    /// The replicas the services read, when the container is a server's kept in them.
+    private var serverReplicas: ServerReplicas?
     /// The store under the services, when the container was built on the embedded one.
     public private(set) var database: LocalDatabase?
     /// The services on the embedded store, when the container was built on them.
@@ -93,52 +96,82 @@ public struct AppContainer: AppFlow.Dependencies {
         AppContainer(LocalServices.inMemory(seed: seed, now: now, sessionTokens: sessionTokens), now: { now }, timeZone: .gmt)
     }
 
-    /// The app on the flows-server at `server`: every service over HTTP, for the user signed
-    /// in there. The session's token is kept in a private file of its own per server, beside
-    /// the embedded store in `location` (which is not opened).
-    public static func remote(server: URL, location: StoreLocation) -> AppContainer {
+    /// The app on the flows-server at `server`, for the user signed in there, kept in a replica
+    /// of what they see (docs/sync.md): every read the replica holds is answered on this
+    /// machine, every write goes to the server and is then pulled in. The session's token, the
+    /// user it is for and each user's replica are kept in a private folder of their own per
+    /// server, beside the embedded store in `location` (which is not opened). Without
+    /// `replicated`, every service is the server's over HTTP, and the replicas are only kept
+    /// (what `flows sync` pulls into).
+    public static func remote(server: URL, location: StoreLocation, replicated: Bool = true) -> AppContainer {
         let servers = StoreLocation(directory: location.directory.appendingPathComponent("servers"))
         let sessions = StoreLocation(directory: servers.directory.appendingPathComponent(serverFolder(server)))
         let tokens = FileSessionTokenStore(location: sessions)
         // Private folders, each; one that cannot be made is reported when a session is kept.
         try? servers.prepare()
         try? sessions.prepare()
-        var container = remote(server: server, tokens: tokens, rates: ECBRatesService(directory: location.directory))
-        container.replicas = StoreLocation(directory: sessions.directory.appendingPathComponent("replicas"))
+        let replicas = StoreLocation(directory: sessions.directory.appendingPathComponent("replicas"))
+        var container = remote(
+            server: server, tokens: tokens, rates: ECBRatesService(directory: location.directory), replicas: .folder(replicas),
+            keptUser: PrivateFile(url: sessions.directory.appendingPathComponent("user")), replicated: replicated
+        )
+        container.replicas = replicas
         return container
     }
 
-    /// The replica of `user`'s view of this container's server, in its own store (opened on
-    /// first use); nil for a container that is not a server's on this machine.
-    public func replica(of user: UserID) throws -> LocalReplica? {
-        guard let replicas else { return nil }
-        try replicas.prepare()
-        return LocalReplica.open(.file(replicas.directory.appendingPathComponent("\(Self.fileName(user.rawValue)).sqlite")), now: now)
-    }
-
-    /// A user id as a file's name: the characters any file system takes.
-    static func fileName(_ text: String) -> String {
-        String(text.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
-    }
-
-    /// The app on the flows-server at `server`, keeping the session's token in `tokens`.
+    /// The app on the flows-server at `server`, keeping the session's token in `tokens`: every
+    /// service over HTTP, or, with `replicasInMemory`, kept in a replica in memory as
+    /// ``remote(server:location:)`` keeps one on disk.
     public static func remote(
         server: URL, tokens: any SessionTokenStore, rates: any RatesService = ECBRatesService(), now: @escaping @Sendable () -> Date = Date.init,
-        timeZone: TimeZone? = nil
+        timeZone: TimeZone? = nil, replicasInMemory: Bool = false
+    ) -> AppContainer {
+        remote(
+            server: server, tokens: tokens, rates: rates, now: now, timeZone: timeZone, replicas: replicasInMemory ? .memory : nil, keptUser: nil,
+            replicated: replicasInMemory
+        )
+    }
+
+    private static func remote(
+        server: URL, tokens: any SessionTokenStore, rates: any RatesService, now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone? = nil,
+        replicas place: ServerReplicas.Place?, keptUser: PrivateFile?, replicated: Bool
     ) -> AppContainer {
         let connection = APIConnection(server: server, token: { try? tokens.load() }, userAgent: "flows/\(FlowsCLI.version) (command line)")
-        var container = AppContainer(
-            accounts: RemoteAccountsService(connection: connection, tokens: tokens),
-            expenses: RemoteExpensesService(connection: connection),
-            friends: RemoteFriendsService(connection: connection),
-            groups: RemoteGroupsService(connection: connection),
-            preferences: RemotePreferencesService(connection: connection),
-            rates: rates,
-            now: now,
-            timeZone: timeZone
-        )
-        container.sync = RemoteSyncService(connection: connection)
+        let sync = RemoteSyncService(connection: connection)
+        let (accounts, expenses) = (RemoteAccountsService(connection: connection, tokens: tokens), RemoteExpensesService(connection: connection))
+        let (friends, groups) = (RemoteFriendsService(connection: connection), RemoteGroupsService(connection: connection))
+        let preferences = RemotePreferencesService(connection: connection)
+        var container: AppContainer
+        let replicas = place.map { ServerReplicas(place: $0, sync: sync, tokens: tokens, keptUser: keptUser, now: now) }
+        if let replicas, replicated {
+            container = AppContainer(
+                accounts: ReplicatedAccounts(server: accounts, replicas: replicas), expenses: ReplicatedExpenses(server: expenses, replicas: replicas),
+                friends: ReplicatedFriends(server: friends, replicas: replicas), groups: ReplicatedGroups(server: groups, replicas: replicas),
+                preferences: ReplicatedPreferences(server: preferences, replicas: replicas), rates: rates, now: now, timeZone: timeZone
+            )
+        } else {
+            container = AppContainer(
+                accounts: accounts, expenses: expenses, friends: friends, groups: groups, preferences: preferences, rates: rates, now: now,
+                timeZone: timeZone
+            )
+        }
+        container.sync = sync
+        container.serverReplicas = replicas
         return container
+    }
+
+    /// Brings the replica of the user signed in on this machine up to date with the server, as a
+    /// sync does: what a change made elsewhere waits for before a screen shows it. Nothing for a
+    /// container that keeps no replica, or with nobody signed in.
+    public func pullReplica() async {
+        guard let serverReplicas, let user = serverReplicas.keptUser() else { return }
+        await serverReplicas.pull(for: user.id)
+    }
+
+    /// The replica of `user`'s view of this container's server; nil for a container that keeps
+    /// none, or whose folder cannot be made.
+    public func replica(of user: UserID) -> LocalReplica? {
+        serverReplicas?.replica(of: user)
     }
 
     /// A folder name for a server: its host and port, in characters any file system takes.

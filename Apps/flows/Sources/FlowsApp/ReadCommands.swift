@@ -54,7 +54,11 @@ struct Reader {
     /// The app on this machine's store or the server's, with its signed-in user; says why and
     /// fails when there is none.
     static func signedIn(_ options: ReadOptions) async throws -> Reader {
-        let container = try Launcher.container(options: options.launch, location: try Launcher.storeLocation())
+        try await signedIn(try Launcher.container(options: options.launch, location: try Launcher.storeLocation()))
+    }
+
+    /// `container` with its signed-in user; says why and fails when there is none.
+    static func signedIn(_ container: AppContainer) async throws -> Reader {
         let session: StoredSession
         do throws(AccountsError) {
             session = try await container.accounts.storedSession()

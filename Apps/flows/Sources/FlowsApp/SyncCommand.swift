@@ -2,7 +2,6 @@ import Accounts
 import ArgumentParser
 import FlowsServices
 import Foundation
-import LocalStore
 import Primitives
 import Sync
 
@@ -64,15 +63,13 @@ struct SyncCommand: AsyncParsableCommand {
             throw UsageError("flows sync keeps a copy of a server's store: name the server with --server URL or FLOWS_SERVER")
         }
         if status { return try await printStatus(of: server) }
-        let reader = try await Reader.signedIn(options)
-        let replica: LocalReplica
-        do {
-            guard let opened = try reader.container.replica(of: reader.user.id) else { throw Reader.failed("this container keeps no replica") }
-            replica = opened
-        } catch let error as LocalStoreError {
-            throw Reader.failed(error.description)
+        // Who is signed in, asked of the server alone: the pull below is the sync's own.
+        let reader = try await Reader.signedIn(
+            AppContainer.remote(server: server, location: try Launcher.storeLocation(), replicated: false)
+        )
+        guard let replica = reader.container.replica(of: reader.user.id), let sync = reader.container.sync else {
+            throw Reader.failed("the folder of this server's replicas cannot be made")
         }
-        guard let sync = reader.container.sync else { throw Reader.failed("this container has no server to sync with") }
         let report: PullReport
         do throws(SyncError) { report = try await replica.pull(for: reader.user.id, from: sync) } catch { throw Reader.failed(error.message) }
         if options.json {
@@ -93,13 +90,13 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     private func printStatus(of server: URL) async throws {
-        let container = try Launcher.container(options: options.launch, location: try Launcher.storeLocation())
+        let container = AppContainer.remote(server: server, location: try Launcher.storeLocation(), replicated: false)
         var replicas: [Status.Replica] = []
         if let folder = container.replicas {
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.directory.path)) ?? []
             for file in files.sorted() where file.hasSuffix(".sqlite") {
                 let user = UserID(rawValue: String(file.dropLast(".sqlite".count)))
-                guard let replica = try? container.replica(of: user) else { continue }
+                guard let replica = container.replica(of: user) else { continue }
                 let pulledAt: Double?
                 do throws(SyncError) { pulledAt = try await replica.state(of: user)?.pulledAt } catch { throw Reader.failed(error.message) }
                 let account = try? await replica.services.accounts.users([user], for: user).first

@@ -159,19 +159,25 @@ public enum GoldenScripts {
 
     /// The launch for a script whose flow runs on a container made when the run starts (a
     /// server's client, say), with its `given` steps on `fixtures`: services on the same data,
-    /// acting as the users the steps name. `finish` runs once the flow has ended and says
-    /// what is wrong, if anything.
+    /// acting as the users the steps name; `given` runs after each (a replica told of the
+    /// change, say). `finish` runs once the flow has ended and says what is wrong, if anything.
     public static func launch(
         for script: Script,
         fixtures: AppContainer,
+        given: @escaping @Sendable () async -> Void = {},
         container: @escaping @Sendable () async -> AppContainer,
         finish: @escaping @Sendable () async -> String?
     ) throws -> GoldenSuite.Launch {
         guard let name = script.flow, let entry = FlowCatalog.entry(named: name) else {
             throw UsageError("\(script.file): a script for flows test starts with 'flow NAME' naming a flow")
         }
+        let prepare = ScriptFixtures.prepare(fixtures)
         return GoldenSuite.Launch(
-            flow: entry.name, prepare: ScriptFixtures.prepare(fixtures),
+            flow: entry.name,
+            prepare: { words in
+                try await prepare(words)
+                await given()
+            },
             run: { router in await entry.run(container: await container(), router: router) },
             afterwards: finish
         )

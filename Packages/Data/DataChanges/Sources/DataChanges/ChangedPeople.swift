@@ -80,6 +80,9 @@ public struct Change: Hashable, Sendable {
         case account
         /// The person's own preferences (its id the person's).
         case preferences
+        /// A line of the person's activity (its id `SUBJECT/LINE`: the expense's or payment's id,
+        /// then the line's).
+        case activity
     }
 
     public let kind: Kind

@@ -59,6 +59,10 @@ public struct NotingExpensesWriting: ExpensesWriting {
         // and reads otherwise for everyone else in it.
         let expenses = try base.expenseIDs(of: from, offset: 0, limit: Self.everything)
         let payments = try base.settlements(of: from, offset: 0, limit: Self.everything).map(\.id)
+        // The contact's lines of activity become the account's, oldest first.
+        for line in try base.activity(of: from, offset: 0, limit: Self.everything).reversed() {
+            people.changed(.activity, "\(line.subject)/\(line.id)", for: [to])
+        }
         try base.renamePerson(from: from, to: to)
         for id in expenses { try expenseChanged(id) }
         for id in payments {
@@ -84,7 +88,10 @@ public struct NotingExpensesWriting: ExpensesWriting {
     public func addToGroupBalance(group: String, low: String, high: String, currency: String, amount: Int64) throws -> Int64 {
         try base.addToGroupBalance(group: group, low: low, high: high, currency: currency, amount: amount)
     }
-    public func insert(_ activity: ActivityRecord) throws { try base.insert(activity) }
+    public func insert(_ activity: ActivityRecord) throws {
+        people.changed(.activity, "\(activity.subject)/\(activity.id)", for: activity.people)
+        try base.insert(activity)
+    }
     public func shareAnything(_ person: String, _ other: String) throws -> Bool { try base.shareAnything(person, other) }
     public func recordImport(of user: String, key: String, subject: String, at: Double) throws {
         try base.recordImport(of: user, key: key, subject: subject, at: at)

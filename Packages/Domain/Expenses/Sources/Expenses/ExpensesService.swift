@@ -472,15 +472,50 @@ public protocol PersonMerging: Sendable {
     func merge(_ contact: UserID, into account: UserID) async throws(ExpensesError)
 }
 
+/// A line of a user's activity, whole: what a replica keeps to show the activity as the server
+/// does, and each expense's and payment's history with it (docs/sync.md).
+public struct ActivityLine: Equatable, Sendable {
+    /// The line's own id.
+    public let id: String
+    public let activity: Activity
+    /// Everyone whose activity shows it.
+    public let people: [UserID]
+    /// For a change to an expense, the expense as the change left it (as it was, for a delete).
+    public let expense: Expense?
+    /// For a payment recorded or taken back, the payment.
+    public let payment: Settlement?
+
+    public init(id: String, activity: Activity, people: [UserID], expense: Expense? = nil, payment: Settlement? = nil) {
+        self.id = id
+        self.activity = activity
+        self.people = people
+        self.expense = expense
+        self.payment = payment
+    }
+}
+
+/// The lines of activity a server tells a replica of (docs/sync.md).
+public protocol ActivityLines: Sendable {
+    /// Line `id` of the activity of `subject` (an expense or a payment), whole, when `user`'s
+    /// activity shows it; nil otherwise.
+    func activityLine(_ id: String, of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> ActivityLine?
+    /// Every line of `user`'s activity, by subject and id, oldest first.
+    func activityLines(of user: UserID) async throws(ExpensesError) -> [(subject: ExpenseID, id: String)]
+}
+
 /// What a replica does with the expenses and payments it pulled (docs/sync.md): each written as
-/// the server has it, with its history, and the balances moved to match. The rules a user's own
-/// write is checked by are not asked again: the server checked them.
+/// the server has it, and the balances moved to match; the lines of activity (an expense's
+/// history among them) as the server keeps them. The rules a user's own write is checked by are
+/// not asked again: the server checked them.
 public protocol ExpensesReplica: Sendable {
-    /// Puts `expense` in place of what is kept of it, with its history (oldest first) and its
-    /// comments.
+    /// Puts `expense` in place of what is kept of it, with its comments; its history (oldest
+    /// first) says who added it, and when.
     func put(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment]) async throws(ExpensesError)
-    /// Puts `payment` in place of what is kept of it, with its history.
+    /// Puts `payment` in place of what is kept of it; its history says who recorded it, and when.
     func put(_ payment: Settlement, history: [PaymentChange]) async throws(ExpensesError)
+    /// Keeps a line of activity, once: lines are kept in the order they are put, which is the
+    /// order the activity shows lines of the same moment in.
+    func put(_ line: ActivityLine) async throws(ExpensesError)
     /// Forgets expense `id` (deleted, or no longer the user's to see); its balances with it.
     func removeExpense(_ id: ExpenseID) async throws(ExpensesError)
     /// Forgets payment `id` (taken back, or no longer the user's to see); its balances with it.

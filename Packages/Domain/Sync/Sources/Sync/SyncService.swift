@@ -98,6 +98,9 @@ public enum SyncKind: String, Sendable, CaseIterable {
     case account
     /// The person's own preferences (its id the person's).
     case preferences
+    /// A line of the person's activity (its id `SUBJECT/LINE`): an expense's history and
+    /// comments, a payment's, as the activity shows them.
+    case activity
 }
 
 /// An entity as the person pulling sees it.
@@ -109,6 +112,7 @@ public enum SyncValue: Equatable, Sendable {
     case group(Group)
     case account(User)
     case preferences(Preferences)
+    case activity(ActivityLine)
 
     public var kind: SyncKind {
         switch self {
@@ -119,6 +123,7 @@ public enum SyncValue: Equatable, Sendable {
         case .group: .group
         case .account: .account
         case .preferences: .preferences
+        case .activity: .activity
         }
     }
 }

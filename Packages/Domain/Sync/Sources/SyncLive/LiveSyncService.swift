@@ -19,6 +19,7 @@ import Sync
 public struct LiveSyncService: SyncService {
     private let log: any ChangeLogStore
     private let expenses: any ExpensesService
+    private let lines: any ActivityLines
     private let friends: any FriendsService
     private let groups: any GroupsService
     private let accounts: any AccountsService
@@ -28,7 +29,7 @@ public struct LiveSyncService: SyncService {
 
     /// - Parameter operations: applies a pushed operation through its own route (the server's).
     public init(
-        log: any ChangeLogStore, expenses: any ExpensesService, friends: any FriendsService, groups: any GroupsService,
+        log: any ChangeLogStore, expenses: any ExpensesService, lines: any ActivityLines, friends: any FriendsService, groups: any GroupsService,
         accounts: any AccountsService, names: any AccountNames, preferences: any PreferencesService, operations: any OperationApplier
     ) {
         self.log = log
@@ -36,6 +37,7 @@ public struct LiveSyncService: SyncService {
         self.names = names
         self.preferences = preferences
         self.expenses = expenses
+        self.lines = lines
         self.friends = friends
         self.groups = groups
         self.operations = operations
@@ -109,6 +111,8 @@ public struct LiveSyncService: SyncService {
                 if !friend.isContact { pictured.insert(friend.id) }
             case .account(let account)?:
                 pictured.insert(account.id)
+            case .activity(let line)?:
+                named.insert(line.activity.actor)
             case .requests, .preferences, nil:
                 break
             }
@@ -181,12 +185,18 @@ public struct LiveSyncService: SyncService {
                     .preferences(try await preferences.preferences(of: user))
                 }
                 : nil
+        case .activity:
+            try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
+                guard let slash = key.id.firstIndex(of: "/") else { return nil }
+                let (subject, line) = (ExpenseID(rawValue: String(key.id[..<slash])), String(key.id[key.id.index(after: slash)...]))
+                return try await lines.activityLine(line, of: subject, for: user).map(SyncValue.activity)
+            }
         }
     }
 
     /// Logs, for `user`, every entity they see now: their account and preferences, their
-    /// friends and contacts, their requests, their groups, and the expenses and payments they
-    /// are in.
+    /// friends and contacts, their requests, their groups, the expenses and payments they are
+    /// in, and the lines of their activity.
     private func logEverything(seenBy user: UserID) async throws(SyncError) {
         // The lists are read a page at a time: something of the user's deleted or moved between
         // two pages would shift the rest, and one entity could be passed over. Each such change
@@ -235,6 +245,10 @@ public struct LiveSyncService: SyncService {
             guard found.count == page.limit else { break }
             page = page.next
         }
+        // Oldest first, as a replica keeps them: the order the activity shows lines of the same
+        // moment in.
+        let activity = try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in try await lines.activityLines(of: user) }
+        note(.activity, activity.map { "\($0.subject.rawValue)/\($0.id)" })
         return seen
     }
 

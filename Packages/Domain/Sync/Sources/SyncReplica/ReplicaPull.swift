@@ -101,6 +101,8 @@ public struct ReplicaPull: Sendable {
             try await writing { () async throws(AccountsError) in try await replica.accounts.put(account) }
         case .preferences(let preferences)?:
             try await writing { () async throws(PreferencesError) in try await replica.preferences.update(preferences, of: user) }
+        case .activity(let line)?:
+            try await writing { () async throws(ExpensesError) in try await replica.expenses.put(line) }
         case nil:
             try await remove(change, for: user)
         }
@@ -118,8 +120,9 @@ public struct ReplicaPull: Sendable {
             try await writing { () async throws(FriendsError) in try await replica.friends.put(FriendRequests(), of: user) }
         case .group:
             try await writing { () async throws(GroupsError) in try await replica.groups.removeGroup(GroupID(rawValue: change.id)) }
-        // The user's own account and preferences are never theirs no longer to see.
-        case .account, .preferences:
+        // The user's own account and preferences are never theirs no longer to see; a line of
+        // their activity, once theirs, stays theirs.
+        case .account, .preferences, .activity:
             break
         }
     }

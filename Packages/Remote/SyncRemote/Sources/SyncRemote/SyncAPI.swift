@@ -1,4 +1,5 @@
 import AccountsRemote
+import Expenses
 import ExpensesRemote
 import FlowsAPI
 import FlowsWire
@@ -102,6 +103,35 @@ extension Wire {
         )
     }
 
+    static var activityLine: WireValue<ActivityLine, Components.Schemas.ActivityLine> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                let entry = wire.activity
+                guard let kind = Activity.Kind(rawValue: entry.kind.rawValue) else {
+                    throw .invalidRequest("\(field)/activity/kind is not a kind this app knows.", field: "\(field)/activity/kind")
+                }
+                return ActivityLine(
+                    id: wire.id,
+                    activity: Activity(kind: kind, actor: UserID(rawValue: entry.actor), subject: ExpenseID(rawValue: entry.subject), summary: entry.summary, at: entry.at),
+                    people: wire.people.map(UserID.init(rawValue:)),
+                    expense: try wire.expense.map { expense throws(APIProblem) in try Wire.expense.read(expense, "\(field)/expense") },
+                    payment: try wire.payment.map { payment throws(APIProblem) in try Wire.settlement.read(payment, "\(field)/payment") }
+                )
+            },
+            write: { line in
+                let activity = line.activity
+                return .init(
+                    id: line.id,
+                    activity: .init(
+                        kind: Components.Schemas.ActivityKind(rawValue: activity.kind.rawValue) ?? .edited, actor: activity.actor.rawValue,
+                        subject: activity.subject.rawValue, summary: activity.summary, at: activity.at
+                    ),
+                    people: line.people.map(\.rawValue), expense: line.expense.map(Wire.expense.write), payment: line.payment.map(Wire.settlement.write)
+                )
+            }
+        )
+    }
+
     static var syncProfile: WireValue<SyncProfile, Components.Schemas.SyncProfile> {
         WireValue(
             read: { wire, field throws(APIProblem) in
@@ -151,6 +181,7 @@ extension Wire {
                         try wire.preferences.map { preferences throws(APIProblem) in
                             .preferences(try Wire.preferences.read(preferences, "\(field)/preferences"))
                         }
+                    case .activity: try wire.activity.map { line throws(APIProblem) in .activity(try activityLine.read(line, "\(field)/activity")) }
                     }
                 guard let value else { throw .invalidRequest("\(field) has neither its \(kind.rawValue) nor removed.", field: field) }
                 return SyncChange(kind: kind, id: wire.id, value: value)
@@ -171,6 +202,7 @@ extension Wire {
                 case .group(let group)?: wire.group = Wire.group.write(group)
                 case .account(let user)?: wire.account = Wire.user.write(user)
                 case .preferences(let preferences)?: wire.preferences = Wire.preferences.write(preferences)
+                case .activity(let line)?: wire.activity = activityLine.write(line)
                 }
                 return wire
             }

@@ -40,7 +40,11 @@ public struct PostgresExpensesStore: ExpensesStore {
         guard !additions.isEmpty else { return }
         try await refusals {
             try await database.write(telling: balancesChanged) { db, changes in
-                for addition in additions { changes.changed(.expense, addition.expense.id, for: addition.expense.people) }
+                for addition in additions {
+                    changes.changed(.expense, addition.expense.id, for: addition.expense.people)
+                    let line = addition.activity
+                    changes.changed(.activity, "\(line.subject)/\(line.id)", for: line.people)
+                }
                 try Transaction(db: db, changes: changes).add(all: additions)
             }
         }

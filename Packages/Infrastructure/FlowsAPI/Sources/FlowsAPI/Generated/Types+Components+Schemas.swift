@@ -4238,7 +4238,9 @@ extension Components {
         }
         /// One entity that changed: its value under the property named by its kind, or `removed`.
         /// `requests` is the user's friend requests and blocks, one entity whose id is the user's;
-        /// `account` and `preferences` are the user's own, with the user's id too.
+        /// `account` and `preferences` are the user's own, with the user's id too; `activity` is a
+        /// line of the user's activity, whose id is `SUBJECT/LINE` (the expense's or payment's id,
+        /// then the line's).
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/SyncChange`.
@@ -4252,6 +4254,7 @@ extension Components {
                 case group = "group"
                 case account = "account"
                 case preferences = "preferences"
+                case activity = "activity"
             }
             /// - Remark: Generated from `#/components/schemas/SyncChange/kind`.
             public var kind: Components.Schemas.SyncChange.KindPayload
@@ -4287,6 +4290,8 @@ extension Components {
             public var account: Components.Schemas.User?
             /// - Remark: Generated from `#/components/schemas/SyncChange/preferences`.
             public var preferences: Components.Schemas.Preferences?
+            /// - Remark: Generated from `#/components/schemas/SyncChange/activity`.
+            public var activity: Components.Schemas.ActivityLine?
             /// Creates a new `SyncChange`.
             ///
             /// - Parameters:
@@ -4303,6 +4308,7 @@ extension Components {
             ///   - group:
             ///   - account:
             ///   - preferences:
+            ///   - activity:
             public init(
                 kind: Components.Schemas.SyncChange.KindPayload,
                 id: Swift.String,
@@ -4316,7 +4322,8 @@ extension Components {
                 requests: Components.Schemas.FriendRequests? = nil,
                 group: Components.Schemas.Group? = nil,
                 account: Components.Schemas.User? = nil,
-                preferences: Components.Schemas.Preferences? = nil
+                preferences: Components.Schemas.Preferences? = nil,
+                activity: Components.Schemas.ActivityLine? = nil
             ) {
                 self.kind = kind
                 self.id = id
@@ -4331,6 +4338,7 @@ extension Components {
                 self.group = group
                 self.account = account
                 self.preferences = preferences
+                self.activity = activity
             }
             public enum CodingKeys: String, CodingKey {
                 case kind
@@ -4346,6 +4354,59 @@ extension Components {
                 case group
                 case account
                 case preferences
+                case activity
+            }
+        }
+        /// A line of the user's activity, whole: a replica keeps the lines in the order a pull
+        /// brings them, which is the order the activity shows lines of the same moment in, and an
+        /// expense's and a payment's history are their lines.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/ActivityLine`.
+        public struct ActivityLine: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ActivityLine/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ActivityLine/activity`.
+            public var activity: Components.Schemas.Activity
+            /// Everyone whose activity shows the line.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityLine/people`.
+            public var people: [Components.Schemas.UserID]
+            /// For a change to an expense, the expense as the change left it (as it was, for a delete).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityLine/expense`.
+            public var expense: Components.Schemas.Expense?
+            /// For a payment recorded or taken back, the payment.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityLine/payment`.
+            public var payment: Components.Schemas.Settlement?
+            /// Creates a new `ActivityLine`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - activity:
+            ///   - people: Everyone whose activity shows the line.
+            ///   - expense: For a change to an expense, the expense as the change left it (as it was, for a delete).
+            ///   - payment: For a payment recorded or taken back, the payment.
+            public init(
+                id: Swift.String,
+                activity: Components.Schemas.Activity,
+                people: [Components.Schemas.UserID],
+                expense: Components.Schemas.Expense? = nil,
+                payment: Components.Schemas.Settlement? = nil
+            ) {
+                self.id = id
+                self.activity = activity
+                self.people = people
+                self.expense = expense
+                self.payment = payment
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case activity
+                case people
+                case expense
+                case payment
             }
         }
         /// - Remark: Generated from `#/components/schemas/PushRequest`.

@@ -1,0 +1,395 @@
+import Accounts
+import Expenses
+import Friends
+import Groups
+import Preferences
+import Primitives
+import Sync
+
+/// The services on one user's replica: what the replicated services read from.
+public struct ReplicaReads: Sendable {
+    public let accounts: any AccountsService
+    public let friends: any FriendsService
+    public let expenses: any ExpensesService
+    public let groups: any GroupsService
+    public let preferences: any PreferencesService
+
+    public init(
+        accounts: any AccountsService, friends: any FriendsService, expenses: any ExpensesService, groups: any GroupsService,
+        preferences: any PreferencesService
+    ) {
+        self.accounts = accounts
+        self.friends = friends
+        self.expenses = expenses
+        self.groups = groups
+        self.preferences = preferences
+    }
+}
+
+/// Where each user's replica of a server is, and how it is brought up to date: what the
+/// replicated services read from and pull into.
+public protocol Replicas: Sendable {
+    /// The services on `user`'s replica; nil before its first pull, or when it cannot be opened
+    /// (the server answers then).
+    func reads(for user: UserID) async -> ReplicaReads?
+    /// Brings `user`'s replica up to date, as far as the server can be reached; a replica that
+    /// could not be brought up to date shows what it had.
+    func pull(for user: UserID) async
+    /// The user of the session kept on this machine, as last seen signed in; nil for none.
+    func keptUser() -> User?
+    /// Keeps `user` as the session's (nil when the session ended).
+    func keep(_ user: User?)
+}
+
+// The services of a server kept in a replica (docs/sync.md): every read that the replica holds
+// is answered by the replica's own live services, every write goes to the server and is then
+// pulled in, and what the replica does not hold (look-ups, sessions, deleted expenses, a
+// group's expenses the user is not in, series) is the server's to answer.
+
+/// The accounts of a server, kept in its users' replicas. A session the server cannot be asked
+/// about goes on offline as the user last seen signed in with it, until the server says it ended.
+public struct ReplicatedAccounts: AccountsService {
+    private let server: any AccountsService
+    private let replicas: any Replicas
+
+    public init(server: any AccountsService, replicas: any Replicas) {
+        self.server = server
+        self.replicas = replicas
+    }
+
+    private func reads(_ user: UserID) async -> any AccountsService { await replicas.reads(for: user)?.accounts ?? server }
+
+    private func written<T>(_ user: UserID, _ work: () async throws(AccountsError) -> T) async throws(AccountsError) -> T {
+        let result = try await work()
+        await replicas.pull(for: user)
+        return result
+    }
+
+    public func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User {
+        let user = try await server.signUp(email: email, displayName: displayName, password: password)
+        replicas.keep(user)
+        await replicas.pull(for: user.id)
+        return user
+    }
+
+    public func signIn(email: String, password: String) async throws(AccountsError) -> User {
+        let user = try await server.signIn(email: email, password: password)
+        replicas.keep(user)
+        await replicas.pull(for: user.id)
+        return user
+    }
+
+    public func signOut() async throws(AccountsError) {
+        try await server.signOut()
+        replicas.keep(nil)
+    }
+
+    public func storedSession() async throws(AccountsError) -> StoredSession {
+        let session: StoredSession
+        do {
+            session = try await server.storedSession()
+        } catch .serverUnreachable(let reason) {
+            guard let user = replicas.keptUser() else { throw .serverUnreachable(reason) }
+            return .signedIn(user)
+        }
+        switch session {
+        case .signedIn(let user):
+            replicas.keep(user)
+            await replicas.pull(for: user.id)
+        case .signedOut, .expired:
+            replicas.keep(nil)
+        }
+        return session
+    }
+
+    public func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { try await server.existing(among: people) }
+    public func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] { try await reads(user).users(people, for: user) }
+    public func profile(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> PublicProfile? {
+        try await server.profile(withFriendCode: code, for: user)
+    }
+    public func profile(withEmail email: String, for user: UserID) async throws(AccountsError) -> PublicProfile? {
+        try await server.profile(withEmail: email, for: user)
+    }
+    public func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar { try await reads(user).avatar(of: person, for: user) }
+    public func avatar(of user: UserID) async throws(AccountsError) -> Avatar { try await reads(user).avatar(of: user) }
+
+    public func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User {
+        let changed = try await written(user) { () async throws(AccountsError) in try await server.changeDisplayName(to: name, of: user) }
+        replicas.keep(changed)
+        return changed
+    }
+    public func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User {
+        let changed = try await written(user) { () async throws(AccountsError) in try await server.changeEmail(to: email, password: password, of: user) }
+        replicas.keep(changed)
+        return changed
+    }
+    public func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError) {
+        try await server.changePassword(from: current, to: new, of: user)
+    }
+    public func sendVerificationCode(to user: UserID) async throws(AccountsError) { try await server.sendVerificationCode(to: user) }
+    public func verifyEmail(code: String, of user: UserID) async throws(AccountsError) -> User {
+        let verified = try await written(user) { () async throws(AccountsError) in try await server.verifyEmail(code: code, of: user) }
+        replicas.keep(verified)
+        return verified
+    }
+    public func sessions(of user: UserID) async throws(AccountsError) -> [SessionSummary] { try await server.sessions(of: user) }
+    public func endSession(_ id: SessionSummary.ID, of user: UserID) async throws(AccountsError) { try await server.endSession(id, of: user) }
+    public func endOtherSessions(of user: UserID) async throws(AccountsError) -> Int { try await server.endOtherSessions(of: user) }
+    public func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError) {
+        try await written(user) { () async throws(AccountsError) in try await server.changeAvatar(to: avatar, of: user) }
+    }
+}
+
+/// The friends of a server's user, kept in their replica; finding an account is the server's.
+public struct ReplicatedFriends: FriendsService {
+    private let server: any FriendsService
+    private let replicas: any Replicas
+
+    public init(server: any FriendsService, replicas: any Replicas) {
+        self.server = server
+        self.replicas = replicas
+    }
+
+    private func reads(_ user: UserID) async -> any FriendsService { await replicas.reads(for: user)?.friends ?? server }
+
+    private func written<T>(_ user: UserID, _ work: () async throws(FriendsError) -> T) async throws(FriendsError) -> T {
+        let result = try await work()
+        await replicas.pull(for: user)
+        return result
+    }
+
+    public func friends(of user: UserID) async throws(FriendsError) -> [Friend] { try await reads(user).friends(of: user) }
+    public func friend(_ id: UserID, of user: UserID) async throws(FriendsError) -> Friend? { try await reads(user).friend(id, of: user) }
+    public func find(_ query: AccountQuery, for user: UserID) async throws(FriendsError) -> PublicProfile { try await server.find(query, for: user) }
+    public func requests(of user: UserID) async throws(FriendsError) -> FriendRequests { try await reads(user).requests(of: user) }
+    public func linkTarget(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> PublicProfile {
+        try await server.linkTarget(contact, to: query, by: user)
+    }
+    public func friends(among people: Set<UserID>, of user: UserID) async throws(FriendsError) -> Set<UserID> {
+        try await reads(user).friends(among: people, of: user)
+    }
+    public func names(of people: Set<UserID>, for user: UserID) async throws(FriendsError) -> [UserID: DisplayName] {
+        try await reads(user).names(of: people, for: user)
+    }
+
+    public func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition {
+        try await written(user) { () async throws(FriendsError) in try await server.add(query, by: user) }
+    }
+    public func accept(_ person: UserID, by user: UserID) async throws(FriendsError) -> Friend {
+        try await written(user) { () async throws(FriendsError) in try await server.accept(person, by: user) }
+    }
+    public func dropRequest(with person: UserID, by user: UserID) async throws(FriendsError) {
+        try await written(user) { () async throws(FriendsError) in try await server.dropRequest(with: person, by: user) }
+    }
+    public func block(_ person: UserID, by user: UserID) async throws(FriendsError) {
+        try await written(user) { () async throws(FriendsError) in try await server.block(person, by: user) }
+    }
+    public func unblock(_ person: UserID, by user: UserID) async throws(FriendsError) {
+        try await written(user) { () async throws(FriendsError) in try await server.unblock(person, by: user) }
+    }
+    public func addContact(name: String, email: String?, by user: UserID) async throws(FriendsError) -> Friend {
+        try await written(user) { () async throws(FriendsError) in try await server.addContact(name: name, email: email, by: user) }
+    }
+    public func renameContact(_ contact: UserID, to name: String, by user: UserID) async throws(FriendsError) -> Friend {
+        try await written(user) { () async throws(FriendsError) in try await server.renameContact(contact, to: name, by: user) }
+    }
+    public func remove(_ friend: UserID, by user: UserID) async throws(FriendsError) {
+        try await written(user) { () async throws(FriendsError) in try await server.remove(friend, by: user) }
+    }
+    public func link(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition {
+        try await written(user) { () async throws(FriendsError) in try await server.link(contact, to: query, by: user) }
+    }
+    public func claimContacts(for user: UserID) async throws(FriendsError) -> [UserID] {
+        try await written(user) { () async throws(FriendsError) in try await server.claimContacts(for: user) }
+    }
+}
+
+/// The groups of a server's user, kept in their replica.
+public struct ReplicatedGroups: GroupsService {
+    private let server: any GroupsService
+    private let replicas: any Replicas
+
+    public init(server: any GroupsService, replicas: any Replicas) {
+        self.server = server
+        self.replicas = replicas
+    }
+
+    private func reads(_ user: UserID) async -> any GroupsService { await replicas.reads(for: user)?.groups ?? server }
+
+    private func written<T>(_ user: UserID, _ work: () async throws(GroupsError) -> T) async throws(GroupsError) -> T {
+        let result = try await work()
+        await replicas.pull(for: user)
+        return result
+    }
+
+    public func groups(of user: UserID, archived: Bool) async throws(GroupsError) -> [Group] { try await reads(user).groups(of: user, archived: archived) }
+    public func group(_ id: GroupID, for user: UserID) async throws(GroupsError) -> Group? { try await reads(user).group(id, for: user) }
+
+    public func create(_ draft: GroupDraft, by user: UserID) async throws(GroupsError) -> Group {
+        try await written(user) { () async throws(GroupsError) in try await server.create(draft, by: user) }
+    }
+    public func update(_ id: GroupID, to settings: GroupSettings, by user: UserID) async throws(GroupsError) -> Group {
+        try await written(user) { () async throws(GroupsError) in try await server.update(id, to: settings, by: user) }
+    }
+    public func addMembers(_ people: [UserID], to id: GroupID, by user: UserID) async throws(GroupsError) -> Group {
+        try await written(user) { () async throws(GroupsError) in try await server.addMembers(people, to: id, by: user) }
+    }
+    public func removeMember(_ member: UserID, from id: GroupID, by user: UserID) async throws(GroupsError) -> Group {
+        try await written(user) { () async throws(GroupsError) in try await server.removeMember(member, from: id, by: user) }
+    }
+    public func leave(_ id: GroupID, by user: UserID) async throws(GroupsError) {
+        try await written(user) { () async throws(GroupsError) in try await server.leave(id, by: user) }
+    }
+    public func setArchived(_ archived: Bool, _ id: GroupID, by user: UserID) async throws(GroupsError) -> Group {
+        try await written(user) { () async throws(GroupsError) in try await server.setArchived(archived, id, by: user) }
+    }
+}
+
+/// A server's user's preferences, kept in their replica; their changes are the server's.
+public struct ReplicatedPreferences: PreferencesService {
+    private let server: any PreferencesService
+    private let replicas: any Replicas
+
+    public init(server: any PreferencesService, replicas: any Replicas) {
+        self.server = server
+        self.replicas = replicas
+    }
+
+    public func preferences(of user: UserID) async throws(PreferencesError) -> Preferences {
+        try await (await replicas.reads(for: user)?.preferences ?? server).preferences(of: user)
+    }
+
+    public func update(_ preferences: Preferences, of user: UserID) async throws(PreferencesError) {
+        try await server.update(preferences, of: user)
+        await replicas.pull(for: user)
+    }
+
+    public func changes(of user: UserID) -> AsyncStream<Preferences> { server.changes(of: user) }
+}
+
+/// The expenses and payments of a server's user, kept in their replica. What the replica does
+/// not hold is the server's to answer: deleted expenses to restore, what was imported, series,
+/// and a group's expenses, payments, totals and debts (the replica holds only those the user
+/// is in).
+public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
+    private let server: any ExpensesService & RecurringExpenses
+    private let replicas: any Replicas
+
+    public init(server: any ExpensesService & RecurringExpenses, replicas: any Replicas) {
+        self.server = server
+        self.replicas = replicas
+    }
+
+    private func reads(_ user: UserID) async -> any ExpensesService { await replicas.reads(for: user)?.expenses ?? server }
+
+    private func written<T>(_ user: UserID, _ work: () async throws(ExpensesError) -> T) async throws(ExpensesError) -> T {
+        let result = try await work()
+        await replicas.pull(for: user)
+        return result
+    }
+
+    // MARK: Reads the replica answers
+
+    public func history(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseChange] { try await reads(user).history(of: id, for: user) }
+    public func expense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense? { try await reads(user).expense(id, for: user) }
+    public func balances(of user: UserID) async throws(ExpensesError) -> [Balance] { try await reads(user).balances(of: user) }
+    public func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] {
+        try await reads(user).suggestedPayments(for: user, in: currency)
+    }
+    public func activity(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Activity] { try await reads(user).activity(of: user, page: page) }
+    public func spending(of user: UserID, from first: Day?, through last: Day?) async throws(ExpensesError) -> SpendingReport {
+        try await reads(user).spending(of: user, from: first, through: last)
+    }
+    public func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { try await reads(user).expenses(of: user, page: page) }
+    public func expenses(of user: UserID, sharedWith other: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
+        try await reads(user).expenses(of: user, sharedWith: other, page: page)
+    }
+    public func recentPeople(of user: UserID) async throws(ExpensesError) -> [UserID] { try await reads(user).recentPeople(of: user) }
+    public func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
+        try await reads(user).settlements(of: user, page: page)
+    }
+    public func settlement(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Settlement? { try await reads(user).settlement(id, for: user) }
+    public func currencies(of user: UserID) async throws(ExpensesError) -> [Currency] { try await reads(user).currencies(of: user) }
+    public func paymentHistory(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [PaymentChange] {
+        try await reads(user).paymentHistory(of: id, for: user)
+    }
+    public func comments(on id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseComment] { try await reads(user).comments(on: id, for: user) }
+    public func groupBalances(of user: UserID) async throws(ExpensesError) -> [GroupBalance] { try await reads(user).groupBalances(of: user) }
+
+    // MARK: Reads the server answers
+
+    public func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
+        try await server.deletedExpenses(of: user, page: page)
+    }
+    public func debts(in group: GroupID, for user: UserID) async throws(ExpensesError) -> [Debt] { try await server.debts(in: group, for: user) }
+    public func suggestedPayments(in group: GroupID, currency: Currency, for user: UserID) async throws(ExpensesError) -> [SuggestedPayment] {
+        try await server.suggestedPayments(in: group, currency: currency, for: user)
+    }
+    public func expenses(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
+        try await server.expenses(in: group, for: user, page: page)
+    }
+    public func settlements(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
+        try await server.settlements(in: group, for: user, page: page)
+    }
+    public func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals { try await server.totals(in: group, for: user) }
+    public func importedKeys(among keys: [String], by user: UserID) async throws(ExpensesError) -> Set<String> {
+        try await server.importedKeys(among: keys, by: user)
+    }
+    public func series(of user: UserID, after day: Day) async throws(ExpensesError) -> [UpcomingOccurrence] { try await server.series(of: user, after: day) }
+    public func series(containing id: ExpenseID, for user: UserID) async throws(ExpensesError) -> ExpenseSeries? {
+        try await server.series(containing: id, for: user)
+    }
+
+    // MARK: Writes, on the server, then pulled
+
+    public func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
+        try await written(user) { () async throws(ExpensesError) in try await server.add(draft, by: user) }
+    }
+    public func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {
+        try await written(user) { () async throws(ExpensesError) in try await server.edit(id, to: draft, from: version, by: user) }
+    }
+    public func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError) {
+        try await written(user) { () async throws(ExpensesError) in try await server.delete(id, from: version, by: user) }
+    }
+    public func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense {
+        try await written(user) { () async throws(ExpensesError) in try await server.restore(id, by: user) }
+    }
+    public func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement {
+        try await written(user) { () async throws(ExpensesError) in try await server.settle(from: from, to: to, amount: amount, day: day, in: group, by: user) }
+    }
+    public func convert(
+        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID
+    ) async throws(ExpensesError) -> Settlement {
+        try await written(user) { () async throws(ExpensesError) in
+            try await server.convert(balance, with: other, at: rate, source: source, day: day, in: group, by: user)
+        }
+    }
+    public func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) {
+        try await written(user) { () async throws(ExpensesError) in try await server.undoSettlement(id, by: user) }
+    }
+    public func comment(_ text: String, on id: ExpenseID, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
+        try await written(user) { () async throws(ExpensesError) in try await server.comment(text, on: id, by: user) }
+    }
+    public func deleteComment(_ comment: CommentID, on id: ExpenseID, by user: UserID) async throws(ExpensesError) {
+        try await written(user) { () async throws(ExpensesError) in try await server.deleteComment(comment, on: id, by: user) }
+    }
+    public func importEntries(_ entries: [ImportedEntry], by user: UserID, progress: ImportProgress?) async throws(ExpensesError) -> Set<String> {
+        try await written(user) { () async throws(ExpensesError) in try await server.importEntries(entries, by: user, progress: progress) }
+    }
+    public func repeatExpense(_ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, by user: UserID) async throws(ExpensesError)
+        -> ExpenseSeries
+    {
+        try await written(user) { () async throws(ExpensesError) in try await server.repeatExpense(id, every: frequency, until: end, by: user) }
+    }
+    public func editSeries(_ id: SeriesID, to template: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> ExpenseSeries {
+        try await written(user) { () async throws(ExpensesError) in try await server.editSeries(id, to: template, by: user) }
+    }
+    public func stopSeries(_ id: SeriesID, after day: Day, by user: UserID) async throws(ExpensesError) -> ExpenseSeries {
+        try await written(user) { () async throws(ExpensesError) in try await server.stopSeries(id, after: day, by: user) }
+    }
+    public func createDueOccurrences(through day: Day, for user: UserID) async throws(ExpensesError) -> [Expense] {
+        let made = try await server.createDueOccurrences(through: day, for: user)
+        if !made.isEmpty { await replicas.pull(for: user) }
+        return made
+    }
+}
