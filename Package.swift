@@ -129,6 +129,8 @@ let package = Package(
         .package(path: "Packages/Remote/PrimitivesRemote"),
         .package(path: "Packages/Remote/SyncRemote"),
         .package(path: "Packages/Flows/AppFlow"),
+        // The Expenses tab on its own, for the benchmark that times it on a replica.
+        .package(path: "Packages/Flows/ExpensesFlow"),
         .package(path: "Packages/Tools/ArchitectureCheck"),
 
         // MARK: - Third party
@@ -294,7 +296,12 @@ let package = Package(
         .executableTarget(
             name: "sync-bench",
             dependencies: [
-                "FlowsServer", "BenchmarkSupport",
+                "FlowsServer", "FlowsApp", "BenchmarkSupport",
+                .product(name: "FlowKit", package: "FlowKit"),
+                .product(name: "ExpensesFlow", package: "ExpensesFlow"),
+                .product(name: "LocalStore", package: "LocalStore"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "AccountsData", package: "AccountsData"),
                 .product(name: "Expenses", package: "Expenses"),

@@ -18,8 +18,11 @@ struct ReplicaTests {
     private func pull(_ from: LiveExpensesService, into to: LiveExpensesService) async throws {
         for expense in try await from.expenses(of: bob, page: PageRequest(limit: 1_000)) {
             try await to.put(
-                expense, history: try await from.history(of: expense.id, for: bob), comments: try await from.comments(on: expense.id, for: bob)
+                expense, history: try await from.history(of: expense.id, for: bob), comments: try await from.comments(on: expense.id, for: bob), deleted: false
             )
+        }
+        for expense in try await from.deletedExpenses(of: bob, page: PageRequest(limit: 1_000)) {
+            try await to.put(expense, history: try await from.history(of: expense.id, for: bob), comments: [], deleted: true)
         }
         for payment in try await from.settlements(of: bob, page: PageRequest(limit: 1_000)) {
             try await to.put(payment, history: try await from.paymentHistory(of: payment.id, for: bob))
@@ -35,7 +38,7 @@ struct ReplicaTests {
         var seen = [
             "\(try await service.balances(of: bob))", "\(try await service.expenses(of: bob, page: PageRequest()))",
             "\(try await service.settlements(of: bob, page: PageRequest()))", "\(try await service.suggestedPayments(for: bob, in: .eur))",
-            "\(try await service.activity(of: bob, page: PageRequest()))",
+            "\(try await service.activity(of: bob, page: PageRequest()))", "\(try await service.deletedExpenses(of: bob, page: PageRequest()))",
         ]
         for id in ids {
             seen.append("\(try await service.expense(id, for: bob) as Any)")
@@ -67,7 +70,8 @@ struct ReplicaTests {
         #expect(try await copy.history(of: dinner.id, for: bob).count == 2)
         #expect(try await seen(copy, ids) == seen(on, ids))
 
-        // Deleted and taken back on the server: removed from the replica, balances with them.
+        // Deleted and taken back on the server: removed from the replica, balances with them;
+        // the deleted expense kept among the deleted, to restore.
         try await on.delete(try #require(try await on.expense(taxi.id, for: bob)), by: bob)
         try await on.undoSettlement(payment.id, by: bob)
         try await copy.removeExpense(taxi.id)
@@ -76,6 +80,12 @@ struct ReplicaTests {
         try await pull(on, into: copy)
         #expect(try await seen(copy, ids) == seen(on, ids))
         #expect(try await copy.balances(of: bob) == [Balance(other: ann, amount: eur(-1800))])
+        #expect(try await copy.deletedExpenses(of: bob, page: PageRequest()).map(\.id) == [taxi.id])
+        // Restored on the server: back on the replica, and its balances with it.
+        _ = try await on.restore(taxi.id, by: bob)
+        try await pull(on, into: copy)
+        #expect(try await seen(copy, ids) == seen(on, ids))
+        #expect(try await copy.deletedExpenses(of: bob, page: PageRequest()).isEmpty)
         #expect(try await LiveLedgerVerifier(store: replica.store).verify().isSound)
     }
 }

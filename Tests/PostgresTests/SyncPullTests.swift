@@ -119,15 +119,19 @@ enum SyncPullScenario {
         #expect(Set(paged.map(\.id)).isSuperset(of: [ada.rawValue, bob.rawValue, dinner.id.rawValue, payment.id.rawValue, trip.id.rawValue]))
 
         // Gone: the expense deleted, the payment taken back, Bob out of the group, the friendship
-        // ended. Each comes as removed, to Bob and to Ada.
+        // ended. Each comes as removed (the expense as deleted), to Bob and to Ada.
         try await expenses.delete(dinner.id, from: changed.version, by: ada)
         try await expenses.undoSettlement(payment.id, by: bob)
         _ = try await groups.removeMember(bob, from: trip.id, by: ada)
         try await friends.remove(bob, by: ada)
         bobs = try await sync.changes(for: bob, after: bobs.cursor, limit: 100)
         #expect(Set(bobs.changes.filter { $0.value == nil }.map { "\($0.kind) \($0.id)" }) == [
-            "expense \(dinner.id.rawValue)", "payment \(payment.id.rawValue)", "group \(trip.id.rawValue)", "friend \(ada.rawValue)",
+            "payment \(payment.id.rawValue)", "group \(trip.id.rawValue)", "friend \(ada.rawValue)",
         ])
+        // The expense comes as deleted, which Bob, who was in it, may restore.
+        let deleted = bobs.changes.first { $0.kind == .expense && $0.id == dinner.id.rawValue }?.value
+        guard case .expense(let synced)? = deleted else { Issue.record("the deleted expense did not come: \(String(describing: deleted))"); return }
+        #expect(synced.deleted && synced.expense == changed && synced.history.last?.kind == .deleted)
         let adasNow = try await sync.changes(for: ada, after: nil, limit: 500)
         #expect(!adasNow.changes.contains { $0.id == bob.rawValue && $0.kind == .friend })
         #expect(adasNow.changes.first { $0.id == trip.id.rawValue }?.value == .group(try #require(try await groups.group(trip.id, for: ada))))

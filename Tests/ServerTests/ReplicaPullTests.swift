@@ -2,11 +2,14 @@ import Accounts
 import AccountsData
 import Expenses
 import FlowsAPIClient
+import FlowTesting
 import FlowsApp
+import FlowsServer
 import FlowsServices
 import Foundation
 import Friends
 import Groups
+import LocalStore
 import Preferences
 import Primitives
 import Sync
@@ -132,5 +135,51 @@ struct ReplicaPullTests {
 
     private static func view(_ services: LocalServices) -> UserView {
         UserView(accounts: services.accounts, friends: services.friends, expenses: services.expenses, groups: services.groups, preferences: services.preferences)
+    }
+}
+
+/// The app on a replica with its server down, as the next `flows` run finds it.
+@Suite(.timeLimit(.minutes(2)))
+struct OfflineTests {
+    @Test("with the server down, the app opens on the replica, and the tab and the home say since when it is offline")
+    func opensOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let server = try await RunningServer.start(services: ServerServices.sqlite(.memory, fast: true))
+        let first = AppContainer.remote(server: server.url, location: StoreLocation(directory: home))
+        let ada = try await first.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
+        let sam = try await first.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
+        let amount = Money(minorUnits: 3000, currency: .eur)
+        _ = try await first.expenses.add(
+            ExpenseDraft(
+                description: "Dinner", amount: amount, day: try Day("2026-11-22"), category: .food, payers: [Payer(user: ada.id, amount: amount)],
+                participants: [ada.id, sam.id], rule: .equal
+            ),
+            by: ada.id
+        )
+        await server.stop()
+
+        let again = AppContainer.remote(server: server.url, location: StoreLocation(directory: home))
+        let script = try ScriptParser.parse(
+            """
+            flow App
+            expect screen expenses
+            expect text "Sam Park owes you 15.00 EUR."
+            expect text "Offline since "
+            expect text "; changes need the server."
+            tap back
+            expect screen home
+            expect text "Signed in as Ada Lovelace <ada@example.com>."
+            expect text "Offline since "
+            tap quit
+            expect result closed
+            """,
+            file: "offline.flows"
+        )
+        let entry = try #require(FlowCatalog.entry(named: "App"))
+        let run = await ScriptRunner.run(script, flow: "App") { router in await entry.run(container: again, router: router) }
+        #expect(run.failure == nil, "\(run.failure.map { "\($0)" } ?? "")\n\(run.transcript)")
+        // Online, the same screens say nothing of it.
+        #expect(ReplicaStatus(lastSynced: Date(), offlineSince: nil).offlineNotice(in: .gmt) == nil)
     }
 }

@@ -111,7 +111,7 @@ struct SyncPushTests {
     func unanswered() async throws {
         let server = ServerServices.sqlite(.memory, fast: true)
         let sync = LiveSyncService(
-            log: server.changeLog, expenses: server.expenses, lines: server.activityLines, friends: server.friends, groups: server.groups, accounts: server.accounts,
+            log: server.changeLog, expenses: server.expenses, lines: server.syncSource, friends: server.friends, groups: server.groups, accounts: server.accounts,
             names: server.names, preferences: server.preferences,
             operations: Answers(kinds: ["a": .applied, "b": .refused, "d": .applied])
         )

@@ -39,7 +39,7 @@ public struct ServerServices: Sendable {
     /// Accounts' names, as a pull tells them with its changes.
     public let names: any AccountNames
     /// The lines of activity a pull tells of.
-    public let activityLines: any ActivityLines
+    public let syncSource: any ExpensesSyncSource
     public let friends: any FriendsService
     public let expenses: any ExpensesService
     public let groups: any GroupsService
@@ -87,14 +87,14 @@ public struct ServerServices: Sendable {
     ) {
         accounts = services.accounts
         names = services.names
-        activityLines = services.activityLines
+        syncSource = services.syncSource
         friends = services.friends
         expenses = services.expenses
         groups = services.groups
         preferences = services.preferences
         self.changeLog = changeLog
         sync = LiveSyncService(
-            log: changeLog, expenses: services.expenses, lines: services.activityLines, friends: services.friends, groups: services.groups, accounts: services.accounts,
+            log: changeLog, expenses: services.expenses, lines: services.syncSource, friends: services.friends, groups: services.groups, accounts: services.accounts,
             names: services.names, preferences: services.preferences, operations: pushed
         )
         verifier = services.verifier

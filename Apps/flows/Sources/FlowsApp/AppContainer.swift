@@ -160,6 +160,9 @@ public struct AppContainer: AppFlow.Dependencies {
         return container
     }
 
+    /// How up to date the replica the screens read is; nil for a container that keeps none.
+    public var replicaStatus: (any ReplicaStatusSource)? { serverReplicas }
+
     /// Brings the replica of the user signed in on this machine up to date with the server, as a
     /// sync does: what a change made elsewhere waits for before a screen shows it. Nothing for a
     /// container that keeps no replica, or with nobody signed in.

@@ -11,7 +11,7 @@ import Synchronization
 /// The replicas of a server's users on this machine (docs/sync.md), one store each, opened when
 /// first read and pulled into through the server's `sync`; and the user of the session kept for
 /// that server, so that it goes on offline.
-final class ServerReplicas: Replicas {
+final class ServerReplicas: Replicas, ReplicaStatusSource {
     /// Where a user's replica is kept: a file, or (for tests) memory.
     enum Place: Sendable {
         case folder(StoreLocation)
@@ -27,6 +27,8 @@ final class ServerReplicas: Replicas {
     /// The session's user, kept beside the session's token (in memory for tests).
     private let keptFile: PrivateFile?
     private let keptInMemory = Mutex<User?>(nil)
+    /// Since when the server could not be reached, while it cannot.
+    private let offlineSince = Mutex<Date?>(nil)
 
     init(place: Place, sync: any SyncService, tokens: any SessionTokenStore, keptUser: PrivateFile?, now: @escaping @Sendable () -> Date) {
         self.place = place
@@ -68,8 +70,26 @@ final class ServerReplicas: Replicas {
     }
 
     func pull(for user: UserID) async {
-        guard let replica = replica(of: user), (try? await replica.pull(for: user, from: sync)) != nil else { return }
-        opened.withLock { $0[user]?.pulled = true }
+        guard let replica = replica(of: user) else { return }
+        do throws(SyncError) {
+            _ = try await replica.pull(for: user, from: sync)
+            opened.withLock { $0[user]?.pulled = true }
+            offlineSince.withLock { $0 = nil }
+        } catch .serverUnreachable {
+            wentOffline()
+        } catch {
+            // Another failure (a refusal, the replica's own store): the replica shows what it had.
+        }
+    }
+
+    func wentOffline() {
+        let now = now()
+        offlineSince.withLock { $0 = $0 ?? now }
+    }
+
+    func status(of user: UserID) async -> ReplicaStatus? {
+        let pulledAt = try? await replica(of: user)?.state(of: user)?.pulledAt
+        return ReplicaStatus(lastSynced: pulledAt.map { Date(timeIntervalSince1970: $0) }, offlineSince: offlineSince.withLock { $0 })
     }
 
     func keptUser() -> User? {

@@ -46,12 +46,12 @@ public struct LocalServices: Sendable {
     /// server's (docs/sync.md).
     public let replica: ReplicaWriters
     /// The lines of activity a server's pull tells of.
-    public let activityLines: any ActivityLines
+    public let syncSource: any ExpensesSyncSource
     /// An in-memory app's seeded randomness and the session it keeps, for ``snapshot()``.
     private var seeded: (random: SeededRandomSource, sessionTokens: any SessionTokenStore)?
 
     public init(
-        accounts: any LiveAccounts, expenses: any ExpensesService & ExpensesReplica & ActivityLines, friends: any FriendsService & FriendsReplica,
+        accounts: any LiveAccounts, expenses: any ExpensesService & ExpensesReplica & ExpensesSyncSource, friends: any FriendsService & FriendsReplica,
         groups: any GroupsService & GroupsReplica, preferences: any PreferencesService, verifier: any LedgerVerifier
     ) {
         self.verifier = verifier
@@ -61,7 +61,7 @@ public struct LocalServices: Sendable {
         self.groups = groups
         self.preferences = preferences
         names = accounts
-        activityLines = expenses
+        syncSource = expenses
         replica = ReplicaWriters(accounts: accounts, friends: friends, expenses: expenses, groups: groups, preferences: preferences)
     }
 

@@ -494,8 +494,11 @@ public struct ActivityLine: Equatable, Sendable {
     }
 }
 
-/// The lines of activity a server tells a replica of (docs/sync.md).
-public protocol ActivityLines: Sendable {
+/// What a server tells a replica of beyond the service's own reads (docs/sync.md): the lines of
+/// activity, and deleted expenses.
+public protocol ExpensesSyncSource: Sendable {
+    /// Expense `id`, deleted, when `user` was in it (and so may restore it); nil otherwise.
+    func deletedExpense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense?
     /// Line `id` of the activity of `subject` (an expense or a payment), whole, when `user`'s
     /// activity shows it; nil otherwise.
     func activityLine(_ id: String, of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> ActivityLine?
@@ -509,8 +512,9 @@ public protocol ActivityLines: Sendable {
 /// not asked again: the server checked them.
 public protocol ExpensesReplica: Sendable {
     /// Puts `expense` in place of what is kept of it, with its comments; its history (oldest
-    /// first) says who added it, and when.
-    func put(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment]) async throws(ExpensesError)
+    /// first) says who added it, and when. A deleted one is kept among the deleted, to restore,
+    /// moving no balance; its history says who deleted it, and when.
+    func put(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment], deleted: Bool) async throws(ExpensesError)
     /// Puts `payment` in place of what is kept of it; its history says who recorded it, and when.
     func put(_ payment: Settlement, history: [PaymentChange]) async throws(ExpensesError)
     /// Keeps a line of activity, once: lines are kept in the order they are put, which is the

@@ -8,8 +8,9 @@ import Primitives
 /// activity as the server keeps them), so that every read of the service answers on the replica
 /// as it does on the server.
 extension LiveExpensesService: ExpensesReplica {
-    public func put(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment]) async throws(ExpensesError) {
+    public func put(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment], deleted: Bool) async throws(ExpensesError) {
         let added = history.first { $0.kind == .added }
+        let deletion = history.last { $0.kind == .deleted }
         let createdBy = added?.by ?? expense.payers.first?.user ?? UserID(rawValue: "")
         let createdAt = added?.at.timeIntervalSince1970 ?? 0
         let stored = StoredExpense(expense, rule: expense.rule, createdBy: createdBy, createdAt: createdAt)
@@ -18,12 +19,13 @@ extension LiveExpensesService: ExpensesReplica {
         }
         try await storing {
             try await store.write { db in
-                if let old = try db.expense(id: stored.id) {
-                    try apply(try old.balanceDeltas().map(\.reversed), group: old.group, in: db)
-                    try db.deleteExpense(id: stored.id)
-                }
+                try Self.forget(stored.id, in: db)
                 try db.insert(stored)
-                try apply(expense.balanceDeltas, group: stored.group, in: db)
+                if deleted {
+                    try db.moveToDeleted(id: stored.id, by: (deletion?.by ?? createdBy).rawValue, at: deletion?.at.timeIntervalSince1970 ?? createdAt)
+                } else {
+                    try apply(expense.balanceDeltas, group: stored.group, in: db)
+                }
                 let existing = try db.comments(onExpense: stored.id)
                 for comment in existing where !kept.contains(where: { $0.id == comment.id }) {
                     _ = try db.deleteComment(id: comment.id, onExpense: stored.id)
@@ -88,12 +90,24 @@ extension LiveExpensesService: ExpensesReplica {
     }
 
     public func removeExpense(_ id: ExpenseID) async throws(ExpensesError) {
-        try await storing {
-            try await store.write { db in
-                guard let old = try db.expense(id: id.rawValue) else { return }
+        try await storing { try await store.write { db in try Self.forget(id.rawValue, in: db) } }
+    }
+
+    /// Forgets what is kept of expense `id`: its row and balances, or its row among the deleted.
+    private static func forget(_ id: String, in db: any ExpensesWriting) throws(ExpensesError) {
+        do {
+            if let old = try db.expense(id: id) {
                 try apply(try old.balanceDeltas().map(\.reversed), group: old.group, in: db)
-                try db.deleteExpense(id: id.rawValue)
+                try db.deleteExpense(id: id)
             }
+            if try db.deletedExpense(id: id) != nil {
+                try db.restoreDeleted(id: id)
+                try db.deleteExpense(id: id)
+            }
+        } catch let error as ExpensesError {
+            throw error
+        } catch {
+            throw .storeUnavailable("\(error)")
         }
     }
 
@@ -110,7 +124,12 @@ extension LiveExpensesService: ExpensesReplica {
 
 /// The lines of activity a server tells a replica of: read from the store as kept, each for a
 /// user whose activity shows it.
-extension LiveExpensesService: ActivityLines {
+extension LiveExpensesService: ExpensesSyncSource {
+    public func deletedExpense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense? {
+        let found = try await storing { try await store.read { db in try db.deletedExpense(id: id.rawValue)?.expense() } }
+        return found.flatMap { $0.people.contains(user) ? $0 : nil }
+    }
+
     public func activityLine(_ id: String, of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> ActivityLine? {
         let subjectID = subject.rawValue
         let records = try await storing { try await store.read { db in try db.changes(ofExpense: subjectID) } }

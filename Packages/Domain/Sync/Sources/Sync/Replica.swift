@@ -2,7 +2,9 @@ import Accounts
 import Expenses
 import Friends
 import Groups
+import Foundation
 import Preferences
+import Primitives
 
 /// What a pull writes with: each area's replica interface on the replica's own stores, which
 /// puts what the server sent the way the service's own writes leave it (docs/sync.md).
@@ -41,4 +43,38 @@ public struct PullReport: Equatable, Sendable {
         self.changes = changes
         self.fromScratch = fromScratch
     }
+}
+
+/// How up to date a replica is, for the screens to tell (docs/sync.md).
+public struct ReplicaStatus: Equatable, Sendable {
+    /// When its last page was written; nil before its first.
+    public var lastSynced: Date?
+    /// Since when the server could not be reached, while it cannot; nil while it answers.
+    public var offlineSince: Date?
+
+    public init(lastSynced: Date?, offlineSince: Date?) {
+        self.lastSynced = lastSynced
+        self.offlineSince = offlineSince
+    }
+
+    /// What the screens say while the server cannot be reached, times of day in `timeZone`:
+    /// `Offline since 14:02: this is what was synced at 13:58; changes need the server.`; nil
+    /// while it answers.
+    public func offlineNotice(in timeZone: TimeZone) -> String? {
+        guard let offlineSince else { return nil }
+        let time = { (date: Date) -> String in
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            let parts = calendar.dateComponents([.hour, .minute], from: date)
+            return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        }
+        let synced = lastSynced.map { "this is what was synced at \(time($0))" } ?? "nothing was synced yet"
+        return "Offline since \(time(offlineSince)): \(synced); changes need the server."
+    }
+}
+
+/// Where the screens learn how up to date the replica they read is.
+public protocol ReplicaStatusSource: Sendable {
+    /// The status of `user`'s replica; nil where there is none (the embedded store).
+    func status(of user: UserID) async -> ReplicaStatus?
 }

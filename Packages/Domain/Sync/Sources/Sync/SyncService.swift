@@ -136,11 +136,15 @@ public struct SyncedExpense: Equatable, Sendable {
     public let history: [ExpenseChange]
     /// Oldest first.
     public let comments: [ExpenseComment]
+    /// Whether it was deleted: kept among the deleted, which the person may restore; it moves
+    /// no balance.
+    public let deleted: Bool
 
-    public init(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment]) {
+    public init(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment], deleted: Bool = false) {
         self.expense = expense
         self.history = history
         self.comments = comments
+        self.deleted = deleted
     }
 }
 

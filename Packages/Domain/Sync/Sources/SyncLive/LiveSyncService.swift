@@ -19,7 +19,7 @@ import Sync
 public struct LiveSyncService: SyncService {
     private let log: any ChangeLogStore
     private let expenses: any ExpensesService
-    private let lines: any ActivityLines
+    private let lines: any ExpensesSyncSource
     private let friends: any FriendsService
     private let groups: any GroupsService
     private let accounts: any AccountsService
@@ -29,7 +29,7 @@ public struct LiveSyncService: SyncService {
 
     /// - Parameter operations: applies a pushed operation through its own route (the server's).
     public init(
-        log: any ChangeLogStore, expenses: any ExpensesService, lines: any ActivityLines, friends: any FriendsService, groups: any GroupsService,
+        log: any ChangeLogStore, expenses: any ExpensesService, lines: any ExpensesSyncSource, friends: any FriendsService, groups: any GroupsService,
         accounts: any AccountsService, names: any AccountNames, preferences: any PreferencesService, operations: any OperationApplier
     ) {
         self.log = log
@@ -148,10 +148,16 @@ public struct LiveSyncService: SyncService {
         case .expense:
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
                 let id = ExpenseID(rawValue: key.id)
-                guard let expense = try await expenses.expense(id, for: user) else { return nil }
-                return .expense(
-                    SyncedExpense(expense, history: try await expenses.history(of: id, for: user), comments: try await expenses.comments(on: id, for: user))
-                )
+                if let expense = try await expenses.expense(id, for: user) {
+                    return .expense(
+                        SyncedExpense(expense, history: try await expenses.history(of: id, for: user), comments: try await expenses.comments(on: id, for: user))
+                    )
+                }
+                // Deleted, and so the person's to restore: with its history, and the comments it
+                // had (they come back with it).
+                guard let deleted = try await lines.deletedExpense(id, for: user) else { return nil }
+                let comments = (try? await expenses.comments(on: id, for: user)) ?? []
+                return .expense(SyncedExpense(deleted, history: try await expenses.history(of: id, for: user), comments: comments, deleted: true))
             }
         case .payment:
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
@@ -196,7 +202,7 @@ public struct LiveSyncService: SyncService {
 
     /// Logs, for `user`, every entity they see now: their account and preferences, their
     /// friends and contacts, their requests, their groups, the expenses and payments they are
-    /// in, and the lines of their activity.
+    /// in, the deleted expenses they may restore, and the lines of their activity.
     private func logEverything(seenBy user: UserID) async throws(SyncError) {
         // The lists are read a page at a time: something of the user's deleted or moved between
         // two pages would shift the rest, and one entity could be passed over. Each such change
@@ -231,6 +237,15 @@ public struct LiveSyncService: SyncService {
         while true {
             let found = try await reading(ExpensesError.self, Self.failure) { [page] () async throws(ExpensesError) in
                 try await expenses.expenses(of: user, page: page)
+            }
+            note(.expense, found.map(\.id.rawValue))
+            guard found.count == page.limit else { break }
+            page = page.next
+        }
+        page = PageRequest(limit: 1_000)
+        while true {
+            let found = try await reading(ExpensesError.self, Self.failure) { [page] () async throws(ExpensesError) in
+                try await expenses.deletedExpenses(of: user, page: page)
             }
             note(.expense, found.map(\.id.rawValue))
             guard found.count == page.limit else { break }

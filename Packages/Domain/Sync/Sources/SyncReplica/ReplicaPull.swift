@@ -80,7 +80,9 @@ public struct ReplicaPull: Sendable {
     private func write(_ change: SyncChange, for user: UserID) async throws(SyncError) {
         switch change.value {
         case .expense(let synced)?:
-            try await writing { () async throws(ExpensesError) in try await replica.expenses.put(synced.expense, history: synced.history, comments: synced.comments) }
+            try await writing { () async throws(ExpensesError) in 
+                try await replica.expenses.put(synced.expense, history: synced.history, comments: synced.comments, deleted: synced.deleted)
+            }
         case .payment(let synced)?:
             try await writing { () async throws(ExpensesError) in try await replica.expenses.put(synced.payment, history: synced.history) }
         case .friend(let friend)?:

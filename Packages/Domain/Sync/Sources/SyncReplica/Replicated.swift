@@ -39,6 +39,8 @@ public protocol Replicas: Sendable {
     func keptUser() -> User?
     /// Keeps `user` as the session's (nil when the session ended).
     func keep(_ user: User?)
+    /// Notes that the server could not be reached (as a session was looked for).
+    func wentOffline()
 }
 
 // The services of a server kept in a replica (docs/sync.md): every read that the replica holds
@@ -90,6 +92,7 @@ public struct ReplicatedAccounts: AccountsService {
             session = try await server.storedSession()
         } catch .serverUnreachable(let reason) {
             guard let user = replicas.keptUser() else { throw .serverUnreachable(reason) }
+            replicas.wentOffline()
             return .signedIn(user)
         }
         switch session {
@@ -268,7 +271,7 @@ public struct ReplicatedPreferences: PreferencesService {
 }
 
 /// The expenses and payments of a server's user, kept in their replica. What the replica does
-/// not hold is the server's to answer: deleted expenses to restore, what was imported, series,
+/// not hold is the server's to answer: what was imported, series,
 /// and a group's expenses, payments, totals and debts (the replica holds only those the user
 /// is in).
 public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
@@ -319,7 +322,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     // MARK: Reads the server answers
 
     public func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
-        try await server.deletedExpenses(of: user, page: page)
+        try await reads(user).deletedExpenses(of: user, page: page)
     }
     public func debts(in group: GroupID, for user: UserID) async throws(ExpensesError) -> [Debt] { try await server.debts(in: group, for: user) }
     public func suggestedPayments(in group: GroupID, currency: Currency, for user: UserID) async throws(ExpensesError) -> [SuggestedPayment] {
@@ -335,9 +338,20 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     public func importedKeys(among keys: [String], by user: UserID) async throws(ExpensesError) -> Set<String> {
         try await server.importedKeys(among: keys, by: user)
     }
-    public func series(of user: UserID, after day: Day) async throws(ExpensesError) -> [UpcomingOccurrence] { try await server.series(of: user, after: day) }
+    /// The server's; offline, none, so that the screens that show what is coming up still show
+    /// the rest (they say the server cannot be reached).
+    public func series(of user: UserID, after day: Day) async throws(ExpensesError) -> [UpcomingOccurrence] {
+        do { return try await server.series(of: user, after: day) } catch .serverUnreachable(let reason) {
+            guard await replicas.reads(for: user) != nil else { throw .serverUnreachable(reason) }
+            return []
+        }
+    }
+    /// The server's; offline, none (an expense then shows no repeat).
     public func series(containing id: ExpenseID, for user: UserID) async throws(ExpensesError) -> ExpenseSeries? {
-        try await server.series(containing: id, for: user)
+        do { return try await server.series(containing: id, for: user) } catch .serverUnreachable(let reason) {
+            guard await replicas.reads(for: user) != nil else { throw .serverUnreachable(reason) }
+            return nil
+        }
     }
 
     // MARK: Writes, on the server, then pulled

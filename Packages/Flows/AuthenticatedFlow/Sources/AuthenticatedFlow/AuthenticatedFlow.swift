@@ -11,10 +11,16 @@ import GroupsFlow
 import Preferences
 import Primitives
 import SettleUpFlow
+import Sync
 
 /// The home of a signed-in user: opens on the Expenses tab; back from it, shows who is signed
 /// in, its tabs (Expenses, Groups, Friends, Account), adding an expense from anywhere in it, settling up
 /// with a friend a preview names, and signing out.
+extension AuthenticatedFlow.Dependencies {
+    /// No replica: the embedded store's services, or a server's over HTTP alone.
+    public var replicaStatus: (any ReplicaStatusSource)? { nil }
+}
+
 public actor AuthenticatedFlow: InventoriedFlow {
     /// How the home screen ended.
     public enum FlowResult: FlowOutcome {
@@ -32,6 +38,9 @@ public actor AuthenticatedFlow: InventoriedFlow {
         var accounts: any AccountsService { get }
         /// The screens take the signed-in user's theme while the home is open.
         var themes: any ThemeManager { get }
+        /// How up to date the replica the screens read is, with a server (docs/sync.md); nil on
+        /// the embedded store.
+        var replicaStatus: (any ReplicaStatusSource)? { get }
     }
 
     /// The home's tabs, each a child flow.
@@ -69,9 +78,11 @@ public actor AuthenticatedFlow: InventoriedFlow {
         // Repeating expenses due by today are made now, each once (another process making them
         // at the same moment makes none twice); one that cannot be made now is made next time.
         _ = try? await dependencies.recurring?.createDueOccurrences(through: dependencies.today, for: user.id)
-        // The home opens on the Expenses tab, saying what signing in found; back from it, the
-        // home shows its tabs.
-        _ = await expenses(saying: user.emailVerified ? await claimContacts() : Self.unverifiedNotice(user))
+        // The home opens on the Expenses tab, saying what signing in found (first that the
+        // server cannot be reached, when it cannot); back from it, the home shows its tabs.
+        var opening = await offlineNotice()
+        if opening == nil { opening = user.emailVerified ? await claimContacts() : Self.unverifiedNotice(user) }
+        _ = await expenses(saying: opening)
         let result = if let ended = await openTabs() { ended } else { await home() }
         // Signed out: nobody's theme any more. (Closing the app keeps the user signed in.)
         if result == .signedOut { await dependencies.themes.follow(nil) }
@@ -81,6 +92,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     private func home() async -> FlowResult {
         var model = AuthenticatedViewModel(user: user, tabs: Self.tabs.tabs(selected: nil))
         model.said(notice)
+        model.offline(await offlineNotice())
         return await presenter.run(model.state) { action, view in
             switch action {
             case .addExpense:
@@ -101,6 +113,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
                 if let ended = await openTabs() { return ended }
                 model.back(user: user)
                 model.said(notice)
+                model.offline(await offlineNotice())
             case .quit:
                 return .closed
             case .back:
@@ -185,6 +198,12 @@ public actor AuthenticatedFlow: InventoriedFlow {
         else { return nil }
         let who = names.values.map(\.value).sorted().listedInWords
         return "\(who) had you as a contact with this email: once they confirm it is you, what you shared moves to your account and you are friends."
+    }
+
+    /// What the screens say while the server the replica is kept from cannot be reached; nil
+    /// while it answers, and on the embedded store.
+    private func offlineNotice() async -> String? {
+        await dependencies.replicaStatus?.status(of: user.id)?.offlineNotice(in: dependencies.timeZone)
     }
 
     /// What the home says while the email waits for its code (an unverified account claims no

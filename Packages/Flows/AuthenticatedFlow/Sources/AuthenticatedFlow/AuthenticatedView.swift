@@ -13,7 +13,7 @@ struct AuthenticatedView: View {
         Screen(
             id: Self.screenID,
             title: "Flows",
-            text: ["Signed in as \(state.displayName) <\(state.email)>."],
+            text: ["Signed in as \(state.displayName) <\(state.email)>."] + (state.offline.map { [$0] } ?? []),
             actions: [
                 Action(id: Self.addExpense, label: "Add an expense"),
                 Action(id: Self.signOut, label: "Sign out", role: .secondary),

@@ -9,6 +9,8 @@ struct AuthenticatedViewState: Equatable, Sendable {
     var tabs: [Tab] = []
     var phase = Phase.idle
     var notice: String?
+    /// That the server cannot be reached, since when, and what the screens show meanwhile.
+    var offline: String?
 }
 
 /// Turns the signed-in user and what sign-out answers into the home screen's state.
@@ -23,7 +25,9 @@ struct AuthenticatedViewModel: ViewModel {
         failed.failed(.storeUnavailable(FlowInventory.anyDetail))
         var home = base
         home.said(homeNotice)
-        return [base.state, signingOut.state, failed.state, home.state]
+        var offline = base
+        offline.offline(FlowInventory.anyDetail)
+        return [base.state, signingOut.state, failed.state, home.state, offline.state]
     }
 
     private(set) var state: AuthenticatedViewState
@@ -46,6 +50,10 @@ struct AuthenticatedViewModel: ViewModel {
 
     mutating func said(_ notice: String?) {
         state.notice = notice
+    }
+
+    mutating func offline(_ notice: String?) {
+        state.offline = notice
     }
 
     mutating func failed(_ error: AccountsError) {

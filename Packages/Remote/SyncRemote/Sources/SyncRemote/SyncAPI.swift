@@ -157,7 +157,8 @@ extension Wire {
                                 SyncedExpense(
                                     try Wire.expense.read(expense, "\(field)/expense"),
                                     history: try wire.history.map { history throws(APIProblem) in try Wire.history.read(history, "\(field)/history") } ?? [],
-                                    comments: try wire.comments.map { comments throws(APIProblem) in try Wire.commentList.read(comments, "\(field)/comments") } ?? []
+                                    comments: try wire.comments.map { comments throws(APIProblem) in try Wire.commentList.read(comments, "\(field)/comments") } ?? [],
+                                    deleted: wire.deleted == true
                                 )
                             )
                         }
@@ -194,6 +195,7 @@ extension Wire {
                     wire.expense = Wire.expense.write(synced.expense)
                     wire.history = Wire.history.write(synced.history)
                     wire.comments = Wire.commentList.write(synced.comments)
+                    if synced.deleted { wire.deleted = true }
                 case .payment(let synced)?:
                     wire.payment = Wire.settlement.write(synced.payment)
                     wire.paymentHistory = Wire.paymentHistory.write(synced.history)

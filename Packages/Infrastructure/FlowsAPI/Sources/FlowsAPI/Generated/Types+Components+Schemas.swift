@@ -4274,6 +4274,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SyncChange/comments`.
             public var comments: Components.Schemas.CommentList?
+            /// With an expense, present (true) when it was deleted and the user may restore it; it moves no balance.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncChange/deleted`.
+            public var deleted: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/SyncChange/payment`.
             public var payment: Components.Schemas.Settlement?
             /// With a payment, who recorded it when.
@@ -4301,6 +4305,7 @@ extension Components {
             ///   - expense:
             ///   - history: With an expense, how it came to be as it is, oldest first.
             ///   - comments: With an expense, its comments, oldest first.
+            ///   - deleted: With an expense, present (true) when it was deleted and the user may restore it; it moves no balance.
             ///   - payment:
             ///   - paymentHistory: With a payment, who recorded it when.
             ///   - friend:
@@ -4316,6 +4321,7 @@ extension Components {
                 expense: Components.Schemas.Expense? = nil,
                 history: Components.Schemas.ExpenseHistory? = nil,
                 comments: Components.Schemas.CommentList? = nil,
+                deleted: Swift.Bool? = nil,
                 payment: Components.Schemas.Settlement? = nil,
                 paymentHistory: Components.Schemas.PaymentHistory? = nil,
                 friend: Components.Schemas.Friend? = nil,
@@ -4331,6 +4337,7 @@ extension Components {
                 self.expense = expense
                 self.history = history
                 self.comments = comments
+                self.deleted = deleted
                 self.payment = payment
                 self.paymentHistory = paymentHistory
                 self.friend = friend
@@ -4347,6 +4354,7 @@ extension Components {
                 case expense
                 case history
                 case comments
+                case deleted
                 case payment
                 case paymentHistory
                 case friend
