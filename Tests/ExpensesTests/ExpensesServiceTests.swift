@@ -414,6 +414,7 @@ struct FailureInjectionTests {
         func seriesRunning(on day: String) throws -> [SeriesRecord] { try inner.seriesRunning(on: day) }
         func occurrence(ofExpense id: String) throws -> (series: String, day: String)? { try inner.occurrence(ofExpense: id) }
         func lastOccurrence(ofSeries id: String) throws -> String? { try inner.lastOccurrence(ofSeries: id) }
+        func occurrences(ofSeries id: String) throws -> [(day: String, expense: String)] { try inner.occurrences(ofSeries: id) }
         func insert(_ series: SeriesRecord) throws {
             try step()
             try inner.insert(series)

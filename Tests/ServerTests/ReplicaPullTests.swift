@@ -14,6 +14,7 @@ import Preferences
 import Primitives
 import Sync
 import SyncRemote
+import Synchronization
 import Testing
 
 /// A replica pulled over HTTP (docs/sync.md): after each pull, every read the user makes answers
@@ -62,6 +63,8 @@ struct ReplicaPullTests {
             )
             _ = try await carol.container.expenses.comment("I'll pay next time.", on: groceries.id, by: c)
             let dinner = try await ada.container.expenses.add(try Self.draft("Dinner", 4500, paidBy: a, among: [a, b, sam.id]), by: a)
+            let recurring = try #require(ada.container.recurring)
+            let monthly = try await recurring.repeatExpense(dinner.id, every: .monthly(day: 22), until: nil, by: a)
             let payment = try await bob.container.expenses.settle(from: b, to: a, amount: Self.eur(1000), day: try Day("2026-11-23"), by: b)
             try await ada.container.accounts.changeAvatar(to: .initials(.teal), of: a)
             try await bob.container.accounts.changeAvatar(to: .initials(.orange), of: b)
@@ -79,12 +82,14 @@ struct ReplicaPullTests {
             let lines = try await onReplica.lines(of: a)
             #expect(lines.contains { $0.hasPrefix("names:") && $0.contains("Frank") }, "Frank is named, from the group, though he is no friend")
             #expect(lines.contains { $0.hasPrefix("requests:") && $0.contains("Tom Lee") }, "the request to Erin carries the contact Tom Lee")
+            #expect(lines.contains { $0.hasPrefix("series of \(dinner.id)") && $0.contains(monthly.id.rawValue) }, "Dinner repeats monthly")
 
             // Changes since: an edit, a comment deleted, a payment taken back, a new name, a
             // friendship ended (settled first), a group left, the request accepted.
             _ = try await ada.container.expenses.edit(dinner.id, to: try Self.draft("Team dinner", 6000, paidBy: a, among: [a, b, sam.id]), from: dinner.version, by: a)
             try await bob.container.expenses.undoSettlement(payment.id, by: b)
             _ = try await bob.container.accounts.changeDisplayName(to: "Robert Stone", of: b)
+            _ = try await recurring.stopSeries(monthly.id, after: try Day("2027-03-22"), by: a)
             _ = try await ada.container.friends.accept(c, by: a)
             _ = try await ada.container.expenses.settle(from: a, to: b, amount: Self.eur(3000), day: try Day("2026-11-24"), in: cabin.id, by: a)
             try await ada.container.groups.leave(cabin.id, by: a)
@@ -115,13 +120,105 @@ struct ReplicaPullTests {
 
             // A cursor from elsewhere (a database restored from an older copy, say), and Bob
             // gone meanwhile: the replica empties and pulls everything again.
-            try await replica.state.save(.init(cursor: "0.999999", pulledAt: 0), of: ada.user.id.rawValue)
+            try await replica.state.save(.init(cursor: "0.999999", pulledAt: 0, caughtUp: true), of: ada.user.id.rawValue)
             try await ada.container.friends.remove(bob.user.id, by: ada.user.id)
             let report = try await replica.pull(for: ada.user.id, from: sync)
             #expect(report.fromScratch)
             #expect(try await replica.services.friends.friends(of: ada.user.id) == [])
             #expect(try await UserView.differences(of: ada.user.id, Self.view(ada.container), Self.view(replica.services)) == [])
         }
+    }
+
+    @Test("a first pull cut short leaves the replica not caught up, so nothing shows it until a pull reaches the last page")
+    func cutShort() async throws {
+        try await LiveServer.with { server in
+            let ada = try await RemoteServicesTests.app(server, name: "Ada")
+            let bob = try await RemoteServicesTests.app(server, name: "Bob")
+            try await Self.befriend(ada, bob)
+            for index in 0..<4 {
+                _ = try await ada.container.expenses.add(try Self.draft("Lunch \(index)", 1000, paidBy: ada.user.id, among: [ada.user.id, bob.user.id]), by: ada.user.id)
+            }
+            let sync = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? bob.tokens.load() }, userAgent: "flows-tests"))
+            let replica = LocalReplica.open(.memory)
+            await #expect(throws: SyncError.serverUnreachable("cut")) {
+                try await replica.pull(for: bob.user.id, from: CutShort(base: sync, pages: 1), pageSize: 2)
+            }
+            let half = try #require(try await replica.state(of: bob.user.id))
+            #expect(!half.caughtUp)
+            // Pulled again, from where it stopped, to the end.
+            let rest = try await replica.pull(for: bob.user.id, from: sync, pageSize: 2)
+            #expect(!rest.fromScratch && rest.pages > 1)
+            #expect(try await replica.state(of: bob.user.id)?.caughtUp == true)
+            #expect(try await UserView.differences(of: bob.user.id, Self.view(bob.container), Self.view(replica.services)) == [])
+        }
+    }
+
+    @Test("someone an edit took out of an expense is told of the edit, never of the expense as it is now")
+    func editedOut() async throws {
+        try await LiveServer.with { server in
+            let ada = try await RemoteServicesTests.app(server, name: "Ada")
+            let bob = try await RemoteServicesTests.app(server, name: "Bob")
+            let carol = try await RemoteServicesTests.app(server, name: "Carol")
+            try await Self.befriend(ada, bob)
+            try await Self.befriend(ada, carol)
+            let (a, b, c) = (ada.user.id, bob.user.id, carol.user.id)
+            let dinner = try await ada.container.expenses.add(try Self.draft("Dinner", 3000, paidBy: a, among: [a, b, c]), by: a)
+            let sync = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? carol.tokens.load() }, userAgent: "flows-tests"))
+            let first = try await sync.changes(for: c, after: nil, limit: 500)
+            _ = try await ada.container.expenses.edit(dinner.id, to: try Self.draft("Dinner for two", 3000, paidBy: a, among: [a, b]), from: dinner.version, by: a)
+            let next = try await sync.changes(for: c, after: first.cursor, limit: 500)
+            #expect(next.changes.contains(SyncChange(kind: .expense, id: dinner.id.rawValue, value: nil)))
+            let lines = next.changes.compactMap { change -> ActivityLine? in if case .activity(let line)? = change.value { line } else { nil } }
+            #expect(lines.map(\.activity.kind) == [.edited])
+            #expect(lines.allSatisfy { $0.expense == nil }, "the edit's line carries the expense Carol is no longer in")
+            // Bob, still in it, gets it whole.
+            let bobs = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? bob.tokens.load() }, userAgent: "flows-tests"))
+            let his = try await bobs.changes(for: b, after: nil, limit: 500)
+            #expect(his.changes.contains { if case .activity(let line)? = $0.value { line.activity.kind == .edited && line.expense?.description == "Dinner for two" } else { false } })
+        }
+    }
+
+    @Test("someone an edit puts in an expense sees its whole history on the replica, the lines from before they were in it too")
+    func joinedLater() async throws {
+        try await LiveServer.with { server in
+            let ada = try await RemoteServicesTests.app(server, name: "Ada")
+            let bob = try await RemoteServicesTests.app(server, name: "Bob")
+            let carol = try await RemoteServicesTests.app(server, name: "Carol")
+            try await Self.befriend(ada, bob)
+            try await Self.befriend(ada, carol)
+            let (a, b, c) = (ada.user.id, bob.user.id, carol.user.id)
+            let replica = LocalReplica.open(.memory)
+            let sync = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? carol.tokens.load() }, userAgent: "flows-tests"))
+            _ = try await replica.pull(for: c, from: sync)
+            let dinner = try await ada.container.expenses.add(try Self.draft("Dinner", 3000, paidBy: a, among: [a, b]), by: a)
+            _ = try await ada.container.expenses.edit(dinner.id, to: try Self.draft("Dinner for three", 3000, paidBy: a, among: [a, b, c]), from: dinner.version, by: a)
+            _ = try await replica.pull(for: c, from: sync)
+            let history = try await replica.services.expenses.history(of: dinner.id, for: c)
+            #expect(history.map(\.kind) == [.added, .edited])
+            #expect(try await history == carol.container.expenses.history(of: dinner.id, for: c))
+            // Her activity tells only of the edit that put her in it, as the server's does.
+            #expect(try await replica.services.expenses.activity(of: c, page: PageRequest()).map(\.kind) == [.edited])
+            #expect(try await UserView.differences(of: c, Self.view(carol.container), Self.view(replica.services)) == [])
+        }
+    }
+
+    /// A server's pull that stops answering after `pages` pages.
+    private final class CutShort: SyncService {
+        let base: any SyncService
+        let pages: Int
+        private let asked = Mutex(0)
+
+        init(base: any SyncService, pages: Int) {
+            self.base = base
+            self.pages = pages
+        }
+
+        func changes(for user: UserID, after cursor: SyncCursor?, limit: Int) async throws(SyncError) -> SyncPage {
+            guard asked.withLock({ count in count += 1; return count <= pages }) else { throw .serverUnreachable("cut") }
+            return try await base.changes(for: user, after: cursor, limit: limit)
+        }
+
+        func push(_ operations: [SyncOperation], by user: UserID) async throws(SyncError) -> [SyncOutcome] { [] }
     }
 
     private static func befriend(_ one: RemoteServicesTests.App, _ other: RemoteServicesTests.App) async throws {

@@ -54,6 +54,10 @@ struct UserView {
             line("totals in \(group.name)", try await expenses.totals(in: group.id, for: user))
             line("debts in \(group.name)", try await expenses.debts(in: group.id, for: user))
         }
+        if let recurring = expenses as? any RecurringExpenses {
+            line("series", try await recurring.series(of: user, after: try Day("2026-11-01")))
+            for expense in everyExpense { line("series of \(expense.id)", try await recurring.series(containing: expense.id, for: user) as Any) }
+        }
         let names = try await friends.names(of: people, for: user)
         line("names", names.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key)=\($0.value)" })
         return lines

@@ -22,13 +22,18 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
     private let sync: any SyncService
     private let tokens: any SessionTokenStore
     private let now: @Sendable () -> Date
-    /// Each user's replica once opened, with whether it has been pulled into.
-    private let opened = Mutex<[UserID: (replica: LocalReplica, pulled: Bool)]>([:])
+    /// Each user's replica once opened.
+    private let opened = Mutex<[UserID: LocalReplica]>([:])
+    /// The pulls of this process, one after the other: two at once could each write a page the
+    /// other had written newer.
+    private let pulls = PullQueue()
     /// The session's user, kept beside the session's token (in memory for tests).
     private let keptFile: PrivateFile?
     private let keptInMemory = Mutex<User?>(nil)
     /// Since when the server could not be reached, while it cannot.
     private let offlineSince = Mutex<Date?>(nil)
+    /// Why the last pull failed, other than the server being out of reach; nil once one works.
+    private let failure = Mutex<String?>(nil)
 
     init(place: Place, sync: any SyncService, tokens: any SessionTokenStore, keptUser: PrivateFile?, now: @escaping @Sendable () -> Date) {
         self.place = place
@@ -40,7 +45,7 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
 
     /// `user`'s replica, opened once; nil when its folder cannot be made.
     func replica(of user: UserID) -> LocalReplica? {
-        if let known = opened.withLock({ $0[user]?.replica }) { return known }
+        if let known = opened.withLock({ $0[user] }) { return known }
         let replica: LocalReplica
         switch place {
         case .memory:
@@ -50,19 +55,16 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
             replica = LocalReplica.open(.file(folder.directory.appendingPathComponent("\(Self.fileName(user.rawValue)).sqlite")), now: now)
         }
         return opened.withLock { opened in
-            if let known = opened[user] { return known.replica }
-            opened[user] = (replica, false)
+            if let known = opened[user] { return known }
+            opened[user] = replica
             return replica
         }
     }
 
     func reads(for user: UserID) async -> ReplicaReads? {
-        guard let replica = replica(of: user) else { return nil }
-        if opened.withLock({ $0[user]?.pulled }) != true {
-            // A replica never pulled into holds nothing yet: the server answers until it has.
-            guard (try? await replica.state(of: user)) != nil else { return nil }
-            opened.withLock { $0[user]?.pulled = true }
-        }
+        // Until a pull has reached the server's last page, the replica holds only part of what
+        // the user sees (the first pages of a first pull cut short): the server answers.
+        guard let replica = replica(of: user), (try? await replica.state(of: user))?.caughtUp == true else { return nil }
         let services = replica.services
         return ReplicaReads(
             accounts: services.accounts, friends: services.friends, expenses: services.expenses, groups: services.groups, preferences: services.preferences
@@ -71,14 +73,18 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
 
     func pull(for user: UserID) async {
         guard let replica = replica(of: user) else { return }
-        do throws(SyncError) {
-            _ = try await replica.pull(for: user, from: sync)
-            opened.withLock { $0[user]?.pulled = true }
-            offlineSince.withLock { $0 = nil }
-        } catch .serverUnreachable {
-            wentOffline()
-        } catch {
-            // Another failure (a refusal, the replica's own store): the replica shows what it had.
+        let sync = sync
+        await pulls.run { [self] in
+            do throws(SyncError) {
+                _ = try await replica.pull(for: user, from: sync)
+                offlineSince.withLock { $0 = nil }
+                failure.withLock { $0 = nil }
+            } catch .serverUnreachable {
+                wentOffline()
+            } catch {
+                // The replica shows what it had; the screens say why it is not up to date.
+                failure.withLock { $0 = error.message }
+            }
         }
     }
 
@@ -89,7 +95,9 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
 
     func status(of user: UserID) async -> ReplicaStatus? {
         let pulledAt = try? await replica(of: user)?.state(of: user)?.pulledAt
-        return ReplicaStatus(lastSynced: pulledAt.map { Date(timeIntervalSince1970: $0) }, offlineSince: offlineSince.withLock { $0 })
+        return ReplicaStatus(
+            lastSynced: pulledAt.map { Date(timeIntervalSince1970: $0) }, offlineSince: offlineSince.withLock { $0 }, failure: failure.withLock { $0 }
+        )
     }
 
     func keptUser() -> User? {
@@ -113,5 +121,20 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
     /// A user id as a file's name: the characters any file system takes.
     static func fileName(_ text: String) -> String {
         String(text.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
+    }
+}
+
+/// Runs pulls one after the other, each once those asked for before it have ended.
+private actor PullQueue {
+    private var last: Task<Void, Never>?
+
+    func run(_ work: @escaping @Sendable () async -> Void) async {
+        let previous = last
+        let task = Task {
+            await previous?.value
+            await work()
+        }
+        last = task
+        await task.value
     }
 }

@@ -83,6 +83,8 @@ public struct Change: Hashable, Sendable {
         /// A line of the person's activity (its id `SUBJECT/LINE`: the expense's or payment's id,
         /// then the line's).
         case activity
+        /// A series of repeating expenses the person is in (its id the series').
+        case series
     }
 
     public let kind: Kind

@@ -8,10 +8,12 @@ public enum ReplicaStateSchema {
     public static func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("replica.v1.state") { db in
             try db.execute(sql: """
+                -- caught_up: a pull reached the server's last page since the replica began.
                 CREATE TABLE replica_state (
                     person TEXT PRIMARY KEY NOT NULL,
                     cursor TEXT NOT NULL,
-                    pulled_at REAL NOT NULL
+                    pulled_at REAL NOT NULL,
+                    caught_up INTEGER NOT NULL CHECK (caught_up IN (0, 1))
                 ) STRICT;
                 """)
         }
@@ -38,18 +40,25 @@ public struct SQLiteReplicaState: ReplicaStateStore {
 
     public func state(of person: String) async throws -> ReplicaState? {
         try database.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT cursor, pulled_at FROM replica_state WHERE person = ?"), arguments: [person]).map {
-                ReplicaState(cursor: $0[0], pulledAt: $0[1])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT cursor, pulled_at, caught_up FROM replica_state WHERE person = ?"), arguments: [person]).map {
+                ReplicaState(cursor: $0[0], pulledAt: $0[1], caughtUp: $0[2])
             }
         }
     }
 
     public func save(_ state: ReplicaState, of person: String) async throws {
         try database.write { db in
+            // Cursors only grow: a pull that finished behind another (another process's) leaves
+            // the newer one.
+            if let kept = try String.fetchOne(db.cachedStatement(sql: "SELECT cursor FROM replica_state WHERE person = ?"), arguments: [person]),
+                let old = LogPosition(kept), let new = LogPosition(state.cursor), new < old
+            {
+                return
+            }
             try db.cachedStatement(sql: """
-                INSERT INTO replica_state (person, cursor, pulled_at) VALUES (?, ?, ?)
-                ON CONFLICT (person) DO UPDATE SET cursor = excluded.cursor, pulled_at = excluded.pulled_at
-                """).execute(arguments: [person, state.cursor, state.pulledAt])
+                INSERT INTO replica_state (person, cursor, pulled_at, caught_up) VALUES (?, ?, ?, ?)
+                ON CONFLICT (person) DO UPDATE SET cursor = excluded.cursor, pulled_at = excluded.pulled_at, caught_up = excluded.caught_up
+                """).execute(arguments: [person, state.cursor, state.pulledAt, state.caughtUp])
         }
     }
 

@@ -74,6 +74,8 @@ public protocol ExpensesReading {
     func occurrence(ofExpense id: String) throws -> (series: String, day: String)?
     /// The last day an occurrence of series `id` was made for (nil for none).
     func lastOccurrence(ofSeries id: String) throws -> String?
+    /// Every occurrence made of series `id`, by day: the day and the expense made for it.
+    func occurrences(ofSeries id: String) throws -> [(day: String, expense: String)]
 }
 
 /// One person in one expense, for a recount: the expense's amount and currency, what the

@@ -96,10 +96,18 @@ public struct NotingExpensesWriting: ExpensesWriting {
     public func recordImport(of user: String, key: String, subject: String, at: Double) throws {
         try base.recordImport(of: user, key: key, subject: subject, at: at)
     }
-    public func insert(_ series: SeriesRecord) throws { try base.insert(series) }
-    public func update(_ series: SeriesRecord) throws { try base.update(series) }
+    public func insert(_ series: SeriesRecord) throws {
+        people.changed(.series, series.id, for: series.people)
+        try base.insert(series)
+    }
+    public func update(_ series: SeriesRecord) throws {
+        // Everyone in it before and after: one edited out no longer sees it.
+        people.changed(.series, series.id, for: Set(series.people).union(try base.series(id: series.id)?.people ?? []))
+        try base.update(series)
+    }
     public func claimOccurrence(series: String, day: String, expense: String) throws -> Bool {
-        try base.claimOccurrence(series: series, day: day, expense: expense)
+        if let kept = try base.series(id: series) { people.changed(.series, series, for: kept.people) }
+        return try base.claimOccurrence(series: series, day: day, expense: expense)
     }
 
     public func expense(id: String) throws -> StoredExpense? { try base.expense(id: id) }
@@ -144,6 +152,7 @@ public struct NotingExpensesWriting: ExpensesWriting {
     public func seriesRunning(on day: String) throws -> [SeriesRecord] { try base.seriesRunning(on: day) }
     public func occurrence(ofExpense id: String) throws -> (series: String, day: String)? { try base.occurrence(ofExpense: id) }
     public func lastOccurrence(ofSeries id: String) throws -> String? { try base.lastOccurrence(ofSeries: id) }
+    public func occurrences(ofSeries id: String) throws -> [(day: String, expense: String)] { try base.occurrences(ofSeries: id) }
 }
 
 extension StoredExpense {

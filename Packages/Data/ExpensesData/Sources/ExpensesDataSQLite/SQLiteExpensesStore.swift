@@ -290,6 +290,11 @@ private struct Transaction: ExpensesWriting {
         try String.fetchOne(db.cachedStatement(sql: "SELECT max(day) FROM series_occurrence WHERE series_id = ?"), arguments: [id])
     }
 
+    func occurrences(ofSeries id: String) throws -> [(day: String, expense: String)] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT day, expense_id FROM series_occurrence WHERE series_id = ? ORDER BY day"), arguments: [id])
+            .map { ($0[0], $0[1]) }
+    }
+
     private static let seriesSelect = """
         SELECT id, created_by, created_at, template, frequency, start, end_day, end_count, version,
                (SELECT group_concat(user_id, ' ') FROM series_person WHERE series_id = expense_series.id) AS people

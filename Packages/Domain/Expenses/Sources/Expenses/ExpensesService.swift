@@ -494,9 +494,42 @@ public struct ActivityLine: Equatable, Sendable {
     }
 }
 
+/// A series of repeating expenses whole, as a replica keeps it (docs/sync.md).
+public struct KeptSeries: Equatable, Sendable {
+    public let series: ExpenseSeries
+    /// Its first occurrence as made: what each occurrence copies, dated at the first.
+    public let template: Expense
+    /// When it was made.
+    public let madeAt: Date
+    /// Each occurrence made so far, by day.
+    public let occurrences: [Occurrence]
+
+    /// A day of the series, and the expense made for it.
+    public struct Occurrence: Equatable, Sendable {
+        public let day: Day
+        public let expense: ExpenseID
+
+        public init(day: Day, expense: ExpenseID) {
+            self.day = day
+            self.expense = expense
+        }
+    }
+
+    public init(series: ExpenseSeries, template: Expense, madeAt: Date, occurrences: [Occurrence]) {
+        self.series = series
+        self.template = template
+        self.madeAt = madeAt
+        self.occurrences = occurrences
+    }
+}
+
 /// What a server tells a replica of beyond the service's own reads (docs/sync.md): the lines of
-/// activity, and deleted expenses.
+/// activity, deleted expenses and series.
 public protocol ExpensesSyncSource: Sendable {
+    /// Series `id`, whole, when `user` is in it; nil otherwise.
+    func keptSeries(_ id: SeriesID, for user: UserID) async throws(ExpensesError) -> KeptSeries?
+    /// The ids of the series `user` is in.
+    func seriesIDs(of user: UserID) async throws(ExpensesError) -> [SeriesID]
     /// Expense `id`, deleted, when `user` was in it (and so may restore it); nil otherwise.
     func deletedExpense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense?
     /// Line `id` of the activity of `subject` (an expense or a payment), whole, when `user`'s
@@ -504,6 +537,10 @@ public protocol ExpensesSyncSource: Sendable {
     func activityLine(_ id: String, of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> ActivityLine?
     /// Every line of `user`'s activity, by subject and id, oldest first.
     func activityLines(of user: UserID) async throws(ExpensesError) -> [(subject: ExpenseID, id: String)]
+    /// The lines of expense `id`'s history (added, edited, deleted, restored), oldest first, whole,
+    /// when `user` is in it (or was, when it was deleted): what its history shows them, the lines
+    /// from before they were in it too.
+    func historyLines(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ActivityLine]
 }
 
 /// What a replica does with the expenses and payments it pulled (docs/sync.md): each written as
@@ -520,6 +557,10 @@ public protocol ExpensesReplica: Sendable {
     /// Keeps a line of activity, once: lines are kept in the order they are put, which is the
     /// order the activity shows lines of the same moment in.
     func put(_ line: ActivityLine) async throws(ExpensesError)
+    /// Puts a series in place of what is kept of it, with its occurrences.
+    func put(_ series: KeptSeries) async throws(ExpensesError)
+    /// Forgets series `id` for `user`, who is no longer in it.
+    func removeSeries(_ id: SeriesID, for user: UserID) async throws(ExpensesError)
     /// Forgets expense `id` (deleted, or no longer the user's to see); its balances with it.
     func removeExpense(_ id: ExpenseID) async throws(ExpensesError)
     /// Forgets payment `id` (taken back, or no longer the user's to see); its balances with it.

@@ -26,6 +26,8 @@ extension LiveExpensesService: ExpensesReplica {
                 } else {
                     try apply(expense.balanceDeltas, group: stored.group, in: db)
                 }
+                // A deleted expense's comments cannot be read on the server: those kept stay.
+                guard !deleted else { return }
                 let existing = try db.comments(onExpense: stored.id)
                 for comment in existing where !kept.contains(where: { $0.id == comment.id }) {
                     _ = try db.deleteComment(id: comment.id, onExpense: stored.id)
@@ -69,6 +71,38 @@ extension LiveExpensesService: ExpensesReplica {
             try await store.write { db in
                 guard try !db.changes(ofExpense: record.subject).contains(where: { $0.id == record.id }) else { return }
                 try db.insert(record)
+            }
+        }
+    }
+
+    public func put(_ kept: KeptSeries) async throws(ExpensesError) {
+        let template = kept.template
+        let record: SeriesRecord
+        do {
+            record = try Self.record(
+                kept.series, template: StoredExpense(template, rule: template.rule, createdBy: kept.series.createdBy, createdAt: kept.madeAt.timeIntervalSince1970),
+                at: kept.madeAt.timeIntervalSince1970
+            )
+        } catch {
+            throw .storeUnavailable("the series \(kept.series.id) cannot be kept: \(error)")
+        }
+        try await storing {
+            try await store.write { db in
+                if try db.series(id: record.id) != nil { try db.update(record) } else { try db.insert(record) }
+                for occurrence in kept.occurrences {
+                    _ = try db.claimOccurrence(series: record.id, day: occurrence.day.description, expense: occurrence.expense.rawValue)
+                }
+            }
+        }
+    }
+
+    public func removeSeries(_ id: SeriesID, for user: UserID) async throws(ExpensesError) {
+        // Kept without the user, as the server keeps it: no read of theirs shows it then.
+        try await storing {
+            try await store.write { db in
+                guard var record = try db.series(id: id.rawValue), record.people.contains(user.rawValue) else { return }
+                record.people.removeAll { $0 == user.rawValue }
+                try db.update(record)
             }
         }
     }
@@ -125,6 +159,31 @@ extension LiveExpensesService: ExpensesReplica {
 /// The lines of activity a server tells a replica of: read from the store as kept, each for a
 /// user whose activity shows it.
 extension LiveExpensesService: ExpensesSyncSource {
+    public func keptSeries(_ id: SeriesID, for user: UserID) async throws(ExpensesError) -> KeptSeries? {
+        let found = try await storing {
+            try await store.read { db -> (SeriesRecord, [(day: String, expense: String)])? in
+                guard let record = try db.series(id: id.rawValue) else { return nil }
+                return (record, try db.occurrences(ofSeries: id.rawValue))
+            }
+        }
+        guard let (record, occurrences) = found, record.people.contains(user.rawValue) else { return nil }
+        let series = try Self.series(from: record)
+        guard let template = try? JSONDecoder().decode(StoredExpense.self, from: Data(record.template.utf8)).expense() else {
+            throw .storeUnavailable("the series \(record.id) keeps a damaged expense")
+        }
+        return KeptSeries(
+            series: series, template: template, madeAt: Date(timeIntervalSince1970: record.createdAt),
+            occurrences: occurrences.compactMap { occurrence in
+                (try? Day(occurrence.day)).map { KeptSeries.Occurrence(day: $0, expense: ExpenseID(rawValue: occurrence.expense)) }
+            }
+        )
+    }
+
+    public func seriesIDs(of user: UserID) async throws(ExpensesError) -> [SeriesID] {
+        let me = user.rawValue
+        return try await storing { try await store.read { db in try db.series(of: me).map { SeriesID(rawValue: $0.id) } } }
+    }
+
     public func deletedExpense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense? {
         let found = try await storing { try await store.read { db in try db.deletedExpense(id: id.rawValue)?.expense() } }
         return found.flatMap { $0.people.contains(user) ? $0 : nil }
@@ -134,6 +193,31 @@ extension LiveExpensesService: ExpensesSyncSource {
         let subjectID = subject.rawValue
         let records = try await storing { try await store.read { db in try db.changes(ofExpense: subjectID) } }
         guard let record = records.first(where: { $0.id == id }), record.people.contains(user.rawValue) else { return nil }
+        var line = try Self.line(from: record)
+        // The expense as the change left it goes only to someone in it then: a line also tells
+        // those an edit took out, who see its summary, never the expense they are no longer in.
+        if let then = line.expense, !then.people.contains(user) { line = ActivityLine(id: line.id, activity: line.activity, people: line.people) }
+        if let then = line.payment, !([then.from, then.to] + then.through).contains(user) {
+            line = ActivityLine(id: line.id, activity: line.activity, people: line.people)
+        }
+        return line
+    }
+
+    public func historyLines(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ActivityLine] {
+        let (current, records) = try await storing {
+            try await store.read { db in
+                (try (db.expense(id: id.rawValue) ?? db.deletedExpense(id: id.rawValue))?.expense(), try db.changes(ofExpense: id.rawValue))
+            }
+        }
+        // As its history: only someone in it sees how it came to be.
+        guard let current, current.people.contains(user) else { return [] }
+        let kinds = [Activity.Kind.added, .edited, .deleted, .restored].map { SaveFormatter.text($0) }
+        return try records.filter { kinds.contains($0.kind) }.map { record throws(ExpensesError) in try Self.line(from: record) }
+    }
+
+    /// A line as the store keeps it, whole.
+    private static func line(from record: ActivityRecord) throws(ExpensesError) -> ActivityLine {
+        let subject = ExpenseID(rawValue: record.subject)
         guard let kind = try? SaveFormatter.value(Activity.Kind.self, from: record.kind) else {
             throw .storeUnavailable("the activity \(record.id) has an unknown kind")
         }

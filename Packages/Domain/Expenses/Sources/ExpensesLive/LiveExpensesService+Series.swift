@@ -147,7 +147,7 @@ extension LiveExpensesService: RecurringExpenses, DueOccurrencesRound {
 
     // MARK: - Stored forms
 
-    private static func record(_ series: ExpenseSeries, template: StoredExpense, at: Double) throws -> SeriesRecord {
+    static func record(_ series: ExpenseSeries, template: StoredExpense, at: Double) throws -> SeriesRecord {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let end = series.recurrence.end

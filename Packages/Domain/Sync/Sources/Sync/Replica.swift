@@ -51,16 +51,21 @@ public struct ReplicaStatus: Equatable, Sendable {
     public var lastSynced: Date?
     /// Since when the server could not be reached, while it cannot; nil while it answers.
     public var offlineSince: Date?
+    /// Why the last pull failed otherwise (the server refused it, the replica's own store), in
+    /// words; nil once one works.
+    public var failure: String?
 
-    public init(lastSynced: Date?, offlineSince: Date?) {
+    public init(lastSynced: Date?, offlineSince: Date?, failure: String? = nil) {
         self.lastSynced = lastSynced
         self.offlineSince = offlineSince
+        self.failure = failure
     }
 
     /// What the screens say while the server cannot be reached, times of day in `timeZone`:
-    /// `Offline since 14:02: this is what was synced at 13:58; changes need the server.`; nil
-    /// while it answers.
+    /// `Offline since 14:02: this is what was synced at 13:58; changes need the server.`; or why
+    /// the replica could not be brought up to date; nil while all is well.
     public func offlineNotice(in timeZone: TimeZone) -> String? {
+        if offlineSince == nil, let failure { return "What you see may be out of date: bringing it up to date failed: \(failure)" }
         guard let offlineSince else { return nil }
         let time = { (date: Date) -> String in
             var calendar = Calendar(identifier: .gregorian)

@@ -101,6 +101,8 @@ public enum SyncKind: String, Sendable, CaseIterable {
     /// A line of the person's activity (its id `SUBJECT/LINE`): an expense's history and
     /// comments, a payment's, as the activity shows them.
     case activity
+    /// A series of repeating expenses the person is in.
+    case series
 }
 
 /// An entity as the person pulling sees it.
@@ -113,6 +115,7 @@ public enum SyncValue: Equatable, Sendable {
     case account(User)
     case preferences(Preferences)
     case activity(ActivityLine)
+    case series(KeptSeries)
 
     public var kind: SyncKind {
         switch self {
@@ -124,6 +127,7 @@ public enum SyncValue: Equatable, Sendable {
         case .account: .account
         case .preferences: .preferences
         case .activity: .activity
+        case .series: .series
         }
     }
 }
@@ -139,12 +143,16 @@ public struct SyncedExpense: Equatable, Sendable {
     /// Whether it was deleted: kept among the deleted, which the person may restore; it moves
     /// no balance.
     public let deleted: Bool
+    /// The lines of its history, whole, oldest first: those from before the person was in it
+    /// too, which their activity never shows and so never tells of.
+    public let lines: [ActivityLine]
 
-    public init(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment], deleted: Bool = false) {
+    public init(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment], deleted: Bool = false, lines: [ActivityLine] = []) {
         self.expense = expense
         self.history = history
         self.comments = comments
         self.deleted = deleted
+        self.lines = lines
     }
 }
 

@@ -113,6 +113,8 @@ public struct LiveSyncService: SyncService {
                 pictured.insert(account.id)
             case .activity(let line)?:
                 named.insert(line.activity.actor)
+            case .series(let kept)?:
+                named.formUnion(kept.template.people + [kept.series.createdBy])
             case .requests, .preferences, nil:
                 break
             }
@@ -150,14 +152,21 @@ public struct LiveSyncService: SyncService {
                 let id = ExpenseID(rawValue: key.id)
                 if let expense = try await expenses.expense(id, for: user) {
                     return .expense(
-                        SyncedExpense(expense, history: try await expenses.history(of: id, for: user), comments: try await expenses.comments(on: id, for: user))
+                        SyncedExpense(
+                            expense, history: try await expenses.history(of: id, for: user), comments: try await expenses.comments(on: id, for: user),
+                            lines: try await lines.historyLines(of: id, for: user)
+                        )
                     )
                 }
-                // Deleted, and so the person's to restore: with its history, and the comments it
-                // had (they come back with it).
+                // Deleted, and so the person's to restore, with its history. (Its comments cannot be
+                // read while it is deleted: a replica keeps those it had.)
                 guard let deleted = try await lines.deletedExpense(id, for: user) else { return nil }
-                let comments = (try? await expenses.comments(on: id, for: user)) ?? []
-                return .expense(SyncedExpense(deleted, history: try await expenses.history(of: id, for: user), comments: comments, deleted: true))
+                return .expense(
+                    SyncedExpense(
+                        deleted, history: try await expenses.history(of: id, for: user), comments: [], deleted: true,
+                        lines: try await lines.historyLines(of: id, for: user)
+                    )
+                )
             }
         case .payment:
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
@@ -197,12 +206,17 @@ public struct LiveSyncService: SyncService {
                 let (subject, line) = (ExpenseID(rawValue: String(key.id[..<slash])), String(key.id[key.id.index(after: slash)...]))
                 return try await lines.activityLine(line, of: subject, for: user).map(SyncValue.activity)
             }
+        case .series:
+            try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in
+                try await lines.keptSeries(SeriesID(rawValue: key.id), for: user).map(SyncValue.series)
+            }
         }
     }
 
     /// Logs, for `user`, every entity they see now: their account and preferences, their
     /// friends and contacts, their requests, their groups, the expenses and payments they are
-    /// in, the deleted expenses they may restore, and the lines of their activity.
+    /// in, the deleted expenses they may restore, the series they are in, and the lines of their
+    /// activity.
     private func logEverything(seenBy user: UserID) async throws(SyncError) {
         // The lists are read a page at a time: something of the user's deleted or moved between
         // two pages would shift the rest, and one entity could be passed over. Each such change
@@ -262,6 +276,8 @@ public struct LiveSyncService: SyncService {
         }
         // Oldest first, as a replica keeps them: the order the activity shows lines of the same
         // moment in.
+        let series = try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in try await lines.seriesIDs(of: user) }
+        note(.series, series.map(\.rawValue))
         let activity = try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in try await lines.activityLines(of: user) }
         note(.activity, activity.map { "\($0.subject.rawValue)/\($0.id)" })
         return seen

@@ -39,28 +39,32 @@ public struct ReplicaPull: Sendable {
     /// Pulls every change for `user` since the replica's cursor.
     public func pull(for user: UserID) async throws(SyncError) -> PullReport {
         var report = PullReport()
-        var cursor = try await state(of: user).map { SyncCursor($0.cursor) }
+        let kept = try await state(of: user)
+        var cursor = kept.map { SyncCursor($0.cursor) }
+        var caughtUp = kept?.caughtUp ?? false
+        var restarted = false
         report.fromScratch = cursor == nil
         while true {
             let page: SyncPage
             do {
                 page = try await server.changes(for: user, after: cursor, limit: pageSize)
-            } catch .cursorExpired, .invalidCursor where cursor != nil {
+            } catch where (error == .cursorExpired || error == .invalidCursor) && cursor != nil && !restarted {
                 // The server no longer knows what followed the cursor: what the replica holds
-                // may have gone without a tombstone, so it starts again from nothing.
+                // may have gone without a tombstone, so it starts again from nothing (once).
                 do { try await state.erase() } catch { throw .storeUnavailable("\(error)") }
-                cursor = nil
+                (cursor, caughtUp, restarted) = (nil, false, true)
                 report.fromScratch = true
                 continue
             }
             try await write(page, for: user)
-            do { try await state.save(ReplicaState(cursor: page.cursor.text, pulledAt: now().timeIntervalSince1970), of: user.rawValue) } catch {
-                throw .storeUnavailable("\(error)")
-            }
+            caughtUp = caughtUp || !page.more
+            let saved = ReplicaState(cursor: page.cursor.text, pulledAt: now().timeIntervalSince1970, caughtUp: caughtUp)
+            do { try await state.save(saved, of: user.rawValue) } catch { throw .storeUnavailable("\(error)") }
             report.pages += 1
             report.changes += page.changes.count
+            // A full page whose cursor did not move would be asked for again and again.
+            guard page.more, page.cursor != cursor else { return report }
             cursor = page.cursor
-            guard page.more else { return report }
         }
     }
 
@@ -80,8 +84,11 @@ public struct ReplicaPull: Sendable {
     private func write(_ change: SyncChange, for user: UserID) async throws(SyncError) {
         switch change.value {
         case .expense(let synced)?:
-            try await writing { () async throws(ExpensesError) in 
+            try await writing { () async throws(ExpensesError) in
                 try await replica.expenses.put(synced.expense, history: synced.history, comments: synced.comments, deleted: synced.deleted)
+                // The lines of its history the user's own activity does not tell of (from before
+                // they were in it); theirs come as activity, in the activity's order.
+                for line in synced.lines where !line.people.contains(user) { try await replica.expenses.put(line) }
             }
         case .payment(let synced)?:
             try await writing { () async throws(ExpensesError) in try await replica.expenses.put(synced.payment, history: synced.history) }
@@ -105,6 +112,8 @@ public struct ReplicaPull: Sendable {
             try await writing { () async throws(PreferencesError) in try await replica.preferences.update(preferences, of: user) }
         case .activity(let line)?:
             try await writing { () async throws(ExpensesError) in try await replica.expenses.put(line) }
+        case .series(let kept)?:
+            try await writing { () async throws(ExpensesError) in try await replica.expenses.put(kept) }
         case nil:
             try await remove(change, for: user)
         }
@@ -122,6 +131,8 @@ public struct ReplicaPull: Sendable {
             try await writing { () async throws(FriendsError) in try await replica.friends.put(FriendRequests(), of: user) }
         case .group:
             try await writing { () async throws(GroupsError) in try await replica.groups.removeGroup(GroupID(rawValue: change.id)) }
+        case .series:
+            try await writing { () async throws(ExpensesError) in try await replica.expenses.removeSeries(SeriesID(rawValue: change.id), for: user) }
         // The user's own account and preferences are never theirs no longer to see; a line of
         // their activity, once theirs, stays theirs.
         case .account, .preferences, .activity:

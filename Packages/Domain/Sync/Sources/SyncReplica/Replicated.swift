@@ -45,8 +45,8 @@ public protocol Replicas: Sendable {
 
 // The services of a server kept in a replica (docs/sync.md): every read that the replica holds
 // is answered by the replica's own live services, every write goes to the server and is then
-// pulled in, and what the replica does not hold (look-ups, sessions, deleted expenses, a
-// group's expenses the user is not in, series) is the server's to answer.
+// pulled in, and what the replica does not hold (look-ups, sessions, what was imported, a
+// group's expenses the user is not in) is the server's to answer.
 
 /// The accounts of a server, kept in its users' replicas. A session the server cannot be asked
 /// about goes on offline as the user last seen signed in with it, until the server says it ended.
@@ -270,8 +270,8 @@ public struct ReplicatedPreferences: PreferencesService {
     public func changes(of user: UserID) -> AsyncStream<Preferences> { server.changes(of: user) }
 }
 
-/// The expenses and payments of a server's user, kept in their replica. What the replica does
-/// not hold is the server's to answer: what was imported, series,
+/// The expenses and payments of a server's user, kept in their replica, and their series. What
+/// the replica does not hold is the server's to answer: what was imported,
 /// and a group's expenses, payments, totals and debts (the replica holds only those the user
 /// is in).
 public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
@@ -318,12 +318,18 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     }
     public func comments(on id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseComment] { try await reads(user).comments(on: id, for: user) }
     public func groupBalances(of user: UserID) async throws(ExpensesError) -> [GroupBalance] { try await reads(user).groupBalances(of: user) }
-
-    // MARK: Reads the server answers
-
     public func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
         try await reads(user).deletedExpenses(of: user, page: page)
     }
+    public func series(of user: UserID, after day: Day) async throws(ExpensesError) -> [UpcomingOccurrence] {
+        try await (reads(user) as? any RecurringExpenses ?? server).series(of: user, after: day)
+    }
+    public func series(containing id: ExpenseID, for user: UserID) async throws(ExpensesError) -> ExpenseSeries? {
+        try await (reads(user) as? any RecurringExpenses ?? server).series(containing: id, for: user)
+    }
+
+    // MARK: Reads the server answers
+
     public func debts(in group: GroupID, for user: UserID) async throws(ExpensesError) -> [Debt] { try await server.debts(in: group, for: user) }
     public func suggestedPayments(in group: GroupID, currency: Currency, for user: UserID) async throws(ExpensesError) -> [SuggestedPayment] {
         try await server.suggestedPayments(in: group, currency: currency, for: user)
@@ -338,22 +344,6 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     public func importedKeys(among keys: [String], by user: UserID) async throws(ExpensesError) -> Set<String> {
         try await server.importedKeys(among: keys, by: user)
     }
-    /// The server's; offline, none, so that the screens that show what is coming up still show
-    /// the rest (they say the server cannot be reached).
-    public func series(of user: UserID, after day: Day) async throws(ExpensesError) -> [UpcomingOccurrence] {
-        do { return try await server.series(of: user, after: day) } catch .serverUnreachable(let reason) {
-            guard await replicas.reads(for: user) != nil else { throw .serverUnreachable(reason) }
-            return []
-        }
-    }
-    /// The server's; offline, none (an expense then shows no repeat).
-    public func series(containing id: ExpenseID, for user: UserID) async throws(ExpensesError) -> ExpenseSeries? {
-        do { return try await server.series(containing: id, for: user) } catch .serverUnreachable(let reason) {
-            guard await replicas.reads(for: user) != nil else { throw .serverUnreachable(reason) }
-            return nil
-        }
-    }
-
     // MARK: Writes, on the server, then pulled
 
     public func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {

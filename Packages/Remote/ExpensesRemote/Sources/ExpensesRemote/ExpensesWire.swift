@@ -69,7 +69,7 @@ extension Wire {
         )
     }
 
-    static var series: WireValue<ExpenseSeries, Components.Schemas.ExpenseSeries> {
+    public static var series: WireValue<ExpenseSeries, Components.Schemas.ExpenseSeries> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 let start = try day.read(wire.start, "\(field)/start")

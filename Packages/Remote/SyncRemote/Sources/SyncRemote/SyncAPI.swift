@@ -132,6 +132,28 @@ extension Wire {
         )
     }
 
+    static var keptSeries: WireValue<KeptSeries, Components.Schemas.SyncSeries> {
+        WireValue(
+            read: { wire, field throws(APIProblem) in
+                KeptSeries(
+                    series: try Wire.series.read(wire.series, "\(field)/series"), template: try Wire.expense.read(wire.template, "\(field)/template"),
+                    madeAt: wire.madeAt,
+                    occurrences: try wire.occurrences.enumerated().map { index, occurrence throws(APIProblem) in
+                        KeptSeries.Occurrence(
+                            day: try day.read(occurrence.day, "\(field)/occurrences/\(index)/day"), expense: ExpenseID(rawValue: occurrence.expense)
+                        )
+                    }
+                )
+            },
+            write: { kept in
+                .init(
+                    series: Wire.series.write(kept.series), template: Wire.expense.write(kept.template), madeAt: kept.madeAt,
+                    occurrences: kept.occurrences.map { .init(day: $0.day.description, expense: $0.expense.rawValue) }
+                )
+            }
+        )
+    }
+
     static var syncProfile: WireValue<SyncProfile, Components.Schemas.SyncProfile> {
         WireValue(
             read: { wire, field throws(APIProblem) in
@@ -158,7 +180,10 @@ extension Wire {
                                     try Wire.expense.read(expense, "\(field)/expense"),
                                     history: try wire.history.map { history throws(APIProblem) in try Wire.history.read(history, "\(field)/history") } ?? [],
                                     comments: try wire.comments.map { comments throws(APIProblem) in try Wire.commentList.read(comments, "\(field)/comments") } ?? [],
-                                    deleted: wire.deleted == true
+                                    deleted: wire.deleted == true,
+                                    lines: try wire.lines.map { lines throws(APIProblem) in
+                                        try lines.enumerated().map { index, line throws(APIProblem) in try activityLine.read(line, "\(field)/lines/\(index)") }
+                                    } ?? []
                                 )
                             )
                         }
@@ -183,6 +208,7 @@ extension Wire {
                             .preferences(try Wire.preferences.read(preferences, "\(field)/preferences"))
                         }
                     case .activity: try wire.activity.map { line throws(APIProblem) in .activity(try activityLine.read(line, "\(field)/activity")) }
+                    case .series: try wire.series.map { kept throws(APIProblem) in .series(try keptSeries.read(kept, "\(field)/series")) }
                     }
                 guard let value else { throw .invalidRequest("\(field) has neither its \(kind.rawValue) nor removed.", field: field) }
                 return SyncChange(kind: kind, id: wire.id, value: value)
@@ -196,6 +222,7 @@ extension Wire {
                     wire.history = Wire.history.write(synced.history)
                     wire.comments = Wire.commentList.write(synced.comments)
                     if synced.deleted { wire.deleted = true }
+                    wire.lines = synced.lines.map(activityLine.write)
                 case .payment(let synced)?:
                     wire.payment = Wire.settlement.write(synced.payment)
                     wire.paymentHistory = Wire.paymentHistory.write(synced.history)
@@ -205,6 +232,7 @@ extension Wire {
                 case .account(let user)?: wire.account = Wire.user.write(user)
                 case .preferences(let preferences)?: wire.preferences = Wire.preferences.write(preferences)
                 case .activity(let line)?: wire.activity = activityLine.write(line)
+                case .series(let kept)?: wire.series = keptSeries.write(kept)
                 }
                 return wire
             }

@@ -164,12 +164,18 @@ public struct PostgresChangeLog: ChangeLogStore {
         return Horizon(transaction: transaction, next: next, placed: try row.boolean(1))
     }
 
-    /// `read`'s answer once its horizon is placed, reading again (at most twice) while it is
-    /// not: a transaction that ended between a snapshot and the look at the server's activity
-    /// would otherwise hold the read back for nothing.
+    /// `read`'s answer once its horizon is placed, reading again while it is not: a transaction
+    /// that ended between a snapshot and the look at the server's activity, or one the activity
+    /// does not list yet, would otherwise hold the read back for nothing. Twice at once, then up
+    /// to eight times more 5 ms apart (a busy cluster, other databases' transactions starting
+    /// and ending all the time); past that the read is held back, and the rows come in a later
+    /// pull.
     private static func placed<T>(_ read: () async throws -> (horizon: Horizon, rows: T)) async throws -> (horizon: Horizon, rows: T) {
         var answer = try await read()
-        for _ in 0..<2 where !answer.horizon.placed { answer = try await read() }
+        for attempt in 0..<10 where !answer.horizon.placed {
+            if attempt >= 2 { try await Task.sleep(for: .milliseconds(5)) }
+            answer = try await read()
+        }
         return answer
     }
 

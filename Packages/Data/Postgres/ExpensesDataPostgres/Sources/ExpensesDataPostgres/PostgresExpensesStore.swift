@@ -270,6 +270,10 @@ struct Transaction: ExpensesWriting {
         try db.row("SELECT max(day) FROM series_occurrence WHERE series_id = $1", [id]).flatMap { try $0.optionalText(0) }
     }
 
+    func occurrences(ofSeries id: String) throws -> [(day: String, expense: String)] {
+        try db.rows("SELECT day, expense_id FROM series_occurrence WHERE series_id = $1 ORDER BY day", [id]).map { (try $0.text(0), try $0.text(1)) }
+    }
+
     func insert(_ series: SeriesRecord) throws {
         try db.execute(
             """

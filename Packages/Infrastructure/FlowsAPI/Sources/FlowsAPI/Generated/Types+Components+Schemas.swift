@@ -4255,6 +4255,7 @@ extension Components {
                 case account = "account"
                 case preferences = "preferences"
                 case activity = "activity"
+                case series = "series"
             }
             /// - Remark: Generated from `#/components/schemas/SyncChange/kind`.
             public var kind: Components.Schemas.SyncChange.KindPayload
@@ -4278,6 +4279,12 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SyncChange/deleted`.
             public var deleted: Swift.Bool?
+            /// With an expense, the lines of its history, whole, oldest first: those from before the
+            /// user was in it too, which their activity never shows.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncChange/lines`.
+            public var lines: [Components.Schemas.ActivityLine]?
             /// - Remark: Generated from `#/components/schemas/SyncChange/payment`.
             public var payment: Components.Schemas.Settlement?
             /// With a payment, who recorded it when.
@@ -4296,6 +4303,8 @@ extension Components {
             public var preferences: Components.Schemas.Preferences?
             /// - Remark: Generated from `#/components/schemas/SyncChange/activity`.
             public var activity: Components.Schemas.ActivityLine?
+            /// - Remark: Generated from `#/components/schemas/SyncChange/series`.
+            public var series: Components.Schemas.SyncSeries?
             /// Creates a new `SyncChange`.
             ///
             /// - Parameters:
@@ -4306,6 +4315,7 @@ extension Components {
             ///   - history: With an expense, how it came to be as it is, oldest first.
             ///   - comments: With an expense, its comments, oldest first.
             ///   - deleted: With an expense, present (true) when it was deleted and the user may restore it; it moves no balance.
+            ///   - lines: With an expense, the lines of its history, whole, oldest first: those from before the
             ///   - payment:
             ///   - paymentHistory: With a payment, who recorded it when.
             ///   - friend:
@@ -4314,6 +4324,7 @@ extension Components {
             ///   - account:
             ///   - preferences:
             ///   - activity:
+            ///   - series:
             public init(
                 kind: Components.Schemas.SyncChange.KindPayload,
                 id: Swift.String,
@@ -4322,6 +4333,7 @@ extension Components {
                 history: Components.Schemas.ExpenseHistory? = nil,
                 comments: Components.Schemas.CommentList? = nil,
                 deleted: Swift.Bool? = nil,
+                lines: [Components.Schemas.ActivityLine]? = nil,
                 payment: Components.Schemas.Settlement? = nil,
                 paymentHistory: Components.Schemas.PaymentHistory? = nil,
                 friend: Components.Schemas.Friend? = nil,
@@ -4329,7 +4341,8 @@ extension Components {
                 group: Components.Schemas.Group? = nil,
                 account: Components.Schemas.User? = nil,
                 preferences: Components.Schemas.Preferences? = nil,
-                activity: Components.Schemas.ActivityLine? = nil
+                activity: Components.Schemas.ActivityLine? = nil,
+                series: Components.Schemas.SyncSeries? = nil
             ) {
                 self.kind = kind
                 self.id = id
@@ -4338,6 +4351,7 @@ extension Components {
                 self.history = history
                 self.comments = comments
                 self.deleted = deleted
+                self.lines = lines
                 self.payment = payment
                 self.paymentHistory = paymentHistory
                 self.friend = friend
@@ -4346,6 +4360,7 @@ extension Components {
                 self.account = account
                 self.preferences = preferences
                 self.activity = activity
+                self.series = series
             }
             public enum CodingKeys: String, CodingKey {
                 case kind
@@ -4355,6 +4370,7 @@ extension Components {
                 case history
                 case comments
                 case deleted
+                case lines
                 case payment
                 case paymentHistory
                 case friend
@@ -4363,6 +4379,75 @@ extension Components {
                 case account
                 case preferences
                 case activity
+                case series
+            }
+        }
+        /// A series of repeating expenses the user is in, whole, as a replica keeps it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SyncSeries`.
+        public struct SyncSeries: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncSeries/series`.
+            public var series: Components.Schemas.ExpenseSeries
+            /// Its first occurrence as made, which each occurrence copies.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncSeries/template`.
+            public var template: Components.Schemas.Expense
+            /// - Remark: Generated from `#/components/schemas/SyncSeries/madeAt`.
+            public var madeAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/SyncSeries/OccurrencesPayload`.
+            public struct OccurrencesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SyncSeries/OccurrencesPayload/day`.
+                public var day: Components.Schemas.Day
+                /// - Remark: Generated from `#/components/schemas/SyncSeries/OccurrencesPayload/expense`.
+                public var expense: Components.Schemas.ExpenseID
+                /// Creates a new `OccurrencesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - day:
+                ///   - expense:
+                public init(
+                    day: Components.Schemas.Day,
+                    expense: Components.Schemas.ExpenseID
+                ) {
+                    self.day = day
+                    self.expense = expense
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case day
+                    case expense
+                }
+            }
+            /// Each occurrence made so far, by day.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncSeries/occurrences`.
+            public typealias OccurrencesPayload = [Components.Schemas.SyncSeries.OccurrencesPayloadPayload]
+            /// Each occurrence made so far, by day.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SyncSeries/occurrences`.
+            public var occurrences: Components.Schemas.SyncSeries.OccurrencesPayload
+            /// Creates a new `SyncSeries`.
+            ///
+            /// - Parameters:
+            ///   - series:
+            ///   - template: Its first occurrence as made, which each occurrence copies.
+            ///   - madeAt:
+            ///   - occurrences: Each occurrence made so far, by day.
+            public init(
+                series: Components.Schemas.ExpenseSeries,
+                template: Components.Schemas.Expense,
+                madeAt: Foundation.Date,
+                occurrences: Components.Schemas.SyncSeries.OccurrencesPayload
+            ) {
+                self.series = series
+                self.template = template
+                self.madeAt = madeAt
+                self.occurrences = occurrences
+            }
+            public enum CodingKeys: String, CodingKey {
+                case series
+                case template
+                case madeAt
+                case occurrences
             }
         }
         /// A line of the user's activity, whole: a replica keeps the lines in the order a pull
