@@ -48,6 +48,15 @@ public protocol Replicas: Sendable {
 // pulled in, and what the replica does not hold (look-ups, sessions, what was imported, a
 // group's expenses the user is not in) is the server's to answer.
 
+/// `work`'s answer (a write on the server), once `user`'s replica has pulled what it wrote.
+private func pulled<T, Failure: Error>(
+    into replicas: any Replicas, for user: UserID, _ work: () async throws(Failure) -> T
+) async throws(Failure) -> T {
+    let result = try await work()
+    await replicas.pull(for: user)
+    return result
+}
+
 /// The accounts of a server, kept in its users' replicas. A session the server cannot be asked
 /// about goes on offline as the user last seen signed in with it, until the server says it ended.
 public struct ReplicatedAccounts: AccountsService {
@@ -60,12 +69,6 @@ public struct ReplicatedAccounts: AccountsService {
     }
 
     private func reads(_ user: UserID) async -> any AccountsService { await replicas.reads(for: user)?.accounts ?? server }
-
-    private func written<T>(_ user: UserID, _ work: () async throws(AccountsError) -> T) async throws(AccountsError) -> T {
-        let result = try await work()
-        await replicas.pull(for: user)
-        return result
-    }
 
     public func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User {
         let user = try await server.signUp(email: email, displayName: displayName, password: password)
@@ -117,12 +120,12 @@ public struct ReplicatedAccounts: AccountsService {
     public func avatar(of user: UserID) async throws(AccountsError) -> Avatar { try await reads(user).avatar(of: user) }
 
     public func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User {
-        let changed = try await written(user) { () async throws(AccountsError) in try await server.changeDisplayName(to: name, of: user) }
+        let changed = try await pulled(into: replicas, for: user) { () async throws(AccountsError) in try await server.changeDisplayName(to: name, of: user) }
         replicas.keep(changed)
         return changed
     }
     public func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User {
-        let changed = try await written(user) { () async throws(AccountsError) in try await server.changeEmail(to: email, password: password, of: user) }
+        let changed = try await pulled(into: replicas, for: user) { () async throws(AccountsError) in try await server.changeEmail(to: email, password: password, of: user) }
         replicas.keep(changed)
         return changed
     }
@@ -131,7 +134,7 @@ public struct ReplicatedAccounts: AccountsService {
     }
     public func sendVerificationCode(to user: UserID) async throws(AccountsError) { try await server.sendVerificationCode(to: user) }
     public func verifyEmail(code: String, of user: UserID) async throws(AccountsError) -> User {
-        let verified = try await written(user) { () async throws(AccountsError) in try await server.verifyEmail(code: code, of: user) }
+        let verified = try await pulled(into: replicas, for: user) { () async throws(AccountsError) in try await server.verifyEmail(code: code, of: user) }
         replicas.keep(verified)
         return verified
     }
@@ -139,7 +142,7 @@ public struct ReplicatedAccounts: AccountsService {
     public func endSession(_ id: SessionSummary.ID, of user: UserID) async throws(AccountsError) { try await server.endSession(id, of: user) }
     public func endOtherSessions(of user: UserID) async throws(AccountsError) -> Int { try await server.endOtherSessions(of: user) }
     public func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError) {
-        try await written(user) { () async throws(AccountsError) in try await server.changeAvatar(to: avatar, of: user) }
+        try await pulled(into: replicas, for: user) { () async throws(AccountsError) in try await server.changeAvatar(to: avatar, of: user) }
     }
 }
 
@@ -154,12 +157,6 @@ public struct ReplicatedFriends: FriendsService {
     }
 
     private func reads(_ user: UserID) async -> any FriendsService { await replicas.reads(for: user)?.friends ?? server }
-
-    private func written<T>(_ user: UserID, _ work: () async throws(FriendsError) -> T) async throws(FriendsError) -> T {
-        let result = try await work()
-        await replicas.pull(for: user)
-        return result
-    }
 
     public func friends(of user: UserID) async throws(FriendsError) -> [Friend] { try await reads(user).friends(of: user) }
     public func friend(_ id: UserID, of user: UserID) async throws(FriendsError) -> Friend? { try await reads(user).friend(id, of: user) }
@@ -176,34 +173,34 @@ public struct ReplicatedFriends: FriendsService {
     }
 
     public func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition {
-        try await written(user) { () async throws(FriendsError) in try await server.add(query, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.add(query, by: user) }
     }
     public func accept(_ person: UserID, by user: UserID) async throws(FriendsError) -> Friend {
-        try await written(user) { () async throws(FriendsError) in try await server.accept(person, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.accept(person, by: user) }
     }
     public func dropRequest(with person: UserID, by user: UserID) async throws(FriendsError) {
-        try await written(user) { () async throws(FriendsError) in try await server.dropRequest(with: person, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.dropRequest(with: person, by: user) }
     }
     public func block(_ person: UserID, by user: UserID) async throws(FriendsError) {
-        try await written(user) { () async throws(FriendsError) in try await server.block(person, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.block(person, by: user) }
     }
     public func unblock(_ person: UserID, by user: UserID) async throws(FriendsError) {
-        try await written(user) { () async throws(FriendsError) in try await server.unblock(person, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.unblock(person, by: user) }
     }
     public func addContact(name: String, email: String?, by user: UserID) async throws(FriendsError) -> Friend {
-        try await written(user) { () async throws(FriendsError) in try await server.addContact(name: name, email: email, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.addContact(name: name, email: email, by: user) }
     }
     public func renameContact(_ contact: UserID, to name: String, by user: UserID) async throws(FriendsError) -> Friend {
-        try await written(user) { () async throws(FriendsError) in try await server.renameContact(contact, to: name, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.renameContact(contact, to: name, by: user) }
     }
     public func remove(_ friend: UserID, by user: UserID) async throws(FriendsError) {
-        try await written(user) { () async throws(FriendsError) in try await server.remove(friend, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.remove(friend, by: user) }
     }
     public func link(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition {
-        try await written(user) { () async throws(FriendsError) in try await server.link(contact, to: query, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.link(contact, to: query, by: user) }
     }
     public func claimContacts(for user: UserID) async throws(FriendsError) -> [UserID] {
-        try await written(user) { () async throws(FriendsError) in try await server.claimContacts(for: user) }
+        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.claimContacts(for: user) }
     }
 }
 
@@ -219,32 +216,26 @@ public struct ReplicatedGroups: GroupsService {
 
     private func reads(_ user: UserID) async -> any GroupsService { await replicas.reads(for: user)?.groups ?? server }
 
-    private func written<T>(_ user: UserID, _ work: () async throws(GroupsError) -> T) async throws(GroupsError) -> T {
-        let result = try await work()
-        await replicas.pull(for: user)
-        return result
-    }
-
     public func groups(of user: UserID, archived: Bool) async throws(GroupsError) -> [Group] { try await reads(user).groups(of: user, archived: archived) }
     public func group(_ id: GroupID, for user: UserID) async throws(GroupsError) -> Group? { try await reads(user).group(id, for: user) }
 
     public func create(_ draft: GroupDraft, by user: UserID) async throws(GroupsError) -> Group {
-        try await written(user) { () async throws(GroupsError) in try await server.create(draft, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(GroupsError) in try await server.create(draft, by: user) }
     }
     public func update(_ id: GroupID, to settings: GroupSettings, by user: UserID) async throws(GroupsError) -> Group {
-        try await written(user) { () async throws(GroupsError) in try await server.update(id, to: settings, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(GroupsError) in try await server.update(id, to: settings, by: user) }
     }
     public func addMembers(_ people: [UserID], to id: GroupID, by user: UserID) async throws(GroupsError) -> Group {
-        try await written(user) { () async throws(GroupsError) in try await server.addMembers(people, to: id, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(GroupsError) in try await server.addMembers(people, to: id, by: user) }
     }
     public func removeMember(_ member: UserID, from id: GroupID, by user: UserID) async throws(GroupsError) -> Group {
-        try await written(user) { () async throws(GroupsError) in try await server.removeMember(member, from: id, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(GroupsError) in try await server.removeMember(member, from: id, by: user) }
     }
     public func leave(_ id: GroupID, by user: UserID) async throws(GroupsError) {
-        try await written(user) { () async throws(GroupsError) in try await server.leave(id, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(GroupsError) in try await server.leave(id, by: user) }
     }
     public func setArchived(_ archived: Bool, _ id: GroupID, by user: UserID) async throws(GroupsError) -> Group {
-        try await written(user) { () async throws(GroupsError) in try await server.setArchived(archived, id, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(GroupsError) in try await server.setArchived(archived, id, by: user) }
     }
 }
 
@@ -284,12 +275,6 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     }
 
     private func reads(_ user: UserID) async -> any ExpensesService { await replicas.reads(for: user)?.expenses ?? server }
-
-    private func written<T>(_ user: UserID, _ work: () async throws(ExpensesError) -> T) async throws(ExpensesError) -> T {
-        let result = try await work()
-        await replicas.pull(for: user)
-        return result
-    }
 
     // MARK: Reads the replica answers
 
@@ -347,49 +332,49 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     // MARK: Writes, on the server, then pulled
 
     public func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
-        try await written(user) { () async throws(ExpensesError) in try await server.add(draft, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.add(draft, by: user) }
     }
     public func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {
-        try await written(user) { () async throws(ExpensesError) in try await server.edit(id, to: draft, from: version, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.edit(id, to: draft, from: version, by: user) }
     }
     public func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError) {
-        try await written(user) { () async throws(ExpensesError) in try await server.delete(id, from: version, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.delete(id, from: version, by: user) }
     }
     public func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense {
-        try await written(user) { () async throws(ExpensesError) in try await server.restore(id, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.restore(id, by: user) }
     }
     public func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement {
-        try await written(user) { () async throws(ExpensesError) in try await server.settle(from: from, to: to, amount: amount, day: day, in: group, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.settle(from: from, to: to, amount: amount, day: day, in: group, by: user) }
     }
     public func convert(
         _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID
     ) async throws(ExpensesError) -> Settlement {
-        try await written(user) { () async throws(ExpensesError) in
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in
             try await server.convert(balance, with: other, at: rate, source: source, day: day, in: group, by: user)
         }
     }
     public func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) {
-        try await written(user) { () async throws(ExpensesError) in try await server.undoSettlement(id, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.undoSettlement(id, by: user) }
     }
     public func comment(_ text: String, on id: ExpenseID, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
-        try await written(user) { () async throws(ExpensesError) in try await server.comment(text, on: id, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.comment(text, on: id, by: user) }
     }
     public func deleteComment(_ comment: CommentID, on id: ExpenseID, by user: UserID) async throws(ExpensesError) {
-        try await written(user) { () async throws(ExpensesError) in try await server.deleteComment(comment, on: id, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.deleteComment(comment, on: id, by: user) }
     }
     public func importEntries(_ entries: [ImportedEntry], by user: UserID, progress: ImportProgress?) async throws(ExpensesError) -> Set<String> {
-        try await written(user) { () async throws(ExpensesError) in try await server.importEntries(entries, by: user, progress: progress) }
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.importEntries(entries, by: user, progress: progress) }
     }
     public func repeatExpense(_ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, by user: UserID) async throws(ExpensesError)
         -> ExpenseSeries
     {
-        try await written(user) { () async throws(ExpensesError) in try await server.repeatExpense(id, every: frequency, until: end, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.repeatExpense(id, every: frequency, until: end, by: user) }
     }
     public func editSeries(_ id: SeriesID, to template: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> ExpenseSeries {
-        try await written(user) { () async throws(ExpensesError) in try await server.editSeries(id, to: template, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.editSeries(id, to: template, by: user) }
     }
     public func stopSeries(_ id: SeriesID, after day: Day, by user: UserID) async throws(ExpensesError) -> ExpenseSeries {
-        try await written(user) { () async throws(ExpensesError) in try await server.stopSeries(id, after: day, by: user) }
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.stopSeries(id, after: day, by: user) }
     }
     public func createDueOccurrences(through day: Day, for user: UserID) async throws(ExpensesError) -> [Expense] {
         let made = try await server.createDueOccurrences(through: day, for: user)

@@ -133,14 +133,22 @@ public struct PostgresChangeLog: ChangeLogStore {
         let placed: Bool
     }
 
-    /// The horizon as of `db`'s snapshot. A transaction the snapshot saw running that the
-    /// server's activity places on another database does not count: its rows are not this
-    /// database's. One it cannot place at all counts, so a read waits for it rather than skip
-    /// what it may write; ``placed(_:)`` reads again instead.
+    /// The horizon as of a snapshot taken now. A transaction the snapshot saw running does not
+    /// count when it has ended since (`pg_xact_status`), or when the server's activity, read
+    /// afresh after the snapshot (`pg_stat_clear_snapshot`), places it on another database: its
+    /// rows are not this database's. One it cannot place at all (a prepared transaction) counts,
+    /// so a read waits for it rather than skip what it may write.
     private static func horizon(in db: ServerTransaction) throws -> Horizon {
+        guard let snapshot = try db.row("SELECT pg_current_snapshot()::text").map({ try $0.text(0) }) else {
+            throw ServerDatabaseError.damaged("the server gave no snapshot")
+        }
+        // The activity is read once a transaction asks for it, and kept for the rest of it: read
+        // it again now, after the snapshot, so that it lists every transaction the snapshot saw
+        // that is still running.
+        _ = try db.row("SELECT pg_stat_clear_snapshot()::text")
         let row = try db.row(
             """
-            WITH snapshot AS (SELECT pg_current_snapshot() AS s),
+            WITH snapshot AS (SELECT $1::text::pg_snapshot AS s),
             activity AS (
                 SELECT datname IS NOT DISTINCT FROM current_database() AS here, backend_xid::text::bigint AS xid
                 FROM pg_stat_activity WHERE backend_xid IS NOT NULL
@@ -148,7 +156,8 @@ public struct PostgresChangeLog: ChangeLogStore {
             horizon AS (
                 SELECT coalesce(
                     (SELECT min(x) FROM snapshot, pg_snapshot_xip(snapshot.s) AS x
-                     WHERE (x::text::bigint % 4294967296) NOT IN (SELECT xid FROM activity WHERE NOT here)),
+                     WHERE (x::text::bigint % 4294967296) NOT IN (SELECT xid FROM activity WHERE NOT here)
+                       AND pg_xact_status(x) = 'in progress'),
                     (SELECT pg_snapshot_xmax(s) FROM snapshot)
                 ) AS h
             )
@@ -156,7 +165,8 @@ public struct PostgresChangeLog: ChangeLogStore {
                    h = (SELECT pg_snapshot_xmax(s) FROM snapshot) OR (h::text::bigint % 4294967296) IN (SELECT xid FROM activity WHERE here),
                    (SELECT pg_snapshot_xmax(s) FROM snapshot)::text
             FROM horizon
-            """
+            """,
+            [snapshot]
         )
         guard let row, let transaction = Int64(try row.text(0)), let next = Int64(try row.text(2)) else {
             throw ServerDatabaseError.damaged("the horizon is past 64 bits")
@@ -164,15 +174,17 @@ public struct PostgresChangeLog: ChangeLogStore {
         return Horizon(transaction: transaction, next: next, placed: try row.boolean(1))
     }
 
-    /// `read`'s answer once its horizon is placed, reading again while it is not: a transaction
-    /// that ended between a snapshot and the look at the server's activity, or one the activity
-    /// does not list yet, would otherwise hold the read back for nothing. Twice at once, then up
-    /// to eight times more 5 ms apart (a busy cluster, other databases' transactions starting
-    /// and ending all the time); past that the read is held back, and the rows come in a later
-    /// pull.
+    /// `read`'s answer once its horizon is placed and nothing holds it back, reading again while
+    /// either is not so, for up to about 200 ms (5 ms apart past the second read):
+    /// - a transaction the read could not place (it ended, or began, between the snapshot and
+    ///   the look at the server's activity) would hold the read back for nothing;
+    /// - a transaction of this database's still running (a write that began before the pull,
+    ///   as a write and the pull that follows it on another connection may be) holds back the
+    ///   rows after it: waiting for it to end lets a pull show a write just answered.
+    /// Past that the read is held back, and the rows come in a later pull.
     private static func placed<T>(_ read: () async throws -> (horizon: Horizon, rows: T)) async throws -> (horizon: Horizon, rows: T) {
         var answer = try await read()
-        for attempt in 0..<10 where !answer.horizon.placed {
+        for attempt in 0..<40 where !answer.horizon.placed || answer.horizon.transaction < answer.horizon.next {
             if attempt >= 2 { try await Task.sleep(for: .milliseconds(5)) }
             answer = try await read()
         }
