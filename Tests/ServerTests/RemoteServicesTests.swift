@@ -7,6 +7,8 @@ import Foundation
 import Friends
 import Preferences
 import Primitives
+import SyncRemote
+import FlowsAPIClient
 import Testing
 
 /// The CLI's remote services against flows-server: the domain's answers and errors come back
@@ -19,6 +21,11 @@ struct RemoteServicesTests {
         let container: AppContainer
         let tokens: InMemorySessionTokenStore
         let user: User
+
+        /// The server's pull and push, over HTTP, in this app's session.
+        func sync(_ server: LiveServer) -> RemoteSyncService {
+            RemoteSyncService(connection: APIConnection(server: server.url, token: { [tokens] in try? tokens.load() }, userAgent: "flows-tests"))
+        }
     }
 
     static func app(_ server: LiveServer, name: String) async throws -> App {

@@ -71,7 +71,7 @@ struct ReplicaPullTests {
             try await ada.container.preferences.update(Preferences(theme: .light, defaultCurrency: .usd), of: a)
 
             let replica = LocalReplica.open(.memory)
-            let sync = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? ada.tokens.load() }, userAgent: "flows-tests"))
+            let sync = ada.sync(server)
             let onServer = Self.view(ada.container)
             let onReplica = Self.view(replica.services)
 
@@ -114,7 +114,7 @@ struct ReplicaPullTests {
             let bob = try await RemoteServicesTests.app(server, name: "Bob")
             try await Self.befriend(ada, bob)
             let replica = LocalReplica.open(.memory)
-            let sync = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? ada.tokens.load() }, userAgent: "flows-tests"))
+            let sync = ada.sync(server)
             _ = try await replica.pull(for: ada.user.id, from: sync)
             #expect(try await replica.services.friends.friends(of: ada.user.id).map(\.name.value) == ["Bob"])
 
@@ -138,7 +138,7 @@ struct ReplicaPullTests {
             for index in 0..<4 {
                 _ = try await ada.container.expenses.add(try Self.draft("Lunch \(index)", 1000, paidBy: ada.user.id, among: [ada.user.id, bob.user.id]), by: ada.user.id)
             }
-            let sync = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? bob.tokens.load() }, userAgent: "flows-tests"))
+            let sync = bob.sync(server)
             let replica = LocalReplica.open(.memory)
             await #expect(throws: SyncError.serverUnreachable("cut")) {
                 try await replica.pull(for: bob.user.id, from: CutShort(base: sync, pages: 1), pageSize: 2)
@@ -163,7 +163,7 @@ struct ReplicaPullTests {
             try await Self.befriend(ada, carol)
             let (a, b, c) = (ada.user.id, bob.user.id, carol.user.id)
             let dinner = try await ada.container.expenses.add(try Self.draft("Dinner", 3000, paidBy: a, among: [a, b, c]), by: a)
-            let sync = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? carol.tokens.load() }, userAgent: "flows-tests"))
+            let sync = carol.sync(server)
             let first = try await sync.changes(for: c, after: nil, limit: 500)
             _ = try await ada.container.expenses.edit(dinner.id, to: try Self.draft("Dinner for two", 3000, paidBy: a, among: [a, b]), from: dinner.version, by: a)
             let next = try await sync.changes(for: c, after: first.cursor, limit: 500)
@@ -172,7 +172,7 @@ struct ReplicaPullTests {
             #expect(lines.map(\.activity.kind) == [.edited])
             #expect(lines.allSatisfy { $0.expense == nil }, "the edit's line carries the expense Carol is no longer in")
             // Bob, still in it, gets it whole.
-            let bobs = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? bob.tokens.load() }, userAgent: "flows-tests"))
+            let bobs = bob.sync(server)
             let his = try await bobs.changes(for: b, after: nil, limit: 500)
             #expect(his.changes.contains { if case .activity(let line)? = $0.value { line.activity.kind == .edited && line.expense?.description == "Dinner for two" } else { false } })
         }
@@ -188,7 +188,7 @@ struct ReplicaPullTests {
             try await Self.befriend(ada, carol)
             let (a, b, c) = (ada.user.id, bob.user.id, carol.user.id)
             let replica = LocalReplica.open(.memory)
-            let sync = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? carol.tokens.load() }, userAgent: "flows-tests"))
+            let sync = carol.sync(server)
             _ = try await replica.pull(for: c, from: sync)
             let dinner = try await ada.container.expenses.add(try Self.draft("Dinner", 3000, paidBy: a, among: [a, b]), by: a)
             _ = try await ada.container.expenses.edit(dinner.id, to: try Self.draft("Dinner for three", 3000, paidBy: a, among: [a, b, c]), from: dinner.version, by: a)

@@ -42,7 +42,7 @@ struct SyncPushTests {
                 by: ada.user.id
             )
             func sync(_ app: RemoteServicesTests.App) -> RemoteSyncService {
-                RemoteSyncService(connection: APIConnection(server: server.url, token: { try? app.tokens.load() }, userAgent: "flows-tests"))
+                app.sync(server)
             }
             let (bob_, ada_) = (bob.user.id, ada.user.id)
             let queue = [

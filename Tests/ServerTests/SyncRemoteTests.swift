@@ -21,7 +21,7 @@ struct SyncRemoteTests {
             let bob = try await RemoteServicesTests.app(server, name: "Bob")
             _ = try await ada.container.friends.add(.email("bob@example.com"), by: ada.user.id)
             _ = try await bob.container.friends.accept(ada.user.id, by: bob.user.id)
-            let bobs = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? bob.tokens.load() }, userAgent: "flows-tests"))
+            let bobs = bob.sync(server)
 
             let first = try await bobs.changes(for: bob.user.id, after: nil, limit: 500)
             let friend = try #require(try await bob.container.friends.friend(ada.user.id, of: bob.user.id))
@@ -75,7 +75,7 @@ struct SyncRemoteTests {
         let limits = RateLimits(failuresPerAccount: 1_000, failuresPerAddress: 1_000, signUpsPerAddress: 1_000, firstPullsPerUser: 2)
         try await LiveServer.with(limits: limits) { server in
             let bob = try await RemoteServicesTests.app(server, name: "Bob")
-            let sync = RemoteSyncService(connection: APIConnection(server: server.url, token: { try? bob.tokens.load() }, userAgent: "flows-tests"))
+            let sync = bob.sync(server)
             let first = try await sync.changes(for: bob.user.id, after: nil, limit: 10)
             _ = try await sync.changes(for: bob.user.id, after: nil, limit: 10)
             do throws(SyncError) {

@@ -6,6 +6,16 @@ import PackageDescription
 // values of the areas it carries; `SyncLive` serves the changes from the stores' change log,
 // reading each entity as the person sees it through the areas' own services; `SyncReplica` is
 // the other side, a replica pulling those changes in through the areas' replica interfaces.
+// The areas whose values a change carries: what every module here depends on.
+let areas: [Target.Dependency] = [
+    .product(name: "Primitives", package: "Primitives"),
+    .product(name: "Accounts", package: "Accounts"),
+    .product(name: "Preferences", package: "Preferences"),
+    .product(name: "Expenses", package: "Expenses"),
+    .product(name: "Friends", package: "Friends"),
+    .product(name: "Groups", package: "Groups"),
+]
+
 let package = Package(
     name: "Sync",
     products: [
@@ -26,43 +36,18 @@ let package = Package(
         // MARK: - Abstract
         .target(
             name: "Sync",
-            dependencies: [
-                .product(name: "Primitives", package: "Primitives"),
-                .product(name: "Accounts", package: "Accounts"),
-                .product(name: "Preferences", package: "Preferences"),
-                .product(name: "Expenses", package: "Expenses"),
-                .product(name: "Friends", package: "Friends"),
-                .product(name: "Groups", package: "Groups"),
-            ]
+            dependencies: areas
         ),
 
         // MARK: - Implementation
         .target(
             name: "SyncLive",
-            dependencies: [
-                "Sync",
-                .product(name: "Primitives", package: "Primitives"),
-                .product(name: "Accounts", package: "Accounts"),
-                .product(name: "Preferences", package: "Preferences"),
-                .product(name: "Expenses", package: "Expenses"),
-                .product(name: "Friends", package: "Friends"),
-                .product(name: "Groups", package: "Groups"),
-                .product(name: "DataChanges", package: "DataChanges"),
-            ]
+            dependencies: ["Sync", .product(name: "DataChanges", package: "DataChanges")] + areas
         ),
         // A replica's side: pulling into it through the areas' replica interfaces.
         .target(
             name: "SyncReplica",
-            dependencies: [
-                "Sync",
-                .product(name: "Primitives", package: "Primitives"),
-                .product(name: "Accounts", package: "Accounts"),
-                .product(name: "Preferences", package: "Preferences"),
-                .product(name: "Expenses", package: "Expenses"),
-                .product(name: "Friends", package: "Friends"),
-                .product(name: "Groups", package: "Groups"),
-                .product(name: "DataChanges", package: "DataChanges"),
-            ]
+            dependencies: ["Sync", .product(name: "DataChanges", package: "DataChanges")] + areas
         ),
     ]
 )

@@ -24,6 +24,10 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
     private let now: @Sendable () -> Date
     /// Each user's replica once opened.
     private let opened = Mutex<[UserID: LocalReplica]>([:])
+    /// The users whose replica was seen caught up, so that a read does not ask the replica's
+    /// state each time; told again after each pull (one that started again is not, until it
+    /// reaches the end).
+    private let caughtUp = Mutex<Set<UserID>>([])
     /// The pulls of this process, one after the other: two at once could each write a page the
     /// other had written newer.
     private let pulls = PullQueue()
@@ -64,7 +68,11 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
     func reads(for user: UserID) async -> ReplicaReads? {
         // Until a pull has reached the server's last page, the replica holds only part of what
         // the user sees (the first pages of a first pull cut short): the server answers.
-        guard let replica = replica(of: user), (try? await replica.state(of: user))?.caughtUp == true else { return nil }
+        guard let replica = replica(of: user) else { return nil }
+        if !caughtUp.withLock({ $0.contains(user) }) {
+            guard (try? await replica.state(of: user))?.caughtUp == true else { return nil }
+            caughtUp.withLock { _ = $0.insert(user) }
+        }
         let services = replica.services
         return ReplicaReads(
             accounts: services.accounts, friends: services.friends, expenses: services.expenses, groups: services.groups, preferences: services.preferences
@@ -76,12 +84,16 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
         let sync = sync
         await pulls.run { [self] in
             do throws(SyncError) {
-                _ = try await replica.pull(for: user, from: sync)
+                let report = try await replica.pull(for: user, from: sync)
+                if report.fromScratch { caughtUp.withLock { _ = $0.remove(user) } }
                 offlineSince.withLock { $0 = nil }
                 failure.withLock { $0 = nil }
             } catch .serverUnreachable {
+                // (One that had emptied the replica to start again is asked of its state anew.)
+                caughtUp.withLock { _ = $0.remove(user) }
                 wentOffline()
             } catch {
+                caughtUp.withLock { _ = $0.remove(user) }
                 // The replica shows what it had; the screens say why it is not up to date.
                 failure.withLock { $0 = error.message }
             }

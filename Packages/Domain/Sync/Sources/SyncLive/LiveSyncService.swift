@@ -138,6 +138,12 @@ public struct LiveSyncService: SyncService {
         return profiles
     }
 
+    /// An expense's history as its lines tell it (what `ExpensesService.history` reads from the
+    /// same lines): read once for both.
+    private static func history(_ lines: [ActivityLine]) -> [ExpenseChange] {
+        lines.map { ExpenseChange(kind: $0.activity.kind, by: $0.activity.actor, at: $0.activity.at, expense: $0.expense) }
+    }
+
     /// An entity, by kind and id.
     private struct Key: Hashable {
         let kind: SyncKind
@@ -151,22 +157,16 @@ public struct LiveSyncService: SyncService {
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
                 let id = ExpenseID(rawValue: key.id)
                 if let expense = try await expenses.expense(id, for: user) {
+                    let lines = try await lines.historyLines(of: id, for: user)
                     return .expense(
-                        SyncedExpense(
-                            expense, history: try await expenses.history(of: id, for: user), comments: try await expenses.comments(on: id, for: user),
-                            lines: try await lines.historyLines(of: id, for: user)
-                        )
+                        SyncedExpense(expense, history: Self.history(lines), comments: try await expenses.comments(on: id, for: user), lines: lines)
                     )
                 }
                 // Deleted, and so the person's to restore, with its history. (Its comments cannot be
                 // read while it is deleted: a replica keeps those it had.)
                 guard let deleted = try await lines.deletedExpense(id, for: user) else { return nil }
-                return .expense(
-                    SyncedExpense(
-                        deleted, history: try await expenses.history(of: id, for: user), comments: [], deleted: true,
-                        lines: try await lines.historyLines(of: id, for: user)
-                    )
-                )
+                let lines = try await lines.historyLines(of: id, for: user)
+                return .expense(SyncedExpense(deleted, history: Self.history(lines), comments: [], deleted: true, lines: lines))
             }
         case .payment:
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in

@@ -376,9 +376,10 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     public func stopSeries(_ id: SeriesID, after day: Day, by user: UserID) async throws(ExpensesError) -> ExpenseSeries {
         try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.stopSeries(id, after: day, by: user) }
     }
+    /// Pulled afterwards whatever this call made: an occurrence the server's own round (or
+    /// another process) made first is in the server's store once this call passes over its day,
+    /// and the replica must show it too.
     public func createDueOccurrences(through day: Day, for user: UserID) async throws(ExpensesError) -> [Expense] {
-        let made = try await server.createDueOccurrences(through: day, for: user)
-        if !made.isEmpty { await replicas.pull(for: user) }
-        return made
+        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.createDueOccurrences(through: day, for: user) }
     }
 }
