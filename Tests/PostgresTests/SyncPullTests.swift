@@ -4,14 +4,15 @@ import DataChanges
 import DataChangesPostgres
 import Dispatch
 import Expenses
-import Foundation
 import FlowsServer
+import Foundation
 import Friends
 import Groups
-import Preferences
 import PostgresStore
+import Preferences
 import Primitives
 import Sync
+import Synchronization
 import Testing
 
 /// The pull of docs/sync.md, the same steps on a server's SQLite store and on PostgreSQL: each
@@ -216,4 +217,58 @@ struct SyncPullPostgresTests {
             await database.shutdown()
         }
     }
+
+    @Test("a reader pulling while writers commit never passes a row: each is read once, whatever commits as the reader looks")
+    func readerAmongWriters() async throws {
+        try await TestDatabase.withFresh { url in
+            let database = ServerDatabase(url: url, maximumConnections: 8, migrations: PostgresChangeLog.migrations)
+            let log = PostgresChangeLog(database: database)
+            try await log.log([Change(kind: .expense, id: "before", person: "ada")])
+            let writers = 4
+            let each = 150
+            let readers = 3
+            let done = WritersDone()
+            let read = try await withThrowingTaskGroup(of: [String].self) { group in
+                for writer in 0..<writers {
+                    group.addTask {
+                        for index in 0..<each {
+                            try await log.log([Change(kind: .expense, id: "\(writer)-\(index)", person: "ada")])
+                        }
+                        done.count.add(1, ordering: .sequentiallyConsistent)
+                        return []
+                    }
+                }
+                // Readers read as clients pull, each from its own cursor, until the writers
+                // are done and a pull after that finds nothing more.
+                for _ in 0..<readers {
+                    group.addTask {
+                        var position = LogPosition.start
+                        var ids: [String] = []
+                        while true {
+                            let finished = done.count.load(ordering: .sequentiallyConsistent) == writers
+                            let rows = try await log.changes(for: "ada", after: position, limit: 7)
+                            ids += rows.map(\.id)
+                            position = rows.last?.position ?? position
+                            if finished && rows.isEmpty { return ids }
+                        }
+                    }
+                }
+                var reads: [[String]] = []
+                for try await ids in group where !ids.isEmpty { reads.append(ids) }
+                return reads
+            }
+            let written = Set(["before"] + (0..<writers).flatMap { writer in (0..<each).map { "\(writer)-\($0)" } })
+            #expect(read.count == readers)
+            for ids in read {
+                #expect(ids.count == written.count, "read \(ids.count) rows of \(written.count)")
+                #expect(Set(ids) == written, "never read: \(written.subtracting(ids).sorted().prefix(10))")
+            }
+            await database.shutdown()
+        }
+    }
+}
+
+/// How many writers have written all theirs.
+private final class WritersDone: Sendable {
+    let count = Atomic<Int>(0)
 }

@@ -127,17 +127,20 @@ public struct PostgresChangeLog: ChangeLogStore {
         let transaction: Int64
         /// The next transaction id to be given (`pg_snapshot_xmax`).
         let next: Int64
-        /// False when the horizon is a transaction the snapshot saw running that the server's
-        /// activity no longer lists (it ended between the two): a read then tries again, in a
-        /// snapshot that no longer holds it.
+        /// False when the horizon is a transaction the snapshot saw running that has ended since,
+        /// or that the server's activity does not list: a read then tries again, in a snapshot
+        /// that no longer holds it.
         let placed: Bool
     }
 
     /// The horizon as of a snapshot taken now. A transaction the snapshot saw running does not
-    /// count when it has ended since (`pg_xact_status`), or when the server's activity, read
-    /// afresh after the snapshot (`pg_stat_clear_snapshot`), places it on another database: its
-    /// rows are not this database's. One it cannot place at all (a prepared transaction) counts,
-    /// so a read waits for it rather than skip what it may write.
+    /// count when the server's activity, read afresh after the snapshot
+    /// (`pg_stat_clear_snapshot`), places it on another database: its rows are not this
+    /// database's. Any other counts, even one that has ended since (`pg_xact_status`): the rows
+    /// are read in this snapshot, where what it wrote is not there yet, and a horizon past it
+    /// would skip them for good (its commit can even be recorded before a new snapshot sees it).
+    /// Such a horizon is not placed, and the read is tried again. One it cannot place at all
+    /// (a prepared transaction) counts, so a read waits for it rather than skip what it may write.
     private static func horizon(in db: ServerTransaction) throws -> Horizon {
         guard let snapshot = try db.row("SELECT pg_current_snapshot()::text").map({ try $0.text(0) }) else {
             throw ServerDatabaseError.damaged("the server gave no snapshot")
@@ -156,13 +159,13 @@ public struct PostgresChangeLog: ChangeLogStore {
             horizon AS (
                 SELECT coalesce(
                     (SELECT min(x) FROM snapshot, pg_snapshot_xip(snapshot.s) AS x
-                     WHERE (x::text::bigint % 4294967296) NOT IN (SELECT xid FROM activity WHERE NOT here)
-                       AND pg_xact_status(x) = 'in progress'),
+                     WHERE (x::text::bigint % 4294967296) NOT IN (SELECT xid FROM activity WHERE NOT here)),
                     (SELECT pg_snapshot_xmax(s) FROM snapshot)
                 ) AS h
             )
             SELECT h::text,
-                   h = (SELECT pg_snapshot_xmax(s) FROM snapshot) OR (h::text::bigint % 4294967296) IN (SELECT xid FROM activity WHERE here),
+                   h = (SELECT pg_snapshot_xmax(s) FROM snapshot)
+                       OR ((h::text::bigint % 4294967296) IN (SELECT xid FROM activity WHERE here) AND pg_xact_status(h) = 'in progress'),
                    (SELECT pg_snapshot_xmax(s) FROM snapshot)::text
             FROM horizon
             """,
