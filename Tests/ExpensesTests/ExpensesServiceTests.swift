@@ -401,6 +401,7 @@ struct FailureInjectionTests {
         func forEachGroupBalance(_ body: (GroupBalanceRecord) throws -> Void) throws { try inner.forEachGroupBalance(body) }
         func totals(inGroup group: String) throws -> (byMember: [SpendingRecord], byCategory: [SpendingRecord]) { try inner.totals(inGroup: group) }
         func insert(_ activity: ActivityRecord) throws { try step(); try inner.insert(activity) }
+        func deleteActivity(id: String, subject: String) throws { try step(); try inner.deleteActivity(id: id, subject: subject) }
         func shareAnything(_ person: String, _ other: String) throws -> Bool { try inner.shareAnything(person, other) }
         func renamePerson(from: String, to: String) throws { try step(); try inner.renamePerson(from: from, to: to) }
         func importedKeys(of user: String, among keys: [String]) throws -> Set<String> { try inner.importedKeys(of: user, among: keys) }

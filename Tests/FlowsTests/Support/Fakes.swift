@@ -139,7 +139,7 @@ struct FakeExpenses: ExpensesService, Fake {
     /// Expenses whose store is unavailable.
     static let down = FakeExpenses(otherwise: { _ throws(ExpensesError) in throw .storeUnavailable("disk on fire") })
 
-    func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense { try await (add ?? missing("add"))(draft, user) }
+    func add(_ draft: ExpenseDraft, as id: ExpenseID?, by user: UserID) async throws(ExpensesError) -> Expense { try await (add ?? missing("add"))(draft, user) }
     func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {
         try await (edit ?? missing("edit"))(id, draft, version, user)
     }

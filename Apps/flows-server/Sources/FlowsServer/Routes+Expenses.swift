@@ -7,7 +7,7 @@ extension EndpointRoutes {
     /// Expenses' operations (``ExpensesAPI``), each one call of the service.
     func expenses(_ expenses: any ExpensesService) throws {
         try serve(ExpensesAPI.listExpenses) { page, user in try await expenses.expenses(of: user, page: page) }
-        try serve(ExpensesAPI.addExpense) { draft, user in try await expenses.add(draft, by: user) }
+        try serve(ExpensesAPI.addExpense) { input, user in try await expenses.add(input.0, as: input.1, by: user) }
         try serve(ExpensesAPI.getExpenseHistory) { id, user in try await expenses.history(of: id, for: user) }
         try serve(ExpensesAPI.getExpense) { id, user in
             guard let expense = try await expenses.expense(id, for: user) else { throw ExpensesError.notFound(id) }

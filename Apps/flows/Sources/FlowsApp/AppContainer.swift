@@ -142,7 +142,7 @@ public struct AppContainer: AppFlow.Dependencies {
         let (friends, groups) = (RemoteFriendsService(connection: connection), RemoteGroupsService(connection: connection))
         let preferences = RemotePreferencesService(connection: connection)
         var container: AppContainer
-        let replicas = place.map { ServerReplicas(place: $0, sync: sync, tokens: tokens, keptUser: keptUser, now: now) }
+        let replicas = place.map { ServerReplicas(place: $0, sync: sync, operations: RemoteQueuedOperations(), tokens: tokens, keptUser: keptUser, now: now) }
         if let replicas, replicated {
             container = AppContainer(
                 accounts: ReplicatedAccounts(server: accounts, replicas: replicas), expenses: ReplicatedExpenses(server: expenses, replicas: replicas),
@@ -169,6 +169,21 @@ public struct AppContainer: AppFlow.Dependencies {
     public func pullReplica() async {
         guard let serverReplicas, let user = serverReplicas.keptUser() else { return }
         await serverReplicas.pull(for: user.id)
+    }
+
+    /// A sync of `user`'s replica: the writes made offline pushed, then what changed pulled
+    /// (docs/sync.md); nil for a container that keeps no replica.
+    public func syncReplica(of user: UserID) async -> Result<SyncReport, SyncError>? {
+        await serverReplicas?.sync(for: user)
+    }
+
+    /// The user of the session kept on this machine for this container's server, as last seen
+    /// signed in; nil for none, or a container that keeps no replica.
+    public var keptUser: User? { serverReplicas?.keptUser() }
+
+    /// `user`'s writes made on the replica for the server; nil for a container that keeps none.
+    public func writeQueue(of user: UserID) -> ReplicaQueue? {
+        serverReplicas?.queue(for: user)
     }
 
     /// The replica of `user`'s view of this container's server; nil for a container that keeps

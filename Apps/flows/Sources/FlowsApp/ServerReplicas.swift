@@ -20,6 +20,8 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
 
     private let place: Place
     private let sync: any SyncService
+    /// How the writes made offline are written for the server.
+    private let operations: any QueuedOperations
     private let tokens: any SessionTokenStore
     private let now: @Sendable () -> Date
     /// Each user's replica once opened.
@@ -39,9 +41,13 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
     /// Why the last pull failed, other than the server being out of reach; nil once one works.
     private let failure = Mutex<String?>(nil)
 
-    init(place: Place, sync: any SyncService, tokens: any SessionTokenStore, keptUser: PrivateFile?, now: @escaping @Sendable () -> Date) {
+    init(
+        place: Place, sync: any SyncService, operations: any QueuedOperations, tokens: any SessionTokenStore, keptUser: PrivateFile?,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.place = place
         self.sync = sync
+        self.operations = operations
         self.tokens = tokens
         keptFile = keptUser
         self.now = now
@@ -75,29 +81,50 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
         }
         let services = replica.services
         return ReplicaReads(
-            accounts: services.accounts, friends: services.friends, expenses: services.expenses, groups: services.groups, preferences: services.preferences
+            accounts: services.accounts, friends: services.friends, expenses: services.expenses, groups: services.groups, preferences: services.preferences,
+            lines: services.syncSource
         )
     }
 
     func pull(for user: UserID) async {
-        guard let replica = replica(of: user) else { return }
-        let sync = sync
-        await pulls.run { [self] in
+        _ = await sync(for: user)
+    }
+
+    /// A sync of `user`'s replica (docs/sync.md): the writes made offline pushed, oldest first,
+    /// then, once none waits, what changed pulled. Nil when the replica cannot be opened; the
+    /// server's failure is kept for the screens to tell, and thrown.
+    @discardableResult
+    func sync(for user: UserID) async -> Result<SyncReport, SyncError>? {
+        guard let replica = replica(of: user) else { return nil }
+        let (sync, queue) = (sync, replica.queue(writingAs: operations))
+        return await pulls.run { [self] () async -> Result<SyncReport, SyncError> in
             do throws(SyncError) {
-                let report = try await replica.pull(for: user, from: sync)
-                if report.fromScratch { caughtUp.withLock { _ = $0.remove(user) } }
+                var report = SyncReport()
+                report.push = try await queue.push(for: user, to: sync)
+                // With writes still waiting the replica keeps showing them: no pull.
+                if report.push.waiting == 0 {
+                    report.pull = try await replica.pull(for: user, from: sync)
+                    if report.pull.fromScratch { caughtUp.withLock { _ = $0.remove(user) } }
+                }
                 offlineSince.withLock { $0 = nil }
                 failure.withLock { $0 = nil }
-            } catch .serverUnreachable {
+                return .success(report)
+            } catch .serverUnreachable(let reason) {
                 // (One that had emptied the replica to start again is asked of its state anew.)
                 caughtUp.withLock { _ = $0.remove(user) }
                 wentOffline()
+                return .failure(.serverUnreachable(reason))
             } catch {
                 caughtUp.withLock { _ = $0.remove(user) }
                 // The replica shows what it had; the screens say why it is not up to date.
                 failure.withLock { $0 = error.message }
+                return .failure(error)
             }
         }
+    }
+
+    func queue(for user: UserID) -> ReplicaQueue? {
+        replica(of: user)?.queue(writingAs: operations)
     }
 
     func wentOffline() {
@@ -107,8 +134,10 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
 
     func status(of user: UserID) async -> ReplicaStatus? {
         let pulledAt = try? await replica(of: user)?.state(of: user)?.pulledAt
+        let writes = (try? await queue(for: user)?.writes(of: user)) ?? []
         return ReplicaStatus(
-            lastSynced: pulledAt.map { Date(timeIntervalSince1970: $0) }, offlineSince: offlineSince.withLock { $0 }, failure: failure.withLock { $0 }
+            lastSynced: pulledAt.map { Date(timeIntervalSince1970: $0) }, offlineSince: offlineSince.withLock { $0 }, failure: failure.withLock { $0 },
+            waiting: writes.count { $0.refusal == nil }, notSynced: writes.count { $0.refusal != nil }
         )
     }
 
@@ -140,13 +169,19 @@ final class ServerReplicas: Replicas, ReplicaStatusSource {
 private actor PullQueue {
     private var last: Task<Void, Never>?
 
-    func run(_ work: @escaping @Sendable () async -> Void) async {
+    func run<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
         let previous = last
         let task = Task {
             await previous?.value
-            await work()
+            return await work()
         }
-        last = task
-        await task.value
+        last = Task { _ = await task.value }
+        return await task.value
     }
+}
+
+/// What one sync did: its push, then its pull (none while writes still waited).
+public struct SyncReport: Sendable {
+    public var push = PushReport()
+    public var pull = PullReport()
 }

@@ -13,21 +13,26 @@ struct SyncCommand: AsyncParsableCommand {
         abstract: "Bring this machine's copy of what you see on your server up to date.",
         discussion: """
             With a server (--server URL, or FLOWS_SERVER), flows keeps a replica of everything the \
-            signed-in user sees there, in a store of its own per user beside the session. `flows \
-            sync` pulls what changed since the last sync, page by page; the first sync pulls \
-            everything. --status says when each replica last synced, without asking the server. \
-            (Writes still go straight to the server; the queue of writes made offline is not \
-            built yet, so nothing waits to be pushed.)
+            signed-in user sees there, in a store of its own per user beside the session. An \
+            expense added while the server cannot be reached is added to the replica at once and \
+            waits there. `flows sync` pushes what waits, oldest first, then pulls what changed \
+            since the last sync, page by page (the first sync pulls everything). A write the \
+            server refuses (a friendship that ended meanwhile, say) leaves the replica and stays \
+            listed, with the server's reason, until dropped with --drop KEY. --status says when \
+            each replica last synced and what waits, without asking the server.
 
             Never prompts. Exit status: 0 synced, 1 nobody signed in, the server could not be \
-            reached or refused, or the replica could not be written; 2 no server named.
+            reached or refused the sync, or the replica could not be written; 2 no server named.
             """
     )
 
     @OptionGroup var options: ReadOptions
 
-    @Flag(help: "Say when each replica of the server last synced, without asking the server.")
+    @Flag(help: "Say when each replica of the server last synced and what waits, without asking the server.")
     var status = false
+
+    @Option(name: .customLong("drop"), help: ArgumentHelp("Drop a write the server refused, by the key --status lists.", valueName: "key"))
+    var drop: String?
 
     /// What `--json` prints after a sync.
     struct Output: Encodable {
@@ -38,10 +43,12 @@ struct SyncCommand: AsyncParsableCommand {
         let pages: Int
         /// Whether the sync began without a cursor: the replica's first, or one started again.
         let fromScratch: Bool
-        /// Writes pushed, refused and in conflict: none until writes are queued offline.
+        /// Writes pushed, refused and in conflict.
         let pushed: Int
         let refused: Int
         let conflicts: Int
+        /// Writes still waiting (the server stopped answering part way).
+        let waiting: Int
     }
 
     /// What `--status --json` prints.
@@ -51,8 +58,20 @@ struct SyncCommand: AsyncParsableCommand {
             let email: String?
             /// When its last page was written (ISO 8601), or nil before its first.
             let lastSync: Date?
-            /// Writes waiting to be pushed: none until writes are queued offline.
+            /// Writes waiting to be pushed.
             let waiting: Int
+            /// Every write made on the replica not yet applied by the server, oldest first.
+            let writes: [Write]
+        }
+        /// A write made offline: waiting, or refused by the server (with its reason).
+        struct Write: Encodable {
+            let key: String
+            let operation: String
+            let summary: String
+            let made: Date
+            /// `waiting`, `refused` or `conflict`.
+            let state: String
+            let reason: String?
         }
         let server: String
         let replicas: [Replica]
@@ -63,22 +82,54 @@ struct SyncCommand: AsyncParsableCommand {
             throw UsageError("flows sync keeps a copy of a server's store: name the server with --server URL or FLOWS_SERVER")
         }
         if status { return try await printStatus(of: server) }
+        if let drop { return try await dropWrite(drop, on: server) }
         // Who is signed in, asked of the server alone: the pull below is the sync's own.
         let reader = try await Reader.signedIn(
             AppContainer.remote(server: server, location: try Launcher.storeLocation(), replicated: false)
         )
-        guard let replica = reader.container.replica(of: reader.user.id), let sync = reader.container.sync else {
+        guard let result = await reader.container.syncReplica(of: reader.user.id) else {
             throw Reader.failed("the folder of this server's replicas cannot be made")
         }
-        let report: PullReport
-        do throws(SyncError) { report = try await replica.pull(for: reader.user.id, from: sync) } catch { throw Reader.failed(error.message) }
+        let report: SyncReport
+        switch result {
+        case .success(let done): report = done
+        case .failure(let error): throw Reader.failed(error.message)
+        }
         if options.json {
             return Reader.printJSON(Output(
-                server: server.absoluteString, user: reader.user.email.value, pulled: report.changes, pages: report.pages,
-                fromScratch: report.fromScratch, pushed: 0, refused: 0, conflicts: 0
+                server: server.absoluteString, user: reader.user.email.value, pulled: report.pull.changes, pages: report.pull.pages,
+                fromScratch: report.pull.fromScratch, pushed: report.push.pushed, refused: report.push.refused, conflicts: report.push.conflicts,
+                waiting: report.push.waiting
             ))
         }
-        StandardOutput.line(Self.sentence(report, server: server, user: reader.user))
+        if let pushed = Self.sentence(report.push) { StandardOutput.line(pushed) }
+        if report.push.waiting == 0 { StandardOutput.line(Self.sentence(report.pull, server: server, user: reader.user)) }
+    }
+
+    /// `Pushed 2 changes; 1 was refused (flows sync --status says why).`, or nil when nothing waited.
+    static func sentence(_ report: PushReport) -> String? {
+        let count = { (n: Int) in n == 1 ? "1 change" : "\(n) changes" }
+        guard report.pushed + report.refused + report.conflicts + report.waiting > 0 else { return nil }
+        var parts = ["Pushed \(count(report.pushed))"]
+        let turnedDown = report.refused + report.conflicts
+        if turnedDown > 0 { parts.append("\(turnedDown == 1 ? "1 was" : "\(turnedDown) were") refused (flows sync --status says why)") }
+        if report.waiting > 0 { parts.append("\(count(report.waiting)) still wait: the server stopped answering") }
+        return parts.joined(separator: "; ") + "."
+    }
+
+    /// Drops write `key`, one the server refused (or one still waiting: its author no longer wants it).
+    /// Asks no server: the user is the one signed in on this machine, as last seen.
+    private func dropWrite(_ key: String, on server: URL) async throws {
+        let container = AppContainer.remote(server: server, location: try Launcher.storeLocation(), replicated: false)
+        guard let user = container.keptUser else { throw Reader.failed("nobody is signed in to \(server.absoluteString) on this machine") }
+        guard let queue = container.writeQueue(of: user.id) else { throw Reader.failed("the folder of this server's replicas cannot be made") }
+        let writes: [QueuedWrite]
+        do throws(SyncError) { writes = try await queue.writes(of: user.id) } catch { throw Reader.failed(error.message) }
+        guard let write = writes.first(where: { $0.operation.key == key }) else {
+            throw Reader.failed("no write \(key) waits on this machine for \(user.email.value) (flows sync --status lists them)")
+        }
+        do throws(SyncError) { try await queue.drop(key, for: user.id) } catch { throw Reader.failed(error.message) }
+        StandardOutput.line("Dropped \(write.summary): it will not be sent.")
     }
 
     /// `Pulled 14 changes from http://localhost:8080 for ada@example.com: up to date.`
@@ -100,8 +151,16 @@ struct SyncCommand: AsyncParsableCommand {
                 let pulledAt: Double?
                 do throws(SyncError) { pulledAt = try await replica.state(of: user)?.pulledAt } catch { throw Reader.failed(error.message) }
                 let account = try? await replica.services.accounts.users([user], for: user).first
+                let writes = (try? await container.writeQueue(of: user)?.writes(of: user)) ?? []
                 replicas.append(.init(
-                    user: user.rawValue, email: account?.email.value, lastSync: pulledAt.map { Date(timeIntervalSince1970: $0) }, waiting: 0
+                    user: user.rawValue, email: account?.email.value, lastSync: pulledAt.map { Date(timeIntervalSince1970: $0) },
+                    waiting: writes.count { $0.refusal == nil },
+                    writes: writes.map { write in
+                        Status.Write(
+                            key: write.operation.key, operation: write.operation.operation, summary: write.summary, made: write.made,
+                            state: write.refusal?.kind.rawValue ?? "waiting", reason: write.refusal?.reason
+                        )
+                    }
                 ))
             }
         }
@@ -111,7 +170,20 @@ struct SyncCommand: AsyncParsableCommand {
             .timeSeparator(.colon).dateTimeSeparator(.space)
         for replica in replicas {
             let when = replica.lastSync.map { "last synced \($0.formatted(format))" } ?? "never synced"
-            StandardOutput.line("\(replica.email ?? replica.user): \(when); nothing waits to be pushed.")
+            let waiting = switch replica.waiting {
+            case 0: "nothing waits to be pushed"
+            case 1: "1 change waits to be pushed"
+            default: "\(replica.waiting) changes wait to be pushed"
+            }
+            StandardOutput.line("\(replica.email ?? replica.user): \(when); \(waiting).")
+            for write in replica.writes {
+                let made = write.made.formatted(format)
+                if let reason = write.reason {
+                    StandardOutput.line("  not synced: \(write.summary) (made \(made)): \(reason) Drop it with: flows sync --drop \(write.key)")
+                } else {
+                    StandardOutput.line("  waiting: \(write.summary) (made \(made))")
+                }
+            }
         }
     }
 }

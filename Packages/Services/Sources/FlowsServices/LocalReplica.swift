@@ -17,6 +17,8 @@ public struct LocalReplica: Sendable {
     public let services: LocalServices
     /// How far the replica has pulled.
     public let state: any ReplicaStateStore
+    /// The writes made on the replica for the server, in the order they were made.
+    public let writes: any WriteQueueStore
     private let now: @Sendable () -> Date
 
     /// The replica kept in `place` (opened and migrated on first use). Its accounts service never
@@ -26,12 +28,19 @@ public struct LocalReplica: Sendable {
         let services = LocalServices.live(stores: .sqlite(database), random: SystemRandomSource(), now: now) { store, visibility in
             LiveAccountsService(store: store, tokens: InMemorySessionTokenStore(), now: now, visibility: visibility)
         }
-        return LocalReplica(services: services.on(database), state: SQLiteReplicaState(database: database), now: now)
+        return LocalReplica(
+            services: services.on(database), state: SQLiteReplicaState(database: database), writes: SQLiteWriteQueue(database: database), now: now
+        )
     }
 
     /// Pulls what changed for `user` on `server` (`sync`, the server's pull) into the replica.
     public func pull(for user: UserID, from server: any SyncService, pageSize: Int = SyncPage.largestPage) async throws(SyncError) -> PullReport {
         try await ReplicaPull(server: server, replica: services.replica, state: state, pageSize: pageSize, now: now).pull(for: user)
+    }
+
+    /// `user`'s writes made on the replica, written for the server as `operations` says.
+    public func queue(writingAs operations: any QueuedOperations) -> ReplicaQueue {
+        ReplicaQueue(store: writes, writers: services.replica, operations: operations, now: now)
     }
 
     /// How far the replica has pulled for `user`, without asking the server.

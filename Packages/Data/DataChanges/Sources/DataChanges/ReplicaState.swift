@@ -23,6 +23,7 @@ public protocol ReplicaStateStore: Sendable {
     /// a later one) is left out: cursors only grow.
     func save(_ state: ReplicaState, of person: String) async throws
     /// Empties the replica, every area's rows and its state, for a pull that starts again
-    /// without a cursor (the server no longer keeps what followed it).
+    /// without a cursor (the server no longer keeps what followed it); its writes still to push
+    /// stay.
     func erase() async throws
 }

@@ -19,13 +19,14 @@ public enum ReplicaStateSchema {
         }
     }
 
-    /// `migrations`, then the replica's: a replica's store.
+    /// `migrations`, then the replica's (its state, and its queue of writes): a replica's store.
     public static func adding(
         to migrations: @escaping @Sendable (inout DatabaseMigrator) -> Void
     ) -> @Sendable (inout DatabaseMigrator) -> Void {
         { migrator in
             migrations(&migrator)
             registerMigrations(in: &migrator)
+            WriteQueueSchema.registerMigrations(in: &migrator)
         }
     }
 }
@@ -64,11 +65,17 @@ public struct SQLiteReplicaState: ReplicaStateStore {
 
     public func erase() async throws {
         try database.write { db in
-            // Every table of the store but the record of its migrations; children before parents
-            // is not needed, with the foreign keys checked at the end of the transaction.
+            // Every table of the store but the record of its migrations and the writes still to
+            // push (what the user did is never lost; the pull brings what they did, once
+            // pushed); children before parents is not needed, with the foreign keys checked at
+            // the end of the transaction.
             try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
             let tables = try String.fetchAll(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'grdb_migrations' ORDER BY name"
+                db,
+                sql: """
+                    SELECT name FROM sqlite_master
+                    WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('grdb_migrations', 'write_queue') ORDER BY name
+                    """
             )
             for table in tables { try db.execute(sql: "DELETE FROM \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"") }
         }

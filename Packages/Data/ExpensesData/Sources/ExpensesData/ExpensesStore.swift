@@ -130,6 +130,9 @@ public protocol ExpensesWriting: ExpensesReading {
     @discardableResult
     func addToGroupBalance(group: String, low: String, high: String, currency: String, amount: Int64) throws -> Int64
     func insert(_ activity: ActivityRecord) throws
+    /// Removes line `id` of `subject`'s activity, for everyone (a replica's line that the server
+    /// gives anew).
+    func deleteActivity(id: String, subject: String) throws
     /// Whether the two people are in one expense or one payment together (a deleted expense
     /// does not count: ``renamePerson(from:to:)`` drops the ones they share).
     func shareAnything(_ person: String, _ other: String) throws -> Bool

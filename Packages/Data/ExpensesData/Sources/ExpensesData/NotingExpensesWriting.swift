@@ -92,6 +92,7 @@ public struct NotingExpensesWriting: ExpensesWriting {
         people.changed(.activity, "\(activity.subject)/\(activity.id)", for: activity.people)
         try base.insert(activity)
     }
+    public func deleteActivity(id: String, subject: String) throws { try base.deleteActivity(id: id, subject: subject) }
     public func shareAnything(_ person: String, _ other: String) throws -> Bool { try base.shareAnything(person, other) }
     public func recordImport(of user: String, key: String, subject: String, at: Double) throws {
         try base.recordImport(of: user, key: key, subject: subject, at: at)

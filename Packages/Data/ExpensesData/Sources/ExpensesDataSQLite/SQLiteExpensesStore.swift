@@ -617,6 +617,13 @@ private struct Transaction: ExpensesWriting {
             try statement.execute(arguments: [person, activity.at, seq])
         }
     }
+
+    func deleteActivity(id: String, subject: String) throws {
+        try db.execute(sql: """
+            DELETE FROM activity_person WHERE seq IN (SELECT seq FROM activity WHERE subject = :subject AND id = :id);
+            DELETE FROM activity WHERE subject = :subject AND id = :id;
+            """, arguments: ["subject": subject, "id": id])
+    }
 }
 
 extension SettlementRecord {

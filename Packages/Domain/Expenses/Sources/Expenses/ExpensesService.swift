@@ -12,7 +12,11 @@ import Primitives
 public protocol ExpensesService: Sendable {
     /// Records an expense; the user adding it must be in it (paying or sharing), and everyone
     /// else in it must be their friend or contact (``PeopleDirectory``).
-    func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense
+    /// `id`, when given, is the new expense's: one made where the write was made (a replica
+    /// offline, which names it in later writes before the server has seen it). One already in
+    /// use, by any expense or payment kept or deleted, is ``ExpensesError/idTaken(_:)``; nil
+    /// makes a new one.
+    func add(_ draft: ExpenseDraft, as id: ExpenseID?, by user: UserID) async throws(ExpensesError) -> Expense
     /// Replaces an expense; only someone in it (paying or sharing) may, and they stay in it.
     /// Anyone it did not name before must be their friend or contact. `version` is the one the
     /// edit was made from: when the expense has changed since, nothing is written
@@ -122,6 +126,11 @@ public protocol ExpensesService: Sendable {
 }
 
 extension ExpensesService {
+    /// Records an expense under a new id (``add(_:as:by:)``).
+    public func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
+        try await add(draft, as: nil, by: user)
+    }
+
     /// ``importEntries(_:by:progress:)`` without hearing its progress.
     public func importEntries(_ entries: [ImportedEntry], by user: UserID) async throws(ExpensesError) -> Set<String> {
         try await importEntries(entries, by: user, progress: nil)
@@ -400,6 +409,8 @@ public enum ExpensesError: Error, Equatable, Sendable {
     case invalidRepeat(RecurrenceProblem)
     /// The write would take a balance or a position beyond ``LedgerLimits``; nothing changed.
     case beyondLimit(Currency)
+    /// An id given for a new expense or payment is already in use.
+    case idTaken(ExpenseID)
     /// There is no such group, or the user is not in it.
     case notInGroup(GroupID)
     /// Everyone in an expense or payment filed under a group is a member of it; these are not.
@@ -434,6 +445,7 @@ public enum ExpensesError: Error, Equatable, Sendable {
         case .invalidRepeat(let problem): problem.message
         case .beyondLimit(let currency):
             "This would take a balance beyond \(LedgerLimits.largest(currency)) between two people (or a thousand times that for one person); nothing was saved."
+        case .idTaken(let id): "The id \(id) is already in use; nothing was saved."
         case .notInGroup: "There is no such group among yours."
         case .notGroupMembers:
             "Everyone in an expense or a payment of a group is a member of it; add them to the group first, or take the expense out of it."
@@ -563,6 +575,10 @@ public protocol ExpensesReplica: Sendable {
     func removeSeries(_ id: SeriesID, for user: UserID) async throws(ExpensesError)
     /// Forgets expense `id` (deleted, or no longer the user's to see); its balances with it.
     func removeExpense(_ id: ExpenseID) async throws(ExpensesError)
+    /// Forgets line `id` of `subject`'s activity: one made on this replica by a write made
+    /// offline, which the server gives anew once it applied the write (or never, when it
+    /// refused it).
+    func removeLine(_ id: String, of subject: ExpenseID) async throws(ExpensesError)
     /// Forgets payment `id` (taken back, or no longer the user's to see); its balances with it.
     func removePayment(_ id: ExpenseID) async throws(ExpensesError)
 }

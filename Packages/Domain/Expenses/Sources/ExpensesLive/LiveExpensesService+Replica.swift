@@ -127,6 +127,10 @@ extension LiveExpensesService: ExpensesReplica {
         try await storing { try await store.write { db in try Self.forget(id.rawValue, in: db) } }
     }
 
+    public func removeLine(_ id: String, of subject: ExpenseID) async throws(ExpensesError) {
+        try await storing { try await store.write { db in try db.deleteActivity(id: id, subject: subject.rawValue) } }
+    }
+
     /// Forgets what is kept of expense `id`: its row and balances, or its row among the deleted.
     private static func forget(_ id: String, in db: any ExpensesWriting) throws(ExpensesError) {
         do {

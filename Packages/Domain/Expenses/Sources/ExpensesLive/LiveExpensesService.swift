@@ -31,8 +31,8 @@ public struct LiveExpensesService: ExpensesService {
         self.now = now
     }
 
-    public func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
-        let expense = try checked(ExpenseID(rawValue: UserID.random(using: random).rawValue), draft)
+    public func add(_ draft: ExpenseDraft, as id: ExpenseID?, by user: UserID) async throws(ExpensesError) -> Expense {
+        let expense = try checked(id ?? ExpenseID(rawValue: UserID.random(using: random).rawValue), draft)
         guard expense.people.contains(user) else { throw .notInExpense }
         try await checkMayName(expense.people, in: expense.group, by: user)
         let stored = StoredExpense(expense, rule: draft.rule, createdBy: user, createdAt: now().timeIntervalSince1970)
@@ -42,15 +42,32 @@ public struct LiveExpensesService: ExpensesService {
             activity: record(.added, expense, by: user, kept: stored),
             balanceLimit: LedgerLimits.maximumAmount
         )
-        try await storing {
+        return try await storing { () async throws -> Expense in
             do {
-                try await store.add(addition)
+                if let id {
+                    // An id made elsewhere is checked inside the write that takes it (and written
+                    // alone: a store that adds several together would refuse them all with it).
+                    // One the same user added under it already is this write again (sent once
+                    // more after its answer was lost, under another key): it answers as it is now.
+                    let taken = try await store.write { db -> (mine: Expense?, taken: Bool) in
+                        if let kept = try db.expense(id: id.rawValue) {
+                            return kept.createdBy == user.rawValue ? (try kept.expense(), true) : (nil, true)
+                        }
+                        guard try db.deletedExpense(id: id.rawValue) == nil else { return (nil, true) }
+                        try db.add(addition)
+                        return (nil, false)
+                    }
+                    if let mine = taken.mine { return mine }
+                    guard !taken.taken else { throw ExpensesError.idTaken(id) }
+                } else {
+                    try await store.add(addition)
+                }
             } catch ExpensesDataError.outOfRange {
                 // An expense is in one currency: every balance it moves is in it.
                 throw ExpensesError.beyondLimit(expense.amount.currency)
             }
+            return expense
         }
-        return expense
     }
 
     public func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {

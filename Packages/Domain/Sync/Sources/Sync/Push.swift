@@ -1,3 +1,5 @@
+import Expenses
+import Foundation
 import Primitives
 
 /// A write made on a replica, queued as the contract operation it stands for (docs/sync.md):
@@ -63,4 +65,66 @@ public protocol OperationApplier: Sendable {
     /// The operation's outcome; nil when it was not answered (the store failed, the server is
     /// stopping): it and those after it wait for the next push.
     func apply(_ operation: SyncOperation, by user: UserID) async -> SyncOutcome?
+}
+
+/// A write made on a replica while the server could not take it (docs/sync.md): applied there
+/// at once, and queued as the contract operation it stands for, until a push has the server's
+/// answer. One the server refused stays, with its reason, until its author drops it.
+public struct QueuedWrite: Equatable, Sendable {
+    public let operation: SyncOperation
+    /// When it was made.
+    public let made: Date
+    /// What it was, in the words the user is told ("Dinner, 30.00 EUR").
+    public let summary: String
+    /// Nil while it waits for the server; the server's answer once it refused it.
+    public let refusal: Refusal?
+
+    /// Why the server did not apply a write.
+    public struct Refusal: Equatable, Sendable {
+        /// `refused` or `conflict`.
+        public let kind: SyncOutcome.Kind
+        /// The status its route answered.
+        public let status: Int
+        /// The server's reason, in its words.
+        public let reason: String
+
+        public init(kind: SyncOutcome.Kind, status: Int, reason: String) {
+            self.kind = kind
+            self.status = status
+            self.reason = reason
+        }
+    }
+
+    public init(operation: SyncOperation, made: Date, summary: String, refusal: Refusal?) {
+        self.operation = operation
+        self.made = made
+        self.summary = summary
+        self.refusal = refusal
+    }
+}
+
+/// The contract operations a replica queues its writes as, written as the server takes them:
+/// a client's wire form (the Remote modules' endpoints).
+public protocol QueuedOperations: Sendable {
+    /// Adding `draft` as expense `id`, under idempotency key `key`.
+    func addExpense(_ draft: ExpenseDraft, as id: ExpenseID, key: String) throws -> SyncOperation
+}
+
+/// What one push of a replica's queue did.
+public struct PushReport: Equatable, Sendable {
+    /// Writes the server applied.
+    public var pushed = 0
+    /// Writes it refused (kept for their author, with the reason).
+    public var refused = 0
+    /// Writes made from a version that is no longer current.
+    public var conflicts = 0
+    /// Writes still waiting (the server stopped answering part way).
+    public var waiting = 0
+
+    public init(pushed: Int = 0, refused: Int = 0, conflicts: Int = 0, waiting: Int = 0) {
+        self.pushed = pushed
+        self.refused = refused
+        self.conflicts = conflicts
+        self.waiting = waiting
+    }
 }

@@ -54,19 +54,29 @@ public struct ReplicaStatus: Equatable, Sendable {
     /// Why the last pull failed otherwise (the server refused it, the replica's own store), in
     /// words; nil once one works.
     public var failure: String?
+    /// Writes made on the replica that wait for the server.
+    public var waiting: Int
+    /// Writes the server refused, kept for their author.
+    public var notSynced: Int
 
-    public init(lastSynced: Date?, offlineSince: Date?, failure: String? = nil) {
+    public init(lastSynced: Date?, offlineSince: Date?, failure: String? = nil, waiting: Int = 0, notSynced: Int = 0) {
         self.lastSynced = lastSynced
         self.offlineSince = offlineSince
         self.failure = failure
+        self.waiting = waiting
+        self.notSynced = notSynced
     }
 
     /// What the screens say while the server cannot be reached, times of day in `timeZone`:
     /// `Offline since 14:02: this is what was synced at 13:58; changes need the server.`; or why
     /// the replica could not be brought up to date; nil while all is well.
     public func offlineNotice(in timeZone: TimeZone) -> String? {
+        let refused = notSynced == 0 ? nil : "\(Self.changes(notSynced)) not synced: the server refused \(notSynced == 1 ? "it" : "them") (flows sync --status says why)."
         if offlineSince == nil, let failure { return "What you see may be out of date: bringing it up to date failed: \(failure)" }
-        guard let offlineSince else { return nil }
+        guard let offlineSince else {
+            if waiting > 0 { return "\(Self.changes(waiting)) waiting for the server." + (refused.map { " " + $0 } ?? "") }
+            return refused
+        }
         let time = { (date: Date) -> String in
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = timeZone
@@ -74,8 +84,14 @@ public struct ReplicaStatus: Equatable, Sendable {
             return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
         }
         let synced = lastSynced.map { "this is what was synced at \(time($0))" } ?? "nothing was synced yet"
+        guard waiting == 0 else {
+            return "\(Self.changes(waiting)) waiting (offline since \(time(offlineSince))): \(synced), with yours." + (refused.map { " " + $0 } ?? "")
+        }
         return "Offline since \(time(offlineSince)): \(synced); changes need the server."
     }
+
+    /// "1 change", "3 changes".
+    private static func changes(_ count: Int) -> String { count == 1 ? "1 change" : "\(count) changes" }
 }
 
 /// Where the screens learn how up to date the replica they read is.

@@ -1,5 +1,6 @@
 import Accounts
 import Expenses
+import Foundation
 import Friends
 import Groups
 import Preferences
@@ -13,16 +14,19 @@ public struct ReplicaReads: Sendable {
     public let expenses: any ExpensesService
     public let groups: any GroupsService
     public let preferences: any PreferencesService
+    /// The lines of the replica's activity, by id: what a write made offline made there.
+    public let lines: any ExpensesSyncSource
 
     public init(
         accounts: any AccountsService, friends: any FriendsService, expenses: any ExpensesService, groups: any GroupsService,
-        preferences: any PreferencesService
+        preferences: any PreferencesService, lines: any ExpensesSyncSource
     ) {
         self.accounts = accounts
         self.friends = friends
         self.expenses = expenses
         self.groups = groups
         self.preferences = preferences
+        self.lines = lines
     }
 }
 
@@ -41,6 +45,37 @@ public protocol Replicas: Sendable {
     func keep(_ user: User?)
     /// Notes that the server could not be reached (as a session was looked for).
     func wentOffline()
+    /// `user`'s writes made on their replica for the server; nil when the replica cannot be
+    /// opened (a write then needs the server).
+    func queue(for user: UserID) -> ReplicaQueue?
+}
+
+/// A write of `user`'s, made on their replica because the server cannot take it now, or
+/// because earlier writes still wait for it (docs/sync.md): queued as `operation`, then applied
+/// on the replica by the same live rules as on the server (`apply`). A write the rules refuse is
+/// dropped from the queue and its refusal thrown. Nil when the replica cannot take writes (not
+/// caught up yet, or not to be opened): the write needs the server then.
+func queued<T>(
+    _ operation: SyncOperation, summary: String, in replicas: any Replicas, for user: UserID,
+    _ apply: (ReplicaReads) async throws(ExpensesError) -> (T, made: [String])
+) async throws(ExpensesError) -> T? {
+    guard let queue = replicas.queue(for: user), let reads = await replicas.reads(for: user) else { return nil }
+    do throws(SyncError) {
+        try await queue.append(operation, summary: summary, for: user)
+    } catch {
+        throw .storeUnavailable(error.message)
+    }
+    let applied: (T, made: [String])
+    do {
+        applied = try await apply(reads)
+    } catch {
+        try? await queue.drop(operation.key, for: user)
+        throw error
+    }
+    // Noted after: a write killed before this is pushed all the same, and its line of activity
+    // stays beside the server's until the replica starts again.
+    try? await queue.made(applied.made, by: operation.key, for: user)
+    return applied.0
 }
 
 // The services of a server kept in a replica (docs/sync.md): every read that the replica holds
@@ -331,9 +366,51 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     }
     // MARK: Writes, on the server, then pulled
 
-    public func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
-        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.add(draft, by: user) }
+    /// On the server, then pulled; while the server cannot be reached, or earlier writes still
+    /// wait for it, on the replica and queued, under an id made here (so later writes can name
+    /// it before the server has seen it). Online the server makes the id, as it does for any
+    /// client. (The connection sends a write again under its key while no answer comes; a write
+    /// the server took whose every answer was lost would be queued again, under a new id.)
+    public func add(_ draft: ExpenseDraft, as id: ExpenseID?, by user: UserID) async throws(ExpensesError) -> Expense {
+        let unreachable: String
+        do {
+            return try await online(for: user) { () async throws(ExpensesError) in try await server.add(draft, as: id, by: user) }
+        } catch .serverUnreachable(let reason) {
+            unreachable = reason
+        }
+        let id = id ?? ExpenseID(rawValue: Self.newKey())
+        guard let queue = replicas.queue(for: user), let operation = try? queue.operations.addExpense(draft, as: id, key: Self.newKey()) else {
+            throw .serverUnreachable(unreachable)
+        }
+        let added = try await queued(operation, summary: "\(draft.description), \(draft.amount)", in: replicas, for: user) { reads async throws(ExpensesError) in
+            let expense = try await reads.expenses.add(draft, as: id, by: user)
+            let lines = (try? await reads.lines.historyLines(of: id, for: user)) ?? []
+            return (expense, made: ["expense:\(id.rawValue)"] + lines.map { "activity:\(id.rawValue)/\($0.id)" })
+        }
+        guard let added else { throw .serverUnreachable(unreachable) }
+        return added
     }
+
+    /// `write`'s answer on the server, once the replica pulled what it wrote; while earlier
+    /// writes wait for the server and a push cannot take them, the server is not asked (the
+    /// writes stay in the order they were made): ``ExpensesError/serverUnreachable(_:)``.
+    private func online<T>(for user: UserID, _ write: () async throws(ExpensesError) -> T) async throws(ExpensesError) -> T {
+        if let queue = replicas.queue(for: user), await queue.isWaiting(for: user) {
+            // A sync pushes the queue first.
+            await replicas.pull(for: user)
+            if await queue.isWaiting(for: user) { throw .serverUnreachable(Self.waitingReason) }
+        }
+        do {
+            return try await pulled(into: replicas, for: user, write)
+        } catch .serverUnreachable(let reason) {
+            replicas.wentOffline()
+            throw .serverUnreachable(reason)
+        }
+    }
+
+    static let waitingReason = "earlier changes made offline still wait for it"
+
+    static func newKey() -> String { UUID().uuidString.lowercased() }
     public func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {
         try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.edit(id, to: draft, from: version, by: user) }
     }

@@ -183,6 +183,21 @@ extension RequestCoding {
         )
     }
 
+    /// This coding, and a query parameter the operation may take besides (`?id=` of a creating
+    /// operation, for an id made by the client).
+    public func query<Value>(optional name: String, _ value: WireValue<Value, String>) -> RequestCoding<(Input, Value?)> {
+        let (write, read) = (self.write, self.read)
+        return RequestCoding<(Input, Value?)>(
+            write: { input in
+                var request = try write(input.0)
+                if let given = input.1 { request.query[name] = value.write(given) }
+                return request
+            },
+            read: { request in (try read(request), try request.query[name].map { text throws(APIProblem) in try value.read(text, name) }) },
+            hasBody: hasBody
+        )
+    }
+
     /// Query parameters.
     public static func query(_ value: WireValue<Input, [String: String]>) -> Self {
         Self(write: { WireRequest(query: value.write($0)) }, read: { try value.read($0.query, "") }, hasBody: false)

@@ -12,8 +12,9 @@ public enum ExpensesAPI {
     public static let listExpenses = Call<PageRequest, [Expense]>(
         "listExpenses", .get, "/expenses", request: .query(Wire.page), response: .json(Wire.expenseList), problems: problems
     )
-    public static let addExpense = Call<ExpenseDraft, Expense>(
-        "addExpense", .post, "/expenses", status: .created, request: .body(Wire.draft), response: .json(Wire.expense), problems: problems
+    public static let addExpense = Call<(ExpenseDraft, ExpenseID?), Expense>(
+        "addExpense", .post, "/expenses", status: .created, request: RequestCoding.body(Wire.draft).query(optional: "id", Wire.expenseID),
+        response: .json(Wire.expense), problems: problems
     )
     public static let getExpense = Call<ExpenseID, Expense>(
         "getExpense", .get, "/expenses/{expenseId}", request: .path("expenseId", Wire.expenseID), response: .json(Wire.expense), problems: problems
@@ -216,6 +217,7 @@ public enum ExpensesAPI {
             case .seriesNotFound: APIProblem(.notFound, .seriesNotFound, error.message)
             case .invalidRepeat(let problem): APIProblem(.unprocessableContent, .invalidRepeat, error.message, details: .init(reason: problem.rawValue))
             case .beyondLimit(let currency): APIProblem(.conflict, .beyondLimit, error.message, details: .init(currency: currency.code))
+            case .idTaken(let id): APIProblem(.conflict, .idTaken, error.message, details: .init(expenseId: id.rawValue))
             case .cannotMerge(let reason): APIProblem(.conflict, .cannotMerge, error.message, details: .init(reason: reason))
             case .notInGroup(let group): APIProblem(.notFound, .notInGroup, error.message, details: .init(groupId: group.rawValue))
             case .notGroupMembers(let people):
@@ -242,6 +244,7 @@ public enum ExpensesAPI {
             case .seriesNotFound?: return .seriesNotFound(SeriesID(rawValue: ""))
             case .invalidRepeat?: if let problem = details?.reason.flatMap(RecurrenceProblem.init(rawValue:)) { return .invalidRepeat(problem) }
             case .beyondLimit?: if let currency = details?.currency.flatMap({ Currency(code: $0) }) { return .beyondLimit(currency) }
+            case .idTaken?: return .idTaken(ExpenseID(rawValue: details?.expenseId ?? ""))
             case .cannotMerge?: return .cannotMerge(details?.reason ?? failure.message)
             case .notInGroup?: return .notInGroup(GroupID(rawValue: details?.groupId ?? ""))
             case .notGroupMembers?: return .notGroupMembers((details?.people ?? []).map(UserID.init(rawValue:)))

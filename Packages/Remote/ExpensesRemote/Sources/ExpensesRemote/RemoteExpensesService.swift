@@ -15,8 +15,8 @@ public struct RemoteExpensesService: ExpensesService {
 
     // MARK: - Expenses
 
-    public func add(_ draft: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> Expense {
-        try await connection.send(ExpensesAPI.addExpense, draft)
+    public func add(_ draft: ExpenseDraft, as id: ExpenseID?, by user: UserID) async throws(ExpensesError) -> Expense {
+        try await connection.send(ExpensesAPI.addExpense, (draft, id))
     }
 
     public func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {

@@ -456,6 +456,16 @@ struct Transaction: ExpensesWriting {
         )
     }
 
+    func deleteActivity(id: String, subject: String) throws {
+        try db.execute(
+            """
+            WITH line AS (DELETE FROM activity WHERE subject = $1 AND id = $2 RETURNING seq)
+            DELETE FROM activity_person WHERE seq IN (SELECT seq FROM line)
+            """,
+            [subject, id]
+        )
+    }
+
     func changes(ofExpense id: String) throws -> [ActivityRecord] {
         try db.rows(
             """

@@ -289,6 +289,7 @@ extension Components {
             case blocked = "blocked"
             case invalidSettlement = "invalid-settlement"
             case beyondLimit = "beyond-limit"
+            case idTaken = "id-taken"
             case cannotMerge = "cannot-merge"
             case invalidComment = "invalid-comment"
             case commentNotFound = "comment-not-found"
@@ -392,7 +393,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/people`.
             public var people: [Components.Schemas.UserID]?
-            /// `not-found`: the expense or payment.
+            /// `not-found`: the expense or payment. `id-taken`: the id given.
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/expenseId`.
             public var expenseId: Components.Schemas.ExpenseID?
@@ -453,7 +454,7 @@ extension Components {
             ///   - friendCode: `unknown-friend-code`.
             ///   - balances: `not-settled`: each open balance, seen from the user's side (positive: they owe the user). `member-not-settled`: the member's balances in the group (positive: owed to them).
             ///   - people: `unknown-people`: the ids that are not the user's friends or contacts. `blocked`: the ids a block stands between the user and. `not-group-members`: the ids not in the group. `not-member`, `member-not-settled`: the member.
-            ///   - expenseId: `not-found`: the expense or payment.
+            ///   - expenseId: `not-found`: the expense or payment. `id-taken`: the id given.
             ///   - commentId: `comment-not-found`: the comment.
             ///   - groupId: `not-in-group`, `group-not-found`: the group.
             ///   - version: `changed-since`: the version the expense is at now.

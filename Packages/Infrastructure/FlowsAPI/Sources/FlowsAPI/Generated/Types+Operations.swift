@@ -141,8 +141,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//accounts/post(signUp)/responses/409`.
@@ -1167,8 +1167,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//me/display-name/put(changeDisplayName)/responses/409`.
@@ -1474,8 +1474,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//me/email/put(changeEmail)/responses/409`.
@@ -1957,8 +1957,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//me/email-verification/code/post(sendVerificationCode)/responses/409`.
@@ -2222,8 +2222,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//me/password/put(changePassword)/responses/409`.
@@ -3203,8 +3203,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//me/avatar/put(changeAvatar)/responses/409`.
@@ -4939,8 +4939,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//friends/post(addFriend)/responses/409`.
@@ -5269,8 +5269,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//friend-lookup/post(findFriend)/responses/409`.
@@ -5830,8 +5830,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//friends/{friendId}/delete(removeFriend)/responses/409`.
@@ -6078,8 +6078,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//contacts/post(addContact)/responses/409`.
@@ -6346,8 +6346,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//contacts/claim/post(claimContacts)/responses/409`.
@@ -6623,8 +6623,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//contacts/{contactId}/name/put(renameContact)/responses/409`.
@@ -6953,8 +6953,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//contacts/{contactId}/link/post(linkContact)/responses/409`.
@@ -7675,8 +7675,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//friend-requests/{personId}/accept/post(acceptFriendRequest)/responses/409`.
@@ -8396,8 +8396,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//contacts/{contactId}/link-target/post(previewContactLink)/responses/409`.
@@ -9238,6 +9238,25 @@ public enum Operations {
     public enum AddExpense {
         public static let id: Swift.String = "addExpense"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/expenses/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// The new expense's id, made by the client (a random version 4 UUID in lower case):
+                /// an expense added offline is named by later writes before the server has seen it
+                /// (docs/sync.md). One already in use, by any expense or payment, kept or deleted, is
+                /// `409 id-taken`. Left out, the server makes one.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/expenses/POST/query/id`.
+                public var id: Components.Schemas.ExpenseID?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - id: The new expense's id, made by the client (a random version 4 UUID in lower case):
+                public init(id: Components.Schemas.ExpenseID? = nil) {
+                    self.id = id
+                }
+            }
+            public var query: Operations.AddExpense.Input.Query
             /// - Remark: Generated from `#/paths/expenses/POST/header`.
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
@@ -9273,12 +9292,15 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
             ///   - body:
             public init(
+                query: Operations.AddExpense.Input.Query = .init(),
                 headers: Operations.AddExpense.Input.Headers = .init(),
                 body: Operations.AddExpense.Input.Body
             ) {
+                self.query = query
                 self.headers = headers
                 self.body = body
             }
@@ -9443,8 +9465,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//expenses/post(addExpense)/responses/409`.
@@ -10853,8 +10875,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//series/{seriesId}/put(editSeries)/responses/409`.
@@ -12758,8 +12780,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//expenses/{expenseId}/put(editExpense)/responses/409`.
@@ -13144,8 +13166,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//expenses/{expenseId}/delete(deleteExpense)/responses/409`.
@@ -13676,8 +13698,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//deleted-expenses/{expenseId}/restore/post(restoreExpense)/responses/409`.
@@ -14602,8 +14624,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//settlements/post(settleUp)/responses/409`.
@@ -14933,8 +14955,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//conversions/post(convertBalance)/responses/409`.
@@ -15501,8 +15523,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//settlements/{settlementId}/delete(undoSettlement)/responses/409`.
@@ -17761,8 +17783,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//groups/{groupId}/settings/put(updateGroup)/responses/409`.
@@ -18083,8 +18105,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//groups/{groupId}/members/post(addGroupMembers)/responses/409`.
@@ -18409,8 +18431,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//groups/{groupId}/members/{personId}/delete(removeGroupMember)/responses/409`.
@@ -18682,8 +18704,8 @@ public enum Operations {
             }
             /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
             /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
-            /// `cannot-link`, `cannot-merge`, `beyond-limit`, or a rule of the store that refused the
-            /// write (`refused`). Nothing was changed.
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
             ///
             ///
             /// - Remark: Generated from `#/paths//groups/{groupId}/archived/put(setGroupArchived)/responses/409`.

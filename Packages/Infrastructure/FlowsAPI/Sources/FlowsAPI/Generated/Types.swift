@@ -1462,10 +1462,12 @@ extension APIProtocol {
     /// - Remark: HTTP `POST /expenses`.
     /// - Remark: Generated from `#/paths//expenses/post(addExpense)`.
     public func addExpense(
+        query: Operations.AddExpense.Input.Query = .init(),
         headers: Operations.AddExpense.Input.Headers = .init(),
         body: Operations.AddExpense.Input.Body
     ) async throws -> Operations.AddExpense.Output {
         try await addExpense(Operations.AddExpense.Input(
+            query: query,
             headers: headers,
             body: body
         ))

@@ -1,0 +1,146 @@
+import DataChanges
+import Expenses
+import Foundation
+import Primitives
+import Sync
+
+/// A user's writes made on their replica while the server could not take them (docs/sync.md),
+/// in the order they were made: each applied on the replica at once and kept here as the
+/// contract operation it stands for, until a push has the server's answer.
+///
+/// A write is queued before it is applied on the replica: one queued and not applied (the
+/// process killed between the two) is pushed and pulled in like any other; one applied and not
+/// queued would be lost. What a write made on the replica that the server gives anew (its line
+/// of activity) is forgotten once the server has answered: the pull brings the server's.
+public struct ReplicaQueue: Sendable {
+    private let store: any WriteQueueStore
+    private let writers: ReplicaWriters
+    /// The contract operations the writes are queued as.
+    public let operations: any QueuedOperations
+    private let now: @Sendable () -> Date
+
+    public init(store: any WriteQueueStore, writers: ReplicaWriters, operations: any QueuedOperations, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.writers = writers
+        self.operations = operations
+        self.now = now
+    }
+
+    /// `user`'s writes, oldest first: those waiting for the server, then, in the order they
+    /// were made too, those it refused.
+    public func writes(of user: UserID) async throws(SyncError) -> [QueuedWrite] {
+        try await records(of: user).map(Self.write)
+    }
+
+    /// Whether any of `user`'s writes waits for the server (one it refused does not).
+    public func isWaiting(for user: UserID) async -> Bool {
+        ((try? await records(of: user)) ?? []).contains { $0.outcome == nil }
+    }
+
+    /// Queues `operation` for `user`, after every other; `summary` says what it is.
+    public func append(_ operation: SyncOperation, summary: String, for user: UserID) async throws(SyncError) {
+        let record = QueuedWriteRecord(
+            key: operation.key, operation: operation.operation, path: operation.path, query: operation.query, body: operation.body,
+            version: operation.version, made: now().timeIntervalSince1970, summary: summary, provisional: []
+        )
+        do { try await store.append(record, of: user.rawValue) } catch { throw .storeUnavailable("\(error)") }
+    }
+
+    /// Notes what write `key` made on the replica that the server gives anew, or never:
+    /// `expense:ID`, `activity:SUBJECT/LINE`.
+    public func made(_ provisional: [String], by key: String, for user: UserID) async throws(SyncError) {
+        guard var record = try await records(of: user).first(where: { $0.key == key }) else { return }
+        record.provisional = provisional
+        do { try await store.update(record) } catch { throw .storeUnavailable("\(error)") }
+    }
+
+    /// Forgets write `key`: one its author drops, or one that could not be applied on the
+    /// replica (so never was), with what it made there.
+    public func drop(_ key: String, for user: UserID) async throws(SyncError) {
+        guard let record = try await records(of: user).first(where: { $0.key == key }) else { return }
+        try await forget(record.provisional, keepingEntities: false)
+        do { try await store.remove(key) } catch { throw .storeUnavailable("\(error)") }
+    }
+
+    /// Sends `user`'s waiting writes to `server`, oldest first, and keeps its answers: one
+    /// applied leaves the queue (the pull that follows brings it as the server keeps it); one
+    /// refused or in conflict stays with its reason, and what it made on the replica goes. The
+    /// writes after the first the server did not answer wait for the next push; a server that
+    /// cannot be reached throws.
+    public func push(for user: UserID, to server: any SyncService) async throws(SyncError) -> PushReport {
+        var report = PushReport()
+        var waiting = try await records(of: user).filter { $0.outcome == nil }
+        while !waiting.isEmpty {
+            let batch = Array(waiting.prefix(SyncOperation.largestPush))
+            let outcomes = try await server.push(batch.map(Self.operation), by: user)
+            for (record, outcome) in zip(batch, outcomes) where outcome.key == record.key {
+                switch outcome.kind {
+                case .applied:
+                    try await forget(record.provisional, keepingEntities: true)
+                    do { try await store.remove(record.key) } catch { throw .storeUnavailable("\(error)") }
+                    report.pushed += 1
+                case .refused, .conflict:
+                    try await forget(record.provisional, keepingEntities: false)
+                    var refused = record
+                    refused.provisional = []
+                    refused.outcome = outcome.kind.rawValue
+                    refused.status = outcome.status
+                    refused.reason = Self.reason(outcome)
+                    do { try await store.update(refused) } catch { throw .storeUnavailable("\(error)") }
+                    if outcome.kind == .refused { report.refused += 1 } else { report.conflicts += 1 }
+                }
+            }
+            guard outcomes.count == batch.count else { break }
+            waiting.removeFirst(batch.count)
+        }
+        report.waiting = try await records(of: user).count { $0.outcome == nil }
+        return report
+    }
+
+    // MARK: - Helpers
+
+    private func records(of user: UserID) async throws(SyncError) -> [QueuedWriteRecord] {
+        do { return try await store.writes(of: user.rawValue) } catch { throw .storeUnavailable("\(error)") }
+    }
+
+    /// Forgets on the replica what a write made there: its lines of activity always (the
+    /// server's come with the pull), the entities it made too unless `keepingEntities` (the
+    /// server applied it: the pull puts them as the server keeps them).
+    private func forget(_ provisional: [String], keepingEntities: Bool) async throws(SyncError) {
+        for key in provisional {
+            guard let colon = key.firstIndex(of: ":") else { continue }
+            let (kind, id) = (key[..<colon], String(key[key.index(after: colon)...]))
+            do throws(ExpensesError) {
+                switch kind {
+                case "activity":
+                    guard let slash = id.firstIndex(of: "/") else { continue }
+                    try await writers.expenses.removeLine(String(id[id.index(after: slash)...]), of: ExpenseID(rawValue: String(id[..<slash])))
+                case "expense" where !keepingEntities:
+                    try await writers.expenses.removeExpense(ExpenseID(rawValue: id))
+                default:
+                    continue
+                }
+            } catch {
+                throw .storeUnavailable(error.message)
+            }
+        }
+    }
+
+    private static func operation(_ record: QueuedWriteRecord) -> SyncOperation {
+        SyncOperation(key: record.key, operation: record.operation, path: record.path, query: record.query, body: record.body, version: record.version)
+    }
+
+    private static func write(_ record: QueuedWriteRecord) -> QueuedWrite {
+        let refusal = record.outcome.flatMap(SyncOutcome.Kind.init(rawValue:)).map { kind in
+            QueuedWrite.Refusal(kind: kind, status: record.status ?? 0, reason: record.reason ?? "")
+        }
+        return QueuedWrite(operation: operation(record), made: Date(timeIntervalSince1970: record.made), summary: record.summary, refusal: refusal)
+    }
+
+    /// The server's reason for a refusal: its Problem's message.
+    private static func reason(_ outcome: SyncOutcome) -> String {
+        struct Problem: Decodable { let message: String }
+        if let answer = outcome.answer, let problem = try? JSONDecoder().decode(Problem.self, from: Data(answer)) { return problem.message }
+        return "The server answered \(outcome.status)."
+    }
+}

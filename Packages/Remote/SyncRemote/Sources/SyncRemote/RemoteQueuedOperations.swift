@@ -1,0 +1,28 @@
+import Expenses
+import ExpensesRemote
+import FlowsWire
+import Foundation
+import Primitives
+import Sync
+
+/// The writes a replica queues, as the contract operations the server takes: each written by
+/// its area's own endpoint, as its Remote service sends it.
+public struct RemoteQueuedOperations: QueuedOperations {
+    public init() {}
+
+    public func addExpense(_ draft: ExpenseDraft, as id: ExpenseID, key: String) throws -> SyncOperation {
+        try SyncOperation(ExpensesAPI.addExpense, (draft, id), key: key)
+    }
+}
+
+extension SyncOperation {
+    /// `endpoint` called with `input`, as an operation to push under `key`: its request's parts
+    /// as the endpoint writes them, and the version it names (`If-Match`).
+    init<Input, Output, Failure>(_ endpoint: Endpoint<Input, Output, Failure>, _ input: Input, key: String) throws {
+        let request = try endpoint.request.write(input)
+        let version = request.headers["If-Match"].flatMap { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: "\"W/"))) }
+        self.init(
+            key: key, operation: endpoint.id, path: request.path, query: request.query, body: request.body.map { [UInt8]($0) }, version: version
+        )
+    }
+}

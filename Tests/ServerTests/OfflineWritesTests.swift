@@ -1,0 +1,112 @@
+import Accounts
+import Expenses
+import FlowsApp
+import FlowsServer
+import Foundation
+import Friends
+import LocalStore
+import Primitives
+import Sync
+import Testing
+
+/// Writes made on a replica while its server is down (docs/sync.md): applied there at once,
+/// queued, and pushed by the next sync; one the server refuses leaves the replica and stays
+/// listed with its reason until dropped.
+@Suite(.timeLimit(.minutes(2)))
+struct OfflineWritesTests {
+    @Test("expenses added offline show at once and wait; the next sync applies one on the server, once, and keeps the one it refused with the reason")
+    func addedOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-writes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let (adaHome, bobHome) = (StoreLocation(directory: home.appendingPathComponent("ada")), StoreLocation(directory: home.appendingPathComponent("bob")))
+        let store = LocalDatabase.Place.file(home.appendingPathComponent("server.sqlite"))
+        let first = try await RunningServer.start(services: ServerServices.sqlite(store, fast: true))
+        let port = try #require(first.url.port)
+        let ada = AppContainer.remote(server: first.url, location: adaHome)
+        let bob = AppContainer.remote(server: first.url, location: bobHome)
+        let adaUser = try await ada.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
+        let bobUser = try await bob.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
+        _ = try await ada.friends.add(.email("bob@example.com"), by: adaUser.id)
+        _ = try await bob.friends.accept(adaUser.id, by: bobUser.id)
+        let sam = try await ada.friends.addContact(name: "Sam Park", email: nil, by: adaUser.id)
+        await ada.pullReplica()
+        await first.stop()
+
+        // Offline: the next run goes on as Ada, on her replica.
+        let offline = AppContainer.remote(server: first.url, location: adaHome)
+        #expect(try await offline.accounts.storedSession() == .signedIn(adaUser))
+        let dinner = try await offline.expenses.add(Self.draft("Dinner", 3000, by: adaUser.id, with: sam.id), by: adaUser.id)
+        let taxi = try await offline.expenses.add(Self.draft("Taxi", 1000, by: adaUser.id, with: bobUser.id), by: adaUser.id)
+        let balances = try await offline.expenses.balances(of: adaUser.id)
+        #expect(Set(balances.map(\.other)) == [sam.id, bobUser.id])
+        #expect(balances.first { $0.other == sam.id }?.amount == Money(minorUnits: 1500, currency: .eur))
+        let waiting = try #require(await offline.replicaStatus?.status(of: adaUser.id))
+        #expect(waiting.waiting == 2)
+        #expect(waiting.offlineNotice(in: .gmt)?.hasPrefix("2 changes waiting (offline since ") == true, "\(waiting.offlineNotice(in: .gmt) ?? "nil")")
+        let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
+        #expect(queued.map(\.summary) == ["Dinner, 30.00 EUR", "Taxi, 10.00 EUR"])
+        #expect(queued.map(\.operation.operation) == ["addExpense", "addExpense"])
+
+        // Back, on the same port and store; meanwhile Bob blocked Ada (they are friends no more), so the taxi is refused.
+        let second = try await RunningServer.start(services: ServerServices.sqlite(store, fast: true), configuration: ServerConfiguration(port: port))
+        let bobAgain = AppContainer.remote(server: second.url, location: bobHome)
+        try await bobAgain.friends.block(adaUser.id, by: bobUser.id)
+        let synced = try #require(await offline.syncReplica(of: adaUser.id))
+        let report = try synced.get()
+        #expect(report.push == PushReport(pushed: 1, refused: 1, conflicts: 0, waiting: 0))
+
+        // The server has the dinner under the id made offline, and not the taxi.
+        let direct = AppContainer.remote(server: second.url, location: adaHome, replicated: false)
+        let onServer = try await direct.expenses.expenses(of: adaUser.id, page: PageRequest(offset: 0, limit: 50)).map(\.id)
+        #expect(onServer == [dinner.id])
+        // The replica shows what the server has: the dinner once, its line of activity the server's.
+        #expect(try await offline.expenses.expense(taxi.id, for: adaUser.id) == nil)
+        #expect(try await offline.expenses.expenses(of: adaUser.id, page: PageRequest(offset: 0, limit: 50)).map(\.id) == [dinner.id])
+        let lines = try await offline.expenses.activity(of: adaUser.id, page: PageRequest(offset: 0, limit: 50)).filter { $0.subject == dinner.id }
+        #expect(lines.count == 1)
+        #expect(try await offline.expenses.balances(of: adaUser.id) == (try await direct.expenses.balances(of: adaUser.id)))
+
+        // The refused one stays, with the server's reason, until dropped.
+        let queue = try #require(offline.writeQueue(of: adaUser.id))
+        let left = try await queue.writes(of: adaUser.id)
+        #expect(left.map(\.summary) == ["Taxi, 10.00 EUR"])
+        #expect(left.first?.refusal?.kind == .refused)
+        #expect(left.first?.refusal?.reason.hasPrefix("Not among your friends or contacts") == true, "\(left.first?.refusal?.reason ?? "nil")")
+        let status = try #require(await offline.replicaStatus?.status(of: adaUser.id))
+        #expect(status.notSynced == 1 && status.waiting == 0)
+        try await queue.drop(try #require(left.first).operation.key, for: adaUser.id)
+        #expect(try await queue.writes(of: adaUser.id).isEmpty)
+
+        // Online again, a new expense goes straight to the server.
+        let lunch = try await offline.expenses.add(Self.draft("Lunch", 2000, by: adaUser.id, with: sam.id), by: adaUser.id)
+        #expect(try await direct.expenses.expense(lunch.id, for: adaUser.id) != nil)
+        #expect(try await queue.writes(of: adaUser.id).isEmpty)
+        await second.stop()
+    }
+
+    @Test("an id given for a new expense is kept; the same id from someone else is refused, and from the same user answers the expense again")
+    func clientMadeIDs() async throws {
+        let services = ServerServices.sqlite(.memory, fast: true)
+        let ada = try await services.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
+        let sam = try await services.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
+        let cy = try await services.accounts.signUp(email: "cy@example.com", displayName: "Cy Young", password: "correct horse")
+        let id = ExpenseID(rawValue: UUID().uuidString.lowercased())
+        let added = try await services.expenses.add(Self.draft("Dinner", 3000, by: ada.id, with: sam.id), as: id, by: ada.id)
+        #expect(added.id == id)
+        let again = try await services.expenses.add(Self.draft("Dinner", 3000, by: ada.id, with: sam.id), as: id, by: ada.id)
+        #expect(again == added)
+        #expect(try await services.expenses.balances(of: ada.id).map(\.amount) == [Money(minorUnits: 1500, currency: .eur)])
+        await #expect(throws: ExpensesError.idTaken(id)) {
+            try await services.expenses.add(Self.draft("Lunch", 1000, by: cy.id, with: cy.id), as: id, by: cy.id)
+        }
+        await services.close()
+    }
+
+    static func draft(_ description: String, _ minorUnits: Int64, by payer: UserID, with other: UserID) -> ExpenseDraft {
+        let amount = Money(minorUnits: minorUnits, currency: .eur)
+        return ExpenseDraft(
+            description: description, amount: amount, day: (try? Day("2026-11-22")) ?? Day.today(at: Date(), in: .gmt), category: .food,
+            payers: [Payer(user: payer, amount: amount)], participants: Array(Set([payer, other])), rule: .equal
+        )
+    }
+}
