@@ -44,7 +44,7 @@ struct OfflineWritesTests {
         #expect(waiting.waiting == 2)
         #expect(waiting.offlineNotice(in: .gmt)?.hasPrefix("2 changes waiting (offline since ") == true, "\(waiting.offlineNotice(in: .gmt) ?? "nil")")
         let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
-        #expect(queued.map(\.summary) == ["Dinner, 30.00 EUR", "Taxi, 10.00 EUR"])
+        #expect(queued.map(\.summary) == ["add Dinner, 30.00 EUR", "add Taxi, 10.00 EUR"])
         #expect(queued.map(\.operation.operation) == ["addExpense", "addExpense"])
 
         // Back, on the same port and store; meanwhile Bob blocked Ada (they are friends no more), so the taxi is refused.
@@ -69,7 +69,7 @@ struct OfflineWritesTests {
         // The refused one stays, with the server's reason, until dropped.
         let queue = try #require(offline.writeQueue(of: adaUser.id))
         let left = try await queue.writes(of: adaUser.id)
-        #expect(left.map(\.summary) == ["Taxi, 10.00 EUR"])
+        #expect(left.map(\.summary) == ["add Taxi, 10.00 EUR"])
         #expect(left.first?.refusal?.kind == .refused)
         #expect(left.first?.refusal?.reason.hasPrefix("Not among your friends or contacts") == true, "\(left.first?.refusal?.reason ?? "nil")")
         let status = try #require(await offline.replicaStatus?.status(of: adaUser.id))
@@ -81,6 +81,54 @@ struct OfflineWritesTests {
         let lunch = try await offline.expenses.add(Self.draft("Lunch", 2000, by: adaUser.id, with: sam.id), by: adaUser.id)
         #expect(try await direct.expenses.expense(lunch.id, for: adaUser.id) != nil)
         #expect(try await queue.writes(of: adaUser.id).isEmpty)
+        await second.stop()
+    }
+
+    @Test("an edit made offline from a version someone changed meanwhile is a conflict, and the expense comes back as they left it; a delete made offline goes through")
+    func editedOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-edits-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let (adaHome, bobHome) = (StoreLocation(directory: home.appendingPathComponent("ada")), StoreLocation(directory: home.appendingPathComponent("bob")))
+        let store = LocalDatabase.Place.file(home.appendingPathComponent("server.sqlite"))
+        let first = try await RunningServer.start(services: ServerServices.sqlite(store, fast: true))
+        let port = try #require(first.url.port)
+        let ada = AppContainer.remote(server: first.url, location: adaHome)
+        let bob = AppContainer.remote(server: first.url, location: bobHome)
+        let adaUser = try await ada.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
+        let bobUser = try await bob.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
+        _ = try await ada.friends.add(.email("bob@example.com"), by: adaUser.id)
+        _ = try await bob.friends.accept(adaUser.id, by: bobUser.id)
+        let dinner = try await ada.expenses.add(Self.draft("Dinner", 3000, by: adaUser.id, with: bobUser.id), by: adaUser.id)
+        let lunch = try await ada.expenses.add(Self.draft("Lunch", 2000, by: adaUser.id, with: bobUser.id), by: adaUser.id)
+        await ada.pullReplica()
+        await first.stop()
+
+        let offline = AppContainer.remote(server: first.url, location: adaHome)
+        _ = try await offline.accounts.storedSession()
+        let mine = try await offline.expenses.edit(dinner.id, to: Self.draft("Team dinner", 3000, by: adaUser.id, with: bobUser.id), from: 1, by: adaUser.id)
+        #expect(mine.description == "Team dinner" && mine.version == 2)
+        try await offline.expenses.delete(lunch.id, from: 1, by: adaUser.id)
+        #expect(try await offline.expenses.expense(lunch.id, for: adaUser.id) == nil)
+        #expect(try await offline.expenses.expense(dinner.id, for: adaUser.id)?.description == "Team dinner")
+
+        // Back; Bob changes the dinner's amount before Ada syncs.
+        let second = try await RunningServer.start(services: ServerServices.sqlite(store, fast: true), configuration: ServerConfiguration(port: port))
+        let bobAgain = AppContainer.remote(server: second.url, location: bobHome)
+        _ = try await bobAgain.expenses.edit(dinner.id, to: Self.draft("Dinner", 3600, by: adaUser.id, with: bobUser.id), from: 1, by: bobUser.id)
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 1, refused: 0, conflicts: 1, waiting: 0))
+        // Ada's replica has the dinner as Bob left it, and no lunch; so has the server.
+        let kept = try #require(try await offline.expenses.expense(dinner.id, for: adaUser.id))
+        #expect(kept.description == "Dinner" && kept.amount == Money(minorUnits: 3600, currency: .eur) && kept.version == 2)
+        #expect(try await offline.expenses.expense(lunch.id, for: adaUser.id) == nil)
+        let direct = AppContainer.remote(server: second.url, location: adaHome, replicated: false)
+        #expect(try await direct.expenses.expense(lunch.id, for: adaUser.id) == nil)
+        #expect(try await direct.expenses.deletedExpenses(of: adaUser.id, page: PageRequest(offset: 0, limit: 10)).map(\.id) == [lunch.id])
+        #expect(try await offline.expenses.balances(of: adaUser.id) == (try await direct.expenses.balances(of: adaUser.id)))
+        let left = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
+        #expect(left.map(\.summary) == ["change Team dinner, 30.00 EUR"])
+        #expect(left.first?.refusal?.kind == .conflict)
+        #expect(left.first?.refusal?.reason.hasPrefix("Someone changed this expense") == true, "\(left.first?.refusal?.reason ?? "nil")")
         await second.stop()
     }
 

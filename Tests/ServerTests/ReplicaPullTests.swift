@@ -219,6 +219,7 @@ struct ReplicaPullTests {
         }
 
         func push(_ operations: [SyncOperation], by user: UserID) async throws(SyncError) -> [SyncOutcome] { [] }
+        func resend(_ entities: [SyncEntity], for user: UserID) async throws(SyncError) { try await base.resend(entities, for: user) }
     }
 
     private static func befriend(_ one: RemoteServicesTests.App, _ other: RemoteServicesTests.App) async throws {

@@ -31,6 +31,8 @@ struct UserView {
         line("requests", try await friends.requests(of: user))
         line("balances", try await expenses.balances(of: user))
         line("group balances", try await expenses.groupBalances(of: user))
+        line("activity", try await expenses.activity(of: user, page: PageRequest(limit: 1_000)))
+        line("deleted", try await expenses.deletedExpenses(of: user, page: PageRequest(limit: 1_000)))
         let everyExpense = try await expenses.expenses(of: user, page: PageRequest(limit: 1_000))
         line("expenses", everyExpense)
         var people = Set(friendList.map(\.id))

@@ -251,6 +251,7 @@ let contractCalls: [Call] = {
             id: "pushChanges", method: "POST", template: "/sync/push",
             body: #"{"operations":[{"key":"k-$unique","operation":"addContact","body":{"name":"Kim $unique"}}]}"#
         ),
+        Call(id: "resendChanges", method: "POST", template: "/sync/again", body: #"{"entities":[{"kind":"expense","id":"$dinner"}]}"#),
         // Health
         Call(id: "checkHealth", method: "GET", template: "/health"),
         Call(id: "checkReadiness", method: "GET", template: "/ready"),

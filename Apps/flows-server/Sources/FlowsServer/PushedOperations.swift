@@ -22,13 +22,13 @@ final class PushedOperations: OperationApplier {
 
     /// What a replica never queues: the reads that are POSTs (look-ups), what makes, ends or
     /// proves a session or asks for the password (an email change ends the other sessions), and
-    /// a push itself. (Reads by GET are never recorded.)
+    /// a push itself, or a resend of what it refused. (Reads by GET are never recorded.)
     static let neverPushed: Set<String> = [
         AccountsAPI.signUp.id, AccountsAPI.signIn.id, AccountsAPI.signOut.id, AccountsAPI.endSession.id, AccountsAPI.endOtherSessions.id,
         AccountsAPI.changePassword.id, AccountsAPI.changeEmail.id, AccountsAPI.sendVerificationCode.id, AccountsAPI.verifyEmail.id,
         AccountsAPI.listUsers.id, AccountsAPI.listExistingUsers.id, AccountsAPI.findUserByFriendCode.id, AccountsAPI.findUserByEmail.id,
         FriendsAPI.findFriend.id, FriendsAPI.previewContactLink.id, FriendsAPI.listFriendsAmong.id, FriendsAPI.listNames.id,
-        SyncAPI.pushChanges.id,
+        SyncAPI.pushChanges.id, SyncAPI.resendChanges.id,
     ]
 
     /// The most bytes of an answer kept for its outcome.

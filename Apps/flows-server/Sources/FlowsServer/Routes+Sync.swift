@@ -10,5 +10,6 @@ extension EndpointRoutes {
             return try await sync.changes(for: user, after: pull.after, limit: pull.limit)
         }
         try serve(SyncAPI.pushChanges) { operations, user in try await sync.push(operations, by: user) }
+        try serve(SyncAPI.resendChanges) { entities, user in try await sync.resend(entities, for: user) }
     }
 }

@@ -124,19 +124,21 @@ public struct AppContainer: AppFlow.Dependencies {
     /// ``remote(server:location:)`` keeps one on disk.
     public static func remote(
         server: URL, tokens: any SessionTokenStore, rates: any RatesService = ECBRatesService(), now: @escaping @Sendable () -> Date = Date.init,
-        timeZone: TimeZone? = nil, replicasInMemory: Bool = false
+        timeZone: TimeZone? = nil, replicasInMemory: Bool = false, transport: (any APIConnection.Transport)? = nil
     ) -> AppContainer {
         remote(
             server: server, tokens: tokens, rates: rates, now: now, timeZone: timeZone, replicas: replicasInMemory ? .memory : nil, keptUser: nil,
-            replicated: replicasInMemory
+            replicated: replicasInMemory, transport: transport
         )
     }
 
     private static func remote(
         server: URL, tokens: any SessionTokenStore, rates: any RatesService, now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone? = nil,
-        replicas place: ServerReplicas.Place?, keptUser: PrivateFile?, replicated: Bool
+        replicas place: ServerReplicas.Place?, keptUser: PrivateFile?, replicated: Bool, transport: (any APIConnection.Transport)? = nil
     ) -> AppContainer {
-        let connection = APIConnection(server: server, token: { try? tokens.load() }, userAgent: "flows/\(FlowsCLI.version) (command line)")
+        let connection = APIConnection(
+            server: server, token: { try? tokens.load() }, transport: transport, userAgent: "flows/\(FlowsCLI.version) (command line)"
+        )
         let sync = RemoteSyncService(connection: connection)
         let (accounts, expenses) = (RemoteAccountsService(connection: connection, tokens: tokens), RemoteExpensesService(connection: connection))
         let (friends, groups) = (RemoteFriendsService(connection: connection), RemoteGroupsService(connection: connection))

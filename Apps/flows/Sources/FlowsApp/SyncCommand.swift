@@ -128,7 +128,9 @@ struct SyncCommand: AsyncParsableCommand {
         guard let write = writes.first(where: { $0.operation.key == key }) else {
             throw Reader.failed("no write \(key) waits on this machine for \(user.email.value) (flows sync --status lists them)")
         }
-        do throws(SyncError) { try await queue.drop(key, for: user.id) } catch { throw Reader.failed(error.message) }
+        let dropped: Bool
+        do throws(SyncError) { dropped = try await queue.drop(key, for: user.id) } catch { throw Reader.failed(error.message) }
+        guard dropped else { throw Reader.failed("\(write.summary) still waits for the server, which answers it at the next sync: only a write it refused can be dropped") }
         StandardOutput.line("Dropped \(write.summary): it will not be sent.")
     }
 

@@ -12,7 +12,10 @@ extension LiveExpensesService: ExpensesReplica {
         let added = history.first { $0.kind == .added }
         let deletion = history.last { $0.kind == .deleted }
         let createdBy = added?.by ?? expense.payers.first?.user ?? UserID(rawValue: "")
-        let createdAt = added?.at.timeIntervalSince1970 ?? 0
+        // Kept as the server keeps it: an edit writes the expense again as of its own time, and
+        // the lists show the newest first by it.
+        let written = history.last { $0.kind == .added || $0.kind == .edited }
+        let createdAt = written?.at.timeIntervalSince1970 ?? 0
         let stored = StoredExpense(expense, rule: expense.rule, createdBy: createdBy, createdAt: createdAt)
         let kept = comments.map {
             CommentRecord(id: $0.id.rawValue, expense: expense.id.rawValue, author: $0.author.rawValue, at: $0.at.timeIntervalSince1970, text: $0.text)

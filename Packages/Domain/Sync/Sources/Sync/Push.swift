@@ -108,6 +108,10 @@ public struct QueuedWrite: Equatable, Sendable {
 public protocol QueuedOperations: Sendable {
     /// Adding `draft` as expense `id`, under idempotency key `key`.
     func addExpense(_ draft: ExpenseDraft, as id: ExpenseID, key: String) throws -> SyncOperation
+    /// Replacing expense `id` with `draft`, made from `version`.
+    func editExpense(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, key: String) throws -> SyncOperation
+    /// Deleting expense `id`, seen at `version`.
+    func deleteExpense(_ id: ExpenseID, from version: Int, key: String) throws -> SyncOperation
 }
 
 /// What one push of a replica's queue did.

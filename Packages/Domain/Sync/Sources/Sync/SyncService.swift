@@ -17,6 +17,33 @@ public protocol SyncService: Sendable {
     /// one's outcome: one refused or in conflict does not stop those after it. The answer stops
     /// at the first operation that was not answered; it and the rest wait.
     func push(_ operations: [SyncOperation], by user: UserID) async throws(SyncError) -> [SyncOutcome]
+    /// Has `user`'s next pull bring `entities` again (at most ``SyncEntity/largestResend``), each
+    /// whole as they see it now, or removed: what a replica made of writes the server refused
+    /// is put back as the server keeps it.
+    func resend(_ entities: [SyncEntity], for user: UserID) async throws(SyncError)
+}
+
+/// An entity as a pull names it: a change's kind and id.
+public struct SyncEntity: Hashable, Sendable {
+    /// The most one ``SyncService/resend(_:for:)`` takes.
+    public static let largestResend = 100
+
+    public let kind: SyncKind
+    public let id: String
+
+    public init(kind: SyncKind, id: String) {
+        self.kind = kind
+        self.id = id
+    }
+
+    /// `kind:id`, as a replica's queue writes it; nil for anything else.
+    public init?(_ text: String) {
+        guard let colon = text.firstIndex(of: ":"), let kind = SyncKind(rawValue: String(text[..<colon])) else { return nil }
+        self.init(kind: kind, id: String(text[text.index(after: colon)...]))
+    }
+
+    /// `kind:id`.
+    public var text: String { "\(kind.rawValue):\(id)" }
 }
 
 /// Where a pull stopped: opaque to a client, which sends it back for the changes after it.

@@ -53,6 +53,16 @@ public struct LiveSyncService: SyncService {
         return outcomes
     }
 
+    public func resend(_ entities: [SyncEntity], for user: UserID) async throws(SyncError) {
+        guard entities.count <= SyncEntity.largestResend else { throw .tooManyOperations(limit: SyncEntity.largestResend) }
+        // Only logged: the pull reads each as the user sees it then, and what they do not see
+        // (or what is not there) comes removed.
+        let changes = entities.compactMap { entity in
+            Change.Kind(rawValue: entity.kind.rawValue).map { Change(kind: $0, id: entity.id, person: user.rawValue) }
+        }
+        do { try await log.log(changes) } catch { throw .storeUnavailable("\(error)") }
+    }
+
     public func changes(for user: UserID, after cursor: SyncCursor?, limit: Int) async throws(SyncError) -> SyncPage {
         let limit = min(max(limit, 1), SyncPage.largestPage)
         let position: LogPosition

@@ -54,35 +54,42 @@ public struct ReplicaQueue: Sendable {
         do { try await store.update(record) } catch { throw .storeUnavailable("\(error)") }
     }
 
-    /// Forgets write `key`: one its author drops, or one that could not be applied on the
-    /// replica (so never was), with what it made there.
-    public func drop(_ key: String, for user: UserID) async throws(SyncError) {
-        guard let record = try await records(of: user).first(where: { $0.key == key }) else { return }
-        try await forget(record.provisional, keepingEntities: false)
+    /// Forgets write `key`: one the server refused, which its author drops, or one that could
+    /// not be applied on the replica (so made nothing there). False, and kept, for one that waits
+    /// for the server after it was applied here: what it made is the server's to answer.
+    @discardableResult
+    public func drop(_ key: String, for user: UserID) async throws(SyncError) -> Bool {
+        guard let record = try await records(of: user).first(where: { $0.key == key }) else { return false }
+        guard record.outcome != nil || record.provisional.isEmpty else { return false }
         do { try await store.remove(key) } catch { throw .storeUnavailable("\(error)") }
+        return true
     }
 
     /// Sends `user`'s waiting writes to `server`, oldest first, and keeps its answers: one
     /// applied leaves the queue (the pull that follows brings it as the server keeps it); one
-    /// refused or in conflict stays with its reason, and what it made on the replica goes. The
-    /// writes after the first the server did not answer wait for the next push; a server that
-    /// cannot be reached throws.
+    /// refused or in conflict stays with its reason, and the server is asked to send again what
+    /// it made on the replica, so that the pull puts it back as the server keeps it (an expense
+    /// it added, which the server never had, goes). The writes after the first the server did
+    /// not answer wait for the next push; a server that cannot be reached throws.
     public func push(for user: UserID, to server: any SyncService) async throws(SyncError) -> PushReport {
+        // What an earlier push had refused and could not have sent again (the server went away).
+        try await resendRefused(for: user, to: server)
         var report = PushReport()
         var waiting = try await records(of: user).filter { $0.outcome == nil }
         while !waiting.isEmpty {
             let batch = Array(waiting.prefix(SyncOperation.largestPush))
             let outcomes = try await server.push(batch.map(Self.operation), by: user)
             for (record, outcome) in zip(batch, outcomes) where outcome.key == record.key {
+                // Its lines of activity go either way: the server's come with the pull.
+                try await forgetLines(record.provisional)
                 switch outcome.kind {
                 case .applied:
-                    try await forget(record.provisional, keepingEntities: true)
                     do { try await store.remove(record.key) } catch { throw .storeUnavailable("\(error)") }
                     report.pushed += 1
                 case .refused, .conflict:
-                    try await forget(record.provisional, keepingEntities: false)
+                    // Kept with its reason; what it made, to be sent again (below).
                     var refused = record
-                    refused.provisional = []
+                    refused.provisional = record.provisional.filter { SyncEntity($0).map { $0.kind != .activity } ?? false }
                     refused.outcome = outcome.kind.rawValue
                     refused.status = outcome.status
                     refused.reason = Self.reason(outcome)
@@ -93,8 +100,25 @@ public struct ReplicaQueue: Sendable {
             guard outcomes.count == batch.count else { break }
             waiting.removeFirst(batch.count)
         }
+        try await resendRefused(for: user, to: server)
         report.waiting = try await records(of: user).count { $0.outcome == nil }
         return report
+    }
+
+    /// Asks the server to send again, with the next pull, what the writes it refused made on the
+    /// replica, then notes them sent.
+    private func resendRefused(for user: UserID, to server: any SyncService) async throws(SyncError) {
+        let refused = try await records(of: user).filter { $0.outcome != nil && !$0.provisional.isEmpty }
+        guard !refused.isEmpty else { return }
+        var unique = Set<SyncEntity>()
+        let entities = refused.flatMap { $0.provisional.compactMap(SyncEntity.init) }.filter { unique.insert($0).inserted }
+        for start in stride(from: 0, to: entities.count, by: SyncEntity.largestResend) {
+            try await server.resend(Array(entities[start..<min(start + SyncEntity.largestResend, entities.count)]), for: user)
+        }
+        for var record in refused {
+            record.provisional = []
+            do { try await store.update(record) } catch { throw .storeUnavailable("\(error)") }
+        }
     }
 
     // MARK: - Helpers
@@ -103,10 +127,9 @@ public struct ReplicaQueue: Sendable {
         do { return try await store.writes(of: user.rawValue) } catch { throw .storeUnavailable("\(error)") }
     }
 
-    /// Forgets on the replica what a write made there: its lines of activity always (the
-    /// server's come with the pull), the entities it made too unless `keepingEntities` (the
-    /// server applied it: the pull puts them as the server keeps them).
-    private func forget(_ provisional: [String], keepingEntities: Bool) async throws(SyncError) {
+    /// Forgets on the replica the lines of activity a write made there: the server's come with
+    /// the pull (the entities it made are put as the server keeps them, or removed, by the pull).
+    private func forgetLines(_ provisional: [String]) async throws(SyncError) {
         for key in provisional {
             guard let colon = key.firstIndex(of: ":") else { continue }
             let (kind, id) = (key[..<colon], String(key[key.index(after: colon)...]))
@@ -115,8 +138,6 @@ public struct ReplicaQueue: Sendable {
                 case "activity":
                     guard let slash = id.firstIndex(of: "/") else { continue }
                     try await writers.expenses.removeLine(String(id[id.index(after: slash)...]), of: ExpenseID(rawValue: String(id[..<slash])))
-                case "expense" where !keepingEntities:
-                    try await writers.expenses.removeExpense(ExpenseID(rawValue: id))
                 default:
                     continue
                 }

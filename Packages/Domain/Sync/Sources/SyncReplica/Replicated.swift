@@ -382,13 +382,22 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
         guard let queue = replicas.queue(for: user), let operation = try? queue.operations.addExpense(draft, as: id, key: Self.newKey()) else {
             throw .serverUnreachable(unreachable)
         }
-        let added = try await queued(operation, summary: "\(draft.description), \(draft.amount)", in: replicas, for: user) { reads async throws(ExpensesError) in
-            let expense = try await reads.expenses.add(draft, as: id, by: user)
-            let lines = (try? await reads.lines.historyLines(of: id, for: user)) ?? []
-            return (expense, made: ["expense:\(id.rawValue)"] + lines.map { "activity:\(id.rawValue)/\($0.id)" })
+        let added = try await queued(operation, summary: "add \(draft.description), \(draft.amount)", in: replicas, for: user) { reads async throws(ExpensesError) in
+            try await Self.making(id, in: reads, for: user) { () async throws(ExpensesError) in try await reads.expenses.add(draft, as: id, by: user) }
         }
         guard let added else { throw .serverUnreachable(unreachable) }
         return added
+    }
+
+    /// `change`'s answer on the replica, and what it made there: the expense (for the server to
+    /// send again should it refuse the write) and the lines of activity it added.
+    private static func making<T>(
+        _ id: ExpenseID, in reads: ReplicaReads, for user: UserID, _ change: () async throws(ExpensesError) -> T
+    ) async throws(ExpensesError) -> (T, made: [String]) {
+        let before = Set(((try? await reads.lines.historyLines(of: id, for: user)) ?? []).map(\.id))
+        let answer = try await change()
+        let lines = ((try? await reads.lines.historyLines(of: id, for: user)) ?? []).filter { !before.contains($0.id) }
+        return (answer, made: ["expense:\(id.rawValue)"] + lines.map { "activity:\(id.rawValue)/\($0.id)" })
     }
 
     /// `write`'s answer on the server, once the replica pulled what it wrote; while earlier
@@ -411,11 +420,43 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     static let waitingReason = "earlier changes made offline still wait for it"
 
     static func newKey() -> String { UUID().uuidString.lowercased() }
+    /// As ``add(_:as:by:)``: offline, on the replica from `version` and queued with it; the
+    /// server refuses it as a conflict should the expense have changed there since.
     public func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {
-        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.edit(id, to: draft, from: version, by: user) }
+        let unreachable: String
+        do {
+            return try await online(for: user) { () async throws(ExpensesError) in try await server.edit(id, to: draft, from: version, by: user) }
+        } catch .serverUnreachable(let reason) {
+            unreachable = reason
+        }
+        guard let queue = replicas.queue(for: user),
+            let operation = try? queue.operations.editExpense(id, to: draft, from: version, key: Self.newKey())
+        else { throw .serverUnreachable(unreachable) }
+        let edited = try await queued(operation, summary: "change \(draft.description), \(draft.amount)", in: replicas, for: user) {
+            reads async throws(ExpensesError) in
+            try await Self.making(id, in: reads, for: user) { () async throws(ExpensesError) in
+                try await reads.expenses.edit(id, to: draft, from: version, by: user)
+            }
+        }
+        guard let edited else { throw .serverUnreachable(unreachable) }
+        return edited
     }
+    /// As ``edit(_:to:from:by:)``.
     public func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError) {
-        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.delete(id, from: version, by: user) }
+        let unreachable: String
+        do {
+            return try await online(for: user) { () async throws(ExpensesError) in try await server.delete(id, from: version, by: user) }
+        } catch .serverUnreachable(let reason) {
+            unreachable = reason
+        }
+        guard let queue = replicas.queue(for: user), let reads = await replicas.reads(for: user),
+            let operation = try? queue.operations.deleteExpense(id, from: version, key: Self.newKey())
+        else { throw .serverUnreachable(unreachable) }
+        let name = (try? await reads.expenses.expense(id, for: user))?.description ?? id.rawValue
+        let deleted: Void? = try await queued(operation, summary: "delete \(name)", in: replicas, for: user) { reads async throws(ExpensesError) in
+            try await Self.making(id, in: reads, for: user) { () async throws(ExpensesError) in try await reads.expenses.delete(id, from: version, by: user) }
+        }
+        guard deleted != nil else { throw .serverUnreachable(unreachable) }
     }
     public func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense {
         try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.restore(id, by: user) }

@@ -7,6 +7,9 @@ import OpenAPIRuntime
 /// A connection to flows-server: calls the contract's operations (``Endpoint``s) on libcurl,
 /// sending the current session's token, with every failure turned into a ``RemoteFailure``.
 public struct APIConnection: Sendable {
+    /// How requests travel (libcurl, or a test's stand-in).
+    public typealias Transport = ClientTransport
+
     /// The server, as the user named it.
     public let server: URL
     private let transport: any ClientTransport
@@ -90,29 +93,31 @@ public struct APIConnection: Sendable {
         let chain = middlewares.reversed().reduce(next) { next, middleware in
             { request, body, url in try await middleware.intercept(request, body: body, baseURL: url, operationID: endpoint.id, next: next) }
         }
-        let send = { () async throws(RemoteFailure) -> Data? in
-            try await attempt { () throws -> Data? in
-                let (response, body) = try await chain(request, parts.body.map { HTTPBody($0) }, server)
-                guard response.status == endpoint.status else {
-                    throw RemoteFailure.unreachable("\(server.absoluteString) answered \(endpoint.id) with HTTP \(response.status.code), which the contract does not say")
-                }
-                guard let body else { return nil }
-                return try await Data(collecting: body, upTo: Self.largestAnswer)
+        let send = { () async throws -> Data? in
+            let (response, body) = try await chain(request, parts.body.map { HTTPBody($0) }, server)
+            guard response.status == endpoint.status else {
+                throw RemoteFailure.unreachable("\(server.absoluteString) answered \(endpoint.id) with HTTP \(response.status.code), which the contract does not say")
             }
+            guard let body else { return nil }
+            return try await Data(collecting: body, upTo: Self.largestAnswer)
         }
-        guard retried else { return try await send() }
+        guard retried else { return try await attempt(send) }
         var tries = 0
         while true {
             tries += 1
-            do throws(RemoteFailure) {
+            do {
                 return try await send()
             } catch {
                 // No answer (sent again, with its key), or the first sending still being answered.
+                // Nothing listening is not sent again: the request never reached a server, and a
+                // replica queues what the server cannot take now.
                 let again = switch error {
-                case .unreachable: true
-                case .refused: error.code == .idempotencyKeyInUse
+                case let failure as RemoteFailure:
+                    if case .refused = failure { failure.code == .idempotencyKeyInUse } else { true }
+                case let failure as CurlTransport.Failure: failure.kind != .unreachable
+                default: true
                 }
-                guard again, tries < Self.tries else { throw error }
+                guard again, tries < Self.tries else { return try await attempt { () throws -> Data? in throw error } }
                 try? await Task.sleep(for: .milliseconds(250 * tries))
             }
         }

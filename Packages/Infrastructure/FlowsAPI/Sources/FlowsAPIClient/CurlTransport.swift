@@ -1,5 +1,4 @@
 import CCurl
-import Dispatch
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -42,6 +41,11 @@ public struct CurlTransport: ClientTransport {
         public enum Kind: Sendable { case unreachable, timedOut, noLibrary, other }
         public let kind: Kind
         public let description: String
+
+        public init(kind: Kind, description: String) {
+            self.kind = kind
+            self.description = description
+        }
     }
 
     private static func perform(
@@ -77,9 +81,14 @@ public struct CurlTransport: ClientTransport {
         return .success((response.status, fields, received))
     }
 
+    /// `work` (a blocking request) off Swift's pool, on a thread of its own: a request blocks its thread until the answer comes (up to the
+    /// timeout), and the global dispatch queue on Linux keeps about as many threads as cores,
+    /// so requests waiting there would queue behind a slow one (a long poll) and time out.
     private static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
+            let thread = Thread { continuation.resume(returning: work()) }
+            thread.stackSize = 1 << 20
+            thread.start()
         }
     }
 }

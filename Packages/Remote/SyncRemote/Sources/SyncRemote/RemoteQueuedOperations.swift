@@ -13,6 +13,14 @@ public struct RemoteQueuedOperations: QueuedOperations {
     public func addExpense(_ draft: ExpenseDraft, as id: ExpenseID, key: String) throws -> SyncOperation {
         try SyncOperation(ExpensesAPI.addExpense, (draft, id), key: key)
     }
+
+    public func editExpense(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, key: String) throws -> SyncOperation {
+        try SyncOperation(ExpensesAPI.editExpense, ((id, draft), version), key: key)
+    }
+
+    public func deleteExpense(_ id: ExpenseID, from version: Int, key: String) throws -> SyncOperation {
+        try SyncOperation(ExpensesAPI.deleteExpense, (id, version), key: key)
+    }
 }
 
 extension SyncOperation {

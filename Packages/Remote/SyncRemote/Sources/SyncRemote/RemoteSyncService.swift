@@ -19,4 +19,9 @@ public struct RemoteSyncService: SyncService {
         guard !operations.isEmpty else { return [] }
         return try await connection.send(SyncAPI.pushChanges, operations)
     }
+
+    public func resend(_ entities: [SyncEntity], for user: UserID) async throws(SyncError) {
+        guard !entities.isEmpty else { return }
+        try await connection.send(SyncAPI.resendChanges, entities)
+    }
 }

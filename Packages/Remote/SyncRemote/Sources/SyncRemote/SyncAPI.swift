@@ -24,6 +24,10 @@ public enum SyncAPI {
         "pushChanges", .post, "/sync/push", request: .body(Wire.push), response: .json(Wire.outcomes), problems: problems
     )
 
+    public static let resendChanges = Call<[SyncEntity], Void>(
+        "resendChanges", .post, "/sync/again", status: .noContent, request: .body(Wire.resend), response: .none, problems: problems
+    )
+
     /// Sync's errors as the contract's refusals, and back.
     public static let problems = ProblemTable<SyncError>(
         problem: { error in
@@ -241,6 +245,23 @@ extension Wire {
 }
 
 extension Wire {
+    static var resend: WireValue<[SyncEntity], Components.Schemas.ResendRequest> {
+        WireValue(
+            read: { wire, _ throws(APIProblem) in
+                guard wire.entities.count <= SyncEntity.largestResend else {
+                    throw .invalidRequest("At most \(SyncEntity.largestResend) entities at once.", field: "/entities")
+                }
+                for (index, entity) in wire.entities.enumerated() where !(1...200).contains(entity.id.count) {
+                    throw .invalidRequest("An entity's id has 1 to 200 characters.", field: "/entities/\(index)/id")
+                }
+                return wire.entities.map { SyncEntity(kind: SyncKind(rawValue: $0.kind.rawValue) ?? .expense, id: $0.id) }
+            },
+            write: { entities in
+                .init(entities: entities.map { .init(kind: .init(rawValue: $0.kind.rawValue) ?? .expense, id: $0.id) })
+            }
+        )
+    }
+
     static var push: WireValue<[SyncOperation], Components.Schemas.PushRequest> {
         WireValue(
             read: { wire, _ throws(APIProblem) in

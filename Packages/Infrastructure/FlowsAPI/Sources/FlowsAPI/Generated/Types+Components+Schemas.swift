@@ -4503,6 +4503,83 @@ extension Components {
                 case payment
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ResendRequest`.
+        public struct ResendRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ResendRequest/entities`.
+            public var entities: [Components.Schemas.SyncEntity]
+            /// Creates a new `ResendRequest`.
+            ///
+            /// - Parameters:
+            ///   - entities:
+            public init(entities: [Components.Schemas.SyncEntity]) {
+                self.entities = entities
+            }
+            public enum CodingKeys: String, CodingKey {
+                case entities
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.entities = try container.decode(
+                    [Components.Schemas.SyncEntity].self,
+                    forKey: .entities
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "entities"
+                ])
+            }
+        }
+        /// An entity as a pull names it (a change's kind and id).
+        ///
+        /// - Remark: Generated from `#/components/schemas/SyncEntity`.
+        public struct SyncEntity: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SyncEntity/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case expense = "expense"
+                case payment = "payment"
+                case friend = "friend"
+                case requests = "requests"
+                case group = "group"
+                case account = "account"
+                case preferences = "preferences"
+                case activity = "activity"
+                case series = "series"
+            }
+            /// - Remark: Generated from `#/components/schemas/SyncEntity/kind`.
+            public var kind: Components.Schemas.SyncEntity.KindPayload
+            /// - Remark: Generated from `#/components/schemas/SyncEntity/id`.
+            public var id: Swift.String
+            /// Creates a new `SyncEntity`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - id:
+            public init(
+                kind: Components.Schemas.SyncEntity.KindPayload,
+                id: Swift.String
+            ) {
+                self.kind = kind
+                self.id = id
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case id
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.kind = try container.decode(
+                    Components.Schemas.SyncEntity.KindPayload.self,
+                    forKey: .kind
+                )
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "kind",
+                    "id"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/PushRequest`.
         public struct PushRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PushRequest/operations`.

@@ -21365,6 +21365,219 @@ public enum Operations {
             }
         }
     }
+    /// Have the next pull bring these entities again, as the user sees them now
+    ///
+    /// For a replica whose writes the server refused, or found made from an older version:
+    /// what the replica made of them is not what the server keeps. The next pull brings each
+    /// entity named here whole, as the user sees it now, or `removed` when they do not see it
+    /// (one that does not exist comes removed too, so naming ids tells nothing of others').
+    /// Writes nothing but the change log. At most 100 entities.
+    ///
+    ///
+    /// - Remark: HTTP `POST /sync/again`.
+    /// - Remark: Generated from `#/paths//sync/again/post(resendChanges)`.
+    public enum ResendChanges {
+        public static let id: Swift.String = "resendChanges"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/sync/again/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ResendChanges.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ResendChanges.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ResendChanges.Input.Headers
+            /// - Remark: Generated from `#/paths/sync/again/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/sync/again/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.ResendRequest)
+            }
+            public var body: Operations.ResendChanges.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.ResendChanges.Input.Headers = .init(),
+                body: Operations.ResendChanges.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
+            }
+            /// The next pull brings them.
+            ///
+            /// - Remark: Generated from `#/paths//sync/again/post(resendChanges)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.ResendChanges.Output.NoContent)
+            /// The next pull brings them.
+            ///
+            /// - Remark: Generated from `#/paths//sync/again/post(resendChanges)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.ResendChanges.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request does not match this document: malformed JSON, an unknown or missing field,
+            /// a value of the wrong type, out of range, too long or not of the pattern
+            /// (`invalid-request`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//sync/again/post(resendChanges)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No session token, one the server does not know (`unauthenticated`), one that went
+            /// unused for 30 days (`session-expired`), an account that no longer exists
+            /// (`no-such-account`), or, at sign-in, `wrong-email-or-password`.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//sync/again/post(resendChanges)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request body is larger than the server takes (2 MiB; an avatar picture is at most 1 MiB) (`payload-too-large`).
+            ///
+            /// - Remark: Generated from `#/paths//sync/again/post(resendChanges)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The store could not be read or written; nothing was changed (`store-unavailable`), a
+            /// verification code could not be sent (`mail-unavailable`), or
+            /// the server is not ready (`not-ready`).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//sync/again/post(resendChanges)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Whether the server process is up (liveness)
     ///
     /// - Remark: HTTP `GET /health`.

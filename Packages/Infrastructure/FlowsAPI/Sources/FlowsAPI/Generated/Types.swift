@@ -822,6 +822,18 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /sync/push`.
     /// - Remark: Generated from `#/paths//sync/push/post(pushChanges)`.
     func pushChanges(_ input: Operations.PushChanges.Input) async throws -> Operations.PushChanges.Output
+    /// Have the next pull bring these entities again, as the user sees them now
+    ///
+    /// For a replica whose writes the server refused, or found made from an older version:
+    /// what the replica made of them is not what the server keeps. The next pull brings each
+    /// entity named here whole, as the user sees it now, or `removed` when they do not see it
+    /// (one that does not exist comes removed too, so naming ids tells nothing of others').
+    /// Writes nothing but the change log. At most 100 entities.
+    ///
+    ///
+    /// - Remark: HTTP `POST /sync/again`.
+    /// - Remark: Generated from `#/paths//sync/again/post(resendChanges)`.
+    func resendChanges(_ input: Operations.ResendChanges.Input) async throws -> Operations.ResendChanges.Output
     /// Whether the server process is up (liveness)
     ///
     /// - Remark: HTTP `GET /health`.
@@ -2255,6 +2267,26 @@ extension APIProtocol {
         body: Operations.PushChanges.Input.Body
     ) async throws -> Operations.PushChanges.Output {
         try await pushChanges(Operations.PushChanges.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Have the next pull bring these entities again, as the user sees them now
+    ///
+    /// For a replica whose writes the server refused, or found made from an older version:
+    /// what the replica made of them is not what the server keeps. The next pull brings each
+    /// entity named here whole, as the user sees it now, or `removed` when they do not see it
+    /// (one that does not exist comes removed too, so naming ids tells nothing of others').
+    /// Writes nothing but the change log. At most 100 entities.
+    ///
+    ///
+    /// - Remark: HTTP `POST /sync/again`.
+    /// - Remark: Generated from `#/paths//sync/again/post(resendChanges)`.
+    public func resendChanges(
+        headers: Operations.ResendChanges.Input.Headers = .init(),
+        body: Operations.ResendChanges.Input.Body
+    ) async throws -> Operations.ResendChanges.Output {
+        try await resendChanges(Operations.ResendChanges.Input(
             headers: headers,
             body: body
         ))

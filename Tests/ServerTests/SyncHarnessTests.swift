@@ -1,0 +1,229 @@
+import Accounts
+import AccountsData
+import Expenses
+import FlowsAPIClient
+import FlowsApp
+import FlowsServer
+import Foundation
+import Friends
+import HTTPTypes
+import OpenAPIRuntime
+import Primitives
+import Sync
+import Synchronization
+import Testing
+
+/// The sync harness (docs/sync.md): a real flows-server and three clients, each with its
+/// replica, through seeded schedules of writes mixed with partitions (a client offline, the
+/// server out of reach of all). At the end, once every client is back and has synced, each
+/// replica shows its user what the server does, nothing waits, and the ledger recounts on the
+/// server and on every replica.
+@Suite(.timeLimit(.minutes(10)))
+struct SyncHarnessTests {
+    /// How many schedules the test command runs; `FLOWS_SYNC_SCHEDULES` asks for more (the bench).
+    static let schedules = ProcessInfo.processInfo.environment["FLOWS_SYNC_SCHEDULES"].flatMap(Int.init) ?? 200
+
+    @Test("seeded schedules of writes, partitions and syncs end with every replica what the server shows its user")
+    func schedules() async throws {
+        let started = Date()
+        var failures: [String] = []
+        // A few at once: each has a server of its own.
+        try await withThrowingTaskGroup(of: (UInt64, [String]).self) { group in
+            var next: UInt64 = 0
+            for _ in 0..<3 {
+                group.addTask { [next] in (next, try await SyncSchedule.run(seed: next)) }
+                next += 1
+            }
+            while let (seed, problems) = try await group.next() {
+                if !problems.isEmpty { failures.append("seed \(seed):\n" + problems.joined(separator: "\n")) }
+                if next < UInt64(Self.schedules) {
+                    group.addTask { [next] in (next, try await SyncSchedule.run(seed: next)) }
+                    next += 1
+                }
+            }
+        }
+        let seconds = Date().timeIntervalSince(started)
+        print("sync harness: \(Self.schedules) schedules in \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", Double(Self.schedules) / seconds)) schedules/s), \(failures.count) failed")
+        #expect(failures.isEmpty, "\(failures.count) of \(Self.schedules) schedules failed:\n\(failures.prefix(3).joined(separator: "\n\n"))")
+    }
+}
+
+/// One seeded schedule, on a fresh server.
+enum SyncSchedule {
+    /// Runs schedule `seed` and says what is wrong at its end; nothing when all is well.
+    static func run(seed: UInt64, steps: Int = 16) async throws -> [String] {
+        let random = SeededRandomSource(seed: seed &* 7919 &+ 11)
+        let services = ServerServices.sqlite(.memory, fast: true)
+        let server = try await RunningServer.start(services: services)
+        do {
+            let problems = try await run(steps: steps, random: random, services: services, server: server)
+            await server.stop()
+            return problems
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    private static func run(steps: Int, random: SeededRandomSource, services: ServerServices, server: RunningServer) async throws -> [String] {
+        // Three friends, set up on the server's own services, each then signed in in their app.
+        let names = ["Ada", "Bob", "Cy"]
+        var users: [User] = []
+        for name in names {
+            users.append(try await services.accounts.signUp(email: "\(name.lowercased())@example.com", displayName: name, password: "correct horse"))
+        }
+        for (one, other) in [(0, 1), (0, 2), (1, 2)] {
+            _ = try await services.friends.add(.email(users[other].email.value), by: users[one].id)
+            _ = try await services.friends.accept(users[one].id, by: users[other].id)
+        }
+        let serverUp = Flag(true)
+        var clients: [Client] = []
+        for (index, user) in users.enumerated() {
+            let tokens = InMemorySessionTokenStore()
+            let cable = Cable(serverUp: serverUp)
+            let app = AppContainer.remote(server: server.url, tokens: tokens, replicasInMemory: true, transport: cable)
+            _ = try await app.accounts.signIn(email: user.email.value, password: "correct horse")
+            let direct = AppContainer.remote(server: server.url, tokens: tokens)
+            clients.append(Client(name: names[index], user: user, app: app, direct: direct, cable: cable))
+        }
+        var log: [String] = []
+        for step in 0..<steps {
+            let client = clients[Int(random.next(below: 3))]
+            let others = clients.filter { $0.user.id != client.user.id }
+            switch random.next(below: 100) {
+            case 0..<30:
+                let with = random.next(below: 4) == 0 ? nil : others[Int(random.next(below: 2))]
+                let amount = Int64(random.next(below: 9_999)) + 1
+                let draft = Self.draft("E\(step)", amount, by: client.user.id, with: with?.user.id)
+                let added = try? await client.app.expenses.add(draft, by: client.user.id)
+                log.append("\(client.name) adds E\(step) \(amount)\(with.map { " with \($0.name)" } ?? "")\(client.cable.online ? "" : " offline"): \(added == nil ? "refused" : "ok")")
+            case 30..<50:
+                guard let expense = try await Self.pick(from: client, random) else { continue }
+                let amount = Int64(random.next(below: 9_999)) + 1
+                var draft = expense.draft
+                draft.amount = Money(minorUnits: amount, currency: .eur)
+                draft.payers = [Payer(user: client.user.id, amount: draft.amount)]
+                let edited = try? await client.app.expenses.edit(expense.id, to: draft, from: expense.version, by: client.user.id)
+                log.append("\(client.name) changes \(expense.description) to \(amount) from v\(expense.version)\(client.cable.online ? "" : " offline"): \(edited == nil ? "refused" : "ok")")
+            case 50..<60:
+                guard let expense = try await Self.pick(from: client, random) else { continue }
+                let deleted: Void? = try? await client.app.expenses.delete(expense.id, from: expense.version, by: client.user.id)
+                log.append("\(client.name) deletes \(expense.description) v\(expense.version)\(client.cable.online ? "" : " offline"): \(deleted == nil ? "refused" : "ok")")
+            case 60..<72:
+                client.cable.online.toggle()
+                log.append("\(client.name) goes \(client.cable.online ? "online" : "offline")")
+            case 72..<78:
+                serverUp.value.toggle()
+                log.append("the server is \(serverUp.value ? "back" : "out of reach")")
+            default:
+                let report = await client.app.syncReplica(of: client.user.id)
+                log.append("\(client.name) syncs: \(Self.describe(report))")
+            }
+        }
+        // Everyone back: syncs until nobody pushes, then once more each to pull the last.
+        serverUp.value = true
+        for client in clients { client.cable.online = true }
+        for _ in 0..<4 {
+            var pushed = 0
+            for client in clients {
+                let report = await client.app.syncReplica(of: client.user.id)
+                if case .success(let done)? = report { pushed += done.push.pushed + done.push.refused + done.push.conflicts }
+                log.append("\(client.name) syncs at the end: \(Self.describe(report))")
+            }
+            if pushed == 0 { break }
+        }
+        var problems: [String] = []
+        for client in clients {
+            let writes = try await #require(client.app.writeQueue(of: client.user.id)).writes(of: client.user.id)
+            let waiting = writes.filter { $0.refusal == nil }
+            if !waiting.isEmpty { problems.append("\(client.name) still has \(waiting.count) writes waiting: \(waiting.map(\.summary))") }
+            for refused in writes where refused.refusal != nil && refused.refusal?.reason.isEmpty == true {
+                problems.append("\(client.name)'s refused write \(refused.summary) has no reason")
+            }
+            let differences = try await UserView.differences(of: client.user.id, Self.view(client.direct), Self.view(client.app))
+            if !differences.isEmpty { problems.append("\(client.name)'s replica differs from the server:\n" + differences.prefix(6).joined(separator: "\n")) }
+            if let replica = client.app.replica(of: client.user.id), !(try await replica.services.verifier.verify()).isSound {
+                problems.append("\(client.name)'s replica does not recount")
+            }
+        }
+        if !(try await services.verifier.verify()).isSound { problems.append("the server's ledger does not recount") }
+        return problems.isEmpty ? [] : problems + ["the schedule:"] + log.map { "  " + $0 }
+    }
+
+    /// One of the expenses `client`'s replica shows, or none.
+    private static func pick(from client: Client, _ random: SeededRandomSource) async throws -> Expense? {
+        let expenses = (try? await client.app.expenses.expenses(of: client.user.id, page: PageRequest(limit: 100))) ?? []
+        guard !expenses.isEmpty else { return nil }
+        return expenses.sorted { $0.id.rawValue < $1.id.rawValue }[Int(random.next(below: UInt64(expenses.count)))]
+    }
+
+    private static func describe(_ report: Result<SyncReport, SyncError>?) -> String {
+        switch report {
+        case .success(let done)?:
+            "pushed \(done.push.pushed), refused \(done.push.refused), conflicts \(done.push.conflicts), waiting \(done.push.waiting), pulled \(done.pull.changes)"
+        case .failure(let error)?: error.message
+        case nil: "no replica"
+        }
+    }
+
+    private static func view(_ container: AppContainer) -> UserView {
+        UserView(accounts: container.accounts, friends: container.friends, expenses: container.expenses, groups: container.groups, preferences: container.preferences)
+    }
+
+    static func draft(_ description: String, _ minorUnits: Int64, by payer: UserID, with other: UserID?) -> ExpenseDraft {
+        let amount = Money(minorUnits: minorUnits, currency: .eur)
+        return ExpenseDraft(
+            description: description, amount: amount, day: (try? Day("2026-11-22")) ?? Day.today(at: Date(), in: .gmt), category: .general,
+            payers: [Payer(user: payer, amount: amount)], participants: [payer] + (other.map { [$0] } ?? []), rule: .equal
+        )
+    }
+
+    /// One of the three: their app (on its replica, through its cable) and, for the checks, the
+    /// server's own answers to them over HTTP.
+    struct Client {
+        let name: String
+        let user: User
+        let app: AppContainer
+        let direct: AppContainer
+        let cable: Cable
+    }
+}
+
+/// A flag several tasks read and one schedule sets.
+final class Flag: Sendable {
+    private let state: Mutex<Bool>
+    init(_ value: Bool) { state = Mutex(value) }
+    var value: Bool {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+}
+
+/// A client's way to the server, which a schedule cuts: the client offline, or the server out of
+/// reach of everyone. Cut, nothing answers, as when no server listens.
+final class Cable: ClientTransport, Sendable {
+    private let base = CurlTransport(timeout: 20)
+    private let serverUp: Flag
+    private let connected = Flag(true)
+
+    init(serverUp: Flag) {
+        self.serverUp = serverUp
+    }
+
+    var online: Bool {
+        get { connected.value }
+        set { connected.value = newValue }
+    }
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        guard connected.value, serverUp.value else { throw CurlTransport.Failure(kind: .unreachable, description: "the cable is cut") }
+        return try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
+    }
+}
+
+extension SeededRandomSource {
+    /// A number from 0 to `bound` - 1 (a small bias is no matter for a schedule).
+    func next(below bound: UInt64) -> UInt64 {
+        bytes(8).reduce(0) { $0 << 8 | UInt64($1) } % max(bound, 1)
+    }
+}
