@@ -18,16 +18,8 @@ struct OfflineWritesTests {
     func addedOffline() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-writes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
-        let (adaHome, bobHome) = (StoreLocation(directory: home.appendingPathComponent("ada")), StoreLocation(directory: home.appendingPathComponent("bob")))
-        let store = LocalDatabase.Place.file(home.appendingPathComponent("server.sqlite"))
-        let first = try await RunningServer.start(services: ServerServices.sqlite(store, fast: true))
-        let port = try #require(first.url.port)
-        let ada = AppContainer.remote(server: first.url, location: adaHome)
-        let bob = AppContainer.remote(server: first.url, location: bobHome)
-        let adaUser = try await ada.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
-        let bobUser = try await bob.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
-        _ = try await ada.friends.add(.email("bob@example.com"), by: adaUser.id)
-        _ = try await bob.friends.accept(adaUser.id, by: bobUser.id)
+        let world = try await TwoFriends.start(in: home)
+        let (adaHome, bobHome, first, ada, adaUser, bobUser) = (world.adaHome, world.bobHome, world.first, world.ada, world.adaUser, world.bobUser)
         let sam = try await ada.friends.addContact(name: "Sam Park", email: nil, by: adaUser.id)
         await ada.pullReplica()
         await first.stop()
@@ -48,7 +40,7 @@ struct OfflineWritesTests {
         #expect(queued.map(\.operation.operation) == ["addExpense", "addExpense"])
 
         // Back, on the same port and store; meanwhile Bob blocked Ada (they are friends no more), so the taxi is refused.
-        let second = try await RunningServer.start(services: ServerServices.sqlite(store, fast: true), configuration: ServerConfiguration(port: port))
+        let second = try await world.restart()
         let bobAgain = AppContainer.remote(server: second.url, location: bobHome)
         try await bobAgain.friends.block(adaUser.id, by: bobUser.id)
         let synced = try #require(await offline.syncReplica(of: adaUser.id))
@@ -88,16 +80,8 @@ struct OfflineWritesTests {
     func editedOffline() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-edits-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
-        let (adaHome, bobHome) = (StoreLocation(directory: home.appendingPathComponent("ada")), StoreLocation(directory: home.appendingPathComponent("bob")))
-        let store = LocalDatabase.Place.file(home.appendingPathComponent("server.sqlite"))
-        let first = try await RunningServer.start(services: ServerServices.sqlite(store, fast: true))
-        let port = try #require(first.url.port)
-        let ada = AppContainer.remote(server: first.url, location: adaHome)
-        let bob = AppContainer.remote(server: first.url, location: bobHome)
-        let adaUser = try await ada.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
-        let bobUser = try await bob.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
-        _ = try await ada.friends.add(.email("bob@example.com"), by: adaUser.id)
-        _ = try await bob.friends.accept(adaUser.id, by: bobUser.id)
+        let world = try await TwoFriends.start(in: home)
+        let (adaHome, bobHome, first, ada, adaUser, bobUser) = (world.adaHome, world.bobHome, world.first, world.ada, world.adaUser, world.bobUser)
         let dinner = try await ada.expenses.add(Self.draft("Dinner", 3000, by: adaUser.id, with: bobUser.id), by: adaUser.id)
         let lunch = try await ada.expenses.add(Self.draft("Lunch", 2000, by: adaUser.id, with: bobUser.id), by: adaUser.id)
         await ada.pullReplica()
@@ -112,7 +96,7 @@ struct OfflineWritesTests {
         #expect(try await offline.expenses.expense(dinner.id, for: adaUser.id)?.description == "Team dinner")
 
         // Back; Bob changes the dinner's amount before Ada syncs.
-        let second = try await RunningServer.start(services: ServerServices.sqlite(store, fast: true), configuration: ServerConfiguration(port: port))
+        let second = try await world.restart()
         let bobAgain = AppContainer.remote(server: second.url, location: bobHome)
         _ = try await bobAgain.expenses.edit(dinner.id, to: Self.draft("Dinner", 3600, by: adaUser.id, with: bobUser.id), from: 1, by: bobUser.id)
         let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
@@ -129,6 +113,16 @@ struct OfflineWritesTests {
         #expect(left.map(\.summary) == ["change Team dinner, 30.00 EUR"])
         #expect(left.first?.refusal?.kind == .conflict)
         #expect(left.first?.refusal?.reason.hasPrefix("Someone changed this expense") == true, "\(left.first?.refusal?.reason ?? "nil")")
+        // Both changes, in words; then Ada makes hers again on top of Bob's.
+        let conflict = try #require(left.first)
+        let explanation = await offline.explanation(of: conflict, for: adaUser.id)
+        #expect(
+            explanation == "Bob Stone changed Dinner while you were offline: the amount (30.00 EUR → 36.00 EUR). Yours: the description (Dinner → Team dinner)."
+        )
+        let merged = try #require(try await offline.applyMine(conflict.operation.key, for: adaUser.id))
+        #expect(merged.description == "Team dinner" && merged.amount == Money(minorUnits: 3600, currency: .eur) && merged.version == 3)
+        #expect(try await direct.expenses.expense(dinner.id, for: adaUser.id) == merged)
+        #expect(try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id).isEmpty)
         await second.stop()
     }
 
@@ -150,11 +144,45 @@ struct OfflineWritesTests {
         await services.close()
     }
 
+    /// Ada and Bob, friends, each with their app, on a server whose store is on disk, so that it
+    /// can stop and start again on the same port (where the apps keep their replicas).
+    struct TwoFriends {
+        let adaHome: StoreLocation
+        let bobHome: StoreLocation
+        let store: LocalDatabase.Place
+        let first: RunningServer
+        let port: Int
+        let ada: AppContainer
+        let adaUser: User
+        let bobUser: User
+
+        static func start(in home: URL) async throws -> TwoFriends {
+            let (adaHome, bobHome) = (StoreLocation(directory: home.appendingPathComponent("ada")), StoreLocation(directory: home.appendingPathComponent("bob")))
+            let store = LocalDatabase.Place.file(home.appendingPathComponent("server.sqlite"))
+            let first = try await RunningServer.start(services: ServerServices.sqlite(store, fast: true))
+            let ada = AppContainer.remote(server: first.url, location: adaHome)
+            let bob = AppContainer.remote(server: first.url, location: bobHome)
+            let adaUser = try await ada.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
+            let bobUser = try await bob.accounts.signUp(email: "bob@example.com", displayName: "Bob Stone", password: "correct horse")
+            _ = try await ada.friends.add(.email("bob@example.com"), by: adaUser.id)
+            _ = try await bob.friends.accept(adaUser.id, by: bobUser.id)
+            return TwoFriends(
+                adaHome: adaHome, bobHome: bobHome, store: store, first: first, port: try #require(first.url.port), ada: ada, adaUser: adaUser,
+                bobUser: bobUser
+            )
+        }
+
+        /// The server again, on its store and port, once `first` stopped.
+        func restart() async throws -> RunningServer {
+            try await RunningServer.start(services: ServerServices.sqlite(store, fast: true), configuration: ServerConfiguration(port: port))
+        }
+    }
+
     static func draft(_ description: String, _ minorUnits: Int64, by payer: UserID, with other: UserID) -> ExpenseDraft {
         let amount = Money(minorUnits: minorUnits, currency: .eur)
         return ExpenseDraft(
             description: description, amount: amount, day: (try? Day("2026-11-22")) ?? Day.today(at: Date(), in: .gmt), category: .food,
-            payers: [Payer(user: payer, amount: amount)], participants: Array(Set([payer, other])), rule: .equal
+            payers: [Payer(user: payer, amount: amount)], participants: payer == other ? [payer] : [payer, other], rule: .equal
         )
     }
 }

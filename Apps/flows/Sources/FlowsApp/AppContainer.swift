@@ -179,6 +179,27 @@ public struct AppContainer: AppFlow.Dependencies {
         await serverReplicas?.sync(for: user)
     }
 
+    /// What a write the server found in conflict (an edit made from an older version) is,
+    /// in words: `Bob Stone changed Dinner while you were offline: the amount (30.00 EUR → 36.00
+    /// EUR). Yours: the description (Dinner → Team dinner).`; nil for any other write.
+    public func explanation(of write: QueuedWrite, for user: UserID) async -> String? {
+        guard let serverReplicas, let queue = serverReplicas.queue(for: user), let reads = await serverReplicas.reads(for: user) else { return nil }
+        return await queue.conflict(of: write, in: reads, for: user).map { $0.conflict.explanation(who: $0.who) }
+    }
+
+    /// Applies the author's side of conflict `key` on top of the expense as it is now (each part
+    /// they changed as they left it, every other as it is), as a new edit from its current
+    /// version, then forgets the conflict; nil when `key` is no conflict of `user`'s.
+    public func applyMine(_ key: String, for user: UserID) async throws(ExpensesError) -> Expense? {
+        guard let serverReplicas, let queue = serverReplicas.queue(for: user), let reads = await serverReplicas.reads(for: user),
+            let write = (try? await queue.writes(of: user))?.first(where: { $0.operation.key == key }),
+            let (conflict, _) = await queue.conflict(of: write, in: reads, for: user)
+        else { return nil }
+        let edited = try await expenses.edit(conflict.theirs.id, to: conflict.mineOnTop, from: conflict.theirs.version, by: user)
+        _ = try? await queue.drop(key, for: user)
+        return edited
+    }
+
     /// The user of the session kept on this machine for this container's server, as last seen
     /// signed in; nil for none, or a container that keeps no replica.
     public var keptUser: User? { serverReplicas?.keptUser() }

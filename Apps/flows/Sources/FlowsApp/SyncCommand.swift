@@ -1,5 +1,6 @@
 import Accounts
 import ArgumentParser
+import Expenses
 import FlowsServices
 import Foundation
 import Primitives
@@ -14,12 +15,14 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: """
             With a server (--server URL, or FLOWS_SERVER), flows keeps a replica of everything the \
             signed-in user sees there, in a store of its own per user beside the session. An \
-            expense added while the server cannot be reached is added to the replica at once and \
-            waits there. `flows sync` pushes what waits, oldest first, then pulls what changed \
+            expense added, changed or deleted while the server cannot be reached changes the \
+            replica at once and waits there. `flows sync` pushes what waits, oldest first, then pulls what changed \
             since the last sync, page by page (the first sync pulls everything). A write the \
             server refuses (a friendship that ended meanwhile, say) leaves the replica and stays \
-            listed, with the server's reason, until dropped with --drop KEY. --status says when \
-            each replica last synced and what waits, without asking the server.
+            listed, with the server's reason, until dropped with --drop KEY. An edit made to an \
+            expense someone changed meanwhile is a conflict, listed with both changes: keep \
+            theirs with --drop KEY, or make yours again on top of theirs with --apply-mine KEY. \
+            --status says when each replica last synced and what waits, without asking the server.
 
             Never prompts. Exit status: 0 synced, 1 nobody signed in, the server could not be \
             reached or refused the sync, or the replica could not be written; 2 no server named.
@@ -31,8 +34,14 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Say when each replica of the server last synced and what waits, without asking the server.")
     var status = false
 
-    @Option(name: .customLong("drop"), help: ArgumentHelp("Drop a write the server refused, by the key --status lists.", valueName: "key"))
+    @Option(name: .customLong("drop"), help: ArgumentHelp("Drop a write the server refused, by the key --status lists (keep theirs).", valueName: "key"))
     var drop: String?
+
+    @Option(
+        name: .customLong("apply-mine"),
+        help: ArgumentHelp("Make an edit in conflict again on top of the expense as it is now, by the key --status lists.", valueName: "key")
+    )
+    var applyMine: String?
 
     /// What `--json` prints after a sync.
     struct Output: Encodable {
@@ -72,6 +81,8 @@ struct SyncCommand: AsyncParsableCommand {
             /// `waiting`, `refused` or `conflict`.
             let state: String
             let reason: String?
+            /// For a conflict, both changes in words.
+            let explanation: String?
         }
         let server: String
         let replicas: [Replica]
@@ -83,6 +94,7 @@ struct SyncCommand: AsyncParsableCommand {
         }
         if status { return try await printStatus(of: server) }
         if let drop { return try await dropWrite(drop, on: server) }
+        if let applyMine { return try await applyingMine(applyMine, on: server) }
         // Who is signed in, asked of the server alone: the pull below is the sync's own.
         let reader = try await Reader.signedIn(
             AppContainer.remote(server: server, location: try Launcher.storeLocation(), replicated: false)
@@ -118,6 +130,19 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     /// Drops write `key`, one the server refused (or one still waiting: its author no longer wants it).
+    /// The edit goes to the server, or waits with the others while the server cannot be reached.
+    private func applyingMine(_ key: String, on server: URL) async throws {
+        let container = AppContainer.remote(server: server, location: try Launcher.storeLocation())
+        guard let user = container.keptUser else { throw Reader.failed("nobody is signed in to \(server.absoluteString) on this machine") }
+        _ = try? await container.accounts.storedSession()
+        let edited: Expense?
+        do throws(ExpensesError) { edited = try await container.applyMine(key, for: user.id) } catch { throw Reader.failed(error.message) }
+        guard let edited else {
+            throw Reader.failed("no edit \(key) in conflict on this machine for \(user.email.value) (flows sync --status lists them)")
+        }
+        StandardOutput.line("Made yours again on top of theirs: \(edited.description), \(edited.amount).")
+    }
+
     /// Asks no server: the user is the one signed in on this machine, as last seen.
     private func dropWrite(_ key: String, on server: URL) async throws {
         let container = AppContainer.remote(server: server, location: try Launcher.storeLocation(), replicated: false)
@@ -154,15 +179,17 @@ struct SyncCommand: AsyncParsableCommand {
                 do throws(SyncError) { pulledAt = try await replica.state(of: user)?.pulledAt } catch { throw Reader.failed(error.message) }
                 let account = try? await replica.services.accounts.users([user], for: user).first
                 let writes = (try? await container.writeQueue(of: user)?.writes(of: user)) ?? []
+                var listed: [Status.Write] = []
+                for write in writes {
+                    listed.append(Status.Write(
+                        key: write.operation.key, operation: write.operation.operation, summary: write.summary, made: write.made,
+                        state: write.refusal?.kind.rawValue ?? "waiting", reason: write.refusal?.reason,
+                        explanation: await container.explanation(of: write, for: user)
+                    ))
+                }
                 replicas.append(.init(
                     user: user.rawValue, email: account?.email.value, lastSync: pulledAt.map { Date(timeIntervalSince1970: $0) },
-                    waiting: writes.count { $0.refusal == nil },
-                    writes: writes.map { write in
-                        Status.Write(
-                            key: write.operation.key, operation: write.operation.operation, summary: write.summary, made: write.made,
-                            state: write.refusal?.kind.rawValue ?? "waiting", reason: write.refusal?.reason
-                        )
-                    }
+                    waiting: writes.count { $0.refusal == nil }, writes: listed
                 ))
             }
         }
@@ -180,7 +207,12 @@ struct SyncCommand: AsyncParsableCommand {
             StandardOutput.line("\(replica.email ?? replica.user): \(when); \(waiting).")
             for write in replica.writes {
                 let made = write.made.formatted(format)
-                if let reason = write.reason {
+                if let explanation = write.explanation {
+                    StandardOutput.line(
+                        "  in conflict: \(write.summary) (made \(made)): \(explanation) Keep theirs: flows sync --drop \(write.key); "
+                            + "make yours again on top: flows sync --apply-mine \(write.key)"
+                    )
+                } else if let reason = write.reason {
                     StandardOutput.line("  not synced: \(write.summary) (made \(made)): \(reason) Drop it with: flows sync --drop \(write.key)")
                 } else {
                     StandardOutput.line("  waiting: \(write.summary) (made \(made))")

@@ -112,6 +112,9 @@ public protocol QueuedOperations: Sendable {
     func editExpense(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, key: String) throws -> SyncOperation
     /// Deleting expense `id`, seen at `version`.
     func deleteExpense(_ id: ExpenseID, from version: Int, key: String) throws -> SyncOperation
+    /// The edit `operation` stands for (one ``editExpense(_:to:from:key:)`` wrote); nil for any
+    /// other.
+    func edit(in operation: SyncOperation) -> (id: ExpenseID, draft: ExpenseDraft, version: Int)?
 }
 
 /// What one push of a replica's queue did.

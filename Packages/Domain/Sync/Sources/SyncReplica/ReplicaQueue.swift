@@ -121,6 +121,22 @@ public struct ReplicaQueue: Sendable {
         }
     }
 
+    /// The conflict `write` stands for (an edit the server found made from an older version),
+    /// as the replica has the expense now, with who changed it meanwhile (`Bob Stone`); nil for
+    /// any other write, or when the replica no longer has the expense or the version it was made
+    /// from.
+    public func conflict(of write: QueuedWrite, in reads: ReplicaReads, for user: UserID) async -> (conflict: EditConflict, who: String)? {
+        guard write.refusal?.kind == .conflict, let edit = operations.edit(in: write.operation),
+            let theirs = try? await reads.expenses.expense(edit.id, for: user),
+            let history = try? await reads.expenses.history(of: edit.id, for: user),
+            let base = history.last(where: { $0.expense?.version == edit.version })?.expense
+        else { return nil }
+        let changers = Set(history.filter { ($0.expense?.version ?? 0) > edit.version }.map(\.by))
+        let names = (try? await reads.friends.names(of: changers, for: user)) ?? [:]
+        let who = changers.map { $0 == user ? "You" : names[$0]?.value ?? "Someone" }.sorted().joined(separator: " and ")
+        return (EditConflict(base: base, theirs: theirs, mine: edit.draft), who.isEmpty ? "Someone" : who)
+    }
+
     // MARK: - Helpers
 
     private func records(of user: UserID) async throws(SyncError) -> [QueuedWriteRecord] {

@@ -21,6 +21,15 @@ public struct RemoteQueuedOperations: QueuedOperations {
     public func deleteExpense(_ id: ExpenseID, from version: Int, key: String) throws -> SyncOperation {
         try SyncOperation(ExpensesAPI.deleteExpense, (id, version), key: key)
     }
+
+    public func edit(in operation: SyncOperation) -> (id: ExpenseID, draft: ExpenseDraft, version: Int)? {
+        guard operation.operation == ExpensesAPI.editExpense.id, let version = operation.version else { return nil }
+        let request = WireRequest(
+            path: operation.path, query: operation.query, body: operation.body.map { Data($0) }, headers: ["If-Match": "\"\(version)\""]
+        )
+        guard let ((id, draft), _) = try? ExpensesAPI.editExpense.request.read(request) else { return nil }
+        return (id, draft, version)
+    }
 }
 
 extension SyncOperation {
