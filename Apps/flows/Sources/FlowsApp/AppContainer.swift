@@ -200,6 +200,15 @@ public struct AppContainer: AppFlow.Dependencies {
         return edited
     }
 
+    /// A sync of the replica of the user signed in on this machine, when writes made offline wait
+    /// in it; nothing otherwise, or for a container that keeps no replica.
+    public func pushWaitingWrites() async {
+        guard let serverReplicas, let user = serverReplicas.keptUser(), let queue = serverReplicas.queue(for: user.id),
+            await queue.isWaiting(for: user.id)
+        else { return }
+        await serverReplicas.sync(for: user.id)
+    }
+
     /// The user of the session kept on this machine for this container's server, as last seen
     /// signed in; nil for none, or a container that keeps no replica.
     public var keptUser: User? { serverReplicas?.keptUser() }

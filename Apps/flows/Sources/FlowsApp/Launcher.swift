@@ -51,6 +51,9 @@ enum Launcher {
             await tty?.finish()
             TerminalModes.restore()
         }
+        // A run ends with a sync when writes made offline wait (docs/sync.md): the server may be
+        // back. (Nothing is asked of it otherwise: every write already pulled.)
+        await container.pushWaitingWrites()
         var recordingFailed = false
         if let recorder, let recording {
             do throws(LocalStoreError) {
