@@ -53,7 +53,8 @@ enum SyncSchedule {
     /// Runs schedule `seed` and says what is wrong at its end; nothing when all is well.
     static func run(seed: UInt64, steps: Int = 16) async throws -> [String] {
         let random = SeededRandomSource(seed: seed &* 7919 &+ 11)
-        let services = ServerServices.sqlite(.memory, fast: true)
+        let clock = TickingClock()
+        let services = ServerServices.sqlite(.memory, fast: true, now: { clock.now() })
         let server = try await RunningServer.start(services: services)
         do {
             let problems = try await run(steps: steps, random: random, services: services, server: server)
@@ -186,6 +187,23 @@ enum SyncSchedule {
         let app: AppContainer
         let direct: AppContainer
         let cable: Cable
+    }
+}
+
+/// The server's clock in a schedule: the time, but never within 2 ms of the last reading, and a
+/// quarter of a millisecond past a whole one. Times travel in the contract to the millisecond, so
+/// two writes the server made within one would be ordered by their sub-millisecond parts on the
+/// server and by their ids on a replica (a difference the harness would report, and the app's
+/// lists would show only for writes that close together).
+final class TickingClock: Sendable {
+    private let last = Mutex<Double>(0)
+
+    func now() -> Date {
+        last.withLock { last in
+            let milliseconds = (max(Date().timeIntervalSince1970, last + 0.002) * 1000).rounded(.down)
+            last = milliseconds / 1000 + 0.00025
+            return Date(timeIntervalSince1970: last)
+        }
     }
 }
 
