@@ -178,11 +178,12 @@ struct OfflineWritesTests {
         }
     }
 
-    static func draft(_ description: String, _ minorUnits: Int64, by payer: UserID, with other: UserID) -> ExpenseDraft {
+    /// `description`, paid by `payer` and shared equally with `other` (none: `payer`'s own).
+    static func draft(_ description: String, _ minorUnits: Int64, by payer: UserID, with other: UserID?) -> ExpenseDraft {
         let amount = Money(minorUnits: minorUnits, currency: .eur)
         return ExpenseDraft(
             description: description, amount: amount, day: (try? Day("2026-11-22")) ?? Day.today(at: Date(), in: .gmt), category: .food,
-            payers: [Payer(user: payer, amount: amount)], participants: payer == other ? [payer] : [payer, other], rule: .equal
+            payers: [Payer(user: payer, amount: amount)], participants: [payer] + [other].compactMap { $0 }.filter { $0 != payer }, rule: .equal
         )
     }
 }

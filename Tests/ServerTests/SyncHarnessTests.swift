@@ -95,7 +95,7 @@ enum SyncSchedule {
             case 0..<30:
                 let with = random.next(below: 4) == 0 ? nil : others[Int(random.next(below: 2))]
                 let amount = Int64(random.next(below: 9_999)) + 1
-                let draft = Self.draft("E\(step)", amount, by: client.user.id, with: with?.user.id)
+                let draft = OfflineWritesTests.draft("E\(step)", amount, by: client.user.id, with: with?.user.id)
                 let added = try? await client.app.expenses.add(draft, by: client.user.id)
                 log.append("\(client.name) adds E\(step) \(amount)\(with.map { " with \($0.name)" } ?? "")\(client.cable.online ? "" : " offline"): \(added == nil ? "refused" : "ok")")
             case 30..<50:
@@ -171,13 +171,6 @@ enum SyncSchedule {
         UserView(accounts: container.accounts, friends: container.friends, expenses: container.expenses, groups: container.groups, preferences: container.preferences)
     }
 
-    static func draft(_ description: String, _ minorUnits: Int64, by payer: UserID, with other: UserID?) -> ExpenseDraft {
-        let amount = Money(minorUnits: minorUnits, currency: .eur)
-        return ExpenseDraft(
-            description: description, amount: amount, day: (try? Day("2026-11-22")) ?? Day.today(at: Date(), in: .gmt), category: .general,
-            payers: [Payer(user: payer, amount: amount)], participants: [payer] + (other.map { [$0] } ?? []), rule: .equal
-        )
-    }
 
     /// One of the three: their app (on its replica, through its cable) and, for the checks, the
     /// server's own answers to them over HTTP.

@@ -146,20 +146,11 @@ public struct ReplicaQueue: Sendable {
     /// Forgets on the replica the lines of activity a write made there: the server's come with
     /// the pull (the entities it made are put as the server keeps them, or removed, by the pull).
     private func forgetLines(_ provisional: [String]) async throws(SyncError) {
-        for key in provisional {
-            guard let colon = key.firstIndex(of: ":") else { continue }
-            let (kind, id) = (key[..<colon], String(key[key.index(after: colon)...]))
-            do throws(ExpensesError) {
-                switch kind {
-                case "activity":
-                    guard let slash = id.firstIndex(of: "/") else { continue }
-                    try await writers.expenses.removeLine(String(id[id.index(after: slash)...]), of: ExpenseID(rawValue: String(id[..<slash])))
-                default:
-                    continue
-                }
-            } catch {
-                throw .storeUnavailable(error.message)
-            }
+        for line in provisional.compactMap(SyncEntity.init) where line.kind == .activity {
+            // An activity line's id is `SUBJECT/LINE`.
+            guard let slash = line.id.firstIndex(of: "/") else { continue }
+            let (subject, id) = (ExpenseID(rawValue: String(line.id[..<slash])), String(line.id[line.id.index(after: slash)...]))
+            do throws(ExpensesError) { try await writers.expenses.removeLine(id, of: subject) } catch { throw .storeUnavailable(error.message) }
         }
     }
 

@@ -50,34 +50,6 @@ public protocol Replicas: Sendable {
     func queue(for user: UserID) -> ReplicaQueue?
 }
 
-/// A write of `user`'s, made on their replica because the server cannot take it now, or
-/// because earlier writes still wait for it (docs/sync.md): queued as `operation`, then applied
-/// on the replica by the same live rules as on the server (`apply`). A write the rules refuse is
-/// dropped from the queue and its refusal thrown. Nil when the replica cannot take writes (not
-/// caught up yet, or not to be opened): the write needs the server then.
-func queued<T>(
-    _ operation: SyncOperation, summary: String, in replicas: any Replicas, for user: UserID,
-    _ apply: (ReplicaReads) async throws(ExpensesError) -> (T, made: [String])
-) async throws(ExpensesError) -> T? {
-    guard let queue = replicas.queue(for: user), let reads = await replicas.reads(for: user) else { return nil }
-    do throws(SyncError) {
-        try await queue.append(operation, summary: summary, for: user)
-    } catch {
-        throw .storeUnavailable(error.message)
-    }
-    let applied: (T, made: [String])
-    do {
-        applied = try await apply(reads)
-    } catch {
-        try? await queue.drop(operation.key, for: user)
-        throw error
-    }
-    // Noted after: a write killed before this is pushed all the same, and its line of activity
-    // stays beside the server's until the replica starts again.
-    try? await queue.made(applied.made, by: operation.key, for: user)
-    return applied.0
-}
-
 // The services of a server kept in a replica (docs/sync.md): every read that the replica holds
 // is answered by the replica's own live services, every write goes to the server and is then
 // pulled in, and what the replica does not hold (look-ups, sessions, what was imported, a
@@ -372,32 +344,78 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// client. (The connection sends a write again under its key while no answer comes; a write
     /// the server took whose every answer was lost would be queued again, under a new id.)
     public func add(_ draft: ExpenseDraft, as id: ExpenseID?, by user: UserID) async throws(ExpensesError) -> Expense {
+        let madeHere = id ?? ExpenseID(rawValue: Self.uuid())
+        return try await write(
+            madeHere, by: user, online: { () async throws(ExpensesError) in try await server.add(draft, as: id, by: user) },
+            queuedAs: { operations, key in try operations.addExpense(draft, as: madeHere, key: key) },
+            summary: { _ in "add \(draft.description), \(draft.amount)" },
+            offline: { reads async throws(ExpensesError) in try await reads.expenses.add(draft, as: madeHere, by: user) }
+        )
+    }
+
+    /// As ``add(_:as:by:)``: offline, on the replica from `version` and queued with it; the
+    /// server refuses it as a conflict should the expense have changed there since.
+    public func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {
+        try await write(
+            id, by: user, online: { () async throws(ExpensesError) in try await server.edit(id, to: draft, from: version, by: user) },
+            queuedAs: { operations, key in try operations.editExpense(id, to: draft, from: version, key: key) },
+            summary: { _ in "change \(draft.description), \(draft.amount)" },
+            offline: { reads async throws(ExpensesError) in try await reads.expenses.edit(id, to: draft, from: version, by: user) }
+        )
+    }
+
+    /// As ``edit(_:to:from:by:)``.
+    public func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError) {
+        try await write(
+            id, by: user, online: { () async throws(ExpensesError) in try await server.delete(id, from: version, by: user) },
+            queuedAs: { operations, key in try operations.deleteExpense(id, from: version, key: key) },
+            summary: { reads in "delete \((try? await reads.expenses.expense(id, for: user))?.description ?? id.rawValue)" },
+            offline: { reads async throws(ExpensesError) in try await reads.expenses.delete(id, from: version, by: user) }
+        )
+    }
+
+    /// A write of `user`'s to `expense` (docs/sync.md): `online` on the server, then pulled; while
+    /// the server cannot be reached, or earlier writes still wait for it (a write never goes
+    /// before those made before it), queued as the operation `queuedAs` writes under a new key,
+    /// then made on the replica by the same live rules as on the server (`offline`). Queued
+    /// first: one killed before it is applied here is pushed and pulled in like any other, while
+    /// one applied and not queued would be lost. A write the rules refuse leaves the queue and
+    /// its refusal is thrown. Without a replica to write (not caught up yet, or not to be
+    /// opened), the write needs the server: ``ExpensesError/serverUnreachable(_:)``.
+    private func write<T>(
+        _ expense: ExpenseID, by user: UserID, online: () async throws(ExpensesError) -> T,
+        queuedAs operation: (any QueuedOperations, String) throws -> SyncOperation, summary: (ReplicaReads) async -> String,
+        offline: (ReplicaReads) async throws(ExpensesError) -> T
+    ) async throws(ExpensesError) -> T {
         let unreachable: String
         do {
-            return try await online(for: user) { () async throws(ExpensesError) in try await server.add(draft, as: id, by: user) }
+            return try await self.online(for: user, online)
         } catch .serverUnreachable(let reason) {
             unreachable = reason
         }
-        let id = id ?? ExpenseID(rawValue: Self.newKey())
-        guard let queue = replicas.queue(for: user), let operation = try? queue.operations.addExpense(draft, as: id, key: Self.newKey()) else {
-            throw .serverUnreachable(unreachable)
+        guard let queue = replicas.queue(for: user), let reads = await replicas.reads(for: user),
+            let queued = try? operation(queue.operations, Self.uuid())
+        else { throw .serverUnreachable(unreachable) }
+        do throws(SyncError) {
+            try await queue.append(queued, summary: await summary(reads), for: user)
+        } catch {
+            throw .storeUnavailable(error.message)
         }
-        let added = try await queued(operation, summary: "add \(draft.description), \(draft.amount)", in: replicas, for: user) { reads async throws(ExpensesError) in
-            try await Self.making(id, in: reads, for: user) { () async throws(ExpensesError) in try await reads.expenses.add(draft, as: id, by: user) }
+        // What the write made here: the expense (for the server to send again should it refuse
+        // the write) and the lines of activity it added (the server gives its own).
+        let before = Set(((try? await reads.lines.historyLines(of: expense, for: user)) ?? []).map(\.id))
+        let answer: T
+        do {
+            answer = try await offline(reads)
+        } catch {
+            _ = try? await queue.drop(queued.key, for: user)
+            throw error
         }
-        guard let added else { throw .serverUnreachable(unreachable) }
-        return added
-    }
-
-    /// `change`'s answer on the replica, and what it made there: the expense (for the server to
-    /// send again should it refuse the write) and the lines of activity it added.
-    private static func making<T>(
-        _ id: ExpenseID, in reads: ReplicaReads, for user: UserID, _ change: () async throws(ExpensesError) -> T
-    ) async throws(ExpensesError) -> (T, made: [String]) {
-        let before = Set(((try? await reads.lines.historyLines(of: id, for: user)) ?? []).map(\.id))
-        let answer = try await change()
-        let lines = ((try? await reads.lines.historyLines(of: id, for: user)) ?? []).filter { !before.contains($0.id) }
-        return (answer, made: ["expense:\(id.rawValue)"] + lines.map { "activity:\(id.rawValue)/\($0.id)" })
+        let lines = ((try? await reads.lines.historyLines(of: expense, for: user)) ?? []).filter { !before.contains($0.id) }
+        // Noted after: a write killed before this is pushed all the same, and its line of
+        // activity stays beside the server's until the replica starts again.
+        try? await queue.made(["expense:\(expense.rawValue)"] + lines.map { "activity:\(expense.rawValue)/\($0.id)" }, by: queued.key, for: user)
+        return answer
     }
 
     /// `write`'s answer on the server, once the replica pulled what it wrote; while earlier
@@ -419,45 +437,9 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
 
     static let waitingReason = "earlier changes made offline still wait for it"
 
-    static func newKey() -> String { UUID().uuidString.lowercased() }
-    /// As ``add(_:as:by:)``: offline, on the replica from `version` and queued with it; the
-    /// server refuses it as a conflict should the expense have changed there since.
-    public func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {
-        let unreachable: String
-        do {
-            return try await online(for: user) { () async throws(ExpensesError) in try await server.edit(id, to: draft, from: version, by: user) }
-        } catch .serverUnreachable(let reason) {
-            unreachable = reason
-        }
-        guard let queue = replicas.queue(for: user),
-            let operation = try? queue.operations.editExpense(id, to: draft, from: version, key: Self.newKey())
-        else { throw .serverUnreachable(unreachable) }
-        let edited = try await queued(operation, summary: "change \(draft.description), \(draft.amount)", in: replicas, for: user) {
-            reads async throws(ExpensesError) in
-            try await Self.making(id, in: reads, for: user) { () async throws(ExpensesError) in
-                try await reads.expenses.edit(id, to: draft, from: version, by: user)
-            }
-        }
-        guard let edited else { throw .serverUnreachable(unreachable) }
-        return edited
-    }
-    /// As ``edit(_:to:from:by:)``.
-    public func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError) {
-        let unreachable: String
-        do {
-            return try await online(for: user) { () async throws(ExpensesError) in try await server.delete(id, from: version, by: user) }
-        } catch .serverUnreachable(let reason) {
-            unreachable = reason
-        }
-        guard let queue = replicas.queue(for: user), let reads = await replicas.reads(for: user),
-            let operation = try? queue.operations.deleteExpense(id, from: version, key: Self.newKey())
-        else { throw .serverUnreachable(unreachable) }
-        let name = (try? await reads.expenses.expense(id, for: user))?.description ?? id.rawValue
-        let deleted: Void? = try await queued(operation, summary: "delete \(name)", in: replicas, for: user) { reads async throws(ExpensesError) in
-            try await Self.making(id, in: reads, for: user) { () async throws(ExpensesError) in try await reads.expenses.delete(id, from: version, by: user) }
-        }
-        guard deleted != nil else { throw .serverUnreachable(unreachable) }
-    }
+    /// A new id or idempotency key: a random UUID, in lower case as the contract writes them.
+    static func uuid() -> String { UUID().uuidString.lowercased() }
+
     public func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense {
         try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.restore(id, by: user) }
     }

@@ -34,13 +34,12 @@ public struct APIConnection: Sendable {
 
     /// Runs one exchange with the server, with every failure a ``RemoteFailure``.
     private func attempt<T>(_ work: () async throws -> T) async throws(RemoteFailure) -> T {
-        do {
-            return try await work()
-        } catch let failure as RemoteFailure {
-            throw failure
-        } catch {
-            throw .unreachable(Self.describe(error, server: server))
-        }
+        do { return try await work() } catch { throw failure(error) }
+    }
+
+    /// `error` as a ``RemoteFailure``: a refusal as it came, anything else no answer.
+    private func failure(_ error: any Error) -> RemoteFailure {
+        error as? RemoteFailure ?? .unreachable(Self.describe(error, server: server))
     }
 
     /// Calls one operation of the contract with `input`, as the signed-in user; a refusal or no
@@ -112,12 +111,12 @@ public struct APIConnection: Sendable {
                 // Nothing listening is not sent again: the request never reached a server, and a
                 // replica queues what the server cannot take now.
                 let again = switch error {
-                case let failure as RemoteFailure:
-                    if case .refused = failure { failure.code == .idempotencyKeyInUse } else { true }
-                case let failure as CurlTransport.Failure: failure.kind != .unreachable
+                case let answer as RemoteFailure:
+                    if case .refused = answer { answer.code == .idempotencyKeyInUse } else { true }
+                case let transport as CurlTransport.Failure: transport.kind != .unreachable
                 default: true
                 }
-                guard again, tries < Self.tries else { return try await attempt { () throws -> Data? in throw error } }
+                guard again, tries < Self.tries else { throw failure(error) }
                 try? await Task.sleep(for: .milliseconds(250 * tries))
             }
         }
