@@ -13,6 +13,10 @@ import PostgresStore
 /// database of the same cluster (`pg_stat_activity`) does not hold the reader back; one that
 /// cannot be placed does, which delays a pull and never skips a row (and the read is tried
 /// again in a new snapshot, as such a transaction has most often just ended).
+///
+/// Transaction ids are read as text (they are 64 bits, unsigned) under another name than the
+/// column's: an ORDER BY names an output column before a table's, and `ORDER BY tx` after
+/// `SELECT tx::text` sorted as text, where 10000 comes before 9999.
 public struct PostgresChangeLog: ChangeLogStore {
     private let database: ServerDatabase
 
@@ -77,9 +81,9 @@ public struct PostgresChangeLog: ChangeLogStore {
                 }
                 let rows = try db.rows(
                     """
-                    SELECT tx::text, seq, kind, entity FROM sync_change
+                    SELECT tx::text AS transaction, seq, kind, entity FROM sync_change
                     WHERE person = $1 AND (tx, seq) > ($2::text::xid8, $3) AND tx < $4::text::xid8
-                    ORDER BY tx, seq LIMIT $5
+                    ORDER BY sync_change.tx, seq LIMIT $5
                     """,
                     [person, String(position.transaction), position.sequence, String(horizon.transaction), Int64(max(0, limit))]
                 ).map { row in
@@ -101,7 +105,7 @@ public struct PostgresChangeLog: ChangeLogStore {
             guard let newest = try db.row(
                 """
                 WITH gone AS (DELETE FROM sync_change WHERE at < $1 RETURNING tx, seq)
-                SELECT count(*), (SELECT tx::text FROM gone ORDER BY tx DESC, seq DESC LIMIT 1),
+                SELECT count(*), (SELECT tx::text AS transaction FROM gone ORDER BY gone.tx DESC, seq DESC LIMIT 1),
                        (SELECT seq FROM gone ORDER BY tx DESC, seq DESC LIMIT 1)
                 FROM gone
                 """,
@@ -205,7 +209,7 @@ public struct PostgresChangeLog: ChangeLogStore {
 
     public func newest(for person: String) async throws -> LogPosition? {
         let row = try await database.read { db in
-            try db.row("SELECT tx::text, seq FROM sync_change WHERE person = $1 ORDER BY tx DESC, seq DESC LIMIT 1", [person])
+            try db.row("SELECT tx::text AS transaction, seq FROM sync_change WHERE person = $1 ORDER BY sync_change.tx DESC, seq DESC LIMIT 1", [person])
                 .map { row in (try row.text(0), try row.integer(1)) }
         }
         guard let row else { return nil }
