@@ -196,8 +196,12 @@ struct ReplicaPullTests {
             let history = try await replica.services.expenses.history(of: dinner.id, for: c)
             #expect(history.map(\.kind) == [.added, .edited])
             #expect(try await history == carol.container.expenses.history(of: dinner.id, for: c))
-            // Her activity tells only of the edit that put her in it, as the server's does.
+            // Her activity tells only of the edit that put her in it, as the server's does; the
+            // line from before comes with the expense, and only that one.
             #expect(try await replica.services.expenses.activity(of: c, page: PageRequest()).map(\.kind) == [.edited])
+            let pulled = try await sync.changes(for: c, after: nil, limit: 500).changes.first { $0.kind == .expense && $0.id == dinner.id.rawValue }
+            guard case .expense(let came)? = pulled?.value else { Issue.record("the expense did not come: \(String(describing: pulled))"); return }
+            #expect(came.lines.map(\.activity.kind) == [.added] && came.lines.allSatisfy { !$0.people.contains(c) })
             #expect(try await UserView.differences(of: c, Self.view(carol.container), Self.view(replica.services)) == [])
         }
     }

@@ -170,8 +170,8 @@ public struct SyncedExpense: Equatable, Sendable {
     /// Whether it was deleted: kept among the deleted, which the person may restore; it moves
     /// no balance.
     public let deleted: Bool
-    /// The lines of its history, whole, oldest first: those from before the person was in it
-    /// too, which their activity never shows and so never tells of.
+    /// The lines of its history the person's activity does not show (from before they were in
+    /// it), whole, oldest first; the others come as their activity.
     public let lines: [ActivityLine]
 
     public init(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment], deleted: Bool = false, lines: [ActivityLine] = []) {

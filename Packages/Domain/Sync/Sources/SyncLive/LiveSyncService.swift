@@ -154,6 +154,13 @@ public struct LiveSyncService: SyncService {
         lines.map { ExpenseChange(kind: $0.activity.kind, by: $0.activity.actor, at: $0.activity.at, expense: $0.expense) }
     }
 
+    /// The lines of an expense's history that `user`'s own activity does not show (from before
+    /// they were in it): those of their activity come as activity, and each line carries the
+    /// expense as it left it, so sending them twice would double most of a first pull.
+    private static func untold(_ lines: [ActivityLine], to user: UserID) -> [ActivityLine] {
+        lines.filter { !$0.people.contains(user) }
+    }
+
     /// An entity, by kind and id.
     private struct Key: Hashable {
         let kind: SyncKind
@@ -169,14 +176,16 @@ public struct LiveSyncService: SyncService {
                 if let expense = try await expenses.expense(id, for: user) {
                     let lines = try await lines.historyLines(of: id, for: user)
                     return .expense(
-                        SyncedExpense(expense, history: Self.history(lines), comments: try await expenses.comments(on: id, for: user), lines: lines)
+                        SyncedExpense(
+                            expense, history: Self.history(lines), comments: try await expenses.comments(on: id, for: user), lines: Self.untold(lines, to: user)
+                        )
                     )
                 }
                 // Deleted, and so the person's to restore, with its history. (Its comments cannot be
                 // read while it is deleted: a replica keeps those it had.)
                 guard let deleted = try await lines.deletedExpense(id, for: user) else { return nil }
                 let lines = try await lines.historyLines(of: id, for: user)
-                return .expense(SyncedExpense(deleted, history: Self.history(lines), comments: [], deleted: true, lines: lines))
+                return .expense(SyncedExpense(deleted, history: Self.history(lines), comments: [], deleted: true, lines: Self.untold(lines, to: user)))
             }
         case .payment:
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
