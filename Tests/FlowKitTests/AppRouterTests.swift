@@ -89,6 +89,47 @@ struct AppRouterTests {
         let (_, none) = await second.start(TabChild(router: second, leaveAfter: 2), asTabAmong: tabs)
         #expect(none == nil)
     }
+
+    @Test("a tab's notice is said on its own screens whenever they say nothing else, never on what it opens over them, and not after it")
+    func tabNotice() async {
+        let host = ScriptedHost(answers: [])
+        let router = AppRouter(host: host)
+        await router.present(Screen(id: "home", title: "Home"))
+        let tabs = [Tab(id: "a", label: "A", isSelected: true)]
+        _ = await router.start(NoticedTab(router: router), asTabAmong: tabs, saying: "Offline since 14:02.")
+        let drawn = await host.drawn.map { "\($0.id.rawValue): \($0.status.map { "\($0)" } ?? "-")" }
+        #expect(drawn == [
+            "home: -",
+            "tab: notice(\"Offline since 14:02.\")",
+            "popup: -",
+            "tab: notice(\"Offline since 14:02.\")",
+            "tab: error(\"Refused.\")",
+            "tab: notice(\"Offline since 14:02.\")",
+            "home: -",
+        ], "the tab again once the popup goes, its own error, the notice again, then the home, which says its own")
+    }
+}
+
+/// A tab's flow whose screen says nothing, then an error of its own, then nothing again.
+private actor NoticedTab: Flow {
+    enum FlowResult: FlowOutcome {
+        case done
+        case cancelled
+    }
+
+    let router: AppRouter
+
+    init(router: AppRouter) { self.router = router }
+
+    func perform() async -> FlowResult {
+        await router.present(Screen(id: "tab", title: "Tab"))
+        await router.present(Screen(id: "popup", title: "Popup"))
+        await router.dismiss("popup")
+        await router.update(Screen(id: "tab", title: "Tab", status: .error("Refused.")))
+        await router.update(Screen(id: "tab", title: "Tab"))
+        await router.dismiss("tab")
+        return .done
+    }
 }
 
 /// A host that answers each event from a list, then cancel; it keeps every screen drawn.

@@ -243,7 +243,7 @@ struct ReplicaPullTests {
 /// The app on a replica with its server down, as the next `flows` run finds it.
 @Suite(.timeLimit(.minutes(2)))
 struct OfflineTests {
-    @Test("with the server down, the app opens on the replica, and the tab and the home say since when it is offline")
+    @Test("with the server down, the app opens on the replica, and the home and every tab say since when it is offline")
     func opensOffline() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
@@ -273,6 +273,12 @@ struct OfflineTests {
             expect screen home
             expect text "Signed in as Ada Lovelace <ada@example.com>."
             expect text "Offline since "
+            tap friends
+            expect screen friends
+            expect text "Sam Park"
+            expect text "Offline since "
+            tap back
+            expect screen home
             tap quit
             expect result closed
             """,

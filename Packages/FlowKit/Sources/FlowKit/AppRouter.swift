@@ -7,9 +7,17 @@ public actor AppRouter {
     private let host: any ScreenHost
     private let starter: any FlowStarter
     private var stack: [Screen] = []
-    /// The tabs of the tab on show (see ``start(_:asTabAmong:)``): the depth of its own screens
-    /// in the stack, and the other tab tapped there, to open next.
-    private var tabbed: (tabs: [Tab], depth: Int, next: ElementID?)?
+    /// The tabs of the tab on show (see ``start(_:asTabAmong:saying:)``): the depth of its own
+    /// screens in the stack, what they say when they say nothing else, and the other tab tapped
+    /// there, to open next.
+    private var tabbed: Tabbed?
+
+    private struct Tabbed {
+        let tabs: [Tab]
+        let depth: Int
+        let notice: String?
+        var next: ElementID?
+    }
 
     /// - Parameter starter: how children are started; tests pass one that stands in for them.
     public init(host: any ScreenHost, starter: any FlowStarter = PerformingStarter()) {
@@ -24,21 +32,32 @@ public actor AppRouter {
 
     /// Starts a child flow as one of a home's tabs (`tabs`, the child's own marked selected):
     /// every screen the child presents itself (not its children's, nor its popups) shows the
-    /// tabs, so the user moves between them from anywhere in a tab. Tapping another tab there
-    /// goes back, as Esc does, and names that tab to open next; the one on show does nothing.
-    public nonisolated func start<Child: Flow>(_ child: Child, asTabAmong tabs: [Tab]) async -> (result: Child.FlowResult, nextTab: ElementID?) {
-        let outer = await openTab(tabs)
+    /// tabs, so the user moves between them from anywhere in a tab, and says `notice` (how up to
+    /// date what it shows is, say) whenever it says nothing of its own. Tapping another tab
+    /// there goes back, as Esc does, and names that tab to open next; the one on show does
+    /// nothing.
+    public nonisolated func start<Child: Flow>(
+        _ child: Child, asTabAmong tabs: [Tab], saying notice: String? = nil
+    ) async -> (result: Child.FlowResult, nextTab: ElementID?) {
+        let outer = await openTab(tabs, saying: notice)
         let result = await starter.start(child)
         return (result, await closeTab(restoring: outer))
     }
 
-    private func openTab(_ tabs: [Tab]) -> (tabs: [Tab], depth: Int, next: ElementID?)? {
+    private func openTab(_ tabs: [Tab], saying notice: String?) -> Tabbed? {
         let outer = tabbed
-        tabbed = (tabs, stack.count, nil)
+        tabbed = Tabbed(tabs: tabs, depth: stack.count, notice: notice)
         return outer
     }
 
-    private func closeTab(restoring outer: (tabs: [Tab], depth: Int, next: ElementID?)?) -> ElementID? {
+    /// A screen of the tab on show with the tabs, and the tab's notice when it says nothing.
+    private func stampingTab(_ screen: inout Screen, at depth: Int) {
+        guard let tabbed, depth == tabbed.depth else { return }
+        screen.tabs = tabbed.tabs
+        if screen.status == nil, let notice = tabbed.notice { screen.status = .notice(notice) }
+    }
+
+    private func closeTab(restoring outer: Tabbed?) -> ElementID? {
         let next = tabbed?.next
         tabbed = outer
         return next
@@ -55,7 +74,7 @@ public actor AppRouter {
         var screen = screen
         stack.removeAll { $0.id == screen.id }
         screen.breadcrumb = stack.map { $0.title }
-        if let tabbed, stack.count == tabbed.depth { screen.tabs = tabbed.tabs }
+        stampingTab(&screen, at: stack.count)
         stack.append(screen)
         await host.present(screen)
     }
@@ -68,7 +87,7 @@ public actor AppRouter {
         }
         var screen = screen
         screen.breadcrumb = stack[..<index].map { $0.title }
-        if let tabbed, index == tabbed.depth { screen.tabs = tabbed.tabs }
+        stampingTab(&screen, at: index)
         guard screen != stack[index] else { return }
         stack[index] = screen
         await host.update(screen)

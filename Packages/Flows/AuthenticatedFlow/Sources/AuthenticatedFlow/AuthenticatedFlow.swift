@@ -46,7 +46,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     /// The home's tabs, each a child flow.
     /// A tab's flow gives back nil to come back to the home, or the home's own result to end it.
     static let tabs = ChildMenu<AuthenticatedFlow, FlowResult?>([
-        .init("expenses", "Expenses") { flow in await flow.expenses(saying: nil) },
+        .init("expenses", "Expenses") { flow in await flow.expenses(saying: await offlineNotice()) },
         .init("groups", "Groups") { flow in await flow.groups() },
         .init("friends", "Friends") { flow in await flow.friends() },
         .init("account", "Account") { flow in await flow.account() },
@@ -139,7 +139,9 @@ public actor AuthenticatedFlow: InventoriedFlow {
     /// Starts `child` as the tab `id`: its screens show every tab, and the one tapped there is
     /// kept to open next.
     private func tab<Child: Flow>(_ id: ElementID, _ child: Child) async -> Child.FlowResult {
-        let (result, next) = await router.start(child, asTabAmong: Self.tabs.tabs(selected: id))
+        // Each tab says, as it opens, how up to date the replica it reads is (nothing when all
+        // is synced, and on the embedded store).
+        let (result, next) = await router.start(child, asTabAmong: Self.tabs.tabs(selected: id), saying: await offlineNotice())
         nextTab = next
         return result
     }
