@@ -64,6 +64,9 @@ struct OfflineWritesTests {
         #expect(left.map(\.summary) == ["add Taxi, 10.00 EUR"])
         #expect(left.first?.refusal?.kind == .refused)
         #expect(left.first?.refusal?.reason.hasPrefix("Not among your friends or contacts") == true, "\(left.first?.refusal?.reason ?? "nil")")
+        // `flows sync --status` names Bob as the replica knows him, not by his id.
+        let named = await offline.naming(try #require(left.first?.refusal?.reason), for: adaUser.id)
+        #expect(named == "Not among your friends or contacts: \(bobUser.displayName.value). Add them as a friend or a contact first.", "\(named)")
         let status = try #require(await offline.replicaStatus?.status(of: adaUser.id))
         #expect(status.notSynced == 1 && status.waiting == 0)
         try await queue.drop(try #require(left.first).operation.key, for: adaUser.id)

@@ -187,6 +187,18 @@ public struct AppContainer: AppFlow.Dependencies {
         return await queue.conflict(of: write, in: reads, for: user).map { $0.conflict.explanation(who: $0.who) }
     }
 
+    /// `reason`, the server's words for a write it refused, with each person it names by id
+    /// named as `user`'s replica knows them ("Not among your friends or contacts: Bob Stone.");
+    /// an id the replica has no name for stays as it is.
+    public func naming(_ reason: String, for user: UserID) async -> String {
+        let id = #/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/#
+        let named = Set(reason.matches(of: id).map { UserID(rawValue: String($0.output)) })
+        guard !named.isEmpty, let serverReplicas, let reads = await serverReplicas.reads(for: user),
+            let names = try? await reads.friends.names(of: named, for: user), !names.isEmpty
+        else { return reason }
+        return reason.replacing(id) { match in names[UserID(rawValue: String(match.output))]?.value ?? String(match.output) }
+    }
+
     /// Applies the author's side of conflict `key` on top of the expense as it is now (each part
     /// they changed as they left it, every other as it is), as a new edit from its current
     /// version, then forgets the conflict; nil when `key` is no conflict of `user`'s.

@@ -19,7 +19,8 @@ struct SyncCommand: AsyncParsableCommand {
             replica at once and waits there. `flows sync` pushes what waits, oldest first, then pulls what changed \
             since the last sync, page by page (the first sync pulls everything). A write the \
             server refuses (a friendship that ended meanwhile, say) leaves the replica and stays \
-            listed, with the server's reason, until dropped with --drop KEY. An edit made to an \
+            listed, with the server's reason (naming people as the replica knows them), until \
+            dropped with --drop KEY. An edit made to an \
             expense someone changed meanwhile is a conflict, listed with both changes: keep \
             theirs with --drop KEY, or make yours again on top of theirs with --apply-mine KEY. \
             --status says when each replica last synced and what waits, without asking the server.
@@ -181,9 +182,11 @@ struct SyncCommand: AsyncParsableCommand {
                 let writes = (try? await container.writeQueue(of: user)?.writes(of: user)) ?? []
                 var listed: [Status.Write] = []
                 for write in writes {
+                    var reason: String?
+                    if let refusal = write.refusal { reason = await container.naming(refusal.reason, for: user) }
                     listed.append(Status.Write(
                         key: write.operation.key, operation: write.operation.operation, summary: write.summary, made: write.made,
-                        state: write.refusal?.kind.rawValue ?? "waiting", reason: write.refusal?.reason,
+                        state: write.refusal?.kind.rawValue ?? "waiting", reason: reason,
                         explanation: await container.explanation(of: write, for: user)
                     ))
                 }

@@ -46,7 +46,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     /// The home's tabs, each a child flow.
     /// A tab's flow gives back nil to come back to the home, or the home's own result to end it.
     static let tabs = ChildMenu<AuthenticatedFlow, FlowResult?>([
-        .init("expenses", "Expenses") { flow in await flow.expenses(saying: await offlineNotice()) },
+        .init("expenses", "Expenses") { flow in await flow.expenses(saying: nil) },
         .init("groups", "Groups") { flow in await flow.groups() },
         .init("friends", "Friends") { flow in await flow.friends() },
         .init("account", "Account") { flow in await flow.account() },
