@@ -183,8 +183,15 @@ public struct AppContainer: AppFlow.Dependencies {
     /// in words: `Bob Stone changed Dinner while you were offline: the amount (30.00 EUR → 36.00
     /// EUR). Yours: the description (Dinner → Team dinner).`; nil for any other write.
     public func explanation(of write: QueuedWrite, for user: UserID) async -> String? {
-        guard let serverReplicas, let queue = serverReplicas.queue(for: user), let reads = await serverReplicas.reads(for: user) else { return nil }
+        guard let (queue, reads) = await replicaQueue(of: user) else { return nil }
         return await queue.conflict(of: write, in: reads, for: user).map { $0.conflict.explanation(who: $0.who) }
+    }
+
+    /// `user`'s queue of writes for the server, and the reads of their replica; nil for a
+    /// container that keeps no replica, or one not to be opened.
+    private func replicaQueue(of user: UserID) async -> (queue: ReplicaQueue, reads: ReplicaReads)? {
+        guard let serverReplicas, let queue = serverReplicas.queue(for: user), let reads = await serverReplicas.reads(for: user) else { return nil }
+        return (queue, reads)
     }
 
     /// `reason`, the server's words for a write it refused, with each person it names by id
@@ -193,7 +200,7 @@ public struct AppContainer: AppFlow.Dependencies {
     public func naming(_ reason: String, for user: UserID) async -> String {
         let id = #/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/#
         let named = Set(reason.matches(of: id).map { UserID(rawValue: String($0.output)) })
-        guard !named.isEmpty, let serverReplicas, let reads = await serverReplicas.reads(for: user),
+        guard !named.isEmpty, let reads = await serverReplicas?.reads(for: user),
             let names = try? await reads.friends.names(of: named, for: user), !names.isEmpty
         else { return reason }
         return reason.replacing(id) { match in names[UserID(rawValue: String(match.output))]?.value ?? String(match.output) }
@@ -203,8 +210,7 @@ public struct AppContainer: AppFlow.Dependencies {
     /// they changed as they left it, every other as it is), as a new edit from its current
     /// version, then forgets the conflict; nil when `key` is no conflict of `user`'s.
     public func applyMine(_ key: String, for user: UserID) async throws(ExpensesError) -> Expense? {
-        guard let serverReplicas, let queue = serverReplicas.queue(for: user), let reads = await serverReplicas.reads(for: user),
-            let write = (try? await queue.writes(of: user))?.first(where: { $0.operation.key == key }),
+        guard let (queue, reads) = await replicaQueue(of: user), let write = (try? await queue.writes(of: user))?.first(where: { $0.operation.key == key }),
             let (conflict, _) = await queue.conflict(of: write, in: reads, for: user)
         else { return nil }
         let edited = try await expenses.edit(conflict.theirs.id, to: conflict.mineOnTop, from: conflict.theirs.version, by: user)

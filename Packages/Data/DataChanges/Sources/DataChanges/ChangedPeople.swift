@@ -97,3 +97,16 @@ public struct Change: Hashable, Sendable {
         self.person = person
     }
 }
+
+extension Change {
+    /// A line of activity's id as the log and the contract write it, `SUBJECT/LINE`: the
+    /// expense's or payment's id, then the line's.
+    public static func activityID(subject: String, line: String) -> String { "\(subject)/\(line)" }
+
+    /// The subject and the line an activity's id (``activityID(subject:line:)``) names; nil for
+    /// any other id.
+    public static func activityParts(of id: String) -> (subject: String, line: String)? {
+        guard let slash = id.firstIndex(of: "/") else { return nil }
+        return (String(id[..<slash]), String(id[id.index(after: slash)...]))
+    }
+}

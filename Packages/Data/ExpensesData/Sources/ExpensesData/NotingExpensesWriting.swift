@@ -61,7 +61,7 @@ public struct NotingExpensesWriting: ExpensesWriting {
         let payments = try base.settlements(of: from, offset: 0, limit: Self.everything).map(\.id)
         // The contact's lines of activity become the account's, oldest first.
         for line in try base.activity(of: from, offset: 0, limit: Self.everything).reversed() {
-            people.changed(.activity, "\(line.subject)/\(line.id)", for: [to])
+            people.changed(.activity, Change.activityID(subject: line.subject, line: line.id), for: [to])
         }
         try base.renamePerson(from: from, to: to)
         for id in expenses { try expenseChanged(id) }
@@ -89,7 +89,7 @@ public struct NotingExpensesWriting: ExpensesWriting {
         try base.addToGroupBalance(group: group, low: low, high: high, currency: currency, amount: amount)
     }
     public func insert(_ activity: ActivityRecord) throws {
-        people.changed(.activity, "\(activity.subject)/\(activity.id)", for: activity.people)
+        people.changed(.activity, Change.activityID(subject: activity.subject, line: activity.id), for: activity.people)
         try base.insert(activity)
     }
     public func deleteActivity(id: String, subject: String) throws { try base.deleteActivity(id: id, subject: subject) }

@@ -115,6 +115,9 @@ public protocol QueuedOperations: Sendable {
     /// The edit `operation` stands for (one ``editExpense(_:to:from:key:)`` wrote); nil for any
     /// other.
     func edit(in operation: SyncOperation) -> (id: ExpenseID, draft: ExpenseDraft, version: Int)?
+    /// Why the server did not apply an operation, in its words (its refusal's message); nil when
+    /// its answer says none.
+    func reason(of outcome: SyncOutcome) -> String?
 }
 
 /// What one push of a replica's queue did.

@@ -221,9 +221,8 @@ public struct LiveSyncService: SyncService {
                 : nil
         case .activity:
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
-                guard let slash = key.id.firstIndex(of: "/") else { return nil }
-                let (subject, line) = (ExpenseID(rawValue: String(key.id[..<slash])), String(key.id[key.id.index(after: slash)...]))
-                return try await lines.activityLine(line, of: subject, for: user).map(SyncValue.activity)
+                guard let (subject, line) = Change.activityParts(of: key.id) else { return nil }
+                return try await lines.activityLine(line, of: ExpenseID(rawValue: subject), for: user).map(SyncValue.activity)
             }
         case .series:
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in
@@ -298,7 +297,7 @@ public struct LiveSyncService: SyncService {
         let series = try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in try await lines.seriesIDs(of: user) }
         note(.series, series.map(\.rawValue))
         let activity = try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in try await lines.activityLines(of: user) }
-        note(.activity, activity.map { "\($0.subject.rawValue)/\($0.id)" })
+        note(.activity, activity.map { Change.activityID(subject: $0.subject.rawValue, line: $0.id) })
         return seen
     }
 

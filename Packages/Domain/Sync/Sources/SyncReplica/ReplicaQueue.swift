@@ -46,11 +46,11 @@ public struct ReplicaQueue: Sendable {
         do { try await store.append(record, of: user.rawValue) } catch { throw .storeUnavailable("\(error)") }
     }
 
-    /// Notes what write `key` made on the replica that the server gives anew, or never:
-    /// `expense:ID`, `activity:SUBJECT/LINE`.
-    public func made(_ provisional: [String], by key: String, for user: UserID) async throws(SyncError) {
+    /// Notes what write `key` made on the replica that the server gives anew, or never: the
+    /// expense, and its lines of activity.
+    public func made(_ provisional: [SyncEntity], by key: String, for user: UserID) async throws(SyncError) {
         guard var record = try await records(of: user).first(where: { $0.key == key }) else { return }
-        record.provisional = provisional
+        record.provisional = provisional.map(\.text)
         do { try await store.update(record) } catch { throw .storeUnavailable("\(error)") }
     }
 
@@ -92,7 +92,7 @@ public struct ReplicaQueue: Sendable {
                     refused.provisional = record.provisional.filter { SyncEntity($0).map { $0.kind != .activity } ?? false }
                     refused.outcome = outcome.kind.rawValue
                     refused.status = outcome.status
-                    refused.reason = Self.reason(outcome)
+                    refused.reason = operations.reason(of: outcome) ?? "The server answered \(outcome.status)."
                     do { try await store.update(refused) } catch { throw .storeUnavailable("\(error)") }
                     if outcome.kind == .refused { report.refused += 1 } else { report.conflicts += 1 }
                 }
@@ -147,10 +147,12 @@ public struct ReplicaQueue: Sendable {
     /// the pull (the entities it made are put as the server keeps them, or removed, by the pull).
     private func forgetLines(_ provisional: [String]) async throws(SyncError) {
         for line in provisional.compactMap(SyncEntity.init) where line.kind == .activity {
-            // An activity line's id is `SUBJECT/LINE`.
-            guard let slash = line.id.firstIndex(of: "/") else { continue }
-            let (subject, id) = (ExpenseID(rawValue: String(line.id[..<slash])), String(line.id[line.id.index(after: slash)...]))
-            do throws(ExpensesError) { try await writers.expenses.removeLine(id, of: subject) } catch { throw .storeUnavailable(error.message) }
+            guard let (subject, id) = Change.activityParts(of: line.id) else { continue }
+            do throws(ExpensesError) {
+                try await writers.expenses.removeLine(id, of: ExpenseID(rawValue: subject))
+            } catch {
+                throw .storeUnavailable(error.message)
+            }
         }
     }
 
@@ -163,12 +165,5 @@ public struct ReplicaQueue: Sendable {
             QueuedWrite.Refusal(kind: kind, status: record.status ?? 0, reason: record.reason ?? "")
         }
         return QueuedWrite(operation: operation(record), made: Date(timeIntervalSince1970: record.made), summary: record.summary, refusal: refusal)
-    }
-
-    /// The server's reason for a refusal: its Problem's message.
-    private static func reason(_ outcome: SyncOutcome) -> String {
-        struct Problem: Decodable { let message: String }
-        if let answer = outcome.answer, let problem = try? JSONDecoder().decode(Problem.self, from: Data(answer)) { return problem.message }
-        return "The server answered \(outcome.status)."
     }
 }

@@ -1,4 +1,5 @@
 import Accounts
+import DataChanges
 import Expenses
 import Foundation
 import Friends
@@ -414,7 +415,9 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
         let lines = ((try? await reads.lines.historyLines(of: expense, for: user)) ?? []).filter { !before.contains($0.id) }
         // Noted after: a write killed before this is pushed all the same, and its line of
         // activity stays beside the server's until the replica starts again.
-        try? await queue.made(["expense:\(expense.rawValue)"] + lines.map { "activity:\(expense.rawValue)/\($0.id)" }, by: queued.key, for: user)
+        let made = [SyncEntity(kind: .expense, id: expense.rawValue)]
+            + lines.map { SyncEntity(kind: .activity, id: Change.activityID(subject: expense.rawValue, line: $0.id)) }
+        try? await queue.made(made, by: queued.key, for: user)
         return answer
     }
 

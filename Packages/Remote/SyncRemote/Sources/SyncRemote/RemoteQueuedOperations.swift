@@ -1,5 +1,6 @@
 import Expenses
 import ExpensesRemote
+import FlowsAPI
 import FlowsWire
 import Foundation
 import Primitives
@@ -29,6 +30,10 @@ public struct RemoteQueuedOperations: QueuedOperations {
         )
         guard let ((id, draft), _) = try? ExpensesAPI.editExpense.request.read(request) else { return nil }
         return (id, draft, version)
+    }
+
+    public func reason(of outcome: SyncOutcome) -> String? {
+        outcome.answer.flatMap { try? WireJSON.decoder.decode(Components.Schemas.Problem.self, from: Data($0)).message }
     }
 }
 
