@@ -147,6 +147,75 @@ struct OfflineWritesTests {
         await services.close()
     }
 
+    @Test("a payment recorded offline moves the balance at once and waits; the next sync records it on the server under its id, once")
+    func settledOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-payments-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (adaHome, first, ada, adaUser, bobUser) = (world.adaHome, world.first, world.ada, world.adaUser, world.bobUser)
+        _ = try await ada.expenses.add(Self.draft("Dinner", 3000, by: adaUser.id, with: bobUser.id), by: adaUser.id)
+        await ada.pullReplica()
+        await first.stop()
+
+        // Offline, Bob pays Ada back the 15.00 he owes her; Ada records it.
+        let offline = AppContainer.remote(server: first.url, location: adaHome)
+        _ = try await offline.accounts.storedSession()
+        let day = try Day("2026-11-23")
+        let paid = try await offline.expenses.settle(from: bobUser.id, to: adaUser.id, amount: Money(minorUnits: 1500, currency: .eur), day: day, by: adaUser.id)
+        #expect(try await offline.expenses.balances(of: adaUser.id).isEmpty)
+        #expect(try await offline.expenses.settlement(paid.id, for: adaUser.id) == paid)
+        let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
+        #expect(queued.map(\.summary) == ["Bob Stone paid you 15.00 EUR"])
+        #expect(queued.map(\.operation.operation) == ["settleUp"])
+        // Too much, offline as online: the same rule refuses it, and nothing is queued.
+        await #expect(throws: ExpensesError.self) {
+            try await offline.expenses.settle(from: adaUser.id, to: adaUser.id, amount: Money(minorUnits: 100, currency: .eur), day: day, by: adaUser.id)
+        }
+        #expect(try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id).count == 1)
+
+        let second = try await world.restart()
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 1, refused: 0, conflicts: 0, waiting: 0))
+        let direct = AppContainer.remote(server: second.url, location: adaHome, replicated: false)
+        #expect(try await direct.expenses.settlements(of: adaUser.id, page: PageRequest(offset: 0, limit: 10)).map(\.id) == [paid.id])
+        #expect(try await direct.expenses.balances(of: adaUser.id).isEmpty)
+        // The replica has it as the server does, with one line of activity: the server's.
+        #expect(try await offline.expenses.settlement(paid.id, for: adaUser.id) == (try await direct.expenses.settlement(paid.id, for: adaUser.id)))
+        let lines = try await offline.expenses.activity(of: adaUser.id, page: PageRequest(offset: 0, limit: 50)).filter { $0.subject == paid.id }
+        #expect(lines.count == 1)
+        #expect(try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id).isEmpty)
+        await second.stop()
+    }
+
+    @Test("an id given for a new payment is kept; the same id again from its author answers the payment, from anyone else or for an expense is refused")
+    func clientMadePaymentIDs() async throws {
+        let services = ServerServices.sqlite(.memory, fast: true)
+        let ada = try await services.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
+        let sam = try await services.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
+        let cy = try await services.accounts.signUp(email: "cy@example.com", displayName: "Cy Young", password: "correct horse")
+        let cyContact = try await services.friends.addContact(name: "Dee", email: nil, by: cy.id)
+        let (id, day) = (ExpenseID(rawValue: UUID().uuidString.lowercased()), try Day("2026-11-23"))
+        let amount = Money(minorUnits: 500, currency: .eur)
+        let paid = try await services.expenses.settle(from: ada.id, to: sam.id, amount: amount, day: day, in: nil, as: id, by: ada.id)
+        #expect(paid.id == id)
+        let again = try await services.expenses.settle(from: ada.id, to: sam.id, amount: amount, day: day, in: nil, as: id, by: ada.id)
+        #expect(again == paid)
+        #expect(try await services.expenses.settlements(of: ada.id, page: PageRequest(offset: 0, limit: 10)).count == 1)
+        #expect(try await services.expenses.balances(of: ada.id).map(\.amount) == [amount])
+        await #expect(throws: ExpensesError.idTaken(id)) {
+            try await services.expenses.settle(from: cy.id, to: cyContact.id, amount: amount, day: day, in: nil, as: id, by: cy.id)
+        }
+        await #expect(throws: ExpensesError.idTaken(id)) {
+            try await services.expenses.add(Self.draft("Lunch", 1000, by: cy.id, with: nil), as: id, by: cy.id)
+        }
+        // Taken back, the id stays the payment's.
+        try await services.expenses.undoSettlement(id, by: ada.id)
+        await #expect(throws: ExpensesError.idTaken(id)) {
+            try await services.expenses.settle(from: ada.id, to: sam.id, amount: amount, day: day, in: nil, as: id, by: ada.id)
+        }
+        await services.close()
+    }
+
     /// Ada and Bob, friends, each with their app, on a server whose store is on disk, so that it
     /// can stop and start again on the same port (where the apps keep their replicas).
     struct TwoFriends {

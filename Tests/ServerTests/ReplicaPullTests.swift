@@ -206,6 +206,41 @@ struct ReplicaPullTests {
         }
     }
 
+    @Test("a payment that passed through someone moves their balances on their replica too, as it comes and as it is taken back, and in a first pull")
+    func passedThrough() async throws {
+        try await LiveServer.with { server in
+            let ada = try await RemoteServicesTests.app(server, name: "Ada")
+            let bob = try await RemoteServicesTests.app(server, name: "Bob")
+            let carol = try await RemoteServicesTests.app(server, name: "Carol")
+            try await Self.befriend(ada, bob)
+            try await Self.befriend(ada, carol)
+            try await Self.befriend(bob, carol)
+            let (a, b, c) = (ada.user.id, bob.user.id, carol.user.id)
+            let replica = LocalReplica.open(.memory)
+            let sync = ada.sync(server)
+            // Bob owes Ada 10.00 and Ada owes Carol 10.00; Ada's replica has both.
+            _ = try await ada.container.expenses.add(try Self.draft("Taxi", 2000, paidBy: a, among: [a, b]), by: a)
+            _ = try await carol.container.expenses.add(try Self.draft("Lunch", 2000, paidBy: c, among: [a, c]), by: c)
+            _ = try await replica.pull(for: a, from: sync)
+            // Bob pays Carol 10.00: it clears what Bob owes Ada and what Ada owes Carol.
+            let paid = try await bob.container.expenses.settle(from: b, to: c, amount: Self.eur(1000), day: try Day("2026-11-23"), by: b)
+            #expect(paid.through == [a])
+            #expect(try await ada.container.expenses.balances(of: a).isEmpty)
+            _ = try await replica.pull(for: a, from: sync)
+            #expect(try await replica.services.expenses.balances(of: a).isEmpty)
+            #expect(try await UserView.differences(of: a, Self.view(ada.container), Self.view(replica.services)) == [])
+            // A replica that starts now has it too.
+            let fresh = LocalReplica.open(.memory)
+            _ = try await fresh.pull(for: a, from: ada.sync(server))
+            #expect(try await UserView.differences(of: a, Self.view(ada.container), Self.view(fresh.services)) == [])
+            // Taken back, the balances come back, on the replica as on the server.
+            try await carol.container.expenses.undoSettlement(paid.id, by: c)
+            _ = try await replica.pull(for: a, from: sync)
+            #expect(try await replica.services.expenses.balances(of: a).map(\.amount).sorted { $0.minorUnits < $1.minorUnits } == [Self.eur(-1000), Self.eur(1000)])
+            #expect(try await UserView.differences(of: a, Self.view(ada.container), Self.view(replica.services)) == [])
+        }
+    }
+
     /// A server's pull that stops answering after `pages` pages.
     private final class CutShort: SyncService {
         let base: any SyncService

@@ -116,6 +116,18 @@ enum SyncSchedule {
             case 72..<78:
                 serverUp.value.toggle()
                 log.append("the server is \(serverUp.value ? "back" : "out of reach")")
+            case 78..<84:
+                // A payment with one of the others, either way: at most what the replica says is
+                // owed, or a little when nothing is (the server may find it owed by then, or not).
+                let other = others[Int(random.next(below: 2))]
+                let balance = (try? await client.app.expenses.balances(of: client.user.id))?.first { $0.other == other.user.id }?.amount.minorUnits ?? 0
+                let owed = balance == 0 ? Int64(random.next(below: 999)) + 1 : Int64(random.next(below: UInt64(balance.magnitude))) + 1
+                let (from, to) = balance > 0 ? (other.user.id, client.user.id) : (client.user.id, other.user.id)
+                let paid = try? await client.app.expenses.settle(
+                    from: from, to: to, amount: Money(minorUnits: owed, currency: .eur), day: try Day("2026-11-23"), by: client.user.id
+                )
+                let who = from == client.user.id ? "pays \(other.name)" : "notes \(other.name) paid"
+                log.append("\(client.name) \(who) \(owed)\(client.cable.online ? "" : " offline"): \(paid == nil ? "refused" : "ok")")
             default:
                 let report = await client.app.syncReplica(of: client.user.id)
                 log.append("\(client.name) syncs: \(Self.describe(report))")

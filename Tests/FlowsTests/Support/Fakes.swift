@@ -152,7 +152,9 @@ struct FakeExpenses: ExpensesService, Fake {
         try await (deletedExpenses ?? missing("deletedExpenses"))(user, page)
     }
     func expense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense? { try await (expense ?? missing("expense"))(id, user) }
-    func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement {
+    func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, as id: ExpenseID?, by user: UserID) async throws(ExpensesError)
+        -> Settlement
+    {
         guard let group else { return try await (settle ?? missing("settle"))(from, to, amount, day, user) }
         return try await (settleInGroup ?? missing("settle(in:)"))(from, to, amount, day, group, user)
     }

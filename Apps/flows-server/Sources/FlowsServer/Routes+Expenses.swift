@@ -20,9 +20,10 @@ extension EndpointRoutes {
         try serve(ExpensesAPI.listSharedExpenses) { input, user in try await expenses.expenses(of: user, sharedWith: input.0, page: input.1) }
         try serve(ExpensesAPI.listRecentPeople) { _, user in try await expenses.recentPeople(of: user) }
         try serve(ExpensesAPI.listSettlements) { page, user in try await expenses.settlements(of: user, page: page) }
-        try serve(ExpensesAPI.settleUp) { payment, user in
-            let (from, to) = payment.userPaid ? (user, payment.counterparty) : (payment.counterparty, user)
-            return try await expenses.settle(from: from, to: to, amount: payment.amount, day: payment.day, in: payment.group, by: user)
+        try serve(ExpensesAPI.settleUp) { input, user in
+            let (payment, id) = input
+            let (from, to) = payment.parties(for: user)
+            return try await expenses.settle(from: from, to: to, amount: payment.amount, day: payment.day, in: payment.group, as: id, by: user)
         }
         try serve(ExpensesAPI.getSettlement) { id, user in
             guard let settlement = try await expenses.settlement(id, for: user) else { throw ExpensesError.notFound(id) }

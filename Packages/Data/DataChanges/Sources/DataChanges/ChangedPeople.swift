@@ -67,7 +67,8 @@ public struct Change: Hashable, Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         /// An expense the person is in (its id an expense's).
         case expense
-        /// A payment the person made or received (its id a payment's).
+        /// A payment the person made or received, or that passed through them (its id a
+        /// payment's).
         case payment
         /// A friend or a contact of the person (its id the friend's or the contact's).
         case friend

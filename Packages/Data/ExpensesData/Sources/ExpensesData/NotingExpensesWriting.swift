@@ -34,12 +34,12 @@ public struct NotingExpensesWriting: ExpensesWriting {
     }
 
     public func insert(_ settlement: SettlementRecord) throws {
-        people.changed(.payment, settlement.id, for: [settlement.from, settlement.to])
+        people.changed(.payment, settlement.id, for: settlement.people)
         try base.insert(settlement)
     }
 
     public func deleteSettlement(id: String) throws {
-        if let settlement = try base.settlement(id: id) { people.changed(.payment, id, for: [settlement.from, settlement.to]) }
+        if let settlement = try base.settlement(id: id) { people.changed(.payment, id, for: settlement.people) }
         try base.deleteSettlement(id: id)
     }
 
@@ -66,7 +66,7 @@ public struct NotingExpensesWriting: ExpensesWriting {
         try base.renamePerson(from: from, to: to)
         for id in expenses { try expenseChanged(id) }
         for id in payments {
-            if let settlement = try base.settlement(id: id) { people.changed(.payment, id, for: [settlement.from, settlement.to]) }
+            if let settlement = try base.settlement(id: id) { people.changed(.payment, id, for: settlement.people) }
         }
     }
 

@@ -83,6 +83,16 @@ public struct SettlementRecord: Equatable, Sendable, Codable {
     /// Set for a conversion: `from` owes `to` this much in another currency for what it paid.
     public var conversion: Conversion?
 
+    /// Everyone it names: the payer, the payee, and those it passed through (whose balances
+    /// its legs moved), each once.
+    public var people: [String] {
+        var named = [from, to]
+        for leg in legs {
+            for person in [leg.creditor, leg.debtor] where !named.contains(person) { named.append(person) }
+        }
+        return named
+    }
+
     /// `amount` more that `debtor` owes `creditor` (less that the creditor owes the debtor).
     public struct Leg: Equatable, Sendable, Codable {
         public var creditor: String

@@ -41,7 +41,13 @@ public protocol ExpensesService: Sendable {
     ///
     /// Within `group`, both are its members and the payment moves their balances there (and
     /// clears debts only through other members' balances there).
-    func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement
+    ///
+    /// `id`, when given, is the new payment's, as for ``add(_:as:by:)``: one made where the
+    /// write was made (a replica offline). One that `user` recorded already is this write again
+    /// and answers the payment as it is; one in use otherwise, by any expense or payment kept,
+    /// deleted or taken back, is ``ExpensesError/idTaken(_:)``. Nil makes a new one.
+    func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, as id: ExpenseID?, by user: UserID) async throws(ExpensesError)
+        -> Settlement
     /// Settles `user`'s whole balance with `other` in one currency by moving it into another at
     /// a stated rate: recorded as a payment of that balance made by owing its worth in the
     /// other currency (``Conversion``), rounded once (``ExchangeRate/convert(_:)``). `balance` is
@@ -138,7 +144,12 @@ extension ExpensesService {
 
     /// Records a payment outside any group.
     public func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement {
-        try await settle(from: from, to: to, amount: amount, day: day, in: nil, by: user)
+        try await settle(from: from, to: to, amount: amount, day: day, in: nil, as: nil, by: user)
+    }
+
+    /// Records a payment under a new id (``settle(from:to:amount:day:in:as:by:)``).
+    public func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement {
+        try await settle(from: from, to: to, amount: amount, day: day, in: group, as: nil, by: user)
     }
 
     /// Replaces `expense`, as it was read, with `draft`.
@@ -544,6 +555,9 @@ public protocol ExpensesSyncSource: Sendable {
     func seriesIDs(of user: UserID) async throws(ExpensesError) -> [SeriesID]
     /// Expense `id`, deleted, when `user` was in it (and so may restore it); nil otherwise.
     func deletedExpense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense?
+    /// Payment `id`, when it names `user`: its payer, its payee, or someone it passed through
+    /// (whose balances it moved, and whose replica moves them too); nil otherwise.
+    func payment(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Settlement?
     /// Line `id` of the activity of `subject` (an expense or a payment), whole, when `user`'s
     /// activity shows it; nil otherwise.
     func activityLine(_ id: String, of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> ActivityLine?
@@ -551,7 +565,8 @@ public protocol ExpensesSyncSource: Sendable {
     func activityLines(of user: UserID) async throws(ExpensesError) -> [(subject: ExpenseID, id: String)]
     /// The lines of expense `id`'s history (added, edited, deleted, restored), oldest first, whole,
     /// when `user` is in it (or was, when it was deleted): what its history shows them, the lines
-    /// from before they were in it too.
+    /// from before they were in it too. For a payment, the lines that recorded it and took it
+    /// back, when it names `user`.
     func historyLines(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ActivityLine]
 }
 

@@ -196,6 +196,12 @@ extension LiveExpensesService: ExpensesSyncSource {
         return found.flatMap { $0.people.contains(user) ? $0 : nil }
     }
 
+    public func payment(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Settlement? {
+        let record = try await storing { try await store.read { try $0.settlement(id: id.rawValue) } }
+        guard let record, record.people.contains(user.rawValue) else { return nil }
+        return try Self.settlement(from: record)
+    }
+
     public func activityLine(_ id: String, of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> ActivityLine? {
         let subjectID = subject.rawValue
         let records = try await storing { try await store.read { db in try db.changes(ofExpense: subjectID) } }
@@ -216,10 +222,18 @@ extension LiveExpensesService: ExpensesSyncSource {
                 (try (db.expense(id: id.rawValue) ?? db.deletedExpense(id: id.rawValue))?.expense(), try db.changes(ofExpense: id.rawValue))
             }
         }
-        // As its history: only someone in it sees how it came to be.
-        guard let current, current.people.contains(user) else { return [] }
-        let kinds = [Activity.Kind.added, .edited, .deleted, .restored].map { SaveFormatter.text($0) }
-        return try records.filter { kinds.contains($0.kind) }.map { record throws(ExpensesError) in try Self.line(from: record) }
+        // As its history: only someone in it sees how it came to be. A payment's lines name
+        // everyone it names (payer, payee, those it passed through), as only they see it.
+        let kinds: [Activity.Kind]
+        if let current {
+            guard current.people.contains(user) else { return [] }
+            kinds = [.added, .edited, .deleted, .restored]
+        } else {
+            kinds = [.settled, .unsettled]
+        }
+        let texts = kinds.map { SaveFormatter.text($0) }
+        return try records.filter { texts.contains($0.kind) && (current != nil || $0.people.contains(user.rawValue)) }
+            .map { record throws(ExpensesError) in try Self.line(from: record) }
     }
 
     /// A line as the store keeps it, whole.

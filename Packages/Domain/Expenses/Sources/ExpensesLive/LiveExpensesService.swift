@@ -50,10 +50,8 @@ public struct LiveExpensesService: ExpensesService {
                     // One the same user added under it already is this write again (sent once
                     // more after its answer was lost, under another key): it answers as it is now.
                     let taken = try await store.write { db -> (mine: Expense?, taken: Bool) in
-                        if let kept = try db.expense(id: id.rawValue) {
-                            return kept.createdBy == user.rawValue ? (try kept.expense(), true) : (nil, true)
-                        }
-                        guard try db.deletedExpense(id: id.rawValue) == nil else { return (nil, true) }
+                        if let kept = try db.expense(id: id.rawValue), kept.createdBy == user.rawValue { return (try kept.expense(), true) }
+                        guard try !Self.isHeld(id.rawValue, in: db) else { return (nil, true) }
                         try db.add(addition)
                         return (nil, false)
                     }
@@ -205,7 +203,9 @@ public struct LiveExpensesService: ExpensesService {
         return found.flatMap { $0.people.contains(user) ? $0 : nil }
     }
 
-    public func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement {
+    public func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, as given: ExpenseID?, by user: UserID) async throws(ExpensesError)
+        -> Settlement
+    {
         if let reason = Settlement.problem(from: from, to: to, amount: amount, by: user) { throw .invalidSettlement(reason) }
         // Someone who is not the user's friend or contact (who shared an expense someone else
         // added) may be paid only what is owed them, in the currency, by whoever owes it
@@ -221,12 +221,19 @@ public struct LiveExpensesService: ExpensesService {
             stranger = try await !strangers(among: [other], to: user).isEmpty
         }
         let groupKey = group?.rawValue
-        let id = ExpenseID(rawValue: UserID.random(using: random).rawValue)
+        let id = given ?? ExpenseID(rawValue: UserID.random(using: random).rawValue)
         let at = now().timeIntervalSince1970
         let activityID = UserID.random(using: random).rawValue
         let code = SaveFormatter.text(amount.currency)
         return try await storing {
             try await store.write { db in
+                if given != nil {
+                    // An id made elsewhere, checked inside the write that takes it: one the same
+                    // user recorded under it already is this write again (sent once more after
+                    // its answer was lost), and answers as it is now.
+                    if let kept = try db.settlement(id: id.rawValue), kept.createdBy == user.rawValue { return try Self.settlement(from: kept) }
+                    guard try !Self.isHeld(id.rawValue, in: db) else { throw ExpensesError.idTaken(id) }
+                }
                 // The balances it moves are worked out from the balances as they are inside the write:
                 // within a group, its balances there.
                 let balances = { (person: UserID) throws -> [BalanceRecord] in
@@ -538,6 +545,12 @@ public struct LiveExpensesService: ExpensesService {
     /// A payment as its changes keep it: the stored record, whole, as JSON.
     static func kept(_ record: SettlementRecord) throws -> String {
         String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+    }
+
+    /// Whether an expense or a payment holds `id`, kept, deleted or taken back (its lines of
+    /// activity stay): an id given for a new one is not to be taken again.
+    static func isHeld(_ id: String, in db: any ExpensesReading) throws -> Bool {
+        try db.expense(id: id) != nil || db.deletedExpense(id: id) != nil || db.settlement(id: id) != nil || !db.changes(ofExpense: id).isEmpty
     }
 
     static func settlement(from record: SettlementRecord) throws(ExpensesError) -> Settlement {

@@ -190,7 +190,8 @@ public struct LiveSyncService: SyncService {
         case .payment:
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
                 let id = ExpenseID(rawValue: key.id)
-                guard let payment = try await expenses.settlement(id, for: user) else { return nil }
+                // One it passed through is the user's too: it moved their balances.
+                guard let payment = try await lines.payment(id, for: user) else { return nil }
                 return .payment(SyncedPayment(payment, history: try await expenses.paymentHistory(of: id, for: user)))
             }
         case .friend:
@@ -298,6 +299,11 @@ public struct LiveSyncService: SyncService {
         note(.series, series.map(\.rawValue))
         let activity = try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in try await lines.activityLines(of: user) }
         note(.activity, activity.map { Change.activityID(subject: $0.subject.rawValue, line: $0.id) })
+        // A payment that passed through the user (it moved their balances, and their activity
+        // tells of it) is not in their list: its subject is among their lines' (any other
+        // subject is read as no payment of theirs, and comes removed).
+        var listed = Set(seen.lazy.filter { $0.kind == .expense || $0.kind == .payment }.map(\.id))
+        note(.payment, activity.lazy.map(\.subject.rawValue).filter { listed.insert($0).inserted })
         return seen
     }
 

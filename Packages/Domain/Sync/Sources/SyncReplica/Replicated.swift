@@ -347,7 +347,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     public func add(_ draft: ExpenseDraft, as id: ExpenseID?, by user: UserID) async throws(ExpensesError) -> Expense {
         let madeHere = id ?? ExpenseID(rawValue: Self.uuid())
         return try await write(
-            madeHere, by: user, online: { () async throws(ExpensesError) in try await server.add(draft, as: id, by: user) },
+            .expense, madeHere, by: user, online: { () async throws(ExpensesError) in try await server.add(draft, as: id, by: user) },
             queuedAs: { operations, key in try operations.addExpense(draft, as: madeHere, key: key) },
             summary: { _ in "add \(draft.description), \(draft.amount)" },
             offline: { reads async throws(ExpensesError) in try await reads.expenses.add(draft, as: madeHere, by: user) }
@@ -358,7 +358,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// server refuses it as a conflict should the expense have changed there since.
     public func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {
         try await write(
-            id, by: user, online: { () async throws(ExpensesError) in try await server.edit(id, to: draft, from: version, by: user) },
+            .expense, id, by: user, online: { () async throws(ExpensesError) in try await server.edit(id, to: draft, from: version, by: user) },
             queuedAs: { operations, key in try operations.editExpense(id, to: draft, from: version, key: key) },
             summary: { _ in "change \(draft.description), \(draft.amount)" },
             offline: { reads async throws(ExpensesError) in try await reads.expenses.edit(id, to: draft, from: version, by: user) }
@@ -368,14 +368,14 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// As ``edit(_:to:from:by:)``.
     public func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError) {
         try await write(
-            id, by: user, online: { () async throws(ExpensesError) in try await server.delete(id, from: version, by: user) },
+            .expense, id, by: user, online: { () async throws(ExpensesError) in try await server.delete(id, from: version, by: user) },
             queuedAs: { operations, key in try operations.deleteExpense(id, from: version, key: key) },
             summary: { reads in "delete \((try? await reads.expenses.expense(id, for: user))?.description ?? id.rawValue)" },
             offline: { reads async throws(ExpensesError) in try await reads.expenses.delete(id, from: version, by: user) }
         )
     }
 
-    /// A write of `user`'s to `expense` (docs/sync.md): `online` on the server, then pulled; while
+    /// A write of `user`'s to `expense`, an expense or a payment (`kind`) (docs/sync.md): `online` on the server, then pulled; while
     /// the server cannot be reached, or earlier writes still wait for it (a write never goes
     /// before those made before it), queued as the operation `queuedAs` writes under a new key,
     /// then made on the replica by the same live rules as on the server (`offline`). Queued
@@ -384,7 +384,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// its refusal is thrown. Without a replica to write (not caught up yet, or not to be
     /// opened), the write needs the server: ``ExpensesError/serverUnreachable(_:)``.
     private func write<T>(
-        _ expense: ExpenseID, by user: UserID, online: () async throws(ExpensesError) -> T,
+        _ kind: SyncKind, _ expense: ExpenseID, by user: UserID, online: () async throws(ExpensesError) -> T,
         queuedAs operation: (any QueuedOperations, String) throws -> SyncOperation, summary: (ReplicaReads) async -> String,
         offline: (ReplicaReads) async throws(ExpensesError) -> T
     ) async throws(ExpensesError) -> T {
@@ -415,7 +415,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
         let lines = ((try? await reads.lines.historyLines(of: expense, for: user)) ?? []).filter { !before.contains($0.id) }
         // Noted after: a write killed before this is pushed all the same, and its line of
         // activity stays beside the server's until the replica starts again.
-        let made = [SyncEntity(kind: .expense, id: expense.rawValue)]
+        let made = [SyncEntity(kind: kind, id: expense.rawValue)]
             + lines.map { SyncEntity(kind: .activity, id: Change.activityID(subject: expense.rawValue, line: $0.id)) }
         try? await queue.made(made, by: queued.key, for: user)
         return answer
@@ -446,8 +446,28 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     public func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense {
         try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.restore(id, by: user) }
     }
-    public func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement {
-        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.settle(from: from, to: to, amount: amount, day: day, in: group, by: user) }
+    /// As ``add(_:as:by:)``: offline, recorded on the replica under an id made here, and queued.
+    public func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, as id: ExpenseID?, by user: UserID) async throws(ExpensesError)
+        -> Settlement
+    {
+        let madeHere = id ?? ExpenseID(rawValue: Self.uuid())
+        return try await write(
+            .payment, madeHere, by: user,
+            online: { () async throws(ExpensesError) in try await server.settle(from: from, to: to, amount: amount, day: day, in: group, as: id, by: user) },
+            queuedAs: { operations, key in try operations.settleUp(from: from, to: to, amount: amount, day: day, in: group, as: madeHere, by: user, key: key) },
+            summary: { reads in await Self.paymentSummary(from: from, to: to, amount: amount, in: reads, for: user) },
+            offline: { reads async throws(ExpensesError) in
+                try await reads.expenses.settle(from: from, to: to, amount: amount, day: day, in: group, as: madeHere, by: user)
+            }
+        )
+    }
+
+    /// A payment in a word or two, as the queue lists it: `pay Bob Stone 20.00 EUR`, or `Bob
+    /// Stone paid you 20.00 EUR`.
+    private static func paymentSummary(from: UserID, to: UserID, amount: Money, in reads: ReplicaReads, for user: UserID) async -> String {
+        let other = user == from ? to : from
+        let name = (try? await reads.friends.names(of: [other], for: user))?[other]?.value ?? "someone"
+        return user == from ? "pay \(name) \(amount)" : "\(name) paid you \(amount)"
     }
     public func convert(
         _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID

@@ -104,8 +104,9 @@ public enum ExpensesAPI {
     public static let listSettlements = Call<PageRequest, [Settlement]>(
         "listSettlements", .get, "/settlements", request: .query(Wire.page), response: .json(Wire.settlementList), problems: problems
     )
-    public static let settleUp = Call<PaymentDraft, Settlement>(
-        "settleUp", .post, "/settlements", status: .created, request: .body(Wire.payment), response: .json(Wire.settlement), problems: problems
+    public static let settleUp = Call<(PaymentDraft, ExpenseID?), Settlement>(
+        "settleUp", .post, "/settlements", status: .created, request: RequestCoding.body(Wire.payment).query(optional: "id", Wire.expenseID),
+        response: .json(Wire.settlement), problems: problems
     )
     public static let convertBalance = Call<ConversionDraft, Settlement>(
         "convertBalance", .post, "/conversions", status: .created, request: .body(Wire.conversion), response: .json(Wire.settlement), problems: problems
@@ -175,6 +176,17 @@ public enum ExpensesAPI {
             self.amount = amount
             self.day = day
         }
+
+        /// `from` paying `to`, as `user` (one of the two) records it. The contract names the
+        /// other person and who paid, so a payment it cannot say (the user neither of the two,
+        /// or both) is refused, by the service's own rule.
+        public init(from: UserID, to: UserID, amount: Money, day: Day, group: GroupID?, by user: UserID) throws(ExpensesError) {
+            if let reason = Settlement.problem(from: from, to: to, amount: amount, by: user) { throw .invalidSettlement(reason) }
+            self.init(counterparty: user == from ? to : from, userPaid: user == from, amount: amount, day: day, group: group)
+        }
+
+        /// Who paid whom, for `user`.
+        public func parties(for user: UserID) -> (from: UserID, to: UserID) { userPaid ? (user, counterparty) : (counterparty, user) }
     }
 
     /// A conversion as the contract takes it: the user's balance with `counterparty` as they

@@ -61,12 +61,11 @@ public struct RemoteExpensesService: ExpensesService {
 
     // MARK: - Payments
 
-    public func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, by user: UserID) async throws(ExpensesError) -> Settlement {
-        // The contract names the other person and who paid, so a payment it cannot say (the
-        // user neither of the two) is refused here, by the service's own rules.
-        if let reason = Settlement.problem(from: from, to: to, amount: amount, by: user) { throw .invalidSettlement(reason) }
-        let payment = ExpensesAPI.PaymentDraft(counterparty: user == from ? to : from, userPaid: user == from, amount: amount, day: day, group: group)
-        return try await connection.send(ExpensesAPI.settleUp, payment)
+    public func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, as id: ExpenseID?, by user: UserID) async throws(ExpensesError)
+        -> Settlement
+    {
+        let payment = try ExpensesAPI.PaymentDraft(from: from, to: to, amount: amount, day: day, group: group, by: user)
+        return try await connection.send(ExpensesAPI.settleUp, (payment, id))
     }
 
     public func convert(

@@ -23,6 +23,12 @@ public struct RemoteQueuedOperations: QueuedOperations {
         try SyncOperation(ExpensesAPI.deleteExpense, (id, version), key: key)
     }
 
+    public func settleUp(
+        from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, as id: ExpenseID, by user: UserID, key: String
+    ) throws -> SyncOperation {
+        try SyncOperation(ExpensesAPI.settleUp, (try ExpensesAPI.PaymentDraft(from: from, to: to, amount: amount, day: day, group: group, by: user), id), key: key)
+    }
+
     public func edit(in operation: SyncOperation) -> (id: ExpenseID, draft: ExpenseDraft, version: Int)? {
         guard operation.operation == ExpensesAPI.editExpense.id, let version = operation.version else { return nil }
         let request = WireRequest(

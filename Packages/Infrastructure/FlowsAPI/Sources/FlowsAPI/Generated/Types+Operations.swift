@@ -14446,6 +14446,26 @@ public enum Operations {
     public enum SettleUp {
         public static let id: Swift.String = "settleUp"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/settlements/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// The new payment's id, made by the client (a random version 4 UUID in lower case), as
+                /// for `addExpense`: a payment recorded offline (docs/sync.md). One the user recorded
+                /// already answers that payment as it is; one in use otherwise, by any expense or
+                /// payment, kept, deleted or taken back, is `409 id-taken`. Left out, the server makes
+                /// one.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/settlements/POST/query/id`.
+                public var id: Components.Schemas.ExpenseID?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - id: The new payment's id, made by the client (a random version 4 UUID in lower case), as
+                public init(id: Components.Schemas.ExpenseID? = nil) {
+                    self.id = id
+                }
+            }
+            public var query: Operations.SettleUp.Input.Query
             /// - Remark: Generated from `#/paths/settlements/POST/header`.
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
@@ -14481,12 +14501,15 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
             ///   - body:
             public init(
+                query: Operations.SettleUp.Input.Query = .init(),
                 headers: Operations.SettleUp.Input.Headers = .init(),
                 body: Operations.SettleUp.Input.Body
             ) {
+                self.query = query
                 self.headers = headers
                 self.body = body
             }

@@ -1817,10 +1817,12 @@ extension APIProtocol {
     /// - Remark: HTTP `POST /settlements`.
     /// - Remark: Generated from `#/paths//settlements/post(settleUp)`.
     public func settleUp(
+        query: Operations.SettleUp.Input.Query = .init(),
         headers: Operations.SettleUp.Input.Headers = .init(),
         body: Operations.SettleUp.Input.Body
     ) async throws -> Operations.SettleUp.Output {
         try await settleUp(Operations.SettleUp.Input(
+            query: query,
             headers: headers,
             body: body
         ))
