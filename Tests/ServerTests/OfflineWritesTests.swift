@@ -187,6 +187,49 @@ struct OfflineWritesTests {
         await second.stop()
     }
 
+    @Test("a payment taken back and an expense restored offline show at once and wait; the next sync makes both on the server")
+    func undoneOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-undo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (adaHome, first, ada, adaUser, bobUser) = (world.adaHome, world.first, world.ada, world.adaUser, world.bobUser)
+        _ = try await ada.expenses.add(Self.draft("Dinner", 3000, by: adaUser.id, with: bobUser.id), by: adaUser.id)
+        let lunch = try await ada.expenses.add(Self.draft("Lunch", 2000, by: adaUser.id, with: bobUser.id), by: adaUser.id)
+        try await ada.expenses.delete(lunch.id, from: lunch.version, by: adaUser.id)
+        let paid = try await ada.expenses.settle(from: bobUser.id, to: adaUser.id, amount: Money(minorUnits: 1500, currency: .eur), day: try Day("2026-11-23"), by: adaUser.id)
+        await ada.pullReplica()
+        #expect(try await ada.expenses.balances(of: adaUser.id).isEmpty)
+        await first.stop()
+
+        let offline = AppContainer.remote(server: first.url, location: adaHome)
+        _ = try await offline.accounts.storedSession()
+        try await offline.expenses.undoSettlement(paid.id, by: adaUser.id)
+        let restored = try await offline.expenses.restore(lunch.id, by: adaUser.id)
+        #expect(restored.description == "Lunch")
+        #expect(try await offline.expenses.settlement(paid.id, for: adaUser.id) == nil)
+        #expect(try await offline.expenses.balances(of: adaUser.id).map(\.amount) == [Money(minorUnits: 2500, currency: .eur)])
+        let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
+        #expect(queued.map(\.summary) == ["take back Bob Stone's payment, 15.00 EUR", "restore Lunch"])
+        #expect(queued.map(\.operation.operation) == ["undoSettlement", "restoreExpense"])
+
+        let second = try await world.restart()
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 2, refused: 0, conflicts: 0, waiting: 0))
+        let direct = AppContainer.remote(server: second.url, location: adaHome, replicated: false)
+        #expect(try await direct.expenses.settlements(of: adaUser.id, page: PageRequest(offset: 0, limit: 10)).isEmpty)
+        #expect(try await direct.expenses.expense(lunch.id, for: adaUser.id)?.description == "Lunch")
+        #expect(try await offline.expenses.balances(of: adaUser.id) == (try await direct.expenses.balances(of: adaUser.id)))
+        // Each line of activity once, the server's: the payment recorded and taken back; the
+        // lunch added, deleted and restored.
+        let page = PageRequest(offset: 0, limit: 50)
+        let mine = try await offline.expenses.activity(of: adaUser.id, page: page)
+        #expect(mine == (try await direct.expenses.activity(of: adaUser.id, page: page)))
+        #expect(mine.filter { $0.subject == paid.id }.map(\.kind) == [.unsettled, .settled])
+        #expect(mine.filter { $0.subject == lunch.id }.map(\.kind) == [.restored, .deleted, .added])
+        #expect(try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id).isEmpty)
+        await second.stop()
+    }
+
     @Test("an id given for a new payment is kept; the same id again from its author answers the payment, from anyone else or for an expense is refused")
     func clientMadePaymentIDs() async throws {
         let services = ServerServices.sqlite(.memory, fast: true)

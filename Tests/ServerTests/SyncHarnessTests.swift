@@ -128,6 +128,18 @@ enum SyncSchedule {
                 )
                 let who = from == client.user.id ? "pays \(other.name)" : "notes \(other.name) paid"
                 log.append("\(client.name) \(who) \(owed)\(client.cable.online ? "" : " offline"): \(paid == nil ? "refused" : "ok")")
+            case 84..<88:
+                let payments = (try? await client.app.expenses.settlements(of: client.user.id, page: PageRequest(limit: 100))) ?? []
+                guard !payments.isEmpty else { continue }
+                let payment = payments.sorted { $0.id.rawValue < $1.id.rawValue }[Int(random.next(below: UInt64(payments.count)))]
+                let undone: Void? = try? await client.app.expenses.undoSettlement(payment.id, by: client.user.id)
+                log.append("\(client.name) takes back \(payment.amount)\(client.cable.online ? "" : " offline"): \(undone == nil ? "refused" : "ok")")
+            case 88..<91:
+                let deleted = (try? await client.app.expenses.deletedExpenses(of: client.user.id, page: PageRequest(limit: 100))) ?? []
+                guard !deleted.isEmpty else { continue }
+                let expense = deleted.sorted { $0.id.rawValue < $1.id.rawValue }[Int(random.next(below: UInt64(deleted.count)))]
+                let restored = try? await client.app.expenses.restore(expense.id, by: client.user.id)
+                log.append("\(client.name) restores \(expense.description)\(client.cable.online ? "" : " offline"): \(restored == nil ? "refused" : "ok")")
             default:
                 let report = await client.app.syncReplica(of: client.user.id)
                 log.append("\(client.name) syncs: \(Self.describe(report))")

@@ -112,6 +112,10 @@ public protocol QueuedOperations: Sendable {
     func editExpense(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, key: String) throws -> SyncOperation
     /// Deleting expense `id`, seen at `version`.
     func deleteExpense(_ id: ExpenseID, from version: Int, key: String) throws -> SyncOperation
+    /// Restoring deleted expense `id`.
+    func restoreExpense(_ id: ExpenseID, key: String) throws -> SyncOperation
+    /// Taking payment `id` back.
+    func undoSettlement(_ id: ExpenseID, key: String) throws -> SyncOperation
     /// Recording that `from` paid `to` (`user`, one of the two, records it) as payment `id`.
     func settleUp(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, as id: ExpenseID, by user: UserID, key: String) throws
         -> SyncOperation

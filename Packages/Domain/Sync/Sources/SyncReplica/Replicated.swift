@@ -443,8 +443,15 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// A new id or idempotency key: a random UUID, in lower case as the contract writes them.
     static func uuid() -> String { UUID().uuidString.lowercased() }
 
+    /// As ``edit(_:to:from:by:)``: offline, restored on the replica (which keeps what was
+    /// deleted) and queued.
     public func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense {
-        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.restore(id, by: user) }
+        try await write(
+            .expense, id, by: user, online: { () async throws(ExpensesError) in try await server.restore(id, by: user) },
+            queuedAs: { operations, key in try operations.restoreExpense(id, key: key) },
+            summary: { reads in "restore \((try? await reads.lines.deletedExpense(id, for: user))?.description ?? id.rawValue)" },
+            offline: { reads async throws(ExpensesError) in try await reads.expenses.restore(id, by: user) }
+        )
     }
     /// As ``add(_:as:by:)``: offline, recorded on the replica under an id made here, and queued.
     public func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, as id: ExpenseID?, by user: UserID) async throws(ExpensesError)
@@ -465,9 +472,13 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// A payment in a word or two, as the queue lists it: `pay Bob Stone 20.00 EUR`, or `Bob
     /// Stone paid you 20.00 EUR`.
     private static func paymentSummary(from: UserID, to: UserID, amount: Money, in reads: ReplicaReads, for user: UserID) async -> String {
-        let other = user == from ? to : from
-        let name = (try? await reads.friends.names(of: [other], for: user))?[other]?.value ?? "someone"
+        let name = await name(of: user == from ? to : from, in: reads, for: user)
         return user == from ? "pay \(name) \(amount)" : "\(name) paid you \(amount)"
+    }
+
+    /// `other` as `user`'s replica names them.
+    private static func name(of other: UserID, in reads: ReplicaReads, for user: UserID) async -> String {
+        (try? await reads.friends.names(of: [other], for: user))?[other]?.value ?? "someone"
     }
     public func convert(
         _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID
@@ -476,8 +487,18 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
             try await server.convert(balance, with: other, at: rate, source: source, day: day, in: group, by: user)
         }
     }
+    /// As ``settle(from:to:amount:day:in:as:by:)``: offline, taken back on the replica and queued.
     public func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) {
-        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.undoSettlement(id, by: user) }
+        try await write(
+            .payment, id, by: user, online: { () async throws(ExpensesError) in try await server.undoSettlement(id, by: user) },
+            queuedAs: { operations, key in try operations.undoSettlement(id, key: key) },
+            summary: { reads in
+                guard let payment = try? await reads.expenses.settlement(id, for: user) else { return "take back a payment" }
+                let name = await Self.name(of: user == payment.from ? payment.to : payment.from, in: reads, for: user)
+                return user == payment.from ? "take back your payment to \(name), \(payment.amount)" : "take back \(name)'s payment, \(payment.amount)"
+            },
+            offline: { reads async throws(ExpensesError) in try await reads.expenses.undoSettlement(id, by: user) }
+        )
     }
     public func comment(_ text: String, on id: ExpenseID, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
         try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.comment(text, on: id, by: user) }

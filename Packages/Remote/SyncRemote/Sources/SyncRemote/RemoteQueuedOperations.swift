@@ -23,6 +23,14 @@ public struct RemoteQueuedOperations: QueuedOperations {
         try SyncOperation(ExpensesAPI.deleteExpense, (id, version), key: key)
     }
 
+    public func restoreExpense(_ id: ExpenseID, key: String) throws -> SyncOperation {
+        try SyncOperation(ExpensesAPI.restoreExpense, id, key: key)
+    }
+
+    public func undoSettlement(_ id: ExpenseID, key: String) throws -> SyncOperation {
+        try SyncOperation(ExpensesAPI.undoSettlement, id, key: key)
+    }
+
     public func settleUp(
         from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, as id: ExpenseID, by user: UserID, key: String
     ) throws -> SyncOperation {
