@@ -1,5 +1,7 @@
 import Accounts
+import AccountsData
 import Expenses
+import FlowsAPIClient
 import FlowsApp
 import FlowsServer
 import Foundation
@@ -127,6 +129,40 @@ struct OfflineWritesTests {
         #expect(try await direct.expenses.expense(dinner.id, for: adaUser.id) == merged)
         #expect(try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id).isEmpty)
         await second.stop()
+    }
+
+    @Test("an edit whose answers were lost is, sent again or queued and pushed, the same edit: never a conflict with itself")
+    func answersLost() async throws {
+        let services = ServerServices.sqlite(.memory, fast: true)
+        let server = try await RunningServer.start(services: services)
+        let ada = try await services.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
+        let sam = try await services.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
+        let dinner = try await services.expenses.add(Self.draft("Dinner", 3000, by: ada.id, with: sam.id), by: ada.id)
+        let cable = Cable(serverUp: Flag(true))
+        let tokens = InMemorySessionTokenStore()
+        let app = AppContainer.remote(server: server.url, tokens: tokens, replicasInMemory: true, transport: cable)
+        _ = try await app.accounts.signIn(email: "ada@example.com", password: "correct horse")
+        _ = try await app.expenses.balances(of: ada.id)
+
+        // One answer lost: the connection sends the edit again under its key, and the server
+        // answers as the first time.
+        cable.lose(1)
+        let once = try await app.expenses.edit(dinner.id, to: Self.draft("Team dinner", 3000, by: ada.id, with: sam.id), from: 1, by: ada.id)
+        #expect(once.version == 2)
+        #expect(try await #require(app.writeQueue(of: ada.id)).writes(of: ada.id).isEmpty)
+        // Every answer lost: the edit is queued under the key it was sent with; pushed, it is
+        // the edit the server has, not a conflict.
+        cable.lose(APIConnection.tries)
+        let queued = try await app.expenses.edit(dinner.id, to: Self.draft("Team dinner", 4000, by: ada.id, with: sam.id), from: 2, by: ada.id)
+        #expect(queued.version == 3)
+        #expect(try await #require(app.writeQueue(of: ada.id)).writes(of: ada.id).map(\.summary) == ["change Team dinner, 40.00 EUR"])
+        let report = try #require(await app.syncReplica(of: ada.id)).get()
+        #expect(report.push == PushReport(pushed: 1, refused: 0, conflicts: 0, waiting: 0))
+        let kept = try #require(try await services.expenses.expense(dinner.id, for: ada.id))
+        #expect(kept.version == 3 && kept.amount == Money(minorUnits: 4000, currency: .eur))
+        #expect(try await app.expenses.expense(dinner.id, for: ada.id) == kept)
+        await server.stop()
+        await services.close()
     }
 
     @Test("an id given for a new expense is kept; the same id from someone else is refused, and from the same user answers the expense again")

@@ -8,6 +8,7 @@ import Foundation
 import Friends
 import HTTPTypes
 import OpenAPIRuntime
+import PostgresStore
 import Primitives
 import Sync
 import Synchronization
@@ -48,6 +49,37 @@ struct SyncHarnessTests {
     }
 }
 
+/// The same schedules on PostgreSQL, through two servers behind one database (docs/sync.md):
+/// fewer of them, as each makes a database (`FLOWS_SYNC_POSTGRES_SCHEDULES` asks for more).
+@Suite(
+    .enabled(if: TestPostgres.url != nil, "FLOWS_TEST_DATABASE_URL names no PostgreSQL server (Scripts/test starts one)"),
+    .timeLimit(.minutes(10))
+)
+struct SyncHarnessPostgresTests {
+    static let schedules = ProcessInfo.processInfo.environment["FLOWS_SYNC_POSTGRES_SCHEDULES"].flatMap(Int.init) ?? 40
+
+    @Test("seeded schedules through two servers on one PostgreSQL database end with every replica what the servers show its user")
+    func schedules() async throws {
+        let admin = try #require(try TestPostgres.url.map { try DatabaseURL($0) })
+        let databases = Databases(admin: admin)
+        let started = Date()
+        var failures: [String] = []
+        do {
+            for seed in 0..<UInt64(Self.schedules) {
+                let problems = try await SyncSchedule.runOnPostgres(seed: seed, databases: databases)
+                if !problems.isEmpty { failures.append("seed \(seed):\n" + problems.joined(separator: "\n")) }
+            }
+        } catch {
+            await databases.dropAll()
+            throw error
+        }
+        await databases.dropAll()
+        let seconds = Date().timeIntervalSince(started)
+        print("sync harness on PostgreSQL, two servers: \(Self.schedules) schedules in \(String(format: "%.1f", seconds)) s, \(failures.count) failed")
+        #expect(failures.isEmpty, "\(failures.count) of \(Self.schedules) schedules failed:\n\(failures.prefix(3).joined(separator: "\n\n"))")
+    }
+}
+
 /// One seeded schedule, on a fresh server.
 enum SyncSchedule {
     /// Runs schedule `seed` and says what is wrong at its end; nothing when all is well.
@@ -57,7 +89,7 @@ enum SyncSchedule {
         let services = ServerServices.sqlite(.memory, fast: true, now: { clock.now() })
         let server = try await RunningServer.start(services: services)
         do {
-            let problems = try await run(steps: steps, random: random, services: services, server: server)
+            let problems = try await run(steps: steps, random: random, services: services, servers: [server.url])
             await server.stop()
             return problems
         } catch {
@@ -66,7 +98,30 @@ enum SyncSchedule {
         }
     }
 
-    private static func run(steps: Int, random: SeededRandomSource, services: ServerServices, server: RunningServer) async throws -> [String] {
+    /// Runs schedule `seed` on two servers that share a fresh PostgreSQL database (a database of
+    /// `databases`), each client's requests going to one and the other in turn, as a load
+    /// balancer spreads them.
+    static func runOnPostgres(seed: UInt64, databases: Databases, steps: Int = 16) async throws -> [String] {
+        let random = SeededRandomSource(seed: seed &* 7919 &+ 11)
+        let clock = TickingClock()
+        let url = try await databases.fresh()
+        let services = ServerServices.postgres(url, maximumConnections: 2, fast: true, now: { clock.now() })
+        let one = try await RunningServer.start(services: services)
+        // Not `fast`: its seeded identifiers would be the first server's, and clash.
+        let two = try await RunningServer.start(services: .postgres(url, maximumConnections: 2, now: { clock.now() }))
+        let result: Result<[String], any Error>
+        do {
+            result = .success(try await run(steps: steps, random: random, services: services, servers: [one.url, two.url]))
+        } catch {
+            result = .failure(error)
+        }
+        await one.stop()
+        await two.stop()
+        return try result.get()
+    }
+
+    private static func run(steps: Int, random: SeededRandomSource, services: ServerServices, servers: [URL]) async throws -> [String] {
+        let server = try #require(servers.first)
         // Three friends, set up on the server's own services, each then signed in in their app.
         let names = ["Ada", "Bob", "Cy"]
         var users: [User] = []
@@ -81,10 +136,10 @@ enum SyncSchedule {
         var clients: [Client] = []
         for (index, user) in users.enumerated() {
             let tokens = InMemorySessionTokenStore()
-            let cable = Cable(serverUp: serverUp)
-            let app = AppContainer.remote(server: server.url, tokens: tokens, replicasInMemory: true, transport: cable)
+            let cable = Cable(serverUp: serverUp, servers: servers)
+            let app = AppContainer.remote(server: server, tokens: tokens, replicasInMemory: true, transport: cable)
             _ = try await app.accounts.signIn(email: user.email.value, password: "correct horse")
-            let direct = AppContainer.remote(server: server.url, tokens: tokens)
+            let direct = AppContainer.remote(server: server, tokens: tokens)
             clients.append(Client(name: names[index], user: user, app: app, direct: direct, cable: cable))
         }
         var log: [String] = []
@@ -110,9 +165,12 @@ enum SyncSchedule {
                 guard let expense = try await Self.pick(from: client, random) else { continue }
                 let deleted: Void? = try? await client.app.expenses.delete(expense.id, from: expense.version, by: client.user.id)
                 log.append("\(client.name) deletes \(expense.description) v\(expense.version)\(client.cable.online ? "" : " offline"): \(deleted == nil ? "refused" : "ok")")
-            case 60..<72:
+            case 60..<70:
                 client.cable.online.toggle()
                 log.append("\(client.name) goes \(client.cable.online ? "online" : "offline")")
+            case 70..<72:
+                client.cable.losesNextAnswer = true
+                log.append("\(client.name)'s next answer is lost")
             case 72..<78:
                 serverUp.value.toggle()
                 log.append("the server is \(serverUp.value ? "back" : "out of reach")")
@@ -147,7 +205,7 @@ enum SyncSchedule {
         }
         // Everyone back: syncs until nobody pushes, then once more each to pull the last.
         serverUp.value = true
-        for client in clients { client.cable.online = true }
+        for client in clients { (client.cable.online, client.cable.losesNextAnswer) = (true, false) }
         for _ in 0..<4 {
             var pushed = 0
             for client in clients {
@@ -164,6 +222,15 @@ enum SyncSchedule {
             if !waiting.isEmpty { problems.append("\(client.name) still has \(waiting.count) writes waiting: \(waiting.map(\.summary))") }
             for refused in writes where refused.refusal != nil && refused.refusal?.reason.isEmpty == true {
                 problems.append("\(client.name)'s refused write \(refused.summary) has no reason")
+            }
+            // A conflict is with someone else's change: never with the user's own (an edit the
+            // server applied, whose answer was lost, then queued and pushed again).
+            for conflict in writes where conflict.refusal?.kind == .conflict {
+                let explanation = await client.app.explanation(of: conflict, for: client.user.id) ?? "none"
+                if explanation.hasPrefix("You changed") { problems.append("\(client.name)'s \(conflict.summary) conflicts with their own change: \(explanation)") }
+            }
+            for refused in writes where refused.refusal != nil {
+                log.append("kept for \(client.name): \(refused.summary): \(refused.refusal?.reason ?? "")")
             }
             let differences = try await UserView.differences(of: client.user.id, Self.view(client.direct), Self.view(client.app))
             if !differences.isEmpty { problems.append("\(client.name)'s replica differs from the server:\n" + differences.prefix(6).joined(separator: "\n")) }
@@ -240,9 +307,13 @@ final class Cable: ClientTransport, Sendable {
     private let base = CurlTransport(timeout: 20)
     private let serverUp: Flag
     private let connected = Flag(true)
+    /// Servers behind one database, taken in turn; none: the one the client names.
+    private let servers: [URL]
+    private let sent = Mutex(0)
 
-    init(serverUp: Flag) {
+    init(serverUp: Flag, servers: [URL] = []) {
         self.serverUp = serverUp
+        self.servers = servers.count > 1 ? servers : []
     }
 
     var online: Bool {
@@ -250,9 +321,26 @@ final class Cable: ClientTransport, Sendable {
         set { connected.value = newValue }
     }
 
+    /// Whether the next answer is lost on its way back: the server got the request and
+    /// answered, and the client hears nothing (and sends it again under its key, or queues it).
+    var losesNextAnswer: Bool {
+        get { losing.withLock { $0 > 0 } }
+        set { losing.withLock { $0 = newValue ? 1 : 0 } }
+    }
+    /// Loses the next `count` answers.
+    func lose(_ count: Int) { losing.withLock { $0 = count } }
+    private let losing = Mutex(0)
+
     func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         guard connected.value, serverUp.value else { throw CurlTransport.Failure(kind: .unreachable, description: "the cable is cut") }
-        return try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
+        let url = servers.isEmpty ? baseURL : servers[sent.withLock { count in defer { count += 1 }; return count % servers.count }]
+        let answer = try await base.send(request, body: body, baseURL: url, operationID: operationID)
+        if losing.withLock({ count in defer { count = max(count - 1, 0) }; return count > 0 }) {
+            // Read through, as the server wrote it, before it is lost.
+            if let body = answer.1 { _ = try await Data(collecting: body, upTo: 1 << 26) }
+            throw CurlTransport.Failure(kind: .timedOut, description: "the answer was lost")
+        }
+        return answer
     }
 }
 

@@ -13,6 +13,7 @@ import Synchronization
 
 /// A creating request sent again with the same `Idempotency-Key` (a client retrying an answer it
 /// lost) gets the first answer again, and writes nothing: keys are kept per user for 24 hours.
+/// Any other change a push may carry is kept so too when it comes with a key.
 ///
 /// The key is taken before the request runs; a repeat that comes while the first still runs is
 /// `409 idempotency-key-in-use`, one with another body `422 idempotency-key-reused`. Only a
@@ -37,7 +38,11 @@ struct IdempotencyMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         // Every operation of a push is kept under its key: a push sent again applies nothing twice.
-        guard Self.operations.contains(operationID) || RequestScope.pushed, let name = Self.header, let key = request.headerFields[name],
+        // So is any other change a push could carry that comes with a key (a replica sends a
+        // change under the key it would queue it with): pushed after its answer was lost, it is
+        // answered as the first time.
+        let pushable = request.method != .get && !PushedOperations.neverPushed.contains(operationID)
+        guard Self.operations.contains(operationID) || RequestScope.pushed || pushable, let name = Self.header, let key = request.headerFields[name],
             let user = RequestScope.session?.user.id
         else {
             return try await next(request, body, metadata)

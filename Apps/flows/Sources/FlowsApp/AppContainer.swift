@@ -137,7 +137,8 @@ public struct AppContainer: AppFlow.Dependencies {
         replicas place: ServerReplicas.Place?, keptUser: PrivateFile?, replicated: Bool, transport: (any APIConnection.Transport)? = nil
     ) -> AppContainer {
         let connection = APIConnection(
-            server: server, token: { try? tokens.load() }, transport: transport, userAgent: "flows/\(FlowsCLI.version) (command line)"
+            server: server, token: { try? tokens.load() }, transport: transport, userAgent: "flows/\(FlowsCLI.version) (command line)",
+            writeKey: { WriteKey.current }
         )
         let sync = RemoteSyncService(connection: connection)
         let (accounts, expenses) = (RemoteAccountsService(connection: connection, tokens: tokens), RemoteExpensesService(connection: connection))

@@ -103,6 +103,15 @@ public struct QueuedWrite: Equatable, Sendable {
     }
 }
 
+/// The key a change is sent to the server under (its `Idempotency-Key`), when the one sending
+/// it may send it again as a queued operation: a replica sends a change to what exists under
+/// the key it would queue it with, so that a change the server took whose answer was lost is,
+/// pushed again, the same change (answered as the first time), never a conflict with itself.
+/// Nil: the connection's own.
+public enum WriteKey {
+    @TaskLocal public static var current: String?
+}
+
 /// The contract operations a replica queues its writes as, written as the server takes them:
 /// a client's wire form (the Remote modules' endpoints).
 public protocol QueuedOperations: Sendable {

@@ -358,7 +358,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// server refuses it as a conflict should the expense have changed there since.
     public func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {
         try await write(
-            .expense, id, by: user, online: { () async throws(ExpensesError) in try await server.edit(id, to: draft, from: version, by: user) },
+            .expense, id, by: user, keyed: true, online: { () async throws(ExpensesError) in try await server.edit(id, to: draft, from: version, by: user) },
             queuedAs: { operations, key in try operations.editExpense(id, to: draft, from: version, key: key) },
             summary: { _ in "change \(draft.description), \(draft.amount)" },
             offline: { reads async throws(ExpensesError) in try await reads.expenses.edit(id, to: draft, from: version, by: user) }
@@ -368,7 +368,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// As ``edit(_:to:from:by:)``.
     public func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError) {
         try await write(
-            .expense, id, by: user, online: { () async throws(ExpensesError) in try await server.delete(id, from: version, by: user) },
+            .expense, id, by: user, keyed: true, online: { () async throws(ExpensesError) in try await server.delete(id, from: version, by: user) },
             queuedAs: { operations, key in try operations.deleteExpense(id, from: version, key: key) },
             summary: { reads in "delete \((try? await reads.expenses.expense(id, for: user))?.description ?? id.rawValue)" },
             offline: { reads async throws(ExpensesError) in try await reads.expenses.delete(id, from: version, by: user) }
@@ -384,18 +384,25 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// its refusal is thrown. Without a replica to write (not caught up yet, or not to be
     /// opened), the write needs the server: ``ExpensesError/serverUnreachable(_:)``.
     private func write<T>(
-        _ kind: SyncKind, _ expense: ExpenseID, by user: UserID, online: () async throws(ExpensesError) -> T,
+        _ kind: SyncKind, _ expense: ExpenseID, by user: UserID, keyed: Bool = false, online: () async throws(ExpensesError) -> T,
         queuedAs operation: (any QueuedOperations, String) throws -> SyncOperation, summary: (ReplicaReads) async -> String,
         offline: (ReplicaReads) async throws(ExpensesError) -> T
     ) async throws(ExpensesError) -> T {
+        // A change to what exists goes under the key it would be queued with (``WriteKey``): one
+        // the server took whose every answer was lost is, pushed, the same change. (An add or a
+        // payment is sent again under its connection's key, and made under an id of its own.)
+        let key = Self.uuid()
         let unreachable: String
         do {
-            return try await self.online(for: user, online)
+            return try await self.online(for: user) { () async throws(ExpensesError) -> T in
+                guard keyed else { return try await online() }
+                return try await Self.under(key, online)
+            }
         } catch .serverUnreachable(let reason) {
             unreachable = reason
         }
         guard let queue = replicas.queue(for: user), let reads = await replicas.reads(for: user),
-            let queued = try? operation(queue.operations, Self.uuid())
+            let queued = try? operation(queue.operations, key)
         else { throw .serverUnreachable(unreachable) }
         do throws(SyncError) {
             try await queue.append(queued, summary: await summary(reads), for: user)
@@ -438,6 +445,17 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
         }
     }
 
+    /// `work`, sent under `key`.
+    private static func under<T>(_ key: String, _ work: () async throws(ExpensesError) -> T) async throws(ExpensesError) -> T {
+        do {
+            return try await WriteKey.$current.withValue(key) { try await work() }
+        } catch let error as ExpensesError {
+            throw error
+        } catch {
+            throw .storeUnavailable("\(error)")
+        }
+    }
+
     static let waitingReason = "earlier changes made offline still wait for it"
 
     /// A new id or idempotency key: a random UUID, in lower case as the contract writes them.
@@ -447,7 +465,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// deleted) and queued.
     public func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense {
         try await write(
-            .expense, id, by: user, online: { () async throws(ExpensesError) in try await server.restore(id, by: user) },
+            .expense, id, by: user, keyed: true, online: { () async throws(ExpensesError) in try await server.restore(id, by: user) },
             queuedAs: { operations, key in try operations.restoreExpense(id, key: key) },
             summary: { reads in "restore \((try? await reads.lines.deletedExpense(id, for: user))?.description ?? id.rawValue)" },
             offline: { reads async throws(ExpensesError) in try await reads.expenses.restore(id, by: user) }
@@ -490,7 +508,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// As ``settle(from:to:amount:day:in:as:by:)``: offline, taken back on the replica and queued.
     public func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) {
         try await write(
-            .payment, id, by: user, online: { () async throws(ExpensesError) in try await server.undoSettlement(id, by: user) },
+            .payment, id, by: user, keyed: true, online: { () async throws(ExpensesError) in try await server.undoSettlement(id, by: user) },
             queuedAs: { operations, key in try operations.undoSettlement(id, key: key) },
             summary: { reads in
                 guard let payment = try? await reads.expenses.settlement(id, for: user) else { return "take back a payment" }

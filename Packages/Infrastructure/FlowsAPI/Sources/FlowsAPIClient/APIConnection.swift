@@ -18,16 +18,23 @@ public struct APIConnection: Sendable {
     private let userAgent: String
     /// The current session's token, if any.
     private let token: @Sendable () -> String?
+    private let writeKey: @Sendable () -> String?
 
     /// - Parameters:
     ///   - token: the current session's token, read before every request (nil: none).
     ///   - transport: how requests travel; libcurl by default (``CurlTransport``), with a 20 s
     ///     limit per request.
     ///   - userAgent: what the app is, sent with every request.
-    public init(server: URL, token: @escaping @Sendable () -> String?, transport: (any ClientTransport)? = nil, userAgent: String = "flows") {
+    /// `writeKey` gives the key a change is to be sent under, when its caller chose one (a
+    /// replica, which would queue the change under it): nil for the connection's own.
+    public init(
+        server: URL, token: @escaping @Sendable () -> String?, transport: (any ClientTransport)? = nil, userAgent: String = "flows",
+        writeKey: @escaping @Sendable () -> String? = { nil }
+    ) {
         self.server = server
         self.userAgent = userAgent
         self.token = token
+        self.writeKey = writeKey
         self.transport = transport ?? CurlTransport(timeout: 20)
         middlewares = [ProblemReader(), SessionToken(token: token)]
     }
@@ -84,8 +91,10 @@ public struct APIConnection: Sendable {
         // A change that creates something, made by a signed-in user, carries a key of its own:
         // its answer lost on the way, it is sent again with the same key, and the server answers
         // as it did the first time instead of writing it twice.
-        let retried = endpoint.method == .post && endpoint.status == .created && token() != nil
-        if retried, let name = HTTPField.Name("Idempotency-Key") { request.headerFields[name] = UUID().uuidString.lowercased() }
+        // So does any other change sent under a key its caller chose (and may send again).
+        let chosen = endpoint.method == .get || token() == nil ? nil : writeKey()
+        let retried = chosen != nil || (endpoint.method == .post && endpoint.status == .created && token() != nil)
+        if retried, let name = HTTPField.Name("Idempotency-Key") { request.headerFields[name] = chosen ?? UUID().uuidString.lowercased() }
         let next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = { [transport] request, body, url in
             try await transport.send(request, body: body, baseURL: url, operationID: endpoint.id)
         }
@@ -123,7 +132,7 @@ public struct APIConnection: Sendable {
     }
 
     /// How many times a creating change is sent before its failure is told.
-    static let tries = 3
+    public static let tries = 3
 
     /// The largest answer read (a long list of expenses is a few megabytes).
     static let largestAnswer = 256 << 20

@@ -28,9 +28,12 @@ extension Components {
         public typealias Limit = Swift.Int32
         /// One key per change the user makes (a random UUID will do), sent again with the same
         /// request when its answer was lost: a repeat within 24 hours gets the first answer again
-        /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
-        /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
-        /// idempotency-key-reused`. A refused request gives its key back.
+        /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+        /// too (a replica sends one under the key it would queue it with, so that pushed again in
+        /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+        /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+        /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+        /// key back.
         ///
         ///
         /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.

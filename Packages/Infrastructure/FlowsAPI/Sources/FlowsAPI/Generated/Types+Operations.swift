@@ -4765,9 +4765,12 @@ public enum Operations {
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
                 /// request when its answer was lost: a repeat within 24 hours gets the first answer again
-                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
-                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
-                /// idempotency-key-reused`. A refused request gives its key back.
+                /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+                /// too (a replica sends one under the key it would queue it with, so that pushed again in
+                /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+                /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+                /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+                /// key back.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/friends/POST/header/Idempotency-Key`.
@@ -5931,9 +5934,12 @@ public enum Operations {
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
                 /// request when its answer was lost: a repeat within 24 hours gets the first answer again
-                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
-                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
-                /// idempotency-key-reused`. A refused request gives its key back.
+                /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+                /// too (a replica sends one under the key it would queue it with, so that pushed again in
+                /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+                /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+                /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+                /// key back.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/contacts/POST/header/Idempotency-Key`.
@@ -9261,9 +9267,12 @@ public enum Operations {
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
                 /// request when its answer was lost: a repeat within 24 hours gets the first answer again
-                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
-                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
-                /// idempotency-key-reused`. A refused request gives its key back.
+                /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+                /// too (a replica sends one under the key it would queue it with, so that pushed again in
+                /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+                /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+                /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+                /// key back.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/expenses/POST/header/Idempotency-Key`.
@@ -9866,9 +9875,12 @@ public enum Operations {
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
                 /// request when its answer was lost: a repeat within 24 hours gets the first answer again
-                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
-                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
-                /// idempotency-key-reused`. A refused request gives its key back.
+                /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+                /// too (a replica sends one under the key it would queue it with, so that pushed again in
+                /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+                /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+                /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+                /// key back.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/expenses/{expenseId}/series/POST/header/Idempotency-Key`.
@@ -11525,9 +11537,12 @@ public enum Operations {
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
                 /// request when its answer was lost: a repeat within 24 hours gets the first answer again
-                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
-                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
-                /// idempotency-key-reused`. A refused request gives its key back.
+                /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+                /// too (a replica sends one under the key it would queue it with, so that pushed again in
+                /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+                /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+                /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+                /// key back.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/POST/header/Idempotency-Key`.
@@ -12579,6 +12594,18 @@ public enum Operations {
             public var path: Operations.EditExpense.Input.Path
             /// - Remark: Generated from `#/paths/expenses/{expenseId}/PUT/header`.
             public struct Headers: Sendable, Hashable {
+                /// One key per change the user makes (a random UUID will do), sent again with the same
+                /// request when its answer was lost: a repeat within 24 hours gets the first answer again
+                /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+                /// too (a replica sends one under the key it would queue it with, so that pushed again in
+                /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+                /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+                /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+                /// key back.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/PUT/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
                 /// The version of the expense the change was made from, as an entity tag (`"3"`); a change without it is `428 version-required`.
                 ///
                 /// - Remark: Generated from `#/paths/expenses/{expenseId}/PUT/header/If-Match`.
@@ -12587,12 +12614,15 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: One key per change the user makes (a random UUID will do), sent again with the same
                 ///   - ifMatch: The version of the expense the change was made from, as an entity tag (`"3"`); a change without it is `428 version-required`.
                 ///   - accept:
                 public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
                     ifMatch: Components.Parameters.IfMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.EditExpense.AcceptableContentType>] = .defaultValues()
                 ) {
+                    self.idempotencyKey = idempotencyKey
                     self.ifMatch = ifMatch
                     self.accept = accept
                 }
@@ -12990,6 +13020,18 @@ public enum Operations {
             public var path: Operations.DeleteExpense.Input.Path
             /// - Remark: Generated from `#/paths/expenses/{expenseId}/DELETE/header`.
             public struct Headers: Sendable, Hashable {
+                /// One key per change the user makes (a random UUID will do), sent again with the same
+                /// request when its answer was lost: a repeat within 24 hours gets the first answer again
+                /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+                /// too (a replica sends one under the key it would queue it with, so that pushed again in
+                /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+                /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+                /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+                /// key back.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/DELETE/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
                 /// The version of the expense the change was made from, as an entity tag (`"3"`); a change without it is `428 version-required`.
                 ///
                 /// - Remark: Generated from `#/paths/expenses/{expenseId}/DELETE/header/If-Match`.
@@ -12998,12 +13040,15 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: One key per change the user makes (a random UUID will do), sent again with the same
                 ///   - ifMatch: The version of the expense the change was made from, as an entity tag (`"3"`); a change without it is `428 version-required`.
                 ///   - accept:
                 public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
                     ifMatch: Components.Parameters.IfMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteExpense.AcceptableContentType>] = .defaultValues()
                 ) {
+                    self.idempotencyKey = idempotencyKey
                     self.ifMatch = ifMatch
                     self.accept = accept
                 }
@@ -13234,6 +13279,32 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "preconditionRequired",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is well formed but a domain rule refuses it, with the domain's code and
+            /// message: an email, name, password, friend code, day, currency, avatar, expense, split
+            /// or payment that is not accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/delete(deleteExpense)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -13542,12 +13613,29 @@ public enum Operations {
             public var path: Operations.RestoreExpense.Input.Path
             /// - Remark: Generated from `#/paths/deleted-expenses/{expenseId}/restore/POST/header`.
             public struct Headers: Sendable, Hashable {
+                /// One key per change the user makes (a random UUID will do), sent again with the same
+                /// request when its answer was lost: a repeat within 24 hours gets the first answer again
+                /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+                /// too (a replica sends one under the key it would queue it with, so that pushed again in
+                /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+                /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+                /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+                /// key back.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/deleted-expenses/{expenseId}/restore/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RestoreExpense.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: One key per change the user makes (a random UUID will do), sent again with the same
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RestoreExpense.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RestoreExpense.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -14470,9 +14558,12 @@ public enum Operations {
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
                 /// request when its answer was lost: a repeat within 24 hours gets the first answer again
-                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
-                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
-                /// idempotency-key-reused`. A refused request gives its key back.
+                /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+                /// too (a replica sends one under the key it would queue it with, so that pushed again in
+                /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+                /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+                /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+                /// key back.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/settlements/POST/header/Idempotency-Key`.
@@ -14804,9 +14895,12 @@ public enum Operations {
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
                 /// request when its answer was lost: a repeat within 24 hours gets the first answer again
-                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
-                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
-                /// idempotency-key-reused`. A refused request gives its key back.
+                /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+                /// too (a replica sends one under the key it would queue it with, so that pushed again in
+                /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+                /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+                /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+                /// key back.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/conversions/POST/header/Idempotency-Key`.
@@ -15379,12 +15473,29 @@ public enum Operations {
             public var path: Operations.UndoSettlement.Input.Path
             /// - Remark: Generated from `#/paths/settlements/{settlementId}/DELETE/header`.
             public struct Headers: Sendable, Hashable {
+                /// One key per change the user makes (a random UUID will do), sent again with the same
+                /// request when its answer was lost: a repeat within 24 hours gets the first answer again
+                /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+                /// too (a replica sends one under the key it would queue it with, so that pushed again in
+                /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+                /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+                /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+                /// key back.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/settlements/{settlementId}/DELETE/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UndoSettlement.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: One key per change the user makes (a random UUID will do), sent again with the same
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UndoSettlement.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UndoSettlement.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -15566,6 +15677,32 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is well formed but a domain rule refuses it, with the domain's code and
+            /// message: an email, name, password, friend code, day, currency, avatar, expense, split
+            /// or payment that is not accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//settlements/{settlementId}/delete(undoSettlement)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -17127,9 +17264,12 @@ public enum Operations {
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
                 /// request when its answer was lost: a repeat within 24 hours gets the first answer again
-                /// (with `Idempotent-Replayed: true`) and writes nothing. A repeat while the first is still
-                /// being answered is `409 idempotency-key-in-use`; the key with another request is `422
-                /// idempotency-key-reused`. A refused request gives its key back.
+                /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+                /// too (a replica sends one under the key it would queue it with, so that pushed again in
+                /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+                /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+                /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+                /// key back.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/groups/POST/header/Idempotency-Key`.
