@@ -165,6 +165,45 @@ struct OfflineWritesTests {
         await services.close()
     }
 
+    @Test("the app open syncs in the background: a change made elsewhere comes in, and a write made offline goes once the server is back")
+    func syncsInBackground() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-background-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (adaHome, bobHome, first, ada, adaUser, bobUser) = (world.adaHome, world.bobHome, world.first, world.ada, world.adaUser, world.bobUser)
+        await ada.pullReplica()
+        let background = try #require(ada.syncingInBackground(every: .milliseconds(100)))
+        defer { background.cancel() }
+        let bob = AppContainer.remote(server: first.url, location: bobHome)
+        let lunch = try await bob.expenses.add(Self.draft("Lunch", 2000, by: bobUser.id, with: adaUser.id), by: bobUser.id)
+        // Ada does nothing; her replica has Bob's lunch within moments.
+        #expect(await Self.eventually { (try? await ada.expenses.expense(lunch.id, for: adaUser.id)) != nil })
+
+        await first.stop()
+        let taxi = try await ada.expenses.add(Self.draft("Taxi", 1000, by: adaUser.id, with: bobUser.id), by: adaUser.id)
+        #expect(try await #require(ada.writeQueue(of: adaUser.id)).writes(of: adaUser.id).count == 1)
+        let second = try await world.restart()
+        let direct = AppContainer.remote(server: second.url, location: adaHome, replicated: false)
+        #expect(await Self.eventually { (try? await direct.expenses.expense(taxi.id, for: adaUser.id)) != nil })
+        #expect(await Self.eventually { (try? await ada.writeQueue(of: adaUser.id)?.writes(of: adaUser.id).isEmpty) == true })
+        // Without the task nothing comes: the app asks the server only as it opens, writes and ends.
+        background.cancel()
+        try await Task.sleep(for: .milliseconds(300))
+        let dinner = try await bob.expenses.add(Self.draft("Dinner", 3000, by: bobUser.id, with: adaUser.id), by: bobUser.id)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await ada.expenses.expense(dinner.id, for: adaUser.id) == nil)
+        await second.stop()
+    }
+
+    /// Whether `condition` holds within five seconds, asked every 50 ms.
+    static func eventually(_ condition: () async -> Bool) async -> Bool {
+        for _ in 0..<100 {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
     @Test("an id given for a new expense is kept; the same id from someone else is refused, and from the same user answers the expense again")
     func clientMadeIDs() async throws {
         let services = ServerServices.sqlite(.memory, fast: true)

@@ -228,6 +228,30 @@ public struct AppContainer: AppFlow.Dependencies {
         await serverReplicas.sync(for: user.id)
     }
 
+    /// Syncs the replica of the user signed in on this machine every `interval` until the task
+    /// is cancelled (docs/sync.md): while the app is open, writes made offline go once the server
+    /// is back, and changes made elsewhere come in for the next screen to show. A sync already
+    /// running (a write's pull) is joined, not run twice. Nil for a container that keeps no
+    /// replica.
+    public func syncingInBackground(every interval: Duration) -> Task<Void, Never>? {
+        guard let serverReplicas else { return nil }
+        return Task.detached(priority: .utility) {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled, let user = serverReplicas.keptUser() else { continue }
+                await serverReplicas.sync(for: user.id)
+            }
+        }
+    }
+
+    /// How often the app open on a terminal syncs (``syncingInBackground(every:)``):
+    /// `FLOWS_SYNC_EVERY` seconds (0: never), else every 30 seconds.
+    public static func backgroundSyncInterval(in environment: [String: String]) -> Duration? {
+        guard let text = environment["FLOWS_SYNC_EVERY"] else { return .seconds(30) }
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else { return nil }
+        return .milliseconds(Int64((seconds * 1_000).rounded()))
+    }
+
     /// The user of the session kept on this machine for this container's server, as last seen
     /// signed in; nil for none, or a container that keeps no replica.
     public var keptUser: User? { serverReplicas?.keptUser() }

@@ -46,7 +46,11 @@ enum Launcher {
         if let tty, options.theme == nil {
             await follow(container.terminalThemes, on: tty, options: options, environment: variables)
         }
+        // Open on a terminal, the app syncs now and then (docs/sync.md); a script's run is its
+        // answers alone.
+        let background = interactive ? AppContainer.backgroundSyncInterval(in: variables).flatMap(container.syncingInBackground(every:)) : nil
         let outcome = await entry.run(container: container, router: AppRouter(host: watch))
+        background?.cancel()
         if interactive {
             await tty?.finish()
             TerminalModes.restore()
