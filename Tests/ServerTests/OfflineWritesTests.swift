@@ -7,8 +7,10 @@ import FlowsServer
 import Foundation
 import Friends
 import LocalStore
+import Preferences
 import Primitives
 import Sync
+import Synchronization
 import Testing
 
 /// Writes made on a replica while its server is down (docs/sync.md): applied there at once,
@@ -193,6 +195,30 @@ struct OfflineWritesTests {
         try await Task.sleep(for: .milliseconds(500))
         #expect(try await ada.expenses.expense(dinner.id, for: adaUser.id) == nil)
         await second.stop()
+    }
+
+    @Test("the open app hears of a theme chosen on another device from its replica, once a sync brings it, not by asking the server every moment")
+    func themeFromReplica() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-theme-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (adaHome, first, ada, adaUser) = (world.adaHome, world.first, world.ada, world.adaUser)
+        await ada.pullReplica()
+        let heard = Mutex<[Preferences]>([])
+        let listening = Task {
+            for await preferences in ada.preferences.changes(of: adaUser.id) { heard.withLock { $0.append(preferences) } }
+        }
+        defer { listening.cancel() }
+        #expect(await Self.eventually { heard.withLock { $0.last?.theme } == .dark })
+        // Another device of Ada's chooses the light theme: the app hears of it from its
+        // replica, after the next sync, not by asking the server again and again.
+        let elsewhere = AppContainer.remote(server: first.url, location: adaHome, replicated: false)
+        try await elsewhere.preferences.update(Preferences(theme: .light, defaultCurrency: .eur), of: adaUser.id)
+        try await Task.sleep(for: .seconds(1))
+        #expect(heard.withLock { $0.last?.theme } == .dark)
+        _ = await ada.syncReplica(of: adaUser.id)
+        #expect(await Self.eventually { heard.withLock { $0.last?.theme } == .light })
+        await first.stop()
     }
 
     /// Whether `condition` holds within five seconds, asked every 50 ms.

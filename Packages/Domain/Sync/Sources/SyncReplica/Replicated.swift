@@ -247,7 +247,8 @@ public struct ReplicatedGroups: GroupsService {
     }
 }
 
-/// A server's user's preferences, kept in their replica; their changes are the server's.
+/// A server's user's preferences, kept in their replica; their changes as the replica sees them
+/// (each sync brings the server's), so that an open app does not ask the server every moment.
 public struct ReplicatedPreferences: PreferencesService {
     private let server: any PreferencesService
     private let replicas: any Replicas
@@ -266,7 +267,19 @@ public struct ReplicatedPreferences: PreferencesService {
         await replicas.pull(for: user)
     }
 
-    public func changes(of user: UserID) -> AsyncStream<Preferences> { server.changes(of: user) }
+    /// The replica's changes; the server's while there is no replica to read (before its first
+    /// pull).
+    public func changes(of user: UserID) -> AsyncStream<Preferences> {
+        let (replicas, server) = (replicas, server)
+        return AsyncStream { continuation in
+            let task = Task {
+                let source = await replicas.reads(for: user)?.preferences ?? server
+                for await preferences in source.changes(of: user) { continuation.yield(preferences) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
 }
 
 /// The expenses and payments of a server's user, kept in their replica, and their series. What
