@@ -410,6 +410,7 @@ struct FailureInjectionTests {
             try inner.recordImport(of: user, key: key, subject: subject, at: at)
         }
         func comments(onExpense id: String) throws -> [CommentRecord] { try inner.comments(onExpense: id) }
+        func comment(id: String) throws -> CommentRecord? { try inner.comment(id: id) }
         func series(id: String) throws -> SeriesRecord? { try inner.series(id: id) }
         func series(of user: String) throws -> [SeriesRecord] { try inner.series(of: user) }
         func seriesRunning(on day: String) throws -> [SeriesRecord] { try inner.seriesRunning(on: day) }

@@ -133,6 +133,40 @@ struct OfflineWritesTests {
         await second.stop()
     }
 
+    @Test("a comment written offline and one deleted offline show at once and wait; the next sync makes both on the server, each line of activity once")
+    func commentedOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-comments-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (adaHome, first, ada, adaUser, bobUser) = (world.adaHome, world.first, world.ada, world.adaUser, world.bobUser)
+        let dinner = try await ada.expenses.add(Self.draft("Dinner", 3000, by: adaUser.id, with: bobUser.id), by: adaUser.id)
+        let early = try await ada.expenses.comment("Booked for eight", on: dinner.id, by: adaUser.id)
+        await ada.pullReplica()
+        await first.stop()
+
+        let offline = AppContainer.remote(server: first.url, location: adaHome)
+        _ = try await offline.accounts.storedSession()
+        let late = try await offline.expenses.comment("Moved to nine", on: dinner.id, by: adaUser.id)
+        try await offline.expenses.deleteComment(early.id, on: dinner.id, by: adaUser.id)
+        #expect(try await offline.expenses.comments(on: dinner.id, for: adaUser.id).map(\.text) == ["Moved to nine"])
+        let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
+        #expect(queued.map(\.summary) == ["comment on Dinner", "delete a comment on Dinner"])
+        #expect(queued.map(\.operation.operation) == ["addComment", "deleteComment"])
+
+        let second = try await world.restart()
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 2, refused: 0, conflicts: 0, waiting: 0))
+        let direct = AppContainer.remote(server: second.url, location: adaHome, replicated: false)
+        let kept = try await direct.expenses.comments(on: dinner.id, for: adaUser.id)
+        #expect(kept.map(\.id) == [late.id] && kept.map(\.text) == ["Moved to nine"])
+        let mine = try await offline.expenses.comments(on: dinner.id, for: adaUser.id)
+        #expect(mine == kept, "\(mine) \(kept)")
+        let page = PageRequest(offset: 0, limit: 50)
+        #expect(try await offline.expenses.activity(of: adaUser.id, page: page) == (try await direct.expenses.activity(of: adaUser.id, page: page)))
+        #expect(try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id).isEmpty)
+        await second.stop()
+    }
+
     @Test("an edit whose answers were lost is, sent again or queued and pushed, the same edit: never a conflict with itself")
     func answersLost() async throws {
         let services = ServerServices.sqlite(.memory, fast: true)

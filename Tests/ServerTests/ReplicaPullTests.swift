@@ -156,11 +156,7 @@ struct ReplicaPullTests {
     @Test("someone an edit took out of an expense is told of the edit, never of the expense as it is now")
     func editedOut() async throws {
         try await LiveServer.with { server in
-            let ada = try await RemoteServicesTests.app(server, name: "Ada")
-            let bob = try await RemoteServicesTests.app(server, name: "Bob")
-            let carol = try await RemoteServicesTests.app(server, name: "Carol")
-            try await Self.befriend(ada, bob)
-            try await Self.befriend(ada, carol)
+            let (ada, bob, carol) = try await Self.adaBobCarol(server)
             let (a, b, c) = (ada.user.id, bob.user.id, carol.user.id)
             let dinner = try await ada.container.expenses.add(try Self.draft("Dinner", 3000, paidBy: a, among: [a, b, c]), by: a)
             let sync = carol.sync(server)
@@ -181,11 +177,7 @@ struct ReplicaPullTests {
     @Test("someone an edit puts in an expense sees its whole history on the replica, the lines from before they were in it too")
     func joinedLater() async throws {
         try await LiveServer.with { server in
-            let ada = try await RemoteServicesTests.app(server, name: "Ada")
-            let bob = try await RemoteServicesTests.app(server, name: "Bob")
-            let carol = try await RemoteServicesTests.app(server, name: "Carol")
-            try await Self.befriend(ada, bob)
-            try await Self.befriend(ada, carol)
+            let (ada, bob, carol) = try await Self.adaBobCarol(server)
             let (a, b, c) = (ada.user.id, bob.user.id, carol.user.id)
             let replica = LocalReplica.open(.memory)
             let sync = carol.sync(server)
@@ -209,12 +201,7 @@ struct ReplicaPullTests {
     @Test("a payment that passed through someone moves their balances on their replica too, as it comes and as it is taken back, and in a first pull")
     func passedThrough() async throws {
         try await LiveServer.with { server in
-            let ada = try await RemoteServicesTests.app(server, name: "Ada")
-            let bob = try await RemoteServicesTests.app(server, name: "Bob")
-            let carol = try await RemoteServicesTests.app(server, name: "Carol")
-            try await Self.befriend(ada, bob)
-            try await Self.befriend(ada, carol)
-            try await Self.befriend(bob, carol)
+            let (ada, bob, carol) = try await Self.adaBobCarol(server, bobAndCarolFriends: true)
             let (a, b, c) = (ada.user.id, bob.user.id, carol.user.id)
             let replica = LocalReplica.open(.memory)
             let sync = ada.sync(server)
@@ -259,6 +246,19 @@ struct ReplicaPullTests {
 
         func push(_ operations: [SyncOperation], by user: UserID) async throws(SyncError) -> [SyncOutcome] { [] }
         func resend(_ entities: [SyncEntity], for user: UserID) async throws(SyncError) { try await base.resend(entities, for: user) }
+    }
+
+    /// Ada, Bob and Carol with their apps, Ada the friend of both (and Bob of Carol, if asked).
+    private static func adaBobCarol(
+        _ server: LiveServer, bobAndCarolFriends: Bool = false
+    ) async throws -> (RemoteServicesTests.App, RemoteServicesTests.App, RemoteServicesTests.App) {
+        let ada = try await RemoteServicesTests.app(server, name: "Ada")
+        let bob = try await RemoteServicesTests.app(server, name: "Bob")
+        let carol = try await RemoteServicesTests.app(server, name: "Carol")
+        try await Self.befriend(ada, bob)
+        try await Self.befriend(ada, carol)
+        if bobAndCarolFriends { try await Self.befriend(bob, carol) }
+        return (ada, bob, carol)
     }
 
     private static func befriend(_ one: RemoteServicesTests.App, _ other: RemoteServicesTests.App) async throws {

@@ -198,6 +198,10 @@ enum SyncSchedule {
                 let expense = deleted.sorted { $0.id.rawValue < $1.id.rawValue }[Int(random.next(below: UInt64(deleted.count)))]
                 let restored = try? await client.app.expenses.restore(expense.id, by: client.user.id)
                 log.append("\(client.name) restores \(expense.description)\(client.cable.online ? "" : " offline"): \(restored == nil ? "refused" : "ok")")
+            case 91..<94:
+                guard let expense = try await Self.pick(from: client, random) else { continue }
+                let comment = try? await client.app.expenses.comment("C\(step)", on: expense.id, by: client.user.id)
+                log.append("\(client.name) comments on \(expense.description)\(client.cable.online ? "" : " offline"): \(comment == nil ? "refused" : "ok")")
             default:
                 let report = await client.app.syncReplica(of: client.user.id)
                 log.append("\(client.name) syncs: \(Self.describe(report))")

@@ -167,8 +167,8 @@ struct FakeExpenses: ExpensesService, Fake {
     func comments(on id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseComment] {
         try await (comments ?? missing("comments"))(id, user)
     }
-    func comment(_ text: String, on id: ExpenseID, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
-        try await (comment ?? missing("comment"))(text, id, user)
+    func comment(_ text: String, on id: ExpenseID, as comment: CommentID?, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
+        try await (self.comment ?? missing("comment"))(text, id, user)
     }
     func deleteComment(_ comment: CommentID, on id: ExpenseID, by user: UserID) async throws(ExpensesError) {
         try await (deleteComment ?? missing("deleteComment"))(comment, id, user)

@@ -34,7 +34,7 @@ extension EndpointRoutes {
             try await expenses.convert(draft.balance, with: draft.counterparty, at: draft.rate, source: draft.source, day: draft.day, in: draft.group, by: user)
         }
         try serve(ExpensesAPI.listComments) { id, user in try await expenses.comments(on: id, for: user) }
-        try serve(ExpensesAPI.addComment) { input, user in try await expenses.comment(input.1, on: input.0, by: user) }
+        try serve(ExpensesAPI.addComment) { input, user in try await expenses.comment(input.0.1, on: input.0.0, as: input.1, by: user) }
         try serve(ExpensesAPI.deleteComment) { input, user in try await expenses.deleteComment(input.1, on: input.0, by: user) }
         try serve(ExpensesAPI.undoSettlement) { id, user in
             do {

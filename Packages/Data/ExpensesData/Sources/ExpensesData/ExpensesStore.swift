@@ -65,6 +65,8 @@ public protocol ExpensesReading {
     func importedKeys(of user: String, among keys: [String]) throws -> Set<String>
     /// The comments on expense `id`, oldest first (by time, then id).
     func comments(onExpense id: String) throws -> [CommentRecord]
+    /// Comment `id`, on whichever expense; nil for none.
+    func comment(id: String) throws -> CommentRecord?
     func series(id: String) throws -> SeriesRecord?
     /// The series `user` is in (by their template), by when they were made.
     func series(of user: String) throws -> [SeriesRecord]

@@ -148,6 +148,7 @@ public struct NotingExpensesWriting: ExpensesWriting {
     public func forEachGroupBalance(_ body: (GroupBalanceRecord) throws -> Void) throws { try base.forEachGroupBalance(body) }
     public func importedKeys(of user: String, among keys: [String]) throws -> Set<String> { try base.importedKeys(of: user, among: keys) }
     public func comments(onExpense id: String) throws -> [CommentRecord] { try base.comments(onExpense: id) }
+    public func comment(id: String) throws -> CommentRecord? { try base.comment(id: id) }
     public func series(id: String) throws -> SeriesRecord? { try base.series(id: id) }
     public func series(of user: String) throws -> [SeriesRecord] { try base.series(of: user) }
     public func seriesRunning(on day: String) throws -> [SeriesRecord] { try base.seriesRunning(on: day) }

@@ -351,6 +351,11 @@ private struct Transaction: ExpensesWriting {
         ).map { CommentRecord(id: $0[0], expense: $0[1], author: $0[2], at: $0[3], text: $0[4]) }
     }
 
+    func comment(id: String) throws -> CommentRecord? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT id, expense_id, author, at, text FROM expense_comment WHERE id = ?"), arguments: [id])
+            .map { CommentRecord(id: $0[0], expense: $0[1], author: $0[2], at: $0[3], text: $0[4]) }
+    }
+
     func insert(_ comment: CommentRecord) throws {
         try db.cachedStatement(sql: "INSERT INTO expense_comment (id, expense_id, author, at, text) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [comment.id, comment.expense, comment.author, comment.at, comment.text])

@@ -96,8 +96,11 @@ public protocol ExpensesService: Sendable {
     /// ``ExpensesError/notFound(_:)`` for anyone else, and for a deleted expense.
     func comments(on id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseComment]
     /// Adds `text` (as ``ExpenseComment/text(_:)`` reads it) to the thread of expense `id`, by someone
-    /// in it; the activity of everyone in it says so (without the text).
-    func comment(_ text: String, on id: ExpenseID, by user: UserID) async throws(ExpensesError) -> ExpenseComment
+    /// in it; the activity of everyone in it says so (without the text). `comment`, when given,
+    /// is the new comment's id, made where it was written (a replica offline): one `user` wrote
+    /// already on this expense is this write again and answers the comment as it is; one in use
+    /// otherwise is ``ExpensesError/idTaken(_:)``. Nil makes a new one.
+    func comment(_ text: String, on id: ExpenseID, as comment: CommentID?, by user: UserID) async throws(ExpensesError) -> ExpenseComment
     /// Deletes the user's own comment on expense `id`; someone else's is
     /// ``ExpensesError/notYourComment``.
     func deleteComment(_ comment: CommentID, on id: ExpenseID, by user: UserID) async throws(ExpensesError)
@@ -145,6 +148,11 @@ extension ExpensesService {
     /// Records a payment outside any group.
     public func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement {
         try await settle(from: from, to: to, amount: amount, day: day, in: nil, as: nil, by: user)
+    }
+
+    /// Adds a comment under a new id (``comment(_:on:as:by:)``).
+    public func comment(_ text: String, on id: ExpenseID, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
+        try await comment(text, on: id, as: nil, by: user)
     }
 
     /// Records a payment under a new id (``settle(from:to:amount:day:in:as:by:)``).
@@ -565,9 +573,12 @@ public protocol ExpensesSyncSource: Sendable {
     func activityLines(of user: UserID) async throws(ExpensesError) -> [(subject: ExpenseID, id: String)]
     /// The lines of expense `id`'s history (added, edited, deleted, restored), oldest first, whole,
     /// when `user` is in it (or was, when it was deleted): what its history shows them, the lines
-    /// from before they were in it too. For a payment, the lines that recorded it and took it
-    /// back, when it names `user`.
+    /// from before they were in it too.
     func historyLines(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ActivityLine]
+    /// The ids of the lines of `subject`'s activity (an expense's or a payment's, comments
+    /// included) that `user`'s activity shows, oldest first: what a write made offline added
+    /// there.
+    func lineIDs(of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> [String]
 }
 
 /// What a replica does with the expenses and payments it pulled (docs/sync.md): each written as

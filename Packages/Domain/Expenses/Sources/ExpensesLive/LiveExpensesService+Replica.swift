@@ -32,10 +32,11 @@ extension LiveExpensesService: ExpensesReplica {
                 // A deleted expense's comments cannot be read on the server: those kept stay.
                 guard !deleted else { return }
                 let existing = try db.comments(onExpense: stored.id)
-                for comment in existing where !kept.contains(where: { $0.id == comment.id }) {
+                // Gone, or kept otherwise (one written here offline, as the server took it then).
+                for comment in existing where !kept.contains(comment) {
                     _ = try db.deleteComment(id: comment.id, onExpense: stored.id)
                 }
-                for comment in kept where !existing.contains(where: { $0.id == comment.id }) { try db.insert(comment) }
+                for comment in kept where !existing.contains(comment) { try db.insert(comment) }
             }
         }
     }
@@ -222,18 +223,15 @@ extension LiveExpensesService: ExpensesSyncSource {
                 (try (db.expense(id: id.rawValue) ?? db.deletedExpense(id: id.rawValue))?.expense(), try db.changes(ofExpense: id.rawValue))
             }
         }
-        // As its history: only someone in it sees how it came to be. A payment's lines name
-        // everyone it names (payer, payee, those it passed through), as only they see it.
-        let kinds: [Activity.Kind]
-        if let current {
-            guard current.people.contains(user) else { return [] }
-            kinds = [.added, .edited, .deleted, .restored]
-        } else {
-            kinds = [.settled, .unsettled]
-        }
-        let texts = kinds.map { SaveFormatter.text($0) }
-        return try records.filter { texts.contains($0.kind) && (current != nil || $0.people.contains(user.rawValue)) }
-            .map { record throws(ExpensesError) in try Self.line(from: record) }
+        // As its history: only someone in it sees how it came to be.
+        guard let current, current.people.contains(user) else { return [] }
+        let kinds = [Activity.Kind.added, .edited, .deleted, .restored].map { SaveFormatter.text($0) }
+        return try records.filter { kinds.contains($0.kind) }.map { record throws(ExpensesError) in try Self.line(from: record) }
+    }
+
+    public func lineIDs(of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> [String] {
+        let records = try await storing { try await store.read { db in try db.changes(ofExpense: subject.rawValue) } }
+        return records.filter { $0.people.contains(user.rawValue) }.map(\.id)
     }
 
     /// A line as the store keeps it, whole.

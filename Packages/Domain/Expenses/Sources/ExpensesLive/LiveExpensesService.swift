@@ -336,20 +336,25 @@ public struct LiveExpensesService: ExpensesService {
         return records.map(Self.comment(from:))
     }
 
-    public func comment(_ typed: String, on id: ExpenseID, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
+    public func comment(_ typed: String, on id: ExpenseID, as given: CommentID?, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
         let text: String
         switch ExpenseComment.text(typed) {
         case .success(let read): text = read
         case .failure(let problem): throw .invalidComment(problem)
         }
         let comment = ExpenseComment(
-            id: CommentID(rawValue: UserID.random(using: random).rawValue), expense: id, author: user, at: now(), text: text
+            id: given ?? CommentID(rawValue: UserID.random(using: random).rawValue), expense: id, author: user, at: now(), text: text
         )
         let activityID = UserID.random(using: random).rawValue
         let at = comment.at.timeIntervalSince1970
         return try await storing {
             try await store.write { db in
                 guard let expense = try db.expense(id: id.rawValue)?.expense(), expense.people.contains(user) else { throw ExpensesError.notFound(id) }
+                if given != nil, let kept = try db.comment(id: comment.id.rawValue) {
+                    // This write again (sent once more after its answer was lost), or an id taken.
+                    guard kept.author == user.rawValue, kept.expense == id.rawValue else { throw ExpensesError.idTaken(ExpenseID(rawValue: kept.id)) }
+                    return Self.comment(from: kept)
+                }
                 guard try db.comments(onExpense: id.rawValue).count < ExpenseComment.maximumPerExpense else {
                     throw ExpensesError.invalidComment(.threadFull)
                 }

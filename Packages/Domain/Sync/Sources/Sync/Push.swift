@@ -121,6 +121,10 @@ public protocol QueuedOperations: Sendable {
     func editExpense(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, key: String) throws -> SyncOperation
     /// Deleting expense `id`, seen at `version`.
     func deleteExpense(_ id: ExpenseID, from version: Int, key: String) throws -> SyncOperation
+    /// Adding `text` to expense `expense`'s thread as comment `id`.
+    func addComment(_ text: String, on expense: ExpenseID, as id: CommentID, key: String) throws -> SyncOperation
+    /// Deleting comment `id` on expense `expense`.
+    func deleteComment(_ id: CommentID, on expense: ExpenseID, key: String) throws -> SyncOperation
     /// Restoring deleted expense `id`.
     func restoreExpense(_ id: ExpenseID, key: String) throws -> SyncOperation
     /// Taking payment `id` back.

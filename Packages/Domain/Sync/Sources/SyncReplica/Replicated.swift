@@ -424,7 +424,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
         }
         // What the write made here: the expense (for the server to send again should it refuse
         // the write) and the lines of activity it added (the server gives its own).
-        let before = Set(((try? await reads.lines.historyLines(of: expense, for: user)) ?? []).map(\.id))
+        let before = Set((try? await reads.lines.lineIDs(of: expense, for: user)) ?? [])
         let answer: T
         do {
             answer = try await offline(reads)
@@ -432,11 +432,11 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
             _ = try? await queue.drop(queued.key, for: user)
             throw error
         }
-        let lines = ((try? await reads.lines.historyLines(of: expense, for: user)) ?? []).filter { !before.contains($0.id) }
+        let lines = ((try? await reads.lines.lineIDs(of: expense, for: user)) ?? []).filter { !before.contains($0) }
         // Noted after: a write killed before this is pushed all the same, and its line of
         // activity stays beside the server's until the replica starts again.
         let made = [SyncEntity(kind: kind, id: expense.rawValue)]
-            + lines.map { SyncEntity(kind: .activity, id: Change.activityID(subject: expense.rawValue, line: $0.id)) }
+            + lines.map { SyncEntity(kind: .activity, id: Change.activityID(subject: expense.rawValue, line: $0)) }
         try? await queue.made(made, by: queued.key, for: user)
         return answer
     }
@@ -531,11 +531,26 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
             offline: { reads async throws(ExpensesError) in try await reads.expenses.undoSettlement(id, by: user) }
         )
     }
-    public func comment(_ text: String, on id: ExpenseID, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
-        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.comment(text, on: id, by: user) }
+    /// As ``add(_:as:by:)``: offline, added to the replica's thread under an id made here, and
+    /// queued (the expense is what the write made there: comments come with it).
+    public func comment(_ text: String, on id: ExpenseID, as comment: CommentID?, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
+        let madeHere = comment ?? CommentID(rawValue: Self.uuid())
+        return try await write(
+            .expense, id, by: user, online: { () async throws(ExpensesError) in try await server.comment(text, on: id, as: comment, by: user) },
+            queuedAs: { operations, key in try operations.addComment(text, on: id, as: madeHere, key: key) },
+            summary: { reads in "comment on \((try? await reads.expenses.expense(id, for: user))?.description ?? id.rawValue)" },
+            offline: { reads async throws(ExpensesError) in try await reads.expenses.comment(text, on: id, as: madeHere, by: user) }
+        )
     }
+
+    /// As ``edit(_:to:from:by:)``: offline, deleted from the replica's thread and queued.
     public func deleteComment(_ comment: CommentID, on id: ExpenseID, by user: UserID) async throws(ExpensesError) {
-        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.deleteComment(comment, on: id, by: user) }
+        try await write(
+            .expense, id, by: user, keyed: true, online: { () async throws(ExpensesError) in try await server.deleteComment(comment, on: id, by: user) },
+            queuedAs: { operations, key in try operations.deleteComment(comment, on: id, key: key) },
+            summary: { reads in "delete a comment on \((try? await reads.expenses.expense(id, for: user))?.description ?? id.rawValue)" },
+            offline: { reads async throws(ExpensesError) in try await reads.expenses.deleteComment(comment, on: id, by: user) }
+        )
     }
     public func importEntries(_ entries: [ImportedEntry], by user: UserID, progress: ImportProgress?) async throws(ExpensesError) -> Set<String> {
         try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.importEntries(entries, by: user, progress: progress) }

@@ -40,8 +40,9 @@ public enum ExpensesAPI {
         "listComments", .get, "/expenses/{expenseId}/comments", request: .path("expenseId", Wire.expenseID), response: .json(Wire.commentList),
         problems: problems
     )
-    public static let addComment = Call<(ExpenseID, String), ExpenseComment>(
-        "addComment", .post, "/expenses/{expenseId}/comments", status: .created, request: .path("expenseId", Wire.expenseID, body: Wire.commentText),
+    public static let addComment = Call<((ExpenseID, String), CommentID?), ExpenseComment>(
+        "addComment", .post, "/expenses/{expenseId}/comments", status: .created,
+        request: RequestCoding.path("expenseId", Wire.expenseID, body: Wire.commentText).query(optional: "id", Wire.commentID),
         response: .json(Wire.comment), problems: problems
     )
     public static let deleteComment = Call<(ExpenseID, CommentID), Void>(

@@ -80,8 +80,8 @@ public struct RemoteExpensesService: ExpensesService {
         try await connection.send(ExpensesAPI.listComments, id)
     }
 
-    public func comment(_ text: String, on id: ExpenseID, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
-        try await connection.send(ExpensesAPI.addComment, (id, text))
+    public func comment(_ text: String, on id: ExpenseID, as comment: CommentID?, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
+        try await connection.send(ExpensesAPI.addComment, ((id, text), comment))
     }
 
     public func deleteComment(_ comment: CommentID, on id: ExpenseID, by user: UserID) async throws(ExpensesError) {

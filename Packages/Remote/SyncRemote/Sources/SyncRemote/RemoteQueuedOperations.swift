@@ -23,6 +23,14 @@ public struct RemoteQueuedOperations: QueuedOperations {
         try SyncOperation(ExpensesAPI.deleteExpense, (id, version), key: key)
     }
 
+    public func addComment(_ text: String, on expense: ExpenseID, as id: CommentID, key: String) throws -> SyncOperation {
+        try SyncOperation(ExpensesAPI.addComment, ((expense, text), id), key: key)
+    }
+
+    public func deleteComment(_ id: CommentID, on expense: ExpenseID, key: String) throws -> SyncOperation {
+        try SyncOperation(ExpensesAPI.deleteComment, (expense, id), key: key)
+    }
+
     public func restoreExpense(_ id: ExpenseID, key: String) throws -> SyncOperation {
         try SyncOperation(ExpensesAPI.restoreExpense, id, key: key)
     }

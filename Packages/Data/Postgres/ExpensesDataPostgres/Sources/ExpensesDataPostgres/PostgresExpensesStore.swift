@@ -314,6 +314,12 @@ struct Transaction: ExpensesWriting {
         }
     }
 
+    func comment(id: String) throws -> CommentRecord? {
+        try db.rows("SELECT id, expense_id, author, at, text FROM expense_comment WHERE id = $1", [id]).first.map { row in
+            CommentRecord(id: try row.text(0), expense: try row.text(1), author: try row.text(2), at: try row.real(3), text: try row.text(4))
+        }
+    }
+
     func insert(_ comment: CommentRecord) throws {
         try db.execute(
             "INSERT INTO expense_comment (id, expense_id, author, at, text) VALUES ($1, $2, $3, $4, $5)",

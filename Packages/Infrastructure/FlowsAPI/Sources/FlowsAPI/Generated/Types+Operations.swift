@@ -11533,6 +11533,25 @@ public enum Operations {
                 }
             }
             public var path: Operations.AddComment.Input.Path
+            /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// The new comment's id, made by the client (a random version 4 UUID in lower case), as
+                /// for `addExpense`: a comment written offline (docs/sync.md). One the user wrote already
+                /// on this expense answers that comment as it is; one in use otherwise is `409
+                /// id-taken`. Left out, the server makes one.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/POST/query/id`.
+                public var id: Components.Schemas.ExpenseID?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - id: The new comment's id, made by the client (a random version 4 UUID in lower case), as
+                public init(id: Components.Schemas.ExpenseID? = nil) {
+                    self.id = id
+                }
+            }
+            public var query: Operations.AddComment.Input.Query
             /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/POST/header`.
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
@@ -11572,14 +11591,17 @@ public enum Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             ///   - body:
             public init(
                 path: Operations.AddComment.Input.Path,
+                query: Operations.AddComment.Input.Query = .init(),
                 headers: Operations.AddComment.Input.Headers = .init(),
                 body: Operations.AddComment.Input.Body
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
                 self.body = body
             }
@@ -11710,6 +11732,33 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
+            /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/post(addComment)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }
@@ -11858,12 +11907,29 @@ public enum Operations {
             public var path: Operations.DeleteComment.Input.Path
             /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/{commentId}/DELETE/header`.
             public struct Headers: Sendable, Hashable {
+                /// One key per change the user makes (a random UUID will do), sent again with the same
+                /// request when its answer was lost: a repeat within 24 hours gets the first answer again
+                /// (with `Idempotent-Replayed: true`) and writes nothing. Changes to what exists take it
+                /// too (a replica sends one under the key it would queue it with, so that pushed again in
+                /// `pushChanges` it is answered as the first time, never found in conflict with itself).
+                /// A repeat while the first is still being answered is `409 idempotency-key-in-use`; the
+                /// key with another request is `422 idempotency-key-reused`. A refused request gives its
+                /// key back.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/comments/{commentId}/DELETE/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteComment.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: One key per change the user makes (a random UUID will do), sent again with the same
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteComment.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteComment.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -12018,6 +12084,32 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is well formed but a domain rule refuses it, with the domain's code and
+            /// message: an email, name, password, friend code, day, currency, avatar, expense, split
+            /// or payment that is not accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/{commentId}/delete(deleteComment)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }

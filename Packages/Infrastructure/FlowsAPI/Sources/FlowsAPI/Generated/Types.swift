@@ -1620,11 +1620,13 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//expenses/{expenseId}/comments/post(addComment)`.
     public func addComment(
         path: Operations.AddComment.Input.Path,
+        query: Operations.AddComment.Input.Query = .init(),
         headers: Operations.AddComment.Input.Headers = .init(),
         body: Operations.AddComment.Input.Body
     ) async throws -> Operations.AddComment.Output {
         try await addComment(Operations.AddComment.Input(
             path: path,
+            query: query,
             headers: headers,
             body: body
         ))
