@@ -255,6 +255,30 @@ struct OfflineWritesTests {
         await first.stop()
     }
 
+    @Test("the app asks the server to make due occurrences only when the replica holds a series of the user's")
+    func dueOccurrencesAskedOnlyForSeries() async throws {
+        let services = ServerServices.sqlite(.memory, fast: true)
+        let server = try await RunningServer.start(services: services)
+        let ada = try await services.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
+        let sam = try await services.friends.addContact(name: "Sam Park", email: nil, by: ada.id)
+        let cable = Cable(serverUp: Flag(true))
+        let app = AppContainer.remote(server: server.url, tokens: InMemorySessionTokenStore(), replicasInMemory: true, transport: cable)
+        _ = try await app.accounts.signIn(email: "ada@example.com", password: "correct horse")
+        let recurring = try #require(app.recurring)
+        let day = try Day("2026-12-31")
+        // No series: nothing to ask, so a cut cable makes no difference.
+        cable.online = false
+        #expect(try await recurring.createDueOccurrences(through: day, for: ada.id).isEmpty)
+        // A series: the server is asked (and, cut off, cannot answer).
+        cable.online = true
+        let rent = try await app.expenses.add(Self.draft("Rent", 50_000, by: ada.id, with: sam.id), by: ada.id)
+        _ = try await recurring.repeatExpense(rent.id, every: .monthly(day: 22), until: nil, by: ada.id)
+        cable.online = false
+        await #expect(throws: ExpensesError.self) { try await recurring.createDueOccurrences(through: day, for: ada.id) }
+        await server.stop()
+        await services.close()
+    }
+
     /// Whether `condition` holds within five seconds, asked every 50 ms.
     static func eventually(_ condition: () async -> Bool) async -> Bool {
         for _ in 0..<100 {

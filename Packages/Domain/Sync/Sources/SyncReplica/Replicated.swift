@@ -569,7 +569,13 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// Pulled afterwards whatever this call made: an occurrence the server's own round (or
     /// another process) made first is in the server's store once this call passes over its day,
     /// and the replica must show it too.
+    /// Nothing is asked of the server when the replica, caught up, holds no series of the
+    /// user's: none is due (one made since comes with a pull, and the server's round makes its
+    /// occurrences). So opening the app does not wait on the server for most people.
     public func createDueOccurrences(through day: Day, for user: UserID) async throws(ExpensesError) -> [Expense] {
-        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.createDueOccurrences(through: day, for: user) }
+        if let reads = await replicas.reads(for: user), let series = try? await reads.lines.seriesIDs(of: user), series.isEmpty { return [] }
+        return try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in
+            try await server.createDueOccurrences(through: day, for: user)
+        }
     }
 }
