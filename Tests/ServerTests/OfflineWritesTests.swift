@@ -389,6 +389,43 @@ struct OfflineWritesTests {
         await second.stop()
     }
 
+    @Test("a balance converted offline into another currency moves at once and waits; the next sync records it on the server under its id")
+    func convertedOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-conversion-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (adaHome, first, ada, adaUser, bobUser) = (world.adaHome, world.first, world.ada, world.adaUser, world.bobUser)
+        let yen = Money(minorUnits: 45_000, currency: .jpy)
+        let sushi = ExpenseDraft(
+            description: "Sushi", amount: yen, day: try Day("2026-11-21"), category: .food, payers: [Payer(user: adaUser.id, amount: yen)],
+            participants: [adaUser.id, bobUser.id], rule: .equal
+        )
+        _ = try await ada.expenses.add(sushi, by: adaUser.id)
+        await ada.pullReplica()
+        await first.stop()
+
+        let offline = AppContainer.remote(server: first.url, location: adaHome)
+        _ = try await offline.accounts.storedSession()
+        let published = try #require(PublishedRate("160"))
+        let rate = try #require(ExchangeRate(base: .eur, quote: .jpy, rate: published))
+        let owed = Money(minorUnits: 22_500, currency: .jpy)
+        let converted = try await offline.expenses.convert(owed, with: bobUser.id, at: rate, source: "agreed", day: try Day("2026-11-23"), in: nil, by: adaUser.id)
+        #expect(try await offline.expenses.balances(of: adaUser.id).map(\.amount) == [Money(minorUnits: 14_063, currency: .eur)])
+        let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
+        #expect(queued.map(\.operation.operation) == ["convertBalance"])
+        #expect(queued.first?.summary.hasPrefix("convert 22500 JPY with Bob Stone at ") == true, "\(queued.map(\.summary))")
+
+        let second = try await world.restart()
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 1, refused: 0, conflicts: 0, waiting: 0))
+        let direct = AppContainer.remote(server: second.url, location: adaHome, replicated: false)
+        #expect(try await direct.expenses.settlement(converted.id, for: adaUser.id) == (try await offline.expenses.settlement(converted.id, for: adaUser.id)))
+        #expect(try await direct.expenses.balances(of: adaUser.id) == (try await offline.expenses.balances(of: adaUser.id)))
+        let page = PageRequest(offset: 0, limit: 50)
+        #expect(try await offline.expenses.activity(of: adaUser.id, page: page) == (try await direct.expenses.activity(of: adaUser.id, page: page)))
+        await second.stop()
+    }
+
     @Test("an id given for a new payment is kept; the same id again from its author answers the payment, from anyone else or for an expense is refused")
     func clientMadePaymentIDs() async throws {
         let services = ServerServices.sqlite(.memory, fast: true)

@@ -159,7 +159,7 @@ struct FakeExpenses: ExpensesService, Fake {
         return try await (settleInGroup ?? missing("settle(in:)"))(from, to, amount, day, group, user)
     }
     func convert(
-        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID
+        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, as id: ExpenseID?, by user: UserID
     ) async throws(ExpensesError) -> Settlement {
         try await (convert ?? missing("convert"))(balance, other, rate, source, day, group, user)
     }

@@ -30,8 +30,11 @@ extension EndpointRoutes {
             return settlement
         }
         try serve(ExpensesAPI.getPaymentHistory) { id, user in try await expenses.paymentHistory(of: id, for: user) }
-        try serve(ExpensesAPI.convertBalance) { draft, user in
-            try await expenses.convert(draft.balance, with: draft.counterparty, at: draft.rate, source: draft.source, day: draft.day, in: draft.group, by: user)
+        try serve(ExpensesAPI.convertBalance) { input, user in
+            let (draft, id) = input
+            return try await expenses.convert(
+                draft.balance, with: draft.counterparty, at: draft.rate, source: draft.source, day: draft.day, in: draft.group, as: id, by: user
+            )
         }
         try serve(ExpensesAPI.listComments) { id, user in try await expenses.comments(on: id, for: user) }
         try serve(ExpensesAPI.addComment) { input, user in try await expenses.comment(input.0.1, on: input.0.0, as: input.1, by: user) }

@@ -53,9 +53,10 @@ public protocol ExpensesService: Sendable {
     /// other currency (``Conversion``), rounded once (``ExchangeRate/convert(_:)``). `balance` is
     /// the balance as the user read it (positive when `other` owes them); when it has changed
     /// since, nothing is written. `source` says where the rate comes from (`ECB 2026-11-24`, or
-    /// `agreed`). Within `group`, its balances there. Undone as a payment is.
+    /// `agreed`). Within `group`, its balances there. Undone as a payment is. `id`, when given,
+    /// is the new payment's, as for ``settle(from:to:amount:day:in:as:by:)``.
     func convert(
-        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID
+        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, as id: ExpenseID?, by user: UserID
     ) async throws(ExpensesError) -> Settlement
     /// What each other person owes `user` (positive) or is owed by them (negative), per currency.
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance]
@@ -148,6 +149,13 @@ extension ExpensesService {
     /// Records a payment outside any group.
     public func settle(from: UserID, to: UserID, amount: Money, day: Day, by user: UserID) async throws(ExpensesError) -> Settlement {
         try await settle(from: from, to: to, amount: amount, day: day, in: nil, as: nil, by: user)
+    }
+
+    /// Converts a balance under a new id (``convert(_:with:at:source:day:in:as:by:)``).
+    public func convert(
+        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID
+    ) async throws(ExpensesError) -> Settlement {
+        try await convert(balance, with: other, at: rate, source: source, day: day, in: group, as: nil, by: user)
     }
 
     /// Adds a comment under a new id (``comment(_:on:as:by:)``).

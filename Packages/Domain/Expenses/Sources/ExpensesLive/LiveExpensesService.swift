@@ -276,7 +276,7 @@ public struct LiveExpensesService: ExpensesService {
     }
 
     public func convert(
-        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID
+        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, as given: ExpenseID?, by user: UserID
     ) async throws(ExpensesError) -> Settlement {
         guard other != user else { throw .invalidSettlement("Someone cannot pay themselves.") }
         if let problem = Conversion.problem(source: source) { throw .invalidSettlement(problem) }
@@ -288,7 +288,8 @@ public struct LiveExpensesService: ExpensesService {
         let amount = Money(minorUnits: Int64(clamping: balance.minorUnits.magnitude), currency: balance.currency)
         let conversion = Conversion(amount: converted, rate: rate, source: source)
         let settlement = Settlement(
-            id: ExpenseID(rawValue: UserID.random(using: random).rawValue), from: from, to: to, amount: amount, day: day, group: group, conversion: conversion
+            id: given ?? ExpenseID(rawValue: UserID.random(using: random).rawValue), from: from, to: to, amount: amount, day: day, group: group,
+            conversion: conversion
         )
         let at = now().timeIntervalSince1970
         let activityID = UserID.random(using: random).rawValue
@@ -302,6 +303,11 @@ public struct LiveExpensesService: ExpensesService {
         )
         return try await storing {
             try await store.write { db in
+                if given != nil {
+                    // As for a payment under an id made elsewhere (``settle``).
+                    if let kept = try db.settlement(id: record.id), kept.createdBy == user.rawValue { return try Self.settlement(from: kept) }
+                    guard try !Self.isHeld(record.id, in: db) else { throw ExpensesError.idTaken(settlement.id) }
+                }
                 // Converted is the balance as it stands: one changed since the user read it is
                 // not converted at a sum worked out from the old one.
                 let records = if let group {

@@ -125,6 +125,10 @@ public protocol QueuedOperations: Sendable {
     func addComment(_ text: String, on expense: ExpenseID, as id: CommentID, key: String) throws -> SyncOperation
     /// Deleting comment `id` on expense `expense`.
     func deleteComment(_ id: CommentID, on expense: ExpenseID, key: String) throws -> SyncOperation
+    /// Converting `user`'s balance with `other` (as they read it) at `rate`, as payment `id`.
+    func convertBalance(
+        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, as id: ExpenseID, key: String
+    ) throws -> SyncOperation
     /// Restoring deleted expense `id`.
     func restoreExpense(_ id: ExpenseID, key: String) throws -> SyncOperation
     /// Taking payment `id` back.

@@ -511,13 +511,30 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     private static func name(of other: UserID, in reads: ReplicaReads, for user: UserID) async -> String {
         (try? await reads.friends.names(of: [other], for: user))?[other]?.value ?? "someone"
     }
+    /// As ``settle(from:to:amount:day:in:as:by:)``: offline, converted on the replica (from the
+    /// balance it holds, which the server checks again) under an id made here, and queued.
     public func convert(
-        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID
+        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, as id: ExpenseID?, by user: UserID
     ) async throws(ExpensesError) -> Settlement {
-        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in
-            try await server.convert(balance, with: other, at: rate, source: source, day: day, in: group, by: user)
-        }
+        let madeHere = id ?? ExpenseID(rawValue: Self.uuid())
+        return try await write(
+            .payment, madeHere, by: user,
+            online: { () async throws(ExpensesError) in
+                try await server.convert(balance, with: other, at: rate, source: source, day: day, in: group, as: id, by: user)
+            },
+            queuedAs: { operations, key in
+                try operations.convertBalance(balance, with: other, at: rate, source: source, day: day, in: group, as: madeHere, key: key)
+            },
+            summary: { reads in
+                let whole = Money(minorUnits: Int64(clamping: balance.minorUnits.magnitude), currency: balance.currency)
+                return "convert \(whole) with \(await Self.name(of: other, in: reads, for: user)) at \(rate)"
+            },
+            offline: { reads async throws(ExpensesError) in
+                try await reads.expenses.convert(balance, with: other, at: rate, source: source, day: day, in: group, as: madeHere, by: user)
+            }
+        )
     }
+
     /// As ``settle(from:to:amount:day:in:as:by:)``: offline, taken back on the replica and queued.
     public func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) {
         try await write(

@@ -109,8 +109,9 @@ public enum ExpensesAPI {
         "settleUp", .post, "/settlements", status: .created, request: RequestCoding.body(Wire.payment).query(optional: "id", Wire.expenseID),
         response: .json(Wire.settlement), problems: problems
     )
-    public static let convertBalance = Call<ConversionDraft, Settlement>(
-        "convertBalance", .post, "/conversions", status: .created, request: .body(Wire.conversion), response: .json(Wire.settlement), problems: problems
+    public static let convertBalance = Call<(ConversionDraft, ExpenseID?), Settlement>(
+        "convertBalance", .post, "/conversions", status: .created, request: RequestCoding.body(Wire.conversion).query(optional: "id", Wire.expenseID),
+        response: .json(Wire.settlement), problems: problems
     )
     public static let getSettlement = Call<ExpenseID, Settlement>(
         "getSettlement", .get, "/settlements/{settlementId}", request: .path("settlementId", Wire.expenseID), response: .json(Wire.settlement),

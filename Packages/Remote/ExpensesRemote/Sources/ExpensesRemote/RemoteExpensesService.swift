@@ -69,10 +69,10 @@ public struct RemoteExpensesService: ExpensesService {
     }
 
     public func convert(
-        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, by user: UserID
+        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, as id: ExpenseID?, by user: UserID
     ) async throws(ExpensesError) -> Settlement {
         try await connection.send(
-            ExpensesAPI.convertBalance, .init(counterparty: other, balance: balance, rate: rate, source: source, day: day, group: group)
+            ExpensesAPI.convertBalance, (.init(counterparty: other, balance: balance, rate: rate, source: source, day: day, group: group), id)
         )
     }
 

@@ -31,6 +31,13 @@ public struct RemoteQueuedOperations: QueuedOperations {
         try SyncOperation(ExpensesAPI.deleteComment, (expense, id), key: key)
     }
 
+    public func convertBalance(
+        _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, as id: ExpenseID, key: String
+    ) throws -> SyncOperation {
+        let draft = ExpensesAPI.ConversionDraft(counterparty: other, balance: balance, rate: rate, source: source, day: day, group: group)
+        return try SyncOperation(ExpensesAPI.convertBalance, (draft, id), key: key)
+    }
+
     public func restoreExpense(_ id: ExpenseID, key: String) throws -> SyncOperation {
         try SyncOperation(ExpensesAPI.restoreExpense, id, key: key)
     }

@@ -14983,6 +14983,24 @@ public enum Operations {
     public enum ConvertBalance {
         public static let id: Swift.String = "convertBalance"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/conversions/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// The new payment's id, made by the client, as for `settleUp`: a conversion made
+                /// offline (docs/sync.md). One the user recorded already answers that payment as it is;
+                /// one in use otherwise is `409 id-taken`. Left out, the server makes one.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/conversions/POST/query/id`.
+                public var id: Components.Schemas.ExpenseID?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - id: The new payment's id, made by the client, as for `settleUp`: a conversion made
+                public init(id: Components.Schemas.ExpenseID? = nil) {
+                    self.id = id
+                }
+            }
+            public var query: Operations.ConvertBalance.Input.Query
             /// - Remark: Generated from `#/paths/conversions/POST/header`.
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
@@ -15021,12 +15039,15 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
             ///   - body:
             public init(
+                query: Operations.ConvertBalance.Input.Query = .init(),
                 headers: Operations.ConvertBalance.Input.Headers = .init(),
                 body: Operations.ConvertBalance.Input.Body
             ) {
+                self.query = query
                 self.headers = headers
                 self.body = body
             }

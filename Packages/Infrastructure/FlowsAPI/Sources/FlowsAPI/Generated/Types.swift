@@ -1849,10 +1849,12 @@ extension APIProtocol {
     /// - Remark: HTTP `POST /conversions`.
     /// - Remark: Generated from `#/paths//conversions/post(convertBalance)`.
     public func convertBalance(
+        query: Operations.ConvertBalance.Input.Query = .init(),
         headers: Operations.ConvertBalance.Input.Headers = .init(),
         body: Operations.ConvertBalance.Input.Body
     ) async throws -> Operations.ConvertBalance.Output {
         try await convertBalance(Operations.ConvertBalance.Input(
+            query: query,
             headers: headers,
             body: body
         ))
