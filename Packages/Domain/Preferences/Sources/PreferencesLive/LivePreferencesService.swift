@@ -55,8 +55,10 @@ public struct LivePreferencesService: PreferencesService {
             let service = self
             let task = Task {
                 while !Task.isCancelled {
-                    // A store that cannot be read now is looked at again next time.
-                    if let current = try? await service.preferences(of: user) { watcher.offer(current) }
+                    // A store that cannot be read now is looked at again next time. A look that
+                    // a change through this service overtook is stale: the next one reads anew.
+                    let told = watcher.told
+                    if let current = try? await service.preferences(of: user) { watcher.offer(current, unlessToldSince: told) }
                     try? await Task.sleep(for: service.pollInterval)
                 }
             }
@@ -77,27 +79,45 @@ private final class Watchers: Sendable {
 
     func tell(_ user: UserID, _ preferences: Preferences) {
         for watcher in all.withLock({ Array($0.values) }) where watcher.user == user {
-            watcher.offer(preferences)
+            watcher.tell(preferences)
         }
     }
 }
 
-/// One stream of a user's preferences: each value once, only when it differs from the last.
+/// One stream of a user's preferences: each value once, only when it differs from the last; a
+/// value read before a change this process told of is not heard after it.
 private final class Watcher: Sendable {
     let user: UserID
     private let continuation: AsyncStream<Preferences>.Continuation
-    private let last = Mutex<Preferences?>(nil)
+    private let state = Mutex<(last: Preferences?, told: Int)>((nil, 0))
 
     init(user: UserID, continuation: AsyncStream<Preferences>.Continuation) {
         self.user = user
         self.continuation = continuation
     }
 
-    func offer(_ preferences: Preferences) {
-        last.withLock { last in
-            guard last != preferences else { return }
-            last = preferences
-            continuation.yield(preferences)
+    /// How many changes through this service it was told of.
+    var told: Int { state.withLock { $0.told } }
+
+    /// A change made through this service.
+    func tell(_ preferences: Preferences) {
+        state.withLock { state in
+            state.told += 1
+            yield(preferences, after: &state.last)
         }
+    }
+
+    /// A value read from the store, heard unless a change was told of since `told`.
+    func offer(_ preferences: Preferences, unlessToldSince told: Int) {
+        state.withLock { state in
+            guard state.told == told else { return }
+            yield(preferences, after: &state.last)
+        }
+    }
+
+    private func yield(_ preferences: Preferences, after last: inout Preferences?) {
+        guard last != preferences else { return }
+        last = preferences
+        continuation.yield(preferences)
     }
 }
