@@ -1,9 +1,7 @@
 import Crypto
-import ExpensesRemote
 import FlowsAPI
 import FlowsWire
 import Foundation
-import FriendsRemote
 import HTTPTypes
 import Logging
 import OpenAPIRuntime
@@ -11,18 +9,16 @@ import PostgresStore
 import Primitives
 import Synchronization
 
-/// A creating request sent again with the same `Idempotency-Key` (a client retrying an answer it
-/// lost) gets the first answer again, and writes nothing: keys are kept per user for 24 hours.
-/// Any other change a push may carry is kept so too when it comes with a key.
+/// A change sent again with the same `Idempotency-Key` (a client retrying an answer it lost, a
+/// push sent again, a replica pushing a change it first sent alone under that key) gets the first
+/// answer again, and writes nothing: keys are kept per user for 24 hours. Every change a push may
+/// carry is kept so when it comes with a key; a look-up, or what makes or ends a session, is not
+/// (``PushedOperations/neverPushed``).
 ///
 /// The key is taken before the request runs; a repeat that comes while the first still runs is
 /// `409 idempotency-key-in-use`, one with another body `422 idempotency-key-reused`. Only a
 /// success is kept: a refused request gives its key back, so the retry is checked again.
 struct IdempotencyMiddleware: ServerMiddleware {
-    /// The operations that create something, for the signed-in user.
-    static let operations: Set<String> = [
-        ExpensesAPI.addExpense.id, ExpensesAPI.settleUp.id, FriendsAPI.addFriend.id, FriendsAPI.addContact.id,
-    ]
     static let header = HTTPField.Name("Idempotency-Key")
     /// The longest key taken.
     static let longestKey = 255
@@ -37,12 +33,8 @@ struct IdempotencyMiddleware: ServerMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        // Every operation of a push is kept under its key: a push sent again applies nothing twice.
-        // So is any other change a push could carry that comes with a key (a replica sends a
-        // change under the key it would queue it with): pushed after its answer was lost, it is
-        // answered as the first time.
-        let pushable = request.method != .get && !PushedOperations.neverPushed.contains(operationID)
-        guard Self.operations.contains(operationID) || RequestScope.pushed || pushable, let name = Self.header, let key = request.headerFields[name],
+        // Every operation of a push is such a change: a push sent again applies nothing twice.
+        guard request.method != .get, !PushedOperations.neverPushed.contains(operationID), let name = Self.header, let key = request.headerFields[name],
             let user = RequestScope.session?.user.id
         else {
             return try await next(request, body, metadata)

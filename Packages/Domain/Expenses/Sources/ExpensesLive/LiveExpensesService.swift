@@ -227,13 +227,7 @@ public struct LiveExpensesService: ExpensesService {
         let code = SaveFormatter.text(amount.currency)
         return try await storing {
             try await store.write { db in
-                if given != nil {
-                    // An id made elsewhere, checked inside the write that takes it: one the same
-                    // user recorded under it already is this write again (sent once more after
-                    // its answer was lost), and answers as it is now.
-                    if let kept = try db.settlement(id: id.rawValue), kept.createdBy == user.rawValue { return try Self.settlement(from: kept) }
-                    guard try !Self.isHeld(id.rawValue, in: db) else { throw ExpensesError.idTaken(id) }
-                }
+                if given != nil, let again = try Self.paymentAgain(id, by: user, in: db) { return again }
                 // The balances it moves are worked out from the balances as they are inside the write:
                 // within a group, its balances there.
                 let balances = { (person: UserID) throws -> [BalanceRecord] in
@@ -303,11 +297,7 @@ public struct LiveExpensesService: ExpensesService {
         )
         return try await storing {
             try await store.write { db in
-                if given != nil {
-                    // As for a payment under an id made elsewhere (``settle``).
-                    if let kept = try db.settlement(id: record.id), kept.createdBy == user.rawValue { return try Self.settlement(from: kept) }
-                    guard try !Self.isHeld(record.id, in: db) else { throw ExpensesError.idTaken(settlement.id) }
-                }
+                if given != nil, let again = try Self.paymentAgain(settlement.id, by: user, in: db) { return again }
                 // Converted is the balance as it stands: one changed since the user read it is
                 // not converted at a sum worked out from the old one.
                 let records = if let group {
@@ -562,6 +552,16 @@ public struct LiveExpensesService: ExpensesService {
     /// activity stay): an id given for a new one is not to be taken again.
     static func isHeld(_ id: String, in db: any ExpensesReading) throws -> Bool {
         try db.expense(id: id) != nil || db.deletedExpense(id: id) != nil || db.settlement(id: id) != nil || !db.changes(ofExpense: id).isEmpty
+    }
+
+    /// A new payment's id made elsewhere, checked inside the write that takes it: the payment
+    /// `user` recorded under it already (this write again, sent once more after its answer was
+    /// lost), as it is now; nil when the id is free; ``ExpensesError/idTaken(_:)`` when anything
+    /// else holds it.
+    static func paymentAgain(_ id: ExpenseID, by user: UserID, in db: any ExpensesReading) throws -> Settlement? {
+        if let kept = try db.settlement(id: id.rawValue), kept.createdBy == user.rawValue { return try settlement(from: kept) }
+        guard try !isHeld(id.rawValue, in: db) else { throw ExpensesError.idTaken(id) }
+        return nil
     }
 
     static func settlement(from record: SettlementRecord) throws(ExpensesError) -> Settlement {

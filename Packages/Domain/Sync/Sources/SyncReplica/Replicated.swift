@@ -511,6 +511,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     private static func name(of other: UserID, in reads: ReplicaReads, for user: UserID) async -> String {
         (try? await reads.friends.names(of: [other], for: user))?[other]?.value ?? "someone"
     }
+
     /// As ``settle(from:to:amount:day:in:as:by:)``: offline, converted on the replica (from the
     /// balance it holds, which the server checks again) under an id made here, and queued.
     public func convert(
@@ -548,6 +549,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
             offline: { reads async throws(ExpensesError) in try await reads.expenses.undoSettlement(id, by: user) }
         )
     }
+
     /// As ``add(_:as:by:)``: offline, added to the replica's thread under an id made here, and
     /// queued (the expense is what the write made there: comments come with it).
     public func comment(_ text: String, on id: ExpenseID, as comment: CommentID?, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
@@ -586,6 +588,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// Pulled afterwards whatever this call made: an occurrence the server's own round (or
     /// another process) made first is in the server's store once this call passes over its day,
     /// and the replica must show it too.
+    ///
     /// Nothing is asked of the server when the replica, caught up, holds no series of the
     /// user's: none is due (one made since comes with a pull, and the server's round makes its
     /// occurrences). So opening the app does not wait on the server for most people.

@@ -92,8 +92,9 @@ public struct APIConnection: Sendable {
         // its answer lost on the way, it is sent again with the same key, and the server answers
         // as it did the first time instead of writing it twice.
         // So does any other change sent under a key its caller chose (and may send again).
-        let chosen = endpoint.method == .get || token() == nil ? nil : writeKey()
-        let retried = chosen != nil || (endpoint.method == .post && endpoint.status == .created && token() != nil)
+        let signedIn = token() != nil
+        let chosen = endpoint.method == .get || !signedIn ? nil : writeKey()
+        let retried = chosen != nil || (endpoint.method == .post && endpoint.status == .created && signedIn)
         if retried, let name = HTTPField.Name("Idempotency-Key") { request.headerFields[name] = chosen ?? UUID().uuidString.lowercased() }
         let next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = { [transport] request, body, url in
             try await transport.send(request, body: body, baseURL: url, operationID: endpoint.id)
