@@ -446,6 +446,7 @@ let package = Package(
                 .product(name: "FormFields", package: "FlowSupport"),
                 .product(name: "ArchitectureRules", package: "ArchitectureCheck"),
                 .product(name: "Primitives", package: "Primitives"),
+                .product(name: "Sync", package: "Sync"),
             ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + ratesModules + flowModules + [
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -4,6 +4,9 @@ import AuthenticatedFlow
 import ExpensesFlow
 import FlowKit
 import FlowTestSupport
+import Foundation
+import Sync
+import SyncFlow
 import Testing
 
 /// The home, tested exhaustively; its tabs are stood in for.
@@ -27,6 +30,26 @@ struct AuthenticatedFlowTests {
         #expect(await flow.expectScreen("home")?.tabs.map(\.id) == ["expenses", "groups", "friends", "account"])
         await flow.tap("quit")
         await flow.expectResult(AuthenticatedFlow.FlowResult.closed)
+    }
+
+    @Test("with a change the server did not take, the home says so and offers Sync; once all is synced, neither")
+    func syncWhileNotSynced() async throws {
+        let user = try await fixture.existingUser(signedIn: true)
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        let write = PendingWrite(key: "k", operation: "addExpense", summary: "add Taxi, 10.00 EUR", made: time, outcome: .refused, reason: "No.", explanation: nil)
+        let replica = SyncFlowTests.FakeReplica([write], status: ReplicaStatus(lastSynced: time, offlineSince: nil, notSynced: 1)) { .success(SyncReport()) }
+        let flow = await start(user, fixture.with { $0.replicaChanges = replica })
+        await flow.expectText("1 change not synced: the server did not take it (Sync, on the home, says why).")
+        await flow.expectText("Actions: Add an expense (add-expense) | Sync (sync) | Sign out (sign-out) | Quit (quit, cancel)")
+        await flow.expectChild(SyncFlow.self, producing: .closed)
+        // Sync answers it (the user drops it there): back from it, the home says nothing more.
+        replica.kept.withLock { $0 = [] }
+        replica.statusKept.withLock { $0 = ReplicaStatus(lastSynced: time, offlineSince: nil) }
+        await flow.tap("sync")
+        await flow.expectText("Actions: Add an expense (add-expense) | Sign out (sign-out) | Quit (quit, cancel)")
+        await flow.tap("quit")
+        await flow.expectResult(AuthenticatedFlow.FlowResult.closed)
+        #expect(await flow.startedChildren == ["ExpensesFlow", "SyncFlow"])
     }
 
     @Test("shows who is signed in; sign out ends the session")

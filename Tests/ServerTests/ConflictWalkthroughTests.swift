@@ -10,7 +10,8 @@ import Testing
 
 /// The conflict walkthrough, a golden (docs/sync.md): two clients, one expense, one offline edit.
 /// Bob changes Dinner's description with his app offline; Ada changes its amount meanwhile; Bob's
-/// sync finds the conflict, says both changes, and Bob makes his again on top of Ada's. What Bob
+/// sync finds the conflict, says both changes, and Bob, on his home's Sync screen, makes his again
+/// on top of Ada's. What Bob
 /// sees, step by step, must be `Walkthroughs/conflict.txt` word for word
 /// (`FLOWS_UPDATE_WALKTHROUGHS=1` writes it anew, to be read before it is committed).
 @Suite(.timeLimit(.minutes(2)))
@@ -80,8 +81,23 @@ struct ConflictWalkthroughTests {
             on: app
         ))
 
-        walkthrough.append("## Bob makes his again on top of hers.")
-        let merged = try #require(try await app.applyMine(conflict.operation.key, for: bob.id))
+        walkthrough.append("## On his home, Sync shows the conflict; Bob makes his again on top of hers.")
+        walkthrough.append(try await Self.run(
+            """
+            flow Authenticated
+            back
+            expect text "1 change not synced"
+            tap sync
+            expect text "In conflict: change Team dinner, 30.00 EUR"
+            tap apply-mine
+            expect text "Made yours again on top of theirs: Team dinner, 36.00 EUR."
+            expect text "All your changes are on the server."
+            back
+            tap quit
+            """,
+            on: app
+        ))
+        let merged = try #require(try await services.expenses.expense(dinner.id, for: bob.id))
         walkthrough.append("Made again: \(merged.description), \(merged.amount), version \(merged.version).")
         walkthrough.append(try await Self.run(
             """
@@ -92,6 +108,7 @@ struct ConflictWalkthroughTests {
             on: app
         ))
         #expect(try await services.expenses.expense(dinner.id, for: ada.id) == merged)
+        #expect(merged.description == "Team dinner" && merged.amount.minorUnits == 3600)
         #expect(try await queue.writes(of: bob.id).isEmpty)
         await server.stop()
 
@@ -105,7 +122,7 @@ struct ConflictWalkthroughTests {
     }
 
     /// `script`'s transcript, run on `app` as `flows` runs the flow it names.
-    private static func run(_ script: String, on app: AppContainer) async throws -> String {
+    static func run(_ script: String, on app: AppContainer) async throws -> String {
         let parsed = try ScriptParser.parse(script, file: "walkthrough.flows")
         let name = try #require(parsed.flow)
         let entry = try #require(FlowCatalog.entry(named: name))

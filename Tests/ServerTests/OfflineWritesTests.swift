@@ -36,7 +36,7 @@ struct OfflineWritesTests {
         let balances = try await offline.expenses.balances(of: adaUser.id)
         #expect(Set(balances.map(\.other)) == [sam.id, bobUser.id])
         #expect(balances.first { $0.other == sam.id }?.amount == Money(minorUnits: 1500, currency: .eur))
-        let waiting = try #require(await offline.replicaStatus?.status(of: adaUser.id))
+        let waiting = try #require(await offline.replicaChanges?.status(of: adaUser.id))
         #expect(waiting.waiting == 2)
         #expect(waiting.offlineNotice(in: .gmt)?.hasPrefix("2 changes waiting (offline since ") == true, "\(waiting.offlineNotice(in: .gmt) ?? "nil")")
         let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
@@ -71,9 +71,24 @@ struct OfflineWritesTests {
         // `flows sync --status` names Bob as the replica knows him, not by his id.
         let named = await offline.naming(try #require(left.first?.refusal?.reason), for: adaUser.id)
         #expect(named == "Not among your friends or contacts: \(bobUser.displayName.value). Add them as a friend or a contact first.", "\(named)")
-        let status = try #require(await offline.replicaStatus?.status(of: adaUser.id))
+        let status = try #require(await offline.replicaChanges?.status(of: adaUser.id))
         #expect(status.notSynced == 1 && status.waiting == 0)
-        try await queue.drop(try #require(left.first).operation.key, for: adaUser.id)
+        let pending = try await #require(offline.replicaChanges).writes(of: adaUser.id)
+        #expect(pending.map(\.reason) == [named] && pending.map(\.outcome) == [.refused] && pending.map(\.explanation) == [nil])
+        // The app's Sync screen says why, and drops it.
+        let transcript = try await ConflictWalkthroughTests.run(
+            """
+            flow Sync
+            expect text "[x] Not synced: add Taxi, 10.00 EUR"
+            expect text "The server did not take it: \(named)"
+            tap drop
+            expect text "Dropped add Taxi, 10.00 EUR: it will not be sent."
+            expect text "All your changes are on the server."
+            back
+            """,
+            on: offline
+        )
+        #expect(transcript.contains("Actions: Drop it (drop) | Sync now (sync-now) | Back (back, cancel)"), "\(transcript)")
         #expect(try await queue.writes(of: adaUser.id).isEmpty)
 
         // Online again, a new expense goes straight to the server.

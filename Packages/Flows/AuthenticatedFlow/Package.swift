@@ -22,6 +22,7 @@ let package = Package(
         .package(path: "../AddExpenseFlow"),
         .package(path: "../SettleUpFlow"),
         .package(path: "../ExpensesFlow"),
+        .package(path: "../SyncFlow"),
     ],
     targets: [
         .target(
@@ -41,6 +42,7 @@ let package = Package(
                 .product(name: "AddExpenseFlow", package: "AddExpenseFlow"),
                 .product(name: "SettleUpFlow", package: "SettleUpFlow"),
                 .product(name: "ExpensesFlow", package: "ExpensesFlow"),
+                .product(name: "SyncFlow", package: "SyncFlow"),
             ]
         ),
     ]

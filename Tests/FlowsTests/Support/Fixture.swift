@@ -13,6 +13,7 @@ import Preferences
 import Primitives
 import Rates
 import RatesECB
+import Sync
 import Synchronization
 
 /// What every flow needs, on a private in-memory store, and a way to look into the store: the
@@ -40,6 +41,8 @@ struct Fixture: AppFlow.Dependencies {
     /// Whom the flows told the ThemeManager to follow.
     let followed = FollowedThemes()
     var themes: any ThemeManager { followed }
+    /// A server's replica and the writes made on it; none (the embedded store) unless a test gives one.
+    var replicaChanges: (any ReplicaChanges)?
 
     init() {
         let services = LocalServices.inMemory(sessionTokens: tokens)

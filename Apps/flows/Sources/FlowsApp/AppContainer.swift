@@ -163,8 +163,9 @@ public struct AppContainer: AppFlow.Dependencies {
         return container
     }
 
-    /// How up to date the replica the screens read is; nil for a container that keeps none.
-    public var replicaStatus: (any ReplicaStatusSource)? { serverReplicas }
+    /// How up to date the replica the screens read is, and the writes made on it for the
+    /// server (the Sync screen's); nil for a container that keeps none.
+    public var replicaChanges: (any ReplicaChanges)? { serverReplicas.map { ContainerReplicaChanges(container: self, replicas: $0) } }
 
     /// Brings the replica of the user signed in on this machine up to date with the server, as a
     /// sync does: what a change made elsewhere waits for before a screen shows it. Nothing for a
@@ -186,6 +187,23 @@ public struct AppContainer: AppFlow.Dependencies {
     public func explanation(of write: QueuedWrite, for user: UserID) async -> String? {
         guard let (queue, reads) = await replicaQueue(of: user) else { return nil }
         return await queue.conflict(of: write, in: reads, for: user).map { $0.conflict.explanation(who: $0.who) }
+    }
+
+    /// `user`'s writes made on the replica that the server has not applied, oldest first, each
+    /// with the server's reason (people named as the replica knows them) and, for an edit in
+    /// conflict, both changes; none for a container that keeps no replica. Asks no server.
+    public func pendingWrites(of user: UserID) async throws(SyncError) -> [PendingWrite] {
+        guard let queue = writeQueue(of: user) else { return [] }
+        var pending: [PendingWrite] = []
+        for write in try await queue.writes(of: user) {
+            var reason: String?
+            if let refusal = write.refusal { reason = await naming(refusal.reason, for: user) }
+            pending.append(PendingWrite(
+                key: write.operation.key, operation: write.operation.operation, summary: write.summary, made: write.made, outcome: write.refusal?.kind,
+                reason: reason, explanation: await explanation(of: write, for: user)
+            ))
+        }
+        return pending
     }
 
     /// `user`'s queue of writes for the server, and the reads of their replica; nil for a
@@ -292,5 +310,33 @@ public struct AppContainer: AppFlow.Dependencies {
     /// Puts a fresh in-memory container where `snapshot` was taken (``LocalServices/restore(_:)``).
     public func restore(_ snapshot: LocalServices.Snapshot) throws {
         try local?.restore(snapshot)
+    }
+}
+
+/// A container's replica as the Sync screen deals with it: its status, the writes made on it,
+/// and what its author does with them.
+struct ContainerReplicaChanges: ReplicaChanges {
+    let container: AppContainer
+    let replicas: ServerReplicas
+
+    func status(of user: UserID) async -> ReplicaStatus? {
+        await replicas.status(of: user)
+    }
+
+    func writes(of user: UserID) async throws(SyncError) -> [PendingWrite] {
+        try await container.pendingWrites(of: user)
+    }
+
+    func sync(for user: UserID) async -> Result<SyncReport, SyncError> {
+        await replicas.sync(for: user) ?? .failure(.storeUnavailable("the folder of this server's replicas cannot be made"))
+    }
+
+    func drop(_ key: String, for user: UserID) async throws(SyncError) -> Bool {
+        guard let queue = container.writeQueue(of: user) else { return false }
+        return try await queue.drop(key, for: user)
+    }
+
+    func applyMine(_ key: String, for user: UserID) async throws(ExpensesError) -> Expense? {
+        try await container.applyMine(key, for: user)
     }
 }

@@ -22,6 +22,7 @@ import SignInFlow
 import SignUpFlow
 import UnauthenticatedFlow
 import SessionsFlow
+import SyncFlow
 import UpdateAvatarFlow
 import UpdateDisplayNameFlow
 import UpdateEmailFlow
@@ -52,7 +53,7 @@ public enum FlowCatalog {
         },
         FlowEntry(
             AuthenticatedFlow.self, "Your home: who is signed in, its tabs, and sign out (signs in first if needed)",
-            children: [ExpensesFlow.self, GroupsFlow.self, FriendsFlow.self, AccountFlow.self, AddExpenseFlow.self, SettleUpFlow.self]
+            children: [ExpensesFlow.self, GroupsFlow.self, FriendsFlow.self, AccountFlow.self, AddExpenseFlow.self, SettleUpFlow.self, SyncFlow.self]
         ) { user, container, router in
             AuthenticatedFlow(user: user, dependencies: container, router: router)
         },
@@ -144,6 +145,11 @@ public enum FlowCatalog {
         },
         FlowEntry(SessionsFlow.self, "Where you are signed in: each session, to end one or all others (signs in first if needed)") { user, container, router in
             SessionsFlow(user: user, dependencies: container, router: router)
+        },
+        FlowEntry(
+            SyncFlow.self, "What is not on your server yet: sync now, drop what it refused, keep theirs or make yours again (signs in first if needed)"
+        ) { user, container, router in
+            SyncFlow(user: user.id, dependencies: container, router: router)
         },
         FlowEntry(VerifyEmailFlow.self, "Prove your email with the code mailed to it, or have a new one sent (signs in first if needed)") { user, container, router in
             VerifyEmailFlow(user: user, dependencies: container, router: router)

@@ -180,8 +180,3 @@ private actor PullQueue {
     }
 }
 
-/// What one sync did: its push, then its pull (none while writes still waited).
-public struct SyncReport: Sendable {
-    public var push = PushReport()
-    public var pull = PullReport()
-}

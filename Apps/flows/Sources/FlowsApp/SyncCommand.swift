@@ -179,20 +179,16 @@ struct SyncCommand: AsyncParsableCommand {
                 let pulledAt: Double?
                 do throws(SyncError) { pulledAt = try await replica.state(of: user)?.pulledAt } catch { throw Reader.failed(error.message) }
                 let account = try? await replica.services.accounts.users([user], for: user).first
-                let writes = (try? await container.writeQueue(of: user)?.writes(of: user)) ?? []
-                var listed: [Status.Write] = []
-                for write in writes {
-                    var reason: String?
-                    if let refusal = write.refusal { reason = await container.naming(refusal.reason, for: user) }
-                    listed.append(Status.Write(
-                        key: write.operation.key, operation: write.operation.operation, summary: write.summary, made: write.made,
-                        state: write.refusal?.kind.rawValue ?? "waiting", reason: reason,
-                        explanation: await container.explanation(of: write, for: user)
-                    ))
+                let writes = (try? await container.pendingWrites(of: user)) ?? []
+                let listed = writes.map { write in
+                    Status.Write(
+                        key: write.key, operation: write.operation, summary: write.summary, made: write.made, state: write.outcome?.rawValue ?? "waiting",
+                        reason: write.reason, explanation: write.explanation
+                    )
                 }
                 replicas.append(.init(
                     user: user.rawValue, email: account?.email.value, lastSync: pulledAt.map { Date(timeIntervalSince1970: $0) },
-                    waiting: writes.count { $0.refusal == nil }, writes: listed
+                    waiting: writes.count { $0.outcome == nil }, writes: listed
                 ))
             }
         }

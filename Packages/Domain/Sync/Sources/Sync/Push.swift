@@ -162,3 +162,14 @@ public struct PushReport: Equatable, Sendable {
         self.waiting = waiting
     }
 }
+
+/// What one sync did: its push, then its pull (none while writes still waited).
+public struct SyncReport: Equatable, Sendable {
+    public var push = PushReport()
+    public var pull = PullReport()
+
+    public init(push: PushReport = PushReport(), pull: PullReport = PullReport()) {
+        self.push = push
+        self.pull = pull
+    }
+}

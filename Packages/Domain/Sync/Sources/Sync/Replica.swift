@@ -72,7 +72,7 @@ public struct ReplicaStatus: Equatable, Sendable {
     /// now wait for the server; other changes need it.`; or why the replica could not be brought
     /// up to date; nil while all is well.
     public func offlineNotice(in timeZone: TimeZone) -> String? {
-        let refused = notSynced == 0 ? nil : "\(Self.changes(notSynced)) not synced: the server refused \(notSynced == 1 ? "it" : "them") (flows sync --status says why)."
+        let refused = notSynced == 0 ? nil : "\(Self.changes(notSynced)) not synced: the server did not take \(notSynced == 1 ? "it" : "them") (Sync, on the home, says why)."
         if offlineSince == nil, let failure { return "What you see may be out of date: bringing it up to date failed: \(failure)" }
         guard let offlineSince else {
             if waiting > 0 { return "\(Self.changes(waiting)) waiting for the server." + (refused.map { " " + $0 } ?? "") }
@@ -99,4 +99,53 @@ public struct ReplicaStatus: Equatable, Sendable {
 public protocol ReplicaStatusSource: Sendable {
     /// The status of `user`'s replica; nil where there is none (the embedded store).
     func status(of user: UserID) async -> ReplicaStatus?
+}
+
+/// A write made on this machine that the server has not applied, as its author is told of it
+/// (`flows sync --status`, the app's Sync screen).
+public struct PendingWrite: Equatable, Sendable {
+    /// Its `Idempotency-Key`: what names it to drop it or make it again.
+    public let key: String
+    /// The contract's `operationId` it is queued as.
+    public let operation: String
+    /// What it was, in words (`change Team dinner, 30.00 EUR`).
+    public let summary: String
+    /// When it was made.
+    public let made: Date
+    /// Nil while it waits for the server; `refused` or `conflict` once the server did not apply it.
+    public let outcome: SyncOutcome.Kind?
+    /// The server's reason, with each person it names by id named as the replica knows them.
+    public let reason: String?
+    /// For an edit made from a version someone changed meanwhile, both changes in words (`Ada
+    /// Lovelace changed Dinner while you were offline: …. Yours: ….`): the one write that can be
+    /// made again on top of theirs.
+    public let explanation: String?
+
+    public init(key: String, operation: String, summary: String, made: Date, outcome: SyncOutcome.Kind?, reason: String?, explanation: String?) {
+        self.key = key
+        self.operation = operation
+        self.summary = summary
+        self.made = made
+        self.outcome = outcome
+        self.reason = reason
+        self.explanation = explanation
+    }
+}
+
+/// The writes made on this machine for a server, as their author deals with them
+/// (docs/sync.md): listed, synced, dropped once refused, or made again on top of the change
+/// they met.
+public protocol ReplicaChanges: ReplicaStatusSource {
+    /// `user`'s writes the server has not applied, oldest first; asks no server.
+    func writes(of user: UserID) async throws(SyncError) -> [PendingWrite]
+    /// A sync of `user`'s replica: what waits pushed, then what changed pulled.
+    func sync(for user: UserID) async -> Result<SyncReport, SyncError>
+    /// Forgets write `key`, one the server refused or found in conflict (keeping theirs); what
+    /// it made on the replica comes back as the server keeps it at the next pull. False when it
+    /// still waits for the server, which answers it at the next sync.
+    func drop(_ key: String, for user: UserID) async throws(SyncError) -> Bool
+    /// Makes the author's side of conflict `key` again on top of the expense as it is now, as a
+    /// new edit from its current version, and forgets the conflict; nil when `key` is no
+    /// conflict of `user`'s.
+    func applyMine(_ key: String, for user: UserID) async throws(ExpensesError) -> Expense?
 }

@@ -12,15 +12,12 @@ import Preferences
 import Primitives
 import SettleUpFlow
 import Sync
+import SyncFlow
 
 /// The home of a signed-in user: opens on the Expenses tab; back from it, shows who is signed
 /// in, its tabs (Expenses, Groups, Friends, Account), adding an expense from anywhere in it, settling up
-/// with a friend a preview names, and signing out.
-extension AuthenticatedFlow.Dependencies {
-    /// No replica: the embedded store's services, or a server's over HTTP alone.
-    public var replicaStatus: (any ReplicaStatusSource)? { nil }
-}
-
+/// with a friend a preview names, and signing out. With a server, while anything is not synced,
+/// it says so and opens Sync.
 public actor AuthenticatedFlow: InventoriedFlow {
     /// How the home screen ended.
     public enum FlowResult: FlowOutcome {
@@ -33,14 +30,11 @@ public actor AuthenticatedFlow: InventoriedFlow {
 
     /// What the flow needs from the app: its own needs and those of the tabs it starts.
     public protocol Dependencies: AccountFlow.Dependencies, FriendsFlow.Dependencies, GroupsFlow.Dependencies, AddExpenseFlow.Dependencies,
-        ExpensesFlow.Dependencies
+        ExpensesFlow.Dependencies, SyncFlow.Dependencies
     {
         var accounts: any AccountsService { get }
         /// The screens take the signed-in user's theme while the home is open.
         var themes: any ThemeManager { get }
-        /// How up to date the replica the screens read is, with a server (docs/sync.md); nil on
-        /// the embedded store.
-        var replicaStatus: (any ReplicaStatusSource)? { get }
     }
 
     /// The home's tabs, each a child flow.
@@ -113,6 +107,11 @@ public actor AuthenticatedFlow: InventoriedFlow {
                 if let ended = await openTabs() { return ended }
                 model.back(user: user)
                 model.said(notice)
+                model.offline(await offlineNotice())
+            case .sync:
+                notice = nil
+                _ = await router.start(SyncFlow(user: user.id, dependencies: dependencies, router: router))
+                model.said(nil)
                 model.offline(await offlineNotice())
             case .quit:
                 return .closed
@@ -205,7 +204,7 @@ public actor AuthenticatedFlow: InventoriedFlow {
     /// What the screens say while the server the replica is kept from cannot be reached; nil
     /// while it answers, and on the embedded store.
     private func offlineNotice() async -> String? {
-        await dependencies.replicaStatus?.status(of: user.id)?.offlineNotice(in: dependencies.timeZone)
+        await dependencies.replicaChanges?.status(of: user.id)?.offlineNotice(in: dependencies.timeZone)
     }
 
     /// What the home says while the email waits for its code (an unverified account claims no

@@ -6,6 +6,7 @@ import FlowKit
 struct AuthenticatedView: View {
     static let screenID: ScreenID = "home"
     static let addExpense: ElementID = "add-expense"
+    static let sync: ElementID = "sync"
     static let signOut: ElementID = "sign-out"
     static let quit: ElementID = "quit"
 
@@ -14,8 +15,9 @@ struct AuthenticatedView: View {
             id: Self.screenID,
             title: "Flows",
             text: ["Signed in as \(state.displayName) <\(state.email)>."] + (state.offline.map { [$0] } ?? []),
-            actions: [
-                Action(id: Self.addExpense, label: "Add an expense"),
+            actions: [Action(id: Self.addExpense, label: "Add an expense")]
+                // While something is not synced (or the server is out of reach), Sync says what and offers to sync.
+                + (state.offline == nil ? [] : [Action(id: Self.sync, label: "Sync")]) + [
                 Action(id: Self.signOut, label: "Sign out", role: .secondary),
                 Action(id: Self.quit, label: "Quit", role: .cancel),
             ],

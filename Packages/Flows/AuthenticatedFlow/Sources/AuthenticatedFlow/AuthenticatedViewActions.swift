@@ -5,6 +5,8 @@ enum AuthenticatedAction: ViewAction {
     typealias ScreenView = AuthenticatedView
 
     case addExpense
+    /// Open Sync: what is not on the server yet.
+    case sync
     case signOut
     case quit
     /// Open the tab (the child flow) with this identifier.
@@ -16,6 +18,7 @@ enum AuthenticatedAction: ViewAction {
     static func action(for event: UserEvent) -> Self? {
         switch event {
         case .tap(ScreenView.addExpense): .addExpense
+        case .tap(ScreenView.sync): .sync
         case .tap(ScreenView.signOut): .signOut
         case .tap(ScreenView.quit): .quit
         case .tap(let tab): .open(tab)

@@ -1,0 +1,25 @@
+import FlowKit
+
+/// What the user can do on the Sync screen.
+enum SyncAction: ViewAction {
+    typealias ScreenView = SyncView
+
+    case chosen(ElementID)
+    case syncNow
+    case drop
+    case applyMine
+    case back
+    case cancel
+
+    static func action(for event: UserEvent) -> Self? {
+        switch event {
+        case .choose(ScreenView.change, let options): options.first.map(Self.chosen)
+        case .tap(ScreenView.syncNow): .syncNow
+        case .tap(ScreenView.drop), .tap(ScreenView.keepTheirs): .drop
+        case .tap(ScreenView.applyMine): .applyMine
+        case .tap(.back), .back: .back
+        case .cancel: .cancel
+        default: nil
+        }
+    }
+}
