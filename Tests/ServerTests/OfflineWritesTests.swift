@@ -223,20 +223,35 @@ struct OfflineWritesTests {
         let world = try await TwoFriends.start(in: home)
         let (adaHome, bobHome, first, ada, adaUser, bobUser) = (world.adaHome, world.bobHome, world.first, world.ada, world.adaUser, world.bobUser)
         await ada.pullReplica()
-        let background = try #require(ada.syncingInBackground(every: .milliseconds(100)))
+        // How often the screen open was told to read again.
+        let told = Mutex(0)
+        let background = try #require(ada.syncingInBackground(every: .milliseconds(100)) { told.withLock { $0 += 1 } })
         defer { background.cancel() }
+        // Syncs that bring nothing tell nothing.
+        try await Task.sleep(for: .milliseconds(350))
+        #expect(told.withLock { $0 } == 0)
         let bob = AppContainer.remote(server: first.url, location: bobHome)
         let lunch = try await bob.expenses.add(Self.draft("Lunch", 2000, by: bobUser.id, with: adaUser.id), by: bobUser.id)
-        // Ada does nothing; her replica has Bob's lunch within moments.
+        // Ada does nothing; her replica has Bob's lunch within moments, and her screen is told.
         #expect(await Self.eventually { (try? await ada.expenses.expense(lunch.id, for: adaUser.id)) != nil })
+        #expect(await Self.eventually { told.withLock { $0 } >= 1 })
+        let afterLunch = told.withLock { $0 }
 
         await first.stop()
+        // The server gone: the screen is told (it says so), once.
+        #expect(await Self.eventually { told.withLock { $0 } == afterLunch + 1 })
         let taxi = try await ada.expenses.add(Self.draft("Taxi", 1000, by: adaUser.id, with: bobUser.id), by: adaUser.id)
         #expect(try await #require(ada.writeQueue(of: adaUser.id)).writes(of: adaUser.id).count == 1)
+        // (A sync that fails as the others did tells nothing: only one that began before the
+        // taxi and ended after it may.)
+        try await Task.sleep(for: .milliseconds(450))
+        #expect(told.withLock { $0 } <= afterLunch + 2)
         let second = try await world.restart()
         let direct = AppContainer.remote(server: second.url, location: adaHome, replicated: false)
         #expect(await Self.eventually { (try? await direct.expenses.expense(taxi.id, for: adaUser.id)) != nil })
         #expect(await Self.eventually { (try? await ada.writeQueue(of: adaUser.id)?.writes(of: adaUser.id).isEmpty) == true })
+        // Back, with the taxi pushed: told again.
+        #expect(await Self.eventually { told.withLock { $0 } >= afterLunch + 2 })
         // Without the task nothing comes: the app asks the server only as it opens, writes and ends.
         background.cancel()
         try await Task.sleep(for: .milliseconds(300))

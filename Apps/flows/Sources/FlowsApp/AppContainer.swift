@@ -248,16 +248,28 @@ public struct AppContainer: AppFlow.Dependencies {
 
     /// Syncs the replica of the user signed in on this machine every `interval` until the task
     /// is cancelled (docs/sync.md): while the app is open, writes made offline go once the server
-    /// is back, and changes made elsewhere come in for the next screen to show. A sync already
-    /// running (a write's pull) is joined, not run twice. Nil for a container that keeps no
-    /// replica.
-    public func syncingInBackground(every interval: Duration) -> Task<Void, Never>? {
+    /// is back, and changes made elsewhere come in. After a sync that pushed or pulled anything,
+    /// or that found the server gone or back, `changed` is called: the screen open reads again.
+    /// A sync already running (a write's pull) is joined, not run twice. Nil for a container that
+    /// keeps no replica.
+    public func syncingInBackground(every interval: Duration, changed: @escaping @Sendable () -> Void = {}) -> Task<Void, Never>? {
         guard let serverReplicas else { return nil }
         return Task.detached(priority: .utility) {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 guard !Task.isCancelled, let user = serverReplicas.keptUser() else { continue }
-                await serverReplicas.sync(for: user.id)
+                // What the screens say of the replica: whether it is offline or failing, and what waits.
+                let told = { (status: ReplicaStatus?) in
+                    [status?.offlineSince == nil ? 0 : 1, status?.failure == nil ? 0 : 1, status?.waiting ?? 0, status?.notSynced ?? 0]
+                }
+                let before = told(await serverReplicas.status(of: user.id))
+                let result = await serverReplicas.sync(for: user.id)
+                guard !Task.isCancelled else { return }
+                if case .success(let report) = result, report.push.pushed + report.push.refused + report.push.conflicts + report.pull.changes > 0 {
+                    changed()
+                } else if told(await serverReplicas.status(of: user.id)) != before {
+                    changed()
+                }
             }
         }
     }

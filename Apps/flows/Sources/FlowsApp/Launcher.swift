@@ -26,9 +26,10 @@ enum Launcher {
         // Colours and pictures read many variables: only a terminal's renderer needs them.
         let variables = interactive ? ProcessInfo.processInfo.environment : [:]
         let plain = PlainRenderer(input: StandardInput(), output: StandardError(), answers: answers, prompts: !options.noInput)
-        let tty = interactive
-            ? TTYRenderer(
-                keys: TerminalKeys(),
+        let keys = interactive ? TerminalKeys() : nil
+        let tty = keys.map { keys in
+            TTYRenderer(
+                keys: keys,
                 output: StandardError(),
                 style: .resolve(options.color, environment: variables, outputIsTerminal: true, theme: options.theme ?? .dark),
                 animates: true,
@@ -37,7 +38,7 @@ enum Launcher {
                 height: { TerminalModes.height() },
                 width: { TerminalModes.width() }
             )
-            : nil
+        }
         let renderer: any ScreenHost = tty ?? plain
         let recorder = recording.map { _ in ScriptRecorder(wrapping: renderer, flow: entry.name) }
         let watch = ScreenWatch(wrapping: recorder ?? renderer)
@@ -46,9 +47,11 @@ enum Launcher {
         if let tty, options.theme == nil {
             await follow(container.terminalThemes, on: tty, options: options, environment: variables)
         }
-        // Open on a terminal, the app syncs now and then (docs/sync.md); a script's run is its
-        // answers alone.
-        let background = interactive ? AppContainer.backgroundSyncInterval(in: variables).flatMap(container.syncingInBackground(every:)) : nil
+        // Open on a terminal, the app syncs now and then (docs/sync.md), and the screen open
+        // reads again when a sync changed what it may show; a script's run is its answers alone.
+        let background = keys.flatMap { keys in
+            AppContainer.backgroundSyncInterval(in: variables).flatMap { container.syncingInBackground(every: $0) { keys.changedElsewhere() } }
+        }
         let outcome = await entry.run(container: container, router: AppRouter(host: watch))
         background?.cancel()
         if interactive {

@@ -113,6 +113,8 @@ public actor AuthenticatedFlow: InventoriedFlow {
                 _ = await router.start(SyncFlow(user: user.id, dependencies: dependencies, router: router))
                 model.said(nil)
                 model.offline(await offlineNotice())
+            case .refresh:
+                model.offline(await offlineNotice())
             case .quit:
                 return .closed
             case .back:

@@ -11,6 +11,8 @@ enum AuthenticatedAction: ViewAction {
     case quit
     /// Open the tab (the child flow) with this identifier.
     case open(ElementID)
+    /// Read again what the home says of the replica (a sync changed it).
+    case refresh
     /// Back, where there is nothing to go back to: the home stays (leaving is Quit's).
     case back
     case cancel
@@ -22,6 +24,7 @@ enum AuthenticatedAction: ViewAction {
         case .tap(ScreenView.signOut): .signOut
         case .tap(ScreenView.quit): .quit
         case .tap(let tab): .open(tab)
+        case .refresh: .refresh
         case .back: .back
         case .cancel: .cancel
         default: nil

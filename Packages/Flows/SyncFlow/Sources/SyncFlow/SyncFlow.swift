@@ -75,6 +75,8 @@ public actor SyncFlow: InventoriedFlow {
                     guard let edited else { throw SyncTrouble("\(write.summary) is no longer in conflict.") }
                     return ((), "Made yours again on top of theirs: \(edited.description), \(edited.amount).")
                 }
+            case .refresh:
+                await load(into: &model)
             case .back:
                 return .closed
             case .cancel:

@@ -8,6 +8,8 @@ enum SyncAction: ViewAction {
     case syncNow
     case drop
     case applyMine
+    /// Read the replica again (a sync in the background changed it).
+    case refresh
     case back
     case cancel
 
@@ -17,6 +19,7 @@ enum SyncAction: ViewAction {
         case .tap(ScreenView.syncNow): .syncNow
         case .tap(ScreenView.drop), .tap(ScreenView.keepTheirs): .drop
         case .tap(ScreenView.applyMine): .applyMine
+        case .refresh: .refresh
         case .tap(.back), .back: .back
         case .cancel: .cancel
         default: nil

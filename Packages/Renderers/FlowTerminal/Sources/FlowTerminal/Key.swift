@@ -26,6 +26,10 @@ public enum Key: Equatable, Sendable {
     /// The screen must be drawn again: the terminal changed size, or the process came back from
     /// a suspend (not a key, but it arrives the same way).
     case resize
+    /// What the screen shows changed elsewhere (a sync in the background brought changes): it
+    /// reads it again, as Ctrl-R does, unless that would lose what is being typed (not a key
+    /// either).
+    case changedElsewhere
 }
 
 /// Turns terminal input bytes into ``Key``s.

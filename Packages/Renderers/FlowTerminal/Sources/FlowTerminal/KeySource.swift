@@ -47,6 +47,15 @@ public final class TerminalKeys: KeySource {
         wakeReader = TerminalModes.wakeReader
     }
 
+    /// Tells the screen that what it shows changed elsewhere (``Key/changedElsewhere``): the key
+    /// read next, at once if the reader waits.
+    public func changedElsewhere() {
+        state.withLock { state in
+            if !state.ready.contains(.changedElsewhere) { state.ready.append(.changedElsewhere) }
+        }
+        TerminalModes.wake(TerminalModes.changeSignal)
+    }
+
     public func nextKey() async -> Key? {
         await withCheckedContinuation { continuation in
             Self.queue.async { [self] in
@@ -76,8 +85,18 @@ public final class TerminalKeys: KeySource {
                 continue
             }
             if descriptors[1].revents & Int16(POLLIN) != 0 {
-                while read(wakeReader, &buffer, buffer.count) > 0 {}
-                if descriptors[0].revents & Int16(POLLIN) == 0 { return .resize }
+                // Woken for a change elsewhere alone, its key is ready above; for a resize or a
+                // resume, the screen is drawn again first.
+                var redraw = false
+                while true {
+                    let count = read(wakeReader, &buffer, buffer.count)
+                    guard count > 0 else { break }
+                    redraw = redraw || buffer[0..<count].contains { $0 != TerminalModes.changeSignal }
+                }
+                if descriptors[0].revents & Int16(POLLIN) == 0 {
+                    if redraw { return .resize }
+                    continue
+                }
             }
             let count = read(STDIN_FILENO, &buffer, buffer.count)
             if count < 0, errno == EINTR { continue }

@@ -5,6 +5,8 @@ extension TTYRenderer {
     func handle(_ key: Key) -> UserEvent? {
         guard let screen else { return .cancel }
         if key == .resize { return nil }
+        // A password being typed is not there to be drawn again: the screen reads anew later.
+        if key == .changedElsewhere { return typesSecret ? nil : .refresh }
         // A notice about the last key lasts until the next one.
         inputNotice = nil
         if key == .invalidUTF8 {

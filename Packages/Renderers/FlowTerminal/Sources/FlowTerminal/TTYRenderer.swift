@@ -153,6 +153,14 @@ public actor TTYRenderer: ScreenHost {
 
     var elements: [ElementID] { screen?.elementIDs ?? [] }
 
+    /// Whether a secret (a password) is being typed: showing the screen again would empty it.
+    var typesSecret: Bool {
+        screen?.fields.contains { field in
+            guard case .secret(isSet: false) = field.input else { return false }
+            return editors[field.id]?.text.isEmpty == false
+        } ?? false
+    }
+
     /// How many tabs come before the fields in the focus order.
     var tabCount: Int { screen?.tabs.count ?? 0 }
 

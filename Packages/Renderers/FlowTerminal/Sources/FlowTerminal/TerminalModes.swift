@@ -75,6 +75,8 @@ public enum TerminalModes {
     /// The bytes written to the wake pipe.
     static let resizeSignal: UInt8 = 1
     static let resumeSignal: UInt8 = 2
+    /// What a screen shows changed elsewhere (``TerminalKeys/changedElsewhere()``).
+    static let changeSignal: UInt8 = 3
 
     // MARK: - Setting up
 
@@ -261,7 +263,7 @@ public enum TerminalModes {
         }
     }
 
-    fileprivate static func wake(_ byte: UInt8) {
+    static func wake(_ byte: UInt8) {
         guard wakePipe.writer >= 0 else { return }
         var byte = byte
         _ = write(wakePipe.writer, &byte, 1)
