@@ -485,6 +485,82 @@ struct OfflineWritesTests {
         await services.close()
     }
 
+    @Test("a contact added offline, and an expense with them, show at once and wait; the next sync makes both on the server, the contact under its id")
+    func contactOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-contact-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (adaHome, first, ada, adaUser) = (world.adaHome, world.first, world.ada, world.adaUser)
+        await ada.pullReplica()
+        await first.stop()
+
+        let offline = AppContainer.remote(server: first.url, location: adaHome)
+        _ = try await offline.accounts.storedSession()
+        let sam = try await offline.friends.addContact(name: "Sam Park", email: "sam@example.com", by: adaUser.id)
+        #expect(try await offline.friends.friend(sam.id, of: adaUser.id) == sam)
+        // The same rules as online: a second Sam is refused, and nothing more is queued.
+        await #expect(throws: FriendsError.contactNameTaken(try DisplayName("sam park"))) {
+            try await offline.friends.addContact(name: "sam park", email: nil, by: adaUser.id)
+        }
+        let taxi = try await offline.expenses.add(Self.draft("Taxi", 1000, by: adaUser.id, with: sam.id), by: adaUser.id)
+        #expect(try await offline.expenses.balances(of: adaUser.id).first { $0.other == sam.id }?.amount == Money(minorUnits: 500, currency: .eur))
+        let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
+        #expect(queued.map(\.summary) == ["add the contact Sam Park", "add Taxi, 10.00 EUR"])
+        #expect(queued.map(\.operation.operation) == ["addContact", "addExpense"])
+
+        let second = try await world.restart()
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 2, refused: 0, conflicts: 0, waiting: 0))
+        // The server has Sam under the id made offline, and the taxi with them.
+        let direct = AppContainer.remote(server: second.url, location: adaHome, replicated: false)
+        #expect(try await direct.friends.friend(sam.id, of: adaUser.id) == sam)
+        #expect(try await direct.expenses.expense(taxi.id, for: adaUser.id)?.people.contains(sam.id) == true)
+        #expect(try await offline.friends.friends(of: adaUser.id) == (try await direct.friends.friends(of: adaUser.id)))
+        #expect(try await offline.expenses.balances(of: adaUser.id) == (try await direct.expenses.balances(of: adaUser.id)))
+        #expect(try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id).isEmpty)
+        await second.stop()
+    }
+
+    @Test("a contact added offline whose email has an account is refused when pushed, and leaves the replica")
+    func contactRefused() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-contact-refused-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (adaHome, first, ada, adaUser) = (world.adaHome, world.first, world.ada, world.adaUser)
+        // Only the server knows whose email it is: Cy has an account, which Ada's replica does not know of.
+        let other = AppContainer.remote(server: first.url, location: StoreLocation(directory: home.appendingPathComponent("cy")), replicated: false)
+        _ = try await other.accounts.signUp(email: "cy@example.com", displayName: "Cy Young", password: "correct horse")
+        await ada.pullReplica()
+        await first.stop()
+        let offline = AppContainer.remote(server: first.url, location: adaHome)
+        _ = try await offline.accounts.storedSession()
+        let cy = try await offline.friends.addContact(name: "Cy", email: "cy@example.com", by: adaUser.id)
+        #expect(try await offline.friends.friend(cy.id, of: adaUser.id) == cy)
+        let second = try await world.restart()
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 0, refused: 1, conflicts: 0, waiting: 0))
+        #expect(try await offline.friends.friend(cy.id, of: adaUser.id) == nil)
+        let left = try await #require(offline.replicaChanges).writes(of: adaUser.id)
+        #expect(left.map(\.summary) == ["add the contact Cy"])
+        #expect(left.first?.reason == FriendsError.emailHasAccount("cy@example.com").message)
+        await second.stop()
+    }
+
+    @Test("an id given for a new contact is kept; the same id again from its owner answers the contact; an account's or another's contact's id is refused")
+    func clientMadeContactIDs() async throws {
+        let services = ServerServices.sqlite(.memory, fast: true)
+        let ada = try await services.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
+        let cy = try await services.accounts.signUp(email: "cy@example.com", displayName: "Cy Young", password: "correct horse")
+        let id = UserID(rawValue: UUID().uuidString.lowercased())
+        let sam = try await services.friends.addContact(name: "Sam Park", email: nil, as: id, by: ada.id)
+        #expect(sam.id == id)
+        #expect(try await services.friends.addContact(name: "Sam Park", email: nil, as: id, by: ada.id) == sam)
+        #expect(try await services.friends.friends(of: ada.id).count == 1)
+        await #expect(throws: FriendsError.idTaken(id)) { try await services.friends.addContact(name: "Dee", email: nil, as: id, by: cy.id) }
+        await #expect(throws: FriendsError.idTaken(cy.id)) { try await services.friends.addContact(name: "Dee", email: nil, as: cy.id, by: ada.id) }
+        await services.close()
+    }
+
     /// Ada and Bob, friends, each with their app, on a server whose store is on disk, so that it
     /// can stop and start again on the same port (where the apps keep their replicas).
     struct TwoFriends {

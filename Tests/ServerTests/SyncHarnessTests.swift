@@ -202,6 +202,17 @@ enum SyncSchedule {
                 guard let expense = try await Self.pick(from: client, random) else { continue }
                 let comment = try? await client.app.expenses.comment("C\(step)", on: expense.id, by: client.user.id)
                 log.append("\(client.name) comments on \(expense.description)\(client.cable.online ? "" : " offline"): \(comment == nil ? "refused" : "ok")")
+            case 94..<96:
+                // A contact, with an email or none, and an expense with them at once: offline,
+                // the expense names the contact before the server has seen it.
+                let email = random.next(below: 2) == 0 ? nil : "k\(step)@example.com"
+                let contact = try? await client.app.friends.addContact(name: "K\(step)", email: email, by: client.user.id)
+                var line = "\(client.name) adds the contact K\(step)\(email.map { " <\($0)>" } ?? "")\(client.cable.online ? "" : " offline"): \(contact == nil ? "refused" : "ok")"
+                if let contact {
+                    let added = try? await client.app.expenses.add(OfflineWritesTests.draft("E\(step)", 1200, by: client.user.id, with: contact.id), by: client.user.id)
+                    line += "; adds E\(step) 1200 with them: \(added == nil ? "refused" : "ok")"
+                }
+                log.append(line)
             default:
                 let report = await client.app.syncReplica(of: client.user.id)
                 log.append("\(client.name) syncs: \(Self.describe(report))")

@@ -27,10 +27,11 @@ extension EndpointRoutes {
             return friend
         }
         try serve(FriendsAPI.removeFriend) { id, user in try await friends.remove(id, by: user) }
-        try serve(FriendsAPI.addContact) { draft, user in
+        try serve(FriendsAPI.addContact) { input, user in
+            let (draft, id) = input
             // Whether an email has an account is a look-up too.
             if !(draft.email ?? "").trimmingCharacters(in: .whitespaces).isEmpty { try await limits.lookUp(by: user) }
-            return try await friends.addContact(name: draft.name, email: draft.email, by: user)
+            return try await friends.addContact(name: draft.name, email: draft.email, as: id, by: user)
         }
         try serve(FriendsAPI.renameContact) { input, user in try await friends.renameContact(input.0, to: input.1, by: user) }
         try serve(FriendsAPI.claimContacts) { _, user in try await friends.claimContacts(for: user) }

@@ -166,8 +166,11 @@ public protocol FriendsService: Sendable {
 
     /// Adds a contact: a name under the rules for display names, and an email or nil. Refused
     /// when the email belongs to an account (add the account instead) or to another of the
-    /// user's contacts, or when another of their contacts has the same name.
-    func addContact(name: String, email: String?, by user: UserID) async throws(FriendsError) -> Friend
+    /// user's contacts, or when another of their contacts has the same name. `id` is the
+    /// contact's, made by a client that names it before the server has seen it (a replica, docs/
+    /// sync.md): one any account or other contact holds is ``FriendsError/idTaken(_:)``, while the
+    /// user's own contact under it is the same write again, answered as it is. Nil makes a new one.
+    func addContact(name: String, email: String?, as id: UserID?, by user: UserID) async throws(FriendsError) -> Friend
 
     /// Renames one of the user's contacts, under the rules for display names; refused when
     /// another of their contacts has the name (in any case). Their expenses name them anew.
@@ -240,6 +243,8 @@ public enum FriendsError: Error, Equatable, Sendable {
     case tooManyFriends(DisplayName?, limit: Int)
     /// The user has as many contacts as one may (``FriendLimits/contacts``).
     case tooManyContacts(limit: Int)
+    /// The id given for a new contact is held by an account or by another contact.
+    case idTaken(UserID)
     /// A rule of the store refused the write.
     case refused(String)
     case storeUnavailable(String)
@@ -273,6 +278,7 @@ public enum FriendsError: Error, Equatable, Sendable {
         case .tooManyFriends(nil, let limit): "You have \(limit) friends and requests waiting, the most one may have: remove one first."
         case .tooManyFriends(let name?, let limit): "\(name.value) has \(limit) friends, the most one may have."
         case .tooManyContacts(let limit): "You have \(limit) contacts, the most one may have: remove or link one first."
+        case .idTaken(let id): "The id \(id) is already in use; nothing was saved."
         case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         case .signedOut: ServerMessages.signedOut
@@ -301,6 +307,11 @@ public struct FriendLimits: Sendable, Equatable {
 }
 
 extension FriendsService {
+    /// Adds a contact under a new id (``addContact(name:email:as:by:)``).
+    public func addContact(name: String, email: String?, by user: UserID) async throws(FriendsError) -> Friend {
+        try await addContact(name: name, email: email, as: nil, by: user)
+    }
+
     /// Asks the account `query` names to be the user's friend and accepts for them: two people
     /// made friends at once, by a tool that acts for both (the CLI's test fixtures, a
     /// benchmark's household, an embedding program setting up its own store). An app acting

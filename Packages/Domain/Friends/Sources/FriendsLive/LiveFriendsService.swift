@@ -276,7 +276,7 @@ public struct LiveFriendsService: FriendsService {
         throw FriendsError.notTakingRequests(name)
     }
 
-    public func addContact(name: String, email: String?, by user: UserID) async throws(FriendsError) -> Friend {
+    public func addContact(name: String, email: String?, as given: UserID?, by user: UserID) async throws(FriendsError) -> Friend {
         let displayName: DisplayName
         do throws(DisplayName.Problem) { displayName = try DisplayName(name) } catch { throw .invalidName(error) }
         var address: EmailAddress?
@@ -286,15 +286,21 @@ public struct LiveFriendsService: FriendsService {
         if let address, try await accountsCall({ try await accounts.profile(withEmail: address.value, for: user) }) != nil {
             throw .emailHasAccount(address.value)
         }
+        if let given, try await accountsCall({ try await accounts.existing(among: [given]) }).contains(given) { throw .idTaken(given) }
         let record = ContactRecord(
-            id: UserID.random(using: random).rawValue, ownerID: user.rawValue, name: displayName.value,
+            id: (given ?? UserID.random(using: random)).rawValue, ownerID: user.rawValue, name: displayName.value,
             email: address?.value, emailKey: address.map { EmailAddress.key(for: $0.value) }, createdAt: now().timeIntervalSince1970
         )
         let nameKey = displayName.value.lowercased()
         let shownEmail = address?.value
         let most = limits.contacts
-        try await storing {
-            try await store.write { db in
+        let again = try await storing {
+            try await store.write { db -> Friend? in
+                // The same write again (its answer was lost): the contact as it is.
+                if given != nil, let kept = try db.contact(id: record.id) {
+                    guard kept.ownerID == record.ownerID, kept.linkedTo == nil else { throw FriendsError.idTaken(UserID(rawValue: record.id)) }
+                    return try Self.friend(from: kept)
+                }
                 let contacts = try db.contacts(ownerID: record.ownerID).filter { $0.linkedTo == nil }
                 for contact in contacts {
                     if let key = record.emailKey, contact.emailKey == key { throw FriendsError.contactEmailTaken(shownEmail ?? key) }
@@ -302,8 +308,10 @@ public struct LiveFriendsService: FriendsService {
                 }
                 guard contacts.count < most else { throw FriendsError.tooManyContacts(limit: most) }
                 try db.insert(record)
+                return nil
             }
         }
+        if let again { return again }
         return Friend(id: UserID(rawValue: record.id), name: displayName, kind: .contact(email: address))
     }
 

@@ -129,6 +129,8 @@ public protocol QueuedOperations: Sendable {
     func convertBalance(
         _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, as id: ExpenseID, key: String
     ) throws -> SyncOperation
+    /// Adding a contact named `name` (with `email`, or none) as `id`.
+    func addContact(name: String, email: String?, as id: UserID, key: String) throws -> SyncOperation
     /// Restoring deleted expense `id`.
     func restoreExpense(_ id: ExpenseID, key: String) throws -> SyncOperation
     /// Taking payment `id` back.

@@ -65,6 +65,112 @@ private func pulled<T, Failure: Error>(
     return result
 }
 
+/// What an area's failure says of a write made with its server out of reach: the failures a
+/// write offline (``writeOffline(_:by:in:keyed:online:queuedAs:summary:noting:offline:)``)
+/// tells apart and throws.
+protocol OfflineFailure: Error {
+    /// Why the server could not be reached, when that is the failure.
+    var unreachable: String? { get }
+    static func serverUnreachable(_ reason: String) -> Self
+    static func storeUnavailable(_ reason: String) -> Self
+}
+
+extension ExpensesError: OfflineFailure {
+    var unreachable: String? { if case .serverUnreachable(let reason) = self { reason } else { nil } }
+}
+
+extension FriendsError: OfflineFailure {
+    var unreachable: String? { if case .serverUnreachable(let reason) = self { reason } else { nil } }
+}
+
+/// Why a write is not sent while earlier ones wait.
+private let waitingReason = "earlier changes made offline still wait for it"
+
+/// A new id or idempotency key: a random UUID, in lower case as the contract writes them.
+func newUUID() -> String { UUID().uuidString.lowercased() }
+
+/// A write of `user`'s to `entity` (docs/sync.md): `online` on the server, then pulled; while
+/// the server cannot be reached, or earlier writes still wait for it (a write never goes
+/// before those made before it), queued as the operation `queuedAs` writes under a new key,
+/// then made on the replica by the same live rules as on the server (`offline`). Queued
+/// first: one killed before it is applied here is pushed and pulled in like any other, while
+/// one applied and not queued would be lost. A write the rules refuse leaves the queue and
+/// its refusal is thrown. What it made on the replica that the server gives anew is noted
+/// with it: `entity`, and what `noting` finds after it that was not there before. Without a
+/// replica to write (not caught up yet, or not to be opened), the write needs the server:
+/// `serverUnreachable`.
+func writeOffline<T, Failure: OfflineFailure>(
+    _ entity: SyncEntity, by user: UserID, in replicas: any Replicas, keyed: Bool, online: () async throws(Failure) -> T,
+    queuedAs operation: (any QueuedOperations, String) throws -> SyncOperation, summary: (ReplicaReads) async -> String,
+    noting: (ReplicaReads) async -> Set<SyncEntity> = { _ in [] }, offline: (ReplicaReads) async throws(Failure) -> T
+) async throws(Failure) -> T {
+    // A change to what exists goes under the key it would be queued with (``WriteKey``): one
+    // the server took whose every answer was lost is, pushed, the same change. (An add or a
+    // payment is sent again under its connection's key, and made under an id of its own.)
+    let key = newUUID()
+    let unreachable: String
+    do {
+        return try await sent(by: user, in: replicas) { () async throws(Failure) -> T in
+            guard keyed else { return try await online() }
+            return try await under(key, online)
+        }
+    } catch {
+        guard let reason = error.unreachable else { throw error }
+        unreachable = reason
+    }
+    guard let queue = replicas.queue(for: user), let reads = await replicas.reads(for: user),
+        let queued = try? operation(queue.operations, key)
+    else { throw .serverUnreachable(unreachable) }
+    do throws(SyncError) {
+        try await queue.append(queued, summary: await summary(reads), for: user)
+    } catch {
+        throw .storeUnavailable(error.message)
+    }
+    let before = await noting(reads)
+    let answer: T
+    do {
+        answer = try await offline(reads)
+    } catch {
+        _ = try? await queue.drop(queued.key, for: user)
+        throw error
+    }
+    // Noted after: a write killed before this is pushed all the same, and what it made here
+    // stays beside the server's until the replica starts again.
+    let made = [entity] + (await noting(reads)).subtracting(before).sorted { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) }
+    try? await queue.made(made, by: queued.key, for: user)
+    return answer
+}
+
+/// `write`'s answer on the server, once the replica pulled what it wrote; while earlier
+/// writes wait for the server and a push cannot take them, the server is not asked (the
+/// writes stay in the order they were made): `serverUnreachable`.
+private func sent<T, Failure: OfflineFailure>(
+    by user: UserID, in replicas: any Replicas, _ write: () async throws(Failure) -> T
+) async throws(Failure) -> T {
+    if let queue = replicas.queue(for: user), await queue.isWaiting(for: user) {
+        // A sync pushes the queue first.
+        await replicas.pull(for: user)
+        if await queue.isWaiting(for: user) { throw .serverUnreachable(waitingReason) }
+    }
+    do {
+        return try await pulled(into: replicas, for: user, write)
+    } catch {
+        if error.unreachable != nil { replicas.wentOffline() }
+        throw error
+    }
+}
+
+/// `work`, sent under `key`.
+private func under<T, Failure: OfflineFailure>(_ key: String, _ work: () async throws(Failure) -> T) async throws(Failure) -> T {
+    do {
+        return try await WriteKey.$current.withValue(key) { try await work() }
+    } catch let error as Failure {
+        throw error
+    } catch {
+        throw .storeUnavailable("\(error)")
+    }
+}
+
 /// The accounts of a server, kept in its users' replicas. A session the server cannot be asked
 /// about goes on offline as the user last seen signed in with it, until the server says it ended.
 public struct ReplicatedAccounts: AccountsService {
@@ -195,8 +301,19 @@ public struct ReplicatedFriends: FriendsService {
     public func unblock(_ person: UserID, by user: UserID) async throws(FriendsError) {
         try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.unblock(person, by: user) }
     }
-    public func addContact(name: String, email: String?, by user: UserID) async throws(FriendsError) -> Friend {
-        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.addContact(name: name, email: email, by: user) }
+    /// On the server, then pulled; while the server cannot be reached, or earlier writes wait
+    /// for it, on the replica and queued under an id made here, so that an expense added
+    /// offline can name the contact before the server has seen it. Whether the email has an
+    /// account only the server knows: it refuses the contact then, when it is pushed.
+    public func addContact(name: String, email: String?, as id: UserID?, by user: UserID) async throws(FriendsError) -> Friend {
+        let madeHere = id ?? UserID(rawValue: newUUID())
+        return try await writeOffline(
+            SyncEntity(kind: .friend, id: madeHere.rawValue), by: user, in: replicas, keyed: false,
+            online: { () async throws(FriendsError) in try await server.addContact(name: name, email: email, as: id, by: user) },
+            queuedAs: { operations, key in try operations.addContact(name: name, email: email, as: madeHere, key: key) },
+            summary: { _ in "add the contact \(name)" },
+            offline: { reads async throws(FriendsError) in try await reads.friends.addContact(name: name, email: email, as: madeHere, by: user) }
+        )
     }
     public func renameContact(_ contact: UserID, to name: String, by user: UserID) async throws(FriendsError) -> Friend {
         try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.renameContact(contact, to: name, by: user) }
@@ -388,91 +505,26 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
         )
     }
 
-    /// A write of `user`'s to `expense`, an expense or a payment (`kind`) (docs/sync.md): `online` on the server, then pulled; while
-    /// the server cannot be reached, or earlier writes still wait for it (a write never goes
-    /// before those made before it), queued as the operation `queuedAs` writes under a new key,
-    /// then made on the replica by the same live rules as on the server (`offline`). Queued
-    /// first: one killed before it is applied here is pushed and pulled in like any other, while
-    /// one applied and not queued would be lost. A write the rules refuse leaves the queue and
-    /// its refusal is thrown. Without a replica to write (not caught up yet, or not to be
-    /// opened), the write needs the server: ``ExpensesError/serverUnreachable(_:)``.
+    /// A write of `user`'s to `expense`, an expense or a payment (`kind`): ``writeOffline(_:_:by:in:keyed:online:queuedAs:summary:noting:offline:)``,
+    /// noting the lines of activity it made on the replica (the server gives its own).
     private func write<T>(
         _ kind: SyncKind, _ expense: ExpenseID, by user: UserID, keyed: Bool = false, online: () async throws(ExpensesError) -> T,
         queuedAs operation: (any QueuedOperations, String) throws -> SyncOperation, summary: (ReplicaReads) async -> String,
         offline: (ReplicaReads) async throws(ExpensesError) -> T
     ) async throws(ExpensesError) -> T {
-        // A change to what exists goes under the key it would be queued with (``WriteKey``): one
-        // the server took whose every answer was lost is, pushed, the same change. (An add or a
-        // payment is sent again under its connection's key, and made under an id of its own.)
-        let key = Self.uuid()
-        let unreachable: String
-        do {
-            return try await self.online(for: user) { () async throws(ExpensesError) -> T in
-                guard keyed else { return try await online() }
-                return try await Self.under(key, online)
-            }
-        } catch .serverUnreachable(let reason) {
-            unreachable = reason
-        }
-        guard let queue = replicas.queue(for: user), let reads = await replicas.reads(for: user),
-            let queued = try? operation(queue.operations, key)
-        else { throw .serverUnreachable(unreachable) }
-        do throws(SyncError) {
-            try await queue.append(queued, summary: await summary(reads), for: user)
-        } catch {
-            throw .storeUnavailable(error.message)
-        }
-        // What the write made here: the expense (for the server to send again should it refuse
-        // the write) and the lines of activity it added (the server gives its own).
-        let before = Set((try? await reads.lines.lineIDs(of: expense, for: user)) ?? [])
-        let answer: T
-        do {
-            answer = try await offline(reads)
-        } catch {
-            _ = try? await queue.drop(queued.key, for: user)
-            throw error
-        }
-        let lines = ((try? await reads.lines.lineIDs(of: expense, for: user)) ?? []).filter { !before.contains($0) }
-        // Noted after: a write killed before this is pushed all the same, and its line of
-        // activity stays beside the server's until the replica starts again.
-        let made = [SyncEntity(kind: kind, id: expense.rawValue)]
-            + lines.map { SyncEntity(kind: .activity, id: Change.activityID(subject: expense.rawValue, line: $0)) }
-        try? await queue.made(made, by: queued.key, for: user)
-        return answer
+        try await writeOffline(
+            SyncEntity(kind: kind, id: expense.rawValue), by: user, in: replicas, keyed: keyed, online: online, queuedAs: operation, summary: summary,
+            noting: { reads in
+                Set(((try? await reads.lines.lineIDs(of: expense, for: user)) ?? []).map { line in
+                    SyncEntity(kind: .activity, id: Change.activityID(subject: expense.rawValue, line: line))
+                })
+            },
+            offline: offline
+        )
     }
-
-    /// `write`'s answer on the server, once the replica pulled what it wrote; while earlier
-    /// writes wait for the server and a push cannot take them, the server is not asked (the
-    /// writes stay in the order they were made): ``ExpensesError/serverUnreachable(_:)``.
-    private func online<T>(for user: UserID, _ write: () async throws(ExpensesError) -> T) async throws(ExpensesError) -> T {
-        if let queue = replicas.queue(for: user), await queue.isWaiting(for: user) {
-            // A sync pushes the queue first.
-            await replicas.pull(for: user)
-            if await queue.isWaiting(for: user) { throw .serverUnreachable(Self.waitingReason) }
-        }
-        do {
-            return try await pulled(into: replicas, for: user, write)
-        } catch .serverUnreachable(let reason) {
-            replicas.wentOffline()
-            throw .serverUnreachable(reason)
-        }
-    }
-
-    /// `work`, sent under `key`.
-    private static func under<T>(_ key: String, _ work: () async throws(ExpensesError) -> T) async throws(ExpensesError) -> T {
-        do {
-            return try await WriteKey.$current.withValue(key) { try await work() }
-        } catch let error as ExpensesError {
-            throw error
-        } catch {
-            throw .storeUnavailable("\(error)")
-        }
-    }
-
-    static let waitingReason = "earlier changes made offline still wait for it"
 
     /// A new id or idempotency key: a random UUID, in lower case as the contract writes them.
-    static func uuid() -> String { UUID().uuidString.lowercased() }
+    static func uuid() -> String { newUUID() }
 
     /// As ``edit(_:to:from:by:)``: offline, restored on the replica (which keeps what was
     /// deleted) and queued.

@@ -44,8 +44,9 @@ public enum FriendsAPI {
         "removeFriend", .delete, "/friends/{friendId}", status: .noContent, request: .path("friendId", Wire.userID), response: .none,
         problems: problems
     )
-    public static let addContact = Call<(name: String, email: String?), Friend>(
-        "addContact", .post, "/contacts", status: .created, request: .body(Wire.contactDraft), response: .json(Wire.friend), problems: problems
+    public static let addContact = Call<((name: String, email: String?), UserID?), Friend>(
+        "addContact", .post, "/contacts", status: .created, request: RequestCoding.body(Wire.contactDraft).query(optional: "id", Wire.userID),
+        response: .json(Wire.friend), problems: problems
     )
     public static let renameContact = Call<(UserID, String), Friend>(
         "renameContact", .put, "/contacts/{contactId}/name", request: .path("contactId", Wire.userID, body: Wire.contactName), response: .json(Wire.friend),
@@ -95,6 +96,7 @@ public enum FriendsAPI {
             case .tooManyFriends(let name, let limit):
                 APIProblem(.conflict, .tooManyFriends, error.message, details: .init(name: name?.value, limit: Int64(limit)))
             case .tooManyContacts(let limit): APIProblem(.conflict, .tooManyContacts, error.message, details: .init(limit: Int64(limit)))
+            case .idTaken(let id): APIProblem(.conflict, .idTaken, error.message, details: .init(people: [id.rawValue]))
             case .refused(let rule): .refused(rule)
             case .storeUnavailable(let reason), .serverUnreachable(let reason): .storeUnavailable(reason)
             case .signedOut: .unauthenticated(error.message, tokenSent: true)
@@ -123,6 +125,7 @@ public enum FriendsAPI {
             case .cannotLink?: return .cannotLink(details?.reason ?? failure.message)
             case .tooManyFriends?: if let limit = details?.limit.flatMap(Int.init(exactly:)) { return .tooManyFriends(failure.detailsName, limit: limit) }
             case .tooManyContacts?: if let limit = details?.limit.flatMap(Int.init(exactly:)) { return .tooManyContacts(limit: limit) }
+            case .idTaken?: if let id = details?.people?.first { return .idTaken(UserID(rawValue: id)) }
             case .refused?: return .refused(details?.reason ?? failure.message)
             case .storeUnavailable?: return .storeUnavailable(failure.message)
             case _ where failure.isSignedOut: return .signedOut

@@ -49,8 +49,8 @@ public struct RemoteFriendsService: FriendsService {
         try await connection.send(FriendsAPI.unblockPerson, person)
     }
 
-    public func addContact(name: String, email: String?, by user: UserID) async throws(FriendsError) -> Friend {
-        try await connection.send(FriendsAPI.addContact, (name, email))
+    public func addContact(name: String, email: String?, as id: UserID?, by user: UserID) async throws(FriendsError) -> Friend {
+        try await connection.send(FriendsAPI.addContact, ((name, email), id))
     }
 
     public func renameContact(_ contact: UserID, to name: String, by user: UserID) async throws(FriendsError) -> Friend {

@@ -3,6 +3,7 @@ import ExpensesRemote
 import FlowsAPI
 import FlowsWire
 import Foundation
+import FriendsRemote
 import Primitives
 import Sync
 
@@ -36,6 +37,10 @@ public struct RemoteQueuedOperations: QueuedOperations {
     ) throws -> SyncOperation {
         let draft = ExpensesAPI.ConversionDraft(counterparty: other, balance: balance, rate: rate, source: source, day: day, group: group)
         return try SyncOperation(ExpensesAPI.convertBalance, (draft, id), key: key)
+    }
+
+    public func addContact(name: String, email: String?, as id: UserID, key: String) throws -> SyncOperation {
+        try SyncOperation(FriendsAPI.addContact, ((name, email), id), key: key)
     }
 
     public func restoreExpense(_ id: ExpenseID, key: String) throws -> SyncOperation {

@@ -4650,6 +4650,13 @@ public struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "id",
+                    value: input.query.id
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept

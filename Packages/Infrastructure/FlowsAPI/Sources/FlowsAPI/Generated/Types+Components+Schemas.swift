@@ -389,7 +389,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/balances`.
             public var balances: [Components.Schemas.Money]?
-            /// `unknown-people`: the ids that are not the user's friends or contacts. `blocked`: the ids a block stands between the user and. `not-group-members`: the ids not in the group. `not-member`, `member-not-settled`: the member.
+            /// `unknown-people`: the ids that are not the user's friends or contacts. `blocked`: the ids a block stands between the user and. `not-group-members`: the ids not in the group. `not-member`, `member-not-settled`: the member. `id-taken` on a new contact: the id given.
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/people`.
             public var people: [Components.Schemas.UserID]?
@@ -453,7 +453,7 @@ extension Components {
             ///   - email: `unknown-email`, `email-has-account`, `contact-email-taken`.
             ///   - friendCode: `unknown-friend-code`.
             ///   - balances: `not-settled`: each open balance, seen from the user's side (positive: they owe the user). `member-not-settled`: the member's balances in the group (positive: owed to them).
-            ///   - people: `unknown-people`: the ids that are not the user's friends or contacts. `blocked`: the ids a block stands between the user and. `not-group-members`: the ids not in the group. `not-member`, `member-not-settled`: the member.
+            ///   - people: `unknown-people`: the ids that are not the user's friends or contacts. `blocked`: the ids a block stands between the user and. `not-group-members`: the ids not in the group. `not-member`, `member-not-settled`: the member. `id-taken` on a new contact: the id given.
             ///   - expenseId: `not-found`: the expense or payment. `id-taken`: the id given.
             ///   - commentId: `comment-not-found`: the comment.
             ///   - groupId: `not-in-group`, `group-not-found`: the group.

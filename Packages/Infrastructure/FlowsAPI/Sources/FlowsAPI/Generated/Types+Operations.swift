@@ -5930,6 +5930,26 @@ public enum Operations {
     public enum AddContact {
         public static let id: Swift.String = "addContact"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/contacts/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// The new contact's id, made by the client (a random version 4 UUID in lower case): a
+                /// contact added offline is named by later writes (an expense with them) before the
+                /// server has seen it (docs/sync.md). One held by an account or by another contact is
+                /// `409 id-taken` (its `people` names it); the user's own contact under it is the same
+                /// write again, and answers the contact as it is. Left out, the server makes one.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/contacts/POST/query/id`.
+                public var id: Components.Schemas.UserID?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - id: The new contact's id, made by the client (a random version 4 UUID in lower case): a
+                public init(id: Components.Schemas.UserID? = nil) {
+                    self.id = id
+                }
+            }
+            public var query: Operations.AddContact.Input.Query
             /// - Remark: Generated from `#/paths/contacts/POST/header`.
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
@@ -5968,12 +5988,15 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
             ///   - body:
             public init(
+                query: Operations.AddContact.Input.Query = .init(),
                 headers: Operations.AddContact.Input.Headers = .init(),
                 body: Operations.AddContact.Input.Body
             ) {
+                self.query = query
                 self.headers = headers
                 self.body = body
             }

@@ -1248,10 +1248,12 @@ extension APIProtocol {
     /// - Remark: HTTP `POST /contacts`.
     /// - Remark: Generated from `#/paths//contacts/post(addContact)`.
     public func addContact(
+        query: Operations.AddContact.Input.Query = .init(),
         headers: Operations.AddContact.Input.Headers = .init(),
         body: Operations.AddContact.Input.Body
     ) async throws -> Operations.AddContact.Output {
         try await addContact(Operations.AddContact.Input(
+            query: query,
             headers: headers,
             body: body
         ))
