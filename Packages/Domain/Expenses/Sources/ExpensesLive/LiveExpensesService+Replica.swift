@@ -229,6 +229,21 @@ extension LiveExpensesService: ExpensesSyncSource {
         return try records.filter { kinds.contains($0.kind) }.map { record throws(ExpensesError) in try Self.line(from: record) }
     }
 
+    public func syncHistory(of expense: Expense, for user: UserID) async throws(ExpensesError) -> (history: [ExpenseChange], untold: [ActivityLine]) {
+        guard expense.people.contains(user) else { return ([], []) }
+        let records = try await storing { try await store.read { db in try db.changes(ofExpense: expense.id.rawValue) } }
+        let kinds = [Activity.Kind.added, .edited, .deleted, .restored].map { SaveFormatter.text($0) }
+        var (history, untold): ([ExpenseChange], [ActivityLine]) = ([], [])
+        for record in records where kinds.contains(record.kind) {
+            guard let kind = try? SaveFormatter.value(Activity.Kind.self, from: record.kind) else {
+                throw .storeUnavailable("the activity \(record.id) has an unknown kind")
+            }
+            history.append(ExpenseChange(kind: kind, by: UserID(rawValue: record.actor), at: Date(timeIntervalSince1970: record.at), expense: nil))
+            if !record.people.contains(user.rawValue) { untold.append(try Self.line(from: record)) }
+        }
+        return (history, untold)
+    }
+
     public func lineIDs(of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> [String] {
         let records = try await storing { try await store.read { db in try db.changes(ofExpense: subject.rawValue) } }
         return records.filter { $0.people.contains(user.rawValue) }.map(\.id)

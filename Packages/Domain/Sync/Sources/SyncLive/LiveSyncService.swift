@@ -108,8 +108,10 @@ public struct LiveSyncService: SyncService {
             switch change.value {
             case .expense(let synced)?:
                 named.formUnion(synced.expense.people)
-                for line in synced.history {
-                    named.insert(line.by)
+                named.formUnion(synced.history.map(\.by))
+                // Who was in it then, as its lines tell (its history no longer carries them).
+                for line in synced.lines {
+                    named.insert(line.activity.actor)
                     if let then = line.expense { named.formUnion(then.people) }
                 }
                 named.formUnion(synced.comments.map(\.author))
@@ -123,6 +125,7 @@ public struct LiveSyncService: SyncService {
                 pictured.insert(account.id)
             case .activity(let line)?:
                 named.insert(line.activity.actor)
+                if let then = line.expense { named.formUnion(then.people) }
             case .series(let kept)?:
                 named.formUnion(kept.template.people + [kept.series.createdBy])
             case .requests, .preferences, nil:
@@ -148,19 +151,6 @@ public struct LiveSyncService: SyncService {
         return profiles
     }
 
-    /// An expense's history as its lines tell it (what `ExpensesService.history` reads from the
-    /// same lines): read once for both.
-    private static func history(_ lines: [ActivityLine]) -> [ExpenseChange] {
-        lines.map { ExpenseChange(kind: $0.activity.kind, by: $0.activity.actor, at: $0.activity.at, expense: $0.expense) }
-    }
-
-    /// The lines of an expense's history that `user`'s own activity does not show (from before
-    /// they were in it): those of their activity come as activity, and each line carries the
-    /// expense as it left it, so sending them twice would double most of a first pull.
-    private static func untold(_ lines: [ActivityLine], to user: UserID) -> [ActivityLine] {
-        lines.filter { !$0.people.contains(user) }
-    }
-
     /// An entity, by kind and id.
     private struct Key: Hashable {
         let kind: SyncKind
@@ -174,18 +164,16 @@ public struct LiveSyncService: SyncService {
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
                 let id = ExpenseID(rawValue: key.id)
                 if let expense = try await expenses.expense(id, for: user) {
-                    let lines = try await lines.historyLines(of: id, for: user)
+                    let told = try await lines.syncHistory(of: expense, for: user)
                     return .expense(
-                        SyncedExpense(
-                            expense, history: Self.history(lines), comments: try await expenses.comments(on: id, for: user), lines: Self.untold(lines, to: user)
-                        )
+                        SyncedExpense(expense, history: told.history, comments: try await expenses.comments(on: id, for: user), lines: told.untold)
                     )
                 }
                 // Deleted, and so the person's to restore, with its history. (Its comments cannot be
                 // read while it is deleted: a replica keeps those it had.)
                 guard let deleted = try await lines.deletedExpense(id, for: user) else { return nil }
-                let lines = try await lines.historyLines(of: id, for: user)
-                return .expense(SyncedExpense(deleted, history: Self.history(lines), comments: [], deleted: true, lines: Self.untold(lines, to: user)))
+                let told = try await lines.syncHistory(of: deleted, for: user)
+                return .expense(SyncedExpense(deleted, history: told.history, comments: [], deleted: true, lines: told.untold))
             }
         case .payment:
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in

@@ -10,7 +10,7 @@ import Sync
 
 /// Pulls what changed for a user on their server into their replica (docs/sync.md, "A sync"):
 /// page after page until the server has no more, each page's changes written by the areas'
-/// replica interfaces, then its cursor. A pull stopped at any point loses nothing: a page whose
+/// replica interfaces, then its cursor (the next page is fetched meanwhile). A pull stopped at any point loses nothing: a page whose
 /// cursor was not saved is pulled again, and writing a change twice leaves what writing it once
 /// did.
 public struct ReplicaPull: Sendable {
@@ -44,10 +44,18 @@ public struct ReplicaPull: Sendable {
         var caughtUp = kept?.caughtUp ?? false
         var restarted = false
         report.fromScratch = cursor == nil
+        // The next page, asked for while the one before is written.
+        var next: Task<Result<SyncPage, SyncError>, Never>?
+        defer { next?.cancel() }
         while true {
             let page: SyncPage
             do {
-                page = try await server.changes(for: user, after: cursor, limit: pageSize)
+                if let asked = next {
+                    next = nil
+                    page = try await asked.value.get()
+                } else {
+                    page = try await server.changes(for: user, after: cursor, limit: pageSize)
+                }
             } catch where (error == .cursorExpired || error == .invalidCursor) && cursor != nil && !restarted {
                 // The server no longer knows what followed the cursor: what the replica holds
                 // may have gone without a tombstone, so it starts again from nothing (once).
@@ -55,6 +63,12 @@ public struct ReplicaPull: Sendable {
                 (cursor, caughtUp, restarted) = (nil, false, true)
                 report.fromScratch = true
                 continue
+            }
+            if page.more, page.cursor != cursor {
+                let (server, after, limit) = (server, page.cursor, pageSize)
+                next = Task {
+                    do throws(SyncError) { return .success(try await server.changes(for: user, after: after, limit: limit)) } catch { return .failure(error) }
+                }
             }
             try await write(page, for: user)
             caughtUp = caughtUp || !page.more

@@ -4268,7 +4268,10 @@ extension Components {
             public var removed: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/SyncChange/expense`.
             public var expense: Components.Schemas.Expense?
-            /// With an expense, how it came to be as it is, oldest first.
+            /// With an expense, how it came to be as it is, oldest first: who made each change and
+            /// when, without the expense each change left (its lines carry that: the user's
+            /// activity, and `lines`).
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/SyncChange/history`.
             public var history: Components.Schemas.ExpenseHistory?
@@ -4313,7 +4316,7 @@ extension Components {
             ///   - id:
             ///   - removed: Present (true) when the user no longer sees the entity.
             ///   - expense:
-            ///   - history: With an expense, how it came to be as it is, oldest first.
+            ///   - history: With an expense, how it came to be as it is, oldest first: who made each change and
             ///   - comments: With an expense, its comments, oldest first.
             ///   - deleted: With an expense, present (true) when it was deleted and the user may restore it; it moves no balance.
             ///   - lines: With an expense, the lines of its history, whole, oldest first: those from before the
