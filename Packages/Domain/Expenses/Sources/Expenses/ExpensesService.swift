@@ -594,6 +594,14 @@ public protocol ExpensesSyncSource: Sendable {
     func lineIDs(of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> [String]
 }
 
+/// One thing a pull puts on a replica's expenses (``ExpensesReplica/put(_:)-([PulledExpenses])``).
+public enum PulledExpenses: Sendable {
+    /// An expense, with its history (who changed it when), its comments, and whether it was deleted.
+    case expense(Expense, history: [ExpenseChange], comments: [ExpenseComment], deleted: Bool)
+    /// A line of activity.
+    case line(ActivityLine)
+}
+
 /// What a replica does with the expenses and payments it pulled (docs/sync.md): each written as
 /// the server has it, and the balances moved to match; the lines of activity (an expense's
 /// history among them) as the server keeps them. The rules a user's own write is checked by are
@@ -603,6 +611,9 @@ public protocol ExpensesReplica: Sendable {
     /// first) says who added it, and when. A deleted one is kept among the deleted, to restore,
     /// moving no balance; its history says who deleted it, and when.
     func put(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment], deleted: Bool) async throws(ExpensesError)
+    /// Puts what a page pulled, in order, in one write: as each ``put(_:history:comments:deleted:)``
+    /// and ``put(_:)-(ActivityLine)`` one after the other, at a fraction of the cost.
+    func put(_ items: [PulledExpenses]) async throws(ExpensesError)
     /// Puts `payment` in place of what is kept of it; its history says who recorded it, and when.
     func put(_ payment: Settlement, history: [PaymentChange]) async throws(ExpensesError)
     /// Keeps a line of activity, once: lines are kept in the order they are put, which is the

@@ -9,6 +9,45 @@ import Primitives
 /// as it does on the server.
 extension LiveExpensesService: ExpensesReplica {
     public func put(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment], deleted: Bool) async throws(ExpensesError) {
+        try await put([.expense(expense, history: history, comments: comments, deleted: deleted)])
+    }
+
+    public func put(_ items: [PulledExpenses]) async throws(ExpensesError) {
+        guard !items.isEmpty else { return }
+        let writes = try items.map { item throws(ExpensesError) -> PulledWrite in
+            switch item {
+            case .expense(let expense, let history, let comments, let deleted): .expense(Self.kept(expense, history: history, comments: comments, deleted: deleted))
+            case .line(let line): .line(try Self.record(of: line))
+            }
+        }
+        try await storing {
+            try await store.write { db in
+                for write in writes {
+                    switch write {
+                    case .expense(let kept): try Self.write(kept, in: db)
+                    case .line(let record): try Self.write(record, in: db)
+                    }
+                }
+            }
+        }
+    }
+
+    /// An expense as a pull puts it: its row, whether it is deleted (by whom, when), and its
+    /// comments.
+    private struct KeptExpense {
+        let stored: StoredExpense
+        let expense: Expense
+        let deletion: (by: String, at: Double)?
+        let comments: [CommentRecord]
+    }
+
+    /// What one item of a pull writes.
+    private enum PulledWrite {
+        case expense(KeptExpense)
+        case line(ActivityRecord)
+    }
+
+    private static func kept(_ expense: Expense, history: [ExpenseChange], comments: [ExpenseComment], deleted: Bool) -> KeptExpense {
         let added = history.first { $0.kind == .added }
         let deletion = history.last { $0.kind == .deleted }
         let createdBy = added?.by ?? expense.payers.first?.user ?? UserID(rawValue: "")
@@ -20,25 +59,28 @@ extension LiveExpensesService: ExpensesReplica {
         let kept = comments.map {
             CommentRecord(id: $0.id.rawValue, expense: expense.id.rawValue, author: $0.author.rawValue, at: $0.at.timeIntervalSince1970, text: $0.text)
         }
-        try await storing {
-            try await store.write { db in
-                try Self.forget(stored.id, in: db)
-                try db.insert(stored)
-                if deleted {
-                    try db.moveToDeleted(id: stored.id, by: (deletion?.by ?? createdBy).rawValue, at: deletion?.at.timeIntervalSince1970 ?? createdAt)
-                } else {
-                    try apply(expense.balanceDeltas, group: stored.group, in: db)
-                }
-                // A deleted expense's comments cannot be read on the server: those kept stay.
-                guard !deleted else { return }
-                let existing = try db.comments(onExpense: stored.id)
-                // Gone, or kept otherwise (one written here offline, as the server took it then).
-                for comment in existing where !kept.contains(comment) {
-                    _ = try db.deleteComment(id: comment.id, onExpense: stored.id)
-                }
-                for comment in kept where !existing.contains(comment) { try db.insert(comment) }
-            }
+        return KeptExpense(
+            stored: stored, expense: expense, deletion: deleted ? ((deletion?.by ?? createdBy).rawValue, deletion?.at.timeIntervalSince1970 ?? createdAt) : nil,
+            comments: kept
+        )
+    }
+
+    private static func write(_ kept: KeptExpense, in db: any ExpensesWriting) throws {
+        let stored = kept.stored
+        try forget(stored.id, in: db)
+        try db.insert(stored)
+        if let deletion = kept.deletion {
+            try db.moveToDeleted(id: stored.id, by: deletion.by, at: deletion.at)
+            // A deleted expense's comments cannot be read on the server: those kept stay.
+            return
         }
+        try apply(kept.expense.balanceDeltas, group: stored.group, in: db)
+        let existing = try db.comments(onExpense: stored.id)
+        // Gone, or kept otherwise (one written here offline, as the server took it then).
+        for comment in existing where !kept.comments.contains(comment) {
+            _ = try db.deleteComment(id: comment.id, onExpense: stored.id)
+        }
+        for comment in kept.comments where !existing.contains(comment) { try db.insert(comment) }
     }
 
     public func put(_ payment: Settlement, history: [PaymentChange]) async throws(ExpensesError) {
@@ -57,6 +99,11 @@ extension LiveExpensesService: ExpensesReplica {
     }
 
     public func put(_ line: ActivityLine) async throws(ExpensesError) {
+        try await put([.line(line)])
+    }
+
+    /// A line of activity as the store keeps it.
+    private static func record(of line: ActivityLine) throws(ExpensesError) -> ActivityRecord {
         let activity = line.activity
         let (at, actor) = (activity.at.timeIntervalSince1970, activity.actor)
         let snapshot: String?
@@ -67,16 +114,16 @@ extension LiveExpensesService: ExpensesReplica {
         } else {
             snapshot = nil
         }
-        let record = ActivityRecord(
+        return ActivityRecord(
             id: line.id, at: at, actor: actor.rawValue, kind: SaveFormatter.text(activity.kind), subject: activity.subject.rawValue,
             summary: activity.summary, people: line.people.map(\.rawValue), snapshot: snapshot
         )
-        try await storing {
-            try await store.write { db in
-                guard try !db.changes(ofExpense: record.subject).contains(where: { $0.id == record.id }) else { return }
-                try db.insert(record)
-            }
-        }
+    }
+
+    /// Keeps a line, once.
+    private static func write(_ record: ActivityRecord, in db: any ExpensesWriting) throws {
+        guard try !db.changes(ofExpense: record.subject).contains(where: { $0.id == record.id }) else { return }
+        try db.insert(record)
     }
 
     public func put(_ kept: KeptSeries) async throws(ExpensesError) {

@@ -88,22 +88,49 @@ public struct ReplicaPull: Sendable {
         for profile in page.profiles where profile.profile.id != user {
             try await writing { () async throws(AccountsError) in try await replica.accounts.put(profile.profile) }
         }
-        for change in page.changes { try await write(change, for: user) }
+        // Expenses and lines of activity (most of a page) go in one write a run.
+        var run: [PulledExpenses] = []
+        for change in page.changes {
+            if let items = Self.items(of: change, for: user) {
+                run += items
+            } else {
+                try await put(run)
+                run = []
+                try await write(change, for: user)
+            }
+        }
+        try await put(run)
         for profile in page.profiles {
             guard let avatar = profile.avatar else { continue }
             try await writing { () async throws(AccountsError) in try await replica.accounts.putAvatar(avatar, of: profile.profile.id) }
         }
     }
 
-    private func write(_ change: SyncChange, for user: UserID) async throws(SyncError) {
+    /// What `change` puts on the replica's expenses, when it is an expense or a line of
+    /// activity; nil for anything else.
+    private static func items(of change: SyncChange, for user: UserID) -> [PulledExpenses]? {
         switch change.value {
         case .expense(let synced)?:
-            try await writing { () async throws(ExpensesError) in
-                try await replica.expenses.put(synced.expense, history: synced.history, comments: synced.comments, deleted: synced.deleted)
-                // The lines of its history the user's own activity does not tell of (from before
-                // they were in it); theirs come as activity, in the activity's order.
-                for line in synced.lines where !line.people.contains(user) { try await replica.expenses.put(line) }
-            }
+            // With the lines of its history the user's own activity does not tell of (from
+            // before they were in it); theirs come as activity, in the activity's order.
+            [.expense(synced.expense, history: synced.history, comments: synced.comments, deleted: synced.deleted)]
+                + synced.lines.filter { !$0.people.contains(user) }.map(PulledExpenses.line)
+        case .activity(let line)?:
+            [.line(line)]
+        default:
+            nil
+        }
+    }
+
+    private func put(_ run: [PulledExpenses]) async throws(SyncError) {
+        guard !run.isEmpty else { return }
+        try await writing { () async throws(ExpensesError) in try await replica.expenses.put(run) }
+    }
+
+    private func write(_ change: SyncChange, for user: UserID) async throws(SyncError) {
+        switch change.value {
+        case .expense?, .activity?:
+            try await put(Self.items(of: change, for: user) ?? [])
         case .payment(let synced)?:
             try await writing { () async throws(ExpensesError) in try await replica.expenses.put(synced.payment, history: synced.history) }
         case .friend(let friend)?:
@@ -124,8 +151,6 @@ public struct ReplicaPull: Sendable {
             try await writing { () async throws(AccountsError) in try await replica.accounts.put(account) }
         case .preferences(let preferences)?:
             try await writing { () async throws(PreferencesError) in try await replica.preferences.update(preferences, of: user) }
-        case .activity(let line)?:
-            try await writing { () async throws(ExpensesError) in try await replica.expenses.put(line) }
         case .series(let kept)?:
             try await writing { () async throws(ExpensesError) in try await replica.expenses.put(kept) }
         case nil:
