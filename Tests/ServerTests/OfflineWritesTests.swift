@@ -546,6 +546,37 @@ struct OfflineWritesTests {
         await second.stop()
     }
 
+    @Test("preferences set offline show at once (the screens' theme follows) and wait; the next sync stores them on the server")
+    func preferencesOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-preferences-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (adaHome, first, ada, adaUser) = (world.adaHome, world.first, world.ada, world.adaUser)
+        await ada.pullReplica()
+        await first.stop()
+        let offline = AppContainer.remote(server: first.url, location: adaHome)
+        _ = try await offline.accounts.storedSession()
+        let heard = Mutex<[Preferences]>([])
+        let listening = Task { for await preferences in offline.preferences.changes(of: adaUser.id) { heard.withLock { $0.append(preferences) } } }
+        defer { listening.cancel() }
+        #expect(await Self.eventually { !heard.withLock { $0 }.isEmpty })
+        let chosen = Preferences(theme: .light, defaultCurrency: .jpy)
+        try await offline.preferences.update(chosen, of: adaUser.id)
+        #expect(try await offline.preferences.preferences(of: adaUser.id) == chosen)
+        #expect(await Self.eventually { heard.withLock { $0.last } == chosen })
+        let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
+        #expect(queued.map(\.summary) == ["set the light theme and JPY as the usual currency"])
+        #expect(queued.map(\.operation.operation) == ["updatePreferences"])
+
+        let second = try await world.restart()
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 1, refused: 0, conflicts: 0, waiting: 0))
+        let direct = AppContainer.remote(server: second.url, location: adaHome, replicated: false)
+        #expect(try await direct.preferences.preferences(of: adaUser.id) == chosen)
+        #expect(try await offline.preferences.preferences(of: adaUser.id) == chosen)
+        await second.stop()
+    }
+
     @Test("an id given for a new contact is kept; the same id again from its owner answers the contact; an account's or another's contact's id is refused")
     func clientMadeContactIDs() async throws {
         let services = ServerServices.sqlite(.memory, fast: true)

@@ -9,6 +9,7 @@ import Friends
 import HTTPTypes
 import OpenAPIRuntime
 import PostgresStore
+import Preferences
 import Primitives
 import Sync
 import Synchronization
@@ -213,6 +214,10 @@ enum SyncSchedule {
                     line += "; adds E\(step) 1200 with them: \(added == nil ? "refused" : "ok")"
                 }
                 log.append(line)
+            case 96..<98:
+                let chosen = Preferences(theme: Theme.allCases[Int(random.next(below: UInt64(Theme.allCases.count)))], defaultCurrency: random.next(below: 2) == 0 ? .eur : .jpy)
+                let set: Void? = try? await client.app.preferences.update(chosen, of: client.user.id)
+                log.append("\(client.name) sets \(chosen.theme) and \(chosen.defaultCurrency.code)\(client.cable.online ? "" : " offline"): \(set == nil ? "refused" : "ok")")
             default:
                 let report = await client.app.syncReplica(of: client.user.id)
                 log.append("\(client.name) syncs: \(Self.describe(report))")

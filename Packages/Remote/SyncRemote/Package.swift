@@ -13,6 +13,7 @@ let package = Package(
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Sync"),
         .package(path: "../../Domain/Expenses"),
+        .package(path: "../../Domain/Preferences"),
         .package(path: "../../Infrastructure/FlowsAPI"),
         .package(path: "../PrimitivesRemote"),
         .package(path: "../ExpensesRemote"),
@@ -29,6 +30,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Sync", package: "Sync"),
                 .product(name: "Expenses", package: "Expenses"),
+                .product(name: "Preferences", package: "Preferences"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "FlowsAPI", package: "FlowsAPI"),
                 .product(name: "FlowsAPIClient", package: "FlowsAPI"),

@@ -1,5 +1,6 @@
 import Expenses
 import Foundation
+import Preferences
 import Primitives
 
 /// A write made on a replica, queued as the contract operation it stands for (docs/sync.md):
@@ -131,6 +132,8 @@ public protocol QueuedOperations: Sendable {
     ) throws -> SyncOperation
     /// Adding a contact named `name` (with `email`, or none) as `id`.
     func addContact(name: String, email: String?, as id: UserID, key: String) throws -> SyncOperation
+    /// Storing `preferences` as the user's.
+    func updatePreferences(_ preferences: Preferences, key: String) throws -> SyncOperation
     /// Restoring deleted expense `id`.
     func restoreExpense(_ id: ExpenseID, key: String) throws -> SyncOperation
     /// Taking payment `id` back.

@@ -83,6 +83,10 @@ extension FriendsError: OfflineFailure {
     var unreachable: String? { if case .serverUnreachable(let reason) = self { reason } else { nil } }
 }
 
+extension PreferencesError: OfflineFailure {
+    var unreachable: String? { if case .serverUnreachable(let reason) = self { reason } else { nil } }
+}
+
 /// Why a write is not sent while earlier ones wait.
 private let waitingReason = "earlier changes made offline still wait for it"
 
@@ -379,9 +383,23 @@ public struct ReplicatedPreferences: PreferencesService {
         try await (await replicas.reads(for: user)?.preferences ?? server).preferences(of: user)
     }
 
+    /// On the server, then pulled; while the server cannot be reached, or earlier writes wait
+    /// for it, on the replica (whose watchers the screens follow) and queued. The last one the
+    /// server takes is the one kept: preferences have no versions to conflict.
     public func update(_ preferences: Preferences, of user: UserID) async throws(PreferencesError) {
-        try await server.update(preferences, of: user)
-        await replicas.pull(for: user)
+        let words = switch preferences.theme {
+        case .light: "light"
+        case .dark: "dark"
+        case .highContrast: "high-contrast"
+        case .noColour: "colourless"
+        }
+        try await writeOffline(
+            SyncEntity(kind: .preferences, id: user.rawValue), by: user, in: replicas, keyed: false,
+            online: { () async throws(PreferencesError) in try await server.update(preferences, of: user) },
+            queuedAs: { operations, key in try operations.updatePreferences(preferences, key: key) },
+            summary: { _ in "set the \(words) theme and \(preferences.defaultCurrency.code) as the usual currency" },
+            offline: { reads async throws(PreferencesError) in try await reads.preferences.update(preferences, of: user) }
+        )
     }
 
     /// The replica's changes; the server's while there is no replica to read (before its first

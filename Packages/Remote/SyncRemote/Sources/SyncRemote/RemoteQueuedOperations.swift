@@ -4,6 +4,8 @@ import FlowsAPI
 import FlowsWire
 import Foundation
 import FriendsRemote
+import Preferences
+import PreferencesRemote
 import Primitives
 import Sync
 
@@ -41,6 +43,10 @@ public struct RemoteQueuedOperations: QueuedOperations {
 
     public func addContact(name: String, email: String?, as id: UserID, key: String) throws -> SyncOperation {
         try SyncOperation(FriendsAPI.addContact, ((name, email), id), key: key)
+    }
+
+    public func updatePreferences(_ preferences: Preferences, key: String) throws -> SyncOperation {
+        try SyncOperation(PreferencesAPI.updatePreferences, preferences, key: key)
     }
 
     public func restoreExpense(_ id: ExpenseID, key: String) throws -> SyncOperation {
