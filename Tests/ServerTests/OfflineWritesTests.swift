@@ -490,12 +490,8 @@ struct OfflineWritesTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-contact-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let world = try await TwoFriends.start(in: home)
-        let (adaHome, first, ada, adaUser) = (world.adaHome, world.first, world.ada, world.adaUser)
-        await ada.pullReplica()
-        await first.stop()
-
-        let offline = AppContainer.remote(server: first.url, location: adaHome)
-        _ = try await offline.accounts.storedSession()
+        let (adaHome, adaUser) = (world.adaHome, world.adaUser)
+        let offline = try await world.adaOffline()
         let sam = try await offline.friends.addContact(name: "Sam Park", email: "sam@example.com", by: adaUser.id)
         #expect(try await offline.friends.friend(sam.id, of: adaUser.id) == sam)
         // The same rules as online: a second Sam is refused, and nothing more is queued.
@@ -526,14 +522,11 @@ struct OfflineWritesTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-contact-refused-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let world = try await TwoFriends.start(in: home)
-        let (adaHome, first, ada, adaUser) = (world.adaHome, world.first, world.ada, world.adaUser)
+        let adaUser = world.adaUser
         // Only the server knows whose email it is: Cy has an account, which Ada's replica does not know of.
-        let other = AppContainer.remote(server: first.url, location: StoreLocation(directory: home.appendingPathComponent("cy")), replicated: false)
+        let other = AppContainer.remote(server: world.first.url, location: StoreLocation(directory: home.appendingPathComponent("cy")), replicated: false)
         _ = try await other.accounts.signUp(email: "cy@example.com", displayName: "Cy Young", password: "correct horse")
-        await ada.pullReplica()
-        await first.stop()
-        let offline = AppContainer.remote(server: first.url, location: adaHome)
-        _ = try await offline.accounts.storedSession()
+        let offline = try await world.adaOffline()
         let cy = try await offline.friends.addContact(name: "Cy", email: "cy@example.com", by: adaUser.id)
         #expect(try await offline.friends.friend(cy.id, of: adaUser.id) == cy)
         let second = try await world.restart()
@@ -551,11 +544,8 @@ struct OfflineWritesTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-preferences-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let world = try await TwoFriends.start(in: home)
-        let (adaHome, first, ada, adaUser) = (world.adaHome, world.first, world.ada, world.adaUser)
-        await ada.pullReplica()
-        await first.stop()
-        let offline = AppContainer.remote(server: first.url, location: adaHome)
-        _ = try await offline.accounts.storedSession()
+        let (adaHome, adaUser) = (world.adaHome, world.adaUser)
+        let offline = try await world.adaOffline()
         let heard = Mutex<[Preferences]>([])
         let listening = Task { for await preferences in offline.preferences.changes(of: adaUser.id) { heard.withLock { $0.append(preferences) } } }
         defer { listening.cancel() }
@@ -603,6 +593,16 @@ struct OfflineWritesTests {
         let ada: AppContainer
         let adaUser: User
         let bobUser: User
+
+        /// Ada's replica brought up to date, the server stopped, and Ada's app opened anew on her
+        /// replica: offline, signed in as she last was.
+        func adaOffline() async throws -> AppContainer {
+            await ada.pullReplica()
+            await first.stop()
+            let offline = AppContainer.remote(server: first.url, location: adaHome)
+            _ = try await offline.accounts.storedSession()
+            return offline
+        }
 
         static func start(in home: URL) async throws -> TwoFriends {
             let (adaHome, bobHome) = (StoreLocation(directory: home.appendingPathComponent("ada")), StoreLocation(directory: home.appendingPathComponent("bob")))
