@@ -567,6 +567,36 @@ struct OfflineWritesTests {
         await second.stop()
     }
 
+    @Test("a name and an avatar changed offline show at once and wait; the next sync makes both on the server, and Bob sees them")
+    func accountOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-account-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (adaHome, bobHome, adaUser, bobUser) = (world.adaHome, world.bobHome, world.adaUser, world.bobUser)
+        let offline = try await world.adaOffline()
+        let renamed = try await offline.accounts.changeDisplayName(to: "Countess Ada", of: adaUser.id)
+        #expect(renamed.displayName.value == "Countess Ada")
+        // The rules as online: an empty name is refused, and nothing more is queued.
+        await #expect(throws: AccountsError.self) { try await offline.accounts.changeDisplayName(to: "  ", of: adaUser.id) }
+        try await offline.accounts.changeAvatar(to: .initials(.teal), of: adaUser.id)
+        #expect(try await offline.accounts.avatar(of: adaUser.id) == .initials(.teal))
+        #expect(try await offline.accounts.storedSession() == .signedIn(renamed))
+        let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
+        #expect(queued.map(\.summary) == ["change your name to Countess Ada", "show your initials as your avatar"])
+
+        let second = try await world.restart()
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 2, refused: 0, conflicts: 0, waiting: 0))
+        let direct = AppContainer.remote(server: second.url, location: adaHome, replicated: false)
+        #expect(try await direct.accounts.users([adaUser.id], for: adaUser.id).first?.displayName.value == "Countess Ada")
+        #expect(try await direct.accounts.avatar(of: adaUser.id) == .initials(.teal))
+        let bob = AppContainer.remote(server: second.url, location: bobHome, replicated: false)
+        #expect(try await bob.friends.friend(adaUser.id, of: bobUser.id)?.name.value == "Countess Ada")
+        #expect(try await offline.accounts.users([adaUser.id], for: adaUser.id).first?.displayName.value == "Countess Ada")
+        #expect(try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id).isEmpty)
+        await second.stop()
+    }
+
     @Test("an id given for a new contact is kept; the same id again from its owner answers the contact; an account's or another's contact's id is refused")
     func clientMadeContactIDs() async throws {
         let services = ServerServices.sqlite(.memory, fast: true)

@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(path: "../../Domain/Primitives"),
         .package(path: "../../Domain/Sync"),
+        .package(path: "../../Domain/Accounts"),
         .package(path: "../../Domain/Expenses"),
         .package(path: "../../Domain/Preferences"),
         .package(path: "../../Infrastructure/FlowsAPI"),
@@ -29,6 +30,7 @@ let package = Package(
             name: "SyncRemote",
             dependencies: [
                 .product(name: "Sync", package: "Sync"),
+                .product(name: "Accounts", package: "Accounts"),
                 .product(name: "Expenses", package: "Expenses"),
                 .product(name: "Preferences", package: "Preferences"),
                 .product(name: "Primitives", package: "Primitives"),

@@ -1,3 +1,4 @@
+import Accounts
 import Expenses
 import Foundation
 import Preferences
@@ -132,6 +133,10 @@ public protocol QueuedOperations: Sendable {
     ) throws -> SyncOperation
     /// Adding a contact named `name` (with `email`, or none) as `id`.
     func addContact(name: String, email: String?, as id: UserID, key: String) throws -> SyncOperation
+    /// Renaming the user `name`.
+    func changeDisplayName(to name: String, key: String) throws -> SyncOperation
+    /// Changing the user's avatar to `avatar`.
+    func changeAvatar(to avatar: Avatar, key: String) throws -> SyncOperation
     /// Storing `preferences` as the user's.
     func updatePreferences(_ preferences: Preferences, key: String) throws -> SyncOperation
     /// Restoring deleted expense `id`.

@@ -83,6 +83,10 @@ extension FriendsError: OfflineFailure {
     var unreachable: String? { if case .serverUnreachable(let reason) = self { reason } else { nil } }
 }
 
+extension AccountsError: OfflineFailure {
+    var unreachable: String? { if case .serverUnreachable(let reason) = self { reason } else { nil } }
+}
+
 extension PreferencesError: OfflineFailure {
     var unreachable: String? { if case .serverUnreachable(let reason) = self { reason } else { nil } }
 }
@@ -237,8 +241,17 @@ public struct ReplicatedAccounts: AccountsService {
     public func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar { try await reads(user).avatar(of: person, for: user) }
     public func avatar(of user: UserID) async throws(AccountsError) -> Avatar { try await reads(user).avatar(of: user) }
 
+    /// On the server, then pulled; while the server cannot be reached, or earlier writes wait
+    /// for it, on the replica's own account and queued (as the avatar below): the last the
+    /// server takes is kept.
     public func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User {
-        let changed = try await pulled(into: replicas, for: user) { () async throws(AccountsError) in try await server.changeDisplayName(to: name, of: user) }
+        let changed = try await writeOffline(
+            SyncEntity(kind: .account, id: user.rawValue), by: user, in: replicas, keyed: false,
+            online: { () async throws(AccountsError) in try await server.changeDisplayName(to: name, of: user) },
+            queuedAs: { operations, key in try operations.changeDisplayName(to: name, key: key) },
+            summary: { _ in "change your name to \(name)" },
+            offline: { reads async throws(AccountsError) in try await reads.accounts.changeDisplayName(to: name, of: user) }
+        )
         replicas.keep(changed)
         return changed
     }
@@ -260,7 +273,18 @@ public struct ReplicatedAccounts: AccountsService {
     public func endSession(_ id: SessionSummary.ID, of user: UserID) async throws(AccountsError) { try await server.endSession(id, of: user) }
     public func endOtherSessions(of user: UserID) async throws(AccountsError) -> Int { try await server.endOtherSessions(of: user) }
     public func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError) {
-        try await pulled(into: replicas, for: user) { () async throws(AccountsError) in try await server.changeAvatar(to: avatar, of: user) }
+        let words = switch avatar {
+        case .none: "take your avatar away"
+        case .initials: "show your initials as your avatar"
+        case .image: "change your avatar to a picture"
+        }
+        try await writeOffline(
+            SyncEntity(kind: .account, id: user.rawValue), by: user, in: replicas, keyed: false,
+            online: { () async throws(AccountsError) in try await server.changeAvatar(to: avatar, of: user) },
+            queuedAs: { operations, key in try operations.changeAvatar(to: avatar, key: key) },
+            summary: { _ in words },
+            offline: { reads async throws(AccountsError) in try await reads.accounts.changeAvatar(to: avatar, of: user) }
+        )
     }
 }
 

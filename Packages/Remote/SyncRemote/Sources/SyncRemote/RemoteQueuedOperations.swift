@@ -1,3 +1,5 @@
+import Accounts
+import AccountsRemote
 import Expenses
 import ExpensesRemote
 import FlowsAPI
@@ -43,6 +45,14 @@ public struct RemoteQueuedOperations: QueuedOperations {
 
     public func addContact(name: String, email: String?, as id: UserID, key: String) throws -> SyncOperation {
         try SyncOperation(FriendsAPI.addContact, ((name, email), id), key: key)
+    }
+
+    public func changeDisplayName(to name: String, key: String) throws -> SyncOperation {
+        try SyncOperation(AccountsAPI.changeDisplayName, name, key: key)
+    }
+
+    public func changeAvatar(to avatar: Avatar, key: String) throws -> SyncOperation {
+        try SyncOperation(AccountsAPI.changeAvatar, avatar, key: key)
     }
 
     public func updatePreferences(_ preferences: Preferences, key: String) throws -> SyncOperation {
