@@ -111,7 +111,7 @@ struct SyncFlowTests {
         await flow.expectText("Ada Lovelace changed Dinner while you were offline: the amount (30.00 EUR → 36.00 EUR). Yours: the description (Dinner → Team dinner).")
         await flow.expectText("Actions: Keep theirs (keep-theirs) | Make mine again on top (apply-mine) | Sync now (sync-now) | Back (back, cancel)")
         await flow.tap("sync-now")
-        await flow.expectText(SyncError.serverUnreachable("connection refused").message)
+        await flow.expectText("The server cannot be reached: connection refused. What you changed waits here; the next sync sends it.")
         await flow.expectText("[x] In conflict: change Team dinner")
         await flow.tap("keep-theirs")
         await flow.expectText("Kept theirs: change Team dinner, 30.00 EUR is dropped.")

@@ -55,6 +55,8 @@ public actor SyncFlow: InventoriedFlow {
                 _ = await view.act(&model, reloading: { await load(into: &$0) }) { () throws(SyncTrouble) in
                     switch await replica.sync(for: user) {
                     case .success(let report): ((), SyncViewModel.sentence(report))
+                    // Nothing was lost: what waits goes at the next sync.
+                    case .failure(.serverUnreachable(let reason)): throw SyncTrouble("The server cannot be reached: \(reason). What you changed waits here; the next sync sends it.")
                     case .failure(let error): throw SyncTrouble(error.message)
                     }
                 }
