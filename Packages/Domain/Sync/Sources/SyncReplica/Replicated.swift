@@ -517,7 +517,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// client. (The connection sends a write again under its key while no answer comes; a write
     /// the server took whose every answer was lost would be queued again, under a new id.)
     public func add(_ draft: ExpenseDraft, as id: ExpenseID?, by user: UserID) async throws(ExpensesError) -> Expense {
-        let madeHere = id ?? ExpenseID(rawValue: Self.uuid())
+        let madeHere = id ?? ExpenseID(rawValue: newUUID())
         return try await write(
             .expense, madeHere, by: user, online: { () async throws(ExpensesError) in try await server.add(draft, as: id, by: user) },
             queuedAs: { operations, key in try operations.addExpense(draft, as: madeHere, key: key) },
@@ -565,9 +565,6 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
         )
     }
 
-    /// A new id or idempotency key: a random UUID, in lower case as the contract writes them.
-    static func uuid() -> String { newUUID() }
-
     /// As ``edit(_:to:from:by:)``: offline, restored on the replica (which keeps what was
     /// deleted) and queued.
     public func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense {
@@ -582,7 +579,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     public func settle(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, as id: ExpenseID?, by user: UserID) async throws(ExpensesError)
         -> Settlement
     {
-        let madeHere = id ?? ExpenseID(rawValue: Self.uuid())
+        let madeHere = id ?? ExpenseID(rawValue: newUUID())
         return try await write(
             .payment, madeHere, by: user,
             online: { () async throws(ExpensesError) in try await server.settle(from: from, to: to, amount: amount, day: day, in: group, as: id, by: user) },
@@ -611,7 +608,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     public func convert(
         _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, as id: ExpenseID?, by user: UserID
     ) async throws(ExpensesError) -> Settlement {
-        let madeHere = id ?? ExpenseID(rawValue: Self.uuid())
+        let madeHere = id ?? ExpenseID(rawValue: newUUID())
         return try await write(
             .payment, madeHere, by: user,
             online: { () async throws(ExpensesError) in
@@ -647,7 +644,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     /// As ``add(_:as:by:)``: offline, added to the replica's thread under an id made here, and
     /// queued (the expense is what the write made there: comments come with it).
     public func comment(_ text: String, on id: ExpenseID, as comment: CommentID?, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
-        let madeHere = comment ?? CommentID(rawValue: Self.uuid())
+        let madeHere = comment ?? CommentID(rawValue: newUUID())
         return try await write(
             .expense, id, by: user, online: { () async throws(ExpensesError) in try await server.comment(text, on: id, as: comment, by: user) },
             queuedAs: { operations, key in try operations.addComment(text, on: id, as: madeHere, key: key) },
