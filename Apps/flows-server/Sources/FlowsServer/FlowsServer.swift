@@ -125,7 +125,7 @@ public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
 public enum FlowsServer {
     /// How JSON is written: compact, keys sorted, instants to the millisecond (the same for the
     /// clients, so an instant comes back as it went).
-    public static let coding = Configuration(dateTranscoder: .iso8601WithFractionalSeconds, jsonEncodingOptions: [.sortedKeys])
+    public static let coding = Configuration(dateTranscoder: .instants, jsonEncodingOptions: [.sortedKeys])
 
     /// The services on `location`'s store; on PostgreSQL, each statement cancelled after
     /// `statementTimeout` (nil: never). Emails are verified with codes `verification` sends

@@ -247,7 +247,7 @@ public struct ProblemTable<Failure: Error>: Sendable {
 /// JSON as the contract writes it: keys sorted, instants to the millisecond (as the
 /// generated types' own coding does).
 public enum WireJSON {
-    static let instants: any DateTranscoder = ISO8601DateTranscoder.iso8601WithFractionalSeconds
+    static let instants = InstantTranscoder()
 
     public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
