@@ -354,6 +354,7 @@ struct FailureInjectionTests {
         func expense(id: String) throws -> StoredExpense? { try inner.expense(id: id) }
         func balances(of user: String) throws -> [BalanceRecord] { try inner.balances(of: user) }
         func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord] { try inner.activity(of: user, offset: offset, limit: limit) }
+        func activityKeys(of user: String) throws -> [(subject: String, id: String)] { try inner.activityKeys(of: user) }
         func spending(of user: String, from: String, through: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) {
             try inner.spending(of: user, from: from, through: through)
         }

@@ -19,6 +19,9 @@ public protocol ExpensesReading {
     func balances(of user: String) throws -> [BalanceRecord]
     /// The changes that involve `user`, newest first.
     func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord]
+    /// Every line of `user`'s activity, by subject and id, oldest first: all of it, without the
+    /// lines themselves.
+    func activityKeys(of user: String) throws -> [(subject: String, id: String)]
     /// The ids of the expenses `user` pays or shares, newest first (day, then creation).
     func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String]
     /// The other people in `user`'s newest `scanning` expenses, the most recent first.

@@ -114,6 +114,7 @@ public struct NotingExpensesWriting: ExpensesWriting {
     public func expense(id: String) throws -> StoredExpense? { try base.expense(id: id) }
     public func balances(of user: String) throws -> [BalanceRecord] { try base.balances(of: user) }
     public func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord] { try base.activity(of: user, offset: offset, limit: limit) }
+    public func activityKeys(of user: String) throws -> [(subject: String, id: String)] { try base.activityKeys(of: user) }
     public func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] { try base.expenseIDs(of: user, offset: offset, limit: limit) }
     public func recentPeople(of user: String, scanning: Int) throws -> [String] { try base.recentPeople(of: user, scanning: scanning) }
     public func expenseIDs(sharedBy user: String, with other: String, offset: Int, limit: Int) throws -> [String] {

@@ -51,25 +51,25 @@ private struct Transaction: ExpensesWriting {
 
     /// An expense and its people, read from a pair of tables with the same columns.
     private func expense(id: String, from table: String, people peopleTable: String) throws -> StoredExpense? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(table) WHERE id = ?"), arguments: [id]) else { return nil }
+        // Read by position (in the order selected), not by name: the reads of a whole pull.
+        let columns = "id, description, amount, currency, day, category, split_mode, created_by, created_at, note, version, group_id"
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM \(table) WHERE id = ?"), arguments: [id]) else { return nil }
         let people = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM \(peopleTable) WHERE expense_id = ?"),
+            db.cachedStatement(sql: "SELECT user_id, paid_position, paid, part_position, part, rule_value FROM \(peopleTable) WHERE expense_id = ?"),
             arguments: [id]
         )
         let payers = people.compactMap { row -> (position: Int64, payer: StoredExpense.Payer)? in
-            guard let position: Int64 = row["paid_position"], let paid: Int64 = row["paid"] else { return nil }
-            return (position, StoredExpense.Payer(user: row["user_id"], amount: paid))
+            guard let position: Int64 = row[1], let paid: Int64 = row[2] else { return nil }
+            return (position, StoredExpense.Payer(user: row[0], amount: paid))
         }
         let parts = people.compactMap { row -> (position: Int64, part: StoredExpense.Part)? in
-            guard let position: Int64 = row["part_position"], let part: Int64 = row["part"] else { return nil }
-            return (position, StoredExpense.Part(user: row["user_id"], amount: part, ruleValue: row["rule_value"]))
+            guard let position: Int64 = row[3], let part: Int64 = row[4] else { return nil }
+            return (position, StoredExpense.Part(user: row[0], amount: part, ruleValue: row[5]))
         }
         return StoredExpense(
-            id: row["id"], description: row["description"], amount: row["amount"], currency: row["currency"], day: row["day"],
-            category: row["category"], splitMode: row["split_mode"], createdBy: row["created_by"], createdAt: row["created_at"],
-            payers: payers.sorted { $0.position < $1.position }.map(\.payer),
-            parts: parts.sorted { $0.position < $1.position }.map(\.part),
-            note: row["note"], version: row["version"], group: row["group_id"]
+            id: row[0], description: row[1], amount: row[2], currency: row[3], day: row[4], category: row[5], splitMode: row[6], createdBy: row[7],
+            createdAt: row[8], payers: payers.sorted { $0.position < $1.position }.map(\.payer), parts: parts.sorted { $0.position < $1.position }.map(\.part),
+            note: row[9], version: row[10], group: row[11]
         )
     }
 
@@ -106,16 +106,29 @@ private struct Transaction: ExpensesWriting {
     }
 
     func changes(ofExpense id: String) throws -> [ActivityRecord] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM activity WHERE subject = ? ORDER BY seq"), arguments: [id]).map { row in
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT seq, id, at, actor, kind, subject, summary, snapshot FROM activity WHERE subject = ? ORDER BY seq"), arguments: [id]
+        ).map { row in
             let people = try String.fetchAll(
                 db.cachedStatement(sql: "SELECT user_id FROM activity_person WHERE seq = ? ORDER BY user_id"),
-                arguments: [row["seq"] as Int64]
+                arguments: [row[0] as Int64]
             )
             return ActivityRecord(
-                id: row["id"], at: row["at"], actor: row["actor"], kind: row["kind"], subject: row["subject"], summary: row["summary"],
-                people: people, snapshot: row["snapshot"]
+                id: row[1], at: row[2], actor: row[3], kind: row[4], subject: row[5], summary: row[6], people: people, snapshot: row[7]
             )
         }
+    }
+
+    func activityKeys(of user: String) throws -> [(subject: String, id: String)] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT activity.subject, activity.id FROM activity_person
+                JOIN activity ON activity.seq = activity_person.seq
+                WHERE activity_person.user_id = ?
+                ORDER BY activity_person.at, activity_person.seq
+                """),
+            arguments: [user]
+        ).map { row in (row[0], row[1]) }
     }
 
     func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] {

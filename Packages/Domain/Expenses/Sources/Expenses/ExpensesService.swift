@@ -592,6 +592,48 @@ public protocol ExpensesSyncSource: Sendable {
     /// included) that `user`'s activity shows, oldest first: what a write made offline added
     /// there.
     func lineIDs(of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> [String]
+    /// The ids of every expense `user` is in, and of every deleted one they may restore, read
+    /// at one moment.
+    func expenseIDs(of user: UserID) async throws(ExpensesError) -> (current: [ExpenseID], deleted: [ExpenseID])
+    /// What a page of a pull tells `user` of `expenses` and of `lines` (by subject and id), in
+    /// one read of the store: each expense as ``syncHistory(of:for:)``, its comments and
+    /// ``deletedExpense(_:for:)`` tell it, and each line as ``activityLine(_:of:for:)`` does.
+    func pullRead(expenses: [ExpenseID], lines: [(subject: ExpenseID, id: String)], for user: UserID) async throws(ExpensesError) -> ExpensesPullRead
+}
+
+/// What a page of a pull reads of expenses (``ExpensesSyncSource/pullRead(expenses:lines:for:)``).
+public struct ExpensesPullRead: Sendable {
+    /// Each expense the user sees, or may restore, by id; none for the others.
+    public var expenses: [ExpenseID: PulledExpense]
+    /// Each line their activity shows, whole.
+    public var lines: [ActivityLine]
+
+    public init(expenses: [ExpenseID: PulledExpense] = [:], lines: [ActivityLine] = []) {
+        self.expenses = expenses
+        self.lines = lines
+    }
+}
+
+/// An expense as a pull tells it to someone in it (docs/sync.md).
+public struct PulledExpense: Sendable {
+    public let expense: Expense
+    /// Who changed it when, oldest first.
+    public let history: [ExpenseChange]
+    /// Oldest first; none for a deleted one (its comments cannot be read while it is deleted).
+    public let comments: [ExpenseComment]
+    /// Whether it was deleted, and so is theirs to restore.
+    public let deleted: Bool
+    /// The lines of its history their activity does not show (from before they were in it),
+    /// whole, oldest first.
+    public let untold: [ActivityLine]
+
+    public init(expense: Expense, history: [ExpenseChange], comments: [ExpenseComment], deleted: Bool, untold: [ActivityLine]) {
+        self.expense = expense
+        self.history = history
+        self.comments = comments
+        self.deleted = deleted
+        self.untold = untold
+    }
 }
 
 /// One thing a pull puts on a replica's expenses (``ExpensesReplica/put(_:)-([PulledExpenses])``).

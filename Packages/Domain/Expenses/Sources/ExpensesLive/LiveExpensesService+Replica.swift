@@ -253,13 +253,19 @@ extension LiveExpensesService: ExpensesSyncSource {
     public func activityLine(_ id: String, of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> ActivityLine? {
         let subjectID = subject.rawValue
         let records = try await storing { try await store.read { db in try db.changes(ofExpense: subjectID) } }
-        guard let record = records.first(where: { $0.id == id }), record.people.contains(user.rawValue) else { return nil }
-        var line = try Self.line(from: record)
+        guard let record = records.first(where: { $0.id == id }) else { return nil }
+        return try Self.shown(record, to: user)
+    }
+
+    /// Line `record` as `user`'s activity shows it; nil when it does not.
+    private static func shown(_ record: ActivityRecord, to user: UserID) throws(ExpensesError) -> ActivityLine? {
+        guard record.people.contains(user.rawValue) else { return nil }
+        let line = try Self.line(from: record)
         // The expense as the change left it goes only to someone in it then: a line also tells
         // those an edit took out, who see its summary, never the expense they are no longer in.
-        if let then = line.expense, !then.people.contains(user) { line = ActivityLine(id: line.id, activity: line.activity, people: line.people) }
+        if let then = line.expense, !then.people.contains(user) { return ActivityLine(id: line.id, activity: line.activity, people: line.people) }
         if let then = line.payment, !([then.from, then.to] + then.through).contains(user) {
-            line = ActivityLine(id: line.id, activity: line.activity, people: line.people)
+            return ActivityLine(id: line.id, activity: line.activity, people: line.people)
         }
         return line
     }
@@ -279,16 +285,83 @@ extension LiveExpensesService: ExpensesSyncSource {
     public func syncHistory(of expense: Expense, for user: UserID) async throws(ExpensesError) -> (history: [ExpenseChange], untold: [ActivityLine]) {
         guard expense.people.contains(user) else { return ([], []) }
         let records = try await storing { try await store.read { db in try db.changes(ofExpense: expense.id.rawValue) } }
-        let kinds = [Activity.Kind.added, .edited, .deleted, .restored].map { SaveFormatter.text($0) }
+        return try Self.told(records, to: user)
+    }
+
+    /// An expense's history as a pull tells it to `user`, from the lines of its activity
+    /// (``syncHistory(of:for:)``).
+    private static func told(_ records: [ActivityRecord], to user: UserID) throws(ExpensesError) -> (history: [ExpenseChange], untold: [ActivityLine]) {
         var (history, untold): ([ExpenseChange], [ActivityLine]) = ([], [])
-        for record in records where kinds.contains(record.kind) {
+        for record in records {
             guard let kind = try? SaveFormatter.value(Activity.Kind.self, from: record.kind) else {
                 throw .storeUnavailable("the activity \(record.id) has an unknown kind")
             }
+            guard [.added, .edited, .deleted, .restored].contains(kind) else { continue }
             history.append(ExpenseChange(kind: kind, by: UserID(rawValue: record.actor), at: Date(timeIntervalSince1970: record.at), expense: nil))
             if !record.people.contains(user.rawValue) { untold.append(try Self.line(from: record)) }
         }
         return (history, untold)
+    }
+
+    public func expenseIDs(of user: UserID) async throws(ExpensesError) -> (current: [ExpenseID], deleted: [ExpenseID]) {
+        let me = user.rawValue
+        return try await storing {
+            try await store.read { db in
+                func all(_ page: (_ offset: Int, _ limit: Int) throws -> [String]) throws -> [ExpenseID] {
+                    var ids: [ExpenseID] = []
+                    let size = 10_000
+                    while true {
+                        let found = try page(ids.count, size)
+                        ids += found.map(ExpenseID.init(rawValue:))
+                        if found.count < size { return ids }
+                    }
+                }
+                return (
+                    try all { try db.expenseIDs(of: me, offset: $0, limit: $1) },
+                    try all { try db.deletedExpenseIDs(of: me, offset: $0, limit: $1) }
+                )
+            }
+        }
+    }
+
+    public func pullRead(expenses ids: [ExpenseID], lines: [(subject: ExpenseID, id: String)], for user: UserID) async throws(ExpensesError) -> ExpensesPullRead {
+        guard !ids.isEmpty || !lines.isEmpty else { return ExpensesPullRead() }
+        let keys = lines.map { (subject: $0.subject.rawValue, id: $0.id) }
+        // As kept: each expense (or deleted one) with its lines and comments, and each line; a
+        // subject's lines read once for both.
+        let (kept, found) = try await storing {
+            try await store.read { db in
+                var read: [String: [ActivityRecord]] = [:]
+                func changes(of subject: String) throws -> [ActivityRecord] {
+                    if let kept = read[subject] { return kept }
+                    let records = try db.changes(ofExpense: subject)
+                    read[subject] = records
+                    return records
+                }
+                var kept: [(expense: Expense, deleted: Bool, changes: [ActivityRecord], comments: [CommentRecord])] = []
+                for id in ids {
+                    if let stored = try db.expense(id: id.rawValue) {
+                        kept.append((try stored.expense(), false, try changes(of: id.rawValue), try db.comments(onExpense: id.rawValue)))
+                    } else if let stored = try db.deletedExpense(id: id.rawValue) {
+                        kept.append((try stored.expense(), true, try changes(of: id.rawValue), []))
+                    }
+                }
+                let found = try keys.compactMap { key in try changes(of: key.subject).first { $0.id == key.id } }
+                return (kept, found)
+            }
+        }
+        var read = ExpensesPullRead()
+        for (expense, deleted, changes, comments) in kept {
+            guard expense.people.contains(user) else { continue }
+            let (history, untold) = try Self.told(changes, to: user)
+            read.expenses[expense.id] = PulledExpense(
+                expense: expense, history: history, comments: comments.map(Self.comment(from:)), deleted: deleted, untold: untold
+            )
+        }
+        for record in found {
+            if let line = try Self.shown(record, to: user) { read.lines.append(line) }
+        }
+        return read
     }
 
     public func lineIDs(of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> [String] {
@@ -321,16 +394,7 @@ extension LiveExpensesService: ExpensesSyncSource {
     }
 
     public func activityLines(of user: UserID) async throws(ExpensesError) -> [(subject: ExpenseID, id: String)] {
-        var lines: [(subject: ExpenseID, id: String)] = []
-        let (me, size) = (user.rawValue, 1_000)
-        var offset = 0
-        while true {
-            let page = try await storing { [offset] in try await store.read { db in try db.activity(of: me, offset: offset, limit: size) } }
-            lines.append(contentsOf: page.map { (ExpenseID(rawValue: $0.subject), $0.id) })
-            guard page.count == size else { break }
-            offset += size
-        }
-        // Read newest first; told oldest first, so that a replica keeps them in their order.
-        return lines.reversed()
+        let me = user.rawValue
+        return try await storing { try await store.read { db in try db.activityKeys(of: me).map { (ExpenseID(rawValue: $0.subject), $0.id) } } }
     }
 }

@@ -377,7 +377,7 @@ public struct LiveExpensesService: ExpensesService {
         }
     }
 
-    private static func comment(from record: CommentRecord) -> ExpenseComment {
+    static func comment(from record: CommentRecord) -> ExpenseComment {
         ExpenseComment(
             id: CommentID(rawValue: record.id), expense: ExpenseID(rawValue: record.expense), author: UserID(rawValue: record.author),
             at: Date(timeIntervalSince1970: record.at), text: record.text

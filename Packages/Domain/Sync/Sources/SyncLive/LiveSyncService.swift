@@ -88,10 +88,31 @@ public struct LiveSyncService: SyncService {
             guard let kind = row.kind.flatMap({ SyncKind(rawValue: $0.rawValue) }) else { continue }
             last[Key(kind: kind, id: row.id)] = index
         }
+        let keys = last.sorted(by: { $0.value < $1.value }).map(\.key)
+        // Expenses and lines of activity, most of a page, are read together.
+        let read = try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in
+            try await lines.pullRead(
+                expenses: keys.filter { $0.kind == .expense }.map { ExpenseID(rawValue: $0.id) },
+                lines: keys.filter { $0.kind == .activity }.compactMap { key in
+                    Change.activityParts(of: key.id).map { (subject: ExpenseID(rawValue: $0.subject), id: $0.line) }
+                },
+                for: user
+            )
+        }
+        let shown = Dictionary(read.lines.map { (Change.activityID(subject: $0.activity.subject.rawValue, line: $0.id), $0) }) { first, _ in first }
         var changes: [SyncChange] = []
-        changes.reserveCapacity(last.count)
-        for (key, _) in last.sorted(by: { $0.value < $1.value }) {
-            changes.append(SyncChange(kind: key.kind, id: key.id, value: try await value(of: key, for: user)))
+        changes.reserveCapacity(keys.count)
+        for key in keys {
+            let value: SyncValue? =
+                switch key.kind {
+                case .expense:
+                    read.expenses[ExpenseID(rawValue: key.id)].map {
+                        .expense(SyncedExpense($0.expense, history: $0.history, comments: $0.comments, deleted: $0.deleted, lines: $0.untold))
+                    }
+                case .activity: shown[key.id].map(SyncValue.activity)
+                default: try await value(of: key, for: user)
+                }
+            changes.append(SyncChange(kind: key.kind, id: key.id, value: value))
         }
         return SyncPage(
             changes: changes, profiles: try await profiles(namedIn: changes, for: user), cursor: SyncCursor((rows.last?.position ?? position).description),
@@ -157,24 +178,12 @@ public struct LiveSyncService: SyncService {
         let id: String
     }
 
-    /// The entity as `user` sees it now; nil when they do not.
+    /// The entity as `user` sees it now; nil when they do not. (Expenses and lines of activity
+    /// are read a page at a time, in ``changes(for:after:limit:)``.)
     private func value(of key: Key, for user: UserID) async throws(SyncError) -> SyncValue? {
         switch key.kind {
-        case .expense:
-            try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
-                let id = ExpenseID(rawValue: key.id)
-                if let expense = try await expenses.expense(id, for: user) {
-                    let told = try await lines.syncHistory(of: expense, for: user)
-                    return .expense(
-                        SyncedExpense(expense, history: told.history, comments: try await expenses.comments(on: id, for: user), lines: told.untold)
-                    )
-                }
-                // Deleted, and so the person's to restore, with its history. (Its comments cannot be
-                // read while it is deleted: a replica keeps those it had.)
-                guard let deleted = try await lines.deletedExpense(id, for: user) else { return nil }
-                let told = try await lines.syncHistory(of: deleted, for: user)
-                return .expense(SyncedExpense(deleted, history: told.history, comments: [], deleted: true, lines: told.untold))
-            }
+        case .expense, .activity:
+            nil
         case .payment:
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
                 let id = ExpenseID(rawValue: key.id)
@@ -208,11 +217,6 @@ public struct LiveSyncService: SyncService {
                     .preferences(try await preferences.preferences(of: user))
                 }
                 : nil
-        case .activity:
-            try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
-                guard let (subject, line) = Change.activityParts(of: key.id) else { return nil }
-                return try await lines.activityLine(line, of: ExpenseID(rawValue: subject), for: user).map(SyncValue.activity)
-            }
         case .series:
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in
                 try await lines.keptSeries(SeriesID(rawValue: key.id), for: user).map(SyncValue.series)
@@ -254,25 +258,9 @@ public struct LiveSyncService: SyncService {
         note(.friend, friendList.map(\.id.rawValue))
         let groupList = try await reading(GroupsError.self, Self.failure) { () async throws(GroupsError) in try await groups.everyGroup(of: user) }
         note(.group, groupList.map(\.id.rawValue))
+        let expenseIDs = try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in try await lines.expenseIDs(of: user) }
+        note(.expense, (expenseIDs.current + expenseIDs.deleted).map(\.rawValue))
         var page = PageRequest(limit: 1_000)
-        while true {
-            let found = try await reading(ExpensesError.self, Self.failure) { [page] () async throws(ExpensesError) in
-                try await expenses.expenses(of: user, page: page)
-            }
-            note(.expense, found.map(\.id.rawValue))
-            guard found.count == page.limit else { break }
-            page = page.next
-        }
-        page = PageRequest(limit: 1_000)
-        while true {
-            let found = try await reading(ExpensesError.self, Self.failure) { [page] () async throws(ExpensesError) in
-                try await expenses.deletedExpenses(of: user, page: page)
-            }
-            note(.expense, found.map(\.id.rawValue))
-            guard found.count == page.limit else { break }
-            page = page.next
-        }
-        page = PageRequest(limit: 1_000)
         while true {
             let found = try await reading(ExpensesError.self, Self.failure) { [page] () async throws(ExpensesError) in
                 try await expenses.settlements(of: user, page: page)

@@ -448,6 +448,18 @@ struct Transaction: ExpensesWriting {
         }
     }
 
+    func activityKeys(of user: String) throws -> [(subject: String, id: String)] {
+        try db.rows(
+            """
+            SELECT activity.subject, activity.id FROM activity_person
+            JOIN activity ON activity.seq = activity_person.seq
+            WHERE activity_person.user_id = $1
+            ORDER BY activity_person.at, activity_person.seq
+            """,
+            [user]
+        ).map { row in (try row.text(0), try row.text(1)) }
+    }
+
     func insert(_ activity: ActivityRecord) throws {
         // The line and its people in one statement; each person once.
         try db.execute(
