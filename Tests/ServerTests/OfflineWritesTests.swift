@@ -6,6 +6,7 @@ import FlowsApp
 import FlowsServer
 import Foundation
 import Friends
+import Groups
 import LocalStore
 import Preferences
 import Primitives
@@ -610,6 +611,125 @@ struct OfflineWritesTests {
         await #expect(throws: FriendsError.idTaken(id)) { try await services.friends.addContact(name: "Dee", email: nil, as: id, by: cy.id) }
         await #expect(throws: FriendsError.idTaken(cy.id)) { try await services.friends.addContact(name: "Dee", email: nil, as: cy.id, by: ada.id) }
         await services.close()
+    }
+
+    @Test("a request declined, a contact renamed and one removed offline show at once and wait; the next sync makes them on the server")
+    func friendsOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-friends-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (adaHome, adaUser) = (world.adaHome, world.adaUser)
+        let cyHome = StoreLocation(directory: home.appendingPathComponent("cy"))
+        let cy = AppContainer.remote(server: world.first.url, location: cyHome, replicated: false)
+        let cyUser = try await cy.accounts.signUp(email: "cy@example.com", displayName: "Cy Young", password: "correct horse")
+        _ = try await cy.friends.add(.email("ada@example.com"), by: cyUser.id)
+        let sam = try await world.ada.friends.addContact(name: "Sam Park", email: nil, by: adaUser.id)
+        let dee = try await world.ada.friends.addContact(name: "Dee", email: nil, by: adaUser.id)
+        let offline = try await world.adaOffline()
+
+        try await offline.friends.dropRequest(with: cyUser.id, by: adaUser.id)
+        #expect(try await offline.friends.requests(of: adaUser.id).incoming.isEmpty)
+        #expect(try await offline.friends.renameContact(sam.id, to: "Sam P.", by: adaUser.id).name.value == "Sam P.")
+        try await offline.friends.remove(dee.id, by: adaUser.id)
+        #expect(try await offline.friends.friend(dee.id, of: adaUser.id) == nil)
+        // The same rules as online: no request from Dee to decline, and nothing more is queued;
+        // accepting needs the server.
+        await #expect(throws: FriendsError.noRequest) { try await offline.friends.dropRequest(with: dee.id, by: adaUser.id) }
+        await #expect(throws: FriendsError.self) { try await offline.friends.accept(cyUser.id, by: adaUser.id) }
+        let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
+        #expect(queued.map(\.summary) == ["drop the friend request with Cy Young", "rename the contact Sam Park to Sam P.", "remove Dee"])
+
+        let second = try await world.restart()
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 3, refused: 0, conflicts: 0, waiting: 0))
+        let direct = AppContainer.remote(server: second.url, location: adaHome, replicated: false)
+        let onServer = try await direct.friends.friends(of: adaUser.id)
+        #expect(Set(onServer.map(\.name.value)) == ["Bob Stone", "Sam P."])
+        #expect(try await offline.friends.friends(of: adaUser.id) == onServer)
+        #expect(try await direct.friends.requests(of: adaUser.id) == FriendRequests())
+        let cyAgain = AppContainer.remote(server: second.url, location: cyHome, replicated: false)
+        #expect(try await cyAgain.friends.requests(of: cyUser.id).outgoing.isEmpty)
+        #expect(try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id).isEmpty)
+        await second.stop()
+    }
+
+    @Test("a friend removed offline who shared an expense meanwhile is not removed when pushed; the replica says why and has them back")
+    func removeRefused() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-remove-refused-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (bobHome, adaUser, bobUser) = (world.bobHome, world.adaUser, world.bobUser)
+        let offline = try await world.adaOffline()
+        try await offline.friends.remove(bobUser.id, by: adaUser.id)
+        #expect(try await offline.friends.friend(bobUser.id, of: adaUser.id) == nil)
+
+        let second = try await world.restart()
+        let bob = AppContainer.remote(server: second.url, location: bobHome, replicated: false)
+        _ = try await bob.expenses.add(Self.draft("Taxi", 1000, by: bobUser.id, with: adaUser.id), by: bobUser.id)
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 0, refused: 1, conflicts: 0, waiting: 0))
+        #expect(try await offline.friends.friend(bobUser.id, of: adaUser.id)?.name.value == "Bob Stone")
+        let left = try await #require(offline.replicaChanges).writes(of: adaUser.id)
+        #expect(left.map(\.summary) == ["remove Bob Stone"])
+        #expect(left.first?.reason == FriendsError.notSettled(try DisplayName("Bob Stone"), [Money(minorUnits: -500, currency: .eur)]).message)
+        await second.stop()
+    }
+
+    @Test("a group renamed, grown and archived offline shows at once and waits; the next sync makes each change on the server, and Bob sees them")
+    func groupOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-group-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (bobHome, adaUser, bobUser) = (world.bobHome, world.adaUser, world.bobUser)
+        let sam = try await world.ada.friends.addContact(name: "Sam Park", email: nil, by: adaUser.id)
+        let trip = try await world.ada.groups.create(GroupDraft(name: "Trip", currency: .eur, members: [bobUser.id]), by: adaUser.id)
+        let offline = try await world.adaOffline()
+
+        let renamed = try await offline.groups.update(trip.id, to: GroupSettings(name: "Beach trip", currency: .eur), by: adaUser.id)
+        #expect(renamed.name == "Beach trip")
+        #expect(try await offline.groups.addMembers([sam.id], to: trip.id, by: adaUser.id).members == [adaUser.id, bobUser.id, sam.id])
+        #expect(try await offline.groups.setArchived(true, trip.id, by: adaUser.id).archived)
+        // The same rules as online: an archived group changes only by being brought back.
+        await #expect(throws: GroupsError.archived) {
+            try await offline.groups.update(trip.id, to: GroupSettings(name: "Lake trip", currency: .eur), by: adaUser.id)
+        }
+        let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
+        #expect(queued.map(\.summary) == ["rename the group Trip to Beach trip", "add Sam Park to the group Beach trip", "archive the group Beach trip"])
+
+        let second = try await world.restart()
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 3, refused: 0, conflicts: 0, waiting: 0))
+        let bob = AppContainer.remote(server: second.url, location: bobHome, replicated: false)
+        let seen = try #require(try await bob.groups.group(trip.id, for: bobUser.id))
+        #expect(seen.name == "Beach trip")
+        #expect(seen.members == [adaUser.id, bobUser.id, sam.id])
+        #expect(seen.archived)
+        #expect(try await offline.groups.group(trip.id, for: adaUser.id) == seen)
+        #expect(try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id).isEmpty)
+        await second.stop()
+    }
+
+    @Test("a group renamed offline by someone taken out of it meanwhile is refused when pushed, and leaves their replica")
+    func groupRefused() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-group-refused-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (bobHome, adaUser, bobUser) = (world.bobHome, world.adaUser, world.bobUser)
+        let trip = try await world.ada.groups.create(GroupDraft(name: "Trip", currency: .eur, members: [bobUser.id]), by: adaUser.id)
+        let offline = try await world.adaOffline()
+        _ = try await offline.groups.update(trip.id, to: GroupSettings(name: "Beach trip", currency: .eur), by: adaUser.id)
+
+        let second = try await world.restart()
+        let bob = AppContainer.remote(server: second.url, location: bobHome, replicated: false)
+        _ = try await bob.groups.removeMember(adaUser.id, from: trip.id, by: bobUser.id)
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 0, refused: 1, conflicts: 0, waiting: 0))
+        #expect(try await offline.groups.group(trip.id, for: adaUser.id) == nil)
+        let left = try await #require(offline.replicaChanges).writes(of: adaUser.id)
+        #expect(left.map(\.summary) == ["rename the group Trip to Beach trip"])
+        #expect(left.first?.reason == GroupsError.notFound(trip.id).message)
+        #expect(try await bob.groups.group(trip.id, for: bobUser.id)?.name == "Trip")
+        await second.stop()
     }
 
     /// Ada and Bob, friends, each with their app, on a server whose store is on disk, so that it

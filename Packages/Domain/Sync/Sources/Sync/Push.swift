@@ -1,6 +1,7 @@
 import Accounts
 import Expenses
 import Foundation
+import Groups
 import Preferences
 import Primitives
 
@@ -146,6 +147,24 @@ public protocol QueuedOperations: Sendable {
     /// Recording that `from` paid `to` (`user`, one of the two, records it) as payment `id`.
     func settleUp(from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, as id: ExpenseID, by user: UserID, key: String) throws
         -> SyncOperation
+    /// Declining or withdrawing the friend request between the user and `person`.
+    func dropRequest(with person: UserID, key: String) throws -> SyncOperation
+    /// Blocking `person`.
+    func block(_ person: UserID, key: String) throws -> SyncOperation
+    /// Unblocking `person`.
+    func unblock(_ person: UserID, key: String) throws -> SyncOperation
+    /// Renaming contact `contact` `name`.
+    func renameContact(_ contact: UserID, to name: String, key: String) throws -> SyncOperation
+    /// Removing friend or contact `friend`.
+    func removeFriend(_ friend: UserID, key: String) throws -> SyncOperation
+    /// Changing group `id`'s settings to `settings`.
+    func updateGroup(_ id: GroupID, to settings: GroupSettings, key: String) throws -> SyncOperation
+    /// Adding `people` to group `id`.
+    func addGroupMembers(_ people: [UserID], to id: GroupID, key: String) throws -> SyncOperation
+    /// Taking `member` (the user, to leave) out of group `id`.
+    func removeGroupMember(_ member: UserID, from id: GroupID, key: String) throws -> SyncOperation
+    /// Archiving group `id`, or bringing it back.
+    func setGroupArchived(_ archived: Bool, _ id: GroupID, key: String) throws -> SyncOperation
     /// The edit `operation` stands for (one ``editExpense(_:to:from:key:)`` wrote); nil for any
     /// other.
     func edit(in operation: SyncOperation) -> (id: ExpenseID, draft: ExpenseDraft, version: Int)?

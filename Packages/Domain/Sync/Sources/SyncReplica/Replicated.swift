@@ -66,7 +66,7 @@ private func pulled<T, Failure: Error>(
 }
 
 /// What an area's failure says of a write made with its server out of reach: the failures a
-/// write offline (``writeOffline(_:by:in:keyed:online:queuedAs:summary:noting:offline:)``)
+/// write offline (``writeOffline(_:also:by:in:keyed:online:queuedAs:summary:noting:offline:)``)
 /// tells apart and throws.
 protocol OfflineFailure: Error {
     /// Why the server could not be reached, when that is the failure.
@@ -91,6 +91,10 @@ extension PreferencesError: OfflineFailure {
     var unreachable: String? { if case .serverUnreachable(let reason) = self { reason } else { nil } }
 }
 
+extension GroupsError: OfflineFailure {
+    var unreachable: String? { if case .serverUnreachable(let reason) = self { reason } else { nil } }
+}
+
 /// Why a write is not sent while earlier ones wait.
 private let waitingReason = "earlier changes made offline still wait for it"
 
@@ -104,11 +108,11 @@ func newUUID() -> String { UUID().uuidString.lowercased() }
 /// first: one killed before it is applied here is pushed and pulled in like any other, while
 /// one applied and not queued would be lost. A write the rules refuse leaves the queue and
 /// its refusal is thrown. What it made on the replica that the server gives anew is noted
-/// with it: `entity`, and what `noting` finds after it that was not there before. Without a
+/// with it: `entity` and `others`, and what `noting` finds after it that was not there before. Without a
 /// replica to write (not caught up yet, or not to be opened), the write needs the server:
 /// `serverUnreachable`.
 func writeOffline<T, Failure: OfflineFailure>(
-    _ entity: SyncEntity, by user: UserID, in replicas: any Replicas, keyed: Bool, online: () async throws(Failure) -> T,
+    _ entity: SyncEntity, also others: [SyncEntity] = [], by user: UserID, in replicas: any Replicas, keyed: Bool, online: () async throws(Failure) -> T,
     queuedAs operation: (any QueuedOperations, String) throws -> SyncOperation, summary: (ReplicaReads) async -> String,
     noting: (ReplicaReads) async -> Set<SyncEntity> = { _ in [] }, offline: (ReplicaReads) async throws(Failure) -> T
 ) async throws(Failure) -> T {
@@ -144,7 +148,7 @@ func writeOffline<T, Failure: OfflineFailure>(
     }
     // Noted after: a write killed before this is pushed all the same, and what it made here
     // stays beside the server's until the replica starts again.
-    let made = [entity] + (await noting(reads)).subtracting(before).sorted { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) }
+    let made = [entity] + others + (await noting(reads)).subtracting(before).sorted { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) }
     try? await queue.made(made, by: queued.key, for: user)
     return answer
 }
@@ -317,17 +321,36 @@ public struct ReplicatedFriends: FriendsService {
     public func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition {
         try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.add(query, by: user) }
     }
+    /// On the server, then pulled: a friend is an account whose email and friend code only the
+    /// server tells (a request names its sender by name alone).
     public func accept(_ person: UserID, by user: UserID) async throws(FriendsError) -> Friend {
         try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.accept(person, by: user) }
     }
+    // Declining or withdrawing a request, blocking, renaming a contact and removing someone: on
+    // the server, then pulled; while the server cannot be reached, or earlier writes wait for
+    // it, on the replica by the same rules and queued. The server checks them again when they
+    // are pushed (a friend with a balance opened meanwhile is not removed, and the replica gets
+    // the server's view back).
     public func dropRequest(with person: UserID, by user: UserID) async throws(FriendsError) {
-        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.dropRequest(with: person, by: user) }
+        try await write(person, also: [requests(of: user)], by: user, online: { () async throws(FriendsError) in try await server.dropRequest(with: person, by: user) },
+            queuedAs: { operations, key in try operations.dropRequest(with: person, key: key) },
+            summary: { reads in "drop the friend request with \(await Self.name(of: person, in: reads, for: user))" },
+            offline: { reads async throws(FriendsError) in try await reads.friends.dropRequest(with: person, by: user) }
+        )
     }
     public func block(_ person: UserID, by user: UserID) async throws(FriendsError) {
-        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.block(person, by: user) }
+        try await write(person, also: [requests(of: user)], by: user, online: { () async throws(FriendsError) in try await server.block(person, by: user) },
+            queuedAs: { operations, key in try operations.block(person, key: key) },
+            summary: { reads in "block \(await Self.name(of: person, in: reads, for: user))" },
+            offline: { reads async throws(FriendsError) in try await reads.friends.block(person, by: user) }
+        )
     }
     public func unblock(_ person: UserID, by user: UserID) async throws(FriendsError) {
-        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.unblock(person, by: user) }
+        try await write(person, also: [requests(of: user)], by: user, online: { () async throws(FriendsError) in try await server.unblock(person, by: user) },
+            queuedAs: { operations, key in try operations.unblock(person, key: key) },
+            summary: { reads in "unblock \(await Self.name(of: person, in: reads, for: user))" },
+            offline: { reads async throws(FriendsError) in try await reads.friends.unblock(person, by: user) }
+        )
     }
     /// On the server, then pulled; while the server cannot be reached, or earlier writes wait
     /// for it, on the replica and queued under an id made here, so that an expense added
@@ -344,16 +367,49 @@ public struct ReplicatedFriends: FriendsService {
         )
     }
     public func renameContact(_ contact: UserID, to name: String, by user: UserID) async throws(FriendsError) -> Friend {
-        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.renameContact(contact, to: name, by: user) }
+        try await write(contact, keyed: false, by: user, online: { () async throws(FriendsError) in try await server.renameContact(contact, to: name, by: user) },
+            queuedAs: { operations, key in try operations.renameContact(contact, to: name, key: key) },
+            summary: { reads in "rename the contact \(await Self.name(of: contact, in: reads, for: user)) to \(name)" },
+            offline: { reads async throws(FriendsError) in try await reads.friends.renameContact(contact, to: name, by: user) }
+        )
     }
     public func remove(_ friend: UserID, by user: UserID) async throws(FriendsError) {
-        try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.remove(friend, by: user) }
+        try await write(friend, by: user, online: { () async throws(FriendsError) in try await server.remove(friend, by: user) },
+            queuedAs: { operations, key in try operations.removeFriend(friend, key: key) },
+            summary: { reads in "remove \(await Self.name(of: friend, in: reads, for: user))" },
+            offline: { reads async throws(FriendsError) in try await reads.friends.remove(friend, by: user) }
+        )
     }
     public func link(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition {
         try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.link(contact, to: query, by: user) }
     }
     public func claimContacts(for user: UserID) async throws(FriendsError) -> [UserID] {
         try await pulled(into: replicas, for: user) { () async throws(FriendsError) in try await server.claimContacts(for: user) }
+    }
+
+    /// A write of `user`'s to their friendship with `person` (and to `others`):
+    /// ``writeOffline(_:also:by:in:keyed:online:queuedAs:summary:noting:offline:)``, sent
+    /// under the key it would be queued with unless it is the same change made twice.
+    private func write<T>(
+        _ person: UserID, also others: [SyncEntity] = [], keyed: Bool = true, by user: UserID, online: () async throws(FriendsError) -> T,
+        queuedAs operation: (any QueuedOperations, String) throws -> SyncOperation, summary: (ReplicaReads) async -> String,
+        offline: (ReplicaReads) async throws(FriendsError) -> T
+    ) async throws(FriendsError) -> T {
+        try await writeOffline(
+            SyncEntity(kind: .friend, id: person.rawValue), also: others, by: user, in: replicas, keyed: keyed, online: online, queuedAs: operation,
+            summary: summary, offline: offline
+        )
+    }
+
+    /// `user`'s requests and blocks, one entity.
+    private func requests(of user: UserID) -> SyncEntity { SyncEntity(kind: .requests, id: user.rawValue) }
+
+    /// `person` as the replica names them: a friend, a contact, or someone in a request.
+    private static func name(of person: UserID, in reads: ReplicaReads, for user: UserID) async -> String {
+        if let name = (try? await reads.friends.names(of: [person], for: user))?[person] { return name.value }
+        let requests = try? await reads.friends.requests(of: user)
+        let people = (requests?.incoming.map(\.person) ?? []) + (requests?.outgoing.map(\.person) ?? []) + (requests?.blocked ?? [])
+        return people.first { $0.id == person }?.name.value ?? "someone"
     }
 }
 
@@ -375,20 +431,71 @@ public struct ReplicatedGroups: GroupsService {
     public func create(_ draft: GroupDraft, by user: UserID) async throws(GroupsError) -> Group {
         try await pulled(into: replicas, for: user) { () async throws(GroupsError) in try await server.create(draft, by: user) }
     }
+    // Changing a group, who is in it, and archiving it: on the server, then pulled; while the
+    // server cannot be reached, or earlier writes wait for it, on the replica by the same rules
+    // (a member still owing is not taken out) and queued. The server checks them again when
+    // they are pushed.
     public func update(_ id: GroupID, to settings: GroupSettings, by user: UserID) async throws(GroupsError) -> Group {
-        try await pulled(into: replicas, for: user) { () async throws(GroupsError) in try await server.update(id, to: settings, by: user) }
+        try await write(id, keyed: false, by: user, online: { () async throws(GroupsError) in try await server.update(id, to: settings, by: user) },
+            queuedAs: { operations, key in try operations.updateGroup(id, to: settings, key: key) },
+            summary: { reads in
+                let name = await Self.name(of: id, in: reads, for: user)
+                return name == settings.name ? "change the settings of the group \(name)" : "rename the group \(name) to \(settings.name)"
+            },
+            offline: { reads async throws(GroupsError) in try await reads.groups.update(id, to: settings, by: user) }
+        )
     }
     public func addMembers(_ people: [UserID], to id: GroupID, by user: UserID) async throws(GroupsError) -> Group {
-        try await pulled(into: replicas, for: user) { () async throws(GroupsError) in try await server.addMembers(people, to: id, by: user) }
+        try await write(id, by: user, online: { () async throws(GroupsError) in try await server.addMembers(people, to: id, by: user) },
+            queuedAs: { operations, key in try operations.addGroupMembers(people, to: id, key: key) },
+            summary: { reads in
+                let names = (try? await reads.friends.names(of: Set(people), for: user)) ?? [:]
+                return "add \(people.map { names[$0]?.value ?? "someone" }.joined(separator: ", ")) to the group \(await Self.name(of: id, in: reads, for: user))"
+            },
+            offline: { reads async throws(GroupsError) in try await reads.groups.addMembers(people, to: id, by: user) }
+        )
     }
     public func removeMember(_ member: UserID, from id: GroupID, by user: UserID) async throws(GroupsError) -> Group {
-        try await pulled(into: replicas, for: user) { () async throws(GroupsError) in try await server.removeMember(member, from: id, by: user) }
+        try await write(id, by: user, online: { () async throws(GroupsError) in try await server.removeMember(member, from: id, by: user) },
+            queuedAs: { operations, key in try operations.removeGroupMember(member, from: id, key: key) },
+            summary: { reads in
+                let name = (try? await reads.friends.names(of: [member], for: user))?[member]?.value ?? "someone"
+                return "take \(name) out of the group \(await Self.name(of: id, in: reads, for: user))"
+            },
+            offline: { reads async throws(GroupsError) in try await reads.groups.removeMember(member, from: id, by: user) }
+        )
     }
     public func leave(_ id: GroupID, by user: UserID) async throws(GroupsError) {
-        try await pulled(into: replicas, for: user) { () async throws(GroupsError) in try await server.leave(id, by: user) }
+        try await write(id, by: user, online: { () async throws(GroupsError) in try await server.leave(id, by: user) },
+            queuedAs: { operations, key in try operations.removeGroupMember(user, from: id, key: key) },
+            summary: { reads in "leave the group \(await Self.name(of: id, in: reads, for: user))" },
+            offline: { reads async throws(GroupsError) in try await reads.groups.leave(id, by: user) }
+        )
     }
     public func setArchived(_ archived: Bool, _ id: GroupID, by user: UserID) async throws(GroupsError) -> Group {
-        try await pulled(into: replicas, for: user) { () async throws(GroupsError) in try await server.setArchived(archived, id, by: user) }
+        try await write(id, by: user, online: { () async throws(GroupsError) in try await server.setArchived(archived, id, by: user) },
+            queuedAs: { operations, key in try operations.setGroupArchived(archived, id, key: key) },
+            summary: { reads in "\(archived ? "archive" : "bring back") the group \(await Self.name(of: id, in: reads, for: user))" },
+            offline: { reads async throws(GroupsError) in try await reads.groups.setArchived(archived, id, by: user) }
+        )
+    }
+
+    /// A write of `user`'s to group `id`: ``writeOffline(_:also:by:in:keyed:online:queuedAs:summary:noting:offline:)``,
+    /// sent under the key it would be queued with unless it is the same change made twice.
+    private func write<T>(
+        _ id: GroupID, keyed: Bool = true, by user: UserID, online: () async throws(GroupsError) -> T,
+        queuedAs operation: (any QueuedOperations, String) throws -> SyncOperation, summary: (ReplicaReads) async -> String,
+        offline: (ReplicaReads) async throws(GroupsError) -> T
+    ) async throws(GroupsError) -> T {
+        try await writeOffline(
+            SyncEntity(kind: .group, id: id.rawValue), by: user, in: replicas, keyed: keyed, online: online, queuedAs: operation, summary: summary,
+            offline: offline
+        )
+    }
+
+    /// Group `id`'s name on the replica.
+    private static func name(of id: GroupID, in reads: ReplicaReads, for user: UserID) async -> String {
+        (try? await reads.groups.group(id, for: user))?.name ?? "that is gone"
     }
 }
 
@@ -547,7 +654,7 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
         )
     }
 
-    /// A write of `user`'s to `expense`, an expense or a payment (`kind`): ``writeOffline(_:_:by:in:keyed:online:queuedAs:summary:noting:offline:)``,
+    /// A write of `user`'s to `expense`, an expense or a payment (`kind`): ``writeOffline(_:also:by:in:keyed:online:queuedAs:summary:noting:offline:)``,
     /// noting the lines of activity it made on the replica (the server gives its own).
     private func write<T>(
         _ kind: SyncKind, _ expense: ExpenseID, by user: UserID, keyed: Bool = false, online: () async throws(ExpensesError) -> T,

@@ -6,6 +6,8 @@ import FlowsAPI
 import FlowsWire
 import Foundation
 import FriendsRemote
+import Groups
+import GroupsRemote
 import Preferences
 import PreferencesRemote
 import Primitives
@@ -71,6 +73,42 @@ public struct RemoteQueuedOperations: QueuedOperations {
         from: UserID, to: UserID, amount: Money, day: Day, in group: GroupID?, as id: ExpenseID, by user: UserID, key: String
     ) throws -> SyncOperation {
         try SyncOperation(ExpensesAPI.settleUp, (try ExpensesAPI.PaymentDraft(from: from, to: to, amount: amount, day: day, group: group, by: user), id), key: key)
+    }
+
+    public func dropRequest(with person: UserID, key: String) throws -> SyncOperation {
+        try SyncOperation(FriendsAPI.dropFriendRequest, person, key: key)
+    }
+
+    public func block(_ person: UserID, key: String) throws -> SyncOperation {
+        try SyncOperation(FriendsAPI.blockPerson, person, key: key)
+    }
+
+    public func unblock(_ person: UserID, key: String) throws -> SyncOperation {
+        try SyncOperation(FriendsAPI.unblockPerson, person, key: key)
+    }
+
+    public func renameContact(_ contact: UserID, to name: String, key: String) throws -> SyncOperation {
+        try SyncOperation(FriendsAPI.renameContact, (contact, name), key: key)
+    }
+
+    public func removeFriend(_ friend: UserID, key: String) throws -> SyncOperation {
+        try SyncOperation(FriendsAPI.removeFriend, friend, key: key)
+    }
+
+    public func updateGroup(_ id: GroupID, to settings: GroupSettings, key: String) throws -> SyncOperation {
+        try SyncOperation(GroupsAPI.updateGroup, (id, settings), key: key)
+    }
+
+    public func addGroupMembers(_ people: [UserID], to id: GroupID, key: String) throws -> SyncOperation {
+        try SyncOperation(GroupsAPI.addGroupMembers, (id, Set(people)), key: key)
+    }
+
+    public func removeGroupMember(_ member: UserID, from id: GroupID, key: String) throws -> SyncOperation {
+        try SyncOperation(GroupsAPI.removeGroupMember, (id, member), key: key)
+    }
+
+    public func setGroupArchived(_ archived: Bool, _ id: GroupID, key: String) throws -> SyncOperation {
+        try SyncOperation(GroupsAPI.setGroupArchived, (id, archived), key: key)
     }
 
     public func edit(in operation: SyncOperation) -> (id: ExpenseID, draft: ExpenseDraft, version: Int)? {
