@@ -709,6 +709,55 @@ struct OfflineWritesTests {
         await second.stop()
     }
 
+    @Test("a group made offline, and an expense in it, show at once and wait; the next sync makes both on the server, the group under its id")
+    func groupMadeOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-group-made-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (bobHome, adaUser, bobUser) = (world.bobHome, world.adaUser, world.bobUser)
+        let offline = try await world.adaOffline()
+        let ski = try await offline.groups.create(GroupDraft(name: "Ski", currency: .eur, members: [bobUser.id]), by: adaUser.id)
+        #expect(try await offline.groups.group(ski.id, for: adaUser.id) == ski)
+        // The same rules as online: a stranger is not a member, and nothing more is queued.
+        await #expect(throws: GroupsError.unknownPeople([UserID(rawValue: "stranger")])) {
+            try await offline.groups.create(GroupDraft(name: "Ski", currency: .eur, members: [UserID(rawValue: "stranger")]), by: adaUser.id)
+        }
+        var pass = Self.draft("Lift pass", 6000, by: adaUser.id, with: bobUser.id)
+        pass.group = ski.id
+        let lift = try await offline.expenses.add(pass, by: adaUser.id)
+        let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
+        #expect(queued.map(\.summary) == ["make the group Ski", "add Lift pass, 60.00 EUR"])
+
+        let second = try await world.restart()
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 2, refused: 0, conflicts: 0, waiting: 0))
+        let bob = AppContainer.remote(server: second.url, location: bobHome, replicated: false)
+        let seen = try #require(try await bob.groups.group(ski.id, for: bobUser.id))
+        #expect(seen.name == "Ski")
+        #expect(seen.members == [adaUser.id, bobUser.id])
+        #expect(try await bob.expenses.expenses(in: ski.id, for: bobUser.id, page: PageRequest(limit: 10)).map(\.id) == [lift.id])
+        #expect(try await offline.groups.group(ski.id, for: adaUser.id) == seen)
+        #expect(try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id).isEmpty)
+        await second.stop()
+    }
+
+    @Test("an id given for a new group is kept; the same id again from its maker answers the group; from anyone else it is refused")
+    func clientMadeGroupIDs() async throws {
+        let services = ServerServices.sqlite(.memory, fast: true)
+        let ada = try await services.accounts.signUp(email: "ada@example.com", displayName: "Ada Lovelace", password: "correct horse")
+        let cy = try await services.accounts.signUp(email: "cy@example.com", displayName: "Cy Young", password: "correct horse")
+        let id = GroupID(rawValue: UUID().uuidString.lowercased())
+        let ski = try await services.groups.create(GroupDraft(name: "Ski", currency: .eur, members: []), as: id, by: ada.id)
+        #expect(ski.id == id)
+        #expect(try await services.groups.create(GroupDraft(name: "Ski", currency: .eur, members: []), as: id, by: ada.id) == ski)
+        #expect(try await services.groups.groups(of: ada.id, archived: false).count == 1)
+        await #expect(throws: GroupsError.idTaken(id)) {
+            try await services.groups.create(GroupDraft(name: "Mine", currency: .eur, members: []), as: id, by: cy.id)
+        }
+        #expect(try await services.groups.groups(of: cy.id, archived: false).isEmpty)
+        await services.close()
+    }
+
     @Test("a group renamed offline by someone taken out of it meanwhile is refused when pushed, and leaves their replica")
     func groupRefused() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-group-refused-\(UUID().uuidString)")

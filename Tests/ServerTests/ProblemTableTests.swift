@@ -3,6 +3,8 @@ import ExpensesRemote
 import FlowsWire
 import Friends
 import FriendsRemote
+import Groups
+import GroupsRemote
 import Primitives
 import Sync
 import SyncRemote
@@ -27,6 +29,17 @@ struct ProblemTableTests {
             .invalidName(.invisibleCharacters), .invalidEmail(.shape),
         ]
         for error in errors { #expect(roundTrip(error, FriendsAPI.problems) == error) }
+    }
+
+    @Test("groups' errors come back as they went, the group and the member with them")
+    func groups() {
+        let ski = GroupID(rawValue: "ski")
+        let bob = UserID(rawValue: "bob")
+        let errors: [GroupsError] = [
+            .notFound(ski), .unknownPeople([bob]), .notMember(bob), .memberNotSettled(bob, balances: [Money(minorUnits: -500, currency: .eur)]),
+            .groupNotSettled, .lastMember, .archived, .idTaken(ski), .invalid(.tooManyMembers),
+        ]
+        for error in errors { #expect(roundTrip(error, GroupsAPI.problems) == error) }
     }
 
     @Test("a draft's problems come back as they went, the new text and people rules with them")

@@ -253,7 +253,7 @@ struct FakeGroups: GroupsService, Fake {
     /// Groups whose store is unavailable.
     static let down = FakeGroups(otherwise: { _ throws(GroupsError) in throw .storeUnavailable("disk on fire") })
 
-    func create(_ draft: GroupDraft, by user: UserID) async throws(GroupsError) -> Group { try await (create ?? missing("create"))(draft, user) }
+    func create(_ draft: GroupDraft, as id: GroupID?, by user: UserID) async throws(GroupsError) -> Group { try await (create ?? missing("create"))(draft, user) }
     func groups(of user: UserID, archived: Bool) async throws(GroupsError) -> [Group] { try await (groups ?? missing("groups"))(user, archived) }
     func group(_ id: GroupID, for user: UserID) async throws(GroupsError) -> Group? { try await (group ?? missing("group"))(id, user) }
     func update(_ id: GroupID, to settings: GroupSettings, by user: UserID) async throws(GroupsError) -> Group {

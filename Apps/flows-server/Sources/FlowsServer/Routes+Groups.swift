@@ -6,7 +6,7 @@ extension EndpointRoutes {
     /// served with the expenses.)
     func groups(_ groups: any GroupsService) throws {
         try serve(GroupsAPI.listGroups) { archived, user in try await groups.groups(of: user, archived: archived) }
-        try serve(GroupsAPI.createGroup) { draft, user in try await groups.create(draft, by: user) }
+        try serve(GroupsAPI.createGroup) { input, user in try await groups.create(input.0, as: input.1, by: user) }
         try serve(GroupsAPI.getGroup) { id, user in
             guard let group = try await groups.group(id, for: user) else { throw GroupsError.notFound(id) }
             return group

@@ -7,7 +7,10 @@ import Primitives
 /// area's (``GroupsError/memberNotSettled(_:balances:)`` is read from it).
 public protocol GroupsService: Sendable {
     /// Makes a group of `user` and the draft's members, each the user's friend or own contact.
-    func create(_ draft: GroupDraft, by user: UserID) async throws(GroupsError) -> Group
+    /// `id` is the group's, made by a client that names it before the server has seen it (a
+    /// replica, docs/sync.md): one another group holds is ``GroupsError/idTaken(_:)``, while the
+    /// user's own group under it is the same write again, answered as it is. Nil makes a new one.
+    func create(_ draft: GroupDraft, as id: GroupID?, by user: UserID) async throws(GroupsError) -> Group
     /// The groups `user` is in, by name: the open ones, or the archived ones.
     func groups(of user: UserID, archived: Bool) async throws(GroupsError) -> [Group]
     /// A group `user` is in; nil for one that does not exist or that they are not in.
@@ -28,6 +31,11 @@ public protocol GroupsService: Sendable {
 }
 
 extension GroupsService {
+    /// Makes a group under a new id (``create(_:as:by:)``).
+    public func create(_ draft: GroupDraft, by user: UserID) async throws(GroupsError) -> Group {
+        try await create(draft, as: nil, by: user)
+    }
+
     /// Every group `user` is in: the open ones, then the archived ones.
     public func everyGroup(of user: UserID) async throws(GroupsError) -> [Group] {
         try await groups(of: user, archived: false) + groups(of: user, archived: true)
@@ -58,6 +66,8 @@ public enum GroupsError: Error, Equatable, Sendable {
     case lastMember
     /// An archived group changes only by being brought back.
     case archived
+    /// The id given for a new group is held by another group.
+    case idTaken(GroupID)
     /// A rule of the store refused the write (one the checks above should have caught).
     case refused(String)
     case storeUnavailable(String)
@@ -78,6 +88,7 @@ public enum GroupsError: Error, Equatable, Sendable {
         case .groupNotSettled: "Someone in this group still owes something there; settle up first."
         case .lastMember: "You are its last member; archive it instead."
         case .archived: "This group is archived; bring it back to change it."
+        case .idTaken(let id): "The id \(id) is already in use; nothing was saved."
         case .refused(let rule): "The store refused the change (\(rule)); nothing was saved."
         case .storeUnavailable(let reason): "The local store is unavailable: \(reason)"
         case .signedOut: ServerMessages.signedOut

@@ -32,7 +32,7 @@ public struct LiveGroupsService: GroupsService {
         self.now = now
     }
 
-    public func create(_ draft: GroupDraft, by user: UserID) async throws(GroupsError) -> Group {
+    public func create(_ draft: GroupDraft, as given: GroupID?, by user: UserID) async throws(GroupsError) -> Group {
         let name = try Self.checked(draft.settings)
         let members = draft.members.reduce(into: [user]) { list, person in
             if !list.contains(person) { list.append(person) }
@@ -40,13 +40,18 @@ public struct LiveGroupsService: GroupsService {
         guard members.count <= Group.memberLimit else { throw .invalid(.tooManyMembers) }
         try await checkMayAdd(Set(members), by: user)
         let record = GroupRecord(
-            id: UserID.random(using: random).rawValue, name: name, kind: SaveFormatter.text(draft.settings.kind),
+            id: given?.rawValue ?? UserID.random(using: random).rawValue, name: name, kind: SaveFormatter.text(draft.settings.kind),
             currency: SaveFormatter.text(draft.settings.currency), simplifyDebts: draft.settings.simplifyDebts, archived: false,
             createdBy: user.rawValue, createdAt: now().timeIntervalSince1970
         )
         let at = record.createdAt
         return try await storing {
             try await store.write { db in
+                if given != nil, let kept = try db.group(id: record.id) {
+                    // The same write again (its answer was lost): the group as it is.
+                    guard kept.createdBy == record.createdBy else { throw GroupsError.idTaken(GroupID(rawValue: record.id)) }
+                    return try Self.group(kept, members: db.members(of: kept.id))
+                }
                 try db.insert(record)
                 for member in members { try db.addMember(member.rawValue, to: record.id, at: at) }
                 return try Self.group(record, members: db.members(of: record.id))

@@ -157,6 +157,8 @@ public protocol QueuedOperations: Sendable {
     func renameContact(_ contact: UserID, to name: String, key: String) throws -> SyncOperation
     /// Removing friend or contact `friend`.
     func removeFriend(_ friend: UserID, key: String) throws -> SyncOperation
+    /// Making a group of `draft` as group `id`.
+    func createGroup(_ draft: GroupDraft, as id: GroupID, key: String) throws -> SyncOperation
     /// Changing group `id`'s settings to `settings`.
     func updateGroup(_ id: GroupID, to settings: GroupSettings, key: String) throws -> SyncOperation
     /// Adding `people` to group `id`.

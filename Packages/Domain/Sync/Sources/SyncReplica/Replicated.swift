@@ -428,8 +428,17 @@ public struct ReplicatedGroups: GroupsService {
     public func groups(of user: UserID, archived: Bool) async throws(GroupsError) -> [Group] { try await reads(user).groups(of: user, archived: archived) }
     public func group(_ id: GroupID, for user: UserID) async throws(GroupsError) -> Group? { try await reads(user).group(id, for: user) }
 
-    public func create(_ draft: GroupDraft, by user: UserID) async throws(GroupsError) -> Group {
-        try await pulled(into: replicas, for: user) { () async throws(GroupsError) in try await server.create(draft, by: user) }
+    /// On the server, then pulled; while the server cannot be reached, or earlier writes wait
+    /// for it, on the replica and queued under an id made here, so that an expense added offline
+    /// can be in the group before the server has seen it. The server checks the members again
+    /// when it is pushed.
+    public func create(_ draft: GroupDraft, as id: GroupID?, by user: UserID) async throws(GroupsError) -> Group {
+        let madeHere = id ?? GroupID(rawValue: newUUID())
+        return try await write(madeHere, keyed: false, by: user, online: { () async throws(GroupsError) in try await server.create(draft, as: id, by: user) },
+            queuedAs: { operations, key in try operations.createGroup(draft, as: madeHere, key: key) },
+            summary: { _ in "make the group \(draft.settings.name)" },
+            offline: { reads async throws(GroupsError) in try await reads.groups.create(draft, as: madeHere, by: user) }
+        )
     }
     // Changing a group, who is in it, and archiving it: on the server, then pulled; while the
     // server cannot be reached, or earlier writes wait for it, on the replica by the same rules

@@ -12,8 +12,9 @@ public enum GroupsAPI {
     public static let listGroups = Call<Bool, [Group]>(
         "listGroups", .get, "/groups", request: .query(Wire.archivedQuery), response: .json(Wire.groupList), problems: problems
     )
-    public static let createGroup = Call<GroupDraft, Group>(
-        "createGroup", .post, "/groups", status: .created, request: .body(Wire.groupDraft), response: .json(Wire.group), problems: problems
+    public static let createGroup = Call<(GroupDraft, GroupID?), Group>(
+        "createGroup", .post, "/groups", status: .created, request: RequestCoding.body(Wire.groupDraft).query(optional: "id", Wire.groupID),
+        response: .json(Wire.group), problems: problems
     )
     public static let getGroup = Call<GroupID, Group>(
         "getGroup", .get, "/groups/{groupId}", request: .path("groupId", Wire.groupID), response: .json(Wire.group), problems: problems
@@ -50,6 +51,7 @@ public enum GroupsAPI {
             case .groupNotSettled: APIProblem(.conflict, .groupNotSettled, error.message)
             case .lastMember: APIProblem(.conflict, .lastMember, error.message)
             case .archived: APIProblem(.conflict, .groupArchived, error.message)
+            case .idTaken(let id): APIProblem(.conflict, .idTaken, error.message, details: .init(groupId: id.rawValue))
             case .refused(let rule): .refused(rule)
             case .storeUnavailable(let reason), .serverUnreachable(let reason): .storeUnavailable(reason)
             case .signedOut: .unauthenticated(error.message, tokenSent: true)
@@ -68,6 +70,7 @@ public enum GroupsAPI {
             case .groupNotSettled?: return .groupNotSettled
             case .lastMember?: return .lastMember
             case .groupArchived?: return .archived
+            case .idTaken?: if let id = details?.groupId { return .idTaken(GroupID(rawValue: id)) }
             case .refused?: return .refused(details?.reason ?? failure.message)
             case .storeUnavailable?: return .storeUnavailable(failure.message)
             case _ where failure.isSignedOut: return .signedOut

@@ -13,8 +13,8 @@ public struct RemoteGroupsService: GroupsService {
         self.connection = connection
     }
 
-    public func create(_ draft: GroupDraft, by user: UserID) async throws(GroupsError) -> Group {
-        try await connection.send(GroupsAPI.createGroup, draft)
+    public func create(_ draft: GroupDraft, as id: GroupID?, by user: UserID) async throws(GroupsError) -> Group {
+        try await connection.send(GroupsAPI.createGroup, (draft, id))
     }
 
     public func groups(of user: UserID, archived: Bool) async throws(GroupsError) -> [Group] {

@@ -95,6 +95,10 @@ public struct RemoteQueuedOperations: QueuedOperations {
         try SyncOperation(FriendsAPI.removeFriend, friend, key: key)
     }
 
+    public func createGroup(_ draft: GroupDraft, as id: GroupID, key: String) throws -> SyncOperation {
+        try SyncOperation(GroupsAPI.createGroup, (draft, id), key: key)
+    }
+
     public func updateGroup(_ id: GroupID, to settings: GroupSettings, key: String) throws -> SyncOperation {
         try SyncOperation(GroupsAPI.updateGroup, (id, settings), key: key)
     }

@@ -401,7 +401,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/commentId`.
             public var commentId: Components.Schemas.ExpenseID?
-            /// `not-in-group`, `group-not-found`: the group.
+            /// `not-in-group`, `group-not-found`: the group. `id-taken` on a new group: the id given.
             ///
             /// - Remark: Generated from `#/components/schemas/ProblemDetails/groupId`.
             public var groupId: Components.Schemas.GroupID?
@@ -456,7 +456,7 @@ extension Components {
             ///   - people: `unknown-people`: the ids that are not the user's friends or contacts. `blocked`: the ids a block stands between the user and. `not-group-members`: the ids not in the group. `not-member`, `member-not-settled`: the member. `id-taken` on a new contact: the id given.
             ///   - expenseId: `not-found`: the expense or payment. `id-taken`: the id given.
             ///   - commentId: `comment-not-found`: the comment.
-            ///   - groupId: `not-in-group`, `group-not-found`: the group.
+            ///   - groupId: `not-in-group`, `group-not-found`: the group. `id-taken` on a new group: the id given.
             ///   - version: `changed-since`: the version the expense is at now.
             ///   - currency: `beyond-limit`, `amount-too-large`, `unknown-currency`.
             ///   - amount: `payments-do-not-add-up`, `split-exact-sum-mismatch`: the expense's amount.

@@ -17396,6 +17396,26 @@ public enum Operations {
     public enum CreateGroup {
         public static let id: Swift.String = "createGroup"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/groups/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// The new group's id, made by the client (a random version 4 UUID in lower case): a
+                /// group made offline is named by later writes (an expense in it) before the server has
+                /// seen it (docs/sync.md). One another group holds is `409 id-taken` (its `groupId`
+                /// names it); the user's own group under it is the same write again, and answers the
+                /// group as it is. Left out, the server makes one.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/groups/POST/query/id`.
+                public var id: Components.Schemas.GroupID?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - id: The new group's id, made by the client (a random version 4 UUID in lower case): a
+                public init(id: Components.Schemas.GroupID? = nil) {
+                    self.id = id
+                }
+            }
+            public var query: Operations.CreateGroup.Input.Query
             /// - Remark: Generated from `#/paths/groups/POST/header`.
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
@@ -17434,12 +17454,15 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
             ///   - body:
             public init(
+                query: Operations.CreateGroup.Input.Query = .init(),
                 headers: Operations.CreateGroup.Input.Headers = .init(),
                 body: Operations.CreateGroup.Input.Body
             ) {
+                self.query = query
                 self.headers = headers
                 self.body = body
             }
@@ -17543,6 +17566,33 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
+            /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//groups/post(createGroup)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }

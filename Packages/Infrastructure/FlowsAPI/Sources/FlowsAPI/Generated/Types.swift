@@ -2009,10 +2009,12 @@ extension APIProtocol {
     /// - Remark: HTTP `POST /groups`.
     /// - Remark: Generated from `#/paths//groups/post(createGroup)`.
     public func createGroup(
+        query: Operations.CreateGroup.Input.Query = .init(),
         headers: Operations.CreateGroup.Input.Headers = .init(),
         body: Operations.CreateGroup.Input.Body
     ) async throws -> Operations.CreateGroup.Output {
         try await createGroup(Operations.CreateGroup.Input(
+            query: query,
             headers: headers,
             body: body
         ))
