@@ -709,6 +709,42 @@ struct OfflineWritesTests {
         await second.stop()
     }
 
+    @Test("an expense made to repeat offline, and a series stopped offline, show at once and wait; the next sync makes both on the server, the new series under its id")
+    func seriesOffline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-series-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let world = try await TwoFriends.start(in: home)
+        let (bobHome, adaUser, bobUser) = (world.bobHome, world.adaUser, world.bobUser)
+        let online = try #require(world.ada.recurring)
+        let gym = try await world.ada.expenses.add(Self.draft("Gym", 3000, by: adaUser.id, with: bobUser.id), by: adaUser.id)
+        let weekly = try await online.repeatExpense(gym.id, every: .weeks(1), until: nil, by: adaUser.id)
+        let rent = try await world.ada.expenses.add(Self.draft("Rent", 50_000, by: adaUser.id, with: bobUser.id), by: adaUser.id)
+        let offline = try await world.adaOffline()
+        let recurring = try #require(offline.recurring)
+
+        let monthly = try await recurring.repeatExpense(rent.id, every: .monthly(day: 22), until: nil, by: adaUser.id)
+        #expect(try await recurring.series(containing: rent.id, for: adaUser.id) == monthly)
+        let end = try Day("2026-12-31")
+        let stopped = try await recurring.stopSeries(weekly.id, after: end, by: adaUser.id)
+        #expect(stopped.recurrence.end == .on(end))
+        // The same rules as online: an expense that repeats already is refused, and nothing more is queued.
+        await #expect(throws: ExpensesError.self) { try await recurring.repeatExpense(rent.id, every: .yearly, until: nil, by: adaUser.id) }
+        let queued = try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id)
+        #expect(queued.map(\.summary) == ["repeat Rent", "stop repeating Gym after 2026-12-31"])
+
+        let second = try await world.restart()
+        let report = try #require(await offline.syncReplica(of: adaUser.id)).get()
+        #expect(report.push == PushReport(pushed: 2, refused: 0, conflicts: 0, waiting: 0))
+        let bob = try #require(AppContainer.remote(server: second.url, location: bobHome, replicated: false).recurring)
+        let seen = try #require(try await bob.series(containing: rent.id, for: bobUser.id))
+        #expect(seen.id == monthly.id)
+        #expect(seen.recurrence == monthly.recurrence)
+        #expect(try await bob.series(containing: gym.id, for: bobUser.id)?.recurrence.end == .on(end))
+        #expect(try await recurring.series(containing: rent.id, for: adaUser.id) == seen)
+        #expect(try await #require(offline.writeQueue(of: adaUser.id)).writes(of: adaUser.id).isEmpty)
+        await second.stop()
+    }
+
     @Test("a group made offline, and an expense in it, show at once and wait; the next sync makes both on the server, the group under its id")
     func groupMadeOffline() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-group-made-\(UUID().uuidString)")

@@ -303,7 +303,7 @@ struct OfflineTests {
             expect screen expenses
             expect text "Sam Park owes you 15.00 EUR."
             expect text "Offline since "
-            expect text "; your changes wait for the server, but for new friends and repeats, which need it."
+            expect text "; your changes wait for the server, but for new friends, who need it."
             tap back
             expect screen home
             expect text "Signed in as Ada Lovelace <ada@example.com>."

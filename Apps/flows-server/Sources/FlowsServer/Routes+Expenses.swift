@@ -65,7 +65,10 @@ extension EndpointRoutes {
 extension EndpointRoutes {
     /// Repeating expenses' operations (``ExpensesAPI``), each one call of the service.
     func series(_ recurring: any RecurringExpenses) throws {
-        try serve(ExpensesAPI.repeatExpense) { input, user in try await recurring.repeatExpense(input.0, every: input.1.frequency, until: input.1.end, by: user) }
+        try serve(ExpensesAPI.repeatExpense) { input, user in
+            let ((id, repeating), series) = input
+            return try await recurring.repeatExpense(id, every: repeating.frequency, until: repeating.end, as: series, by: user)
+        }
         try serve(ExpensesAPI.getExpenseSeries) { id, user in try await recurring.series(containing: id, for: user) }
         try serve(ExpensesAPI.listSeries) { day, user in try await recurring.series(of: user, after: day) }
         try serve(ExpensesAPI.createDueOccurrences) { day, user in try await recurring.createDueOccurrences(through: day, for: user) }

@@ -223,8 +223,12 @@ public struct UpcomingOccurrence: Equatable, Sendable {
 /// however many processes or servers look at once.
 public protocol RecurringExpenses: Sendable {
     /// Makes expense `id` (one `user` is in) the first of a series falling `frequency` from its
-    /// day, until `end`; its later occurrences copy it as it is now.
-    func repeatExpense(_ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, by user: UserID) async throws(ExpensesError) -> ExpenseSeries
+    /// day, until `end`; its later occurrences copy it as it is now. `series` is the series' id,
+    /// made by a client that names it before the server has seen it (a replica, docs/sync.md):
+    /// one another series holds is ``ExpensesError/idTaken(_:)``, while the user's own series
+    /// of this expense under it is the same write again, answered as it is. Nil makes a new one.
+    func repeatExpense(_ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, as series: SeriesID?, by user: UserID)
+        async throws(ExpensesError) -> ExpenseSeries
     /// The series `user` is in, each with the next day it falls on after `day`, by when they
     /// were made.
     func series(of user: UserID, after day: Day) async throws(ExpensesError) -> [UpcomingOccurrence]
@@ -237,6 +241,15 @@ public protocol RecurringExpenses: Sendable {
     /// Creates every occurrence due through `day` of the series `user` is in (oldest first),
     /// each once; returns the expenses it created.
     func createDueOccurrences(through day: Day, for user: UserID) async throws(ExpensesError) -> [Expense]
+}
+
+extension RecurringExpenses {
+    /// Makes a series under a new id (``repeatExpense(_:every:until:as:by:)``).
+    public func repeatExpense(_ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, by user: UserID)
+        async throws(ExpensesError) -> ExpenseSeries
+    {
+        try await repeatExpense(id, every: frequency, until: end, as: nil, by: user)
+    }
 }
 
 /// A round over every series, not one user's: what a server runs on its own, so occurrences are

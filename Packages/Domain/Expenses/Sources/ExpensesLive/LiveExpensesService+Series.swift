@@ -9,9 +9,9 @@ extension LiveExpensesService: RecurringExpenses, DueOccurrencesRound {
     static let catchUpLimit = 400
 
     public func repeatExpense(
-        _ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, by user: UserID
+        _ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, as given: SeriesID?, by user: UserID
     ) async throws(ExpensesError) -> ExpenseSeries {
-        let seriesID = SeriesID(rawValue: UserID.random(using: random).rawValue)
+        let seriesID = given ?? SeriesID(rawValue: UserID.random(using: random).rawValue)
         let at = now().timeIntervalSince1970
         return try await storing {
             try await store.write { db in
@@ -23,6 +23,13 @@ extension LiveExpensesService: RecurringExpenses, DueOccurrencesRound {
                     recurrence = try Recurrence(start: expense.day, frequency: frequency, end: end)
                 } catch {
                     throw ExpensesError.invalidRepeat(error)
+                }
+                if given != nil, let kept = try db.series(id: seriesID.rawValue) {
+                    // The same write again (its answer was lost): the series as it is.
+                    guard kept.createdBy == user.rawValue, try db.occurrence(ofExpense: id.rawValue)?.series == kept.id else {
+                        throw ExpensesError.idTaken(ExpenseID(rawValue: seriesID.rawValue))
+                    }
+                    return try Self.series(from: kept)
                 }
                 guard try db.occurrence(ofExpense: id.rawValue) == nil else {
                     throw ExpensesError.invalidSettlement("This expense repeats already: change or stop its series instead.")

@@ -157,6 +157,13 @@ public protocol QueuedOperations: Sendable {
     func renameContact(_ contact: UserID, to name: String, key: String) throws -> SyncOperation
     /// Removing friend or contact `friend`.
     func removeFriend(_ friend: UserID, key: String) throws -> SyncOperation
+    /// Making expense `id` the first of series `series`, repeating `frequency` until `end`.
+    func repeatExpense(_ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, as series: SeriesID, key: String) throws
+        -> SyncOperation
+    /// Changing what series `id`'s later occurrences copy to `template`.
+    func editSeries(_ id: SeriesID, to template: ExpenseDraft, key: String) throws -> SyncOperation
+    /// Ending series `id` after `day`.
+    func stopSeries(_ id: SeriesID, after day: Day, key: String) throws -> SyncOperation
     /// Making a group of `draft` as group `id`.
     func createGroup(_ draft: GroupDraft, as id: GroupID, key: String) throws -> SyncOperation
     /// Changing group `id`'s settings to `settings`.

@@ -69,7 +69,7 @@ public struct ReplicaStatus: Equatable, Sendable {
 
     /// What the screens say while the server cannot be reached, times of day in `timeZone`:
     /// `Offline since 14:02: this is what was synced at 13:58; your changes wait
-    /// for the server, but for new friends and repeats, which need it.`; or why the replica could not be brought
+    /// for the server, but for new friends, who need it.`; or why the replica could not be brought
     /// up to date; nil while all is well.
     public func offlineNotice(in timeZone: TimeZone) -> String? {
         let refused = notSynced == 0 ? nil : "\(Self.changes(notSynced)) not synced: the server did not take \(notSynced == 1 ? "it" : "them") (Sync, on the home, says why)."
@@ -88,7 +88,7 @@ public struct ReplicaStatus: Equatable, Sendable {
         guard waiting == 0 else {
             return "\(Self.changes(waiting)) waiting (offline since \(time(offlineSince))): \(synced), with yours." + (refused.map { " " + $0 } ?? "")
         }
-        return "Offline since \(time(offlineSince)): \(synced); your changes wait for the server, but for new friends and repeats, which need it."
+        return "Offline since \(time(offlineSince)): \(synced); your changes wait for the server, but for new friends, who need it."
     }
 
     /// "1 change", "3 changes".

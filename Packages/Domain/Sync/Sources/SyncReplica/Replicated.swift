@@ -781,16 +781,50 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     public func importEntries(_ entries: [ImportedEntry], by user: UserID, progress: ImportProgress?) async throws(ExpensesError) -> Set<String> {
         try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.importEntries(entries, by: user, progress: progress) }
     }
-    public func repeatExpense(_ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, by user: UserID) async throws(ExpensesError)
-        -> ExpenseSeries
-    {
-        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.repeatExpense(id, every: frequency, until: end, by: user) }
+    /// On the server, then pulled; while the server cannot be reached, or earlier writes wait
+    /// for it, on the replica and queued under an id made here. Its later occurrences are the
+    /// server's to make, when due: offline, none is made here.
+    public func repeatExpense(
+        _ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, as series: SeriesID?, by user: UserID
+    ) async throws(ExpensesError) -> ExpenseSeries {
+        let madeHere = series ?? SeriesID(rawValue: newUUID())
+        return try await writeOffline(
+            SyncEntity(kind: .series, id: madeHere.rawValue), by: user, in: replicas, keyed: false,
+            online: { () async throws(ExpensesError) in try await server.repeatExpense(id, every: frequency, until: end, as: series, by: user) },
+            queuedAs: { operations, key in try operations.repeatExpense(id, every: frequency, until: end, as: madeHere, key: key) },
+            summary: { reads in "repeat \((try? await reads.expenses.expense(id, for: user))?.description ?? id.rawValue)" },
+            offline: { reads async throws(ExpensesError) in
+                guard let recurring = reads.expenses as? any RecurringExpenses else { throw .serverUnreachable(waitingReason) }
+                return try await recurring.repeatExpense(id, every: frequency, until: end, as: madeHere, by: user)
+            }
+        )
     }
     public func editSeries(_ id: SeriesID, to template: ExpenseDraft, by user: UserID) async throws(ExpensesError) -> ExpenseSeries {
-        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.editSeries(id, to: template, by: user) }
+        try await writeOffline(
+            SyncEntity(kind: .series, id: id.rawValue), by: user, in: replicas, keyed: false,
+            online: { () async throws(ExpensesError) in try await server.editSeries(id, to: template, by: user) },
+            queuedAs: { operations, key in try operations.editSeries(id, to: template, key: key) },
+            summary: { _ in "change the repeats of \(template.description) to \(template.amount)" },
+            offline: { reads async throws(ExpensesError) in
+                guard let recurring = reads.expenses as? any RecurringExpenses else { throw .serverUnreachable(waitingReason) }
+                return try await recurring.editSeries(id, to: template, by: user)
+            }
+        )
     }
     public func stopSeries(_ id: SeriesID, after day: Day, by user: UserID) async throws(ExpensesError) -> ExpenseSeries {
-        try await pulled(into: replicas, for: user) { () async throws(ExpensesError) in try await server.stopSeries(id, after: day, by: user) }
+        try await writeOffline(
+            SyncEntity(kind: .series, id: id.rawValue), by: user, in: replicas, keyed: true,
+            online: { () async throws(ExpensesError) in try await server.stopSeries(id, after: day, by: user) },
+            queuedAs: { operations, key in try operations.stopSeries(id, after: day, key: key) },
+            summary: { reads in
+                let series = try? await (reads.expenses as? any RecurringExpenses)?.series(of: user, after: day).first { $0.series.id == id }
+                return "stop repeating \(series?.series.template.description ?? "a series") after \(day)"
+            },
+            offline: { reads async throws(ExpensesError) in
+                guard let recurring = reads.expenses as? any RecurringExpenses else { throw .serverUnreachable(waitingReason) }
+                return try await recurring.stopSeries(id, after: day, by: user)
+            }
+        )
     }
     /// Pulled afterwards whatever this call made: an occurrence the server's own round (or
     /// another process) made first is in the server's store once this call passes over its day,

@@ -50,9 +50,10 @@ public enum ExpensesAPI {
         request: .path("expenseId", Wire.expenseID, "commentId", Wire.commentID), response: .none, problems: problems
     )
 
-    public static let repeatExpense = Call<(ExpenseID, Repeating), ExpenseSeries>(
+    public static let repeatExpense = Call<((ExpenseID, Repeating), SeriesID?), ExpenseSeries>(
         "repeatExpense", .post, "/expenses/{expenseId}/series", status: .created,
-        request: .path("expenseId", Wire.expenseID, body: Wire.repeating), response: .json(Wire.series), problems: problems
+        request: RequestCoding.path("expenseId", Wire.expenseID, body: Wire.repeating).query(optional: "id", Wire.seriesID), response: .json(Wire.series),
+        problems: problems
     )
     public static let getExpenseSeries = Call<ExpenseID, ExpenseSeries?>(
         "getExpenseSeries", .get, "/expenses/{expenseId}/series", request: .path("expenseId", Wire.expenseID), response: .json(Wire.seriesAnswer),

@@ -158,9 +158,9 @@ public struct RemoteExpensesService: ExpensesService {
 
 extension RemoteExpensesService: RecurringExpenses {
     public func repeatExpense(
-        _ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, by user: UserID
+        _ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, as series: SeriesID?, by user: UserID
     ) async throws(ExpensesError) -> ExpenseSeries {
-        try await connection.send(ExpensesAPI.repeatExpense, (id, .init(frequency: frequency, end: end)))
+        try await connection.send(ExpensesAPI.repeatExpense, ((id, .init(frequency: frequency, end: end)), series))
     }
 
     public func series(of user: UserID, after day: Day) async throws(ExpensesError) -> [UpcomingOccurrence] {

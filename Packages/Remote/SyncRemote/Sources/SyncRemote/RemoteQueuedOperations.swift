@@ -95,6 +95,20 @@ public struct RemoteQueuedOperations: QueuedOperations {
         try SyncOperation(FriendsAPI.removeFriend, friend, key: key)
     }
 
+    public func repeatExpense(
+        _ id: ExpenseID, every frequency: Recurrence.Frequency, until end: Recurrence.End?, as series: SeriesID, key: String
+    ) throws -> SyncOperation {
+        try SyncOperation(ExpensesAPI.repeatExpense, ((id, .init(frequency: frequency, end: end)), series), key: key)
+    }
+
+    public func editSeries(_ id: SeriesID, to template: ExpenseDraft, key: String) throws -> SyncOperation {
+        try SyncOperation(ExpensesAPI.editSeries, (id, template), key: key)
+    }
+
+    public func stopSeries(_ id: SeriesID, after day: Day, key: String) throws -> SyncOperation {
+        try SyncOperation(ExpensesAPI.stopSeries, (id, day), key: key)
+    }
+
     public func createGroup(_ draft: GroupDraft, as id: GroupID, key: String) throws -> SyncOperation {
         try SyncOperation(GroupsAPI.createGroup, (draft, id), key: key)
     }

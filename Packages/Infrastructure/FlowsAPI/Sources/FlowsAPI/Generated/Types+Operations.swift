@@ -9894,6 +9894,26 @@ public enum Operations {
                 }
             }
             public var path: Operations.RepeatExpense.Input.Path
+            /// - Remark: Generated from `#/paths/expenses/{expenseId}/series/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// The new series' id, made by the client (a random version 4 UUID in lower case): a
+                /// series made offline is named by later writes before the server has seen it
+                /// (docs/sync.md). One another series holds is `409 id-taken` (its `expenseId` names
+                /// the id given); the user's own series of this expense under it is the same write
+                /// again, and answers the series as it is. Left out, the server makes one.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/expenses/{expenseId}/series/POST/query/id`.
+                public var id: Components.Schemas.ExpenseID?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - id: The new series' id, made by the client (a random version 4 UUID in lower case): a
+                public init(id: Components.Schemas.ExpenseID? = nil) {
+                    self.id = id
+                }
+            }
+            public var query: Operations.RepeatExpense.Input.Query
             /// - Remark: Generated from `#/paths/expenses/{expenseId}/series/POST/header`.
             public struct Headers: Sendable, Hashable {
                 /// One key per change the user makes (a random UUID will do), sent again with the same
@@ -9933,14 +9953,17 @@ public enum Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             ///   - body:
             public init(
                 path: Operations.RepeatExpense.Input.Path,
+                query: Operations.RepeatExpense.Input.Query = .init(),
                 headers: Operations.RepeatExpense.Input.Headers = .init(),
                 body: Operations.RepeatExpense.Input.Body
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
                 self.body = body
             }
@@ -10071,6 +10094,33 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request conflicts with what is stored: `email-taken`, `already-verified`, `already-friends`,
+            /// `email-has-account`, `contact-email-taken`, `contact-name-taken`, `not-settled`,
+            /// `cannot-link`, `cannot-merge`, `beyond-limit`, `id-taken`, or a rule of the store that
+            /// refused the write (`refused`). Nothing was changed.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//expenses/{expenseId}/series/post(repeatExpense)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }

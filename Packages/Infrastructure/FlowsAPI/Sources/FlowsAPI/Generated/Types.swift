@@ -1514,11 +1514,13 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//expenses/{expenseId}/series/post(repeatExpense)`.
     public func repeatExpense(
         path: Operations.RepeatExpense.Input.Path,
+        query: Operations.RepeatExpense.Input.Query = .init(),
         headers: Operations.RepeatExpense.Input.Headers = .init(),
         body: Operations.RepeatExpense.Input.Body
     ) async throws -> Operations.RepeatExpense.Output {
         try await repeatExpense(Operations.RepeatExpense.Input(
             path: path,
+            query: query,
             headers: headers,
             body: body
         ))
