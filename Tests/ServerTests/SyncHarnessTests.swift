@@ -6,6 +6,7 @@ import FlowsApp
 import FlowsServer
 import Foundation
 import Friends
+import Groups
 import HTTPTypes
 import OpenAPIRuntime
 import PostgresStore
@@ -166,9 +167,11 @@ enum SyncSchedule {
                 guard let expense = try await Self.pick(from: client, random) else { continue }
                 let deleted: Void? = try? await client.app.expenses.delete(expense.id, from: expense.version, by: client.user.id)
                 log.append("\(client.name) deletes \(expense.description) v\(expense.version)\(client.cable.online ? "" : " offline"): \(deleted == nil ? "refused" : "ok")")
-            case 60..<70:
+            case 60..<67:
                 client.cable.online.toggle()
                 log.append("\(client.name) goes \(client.cable.online ? "online" : "offline")")
+            case 67..<70:
+                log.append(try await Self.changeGroups(of: client, others: others, step: step, random))
             case 70..<72:
                 client.cable.losesNextAnswer = true
                 log.append("\(client.name)'s next answer is lost")
@@ -214,7 +217,21 @@ enum SyncSchedule {
                     line += "; adds E\(step) 1200 with them: \(added == nil ? "refused" : "ok")"
                 }
                 log.append(line)
-            case 96..<98:
+            case 96..<97:
+                // One of the user's contacts renamed or removed (removing one with a balance is
+                // refused, here or by the server).
+                let contacts = ((try? await client.app.friends.friends(of: client.user.id)) ?? []).filter(\.isContact).sorted { $0.id.rawValue < $1.id.rawValue }
+                guard !contacts.isEmpty else { continue }
+                let contact = contacts[Int(random.next(below: UInt64(contacts.count)))]
+                let offline = client.cable.online ? "" : " offline"
+                if random.next(below: 2) == 0 {
+                    let renamed = try? await client.app.friends.renameContact(contact.id, to: "\(contact.name.value)'", by: client.user.id)
+                    log.append("\(client.name) renames \(contact.name.value)\(offline): \(renamed == nil ? "refused" : "ok")")
+                } else {
+                    let removed: Void? = try? await client.app.friends.remove(contact.id, by: client.user.id)
+                    log.append("\(client.name) removes \(contact.name.value)\(offline): \(removed == nil ? "refused" : "ok")")
+                }
+            case 97..<98:
                 let chosen = Preferences(theme: Theme.allCases[Int(random.next(below: UInt64(Theme.allCases.count)))], defaultCurrency: random.next(below: 2) == 0 ? .eur : .jpy)
                 let set: Void? = try? await client.app.preferences.update(chosen, of: client.user.id)
                 log.append("\(client.name) sets \(chosen.theme) and \(chosen.defaultCurrency.code)\(client.cable.online ? "" : " offline"): \(set == nil ? "refused" : "ok")")
@@ -260,6 +277,44 @@ enum SyncSchedule {
         }
         if !(try await services.verifier.verify()).isSound { problems.append("the server's ledger does not recount") }
         return problems.isEmpty ? [] : problems + ["the schedule:"] + log.map { "  " + $0 }
+    }
+
+    /// A change to `client`'s groups: one made with one or both of the others when they have
+    /// none open, or one of theirs renamed, a member taken out or put back, or archived or
+    /// brought back; with, for a group made, an expense in it at once.
+    private static func changeGroups(of client: Client, others: [Client], step: Int, _ random: SeededRandomSource) async throws -> String {
+        let (app, me) = (client.app, client.user.id)
+        let offline = client.cable.online ? "" : " offline"
+        let groups = ((try? await app.groups.everyGroup(of: me)) ?? []).sorted { $0.id.rawValue < $1.id.rawValue }
+        guard !groups.isEmpty, random.next(below: 4) != 0 else {
+            let members = random.next(below: 2) == 0 ? others : [others[Int(random.next(below: 2))]]
+            let made = try? await app.groups.create(GroupDraft(name: "G\(step)", currency: .eur, members: members.map(\.user.id)), by: me)
+            var line = "\(client.name) makes G\(step) with \(members.map(\.name).joined(separator: " and "))\(offline): \(made == nil ? "refused" : "ok")"
+            if let made {
+                var draft = OfflineWritesTests.draft("E\(step)", 900, by: me, with: members[0].user.id)
+                draft.group = made.id
+                let added = try? await app.expenses.add(draft, by: me)
+                line += "; adds E\(step) 900 in it with \(members[0].name): \(added == nil ? "refused" : "ok")"
+            }
+            return line
+        }
+        let group = groups[Int(random.next(below: UInt64(groups.count)))]
+        switch random.next(below: 3) {
+        case 0:
+            let renamed = try? await app.groups.update(group.id, to: GroupSettings(name: group.name + "'", currency: group.currency), by: me)
+            return "\(client.name) renames \(group.name)\(offline): \(renamed == nil ? "refused" : "ok")"
+        case 1:
+            let other = others[Int(random.next(below: 2))]
+            if group.members.contains(other.user.id) {
+                let out = try? await app.groups.removeMember(other.user.id, from: group.id, by: me)
+                return "\(client.name) takes \(other.name) out of \(group.name)\(offline): \(out == nil ? "refused" : "ok")"
+            }
+            let added = try? await app.groups.addMembers([other.user.id], to: group.id, by: me)
+            return "\(client.name) adds \(other.name) to \(group.name)\(offline): \(added == nil ? "refused" : "ok")"
+        default:
+            let set = try? await app.groups.setArchived(!group.archived, group.id, by: me)
+            return "\(client.name) \(group.archived ? "brings back" : "archives") \(group.name)\(offline): \(set == nil ? "refused" : "ok")"
+        }
     }
 
     /// One of the expenses `client`'s replica shows, or none.
