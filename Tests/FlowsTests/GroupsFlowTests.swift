@@ -161,6 +161,27 @@ struct GroupsFlowTests {
         await flow.expectResult(GroupDetailFlow.FlowResult.closed)
     }
 
+    @Test("offline, a group whose expenses and balances only the server has shows its settings and members and says why, and still offers adding an expense and editing it")
+    func ledgerUnread() async throws {
+        let (ada, _, trip, _) = try await trip()
+        let offline = fixture.with {
+            $0.expenses = FakeExpenses(otherwise: { _ throws(ExpensesError) in throw .serverUnreachable("nothing answers at https://flows.example") })
+        }
+        let flow = FlowTest { router in GroupDetailFlow(user: ada.id, group: trip, dependencies: offline, router: router) }
+        await flow.expectSnapshot("""
+            == Kyoto trip == [group-detail]
+            Trip · EUR · simplifies debts · 2 members
+            Members:
+            You
+            Bob Stone
+            Its expenses and balances come from the server, which cannot be reached now: they show once it can.
+              Actions: Add an expense (add-expense, primary) | Edit the group (edit-group) | Back (back, cancel)
+            Error: The server cannot be reached: nothing answers at https://flows.example. Nothing is known to have changed; try again.
+            """)
+        await flow.tap("back")
+        await flow.expectResult(GroupDetailFlow.FlowResult.closed)
+    }
+
     @Test("adding an expense from a group is the detail's result, which the tab hands up; settling up within it is SettleUp")
     func handsUp() async throws {
         let (ada, _, trip, _) = try await trip()

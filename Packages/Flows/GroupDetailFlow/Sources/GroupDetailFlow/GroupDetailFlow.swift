@@ -159,6 +159,10 @@ public actor GroupDetailFlow: InventoriedFlow {
                     group, debts: debts, suggested: suggested, expenses: expenses, payments: payments, names: names.mapValues(\.value),
                     converted: await converted(debts, in: group.currency)
                 )
+            } catch .serverUnreachable(let reason) {
+                // The group is on the replica; its ledger is the server's (docs/sync.md).
+                let names = (try? await dependencies.friends.names(of: Set(group.members), for: user)) ?? [:]
+                model.loaded(group, names: names.mapValues(\.value), ledgerUnreadBecause: ExpensesError.serverUnreachable(reason).message)
             } catch {
                 model.failed(error.message)
             }

@@ -14,13 +14,19 @@ struct GroupDetailView: View {
     func screen(for state: GroupDetailViewState) -> Screen {
         guard let shown = state.shown else { return choosing(state) }
         var text = [shown.header, "Members:"] + shown.members + (shown.inAll.map { [$0] } ?? [])
-        text += shown.suggestions.isEmpty ? ["Everyone is settled up here."] : ["To settle up:"] + shown.suggestions
+        if let unread = shown.ledgerUnread {
+            text.append(unread)
+        } else {
+            text += shown.suggestions.isEmpty ? ["Everyone is settled up here."] : ["To settle up:"] + shown.suggestions
+        }
         var fields: [Field] = []
         // An archived group takes nothing new; one the user is settled in has nothing for them to pay.
         var actions = shown.archived ? [] : [Action(id: Self.addExpense, label: "Add an expense", role: .primary)]
         if !shown.archived, shown.userHasBalance { actions.append(Action(id: Self.settleUp, label: "Settle up")) }
         text += shown.totals
-        if shown.lines.isEmpty {
+        if shown.ledgerUnread != nil {
+            // Nothing of its ledger to list or to sum.
+        } else if shown.lines.isEmpty {
             text.append("No expenses or payments in this group yet.")
         } else {
             fields.append(Field(
@@ -49,7 +55,8 @@ struct GroupDetailView: View {
             // One screen, whichever it shows: the flow's view waits on this id.
             id: Self.screenID,
             title: "Choose a group",
-            text: options.isEmpty ? ["You are in no group yet: make one on the Groups tab."] : [],
+            // A list that could not be read says why, not that there is none.
+            text: options.isEmpty && state.phase == .idle ? ["You are in no group yet: make one on the Groups tab."] : [],
             fields: options.isEmpty ? [] : [Field(id: Self.group, label: "Group", input: .choice(options, selected: nil))],
             actions: [.back],
             status: state.phase.status(busy: "Loading"),

@@ -32,6 +32,9 @@ struct GroupDetailViewState: Equatable, Sendable {
         var userHasBalance = false
         /// What the expenses came to, by member and by category, once asked for.
         var totals: [String] = []
+        /// Why its expenses and balances are not shown: they are the server's, which cannot be
+        /// reached (the group itself is on the replica).
+        var ledgerUnread: String? = nil
     }
 
     var shown: Shown?
@@ -79,7 +82,9 @@ struct GroupDetailViewModel: ViewModel {
         totalled.showTotals(GroupTotals(byMember: [.init(key: "me", amount: debt)], byCategory: [.init(key: "food", amount: debt)]))
         var nothingSpent = settled
         nothingSpent.showTotals(GroupTotals(byMember: [], byCategory: []))
-        return [choosing.state, none.state, settled.state, owing.state, failed.state, noticed.state, totalled.state, nothingSpent.state]
+        var unread = GroupDetailViewModel(user: me)
+        unread.loaded(group, names: [other: FlowInventory.anyDetail], ledgerUnreadBecause: FlowInventory.anyDetail)
+        return [choosing.state, none.state, settled.state, owing.state, failed.state, noticed.state, totalled.state, nothingSpent.state, unread.state]
     }
 
     /// Expenses and payments shown before the user asks for more.
@@ -173,6 +178,18 @@ struct GroupDetailViewModel: ViewModel {
         )
         state.tones = tones
         state.phase = .idle
+    }
+
+    /// The group without its expenses and balances, which the server keeps and could not be
+    /// asked for (`reason`): its settings and members, as the replica has them.
+    mutating func loaded(_ group: Group, names: [UserID: String], ledgerUnreadBecause reason: String) {
+        loaded(group, debts: [], suggested: [], expenses: [], payments: [], names: names)
+        guard var shown = state.shown else { return }
+        shown.members = ([user] + group.members.filter { $0 != user }).filter { group.members.contains($0) }.map { $0 == user ? "You" : name($0) }
+        shown.ledgerUnread = "Its expenses and balances come from the server, which cannot be reached now: they show once it can."
+        state.shown = shown
+        state.tones = []
+        state.phase = .failed(reason)
     }
 
     /// What the group's expenses came to: `Spent by member: you 45.00 EUR, Bob Stone 30.00 EUR.`
