@@ -583,11 +583,6 @@ public protocol ExpensesSyncSource: Sendable {
     /// when `user` is in it (or was, when it was deleted): what its history shows them, the lines
     /// from before they were in it too.
     func historyLines(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ActivityLine]
-    /// `expense`'s history as a pull tells it to `user` (docs/sync.md), when they are in it (or
-    /// were, when it was deleted): who made each change and when, oldest first, without the
-    /// expense each change left; and, whole, the lines their activity does not show (from before
-    /// they were in it). Only those are read whole: the rest come to them as activity.
-    func syncHistory(of expense: Expense, for user: UserID) async throws(ExpensesError) -> (history: [ExpenseChange], untold: [ActivityLine])
     /// The ids of the lines of `subject`'s activity (an expense's or a payment's, comments
     /// included) that `user`'s activity shows, oldest first: what a write made offline added
     /// there.
@@ -596,8 +591,10 @@ public protocol ExpensesSyncSource: Sendable {
     /// at one moment.
     func expenseIDs(of user: UserID) async throws(ExpensesError) -> (current: [ExpenseID], deleted: [ExpenseID])
     /// What a page of a pull tells `user` of `expenses` and of `lines` (by subject and id), in
-    /// one read of the store: each expense as ``syncHistory(of:for:)``, its comments and
-    /// ``deletedExpense(_:for:)`` tell it, and each line as ``activityLine(_:of:for:)`` does.
+    /// one read of the store (docs/sync.md): each expense they are in, or may restore, with its
+    /// comments and its history (who made each change and when, without the expense each change
+    /// left; whole, only the lines their activity does not show, from before they were in it),
+    /// and each line as ``activityLine(_:of:for:)`` tells it.
     func pullRead(expenses: [ExpenseID], lines: [(subject: ExpenseID, id: String)], for user: UserID) async throws(ExpensesError) -> ExpensesPullRead
 }
 

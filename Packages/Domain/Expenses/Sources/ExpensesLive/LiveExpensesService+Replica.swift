@@ -282,14 +282,8 @@ extension LiveExpensesService: ExpensesSyncSource {
         return try records.filter { kinds.contains($0.kind) }.map { record throws(ExpensesError) in try Self.line(from: record) }
     }
 
-    public func syncHistory(of expense: Expense, for user: UserID) async throws(ExpensesError) -> (history: [ExpenseChange], untold: [ActivityLine]) {
-        guard expense.people.contains(user) else { return ([], []) }
-        let records = try await storing { try await store.read { db in try db.changes(ofExpense: expense.id.rawValue) } }
-        return try Self.told(records, to: user)
-    }
-
     /// An expense's history as a pull tells it to `user`, from the lines of its activity
-    /// (``syncHistory(of:for:)``).
+    /// (``pullRead(expenses:lines:for:)``).
     private static func told(_ records: [ActivityRecord], to user: UserID) throws(ExpensesError) -> (history: [ExpenseChange], untold: [ActivityLine]) {
         var (history, untold): ([ExpenseChange], [ActivityLine]) = ([], [])
         for record in records {
