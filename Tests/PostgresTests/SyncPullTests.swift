@@ -233,21 +233,31 @@ struct SyncPullPostgresTests {
             while Int64(try await database.write { db in try db.row("SELECT pg_current_xact_id()::text")?.text(0) } ?? "") ?? 0 <= 1_000 {}
             // The first four were written long ago (`at` 1), to be pruned.
             let transactions = ["9", "10", "99", "100", "999", "1000"]
+            // Every other one for a group of Ada's, whose rows she reads with hers.
+            let audience = ["ada", Change.audience(ofGroup: "g")]
             try await database.write { db in
                 for (index, transaction) in transactions.enumerated() {
                     try db.execute(
-                        "INSERT INTO sync_change (tx, person, kind, entity, at) VALUES ($1::text::xid8, 'ada', 'expense', $2, $3)",
-                        [transaction, "e\(index)", index < 4 ? 1.0 : 2_000_000_000.0]
+                        "INSERT INTO sync_change (tx, person, kind, entity, at) VALUES ($1::text::xid8, $2, 'expense', $3, $4)",
+                        [transaction, audience[index % 2], "e\(index)", index < 4 ? 1.0 : 2_000_000_000.0]
                     )
                 }
             }
             var position = LogPosition.start
             var read: [String] = []
-            while let row = try await log.changes(for: "ada", after: position, limit: 1).first {
+            while let row = try await log.changes(for: audience, after: position, limit: 1).first {
                 read.append(row.id)
                 position = row.position
             }
             #expect(read == ["e0", "e1", "e2", "e3", "e4", "e5"])
+            #expect(try await log.changes(for: audience, after: .start, limit: 4).map(\.id) == ["e0", "e1", "e2", "e3"])
+            #expect(try await log.changes(for: "ada", after: .start, limit: 10).map(\.id) == ["e0", "e2", "e4"])
+            // The rest as before, on Ada's own rows and the group's together.
+            for transaction in ["10", "100", "1000"] {
+                try await database.write { db in
+                    try db.execute("UPDATE sync_change SET person = 'ada' WHERE tx = $1::text::xid8", [transaction])
+                }
+            }
             #expect(try await log.changes(for: "ada", after: .start, limit: 10).map(\.position.transaction) == [9, 10, 99, 100, 999, 1000])
             #expect(try await log.newest(for: "ada")?.transaction == 1000)
             // Pruned through transaction 100: a reader that stopped at 99 missed the row of 100.

@@ -228,6 +228,73 @@ struct ReplicaPullTests {
         }
     }
 
+    @Test("a group's whole ledger reaches each member's replica, what they are not in too; one who joins gets it all, one taken out loses it")
+    func groupLedger() async throws {
+        try await LiveServer.onEachStore { server in
+            let (ada, bob, carol) = try await Self.adaBobCarol(server, bobAndCarolFriends: true)
+            let dave = try await RemoteServicesTests.app(server, name: "Dave")
+            try await Self.befriend(bob, dave)
+            let (a, b, c, d) = (ada.user.id, bob.user.id, carol.user.id, dave.user.id)
+            let trip = try await bob.container.groups.create(GroupDraft(name: "Trip", currency: .eur, members: [a, c]), by: b)
+            // Ada is in neither the fuel nor the payment, filed under the group.
+            let fuel = try await bob.container.expenses.add(try Self.draft("Fuel", 3000, paidBy: b, among: [b, c], in: trip.id), by: b)
+            _ = try await carol.container.expenses.comment("Thanks for driving.", on: fuel.id, by: c)
+            _ = try await carol.container.expenses.settle(from: c, to: b, amount: Self.eur(500), day: try Day("2026-11-23"), in: trip.id, by: c)
+            _ = try await ada.container.expenses.add(try Self.draft("Snacks", 900, paidBy: a, among: [a, b, c], in: trip.id), by: a)
+
+            let replica = LocalReplica.open(.memory)
+            let sync = ada.sync(server)
+            _ = try await replica.pull(for: a, from: sync, pageSize: 2)
+            let (onServer, onReplica) = (Self.view(ada.container), Self.view(replica.services))
+            #expect(try await UserView.differences(of: a, onServer, onReplica) == [])
+            let ledger = try await replica.services.expenses.expenses(in: trip.id, for: a, page: PageRequest())
+            #expect(ledger.map(\.description) == ["Snacks", "Fuel"] || ledger.map(\.description) == ["Fuel", "Snacks"])
+            #expect(try await replica.services.expenses.settlements(in: trip.id, for: a, page: PageRequest()).map(\.amount) == [Self.eur(500)])
+            #expect(try await replica.services.expenses.debts(in: trip.id, for: a) == ada.container.expenses.debts(in: trip.id, for: a))
+            // Only in the group's ledger: not among her expenses, balances or activity, and
+            // not to open, as on the server.
+            #expect(try await replica.services.expenses.expenses(of: a, page: PageRequest()).map(\.description) == ["Snacks"])
+            #expect(try await replica.services.expenses.expense(fuel.id, for: a) == nil)
+            #expect(try await replica.services.expenses.activity(of: a, page: PageRequest()).allSatisfy { $0.subject != fuel.id })
+            // What came: the fuel without its comment or its lines.
+            let pulled = try await sync.changes(for: a, after: nil, limit: 500).changes.first { $0.kind == .expense && $0.id == fuel.id.rawValue }
+            guard case .expense(let came)? = pulled?.value else { Issue.record("the fuel did not come: \(String(describing: pulled))"); return }
+            #expect(came.comments.isEmpty && came.lines.isEmpty && came.history.map(\.kind) == [.added])
+
+            // Changed, then a new one: each comes to Ada by the group.
+            let more = try await bob.container.expenses.edit(fuel.id, to: try Self.draft("Fuel", 4200, paidBy: b, among: [b, c], in: trip.id), from: fuel.version, by: b)
+            _ = try await carol.container.expenses.add(try Self.draft("Tolls", 1800, paidBy: c, among: [b, c], in: trip.id), by: c)
+            _ = try await replica.pull(for: a, from: sync)
+            #expect(try await UserView.differences(of: a, onServer, onReplica) == [])
+            try await bob.container.expenses.delete(fuel.id, from: more.version, by: b)
+            _ = try await replica.pull(for: a, from: sync)
+            #expect(try await UserView.differences(of: a, onServer, onReplica) == [])
+            #expect(try await replica.services.expenses.expenses(in: trip.id, for: a, page: PageRequest()).map(\.description).sorted() == ["Snacks", "Tolls"])
+
+            // Dave, whose replica has pulled already, joins: the ledger comes whole.
+            let daves = LocalReplica.open(.memory)
+            _ = try await daves.pull(for: d, from: dave.sync(server))
+            _ = try await bob.container.groups.addMembers([d], to: trip.id, by: b)
+            _ = try await daves.pull(for: d, from: dave.sync(server), pageSize: 2)
+            #expect(try await UserView.differences(of: d, Self.view(dave.container), Self.view(daves.services)) == [])
+            #expect(try await daves.services.expenses.expenses(in: trip.id, for: d, page: PageRequest()).count == 2)
+
+            // Ada, settled up, taken out: the group, and what she saw only in it, leave her
+            // replica; what she is in stays hers.
+            for other in [bob, carol] {
+                _ = try await other.container.expenses.settle(from: other.user.id, to: a, amount: Self.eur(300), day: try Day("2026-11-24"), in: trip.id, by: other.user.id)
+            }
+            _ = try await bob.container.groups.removeMember(a, from: trip.id, by: b)
+            _ = try await replica.pull(for: a, from: sync)
+            #expect(try await UserView.differences(of: a, onServer, onReplica) == [])
+            #expect(try await replica.services.groups.group(trip.id, for: a) == nil)
+            let kept = try await replica.services.syncSource.ledgerIDs(of: trip.id)
+            #expect(Set(kept.expenses) == Set(try await replica.services.expenses.expenses(of: a, page: PageRequest()).map(\.id)))
+            #expect(Set(kept.payments) == Set(try await replica.services.expenses.settlements(of: a, page: PageRequest()).map(\.id)))
+            #expect(kept.expenses.count == 1 && kept.payments.count == 2)
+        }
+    }
+
     /// A server's pull that stops answering after `pages` pages.
     private final class CutShort: SyncService {
         let base: any SyncService

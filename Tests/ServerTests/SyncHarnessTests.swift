@@ -149,13 +149,18 @@ enum SyncSchedule {
             let client = clients[Int(random.next(below: 3))]
             let others = clients.filter { $0.user.id != client.user.id }
             switch random.next(below: 100) {
-            case 0..<30:
+            case 0..<27:
                 let with = random.next(below: 4) == 0 ? nil : others[Int(random.next(below: 2))]
                 let amount = Int64(random.next(below: 9_999)) + 1
-                let draft = OfflineWritesTests.draft("E\(step)", amount, by: client.user.id, with: with?.user.id)
+                var draft = OfflineWritesTests.draft("E\(step)", amount, by: client.user.id, with: with?.user.id)
+                // A third of them in a group the two share, which its third member sees too.
+                let group = random.next(below: 3) == 0 ? try await Self.group(of: client, with: with, random) : nil
+                draft.group = group?.id
                 let added = try? await client.app.expenses.add(draft, by: client.user.id)
-                log.append("\(client.name) adds E\(step) \(amount)\(with.map { " with \($0.name)" } ?? "")\(client.cable.online ? "" : " offline"): \(added == nil ? "refused" : "ok")")
-            case 30..<50:
+                log.append(
+                    "\(client.name) adds E\(step) \(amount)\(with.map { " with \($0.name)" } ?? "")\(group.map { " in \($0.name)" } ?? "")\(client.cable.online ? "" : " offline"): \(added == nil ? "refused" : "ok")"
+                )
+            case 27..<47:
                 guard let expense = try await Self.pick(from: client, random) else { continue }
                 let amount = Int64(random.next(below: 9_999)) + 1
                 var draft = expense.draft
@@ -163,14 +168,14 @@ enum SyncSchedule {
                 draft.payers = [Payer(user: client.user.id, amount: draft.amount)]
                 let edited = try? await client.app.expenses.edit(expense.id, to: draft, from: expense.version, by: client.user.id)
                 log.append("\(client.name) changes \(expense.description) to \(amount) from v\(expense.version)\(client.cable.online ? "" : " offline"): \(edited == nil ? "refused" : "ok")")
-            case 50..<60:
+            case 47..<57:
                 guard let expense = try await Self.pick(from: client, random) else { continue }
                 let deleted: Void? = try? await client.app.expenses.delete(expense.id, from: expense.version, by: client.user.id)
                 log.append("\(client.name) deletes \(expense.description) v\(expense.version)\(client.cable.online ? "" : " offline"): \(deleted == nil ? "refused" : "ok")")
-            case 60..<67:
+            case 57..<64:
                 client.cable.online.toggle()
                 log.append("\(client.name) goes \(client.cable.online ? "online" : "offline")")
-            case 67..<70:
+            case 64..<70:
                 log.append(try await Self.changeGroups(of: client, others: others, step: step, random))
             case 70..<72:
                 client.cable.losesNextAnswer = true
@@ -185,11 +190,12 @@ enum SyncSchedule {
                 let balance = (try? await client.app.expenses.balances(of: client.user.id))?.first { $0.other == other.user.id }?.amount.minorUnits ?? 0
                 let owed = balance == 0 ? Int64(random.next(below: 999)) + 1 : Int64(random.next(below: UInt64(balance.magnitude))) + 1
                 let (from, to) = balance > 0 ? (other.user.id, client.user.id) : (client.user.id, other.user.id)
+                let group = random.next(below: 3) == 0 ? try await Self.group(of: client, with: other, random) : nil
                 let paid = try? await client.app.expenses.settle(
-                    from: from, to: to, amount: Money(minorUnits: owed, currency: .eur), day: try Day("2026-11-23"), by: client.user.id
+                    from: from, to: to, amount: Money(minorUnits: owed, currency: .eur), day: try Day("2026-11-23"), in: group?.id, by: client.user.id
                 )
                 let who = from == client.user.id ? "pays \(other.name)" : "notes \(other.name) paid"
-                log.append("\(client.name) \(who) \(owed)\(client.cable.online ? "" : " offline"): \(paid == nil ? "refused" : "ok")")
+                log.append("\(client.name) \(who) \(owed)\(group.map { " in \($0.name)" } ?? "")\(client.cable.online ? "" : " offline"): \(paid == nil ? "refused" : "ok")")
             case 84..<88:
                 let payments = (try? await client.app.expenses.settlements(of: client.user.id, page: PageRequest(limit: 100))) ?? []
                 guard !payments.isEmpty else { continue }
@@ -315,6 +321,16 @@ enum SyncSchedule {
             let set = try? await app.groups.setArchived(!group.archived, group.id, by: me)
             return "\(client.name) \(group.archived ? "brings back" : "archives") \(group.name)\(offline): \(set == nil ? "refused" : "ok")"
         }
+    }
+
+    /// One of the open groups `client`'s replica shows them in with `other` (or with anyone, for
+    /// none), or none.
+    private static func group(of client: Client, with other: Client?, _ random: SeededRandomSource) async throws -> Group? {
+        let groups = ((try? await client.app.groups.groups(of: client.user.id, archived: false)) ?? [])
+            .filter { group in other.map { group.members.contains($0.user.id) } ?? true }
+            .sorted { $0.id.rawValue < $1.id.rawValue }
+        guard !groups.isEmpty else { return nil }
+        return groups[Int(random.next(below: UInt64(groups.count)))]
     }
 
     /// One of the expenses `client`'s replica shows, or none.

@@ -55,6 +55,8 @@ struct UserView {
             line("expenses in \(group.name)", try await expenses.expenses(in: group.id, for: user, page: PageRequest(limit: 1_000)))
             line("totals in \(group.name)", try await expenses.totals(in: group.id, for: user))
             line("debts in \(group.name)", try await expenses.debts(in: group.id, for: user))
+            line("payments in \(group.name)", try await expenses.settlements(in: group.id, for: user, page: PageRequest(limit: 1_000)))
+            line("to settle \(group.name)", try await expenses.suggestedPayments(in: group.id, currency: group.currency, for: user))
         }
         if let recurring = expenses as? any RecurringExpenses {
             line("series", try await recurring.series(of: user, after: try Day("2026-11-01")))

@@ -50,11 +50,12 @@ public struct LoggedChange: Equatable, Sendable {
 /// The change log the stores of a server write, in the same transaction as each change, and a
 /// pull reads (docs/sync.md).
 public protocol ChangeLogStore: Sendable {
-    /// The rows logged for `person` after `position`, oldest first, at most `limit`: only rows
+    /// The rows logged for any of `audience` (a person, and the audiences of their groups:
+    /// ``Change/audience(ofGroup:)``) after `position`, oldest first, at most `limit`: only rows
     /// that no write still running can come before. A position before rows that were pruned
     /// (other than ``LogPosition/start``) is ``ChangeLogError/expired``: what came after it is
     /// no longer all there; one past any this log has given is ``ChangeLogError/ahead``.
-    func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange]
+    func changes(for audience: [String], after position: LogPosition, limit: Int) async throws -> [LoggedChange]
     /// Logs `changes` in a write of their own: what a person starts to see that was there
     /// already (their first pull).
     func log(_ changes: [Change]) async throws
@@ -70,6 +71,13 @@ public protocol ChangeLogStore: Sendable {
     /// Deletes the rows logged before `cutoff` (seconds since 1970, UTC), and answers how many;
     /// a reader's position among them is ``ChangeLogError/expired`` from then on.
     func prune(before cutoff: Double) async throws -> Int
+}
+
+extension ChangeLogStore {
+    /// The rows logged for `person` alone after `position`: ``changes(for:after:limit:)-([String],_,_)``.
+    public func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange] {
+        try await changes(for: [person], after: position, limit: limit)
+    }
 }
 
 /// Why the change log did not answer.

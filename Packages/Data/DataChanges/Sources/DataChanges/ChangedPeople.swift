@@ -31,6 +31,13 @@ public final class ChangedPeople: Sendable {
         changes.withLock { changes in changes.append(contentsOf: viewers.sorted().map { Change(kind: kind, id: id, person: $0) }) }
     }
 
+    /// Notes that the write changed the entity `id` of `kind`, an expense or a payment filed
+    /// under `group`, for every member of the group (``Change/audience(ofGroup:)``): those not
+    /// in it see it in the group's ledger. Nobody is told: who is in the group is the group's.
+    public func changed(_ kind: Change.Kind, _ id: String, forGroup group: String) {
+        changes.withLock { changes in changes.append(Change(kind: kind, id: id, person: Change.audience(ofGroup: group))) }
+    }
+
     /// Everyone noted so far.
     public var all: Set<String> { people.withLock { $0 } }
 
@@ -86,10 +93,16 @@ public struct Change: Hashable, Sendable {
         case activity
         /// A series of repeating expenses the person is in (its id the series').
         case series
+        /// The whole ledger of a group the person joined or left (its id the group's): every
+        /// expense and payment filed under it, which the person starts to see, or no longer
+        /// sees, in the group. Never pulled as it is: a pull logs, for the person, a row for
+        /// each of them, read then as the person sees it.
+        case ledger
     }
 
     public let kind: Kind
     public let id: String
+    /// Whose change it is: a person's id, or a group's audience (``audience(ofGroup:)``).
     public let person: String
 
     public init(kind: Kind, id: String, person: String) {
@@ -100,6 +113,11 @@ public struct Change: Hashable, Sendable {
 }
 
 extension Change {
+    /// Whom the rows of an expense or payment filed under group `id` go to, besides the people
+    /// in it: every member of the group, each of whose pulls reads the group's rows too.
+    /// (A person's id never holds a colon.)
+    public static func audience(ofGroup id: String) -> String { "group:\(id)" }
+
     /// A line of activity's id as the log and the contract write it, `SUBJECT/LINE`: the
     /// expense's or payment's id, then the line's.
     public static func activityID(subject: String, line: String) -> String { "\(subject)/\(line)" }

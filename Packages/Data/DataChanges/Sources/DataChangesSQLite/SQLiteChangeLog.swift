@@ -78,8 +78,9 @@ public struct SQLiteChangeLog: ChangeLogStore {
         }
     }
 
-    public func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange] {
-        try database.read { db in
+    public func changes(for audience: [String], after position: LogPosition, limit: Int) async throws -> [LoggedChange] {
+        guard !audience.isEmpty else { return [] }
+        return try database.read { db in
             // The highest number ever given (AUTOINCREMENT keeps it even once its row is pruned).
             let given = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'sync_change'")) ?? 0
             guard position.transaction == 0, position.sequence <= given else { throw ChangeLogError.ahead }
@@ -88,10 +89,17 @@ public struct SQLiteChangeLog: ChangeLogStore {
             {
                 throw ChangeLogError.expired
             }
-            return try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT seq, kind, entity FROM sync_change WHERE person = ? AND seq > ? ORDER BY seq LIMIT ?"),
-                arguments: [person, position.sequence, max(0, limit)]
-            ).map { row in
+            // Each of the audience's rows are one range of the index: the first `limit` of each
+            // range, then the first `limit` of those, so a page reads at most `limit` rows an
+            // audience however many follow (one `IN` would read them all, to sort them).
+            let range = "SELECT seq, kind, entity FROM sync_change WHERE person = ? AND seq > ? ORDER BY seq LIMIT ?"
+            let sql = audience.count == 1
+                ? range
+                : "SELECT seq, kind, entity FROM (\(Array(repeating: "SELECT * FROM (\(range))", count: audience.count).joined(separator: " UNION ALL "))) ORDER BY seq LIMIT ?"
+            var arguments: [any DatabaseValueConvertible] = []
+            for person in audience { arguments += [person, position.sequence, max(0, limit)] }
+            if audience.count > 1 { arguments.append(max(0, limit)) }
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)).map { row in
                 LoggedChange(position: LogPosition(transaction: 0, sequence: row["seq"]), kind: Change.Kind(rawValue: row["kind"]), id: row["entity"])
             }
         }

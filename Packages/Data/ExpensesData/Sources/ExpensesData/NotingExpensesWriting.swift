@@ -2,8 +2,10 @@ import DataChanges
 
 /// A transaction's writes, each noting what it changed and for whom, then done by `base`: each
 /// expense added, changed, deleted or restored, or commented on, for everyone in it (before and
-/// after), and each payment made or taken back, for its two people. (Whose balances a write moved the store's
-/// own transaction notes, pair by pair.)
+/// after), and each payment made or taken back, for everyone it names; each expense or payment
+/// filed under a group for the group's audience too (``Change/audience(ofGroup:)``: its members
+/// see it in the group's ledger). (Whose balances a write moved the store's own transaction
+/// notes, pair by pair.)
 public struct NotingExpensesWriting: ExpensesWriting {
     private let base: any ExpensesWriting
     private let people: ChangedPeople
@@ -14,7 +16,7 @@ public struct NotingExpensesWriting: ExpensesWriting {
     }
 
     public func insert(_ expense: StoredExpense) throws {
-        people.changed(.expense, expense.id, for: expense.people)
+        noteChanged(expense)
         try base.insert(expense)
     }
 
@@ -29,17 +31,17 @@ public struct NotingExpensesWriting: ExpensesWriting {
     }
 
     public func restoreDeleted(id: String) throws {
-        if let expense = try base.deletedExpense(id: id) { people.changed(.expense, id, for: expense.people) }
+        if let expense = try base.deletedExpense(id: id) { noteChanged(expense) }
         try base.restoreDeleted(id: id)
     }
 
     public func insert(_ settlement: SettlementRecord) throws {
-        people.changed(.payment, settlement.id, for: settlement.people)
+        noteChanged(settlement)
         try base.insert(settlement)
     }
 
     public func deleteSettlement(id: String) throws {
-        if let settlement = try base.settlement(id: id) { people.changed(.payment, id, for: settlement.people) }
+        if let settlement = try base.settlement(id: id) { noteChanged(settlement) }
         try base.deleteSettlement(id: id)
     }
 
@@ -66,7 +68,7 @@ public struct NotingExpensesWriting: ExpensesWriting {
         try base.renamePerson(from: from, to: to)
         for id in expenses { try expenseChanged(id) }
         for id in payments {
-            if let settlement = try base.settlement(id: id) { people.changed(.payment, id, for: settlement.people) }
+            if let settlement = try base.settlement(id: id) { noteChanged(settlement) }
         }
     }
 
@@ -75,8 +77,11 @@ public struct NotingExpensesWriting: ExpensesWriting {
 
     /// Everyone in expense `id` as it is now (before the write changes it).
     private func expenseChanged(_ id: String) throws {
-        if let expense = try base.expense(id: id) { people.changed(.expense, id, for: expense.people) }
+        if let expense = try base.expense(id: id) { noteChanged(expense) }
     }
+
+    private func noteChanged(_ expense: StoredExpense) { people.changed(expense) }
+    private func noteChanged(_ settlement: SettlementRecord) { people.changed(settlement) }
 
     // MARK: - Passed on as they are
 
@@ -156,6 +161,21 @@ public struct NotingExpensesWriting: ExpensesWriting {
     public func occurrence(ofExpense id: String) throws -> (series: String, day: String)? { try base.occurrence(ofExpense: id) }
     public func lastOccurrence(ofSeries id: String) throws -> String? { try base.lastOccurrence(ofSeries: id) }
     public func occurrences(ofSeries id: String) throws -> [(day: String, expense: String)] { try base.occurrences(ofSeries: id) }
+}
+
+extension ChangedPeople {
+    /// Notes that `expense` changed for everyone in it, and for its group's audience.
+    public func changed(_ expense: StoredExpense) {
+        changed(.expense, expense.id, for: expense.people)
+        if let group = expense.group { changed(.expense, expense.id, forGroup: group) }
+    }
+
+    /// Notes that payment `settlement` changed for everyone it names, and for its group's
+    /// audience.
+    public func changed(_ settlement: SettlementRecord) {
+        changed(.payment, settlement.id, for: settlement.people)
+        if let group = settlement.group { changed(.payment, settlement.id, forGroup: group) }
+    }
 }
 
 extension StoredExpense {

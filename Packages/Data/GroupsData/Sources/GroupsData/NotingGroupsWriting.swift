@@ -2,7 +2,7 @@ import DataChanges
 
 /// A transaction's writes, each noting the people it concerns and that the group changed for
 /// them, then done by `base`: every member of each group it makes, changes, joins or leaves,
-/// and whoever joins or leaves.
+/// and whoever joins or leaves, for whom the group's whole ledger changed too (``Change/Kind/ledger``).
 public struct NotingGroupsWriting: GroupsWriting {
     private let base: any GroupsWriting
     private let people: ChangedPeople
@@ -24,17 +24,22 @@ public struct NotingGroupsWriting: GroupsWriting {
 
     public func addMember(_ user: String, to group: String, at: Double) throws {
         people.changed(.group, group, for: try base.members(of: group) + [user])
+        people.changed(.ledger, group, for: [user])
         try base.addMember(user, to: group, at: at)
     }
 
     public func removeMember(_ user: String, from group: String) throws {
         people.changed(.group, group, for: try base.members(of: group) + [user])
+        people.changed(.ledger, group, for: [user])
         try base.removeMember(user, from: group)
     }
 
     public func renameMember(from: String, to: String) throws {
         // A contact merged into an account: the account is now a member of the contact's groups.
-        for group in try base.groupIDs(of: from) { people.changed(.group, group, for: try base.members(of: group) + [to]) }
+        for group in try base.groupIDs(of: from) {
+            people.changed(.group, group, for: try base.members(of: group) + [to])
+            people.changed(.ledger, group, for: [to])
+        }
         people.note(to)
         try base.renameMember(from: from, to: to)
     }

@@ -571,9 +571,15 @@ public protocol ExpensesSyncSource: Sendable {
     func seriesIDs(of user: UserID) async throws(ExpensesError) -> [SeriesID]
     /// Expense `id`, deleted, when `user` was in it (and so may restore it); nil otherwise.
     func deletedExpense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense?
-    /// Payment `id`, when it names `user`: its payer, its payee, or someone it passed through
-    /// (whose balances it moved, and whose replica moves them too); nil otherwise.
-    func payment(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Settlement?
+    /// Payment `id` as a pull tells it to `user`, with its history: when it names them (its
+    /// payer, its payee, or someone it passed through, whose balances it moved and whose replica
+    /// moves them too), or is filed under a group they are in (its history then says only who
+    /// made each change and when); nil otherwise.
+    func payment(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> PulledPayment?
+    /// The ids of every expense and payment filed under `group` now: the ledger a member who
+    /// joins starts to see, or one who leaves no longer sees. The store's owner's read (a pull
+    /// reads each entity as the person sees it), never served.
+    func ledgerIDs(of group: GroupID) async throws(ExpensesError) -> (expenses: [ExpenseID], payments: [ExpenseID])
     /// Line `id` of the activity of `subject` (an expense or a payment), whole, when `user`'s
     /// activity shows it; nil otherwise.
     func activityLine(_ id: String, of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> ActivityLine?
@@ -593,8 +599,10 @@ public protocol ExpensesSyncSource: Sendable {
     /// What a page of a pull tells `user` of `expenses` and of `lines` (by subject and id), in
     /// one read of the store (docs/sync.md): each expense they are in, or may restore, with its
     /// comments and its history (who made each change and when, without the expense each change
-    /// left; whole, only the lines their activity does not show, from before they were in it),
-    /// and each line as ``activityLine(_:of:for:)`` tells it.
+    /// left; whole, only the lines their activity does not show, from before they were in it);
+    /// each expense filed under a group they are in, as its ledger shows it (with who made each
+    /// change and when, no comments, no lines); and each line as ``activityLine(_:of:for:)``
+    /// tells it.
     func pullRead(expenses: [ExpenseID], lines: [(subject: ExpenseID, id: String)], for user: UserID) async throws(ExpensesError) -> ExpensesPullRead
 }
 
@@ -611,12 +619,25 @@ public struct ExpensesPullRead: Sendable {
     }
 }
 
-/// An expense as a pull tells it to someone in it (docs/sync.md).
+/// A payment as a pull tells it (``ExpensesSyncSource/payment(_:for:)``).
+public struct PulledPayment: Sendable {
+    public let payment: Settlement
+    /// Who recorded it and when, oldest first; each change's payment too, for someone it names.
+    public let history: [PaymentChange]
+
+    public init(payment: Settlement, history: [PaymentChange]) {
+        self.payment = payment
+        self.history = history
+    }
+}
+
+/// An expense as a pull tells it to someone in it, or in its group (docs/sync.md).
 public struct PulledExpense: Sendable {
     public let expense: Expense
     /// Who changed it when, oldest first.
     public let history: [ExpenseChange]
-    /// Oldest first; none for a deleted one (its comments cannot be read while it is deleted).
+    /// Oldest first; none for a deleted one (its comments cannot be read while it is deleted),
+    /// nor for someone who sees it only in its group's ledger.
     public let comments: [ExpenseComment]
     /// Whether it was deleted, and so is theirs to restore.
     public let deleted: Bool

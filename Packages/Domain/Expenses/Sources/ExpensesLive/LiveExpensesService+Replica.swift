@@ -244,10 +244,36 @@ extension LiveExpensesService: ExpensesSyncSource {
         return found.flatMap { $0.people.contains(user) ? $0 : nil }
     }
 
-    public func payment(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Settlement? {
-        let record = try await storing { try await store.read { try $0.settlement(id: id.rawValue) } }
-        guard let record, record.people.contains(user.rawValue) else { return nil }
-        return try Self.settlement(from: record)
+    public func payment(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> PulledPayment? {
+        let (record, changes) = try await storing { try await store.read { db in (try db.settlement(id: id.rawValue), try db.changes(ofExpense: id.rawValue)) } }
+        guard let record else { return nil }
+        let payment = try Self.settlement(from: record)
+        if record.people.contains(user.rawValue) { return PulledPayment(payment: payment, history: try await paymentHistory(of: id, for: user)) }
+        // In its group's ledger: who recorded it and when (its order there), not how it was.
+        guard let group = payment.group, try await isMember(user, of: group) else { return nil }
+        let (settled, unsettled) = (SaveFormatter.text(Activity.Kind.settled), SaveFormatter.text(Activity.Kind.unsettled))
+        return PulledPayment(
+            payment: payment,
+            history: changes.filter { [settled, unsettled].contains($0.kind) }.map { record in
+                PaymentChange(
+                    kind: record.kind == settled ? .settled : .unsettled, by: UserID(rawValue: record.actor), at: Date(timeIntervalSince1970: record.at),
+                    payment: nil
+                )
+            }
+        )
+    }
+
+    public func ledgerIDs(of group: GroupID) async throws(ExpensesError) -> (expenses: [ExpenseID], payments: [ExpenseID]) {
+        let key = group.rawValue
+        let everything = Int(Int32.max)
+        return try await storing {
+            try await store.read { db in
+                (
+                    try db.expenseIDs(inGroup: key, offset: 0, limit: everything).map(ExpenseID.init(rawValue:)),
+                    try db.settlements(inGroup: key, offset: 0, limit: everything).map { ExpenseID(rawValue: $0.id) }
+                )
+            }
+        }
     }
 
     public func activityLine(_ id: String, of subject: ExpenseID, for user: UserID) async throws(ExpensesError) -> ActivityLine? {
@@ -283,8 +309,8 @@ extension LiveExpensesService: ExpensesSyncSource {
     }
 
     /// An expense's history as a pull tells it to `user`, from the lines of its activity
-    /// (``pullRead(expenses:lines:for:)``).
-    private static func told(_ records: [ActivityRecord], to user: UserID) throws(ExpensesError) -> (history: [ExpenseChange], untold: [ActivityLine]) {
+    /// (``pullRead(expenses:lines:for:)``); with no user, who changed it when alone.
+    private static func told(_ records: [ActivityRecord], to user: UserID?) throws(ExpensesError) -> (history: [ExpenseChange], untold: [ActivityLine]) {
         var (history, untold): ([ExpenseChange], [ActivityLine]) = ([], [])
         for record in records {
             guard let kind = try? SaveFormatter.value(Activity.Kind.self, from: record.kind) else {
@@ -292,7 +318,7 @@ extension LiveExpensesService: ExpensesSyncSource {
             }
             guard [.added, .edited, .deleted, .restored].contains(kind) else { continue }
             history.append(ExpenseChange(kind: kind, by: UserID(rawValue: record.actor), at: Date(timeIntervalSince1970: record.at), expense: nil))
-            if !record.people.contains(user.rawValue) { untold.append(try Self.line(from: record)) }
+            if let user, !record.people.contains(user.rawValue) { untold.append(try Self.line(from: record)) }
         }
         return (history, untold)
     }
@@ -345,12 +371,22 @@ extension LiveExpensesService: ExpensesSyncSource {
             }
         }
         var read = ExpensesPullRead()
+        var member: [GroupID: Bool] = [:]
         for (expense, deleted, changes, comments) in kept {
-            guard expense.people.contains(user) else { continue }
-            let (history, untold) = try Self.told(changes, to: user)
-            read.expenses[expense.id] = PulledExpense(
-                expense: expense, history: history, comments: comments.map(Self.comment(from:)), deleted: deleted, untold: untold
-            )
+            if expense.people.contains(user) {
+                let (history, untold) = try Self.told(changes, to: user)
+                read.expenses[expense.id] = PulledExpense(
+                    expense: expense, history: history, comments: comments.map(Self.comment(from:)), deleted: deleted, untold: untold
+                )
+                continue
+            }
+            // In its group's ledger, to its members: the expense, and who changed it when (its
+            // order there); not its comments or lines, which only those in it read.
+            guard !deleted, let group = expense.group else { continue }
+            if member[group] == nil { member[group] = try await isMember(user, of: group) }
+            guard member[group] == true else { continue }
+            let history = try Self.told(changes, to: nil).history
+            read.expenses[expense.id] = PulledExpense(expense: expense, history: history, comments: [], deleted: false, untold: [])
         }
         for record in found {
             if let line = try Self.shown(record, to: user) { read.lines.append(line) }

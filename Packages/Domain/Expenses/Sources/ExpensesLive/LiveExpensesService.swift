@@ -612,6 +612,11 @@ public struct LiveExpensesService: ExpensesService {
         return found
     }
 
+    /// Whether `user` is a member of `group`.
+    func isMember(_ user: UserID, of group: GroupID) async throws(ExpensesError) -> Bool {
+        do { return try await groups.members(among: [], of: group, seenBy: user) != nil } catch { throw .storeUnavailable("\(error)") }
+    }
+
     /// The group as `user` sees it; ``ExpensesError/notInGroup(_:)`` when they are not in it.
     private func members(among people: Set<UserID> = [], of group: GroupID, seenBy user: UserID) async throws(ExpensesError) -> GroupMembers {
         let found: GroupMembers?

@@ -74,8 +74,11 @@ public struct LiveSyncService: SyncService {
             do { position = try await log.horizon() } catch { throw .storeUnavailable("\(error)") }
             try await logEverything(seenBy: user)
         }
+        // The user's rows, and their groups': what is filed under a group goes to its members.
+        let groupList = try await reading(GroupsError.self, Self.failure) { () async throws(GroupsError) in try await groups.everyGroup(of: user) }
+        let audience = [user.rawValue] + groupList.map { Change.audience(ofGroup: $0.id.rawValue) }
         let rows: [LoggedChange]
-        do { rows = try await log.changes(for: user.rawValue, after: position, limit: limit) } catch ChangeLogError.expired {
+        do { rows = try await log.changes(for: audience, after: position, limit: limit) } catch ChangeLogError.expired {
             throw .cursorExpired
         } catch ChangeLogError.ahead {
             throw .invalidCursor
@@ -114,9 +117,18 @@ public struct LiveSyncService: SyncService {
                 }
             changes.append(SyncChange(kind: key.kind, id: key.id, value: value))
         }
+        // A group joined or left: its whole ledger, logged for the user after this page, comes
+        // in the pages after it, each read as the user sees it then.
+        var ledgers: [Change] = []
+        for group in Set(rows.lazy.filter { $0.kind == .ledger }.map(\.id)).sorted() {
+            let ids = try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in try await lines.ledgerIDs(of: GroupID(rawValue: group)) }
+            ledgers += ids.expenses.map { Change(kind: .expense, id: $0.rawValue, person: user.rawValue) }
+            ledgers += ids.payments.map { Change(kind: .payment, id: $0.rawValue, person: user.rawValue) }
+        }
+        do { try await log.log(ledgers) } catch { throw .storeUnavailable("\(error)") }
         return SyncPage(
             changes: changes, profiles: try await profiles(namedIn: changes, for: user), cursor: SyncCursor((rows.last?.position ?? position).description),
-            more: rows.count == limit
+            more: rows.count == limit || !ledgers.isEmpty
         )
     }
 
@@ -187,9 +199,10 @@ public struct LiveSyncService: SyncService {
         case .payment:
             try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) -> SyncValue? in
                 let id = ExpenseID(rawValue: key.id)
-                // One it passed through is the user's too: it moved their balances.
-                guard let payment = try await lines.payment(id, for: user) else { return nil }
-                return .payment(SyncedPayment(payment, history: try await expenses.paymentHistory(of: id, for: user)))
+                // One it passed through is the user's too: it moved their balances; so is one
+                // in a group of theirs, in the group's ledger.
+                guard let pulled = try await lines.payment(id, for: user) else { return nil }
+                return .payment(SyncedPayment(pulled.payment, history: pulled.history))
             }
         case .friend:
             try await reading(FriendsError.self, Self.failure) { () async throws(FriendsError) in
@@ -225,9 +238,9 @@ public struct LiveSyncService: SyncService {
     }
 
     /// Logs, for `user`, every entity they see now: their account and preferences, their
-    /// friends and contacts, their requests, their groups, the expenses and payments they are
-    /// in, the deleted expenses they may restore, the series they are in, and the lines of their
-    /// activity.
+    /// friends and contacts, their requests, their groups and what is filed under each, the
+    /// expenses and payments they are in, the deleted expenses they may restore, the series they
+    /// are in, and the lines of their activity.
     private func logEverything(seenBy user: UserID) async throws(SyncError) {
         // The lists are read a page at a time: something of the user's deleted or moved between
         // two pages would shift the rest, and one entity could be passed over. Each such change
@@ -258,6 +271,11 @@ public struct LiveSyncService: SyncService {
         note(.friend, friendList.map(\.id.rawValue))
         let groupList = try await reading(GroupsError.self, Self.failure) { () async throws(GroupsError) in try await groups.everyGroup(of: user) }
         note(.group, groupList.map(\.id.rawValue))
+        for group in groupList {
+            let ledger = try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in try await lines.ledgerIDs(of: group.id) }
+            note(.expense, ledger.expenses.map(\.rawValue))
+            note(.payment, ledger.payments.map(\.rawValue))
+        }
         let expenseIDs = try await reading(ExpensesError.self, Self.failure) { () async throws(ExpensesError) in try await lines.expenseIDs(of: user) }
         note(.expense, (expenseIDs.current + expenseIDs.deleted).map(\.rawValue))
         var page = PageRequest(limit: 1_000)

@@ -53,8 +53,8 @@ public protocol Replicas: Sendable {
 
 // The services of a server kept in a replica (docs/sync.md): every read that the replica holds
 // is answered by the replica's own live services, every write goes to the server and is then
-// pulled in, and what the replica does not hold (look-ups, sessions, what was imported, a
-// group's expenses the user is not in) is the server's to answer.
+// pulled in, and what the replica does not hold (look-ups, sessions, what was imported) is the
+// server's to answer.
 
 /// `work`'s answer (a write on the server), once `user`'s replica has pulled what it wrote.
 private func pulled<T, Failure: Error>(
@@ -557,10 +557,9 @@ public struct ReplicatedPreferences: PreferencesService {
     }
 }
 
-/// The expenses and payments of a server's user, kept in their replica, and their series. What
-/// the replica does not hold is the server's to answer: what was imported,
-/// and a group's expenses, payments, totals and debts (the replica holds only those the user
-/// is in).
+/// The expenses and payments of a server's user, kept in their replica, and their series, with
+/// the ledger of each of their groups. What the replica does not hold is the server's to
+/// answer: what was imported.
 public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
     private let server: any ExpensesService & RecurringExpenses
     private let replicas: any Replicas
@@ -609,19 +608,22 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
         try await (reads(user) as? any RecurringExpenses ?? server).series(containing: id, for: user)
     }
 
-    // MARK: Reads the server answers
-
-    public func debts(in group: GroupID, for user: UserID) async throws(ExpensesError) -> [Debt] { try await server.debts(in: group, for: user) }
+    // A group's ledger: everything filed under a group of the user's is pulled, the expenses and
+    // payments they are not in too.
+    public func debts(in group: GroupID, for user: UserID) async throws(ExpensesError) -> [Debt] { try await reads(user).debts(in: group, for: user) }
     public func suggestedPayments(in group: GroupID, currency: Currency, for user: UserID) async throws(ExpensesError) -> [SuggestedPayment] {
-        try await server.suggestedPayments(in: group, currency: currency, for: user)
+        try await reads(user).suggestedPayments(in: group, currency: currency, for: user)
     }
     public func expenses(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
-        try await server.expenses(in: group, for: user, page: page)
+        try await reads(user).expenses(in: group, for: user, page: page)
     }
     public func settlements(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
-        try await server.settlements(in: group, for: user, page: page)
+        try await reads(user).settlements(in: group, for: user, page: page)
     }
-    public func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals { try await server.totals(in: group, for: user) }
+    public func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals { try await reads(user).totals(in: group, for: user) }
+
+    // MARK: Reads the server answers
+
     public func importedKeys(among keys: [String], by user: UserID) async throws(ExpensesError) -> Set<String> {
         try await server.importedKeys(among: keys, by: user)
     }

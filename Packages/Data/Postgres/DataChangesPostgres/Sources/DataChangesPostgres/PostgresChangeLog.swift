@@ -63,8 +63,9 @@ public struct PostgresChangeLog: ChangeLogStore {
         )
     }
 
-    public func changes(for person: String, after position: LogPosition, limit: Int) async throws -> [LoggedChange] {
-        try await Self.placed { () async throws -> (horizon: Horizon, rows: [LoggedChange]) in
+    public func changes(for audience: [String], after position: LogPosition, limit: Int) async throws -> [LoggedChange] {
+        guard !audience.isEmpty else { return [] }
+        return try await Self.placed { () async throws -> (horizon: Horizon, rows: [LoggedChange]) in
             try await database.read { db in
                 // The horizon first: the rows are read in the same snapshot, after it.
                 let horizon = try Self.horizon(in: db)
@@ -79,13 +80,20 @@ public struct PostgresChangeLog: ChangeLogStore {
                 {
                     throw ChangeLogError.expired
                 }
+                // Each of the audience's rows are one range of the index: the first `limit` of
+                // each range, then the first `limit` of those (one `= ANY` would read every row
+                // after the position, to sort them).
                 let rows = try db.rows(
                     """
-                    SELECT tx::text AS transaction, seq, kind, entity FROM sync_change
-                    WHERE person = $1 AND (tx, seq) > ($2::text::xid8, $3) AND tx < $4::text::xid8
-                    ORDER BY sync_change.tx, seq LIMIT $5
+                    SELECT tx::text AS transaction, seq, kind, entity FROM unnest($1::text[]) AS audience(person)
+                    CROSS JOIN LATERAL (
+                        SELECT tx, seq, kind, entity FROM sync_change
+                        WHERE sync_change.person = audience.person AND (tx, seq) > ($2::text::xid8, $3) AND tx < $4::text::xid8
+                        ORDER BY sync_change.tx, seq LIMIT $5
+                    ) AS rows
+                    ORDER BY rows.tx, rows.seq LIMIT $5
                     """,
-                    [person, String(position.transaction), position.sequence, String(horizon.transaction), Int64(max(0, limit))]
+                    [audience, String(position.transaction), position.sequence, String(horizon.transaction), Int64(max(0, limit))]
                 ).map { row in
                     guard let transaction = Int64(try row.text(0)) else { throw ServerDatabaseError.damaged("a change log row has a transaction past 64 bits") }
                     return LoggedChange(

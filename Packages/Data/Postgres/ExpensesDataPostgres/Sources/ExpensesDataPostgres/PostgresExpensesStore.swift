@@ -41,7 +41,7 @@ public struct PostgresExpensesStore: ExpensesStore {
         try await refusals {
             try await database.write(telling: balancesChanged) { db, changes in
                 for addition in additions {
-                    changes.changed(.expense, addition.expense.id, for: addition.expense.people)
+                    changes.changed(addition.expense)
                     let line = addition.activity
                     changes.changed(.activity, "\(line.subject)/\(line.id)", for: line.people)
                 }
