@@ -232,6 +232,11 @@ extension ResponseCoding {
     }
 }
 
+extension ResponseCoding where Output == Data {
+    /// A body written already, as it goes (a server's page of a pull made ahead of its request).
+    public static var written: Self { Self(write: { $0 }, read: { $0 }) }
+}
+
 /// How an area's errors travel: the refusal the server answers each with, and the error a
 /// client rebuilds from a refusal (or from no answer). One table per area, read both ways.
 public struct ProblemTable<Failure: Error>: Sendable {
