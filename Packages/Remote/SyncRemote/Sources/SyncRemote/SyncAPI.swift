@@ -99,12 +99,80 @@ extension Wire {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 SyncPage(
-                    changes: try syncChange.list().read(wire.changes, "\(field)/changes"), profiles: try syncProfile.list().read(wire.profiles, "\(field)/profiles"),
-                    cursor: SyncCursor(wire.cursor), more: wire.more
+                    changes: try syncChange.list().read(try expensesSpelledOut(in: wire.changes, field: "\(field)/changes"), "\(field)/changes"),
+                    profiles: try syncProfile.list().read(wire.profiles, "\(field)/profiles"), cursor: SyncCursor(wire.cursor), more: wire.more
                 )
             },
-            write: { .init(changes: $0.changes.map(syncChange.write), profiles: $0.profiles.map(syncProfile.write), cursor: $0.cursor.text, more: $0.more) }
+            write: { page in
+                .init(
+                    changes: expensesOnce(in: page.changes.map(syncChange.write)), profiles: page.profiles.map(syncProfile.write), cursor: page.cursor.text,
+                    more: page.more
+                )
+            }
         )
+    }
+
+    /// `changes` with each line's expense that is the page's own expense as it is now (most
+    /// lines of a first pull) said by `sameExpense` in its place: each expense goes once.
+    static func expensesOnce(in changes: [Components.Schemas.SyncChange]) -> [Components.Schemas.SyncChange] {
+        let current = pageExpenses(changes)
+        guard !current.isEmpty else { return changes }
+        func once(_ line: inout Components.Schemas.ActivityLine) {
+            guard let then = line.expense, current[line.activity.subject] == then else { return }
+            line.expense = nil
+            line.sameExpense = true
+        }
+        var changes = changes
+        for index in changes.indices {
+            if var line = changes[index].activity {
+                once(&line)
+                changes[index].activity = line
+            }
+            if let lines = changes[index].lines, !lines.isEmpty {
+                changes[index].lines = lines.map { line in
+                    var line = line
+                    once(&line)
+                    return line
+                }
+            }
+        }
+        return changes
+    }
+
+    /// `changes` with each line that says `sameExpense` given the page's expense it names; a
+    /// line naming one the page does not bring is refused.
+    static func expensesSpelledOut(in changes: [Components.Schemas.SyncChange], field: String) throws(APIProblem) -> [Components.Schemas.SyncChange] {
+        guard changes.contains(where: { $0.activity?.sameExpense == true || $0.lines?.contains { $0.sameExpense == true } == true }) else { return changes }
+        let current = pageExpenses(changes)
+        func spelledOut(_ line: inout Components.Schemas.ActivityLine, _ field: String) throws(APIProblem) {
+            guard line.sameExpense == true else { return }
+            guard let expense = current[line.activity.subject] else {
+                throw .invalidRequest("\(field)/sameExpense names an expense the page does not bring.", field: "\(field)/sameExpense")
+            }
+            line.expense = expense
+            line.sameExpense = nil
+        }
+        var changes = changes
+        for index in changes.indices {
+            if var line = changes[index].activity {
+                try spelledOut(&line, "\(field)/\(index)/activity")
+                changes[index].activity = line
+            }
+            if var lines = changes[index].lines {
+                for line in lines.indices { try spelledOut(&lines[line], "\(field)/\(index)/lines/\(line)") }
+                changes[index].lines = lines
+            }
+        }
+        return changes
+    }
+
+    /// The expenses a page brings, as they are now, by id.
+    private static func pageExpenses(_ changes: [Components.Schemas.SyncChange]) -> [String: Components.Schemas.Expense] {
+        var current: [String: Components.Schemas.Expense] = [:]
+        for change in changes where change.kind == .expense {
+            if let expense = change.expense { current[change.id] = expense }
+        }
+        return current
     }
 
     static var activityLine: WireValue<ActivityLine, Components.Schemas.ActivityLine> {

@@ -4469,10 +4469,20 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityLine/people`.
             public var people: [Components.Schemas.UserID]
-            /// For a change to an expense, the expense as the change left it (as it was, for a delete).
+            /// For a change to an expense, the expense as the change left it (as it was, for a
+            /// delete); or `sameExpense` in its place.
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityLine/expense`.
             public var expense: Components.Schemas.Expense?
+            /// In a pull, present (true) in place of `expense` when the expense as the change left it
+            /// is the expense as it is now, which the same page brings as a change of kind `expense`
+            /// (the line's `subject`): most lines of a first pull, each expense once rather than
+            /// twice. A client reads the line as carrying that expense.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityLine/sameExpense`.
+            public var sameExpense: Swift.Bool?
             /// For a payment recorded or taken back, the payment.
             ///
             /// - Remark: Generated from `#/components/schemas/ActivityLine/payment`.
@@ -4483,19 +4493,22 @@ extension Components {
             ///   - id:
             ///   - activity:
             ///   - people: Everyone whose activity shows the line.
-            ///   - expense: For a change to an expense, the expense as the change left it (as it was, for a delete).
+            ///   - expense: For a change to an expense, the expense as the change left it (as it was, for a
+            ///   - sameExpense: In a pull, present (true) in place of `expense` when the expense as the change left it
             ///   - payment: For a payment recorded or taken back, the payment.
             public init(
                 id: Swift.String,
                 activity: Components.Schemas.Activity,
                 people: [Components.Schemas.UserID],
                 expense: Components.Schemas.Expense? = nil,
+                sameExpense: Swift.Bool? = nil,
                 payment: Components.Schemas.Settlement? = nil
             ) {
                 self.id = id
                 self.activity = activity
                 self.people = people
                 self.expense = expense
+                self.sameExpense = sameExpense
                 self.payment = payment
             }
             public enum CodingKeys: String, CodingKey {
@@ -4503,6 +4516,7 @@ extension Components {
                 case activity
                 case people
                 case expense
+                case sameExpense
                 case payment
             }
         }
