@@ -117,26 +117,11 @@ extension Wire {
     static func expensesOnce(in changes: [Components.Schemas.SyncChange]) -> [Components.Schemas.SyncChange] {
         let current = pageExpenses(changes)
         guard !current.isEmpty else { return changes }
-        func once(_ line: inout Components.Schemas.ActivityLine) {
+        return eachLine(in: changes) { line, _ in
             guard let then = line.expense, current[line.activity.subject] == then else { return }
             line.expense = nil
             line.sameExpense = true
         }
-        var changes = changes
-        for index in changes.indices {
-            if var line = changes[index].activity {
-                once(&line)
-                changes[index].activity = line
-            }
-            if let lines = changes[index].lines, !lines.isEmpty {
-                changes[index].lines = lines.map { line in
-                    var line = line
-                    once(&line)
-                    return line
-                }
-            }
-        }
-        return changes
     }
 
     /// `changes` with each line that says `sameExpense` given the page's expense it names; a
@@ -144,22 +129,30 @@ extension Wire {
     static func expensesSpelledOut(in changes: [Components.Schemas.SyncChange], field: String) throws(APIProblem) -> [Components.Schemas.SyncChange] {
         guard changes.contains(where: { $0.activity?.sameExpense == true || $0.lines?.contains { $0.sameExpense == true } == true }) else { return changes }
         let current = pageExpenses(changes)
-        func spelledOut(_ line: inout Components.Schemas.ActivityLine, _ field: String) throws(APIProblem) {
+        return try eachLine(in: changes) { line, place throws(APIProblem) in
             guard line.sameExpense == true else { return }
             guard let expense = current[line.activity.subject] else {
-                throw .invalidRequest("\(field)/sameExpense names an expense the page does not bring.", field: "\(field)/sameExpense")
+                let at = "\(field)/\(place())"
+                throw .invalidRequest("\(at)/sameExpense names an expense the page does not bring.", field: "\(at)/sameExpense")
             }
             line.expense = expense
             line.sameExpense = nil
         }
+    }
+
+    /// `changes` with `visit` applied to each of their lines of activity (a change's own, and
+    /// an expense's `lines`), each told where it is in the changes when it asks.
+    private static func eachLine<Failure: Error>(
+        in changes: [Components.Schemas.SyncChange], _ visit: (inout Components.Schemas.ActivityLine, () -> String) throws(Failure) -> Void
+    ) throws(Failure) -> [Components.Schemas.SyncChange] {
         var changes = changes
         for index in changes.indices {
             if var line = changes[index].activity {
-                try spelledOut(&line, "\(field)/\(index)/activity")
+                try visit(&line) { "\(index)/activity" }
                 changes[index].activity = line
             }
-            if var lines = changes[index].lines {
-                for line in lines.indices { try spelledOut(&lines[line], "\(field)/\(index)/lines/\(line)") }
+            if var lines = changes[index].lines, !lines.isEmpty {
+                for each in lines.indices { try visit(&lines[each]) { "\(index)/lines/\(each)" } }
                 changes[index].lines = lines
             }
         }
