@@ -52,6 +52,20 @@ struct FlowCatalogTests {
         #expect(await run.result().status == .cancelled)
     }
 
+    @Test("every plain tap a View declares is offered by some screen its ViewModel's examples draw")
+    func tapsDrawn() throws {
+        var declared = 0
+        for entry in FlowCatalog.entries {
+            for screen in entry.inventory.screens {
+                declared += screen.taps.count
+                let undrawn = screen.taps.filter { !screen.actions.contains($0) }
+                #expect(undrawn.isEmpty, "\(entry.name)'s screen \(screen.id) declares the taps \(undrawn), which no example state draws")
+            }
+        }
+        // The check has something to check: the screens' Views declare their taps.
+        #expect(declared > 40)
+    }
+
     @Test("a flow that needs a user, launched without a session, signs in first")
     func signsInFirst() async throws {
         let container = AppContainer.inMemory()

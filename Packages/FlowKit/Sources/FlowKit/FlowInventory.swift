@@ -14,12 +14,16 @@ public struct FlowInventory: Sendable, Equatable {
         /// The fields among `fields` that are tables: only their cells (`parts.bob-stone`) are
         /// answered one by one.
         public var tables: [ElementID]
+        /// The plain taps the View declares (its ``View/Tap``): each should be among `actions`,
+        /// drawn by some example state, or it is a tap no screen offers.
+        public var taps: [ElementID]
 
-        public init(_ id: ScreenID, actions: [ElementID], fields: [ElementID] = [], tables: [ElementID] = []) {
+        public init(_ id: ScreenID, actions: [ElementID], fields: [ElementID] = [], tables: [ElementID] = [], taps: [ElementID] = []) {
             self.id = id
             self.actions = actions
             self.fields = fields
             self.tables = tables
+            self.taps = taps
         }
     }
 
@@ -81,7 +85,8 @@ public struct FlowInventory: Sendable, Equatable {
                 if !messages.contains(message) { messages.append(message) }
             }
         }
-        self.init(screens: [ScreenEntry(V.screenID, actions: actions, fields: fields, tables: tables)], messages: messages)
+        let taps = V.Tap.allCases.map(\.id)
+        self.init(screens: [ScreenEntry(V.screenID, actions: actions, fields: fields, tables: tables, taps: taps)], messages: messages)
     }
 
     private static func message(_ text: String) -> Message {

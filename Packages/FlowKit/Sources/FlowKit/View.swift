@@ -6,6 +6,8 @@
 /// domain reach it already written, in the ViewState.
 public protocol View: Sendable {
     associatedtype ViewState: Sendable
+    /// The screen's plain taps (``ScreenTap``), declared as a nested `enum Tap`; none by default.
+    associatedtype Tap: ScreenTap = NoTaps
 
     /// The identifier of the screen this View draws.
     static var screenID: ScreenID { get }

@@ -128,12 +128,12 @@ public actor AddExpenseFlow: InventoriedFlow {
                     with = await members(of: group)
                     model.filedWithMembers(with, currency: group.currency)
                 }
-            case .people:
+            case .tapped(.people):
                 if case .picked(let picked) = await pickPeople() {
                     with = picked
                     model.peopleChanged(picked)
                 }
-            case .save:
+            case .tapped(.save):
                 guard let draft = model.check(), case .success(let repeating) = model.checkRepeat(from: draft.day) else { break }
                 let answer = await view.submit(&model) { [editing, series] _ throws(ExpensesError) -> Expense? in
                     if let series, let recurring = dependencies.recurring {

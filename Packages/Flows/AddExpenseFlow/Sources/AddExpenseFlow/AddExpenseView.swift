@@ -17,12 +17,12 @@ struct AddExpenseView: View {
     static let split: ElementID = "split"
     static let parts: ElementID = "parts"
     static let note: ElementID = "note"
-    static let save: ElementID = "save"
-    static let people: ElementID = "people"
     static let group: ElementID = "group"
     static let repeats: ElementID = "repeats"
     static let repeatEvery: ElementID = "repeat-every"
     static let repeatUntil: ElementID = "repeat-until"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case people, save }
 
     func screen(for state: AddExpenseViewState) -> Screen {
         let others = state.people.dropFirst().map(\.name)
@@ -87,8 +87,8 @@ struct AddExpenseView: View {
             text: [others.isEmpty ? "A personal expense: only you are in it." : "With " + (["you"] + others).listedInWords + "."],
             fields: fields,
             actions: [
-                Action(id: Self.save, label: "Save", role: .primary),
-                Action(id: Self.people, label: "Change who shares it"),
+                Action(Tap.save, label: "Save", role: .primary),
+                Action(Tap.people, label: "Change who shares it"),
                 .cancel,
             ],
             status: state.phase.status(busy: "Saving"),

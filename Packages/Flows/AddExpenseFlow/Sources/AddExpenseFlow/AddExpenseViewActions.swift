@@ -7,17 +7,16 @@ enum AddExpenseAction: ViewAction {
     /// A typed field or a table's cell, confirmed (`isFinal`) or as it is being typed.
     case typed(ElementID, String, isFinal: Bool)
     case chose(ElementID, [ElementID])
-    case people
-    case save
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .fill(let id, let value): .typed(id, value, isFinal: true)
         case .edit(let id, let value): .typed(id, value, isFinal: false)
         case .choose(let id, let options): .chose(id, options)
-        case .tap(ScreenView.people): .people
-        case .tap(ScreenView.save): .save
         case .tap(.cancel), .back, .cancel: .cancel
         default: nil
         }

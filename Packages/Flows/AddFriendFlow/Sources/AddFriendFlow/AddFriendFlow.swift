@@ -55,7 +55,7 @@ public actor AddFriendFlow: InventoriedFlow {
                 model.valueChanged(value)
             case .contactEmailChanged(let email):
                 model.contactEmailChanged(email)
-            case .find:
+            case .tapped(.find):
                 guard model.check() else { break }
                 model.busy()
                 await view.show(model.state)

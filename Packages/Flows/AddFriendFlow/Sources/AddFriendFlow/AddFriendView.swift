@@ -7,8 +7,9 @@ struct AddFriendView: View {
     static let how: ElementID = "how"
     static let value: ElementID = "value"
     static let contactEmail: ElementID = "contact-email"
-    static let find: ElementID = "find"
     static let add: ElementID = "add"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case find }
 
     func screen(for state: AddFriendViewState) -> Screen {
         let status = state.phase.status(busy: "Looking")
@@ -42,7 +43,7 @@ struct AddFriendView: View {
             text: ["Someone with an account: by their friend code or email. Someone without one: as a contact, by name."],
             fields: fields,
             actions: [
-                Action(id: Self.find, label: "Find", role: .primary),
+                Action(Tap.find, label: "Find", role: .primary),
                 .cancel,
             ],
             status: status

@@ -7,17 +7,18 @@ enum AddFriendAction: ViewAction {
     case howChosen(AddFriendViewState.How)
     case valueChanged(String)
     case contactEmailChanged(String)
-    case find
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     case confirm
     case back
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .choose(ScreenView.how, let ids): ids.first.flatMap { AddFriendViewState.How(rawValue: $0.rawValue) }.map(Self.howChosen)
         case .fill(ScreenView.value, let value): .valueChanged(value)
         case .fill(ScreenView.contactEmail, let value): .contactEmailChanged(value)
-        case .tap(ScreenView.find): .find
         case .tap(ScreenView.add): .confirm
         case .tap(.back), .back: .back
         case .tap(.cancel), .cancel: .cancel

@@ -93,7 +93,7 @@ public actor AppFlow: InventoriedFlow {
         return await presenter.presenting(model.state) { view in
             while true {
                 switch await view.next() {
-                case .retry:
+                case .tapped(.retry):
                     model.retrying()
                     await view.show(model.state)
                     do throws(AccountsError) {

@@ -3,8 +3,9 @@ import FlowKit
 /// Draws the app's own screen, shown only when the store cannot be read.
 struct AppView: View {
     static let screenID: ScreenID = "app-unavailable"
-    static let retry: ElementID = "retry"
     static let quit: ElementID = "quit"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case retry }
 
     func screen(for state: AppViewState) -> Screen {
         Screen(
@@ -12,7 +13,7 @@ struct AppView: View {
             title: "Flows cannot open your data",
             text: ["Nothing was changed. Check the folder named below (or FLOWS_HOME) and try again."],
             actions: [
-                Action(id: Self.retry, label: "Try again", role: .primary),
+                Action(Tap.retry, label: "Try again", role: .primary),
                 Action(id: Self.quit, label: "Quit", role: .cancel),
             ],
             status: state.isRetrying ? .busy("Opening the store") : .error(state.message)

@@ -4,12 +4,13 @@ import FlowKit
 enum AppAction: ViewAction {
     typealias ScreenView = AppView
 
-    case retry
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     case quit
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
-        case .tap(ScreenView.retry): .retry
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .tap(ScreenView.quit), .back, .cancel: .quit
         default: nil
         }

@@ -89,10 +89,10 @@ public actor AuthenticatedFlow: InventoriedFlow {
         model.offline(await offlineNotice())
         return await presenter.run(model.state) { action, view in
             switch action {
-            case .addExpense:
+            case .tapped(.addExpense):
                 notice = await addExpense(with: [])
                 model.said(notice)
-            case .signOut:
+            case .tapped(.signOut):
                 model.signingOut()
                 await view.show(model.state)
                 do throws(AccountsError) {
@@ -108,14 +108,14 @@ public actor AuthenticatedFlow: InventoriedFlow {
                 model.back(user: user)
                 model.said(notice)
                 model.offline(await offlineNotice())
-            case .sync:
+            case .tapped(.sync):
                 notice = nil
                 _ = await router.start(SyncFlow(user: user.id, dependencies: dependencies, router: router))
                 model.said(nil)
                 model.offline(await offlineNotice())
             case .refresh:
                 model.offline(await offlineNotice())
-            case .quit:
+            case .tapped(.quit):
                 return .closed
             case .back:
                 // Esc at the home is no way to leave by mistake: it says how to.

@@ -5,21 +5,24 @@ import FlowKit
 /// identifiers are the contract scripts use.
 struct AuthenticatedView: View {
     static let screenID: ScreenID = "home"
-    static let addExpense: ElementID = "add-expense"
-    static let sync: ElementID = "sync"
-    static let signOut: ElementID = "sign-out"
-    static let quit: ElementID = "quit"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap {
+        case addExpense = "add-expense"
+        /// Open Sync: what is not on the server yet.
+        case sync
+        case signOut = "sign-out", quit
+    }
 
     func screen(for state: AuthenticatedViewState) -> Screen {
         Screen(
             id: Self.screenID,
             title: "Flows",
             text: ["Signed in as \(state.displayName) <\(state.email)>."] + (state.offline.map { [$0] } ?? []),
-            actions: [Action(id: Self.addExpense, label: "Add an expense")]
+            actions: [Action(Tap.addExpense, label: "Add an expense")]
                 // While something is not synced (or the server is out of reach), Sync says what and offers to sync.
-                + (state.offline == nil ? [] : [Action(id: Self.sync, label: "Sync")]) + [
-                Action(id: Self.signOut, label: "Sign out", role: .secondary),
-                Action(id: Self.quit, label: "Quit", role: .cancel),
+                + (state.offline == nil ? [] : [Action(Tap.sync, label: "Sync")]) + [
+                Action(Tap.signOut, label: "Sign out", role: .secondary),
+                Action(Tap.quit, label: "Quit", role: .cancel),
             ],
             status: state.phase.status(busy: "Signing out") ?? state.notice.map(ScreenStatus.notice),
             tabs: state.tabs

@@ -4,11 +4,8 @@ import FlowKit
 enum AuthenticatedAction: ViewAction {
     typealias ScreenView = AuthenticatedView
 
-    case addExpense
-    /// Open Sync: what is not on the server yet.
-    case sync
-    case signOut
-    case quit
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     /// Open the tab (the child flow) with this identifier.
     case open(ElementID)
     /// Read again what the home says of the replica (a sync changed it).
@@ -18,11 +15,8 @@ enum AuthenticatedAction: ViewAction {
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
-        case .tap(ScreenView.addExpense): .addExpense
-        case .tap(ScreenView.sync): .sync
-        case .tap(ScreenView.signOut): .signOut
-        case .tap(ScreenView.quit): .quit
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .tap(let tab): .open(tab)
         case .refresh: .refresh
         case .back: .back

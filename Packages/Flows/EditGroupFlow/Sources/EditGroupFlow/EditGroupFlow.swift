@@ -63,7 +63,7 @@ public actor EditGroupFlow: InventoriedFlow {
                 model.typed(text)
             case .chose(let field, let options):
                 model.chose(field, options)
-            case .save:
+            case .tapped(.save):
                 guard let settings = model.checkedSettings() else { break }
                 let adding = model.adding
                 let saved = await view.submit(&model) { model throws(GroupsError) in
@@ -72,7 +72,7 @@ public actor EditGroupFlow: InventoriedFlow {
                     return group
                 }
                 if let saved { return .changed(saved) }
-            case .removeMember:
+            case .tapped(.removeMember):
                 guard let member = model.removing else {
                     model.needsMember()
                     break
@@ -85,7 +85,7 @@ public actor EditGroupFlow: InventoriedFlow {
                     model.reloaded(after, said: "\(model.name(member)) is no longer in the group.")
                     await names(into: &model)
                 }
-            case .leave:
+            case .tapped(.leave):
                 let left = await view.submit(&model) { model throws(GroupsError) in
                     try await dependencies.groups.leave(model.group.id, by: user)
                     return true

@@ -10,11 +10,10 @@ struct EditGroupView: View {
     static let add: ElementID = "add"
     static let member: ElementID = "member"
     static let group: ElementID = "group"
-    static let save: ElementID = "save"
-    static let removeMember: ElementID = "remove-member"
-    static let leave: ElementID = "leave"
     static let archive: ElementID = "archive"
     static let unarchive: ElementID = "unarchive"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case save, removeMember = "remove-member", leave }
 
     func screen(for state: EditGroupViewState) -> Screen {
         let status = state.phase.status(busy: "Saving") ?? state.notice.map(ScreenStatus.notice)
@@ -41,14 +40,14 @@ struct EditGroupView: View {
         if !state.addable.isEmpty {
             fields.append(Field(id: Self.add, label: "Add members", input: .multiChoice(state.addable, selected: state.adding), hint: "your friends and contacts", isOptional: true))
         }
-        var actions = [Action(id: Self.save, label: "Save", role: .primary)]
+        var actions = [Action(Tap.save, label: "Save", role: .primary)]
         if !state.others.isEmpty {
             fields.append(Field(
                 id: Self.member, label: "Take out", input: .choice(state.others, selected: state.removing), hint: "only someone settled in the group",
                 error: state.memberError, isOptional: true
             ))
-            actions.append(Action(id: Self.removeMember, label: "Take out of the group"))
-            actions.append(Action(id: Self.leave, label: "Leave the group"))
+            actions.append(Action(Tap.removeMember, label: "Take out of the group"))
+            actions.append(Action(Tap.leave, label: "Leave the group"))
         }
         actions += [Action(id: Self.archive, label: "Archive the group"), .cancel]
         return Screen(

@@ -6,20 +6,17 @@ enum EditGroupAction: ViewAction {
 
     case typed(String)
     case chose(ElementID, [ElementID])
-    case save
-    case removeMember
-    case leave
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     /// Archive the group (true), or bring it back (false).
     case archive(Bool)
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .fill(ScreenView.name, let text): .typed(text)
         case .choose(let field, let options): .chose(field, options)
-        case .tap(ScreenView.save): .save
-        case .tap(ScreenView.removeMember): .removeMember
-        case .tap(ScreenView.leave): .leave
         case .tap(ScreenView.archive): .archive(true)
         case .tap(ScreenView.unarchive): .archive(false)
         case .tap(.cancel), .tap(.back), .back, .cancel: .cancel

@@ -61,7 +61,7 @@ public actor ExpenseDetailFlow: InventoriedFlow {
             case .picked(let id):
                 guard let picked = model.pickable[id] else { break }
                 shown = await load(picked, into: &model)
-            case .edit:
+            case .tapped(.edit):
                 guard let current = shown else { break }
                 model.said(nil)
                 let editing = AddExpenseFlow(user: user, editing: current.expense, with: current.friends, dependencies: dependencies, router: router)
@@ -74,10 +74,10 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                 case .added, .cancelled:
                     break
                 }
-            case .delete:
+            case .tapped(.delete):
                 guard shown != nil else { break }
                 model.askDelete()
-            case .confirmDelete:
+            case .tapped(.confirmDelete):
                 guard let current = shown else { break }
                 let deleted: Bool? = await view.submit(&model) { _ throws(ExpensesError) in
                     do throws(ExpensesError) {
@@ -90,12 +90,12 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                 }
                 if deleted == true { return .deleted(current.expense.summary) }
                 if deleted == false { shown = await reload(current.expense, into: &model, after: "It was not deleted") }
-            case .history:
+            case .tapped(.history):
                 guard let current = shown else { break }
                 await showHistory(of: current.expense, into: &model)
             case .versionChosen(let id):
                 model.chooseVersion(id)
-            case .restoreVersion:
+            case .tapped(.restoreVersion):
                 guard let current = shown, model.state.step == .history, let older = model.chosenVersion else { break }
                 let restored: Bool? = await view.submit(&model) { _ throws(ExpensesError) in
                     do throws(ExpensesError) {
@@ -113,7 +113,7 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                 if restored == false { shown = await reload(current.expense, into: &model, after: "The older version was not restored") }
             case .typedComment(let text, let isFinal):
                 model.typedComment(text, isFinal: isFinal)
-            case .addComment:
+            case .tapped(.addComment):
                 guard let current = shown, let text = model.checkComment() else { break }
                 let added = await view.submit(&model) { _ throws(ExpensesError) in
                     try await dependencies.expenses.comment(text, on: current.expense.id, by: user)
@@ -124,7 +124,7 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                 }
             case .myCommentChosen(let id):
                 model.askDeleteComment(id)
-            case .confirmDeleteComment:
+            case .tapped(.confirmDeleteComment):
                 guard let current = shown, let comment = model.pendingComment else { break }
                 let deleted: Bool? = await view.submit(&model) { _ throws(ExpensesError) in
                     try await dependencies.expenses.deleteComment(comment.id, on: current.expense.id, by: user)
@@ -135,7 +135,7 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                     await loadComments(of: current.expense.id, into: &model)
                     model.said("Your comment was deleted.")
                 }
-            case .editSeries:
+            case .tapped(.editSeries):
                 guard let current = shown, let series = model.shownSeries, let recurring = dependencies.recurring else { break }
                 model.said(nil)
                 guard let editing = AddExpenseFlow(user: user, editingSeries: series, with: current.friends, dependencies: dependencies, router: router)
@@ -144,7 +144,7 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                     model.showSeries(try? await recurring.series(containing: current.expense.id, for: user), today: dependencies.today)
                     model.said("The series is changed: the later ones copy it; those made stay as they are.")
                 }
-            case .stopRepeating:
+            case .tapped(.stopRepeating):
                 guard let series = model.shownSeries, let recurring = dependencies.recurring else { break }
                 let today = dependencies.today
                 let stopped = await view.submit(&model) { _ throws(ExpensesError) in

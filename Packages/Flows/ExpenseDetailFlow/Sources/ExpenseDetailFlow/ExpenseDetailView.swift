@@ -5,18 +5,13 @@ import FlowKit
 struct ExpenseDetailView: View {
     static let screenID: ScreenID = "expense-detail"
     static let expense: ElementID = "expense"
-    static let edit: ElementID = "edit"
-    static let delete: ElementID = "delete"
-    static let confirmDelete: ElementID = "confirm-delete"
-    static let history: ElementID = "history"
     static let version: ElementID = "version"
-    static let restoreVersion: ElementID = "restore-version"
     static let comment: ElementID = "comment"
-    static let addComment: ElementID = "add-comment"
     static let myComment: ElementID = "my-comment"
-    static let confirmDeleteComment: ElementID = "confirm-delete-comment"
-    static let stopRepeating: ElementID = "stop-repeating"
-    static let editSeries: ElementID = "edit-series"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap {
+        case edit, delete, confirmDelete = "confirm-delete", history, restoreVersion = "restore-version", addComment = "add-comment", confirmDeleteComment = "confirm-delete-comment", stopRepeating = "stop-repeating", editSeries = "edit-series"
+    }
 
     func screen(for state: ExpenseDetailViewState) -> Screen {
         let status = state.phase.status(busy: "Working") ?? state.notice.map(ScreenStatus.notice)
@@ -45,12 +40,12 @@ struct ExpenseDetailView: View {
                 fields.append(Field(id: Self.myComment, label: "Delete a comment of yours", input: .choice(state.ownComments, selected: nil)))
             }
             var actions = [
-                Action(id: Self.addComment, label: "Add the comment"), Action(id: Self.edit, label: "Edit"), Action(id: Self.delete, label: "Delete"),
-                Action(id: Self.history, label: "History"),
+                Action(Tap.addComment, label: "Add the comment"), Action(Tap.edit, label: "Edit"), Action(Tap.delete, label: "Delete"),
+                Action(Tap.history, label: "History"),
             ]
             if state.seriesRuns {
-                actions.append(Action(id: Self.editSeries, label: "Edit the series (the later ones)"))
-                actions.append(Action(id: Self.stopRepeating, label: "Stop repeating (those made stay)"))
+                actions.append(Action(Tap.editSeries, label: "Edit the series (the later ones)"))
+                actions.append(Action(Tap.stopRepeating, label: "Stop repeating (those made stay)"))
             }
             return Screen(
                 id: Self.screenID, title: state.title, text: state.lines + (state.series.map { [$0] } ?? []) + state.comments,
@@ -62,14 +57,14 @@ struct ExpenseDetailView: View {
             return Screen(
                 id: Self.screenID, title: state.title,
                 text: ["Delete your comment \(state.deleting ?? "")? Nobody will see it again."],
-                actions: [Action(id: Self.confirmDeleteComment, label: "Delete the comment", role: .primary), .back],
+                actions: [Action(Tap.confirmDeleteComment, label: "Delete the comment", role: .primary), .back],
                 status: status
             )
         case .history:
             let fields = state.versions.isEmpty ? [] : [
                 Field(id: Self.version, label: "Older versions", input: .choice(state.versions, selected: state.selectedVersion), hint: "newest first")
             ]
-            let actions = state.versions.isEmpty ? [] : [Action(id: Self.restoreVersion, label: "Restore the chosen version", role: .primary)]
+            let actions = state.versions.isEmpty ? [] : [Action(Tap.restoreVersion, label: "Restore the chosen version", role: .primary)]
             return Screen(
                 id: Self.screenID, title: "History of \(state.title)",
                 text: state.history + (state.versions.isEmpty ? [] : ["Restoring an older version saves it as a new change: the history keeps every one."]),
@@ -80,7 +75,7 @@ struct ExpenseDetailView: View {
                 id: Self.screenID, title: state.title,
                 text: ["Delete \(state.title)? Everyone's balances go back to what they were without it; it can be restored from the Expenses tab."],
                 actions: [
-                    Action(id: Self.confirmDelete, label: "Delete", role: .primary),
+                    Action(Tap.confirmDelete, label: "Delete", role: .primary),
                     .back,
                 ],
                 status: status

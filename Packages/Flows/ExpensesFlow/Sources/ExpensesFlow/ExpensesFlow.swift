@@ -61,10 +61,10 @@ public actor ExpensesFlow: InventoriedFlow {
         model.said(notice)
         return await presenter.run(model.state) { action, view in
             switch action {
-            case .older:
+            case .tapped(.older):
                 guard model.state.hasOlder else { break }
                 await turn(&model, to: model.state.page + 1)
-            case .newer:
+            case .tapped(.newer):
                 guard model.state.page > 0 else { break }
                 await turn(&model, to: model.state.page - 1)
             case .open(let id):
@@ -77,7 +77,7 @@ public actor ExpensesFlow: InventoriedFlow {
                 model.askTakeBack(id)
             case .deleted(let id):
                 model.askRestore(id)
-            case .takeBack, .restore:
+            case .tapped(.takeBack), .tapped(.restore):
                 // The question's own action: its screen offers no other.
                 guard let pending = model.pending else { break }
                 model.busy()
@@ -91,13 +91,13 @@ public actor ExpensesFlow: InventoriedFlow {
                     model.keep()
                     model.failed(error)
                 }
-            case .keep:
+            case .tapped(.keep):
                 model.keep()
-            case .reports:
+            case .tapped(.reports):
                 _ = await router.start(ReportsFlow(user: user, dependencies: dependencies, router: router))
-            case .addExpense:
+            case .tapped(.addExpense):
                 return .addExpense
-            case .settleUp:
+            case .tapped(.settleUp):
                 let result = await router.start(SettleUpFlow(user: user, dependencies: dependencies, router: router))
                 await load(into: &model)
                 if let said = result.notice(for: user) { model.said(said) }

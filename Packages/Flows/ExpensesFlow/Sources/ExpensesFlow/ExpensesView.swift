@@ -5,16 +5,12 @@ import FlowKit
 struct ExpensesView: View {
     static let screenID: ScreenID = "expenses"
     static let expense: ElementID = "expense"
-    static let older: ElementID = "older"
-    static let newer: ElementID = "newer"
-    static let addExpense: ElementID = "add-expense"
-    static let settleUp: ElementID = "settle-up"
     static let payment: ElementID = "payment"
-    static let takeBack: ElementID = "take-back"
-    static let keep: ElementID = "keep"
-    static let reports: ElementID = "reports"
     static let deleted: ElementID = "deleted"
-    static let restore: ElementID = "restore"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap {
+        case takeBack = "take-back", restore, reports, keep, older, newer, addExpense = "add-expense", settleUp = "settle-up"
+    }
 
     func screen(for state: ExpensesViewState) -> Screen {
         switch state.question {
@@ -22,8 +18,8 @@ struct ExpensesView: View {
             return Screen(
                 id: Self.screenID, title: "Expenses", text: [question, "Balances go back to what they were without it; the activity keeps both."],
                 actions: [
-                    Action(id: Self.takeBack, label: "Take it back", role: .primary),
-                    Action(id: Self.keep, label: "Keep it", role: .cancel),
+                    Action(Tap.takeBack, label: "Take it back", role: .primary),
+                    Action(Tap.keep, label: "Keep it", role: .cancel),
                 ],
                 status: state.phase.status(busy: "Taking it back")
             )
@@ -31,8 +27,8 @@ struct ExpensesView: View {
             return Screen(
                 id: Self.screenID, title: "Expenses", text: [question, "It comes back as it was when deleted, and balances with it."],
                 actions: [
-                    Action(id: Self.restore, label: "Restore it", role: .primary),
-                    Action(id: Self.keep, label: "Leave it deleted", role: .cancel),
+                    Action(Tap.restore, label: "Restore it", role: .primary),
+                    Action(Tap.keep, label: "Leave it deleted", role: .cancel),
                 ],
                 status: state.phase.status(busy: "Restoring")
             )
@@ -50,11 +46,11 @@ struct ExpensesView: View {
                 text += state.activity
             }
         }
-        var actions = [Action(id: Self.addExpense, label: "Add an expense", role: .primary)]
-        if !state.balances.isEmpty { actions.append(Action(id: Self.settleUp, label: "Settle up")) }
-        actions.append(Action(id: Self.reports, label: "Reports"))
-        if state.hasOlder { actions.append(Action(id: Self.older, label: "Older")) }
-        if state.page > 0 { actions.append(Action(id: Self.newer, label: "Newer")) }
+        var actions = [Action(Tap.addExpense, label: "Add an expense", role: .primary)]
+        if !state.balances.isEmpty { actions.append(Action(Tap.settleUp, label: "Settle up")) }
+        actions.append(Action(Tap.reports, label: "Reports"))
+        if state.hasOlder { actions.append(Action(Tap.older, label: "Older")) }
+        if state.page > 0 { actions.append(Action(Tap.newer, label: "Newer")) }
         actions.append(.back)
         var fields = state.recent.isEmpty ? [] : [
             Field(id: Self.expense, label: "Open", input: .choice(state.recent, selected: nil), hint: "one of your newest expenses: its parts, edit, delete"),

@@ -6,32 +6,19 @@ enum ExpensesAction: ViewAction {
 
     case open(ElementID)
     case payment(ElementID)
-    case takeBack
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     case deleted(ElementID)
-    case restore
-    case reports
-    case keep
-    case older
-    case newer
-    case addExpense
-    case settleUp
     /// Read again what the screen shows: it may have changed elsewhere.
     case refresh
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .choose(ScreenView.expense, let ids): ids.first.map(Self.open)
         case .choose(ScreenView.payment, let ids): ids.first.map(Self.payment)
-        case .tap(ScreenView.takeBack): .takeBack
         case .choose(ScreenView.deleted, let ids): ids.first.map(Self.deleted)
-        case .tap(ScreenView.restore): .restore
-        case .tap(ScreenView.reports): .reports
-        case .tap(ScreenView.keep): .keep
-        case .tap(ScreenView.older): .older
-        case .tap(ScreenView.newer): .newer
-        case .tap(ScreenView.addExpense): .addExpense
-        case .tap(ScreenView.settleUp): .settleUp
         case .tap(.back), .back, .cancel: .back
         case .refresh: .refresh
         default: nil

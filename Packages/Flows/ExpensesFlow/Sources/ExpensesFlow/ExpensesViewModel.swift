@@ -64,7 +64,7 @@ struct ExpensesViewModel: ViewModel {
         if let first = asking.state.payments.first { asking.askTakeBack(first.id) }
         var restoring = full
         if let lunch = try? Expense(id: ExpenseID(rawValue: "e"), draft: ExpenseDraft(
-            description: FlowInventory.anyDetail, amount: owed, day: Day.today(at: Date(timeIntervalSince1970: 0), in: .gmt), category: .food,
+            description: "Lunch", amount: owed, day: Day.today(at: Date(timeIntervalSince1970: 0), in: .gmt), category: .food,
             payers: [Payer(user: me, amount: owed)], participants: [me, someone], rule: .equal
         )) {
             restoring.deleted([lunch])

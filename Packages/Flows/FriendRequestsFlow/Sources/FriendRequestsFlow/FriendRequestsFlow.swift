@@ -51,32 +51,32 @@ public actor FriendRequestsFlow: InventoriedFlow {
             switch action {
             case .chosen(let list, let id):
                 model.chosen(id, in: list)
-            case .accept:
+            case .tapped(.accept):
                 guard let person = model.selected(.incoming) else { break }
                 changed = await answer(&model, on: view) { () throws(FriendsError) in
                     let friend = try await friends.accept(person.id, by: me)
                     accepted.append(friend)
                     return "You and \(friend.name.value) are friends now."
                 } || changed
-            case .decline:
+            case .tapped(.decline):
                 guard let person = model.selected(.incoming) else { break }
                 changed = await answer(&model, on: view) { () throws(FriendsError) in
                     try await friends.dropRequest(with: person.id, by: me)
                     return "Declined \(person.name.value)'s request."
                 } || changed
-            case .block:
+            case .tapped(.block):
                 guard let person = model.selected(.incoming) else { break }
                 changed = await answer(&model, on: view) { () throws(FriendsError) in
                     try await friends.block(person.id, by: me)
                     return "Blocked \(person.name.value): their requests no longer reach you."
                 } || changed
-            case .takeBack:
+            case .tapped(.takeBack):
                 guard let person = model.selected(.outgoing) else { break }
                 changed = await answer(&model, on: view) { () throws(FriendsError) in
                     try await friends.dropRequest(with: person.id, by: me)
                     return "Took back your request to \(person.name.value)."
                 } || changed
-            case .unblock:
+            case .tapped(.unblock):
                 guard let person = model.selected(.blocked) else { break }
                 changed = await answer(&model, on: view) { () throws(FriendsError) in
                     try await friends.unblock(person.id, by: me)

@@ -6,11 +6,8 @@ struct FriendRequestsView: View {
     static let incoming: ElementID = "incoming"
     static let outgoing: ElementID = "outgoing"
     static let blocked: ElementID = "blocked"
-    static let accept: ElementID = "accept"
-    static let decline: ElementID = "decline"
-    static let block: ElementID = "block"
-    static let takeBack: ElementID = "take-back"
-    static let unblock: ElementID = "unblock"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case accept, decline, block, takeBack = "take-back", unblock }
 
     func screen(for state: FriendRequestsViewState) -> Screen {
         var fields: [Field] = []
@@ -23,15 +20,15 @@ struct FriendRequestsView: View {
         list(Self.incoming, "Asking you", state.incoming, hint: "newest first")
         if !state.incoming.isEmpty {
             actions += [
-                Action(id: Self.accept, label: "Accept", role: .primary),
-                Action(id: Self.decline, label: "Decline", role: .secondary),
-                Action(id: Self.block, label: "Block", role: .secondary),
+                Action(Tap.accept, label: "Accept", role: .primary),
+                Action(Tap.decline, label: "Decline", role: .secondary),
+                Action(Tap.block, label: "Block", role: .secondary),
             ]
         }
         list(Self.outgoing, "Sent by you", state.outgoing, hint: "waiting for their answer")
-        if !state.outgoing.isEmpty { actions.append(Action(id: Self.takeBack, label: "Take back", role: .secondary)) }
+        if !state.outgoing.isEmpty { actions.append(Action(Tap.takeBack, label: "Take back", role: .secondary)) }
         list(Self.blocked, "Blocked", state.blocked, hint: "their requests do not reach you")
-        if !state.blocked.isEmpty { actions.append(Action(id: Self.unblock, label: "Unblock", role: .secondary)) }
+        if !state.blocked.isEmpty { actions.append(Action(Tap.unblock, label: "Unblock", role: .secondary)) }
         let empty = state.loaded && state.incoming.isEmpty && state.outgoing.isEmpty && state.blocked.isEmpty
         return Screen(
             id: Self.screenID,

@@ -5,25 +5,18 @@ enum FriendRequestsAction: ViewAction {
     typealias ScreenView = FriendRequestsView
 
     case chosen(FriendRequestsViewState.List, ElementID)
-    case accept
-    case decline
-    case block
-    case takeBack
-    case unblock
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     /// Read again what the screen shows: it may have changed elsewhere.
     case refresh
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .choose(ScreenView.incoming, let ids): ids.first.map { Self.chosen(.incoming, $0) }
         case .choose(ScreenView.outgoing, let ids): ids.first.map { Self.chosen(.outgoing, $0) }
         case .choose(ScreenView.blocked, let ids): ids.first.map { Self.chosen(.blocked, $0) }
-        case .tap(ScreenView.accept): .accept
-        case .tap(ScreenView.decline): .decline
-        case .tap(ScreenView.block): .block
-        case .tap(ScreenView.takeBack): .takeBack
-        case .tap(ScreenView.unblock): .unblock
         case .tap(.back), .back, .cancel: .back
         case .refresh: .refresh
         default: nil

@@ -39,7 +39,7 @@ struct FriendRequestsViewModel: ActingViewModel {
         var empty = FriendRequestsViewModel(timeZone: .gmt)
         empty.loaded(FriendRequests())
         var states = [empty.state]
-        if let name = try? DisplayName(FlowInventory.anyDetail) {
+        if let name = try? DisplayName("Sam Park") {
             let people = (1...3).map { PublicProfile(id: UserID(rawValue: "\($0)"), name: name) }
             let time = Date(timeIntervalSince1970: 1_800_000_000)
             let links: [FriendRequest.Link?] = [nil, .sendersContact(name), .recipientsContact(name, email: FlowInventory.anyDetail)]

@@ -60,7 +60,7 @@ public actor FriendsFlow: InventoriedFlow {
             switch action {
             case .filterChanged(let text):
                 model.filterChanged(text)
-            case .more:
+            case .tapped(.more):
                 model.more()
             case .openFriend(let id):
                 guard let friend = model.friend(id) else { break }

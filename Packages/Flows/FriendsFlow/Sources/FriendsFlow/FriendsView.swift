@@ -5,8 +5,9 @@ struct FriendsView: View {
     static let screenID: ScreenID = "friends"
     static let filter: ElementID = "filter"
     static let friend: ElementID = "friend"
-    static let more: ElementID = "more"
     static let requests: ElementID = "friend-requests"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case more }
 
     func screen(for state: FriendsViewState) -> Screen {
         var text = state.totals
@@ -28,7 +29,7 @@ struct FriendsView: View {
             fields.insert(Field(id: Self.friend, label: "Open", input: .choice(rows, selected: nil), hint: "a friend's balances and shared expenses"), at: 0)
             if state.rows.count < state.matching {
                 text.append("Showing \(state.rows.count) of \(state.matching): type part of a name to find the others.")
-                actions.append(Action(id: Self.more, label: "Show more"))
+                actions.append(Action(Tap.more, label: "Show more"))
             }
         }
         return Screen(

@@ -7,7 +7,8 @@ enum FriendsAction: ViewAction {
     case filterChanged(String)
     /// Open the friend with this row's identifier.
     case openFriend(ElementID)
-    case more
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     /// Open the child flow with this identifier.
     case open(ElementID)
     /// Read again what the screen shows: it may have changed elsewhere.
@@ -15,10 +16,10 @@ enum FriendsAction: ViewAction {
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .fill(ScreenView.filter, let text): .filterChanged(text)
         case .choose(ScreenView.friend, let ids): ids.first.map(Self.openFriend)
-        case .tap(ScreenView.more): .more
         case .tap(.back), .back, .cancel: .back
         case .refresh: .refresh
         case .tap(let id): .open(id)

@@ -80,15 +80,15 @@ public actor GroupDetailFlow: InventoriedFlow {
                 case .payment(let payment):
                     model.said(model.sentence(payment))
                 }
-            case .addExpense:
+            case .tapped(.addExpense):
                 guard let shown = model.shown, let group = model.group(shown.id) else { break }
                 return .addExpense(group)
-            case .settleUp:
+            case .tapped(.settleUp):
                 guard let shown = model.shown else { break }
                 let result = await router.start(SettleUpFlow(user: user, in: (shown.id, shown.name), dependencies: dependencies, router: router))
                 await load(shown.id, into: &model)
                 model.said(result.notice(for: user))
-            case .editGroup:
+            case .tapped(.editGroup):
                 guard let shown = model.shown, let group = model.group(shown.id) else { break }
                 switch await router.start(EditGroupFlow(user: user, group: group, dependencies: dependencies, router: router)) {
                 case .left(let group): return .left(group)
@@ -97,14 +97,14 @@ public actor GroupDetailFlow: InventoriedFlow {
                     model.said(group.archived ? "Archived." : "Saved.")
                 case .cancelled: break
                 }
-            case .totals:
+            case .tapped(.totals):
                 guard let shown = model.shown else { break }
                 do throws(ExpensesError) {
                     model.showTotals(try await dependencies.expenses.totals(in: shown.id, for: user))
                 } catch {
                     model.failed(error.message)
                 }
-            case .more:
+            case .tapped(.more):
                 model.more()
                 if let shown = model.shown { await load(shown.id, into: &model) }
             case .refresh:

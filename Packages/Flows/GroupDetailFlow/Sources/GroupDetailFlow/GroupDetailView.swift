@@ -5,11 +5,8 @@ struct GroupDetailView: View {
     static let screenID: ScreenID = "group-detail"
     static let group: ElementID = "group"
     static let line: ElementID = "line"
-    static let more: ElementID = "more"
-    static let addExpense: ElementID = "add-expense"
-    static let settleUp: ElementID = "settle-up"
-    static let editGroup: ElementID = "edit-group"
-    static let totals: ElementID = "totals"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case more, addExpense = "add-expense", settleUp = "settle-up", editGroup = "edit-group", totals }
 
     func screen(for state: GroupDetailViewState) -> Screen {
         guard let shown = state.shown else { return choosing(state) }
@@ -21,8 +18,8 @@ struct GroupDetailView: View {
         }
         var fields: [Field] = []
         // An archived group takes nothing new; one the user is settled in has nothing for them to pay.
-        var actions = shown.archived ? [] : [Action(id: Self.addExpense, label: "Add an expense", role: .primary)]
-        if !shown.archived, shown.userHasBalance { actions.append(Action(id: Self.settleUp, label: "Settle up")) }
+        var actions = shown.archived ? [] : [Action(Tap.addExpense, label: "Add an expense", role: .primary)]
+        if !shown.archived, shown.userHasBalance { actions.append(Action(Tap.settleUp, label: "Settle up")) }
         text += shown.totals
         if shown.ledgerUnread != nil {
             // Nothing of its ledger to list or to sum.
@@ -33,16 +30,16 @@ struct GroupDetailView: View {
                 id: Self.line, label: "Expenses and payments", input: .choice(shown.lines.map { Choice(id: $0.id, label: $0.label) }, selected: nil),
                 hint: "newest first; open an expense"
             ))
-            if shown.hasMore { actions.append(Action(id: Self.more, label: "Show more")) }
+            if shown.hasMore { actions.append(Action(Tap.more, label: "Show more")) }
             // What the expenses came to is read on request: it sums them all.
-            if shown.totals.isEmpty { actions.append(Action(id: Self.totals, label: "Totals")) }
+            if shown.totals.isEmpty { actions.append(Action(Tap.totals, label: "Totals")) }
         }
         return Screen(
             id: Self.screenID,
             title: shown.name,
             text: text,
             fields: fields,
-            actions: actions + [Action(id: Self.editGroup, label: shown.archived ? "Bring back" : "Edit the group"), .back],
+            actions: actions + [Action(Tap.editGroup, label: shown.archived ? "Bring back" : "Edit the group"), .back],
             status: state.phase.status(busy: "Loading") ?? state.notice.map(ScreenStatus.notice),
             tones: state.tones,
             browses: true

@@ -8,24 +8,17 @@ enum GroupDetailAction: ViewAction {
     case pickGroup(ElementID)
     /// Open an expense, or read a payment, of the group's list.
     case openLine(ElementID)
-    case more
-    case addExpense
-    case settleUp
-    case editGroup
-    case totals
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     /// Read again what the screen shows: it may have changed elsewhere.
     case refresh
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .choose(ScreenView.group, let ids): ids.first.map(Self.pickGroup)
         case .choose(ScreenView.line, let ids): ids.first.map(Self.openLine)
-        case .tap(ScreenView.more): .more
-        case .tap(ScreenView.addExpense): .addExpense
-        case .tap(ScreenView.settleUp): .settleUp
-        case .tap(ScreenView.editGroup): .editGroup
-        case .tap(ScreenView.totals): .totals
         case .tap(.back), .back, .cancel: .back
         case .refresh: .refresh
         default: nil

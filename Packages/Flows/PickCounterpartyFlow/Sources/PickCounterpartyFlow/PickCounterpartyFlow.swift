@@ -65,9 +65,9 @@ public actor PickCounterpartyFlow: InventoriedFlow {
             switch action {
             case .picked(let ids):
                 model.picked(ids)
-            case .done:
+            case .tapped(.done):
                 if model.canFinish { return .picked(model.pickedFriends) }
-            case .newContact:
+            case .tapped(.newContact):
                 if case .added(let contact) = await presenter.router.start(AddContactFlow(user: user, dependencies: dependencies, router: presenter.router)) {
                     model.added(contact)
                 }

@@ -4,8 +4,8 @@ import FlowKit
 struct PickCounterpartyView: View {
     static let screenID: ScreenID = "pick-counterparty"
     static let with: ElementID = "with"
-    static let done: ElementID = "done"
-    static let newContact: ElementID = "new-contact"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case done, newContact = "new-contact" }
 
     func screen(for state: PickCounterpartyViewState) -> Screen {
         let options = state.people.map { Choice(id: $0.id, label: $0.friend.name.value, detail: $0.detail) }
@@ -21,8 +21,8 @@ struct PickCounterpartyView: View {
                 Field(id: Self.with, label: "With", input: .multiChoice(options, selected: state.picked), hint: "by name or email", error: state.pickError, isOptional: true),
             ],
             actions: [
-                Action(id: Self.done, label: "Done", role: .primary),
-                Action(id: Self.newContact, label: "Add a new contact"),
+                Action(Tap.done, label: "Done", role: .primary),
+                Action(Tap.newContact, label: "Add a new contact"),
                 .cancel,
             ],
             status: state.notice.map(ScreenStatus.notice) ?? state.phase.status(busy: "Loading your friends")

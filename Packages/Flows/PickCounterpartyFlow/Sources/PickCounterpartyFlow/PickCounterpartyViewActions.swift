@@ -5,15 +5,14 @@ enum PickCounterpartyAction: ViewAction {
     typealias ScreenView = PickCounterpartyView
 
     case picked([ElementID])
-    case done
-    case newContact
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .choose(ScreenView.with, let ids): .picked(ids)
-        case .tap(ScreenView.done): .done
-        case .tap(ScreenView.newContact): .newContact
         case .tap(.cancel), .back, .cancel: .cancel
         default: nil
         }

@@ -40,7 +40,7 @@ public actor ReportsFlow: InventoriedFlow {
             switch action {
             case .typed(let id, let text, let isFinal):
                 model.typed(id, text, isFinal: isFinal)
-            case .show:
+            case .tapped(.show):
                 // A range refused under its fields is not read: nothing to wait for.
                 guard let range = model.range() else { break }
                 model.busy()

@@ -6,7 +6,8 @@ struct ReportsView: View {
     static let screenID: ScreenID = "reports"
     static let from: ElementID = "from"
     static let through: ElementID = "through"
-    static let show: ElementID = "show"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case show }
 
     func screen(for state: ReportsViewState) -> Screen {
         Screen(
@@ -18,7 +19,7 @@ struct ReportsView: View {
                 Field(id: Self.through, label: "Through", input: .day(state.through, resolved: state.throughRead), hint: "the last day, included", error: state.throughError),
             ],
             actions: [
-                Action(id: Self.show, label: "Show", role: .primary),
+                Action(Tap.show, label: "Show", role: .primary),
                 .back,
             ],
             status: state.phase.status(busy: "Adding up"),

@@ -5,14 +5,15 @@ enum ReportsAction: ViewAction {
     typealias ScreenView = ReportsView
 
     case typed(ElementID, String, isFinal: Bool)
-    case show
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .fill(let id, let value): .typed(id, value, isFinal: true)
         case .edit(let id, let value): .typed(id, value, isFinal: false)
-        case .tap(ScreenView.show): .show
         case .tap(.back), .back, .cancel: .back
         default: nil
         }

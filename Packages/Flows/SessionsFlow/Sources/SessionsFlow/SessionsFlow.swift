@@ -46,13 +46,13 @@ public actor SessionsFlow: InventoriedFlow {
             switch action {
             case .chosen(let id):
                 model.chosen(id)
-            case .end:
+            case .tapped(.end):
                 guard let session = model.selected else { break }
                 ended += await end(&model, on: view) { () throws(AccountsError) in
                     try await dependencies.accounts.endSession(session.id, of: user.id)
                     return (1, "Ended the session of \(session.client).")
                 }
-            case .endOthers:
+            case .tapped(.endOthers):
                 ended += await end(&model, on: view) { () throws(AccountsError) in
                     let count = try await dependencies.accounts.endOtherSessions(of: user.id)
                     return (count, count == 1 ? "Ended 1 other session." : "Ended \(count) other sessions.")

@@ -4,8 +4,8 @@ import FlowKit
 struct SessionsView: View {
     static let screenID: ScreenID = "sessions"
     static let session: ElementID = "session"
-    static let end: ElementID = "end"
-    static let endOthers: ElementID = "end-others"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case end, endOthers = "end-others" }
 
     func screen(for state: SessionsViewState) -> Screen {
         let others = state.others.map { Choice(id: ElementID($0.id), label: $0.label) }
@@ -18,8 +18,8 @@ struct SessionsView: View {
                 Field(id: Self.session, label: "Other sessions", input: .choice(others, selected: state.selected.map { ElementID($0) }), hint: "newest use first")
             ],
             actions: (others.isEmpty ? [] : [
-                Action(id: Self.end, label: "End the chosen session"),
-                Action(id: Self.endOthers, label: "End all other sessions"),
+                Action(Tap.end, label: "End the chosen session"),
+                Action(Tap.endOthers, label: "End all other sessions"),
             ]) + [.back],
             status: state.phase.status(busy: "Ending") ?? state.notice.map(ScreenStatus.notice),
             browses: true

@@ -5,15 +5,14 @@ enum SessionsAction: ViewAction {
     typealias ScreenView = SessionsView
 
     case chosen(String)
-    case end
-    case endOthers
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .choose(ScreenView.session, let options): options.first.map { Self.chosen($0.rawValue) }
-        case .tap(ScreenView.end): .end
-        case .tap(ScreenView.endOthers): .endOthers
         case .tap(.back), .back, .cancel: .back
         default: nil
         }

@@ -117,7 +117,7 @@ public actor SettleUpFlow: InventoriedFlow {
                 model.choseCurrency(id.rawValue)
             case .typed(let id, let text, let isFinal):
                 model.typed(id, text, isFinal: isFinal)
-            case .next:
+            case .tapped(.next):
                 if let id = model.state.person { model.chose(id) }
             case .record:
                 let confirmed = if case .more = model.state.step { true } else { false }
@@ -128,12 +128,12 @@ public actor SettleUpFlow: InventoriedFlow {
                     )
                 }
                 if let settlement { return .settled(settlement, with: other.name) }
-            case .convert:
+            case .tapped(.convert):
                 guard let currency = model.state.currency else { break }
                 model.startConverting(references: await references(from: currency, into: model.state.targets))
             case .intoChosen(let id):
                 model.choseInto(id.rawValue)
-            case .convertNow:
+            case .tapped(.convertNow):
                 guard let conversion = model.checkConversion(), let other = model.state.chosen else { break }
                 let recorded = await view.submit(&model) { _ throws(ExpensesError) in
                     try await dependencies.expenses.convert(

@@ -9,13 +9,16 @@ struct SettleUpView: View {
     static let currency: ElementID = "currency"
     static let amount: ElementID = "amount"
     static let day: ElementID = "day"
-    static let next: ElementID = "next"
     static let record: ElementID = "record"
     static let recordAnyway: ElementID = "record-anyway"
-    static let convert: ElementID = "convert"
     static let into: ElementID = "into"
     static let rate: ElementID = "rate"
-    static let convertNow: ElementID = "convert-now"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap {
+        /// Settle the balance in another currency: the conversion's screen.
+        case convert
+        case convertNow = "convert-now", next
+    }
 
     func screen(for state: SettleUpViewState) -> Screen {
         let status = state.phase.status(busy: "Recording") ?? state.notice.map(ScreenStatus.notice)
@@ -31,7 +34,7 @@ struct SettleUpView: View {
             return Screen(
                 id: Self.screenID, title: state.title, text: ["Whom with? Everyone you have an open balance or a suggested payment with."],
                 fields: [Field(id: Self.person, label: "With", input: .choice(options, selected: state.person))],
-                actions: [Action(id: Self.next, label: "Next", role: .primary), .cancel],
+                actions: [Action(Tap.next, label: "Next", role: .primary), .cancel],
                 status: status
             )
         case .form:
@@ -49,7 +52,7 @@ struct SettleUpView: View {
             ]
             var actions = [Action(id: Self.record, label: "Record the payment", role: .primary)]
             if !state.targets.isEmpty {
-                actions.append(Action(id: Self.convert, label: "Settle \(currency.code) in another currency"))
+                actions.append(Action(Tap.convert, label: "Settle \(currency.code) in another currency"))
             }
             return Screen(
                 id: Self.screenID, title: "Settle up with \(person.name)",
@@ -81,7 +84,7 @@ struct SettleUpView: View {
                     Field(id: Self.rate, label: "1 \(converting.base.code) in \(other.code)", input: .text(converting.rate), hint: hint, error: converting.rateError),
                 ],
                 actions: [
-                    Action(id: Self.convertNow, label: "Convert", role: .primary),
+                    Action(Tap.convertNow, label: "Convert", role: .primary),
                     Action(id: .back, label: "Back"),
                     .cancel,
                 ],

@@ -7,25 +7,21 @@ enum SettleUpAction: ViewAction {
     case personChosen(ElementID)
     case currencyChosen(ElementID)
     case typed(ElementID, String, isFinal: Bool)
-    case next
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     case record
-    /// Settle the balance in another currency: the conversion's screen.
-    case convert
     case intoChosen(ElementID)
-    case convertNow
     case back
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .choose(ScreenView.person, let ids): ids.first.map(Self.personChosen)
         case .choose(ScreenView.currency, let ids): ids.first.map(Self.currencyChosen)
         case .choose(ScreenView.into, let ids): ids.first.map(Self.intoChosen)
-        case .tap(ScreenView.convert): .convert
-        case .tap(ScreenView.convertNow): .convertNow
         case .fill(let id, let value): .typed(id, value, isFinal: true)
         case .edit(let id, let value): .typed(id, value, isFinal: false)
-        case .tap(ScreenView.next): .next
         case .tap(ScreenView.record), .tap(ScreenView.recordAnyway): .record
         case .tap(.back), .back: .back
         case .tap(.cancel), .cancel: .cancel

@@ -179,6 +179,11 @@ struct SettleUpViewModel: SubmittingViewModel {
         ])
         var picking = SettleUpViewModel(people: [someone], today: today)
         var states = [picking.state, SettleUpViewModel(people: [], today: today).state]
+        // Whom with, among two.
+        var other = someone
+        other.id = "other"
+        other.user = UserID(rawValue: "other")
+        states.append(SettleUpViewModel(people: [someone, other], today: today).state)
         picking.chose("someone")
         states.append(picking.state)
         var broken = picking

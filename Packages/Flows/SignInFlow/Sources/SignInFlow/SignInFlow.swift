@@ -64,7 +64,7 @@ public actor SignInFlow: InventoriedFlow {
             switch action {
             case .typed(let field, let text):
                 model.typed(field, text)
-            case .submit:
+            case .tapped(.submit):
                 guard model.checkAll() else { break }
                 let signedIn = await view.submit(&model) { model throws(AccountsError) in
                     try await dependencies.accounts.signIn(email: model.state.email.text, password: model.password.value)

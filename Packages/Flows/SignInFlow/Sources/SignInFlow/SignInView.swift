@@ -6,7 +6,8 @@ struct SignInView: View {
     static let screenID: ScreenID = "sign-in"
     static let email: ElementID = "email"
     static let password: ElementID = "password"
-    static let submit: ElementID = "sign-in"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case submit = "sign-in" }
 
     func screen(for state: SignInViewState) -> Screen {
         Screen(
@@ -17,7 +18,7 @@ struct SignInView: View {
                 Field(id: Self.email, label: "Email", entry: state.email),
                 Field(id: Self.password, label: "Password", entry: state.password),
             ],
-            actions: [Action(id: Self.submit, label: "Sign in", role: .primary)]
+            actions: [Action(Tap.submit, label: "Sign in", role: .primary)]
                 + state.children
                 + [.cancel],
             status: state.phase.status(busy: "Signing in") ?? state.notice.map(ScreenStatus.notice)

@@ -6,15 +6,16 @@ enum SignInAction: ViewAction {
 
     /// A field as typed: which, and its text.
     case typed(ElementID, String)
-    case submit
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     /// Start the child flow behind this action.
     case open(ElementID)
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .fill(let field, let text): .typed(field, text)
-        case .tap(ScreenView.submit): .submit
         case .tap(.cancel), .back, .cancel: .cancel
         case .tap(let child): .open(child)
         default: nil

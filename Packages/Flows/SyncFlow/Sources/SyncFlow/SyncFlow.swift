@@ -50,7 +50,7 @@ public actor SyncFlow: InventoriedFlow {
             switch action {
             case .chosen(let id):
                 model.chosen(id)
-            case .syncNow:
+            case .tapped(.syncNow):
                 guard let replica = dependencies.replicaChanges else { break }
                 _ = await view.act(&model, reloading: { await load(into: &$0) }) { () throws(SyncTrouble) in
                     switch await replica.sync(for: user) {
@@ -69,7 +69,7 @@ public actor SyncFlow: InventoriedFlow {
                     let said = write.explanation == nil ? "Dropped \(write.summary): it will not be sent." : "Kept theirs: \(write.summary) is dropped."
                     return ((), said + " What it changed here comes back as the server has it at the next sync.")
                 }
-            case .applyMine:
+            case .tapped(.applyMine):
                 guard let replica = dependencies.replicaChanges, let write = model.selected else { break }
                 _ = await view.act(&model, reloading: { await load(into: &$0) }) { () throws(SyncTrouble) in
                     let edited: Expense?

@@ -4,10 +4,10 @@ import FlowKit
 struct SyncView: View {
     static let screenID: ScreenID = "sync"
     static let change: ElementID = "change"
-    static let syncNow: ElementID = "sync-now"
     static let drop: ElementID = "drop"
     static let keepTheirs: ElementID = "keep-theirs"
-    static let applyMine: ElementID = "apply-mine"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case syncNow = "sync-now", applyMine = "apply-mine" }
 
     func screen(for state: SyncViewState) -> Screen {
         let changes = state.changes.map { Choice(id: $0.id, label: $0.label) }
@@ -15,13 +15,13 @@ struct SyncView: View {
         var actions: [Action] = []
         switch chosen?.state {
         case .conflict:
-            actions += [Action(id: Self.keepTheirs, label: "Keep theirs"), Action(id: Self.applyMine, label: "Make mine again on top")]
+            actions += [Action(id: Self.keepTheirs, label: "Keep theirs"), Action(Tap.applyMine, label: "Make mine again on top")]
         case .refused:
             actions.append(Action(id: Self.drop, label: "Drop it"))
         case .waiting, nil:
             break
         }
-        if state.hasReplica { actions.append(Action(id: Self.syncNow, label: "Sync now", role: chosen == nil ? .primary : .secondary)) }
+        if state.hasReplica { actions.append(Action(Tap.syncNow, label: "Sync now", role: chosen == nil ? .primary : .secondary)) }
         return Screen(
             id: Self.screenID,
             title: "Sync",

@@ -5,20 +5,19 @@ enum SyncAction: ViewAction {
     typealias ScreenView = SyncView
 
     case chosen(ElementID)
-    case syncNow
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     case drop
-    case applyMine
     /// Read the replica again (a sync in the background changed it).
     case refresh
     case back
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .choose(ScreenView.change, let options): options.first.map(Self.chosen)
-        case .tap(ScreenView.syncNow): .syncNow
         case .tap(ScreenView.drop), .tap(ScreenView.keepTheirs): .drop
-        case .tap(ScreenView.applyMine): .applyMine
         case .refresh: .refresh
         case .tap(.back), .back: .back
         case .cancel: .cancel

@@ -60,7 +60,7 @@ public actor UnauthenticatedFlow: InventoriedFlow {
                         model.seen()
                         await view.show(model.state)
                     }
-                case .quit: return .quit
+                case .tapped(.quit): return .quit
                 case .cancel: return .cancelled
                 }
             }

@@ -4,14 +4,15 @@ import FlowKit
 /// contract scripts use.
 struct UnauthenticatedView: View {
     static let screenID: ScreenID = "welcome"
-    static let quit: ElementID = "quit"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case quit }
 
     func screen(for state: UnauthenticatedViewState) -> Screen {
         Screen(
             id: Self.screenID,
             title: "Welcome to Flows",
             text: ["Share costs with friends and keep track of your own spending."],
-            actions: state.children + [Action(id: Self.quit, label: "Quit", role: .cancel)],
+            actions: state.children + [Action(Tap.quit, label: "Quit", role: .cancel)],
             status: state.notice.map(ScreenStatus.notice)
         )
     }

@@ -6,12 +6,13 @@ enum UnauthenticatedAction: ViewAction {
 
     /// Start the child flow behind this action.
     case open(ElementID)
-    case quit
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
-        case .tap(ScreenView.quit): .quit
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .tap(let child): .open(child)
         case .back, .cancel: .cancel
         default: nil

@@ -52,7 +52,7 @@ public actor UpdateAvatarFlow: InventoriedFlow {
                 model.pathChanged(path)
             case .colourChosen(let colour):
                 model.colourChosen(colour)
-            case .save:
+            case .tapped(.save):
                 guard let avatar = chosen(&model) else { break }
                 let changed: Void? = await view.submit(&model) { _ throws(AccountsError) in
                     try await dependencies.accounts.changeAvatar(to: avatar, of: user.id)

@@ -6,7 +6,8 @@ struct UpdateAvatarView: View {
     static let kind: ElementID = "kind"
     static let path: ElementID = "path"
     static let colour: ElementID = "colour"
-    static let save: ElementID = "save"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case save }
 
     func screen(for state: UpdateAvatarViewState) -> Screen {
         let kinds = [
@@ -25,7 +26,7 @@ struct UpdateAvatarView: View {
                 Field(id: Self.colour, label: "Colour", input: .choice(colours, selected: ElementID(state.colour)), hint: "for initials"),
             ],
             actions: [
-                Action(id: Self.save, label: "Save", role: .primary),
+                Action(Tap.save, label: "Save", role: .primary),
                 .cancel,
             ],
             status: state.phase.status(busy: "Saving your avatar")

@@ -8,17 +8,18 @@ enum UpdateAvatarAction: ViewAction {
     case kindChosen(UpdateAvatarViewState.Kind)
     case pathChanged(String)
     case colourChosen(AvatarColour)
-    case save
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .choose(ScreenView.kind, let options):
             options.first.flatMap { UpdateAvatarViewState.Kind(rawValue: $0.rawValue) }.map(Self.kindChosen)
         case .choose(ScreenView.colour, let options):
             options.first.flatMap { AvatarColour(rawValue: $0.rawValue) }.map(Self.colourChosen)
         case .fill(ScreenView.path, let value): .pathChanged(value)
-        case .tap(ScreenView.save): .save
         case .tap(.cancel), .back, .cancel: .cancel
         default: nil
         }

@@ -95,19 +95,19 @@ public actor UserPreviewFlow: InventoriedFlow {
                     guard step == .pick, let chosen = model.person(id) else { break }
                     model.chose(chosen)
                     await load(into: &model)
-                case .addExpense:
+                case .tapped(.addExpense):
                     if step == .preview, let friend = model.friend { return .addExpense(friend) }
-                case .settleUp:
+                case .tapped(.settleUp):
                     if step == .preview, model.state.canSettle, let friend = model.friend { return .settleUp(friend) }
-                case .older:
+                case .tapped(.older):
                     guard step == .preview, model.state.hasOlder else { break }
                     model.turn(older: true)
                     await load(into: &model)
-                case .newer:
+                case .tapped(.newer):
                     guard step == .preview, model.state.hasNewer else { break }
                     model.turn(older: false)
                     await load(into: &model)
-                case .remove:
+                case .tapped(.remove):
                     if step == .preview {
                         model.confirmingRemove()
                     } else if step == .confirmRemove, let friend = model.friend {
@@ -115,7 +115,7 @@ public actor UserPreviewFlow: InventoriedFlow {
                         await view.show(model.state)
                         if await remove(friend, model: &model) { return .removed(friend) }
                     }
-                case .block:
+                case .tapped(.block):
                     if step == .preview, !model.state.isContact {
                         model.confirmingBlock()
                     } else if step == .confirmBlock, let friend = model.friend {
@@ -123,16 +123,16 @@ public actor UserPreviewFlow: InventoriedFlow {
                         await view.show(model.state)
                         if await block(friend, model: &model) { return .blocked(friend) }
                     }
-                case .rename:
+                case .tapped(.rename):
                     if step == .preview, model.state.isContact { model.renaming() }
                 case .nameChanged(let name):
                     if step == .rename { model.nameChanged(name) }
-                case .saveName:
+                case .tapped(.saveName):
                     guard step == .rename, let contact = model.friend, model.checkName() else { break }
                     model.busy()
                     await view.show(model.state)
                     if await rename(contact, model: &model) { renamed = true }
-                case .link:
+                case .tapped(.link):
                     if step == .preview, model.state.isContact {
                         model.linking()
                     } else if step == .confirmLink, let contact = model.friend {
@@ -148,7 +148,7 @@ public actor UserPreviewFlow: InventoriedFlow {
                     if step == .link { model.linkHowChosen(how) }
                 case .linkValueChanged(let value):
                     if step == .link { model.linkValueChanged(value) }
-                case .find:
+                case .tapped(.find):
                     guard step == .link, let contact = model.friend, model.checkLink() else { break }
                     model.busy()
                     await view.show(model.state)

@@ -8,17 +8,11 @@ struct UserPreviewView: View {
     static let person: ElementID = "person"
     static let how: ElementID = "how"
     static let value: ElementID = "value"
-    static let addExpense: ElementID = "add-expense"
-    static let settleUp: ElementID = "settle-up"
-    static let older: ElementID = "older"
-    static let newer: ElementID = "newer"
-    static let rename: ElementID = "rename"
     static let name: ElementID = "name"
-    static let saveName: ElementID = "save-name"
-    static let link: ElementID = "link"
-    static let find: ElementID = "find"
-    static let remove: ElementID = "remove"
-    static let block: ElementID = "block"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap {
+        case rename, saveName = "save-name", addExpense = "add-expense", settleUp = "settle-up", older, newer, remove, block, link, find
+    }
 
     func screen(for state: UserPreviewViewState) -> Screen {
         let status = state.phase.status(busy: "Working") ?? state.notice.map(ScreenStatus.notice)
@@ -45,16 +39,16 @@ struct UserPreviewView: View {
                 text.append("Shared expenses, newest first (\(state.range ?? "")):")
                 text += state.expenses
             }
-            var actions = [Action(id: Self.addExpense, label: "Add an expense with \(state.name)", role: .primary)]
-            if state.canSettle { actions.append(Action(id: Self.settleUp, label: "Settle up")) }
-            if state.hasOlder { actions.append(Action(id: Self.older, label: "Older expenses")) }
-            if state.hasNewer { actions.append(Action(id: Self.newer, label: "Newer expenses")) }
+            var actions = [Action(Tap.addExpense, label: "Add an expense with \(state.name)", role: .primary)]
+            if state.canSettle { actions.append(Action(Tap.settleUp, label: "Settle up")) }
+            if state.hasOlder { actions.append(Action(Tap.older, label: "Older expenses")) }
+            if state.hasNewer { actions.append(Action(Tap.newer, label: "Newer expenses")) }
             if state.isContact {
-                actions.append(Action(id: Self.rename, label: "Rename"))
-                actions.append(Action(id: Self.link, label: "Link to their account"))
+                actions.append(Action(Tap.rename, label: "Rename"))
+                actions.append(Action(Tap.link, label: "Link to their account"))
             }
-            actions.append(Action(id: Self.remove, label: "Remove"))
-            if !state.isContact { actions.append(Action(id: Self.block, label: "Block")) }
+            actions.append(Action(Tap.remove, label: "Remove"))
+            if !state.isContact { actions.append(Action(Tap.block, label: "Block")) }
             actions.append(.back)
             return Screen(
                 id: Self.screenID, title: state.name, text: text, figures: state.figure.map { [$0] } ?? [], actions: actions, status: status,
@@ -66,7 +60,7 @@ struct UserPreviewView: View {
             return Screen(
                 id: Self.screenID, title: state.name,
                 text: ["Remove \(state.name) from your \(kind)?", "The expenses you shared still show \(state.name)."],
-                actions: [Action(id: Self.remove, label: "Remove", role: .primary), .back], status: status
+                actions: [Action(Tap.remove, label: "Remove", role: .primary), .back], status: status
             )
 
         case .confirmBlock:
@@ -77,14 +71,14 @@ struct UserPreviewView: View {
                     "They are no longer your friend, and their friend requests no longer reach you.",
                     "What you shared stays, and both of you still see it, but neither of you can add to it or change it.",
                 ],
-                actions: [Action(id: Self.block, label: "Block", role: .primary), .back], status: status
+                actions: [Action(Tap.block, label: "Block", role: .primary), .back], status: status
             )
 
         case .rename:
             return Screen(
                 id: Self.screenID, title: state.name, text: ["A new name for \(state.name), which your shared expenses will show."],
                 fields: [Field(id: Self.name, label: "Name", input: .text(state.newName.text), error: state.newName.error)],
-                actions: [Action(id: Self.saveName, label: "Save", role: .primary), .back], status: status
+                actions: [Action(Tap.saveName, label: "Save", role: .primary), .back], status: status
             )
 
         case .link:
@@ -97,13 +91,13 @@ struct UserPreviewView: View {
                     Field(id: Self.how, label: "How", input: .choice(choices, selected: ElementID(state.linkHow.rawValue))),
                     Field(id: Self.value, label: label, input: .text(state.linkValue), hint: hint, error: state.linkError),
                 ],
-                actions: [Action(id: Self.find, label: "Find", role: .primary), .back], status: status
+                actions: [Action(Tap.find, label: "Find", role: .primary), .back], status: status
             )
 
         case .confirmLink:
             return Screen(
                 id: Self.screenID, title: state.name, text: state.linkFound,
-                actions: [Action(id: Self.link, label: "Link", role: .primary), .back], status: status
+                actions: [Action(Tap.link, label: "Link", role: .primary), .back], status: status
             )
         }
     }

@@ -97,6 +97,17 @@ struct UserPreviewViewModel: ViewModel {
             model.confirmingRemove()
             states.append(model.state)
         }
+        // A balance to settle, and shared expenses on more pages than one: the second is shown.
+        let owed = Money(minorUnits: 1200, currency: .eur)
+        if let day = try? Day("2026-11-22"), let lunch = try? Expense(id: ExpenseID(rawValue: "e"), draft: ExpenseDraft(
+            description: "Lunch", amount: owed, day: day, category: .food, payers: [Payer(user: someone, amount: owed)],
+            participants: [someone, UserID(rawValue: "me")], rule: .equal
+        )) {
+            var paging = UserPreviewViewModel(friend: account)
+            paging.turn(older: true)
+            paging.loaded(balances: [owed], page: Array(repeating: lunch, count: pageSize + 1), user: someone, names: [:], avatar: nil)
+            states.append(paging.state)
+        }
         var blocking = UserPreviewViewModel(friend: account)
         blocking.loaded(balances: [], page: [], user: someone, names: [:], avatar: nil)
         blocking.confirmingBlock()

@@ -38,12 +38,12 @@ public actor VerifyEmailFlow: InventoriedFlow {
             switch action {
             case .typed(let text):
                 model.typed(text)
-            case .verify:
+            case .tapped(.verify):
                 guard let code = model.checkedCode() else { break }
                 if let verified = await view.submit(&model, { _ throws(AccountsError) in try await accounts.verifyEmail(code: code, of: id) }) {
                     return .verified(verified)
                 }
-            case .sendCode:
+            case .tapped(.sendCode):
                 if await view.submit(&model, { _ throws(AccountsError) in try await accounts.sendVerificationCode(to: id) }) != nil {
                     model.sent()
                 }

@@ -4,8 +4,8 @@ import FlowKit
 struct VerifyEmailView: View {
     static let screenID: ScreenID = "verify-email"
     static let code: ElementID = "code"
-    static let verify: ElementID = "verify"
-    static let sendCode: ElementID = "send-code"
+    /// The screen's plain taps, by their elements' identifiers.
+    enum Tap: String, ScreenTap { case verify, sendCode = "send-code" }
 
     func screen(for state: VerifyEmailViewState) -> Screen {
         Screen(
@@ -19,8 +19,8 @@ struct VerifyEmailView: View {
                 Field(id: Self.code, label: "Code", entry: state.code, hint: "\(state.codeLength) digits"),
             ],
             actions: [
-                Action(id: Self.verify, label: "Verify", role: .primary),
-                Action(id: Self.sendCode, label: "Send a new code"),
+                Action(Tap.verify, label: "Verify", role: .primary),
+                Action(Tap.sendCode, label: "Send a new code"),
                 .back,
             ],
             status: state.phase.status(busy: "Checking") ?? state.notice.map(ScreenStatus.notice)

@@ -5,15 +5,14 @@ enum VerifyEmailAction: ViewAction {
     typealias ScreenView = VerifyEmailView
 
     case typed(String)
-    case verify
-    case sendCode
+    /// A plain tap on the screen: what its element does, nothing more.
+    case tapped(ScreenView.Tap)
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        switch event {
+        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+        return switch event {
         case .fill(ScreenView.code, let text): .typed(text)
-        case .tap(ScreenView.verify): .verify
-        case .tap(ScreenView.sendCode): .sendCode
         case .tap(.back), .back, .cancel: .back
         default: nil
         }
