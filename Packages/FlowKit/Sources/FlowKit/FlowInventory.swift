@@ -28,15 +28,27 @@ public struct FlowInventory: Sendable, Equatable {
     }
 
     /// A message a screen can show: exact, or any message that starts with a fixed part (for
-    /// messages that carry a detail, like a store's failure).
+    /// messages that carry a detail, like a store's failure), or any made of fixed parts in
+    /// order with details between them (a name first: `... is not taking friend requests`).
     public enum Message: Sendable, Equatable, CustomStringConvertible {
         case exact(String)
         case startingWith(String)
+        /// The fixed parts, in order, with a detail between each two: the first starts the
+        /// message and the last ends it (either may be empty).
+        case pattern([String])
 
         public func matches(_ shown: String) -> Bool {
             switch self {
-            case .exact(let text): shown == text
-            case .startingWith(let prefix): shown.hasPrefix(prefix)
+            case .exact(let text): return shown == text
+            case .startingWith(let prefix): return shown.hasPrefix(prefix)
+            case .pattern(let parts):
+                guard let first = parts.first, let last = parts.last, shown.hasPrefix(first) else { return false }
+                var rest = shown.dropFirst(first.count)
+                for part in parts.dropFirst().dropLast() {
+                    guard let found = rest.firstRange(of: part) else { return false }
+                    rest = rest[found.upperBound...]
+                }
+                return parts.count > 1 && rest.hasSuffix(last)
             }
         }
 
@@ -44,6 +56,7 @@ public struct FlowInventory: Sendable, Equatable {
             switch self {
             case .exact(let text): "\"\(text)\""
             case .startingWith(let prefix): "\"\(prefix)...\""
+            case .pattern(let parts): "\"" + parts.joined(separator: "...") + "\""
             }
         }
     }
@@ -57,8 +70,11 @@ public struct FlowInventory: Sendable, Equatable {
     }
 
     /// Stands for the part of a message that varies (`.storeUnavailable(FlowInventory.anyDetail)`);
-    /// a message drawn with it matches any message that starts like it.
-    public static let anyDetail = "\u{1}detail\u{1}"
+    /// a message drawn with it matches any message with the same fixed parts around it. It is
+    /// written with private-use characters, which no message has and which the domain's rules
+    /// for a name or a description take, so that an example can build a name that stands for
+    /// any (`DisplayName(FlowInventory.anyDetail)`).
+    public static let anyDetail = "\u{E000}detail\u{E000}"
 
     /// What `view` draws for `states`: its screen, every action offered in any of them, and every
     /// message shown (field errors and the screen's error), each once, in the order drawn.
@@ -90,8 +106,10 @@ public struct FlowInventory: Sendable, Equatable {
     }
 
     private static func message(_ text: String) -> Message {
-        guard let detail = text.firstRange(of: anyDetail) else { return .exact(text) }
-        return .startingWith(String(text[..<detail.lowerBound]))
+        let parts = text.split(separator: anyDetail, omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 1 { return .exact(text) }
+        if parts.count == 2, parts[1].isEmpty { return .startingWith(parts[0]) }
+        return .pattern(parts)
     }
 
     /// The screens and messages of both, as a flow with several screens lists them.
