@@ -220,6 +220,17 @@ struct RolesTests {
         #expect(inventory.screens == [.init("note", actions: ["save", "cancel"], fields: ["text"])])
         #expect(inventory.messages == [.exact("Write something."), .startingWith("Disk full: ")])
         #expect(inventory.messages[1].matches("Disk full: /var is read-only"))
+        // A detail anywhere: a name first, or two details in one message.
+        let named = FlowInventory(drawing: NoteView(), for: [
+            NoteState(text: "x", phase: .failed("\(FlowInventory.anyDetail) is away.")),
+            NoteState(text: "x", phase: .failed("Moved \(FlowInventory.anyDetail) to \(FlowInventory.anyDetail).")),
+        ])
+        #expect(named.messages == [.pattern(["", " is away."]), .pattern(["Moved ", " to ", "."])])
+        #expect(named.messages[0].matches("Sam Park is away."))
+        #expect(!named.messages[0].matches("Sam Park is here."))
+        #expect(named.messages[1].matches("Moved 12.00 EUR to 13.41 USD."))
+        #expect(!named.messages[1].matches("Moved 12.00 EUR into 13.41 USD."))
+        #expect(named.messages[1].description == "\"Moved ... to ....\"")
         let both = inventory + FlowInventory(screens: [.init("other", actions: ["ok"])], messages: [.exact("Write something.")])
         #expect(both.screens.map(\.id) == ["note", "other"])
         #expect(both.messages.count == 2)
