@@ -8,12 +8,15 @@
 /// enum SignInAction: ViewAction {
 ///     typealias ScreenView = SignInView
 ///
-///     case submit
+///     case typed(ElementID, String)
+///     /// The View's plain taps (``ScreenTap``): `case tapped(.submit)` in the flow's loop.
+///     case tapped(ScreenView.Tap)
 ///     case cancel
 ///
 ///     static func action(for event: UserEvent) -> Self? {
-///         switch event {
-///         case .tap(ScreenView.submit): .submit
+///         if let tap = ScreenView.Tap(event) { return .tapped(tap) }
+///         return switch event {
+///         case .fill(let field, let text): .typed(field, text)
 ///         case .tap(.cancel), .back, .cancel: .cancel
 ///         default: nil
 ///         }
