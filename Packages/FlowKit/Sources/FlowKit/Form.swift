@@ -18,6 +18,11 @@ public enum FormAction<ScreenView: FormView>: ViewAction {
     case tapped(ElementID)
     case cancel
 
+    /// A form's plain taps (if its View declares any) are among its other actions.
+    public static func tapped(_ tap: ScreenView.Tap) -> Self {
+        .tapped(tap.id)
+    }
+
     public static func action(for event: UserEvent) -> Self? {
         switch event {
         case .fill(let field, let text): .typed(field, text)

@@ -11,14 +11,15 @@
 ///     case tapped(ExpensesView.Tap)
 ///     ...
 ///     static func action(for event: UserEvent) -> Self? {
-///         if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-///         switch event { ... }   // the actions that carry something: a choice, a field
+///         switch event { ... }   // the other actions: a choice, a field, the ways out
 ///     }
 /// }
 /// ```
 ///
-/// The flow's loop then reads `case .tapped(.older):`. A tap that means more than its element (a
-/// child to open, two elements that do one thing) stays a case of the flow's action of its own.
+/// ``ViewAction/read(_:)`` gives a tap on one of them as `tapped` before asking the rest of the
+/// screen's events of `action(for:)`, and the flow's loop reads `case .tapped(.older):`. A tap
+/// that means more than its element (a child to open, two elements that do one thing) stays a
+/// case of the flow's action of its own.
 public protocol ScreenTap: RawRepresentable<String>, CaseIterable, Hashable, Sendable {}
 
 extension ScreenTap {

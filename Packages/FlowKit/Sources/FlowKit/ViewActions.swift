@@ -14,8 +14,7 @@
 ///     case cancel
 ///
 ///     static func action(for event: UserEvent) -> Self? {
-///         if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-///         return switch event {
+///         switch event {
 ///         case .fill(let field, let text): .typed(field, text)
 ///         case .tap(.cancel), .back, .cancel: .cancel
 ///         default: nil
@@ -26,11 +25,31 @@
 public protocol ViewAction: Sendable {
     /// The View whose screen's events these actions come from.
     associatedtype ScreenView: View
-    /// The flow's action for an event on this screen, or nil for an event the screen ignores.
+    /// A plain tap on the screen, one of its View's ``View/Tap``: the enum's case
+    /// `tapped(ScreenView.Tap)`, which ``read(_:)`` gives before asking ``action(for:)``. A
+    /// screen without plain taps needs none.
+    static func tapped(_ tap: ScreenView.Tap) -> Self
+    /// The flow's action for an event on this screen that is not one of its plain taps, or nil
+    /// for an event the screen ignores.
     ///
     /// `.cancel` must map to an action: the router answers `.cancel` for a screen that is no
     /// longer on show, and input that ends cancels every screen.
     static func action(for event: UserEvent) -> Self?
+}
+
+extension ViewAction where ScreenView.Tap == NoTaps {
+    public static func tapped(_ tap: NoTaps) -> Self {
+        switch tap {}
+    }
+}
+
+extension ViewAction {
+    /// The flow's action for `event`: a tap on one of the View's plain taps, or what
+    /// ``action(for:)`` makes of it.
+    public static func read(_ event: UserEvent) -> Self? {
+        if let tap = ScreenView.Tap(event) { return tapped(tap) }
+        return action(for: event)
+    }
 }
 
 /// The role that carries ViewStates to a View and the user's actions back to the flow, as the
@@ -53,7 +72,7 @@ public struct ViewActions<Action: ViewAction>: Sendable {
     /// Waits for the user's next action on the screen; events the screen ignores are skipped.
     public func next() async -> Action {
         while true {
-            if let action = Action.action(for: await connection.nextEvent()) { return action }
+            if let action = Action.read(await connection.nextEvent()) { return action }
         }
     }
 }

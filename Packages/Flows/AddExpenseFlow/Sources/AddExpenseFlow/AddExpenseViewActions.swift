@@ -12,8 +12,7 @@ enum AddExpenseAction: ViewAction {
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .fill(let id, let value): .typed(id, value, isFinal: true)
         case .edit(let id, let value): .typed(id, value, isFinal: false)
         case .choose(let id, let options): .chose(id, options)

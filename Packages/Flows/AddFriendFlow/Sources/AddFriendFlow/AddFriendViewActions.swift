@@ -14,8 +14,7 @@ enum AddFriendAction: ViewAction {
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .choose(ScreenView.how, let ids): ids.first.flatMap { AddFriendViewState.How(rawValue: $0.rawValue) }.map(Self.howChosen)
         case .fill(ScreenView.value, let value): .valueChanged(value)
         case .fill(ScreenView.contactEmail, let value): .contactEmailChanged(value)

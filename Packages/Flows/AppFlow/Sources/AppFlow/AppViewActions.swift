@@ -9,8 +9,7 @@ enum AppAction: ViewAction {
     case quit
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .tap(ScreenView.quit), .back, .cancel: .quit
         default: nil
         }

@@ -15,8 +15,7 @@ enum AuthenticatedAction: ViewAction {
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .tap(let tab): .open(tab)
         case .refresh: .refresh
         case .back: .back

@@ -13,8 +13,7 @@ enum EditGroupAction: ViewAction {
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .fill(ScreenView.name, let text): .typed(text)
         case .choose(let field, let options): .chose(field, options)
         case .tap(ScreenView.archive): .archive(true)

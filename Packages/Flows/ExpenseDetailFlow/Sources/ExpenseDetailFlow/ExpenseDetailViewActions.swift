@@ -13,8 +13,7 @@ enum ExpenseDetailAction: ViewAction {
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .choose(ScreenView.expense, let ids): ids.first.map(Self.picked)
         case .choose(ScreenView.version, let ids): ids.first.map(Self.versionChosen)
         case .fill(ScreenView.comment, let text): .typedComment(text, isFinal: true)

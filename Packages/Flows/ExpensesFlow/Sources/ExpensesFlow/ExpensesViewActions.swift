@@ -14,8 +14,7 @@ enum ExpensesAction: ViewAction {
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .choose(ScreenView.expense, let ids): ids.first.map(Self.open)
         case .choose(ScreenView.payment, let ids): ids.first.map(Self.payment)
         case .choose(ScreenView.deleted, let ids): ids.first.map(Self.deleted)

@@ -12,8 +12,7 @@ enum FriendRequestsAction: ViewAction {
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .choose(ScreenView.incoming, let ids): ids.first.map { Self.chosen(.incoming, $0) }
         case .choose(ScreenView.outgoing, let ids): ids.first.map { Self.chosen(.outgoing, $0) }
         case .choose(ScreenView.blocked, let ids): ids.first.map { Self.chosen(.blocked, $0) }

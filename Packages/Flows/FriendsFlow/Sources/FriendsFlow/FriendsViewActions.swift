@@ -16,8 +16,7 @@ enum FriendsAction: ViewAction {
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .fill(ScreenView.filter, let text): .filterChanged(text)
         case .choose(ScreenView.friend, let ids): ids.first.map(Self.openFriend)
         case .tap(.back), .back, .cancel: .back

@@ -15,8 +15,7 @@ enum GroupDetailAction: ViewAction {
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .choose(ScreenView.group, let ids): ids.first.map(Self.pickGroup)
         case .choose(ScreenView.line, let ids): ids.first.map(Self.openLine)
         case .tap(.back), .back, .cancel: .back

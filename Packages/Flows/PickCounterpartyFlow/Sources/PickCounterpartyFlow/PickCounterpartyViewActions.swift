@@ -10,8 +10,7 @@ enum PickCounterpartyAction: ViewAction {
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .choose(ScreenView.with, let ids): .picked(ids)
         case .tap(.cancel), .back, .cancel: .cancel
         default: nil

@@ -10,8 +10,7 @@ enum ReportsAction: ViewAction {
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .fill(let id, let value): .typed(id, value, isFinal: true)
         case .edit(let id, let value): .typed(id, value, isFinal: false)
         case .tap(.back), .back, .cancel: .back

@@ -10,8 +10,7 @@ enum SessionsAction: ViewAction {
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .choose(ScreenView.session, let options): options.first.map { Self.chosen($0.rawValue) }
         case .tap(.back), .back, .cancel: .back
         default: nil

@@ -15,8 +15,7 @@ enum SettleUpAction: ViewAction {
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .choose(ScreenView.person, let ids): ids.first.map(Self.personChosen)
         case .choose(ScreenView.currency, let ids): ids.first.map(Self.currencyChosen)
         case .choose(ScreenView.into, let ids): ids.first.map(Self.intoChosen)

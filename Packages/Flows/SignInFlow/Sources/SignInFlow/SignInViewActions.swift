@@ -13,8 +13,7 @@ enum SignInAction: ViewAction {
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .fill(let field, let text): .typed(field, text)
         case .tap(.cancel), .back, .cancel: .cancel
         case .tap(let child): .open(child)

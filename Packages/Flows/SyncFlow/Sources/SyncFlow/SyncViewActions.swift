@@ -14,8 +14,7 @@ enum SyncAction: ViewAction {
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .choose(ScreenView.change, let options): options.first.map(Self.chosen)
         case .tap(ScreenView.drop), .tap(ScreenView.keepTheirs): .drop
         case .refresh: .refresh

@@ -11,8 +11,7 @@ enum UnauthenticatedAction: ViewAction {
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .tap(let child): .open(child)
         case .back, .cancel: .cancel
         default: nil

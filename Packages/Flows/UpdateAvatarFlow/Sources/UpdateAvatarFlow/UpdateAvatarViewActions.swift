@@ -13,8 +13,7 @@ enum UpdateAvatarAction: ViewAction {
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .choose(ScreenView.kind, let options):
             options.first.flatMap { UpdateAvatarViewState.Kind(rawValue: $0.rawValue) }.map(Self.kindChosen)
         case .choose(ScreenView.colour, let options):

@@ -16,8 +16,7 @@ enum UserPreviewAction: ViewAction {
     case cancel
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .choose(ScreenView.person, let ids): ids.first.map(Self.picked)
         case .choose(ScreenView.how, let ids):
             ids.first.flatMap { UserPreviewViewState.LinkHow(rawValue: $0.rawValue) }.map(Self.linkHowChosen)

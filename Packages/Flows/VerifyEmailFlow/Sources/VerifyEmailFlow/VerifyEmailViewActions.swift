@@ -10,8 +10,7 @@ enum VerifyEmailAction: ViewAction {
     case back
 
     static func action(for event: UserEvent) -> Self? {
-        if let tap = ScreenView.Tap(event) { return .tapped(tap) }
-        return switch event {
+        switch event {
         case .fill(ScreenView.code, let text): .typed(text)
         case .tap(.back), .back, .cancel: .back
         default: nil
