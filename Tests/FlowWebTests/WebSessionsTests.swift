@@ -238,7 +238,11 @@ import Testing
         var ada = Browser(sessions)
         _ = await ada.get()
         async let waiting = ada.events()
-        try? await Task.sleep(for: .milliseconds(20))
+        // Once the request waits (not after a guess of how long that takes on a busy machine).
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while await sessions.waitingEvents == 0, clock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+        #expect(await sessions.waitingEvents == 1)
         await sessions.endAll()
         #expect(await waiting.text == "retry: 1000\n: no change\n\n")
     }

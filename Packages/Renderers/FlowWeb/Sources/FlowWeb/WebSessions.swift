@@ -165,6 +165,9 @@ public actor WebSessions {
     /// How many browser sessions are open.
     public var count: Int { sessions.count }
 
+    /// How many event requests wait for a change, over every session.
+    var waitingEvents: Int { listeners.values.reduce(0) { $0 + $1.count } }
+
     /// Answers a browser.
     public func handle(_ request: WebRequest) async -> WebResponse {
         switch (request.method, request.path) {
