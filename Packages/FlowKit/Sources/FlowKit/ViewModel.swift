@@ -21,6 +21,18 @@ public protocol SubmittingViewModel: ViewModel {
     mutating func failed(_ error: Failure)
 }
 
+extension SubmittingViewModel {
+    /// What the screen shows after each of `failures`, starting from this model as it is: the
+    /// example states of a ViewModel's refusals, for its flow's inventory.
+    public func refusing(_ failures: [Failure]) -> [ViewState] {
+        failures.map { failure in
+            var model = self
+            model.failed(failure)
+            return model.state
+        }
+    }
+}
+
 /// A ViewModel whose screen acts on what it lists (answers a request, ends a session) and then
 /// reads the list again: besides showing the act at work and its refusal, it says what the act
 /// did. ``ViewActions/act(_:isolation:reloading:reloadAfter:_:)`` drives it.

@@ -19,11 +19,7 @@ struct AddContactViewModel: FormViewModel {
         if let name = try? DisplayName("Someone") { refusals.append(.contactNameTaken(name)) }
         var adding = AddContactViewModel()
         adding.busy()
-        return [AddContactViewModel().state, adding.state] + refusals.map { error in
-            var model = AddContactViewModel()
-            model.failed(error)
-            return model.state
-        }
+        return [AddContactViewModel().state, adding.state] + AddContactViewModel().refusing(refusals)
     }
 
     private(set) var state = AddContactViewState()

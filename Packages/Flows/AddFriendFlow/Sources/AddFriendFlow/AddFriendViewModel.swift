@@ -51,7 +51,7 @@ struct AddFriendViewState: Equatable, Sendable {
 }
 
 /// Turns what the user types and what the service answers into the screen's state.
-struct AddFriendViewModel: ViewModel {
+struct AddFriendViewModel: SubmittingViewModel {
     /// A state for each thing the screen can show: each way, each refusal, the confirmations.
     static var examples: [AddFriendViewState] {
         var states = AddFriendViewState.How.allCases.map { how in
@@ -64,11 +64,7 @@ struct AddFriendViewModel: ViewModel {
             .storeUnavailable(FlowInventory.anyDetail),
         ]
         if let name = try? DisplayName(FlowInventory.anyDetail) { refusals += [.notTakingRequests(name), .blockedByYou(name)] }
-        for error in refusals {
-            var model = AddFriendViewModel()
-            model.failed(error)
-            states.append(model.state)
-        }
+        states += AddFriendViewModel().refusing(refusals)
         var contact = AddFriendViewModel()
         contact.howChosen(.contact)
         contact.valueChanged(FlowInventory.anyDetail)

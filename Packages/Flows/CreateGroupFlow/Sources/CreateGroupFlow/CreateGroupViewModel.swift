@@ -38,11 +38,7 @@ struct CreateGroupViewModel: FormViewModel {
             withFriends.loaded([someone])
             added.added(someone)
         }
-        return [CreateGroupViewModel(currency: .eur).state, saving.state, unloaded.state, withFriends.state, added.state] + refusals.map { error in
-            var model = withFriends
-            model.failed(error)
-            return model.state
-        }
+        return [CreateGroupViewModel(currency: .eur).state, saving.state, unloaded.state, withFriends.state, added.state] + withFriends.refusing(refusals)
     }
 
     private(set) var state: CreateGroupViewState

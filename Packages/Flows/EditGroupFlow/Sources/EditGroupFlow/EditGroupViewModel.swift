@@ -59,11 +59,7 @@ struct EditGroupViewModel: SubmittingViewModel {
         let choosing = EditGroupViewModel(user: me, choosing: [group])
         var none = EditGroupViewModel(user: me, choosing: [])
         none.failedToLoad(FlowInventory.anyDetail)
-        return [choosing.state, none.state, open.state, archived.state, saving.state, needing.state, noticed.state] + refusals.map { error in
-            var model = open
-            model.failed(error)
-            return model.state
-        }
+        return [choosing.state, none.state, open.state, archived.state, saving.state, needing.state, noticed.state] + open.refusing(refusals)
     }
 
     private let user: UserID

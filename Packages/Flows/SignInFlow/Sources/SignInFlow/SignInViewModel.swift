@@ -29,11 +29,7 @@ struct SignInViewModel: SubmittingViewModel {
         }
         var noPassword = base
         noPassword.typed(SignInView.password, "")
-        let failures = [AccountsError.wrongEmailOrPassword, .storeUnavailable(FlowInventory.anyDetail)].map { error in
-            var model = base
-            model.failed(error)
-            return model.state
-        }
+        let failures = base.refusing([.wrongEmailOrPassword, .storeUnavailable(FlowInventory.anyDetail)])
         var loading = base
         loading.busy()
         let expired = SignInViewModel(children: children, notice: StoredSession.expiredNotice)

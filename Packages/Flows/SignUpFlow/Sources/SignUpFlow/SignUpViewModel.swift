@@ -20,11 +20,7 @@ struct SignUpViewModel: FormViewModel {
             + PasswordRules.Problem.allCases.map(AccountsError.invalidPassword)
             + DisplayName.Problem.allCases.map(AccountsError.invalidDisplayName)
             + [.emailTaken, .refused(FlowInventory.anyDetail), .storeUnavailable(FlowInventory.anyDetail)]
-        return [SignUpViewState(), SignUpViewState(phase: .loading)] + refusals.map { error in
-            var model = SignUpViewModel()
-            model.failed(error)
-            return model.state
-        }
+        return [SignUpViewState(), SignUpViewState(phase: .loading)] + SignUpViewModel().refusing(refusals)
     }
 
     private(set) var state = SignUpViewState()

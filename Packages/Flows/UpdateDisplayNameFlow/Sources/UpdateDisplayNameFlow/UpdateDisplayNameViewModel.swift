@@ -18,11 +18,7 @@ struct UpdateDisplayNameViewModel: FormViewModel {
             + [.noSuchAccount, .refused(FlowInventory.anyDetail), .storeUnavailable(FlowInventory.anyDetail)]
         var saving = UpdateDisplayNameViewModel(current: "")
         saving.busy()
-        return [UpdateDisplayNameViewModel(current: "").state, saving.state] + refusals.map { error in
-            var model = UpdateDisplayNameViewModel(current: "")
-            model.failed(error)
-            return model.state
-        }
+        return [UpdateDisplayNameViewModel(current: "").state, saving.state] + UpdateDisplayNameViewModel(current: "").refusing(refusals)
     }
 
     private(set) var state: UpdateDisplayNameViewState

@@ -23,11 +23,7 @@ struct UpdateEmailViewModel: FormViewModel {
         saving.busy()
         var empty = UpdateEmailViewModel(current: "")
         _ = empty.checkAll()
-        return [UpdateEmailViewModel(current: "").state, saving.state, empty.state] + refusals.map { error in
-            var model = UpdateEmailViewModel(current: "")
-            model.failed(error)
-            return model.state
-        }
+        return [UpdateEmailViewModel(current: "").state, saving.state, empty.state] + UpdateEmailViewModel(current: "").refusing(refusals)
     }
 
     private(set) var state: UpdateEmailViewState

@@ -25,11 +25,7 @@ struct UpdatePasswordViewModel: FormViewModel {
         var differ = UpdatePasswordViewModel()
         differ.typed(UpdatePasswordView.new, "correct horse")
         differ.typed(UpdatePasswordView.repeated, "correct hose")
-        return [UpdatePasswordViewModel().state, saving.state, empty.state, differ.state] + refusals.map { error in
-            var model = UpdatePasswordViewModel()
-            model.failed(error)
-            return model.state
-        }
+        return [UpdatePasswordViewModel().state, saving.state, empty.state, differ.state] + UpdatePasswordViewModel().refusing(refusals)
     }
 
     private(set) var state = UpdatePasswordViewState()

@@ -30,11 +30,7 @@ struct VerifyEmailViewModel: SubmittingViewModel {
             .wrongCode(triesLeft: 4), .wrongCode(triesLeft: 1), .wrongCode(triesLeft: 0), .codeExpired, .alreadyVerified,
             .tooManyAttempts(seconds: 42), .mailUnavailable(FlowInventory.anyDetail), .storeUnavailable(FlowInventory.anyDetail),
         ]
-        return [start.state, busy.state, sent.state, malformed.state] + refusals.map { error in
-            var model = start
-            model.failed(error)
-            return model.state
-        }
+        return [start.state, busy.state, sent.state, malformed.state] + start.refusing(refusals)
     }
 
     private(set) var state: VerifyEmailViewState
