@@ -54,13 +54,12 @@ public actor AccountFlow: InventoriedFlow {
     /// Preferences being stored by this tab: the watch sees them come back and leaves them.
     private var saving: Preferences?
     private let dependencies: any Dependencies
-    private let router: AppRouter
     private let presenter: ScreenPresenter<AccountAction>
+    private var router: AppRouter { presenter.router }
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.dependencies = dependencies
-        self.router = router
         presenter = ScreenPresenter(router: router)
         model = AccountViewModel(user: user, actions: Self.changes.actions)
     }

@@ -60,8 +60,8 @@ public actor AddExpenseFlow: InventoriedFlow {
     /// The group it was started from: it is filed there, and its members are in it.
     private let group: Group?
     private let dependencies: any Dependencies
-    private let router: AppRouter
     private let presenter: ScreenPresenter<AddExpenseAction>
+    private var router: AppRouter { presenter.router }
 
     /// Adds an expense of `user`'s with `with`; with nobody given, it asks first whom it is with.
     /// Started from `group`, it is filed there and shared by the group's members to begin with.
@@ -72,7 +72,6 @@ public actor AddExpenseFlow: InventoriedFlow {
         editing = nil
         series = nil
         self.dependencies = dependencies
-        self.router = router
         presenter = ScreenPresenter(router: router)
     }
 
@@ -84,7 +83,6 @@ public actor AddExpenseFlow: InventoriedFlow {
         series = nil
         group = nil
         self.dependencies = dependencies
-        self.router = router
         presenter = ScreenPresenter(router: router)
     }
 
@@ -98,7 +96,6 @@ public actor AddExpenseFlow: InventoriedFlow {
         series = repeating.id
         group = nil
         self.dependencies = dependencies
-        self.router = router
         presenter = ScreenPresenter(router: router)
     }
 

@@ -44,12 +44,11 @@ public actor AppFlow: InventoriedFlow {
     public static var inventory: FlowInventory { FlowInventory(drawing: AppView(), for: AppViewModel.examples) }
 
     private let dependencies: any Dependencies
-    private let router: AppRouter
     private let presenter: ScreenPresenter<AppAction>
+    private var router: AppRouter { presenter.router }
 
     public init(dependencies: any Dependencies, router: AppRouter) {
         self.dependencies = dependencies
-        self.router = router
         presenter = ScreenPresenter(router: router)
     }
 

@@ -57,13 +57,12 @@ public actor AuthenticatedFlow: InventoriedFlow {
     /// The tab the user tapped on another tab's screen: it opens next.
     private var nextTab: ElementID?
     private let dependencies: any Dependencies
-    private let router: AppRouter
     private let presenter: ScreenPresenter<AuthenticatedAction>
+    private var router: AppRouter { presenter.router }
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.dependencies = dependencies
-        self.router = router
         presenter = ScreenPresenter(router: router)
     }
 

@@ -40,15 +40,14 @@ public actor ExpenseDetailFlow: InventoriedFlow {
     private let user: UserID
     private var expense: ExpenseID?
     private let dependencies: any Dependencies
-    private let router: AppRouter
     private let presenter: ScreenPresenter<ExpenseDetailAction>
+    private var router: AppRouter { presenter.router }
 
     /// The details of `expense`; without one, the user first picks among their newest.
     public init(user: UserID, expense: ExpenseID?, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.expense = expense
         self.dependencies = dependencies
-        self.router = router
         presenter = ScreenPresenter(router: router)
     }
 

@@ -43,15 +43,14 @@ public actor ExpensesFlow: InventoriedFlow {
     private let user: UserID
     private let notice: String?
     private let dependencies: any Dependencies
-    private let router: AppRouter
     private let presenter: ScreenPresenter<ExpensesAction>
+    private var router: AppRouter { presenter.router }
 
     /// The tab for `user`, saying `notice` when it opens (what was just added).
     public init(user: UserID, notice: String? = nil, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.notice = notice
         self.dependencies = dependencies
-        self.router = router
         presenter = ScreenPresenter(router: router)
     }
 

@@ -43,13 +43,12 @@ public actor FriendsFlow: InventoriedFlow {
 
     private let user: User
     private let dependencies: any Dependencies
-    private let router: AppRouter
     private let presenter: ScreenPresenter<FriendsAction>
+    private var router: AppRouter { presenter.router }
 
     public init(user: User, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.dependencies = dependencies
-        self.router = router
         presenter = ScreenPresenter(router: router)
     }
 

@@ -48,15 +48,14 @@ public actor GroupDetailFlow: InventoriedFlow {
     private let user: UserID
     private let group: Group?
     private let dependencies: any Dependencies
-    private let router: AppRouter
     private let presenter: ScreenPresenter<GroupDetailAction>
+    private var router: AppRouter { presenter.router }
 
     /// The group `group`; without one, the user first chooses among their groups.
     public init(user: UserID, group: Group?, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.group = group
         self.dependencies = dependencies
-        self.router = router
         presenter = ScreenPresenter(router: router)
     }
 

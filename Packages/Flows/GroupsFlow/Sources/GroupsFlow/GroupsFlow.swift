@@ -42,14 +42,13 @@ public actor GroupsFlow: InventoriedFlow {
     /// What the tab says when it opens (an expense just added in a group).
     private let notice: String?
     private let dependencies: any Dependencies
-    private let router: AppRouter
     private let presenter: ScreenPresenter<GroupsAction>
+    private var router: AppRouter { presenter.router }
 
     public init(user: UserID, notice: String? = nil, dependencies: any Dependencies, router: AppRouter) {
         self.user = user
         self.notice = notice
         self.dependencies = dependencies
-        self.router = router
         presenter = ScreenPresenter(router: router)
     }
 

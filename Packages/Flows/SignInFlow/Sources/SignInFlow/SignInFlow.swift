@@ -37,15 +37,14 @@ public actor SignInFlow: InventoriedFlow {
     }
 
     private let dependencies: any Dependencies
-    private let router: AppRouter
     private let presenter: ScreenPresenter<SignInAction>
+    private var router: AppRouter { presenter.router }
     private let start: Start
     private let notice: String?
 
     /// - Parameter notice: news for the sign-in screen, such as a session that expired.
     public init(dependencies: any Dependencies, router: AppRouter, start: Start = .signIn, notice: String? = nil) {
         self.dependencies = dependencies
-        self.router = router
         self.start = start
         self.notice = notice
         presenter = ScreenPresenter(router: router)

@@ -36,14 +36,13 @@ public actor UnauthenticatedFlow: InventoriedFlow {
     }
 
     private let dependencies: any Dependencies
-    private let router: AppRouter
     private let presenter: ScreenPresenter<UnauthenticatedAction>
+    private var router: AppRouter { presenter.router }
     private let notice: String?
 
     /// - Parameter notice: news for the welcome screen, such as a session that expired.
     public init(dependencies: any Dependencies, router: AppRouter, notice: String? = nil) {
         self.dependencies = dependencies
-        self.router = router
         self.notice = notice
         presenter = ScreenPresenter(router: router)
     }
