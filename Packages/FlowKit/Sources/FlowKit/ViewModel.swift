@@ -41,6 +41,34 @@ public protocol ActingViewModel: SubmittingViewModel {
     mutating func noticed(_ notice: String)
 }
 
+/// An ``ActingViewModel`` whose state keeps where the screen's work stands and what it last
+/// said it did: ``busy()`` and ``noticed(_:)`` come with it, through the two key paths it names
+/// (made in the ViewModel, they write its state however private its setter).
+///
+/// ```swift
+/// static var phase: WritableKeyPath<Self, Phase> { \.state.phase }
+/// static var notice: WritableKeyPath<Self, String?> { \.state.notice }
+/// ```
+public protocol NoticingViewModel: ActingViewModel {
+    /// Where the screen's work stands, in the state.
+    static var phase: WritableKeyPath<Self, Phase> { get }
+    /// What the screen says the last act did, in the state; nil once the user does anything else.
+    static var notice: WritableKeyPath<Self, String?> { get }
+}
+
+extension NoticingViewModel {
+    /// The screen while the service works, with what it said before gone.
+    public mutating func busy() {
+        self[keyPath: Self.notice] = nil
+        self[keyPath: Self.phase] = .loading
+    }
+
+    public mutating func noticed(_ notice: String) {
+        self[keyPath: Self.notice] = notice
+        self[keyPath: Self.phase] = .idle
+    }
+}
+
 /// Why a ViewModel does not take an answer, in words for the user: what a field's error says.
 public struct Refusal: Error, Equatable, Sendable {
     public var message: String

@@ -32,7 +32,7 @@ struct FriendRequestsViewState: Equatable, Sendable {
 }
 
 /// Turns the user's requests and what answering them said into the screen's state.
-struct FriendRequestsViewModel: ActingViewModel {
+struct FriendRequestsViewModel: NoticingViewModel {
     /// A state for each thing the screen can show: the flow's coverage inventory is drawn from
     /// these.
     static var examples: [FriendRequestsViewState] {
@@ -118,15 +118,8 @@ struct FriendRequestsViewModel: ActingViewModel {
         state.phase = .idle
     }
 
-    mutating func busy() {
-        state.notice = nil
-        state.phase = .loading
-    }
-
-    mutating func noticed(_ notice: String) {
-        state.notice = notice
-        state.phase = .idle
-    }
+    static var phase: WritableKeyPath<Self, Phase> { \.state.phase }
+    static var notice: WritableKeyPath<Self, String?> { \.state.notice }
 
     mutating func failed(_ error: FriendsError) {
         state.phase = .failed(error.message)

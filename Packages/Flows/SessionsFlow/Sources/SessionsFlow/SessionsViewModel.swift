@@ -24,7 +24,7 @@ struct SessionsViewState: Equatable, Sendable {
 }
 
 /// Turns the user's sessions and what ending them answered into the screen's state.
-struct SessionsViewModel: ActingViewModel {
+struct SessionsViewModel: NoticingViewModel {
     /// A state for each thing the screen can show: the flow's coverage inventory is drawn from
     /// these.
     static var examples: [SessionsViewState] {
@@ -74,15 +74,8 @@ struct SessionsViewModel: ActingViewModel {
         state.phase = .idle
     }
 
-    mutating func busy() {
-        state.notice = nil
-        state.phase = .loading
-    }
-
-    mutating func noticed(_ notice: String) {
-        state.notice = notice
-        state.phase = .idle
-    }
+    static var phase: WritableKeyPath<Self, Phase> { \.state.phase }
+    static var notice: WritableKeyPath<Self, String?> { \.state.notice }
 
     mutating func failed(_ error: AccountsError) {
         state.phase = .failed(error.message)

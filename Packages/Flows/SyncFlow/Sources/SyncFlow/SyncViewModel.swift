@@ -32,7 +32,7 @@ struct SyncViewState: Equatable, Sendable {
 }
 
 /// Turns the replica's status, its writes and what syncing answered into the Sync screen's state.
-struct SyncViewModel: ActingViewModel {
+struct SyncViewModel: NoticingViewModel {
     /// A state for each thing the screen can show: the flow's coverage inventory is drawn from
     /// these.
     static var examples: [SyncViewState] {
@@ -122,15 +122,8 @@ struct SyncViewModel: ActingViewModel {
         state.phase = .idle
     }
 
-    mutating func busy() {
-        state.notice = nil
-        state.phase = .loading
-    }
-
-    mutating func noticed(_ notice: String) {
-        state.notice = notice
-        state.phase = .idle
-    }
+    static var phase: WritableKeyPath<Self, Phase> { \.state.phase }
+    static var notice: WritableKeyPath<Self, String?> { \.state.notice }
 
     mutating func failed(_ error: SyncTrouble) {
         state.phase = .failed(error.message)
