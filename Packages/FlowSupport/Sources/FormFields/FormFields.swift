@@ -11,7 +11,8 @@ extension TextEntry {
 }
 
 /// A secret that a form holds until it is sent (a password): the secret, for the service only,
-/// and what its field shows.
+/// and what its field shows. Each change says it to the field it is `shown` in, the ViewState's
+/// entry, so the two cannot part.
 public struct SecretInput: Sendable {
     /// What the secret must be before the form is sent.
     public enum Rule: Sendable {
@@ -33,21 +34,24 @@ public struct SecretInput: Sendable {
     }
 
     /// The secret as typed now, checked under the rule.
-    public mutating func typed(_ value: String) {
+    public mutating func typed(_ value: String, shown: inout SecretEntry) {
         self.value = value
         entry = SecretEntry(isSet: !value.isEmpty, error: problem(with: value))
+        shown = entry
     }
 
     /// The service refused the secret: it is cleared, to be typed again, under `message`.
-    public mutating func refused(_ message: String) {
+    public mutating func refused(_ message: String, shown: inout SecretEntry) {
         value = ""
         entry = SecretEntry(isSet: false, error: message)
+        shown = entry
     }
 
     /// Clears the secret, to be typed again, with no message on the field.
-    public mutating func clear() {
+    public mutating func clear(shown: inout SecretEntry) {
         value = ""
         entry = SecretEntry()
+        shown = entry
     }
 
     private func problem(with value: String) -> String? {

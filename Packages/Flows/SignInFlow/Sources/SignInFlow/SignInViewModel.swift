@@ -49,8 +49,7 @@ struct SignInViewModel: SubmittingViewModel {
         switch field {
         case SignInView.email: state.email = TextEntry(text, as: EmailAddress.self)
         case SignInView.password:
-            password.typed(text)
-            state.password = password.entry
+            password.typed(text, shown: &state.password)
         default: return
         }
         state.phase = .idle
@@ -70,8 +69,7 @@ struct SignInViewModel: SubmittingViewModel {
 
     /// A failed attempt: the message, and the password cleared for the next try.
     mutating func failed(_ error: AccountsError) {
-        password.clear()
-        state.password = password.entry
+        password.clear(shown: &state.password)
         state.phase = .failed(error.message)
     }
 }

@@ -37,8 +37,7 @@ struct SignUpViewModel: FormViewModel {
         case SignUpView.email: state.email = TextEntry(text, as: EmailAddress.self)
         case SignUpView.displayName: state.displayName = TextEntry(text, as: DisplayName.self)
         case SignUpView.password:
-            password.typed(text)
-            state.password = password.entry
+            password.typed(text, shown: &state.password)
         default: return
         }
         state.phase = .idle

@@ -41,8 +41,7 @@ struct UpdateEmailViewModel: FormViewModel {
         switch field {
         case UpdateEmailView.email: state.email = TextEntry(text, as: EmailAddress.self)
         case UpdateEmailView.password:
-            password.typed(text)
-            state.password = password.entry
+            password.typed(text, shown: &state.password)
         default: return
         }
         state.phase = .idle
@@ -66,8 +65,7 @@ struct UpdateEmailViewModel: FormViewModel {
             state.email.error = error.message
         case .wrongPassword:
             // Typed again from scratch, as at sign-in.
-            password.refused(error.message)
-            state.password = password.entry
+            password.refused(error.message, shown: &state.password)
         default:
             state.phase = .failed(error.message)
         }

@@ -40,11 +40,9 @@ struct UpdatePasswordViewModel: FormViewModel {
     mutating func typed(_ field: ElementID, _ text: String) {
         switch field {
         case UpdatePasswordView.current:
-            current.typed(text)
-            state.current = current.entry
+            current.typed(text, shown: &state.current)
         case UpdatePasswordView.new:
-            new.typed(text)
-            state.new = new.entry
+            new.typed(text, shown: &state.new)
             if state.repeated.isSet { checkRepeat() }
         case UpdatePasswordView.repeated:
             repeated = text
@@ -75,8 +73,7 @@ struct UpdatePasswordViewModel: FormViewModel {
         state.phase = .idle
         switch error {
         case .wrongPassword:
-            current.refused(error.message)
-            state.current = current.entry
+            current.refused(error.message, shown: &state.current)
         case .invalidPassword, .samePassword:
             state.new.error = error.message
         default:
