@@ -281,7 +281,7 @@ struct RolesTests {
         #expect(String(decoding: try encoder.encode(Outcome.cancelled), as: UTF8.self) == #"{"result":"cancelled"}"#)
     }
 
-    @Test("by default a result writes its case's one value under its type's name; several values, a string, or none, write nothing")
+    @Test("by default a result writes labelled values under their labels and one unlabelled value under its type's name; values without labels, a lone string, or none, write nothing")
     func outcomeDefaultDetails() throws {
         struct Person: Encodable, Equatable, Sendable { var name: String }
         struct URLTag: Encodable, Equatable, Sendable { var url: String }
@@ -290,6 +290,8 @@ struct RolesTests {
             case moved(Person, to: String)
             case tagged(URLTag)
             case said(String)
+            case ended(sessions: Int)
+            case linked(contact: Person, account: Person?)
             case cancelled
         }
         let encoder = JSONEncoder()
@@ -301,6 +303,9 @@ struct RolesTests {
         let tagged = String(decoding: try encoder.encode(Outcome.tagged(URLTag(url: "x"))), as: UTF8.self)
         #expect(tagged == #"{"result":"tagged","urlTag":{"url":"x"}}"#)
         #expect(String(decoding: try encoder.encode(Outcome.said("hi")), as: UTF8.self) == #"{"result":"said"}"#)
+        #expect(String(decoding: try encoder.encode(Outcome.ended(sessions: 2)), as: UTF8.self) == #"{"result":"ended","sessions":2}"#)
+        let linked = String(decoding: try encoder.encode(Outcome.linked(contact: Person(name: "Sam"), account: nil)), as: UTF8.self)
+        #expect(linked == #"{"account":null,"contact":{"name":"Sam"},"result":"linked"}"#)
         #expect(String(decoding: try encoder.encode(Outcome.cancelled), as: UTF8.self) == #"{"result":"cancelled"}"#)
     }
 

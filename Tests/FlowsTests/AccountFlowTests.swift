@@ -78,7 +78,7 @@ struct AccountFlowTests {
         await flow.expectChild(UpdateAvatarFlow.self, producing: .changed(.initials(.teal)))
         await flow.tap("change-avatar")
         #expect(await flow.expectScreen("account")?.status == .notice("Avatar changed to initials on teal."))
-        await flow.expectChild(SessionsFlow.self, producing: .ended(2))
+        await flow.expectChild(SessionsFlow.self, producing: .ended(sessions: 2))
         await flow.tap("sessions")
         #expect(await flow.expectScreen("account")?.status == .notice("2 other sessions ended."))
         await flow.back()

@@ -88,7 +88,7 @@ struct AddExpenseFlowTests {
         #expect(await flow.expectScreen("add-expense")?.field("description")?.input == .text("Taxi"))
         await flow.choose("paid-by", "bob-stone")
         await flow.skipScreen()
-        await flow.expectChild(PickCounterpartyFlow.self, producing: .picked([]))
+        await flow.expectChild(PickCounterpartyFlow.self, producing: .picked(people: []))
         await flow.tap("people")
         let alone = await flow.expectScreen("add-expense")
         #expect(alone?.text == ["A personal expense: only you are in it."])
@@ -177,7 +177,7 @@ struct AddExpenseFlowTests {
         #expect(first?.field("paid-by")?.input.options.map(\.id) == ["you", "alex", "alex-2"])
         await flow.choose("paid-by", "alex-2")
         await flow.skipScreen()
-        await flow.expectChild(PickCounterpartyFlow.self, producing: .picked([account]))
+        await flow.expectChild(PickCounterpartyFlow.self, producing: .picked(people: [account]))
         await flow.tap("people")
         // The account, second before, is the only Alex now: "alex". It still paid.
         let again = await flow.expectScreen("add-expense")
@@ -220,7 +220,7 @@ struct AddExpenseFlowTests {
             Choice(id: "amy-wu", label: "Amy Wu", detail: "a contact"),
         ], selected: ["bob-stone"]))
         await flow.tap("done")
-        await flow.expectResult(PickCounterpartyFlow.FlowResult.picked([bob]))
+        await flow.expectResult(PickCounterpartyFlow.FlowResult.picked(people: [bob]))
         _ = amy
     }
 
@@ -236,7 +236,7 @@ struct AddExpenseFlowTests {
             Choice(id: "bob-stone", label: "Bob Stone", detail: "bob@example.com"),
         ], selected: ["sam-park", "bob-stone"]))
         await flow.tap("done")
-        await flow.expectResult(PickCounterpartyFlow.FlowResult.picked([sam, bob]))
+        await flow.expectResult(PickCounterpartyFlow.FlowResult.picked(people: [sam, bob]))
     }
 
     @Test("a contact added on the way (AddContact, stood in) is listed first and picked; leaving then ends 'left' with it, leaving without ends 'cancelled'")
@@ -245,7 +245,7 @@ struct AddExpenseFlowTests {
         let sam = Friend(id: UserID(rawValue: "sam"), name: try DisplayName("Sam Park"), kind: .contact(email: nil))
         let flow = FlowTest { [fixture] router in PickCounterpartyFlow(user: ada.id, dependencies: fixture, router: router) }
         await flow.expectScreen("pick-counterparty")
-        await flow.expectChild(AddContactFlow.self, producing: .added(sam))
+        await flow.expectChild(AddContactFlow.self, producing: .added(contact: sam))
         await flow.tap("new-contact")
         let screen = await flow.expectScreen("pick-counterparty")
         #expect(screen?.status == .notice("Sam Park is now one of your contacts, and picked."))
@@ -287,7 +287,7 @@ struct AddExpenseFlowTests {
         await flow.tap("add")
         let dee = try #require(try await fixture.friends.friends(of: ada.id).first { $0.name.value == "Dee Dee" })
         #expect(dee.kind == .contact(email: try EmailAddress("dee@example.com")))
-        await flow.expectResult(AddContactFlow.FlowResult.added(dee))
+        await flow.expectResult(AddContactFlow.FlowResult.added(contact: dee))
 
         let before = try await fixture.friends.friends(of: ada.id)
         let left = FlowTest { [fixture] router in AddContactFlow(user: ada.id, dependencies: fixture, router: router) }

@@ -87,8 +87,8 @@ struct AppFlowTests {
         await flow.tap("retry")
         await flow.expectError(nil, "The local store is unavailable: disk on fire")
         await flow.tap("quit")
-        await flow.expectResult(AppFlow.FlowResult.failed("The local store is unavailable: disk on fire"))
-        #expect(AppFlow.FlowResult.failed("x").status == .failed)
+        await flow.expectResult(AppFlow.FlowResult.failed(error: "The local store is unavailable: disk on fire"))
+        #expect(AppFlow.FlowResult.failed(error: "x").status == .failed)
         #expect(await flow.startedChildren == [])
     }
 

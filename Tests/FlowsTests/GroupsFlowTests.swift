@@ -119,7 +119,7 @@ struct GroupsFlowTests {
         await flow.skipScreen()
         // The contact is written as AddContact would, while its form is open.
         let cy = try await fixture.friends.addContact(name: "Cy Young", email: nil, by: ada.id)
-        await flow.expectChild(AddContactFlow.self, producing: .added(cy))
+        await flow.expectChild(AddContactFlow.self, producing: .added(contact: cy))
         await flow.tap("new-contact")
         let screen = await flow.expectScreen("create-group")
         #expect(screen?.status == .notice("Cy Young is now one of your contacts, and a member."))
@@ -154,7 +154,7 @@ struct GroupsFlowTests {
         let (ada, _, trip, dinner) = try await trip()
         let flow = FlowTest { [fixture] router in GroupDetailFlow(user: ada.id, group: trip, dependencies: fixture, router: router) }
         await flow.expectText("Bob Stone: owes 15.00 EUR")
-        await flow.expectChild(ExpenseDetailFlow.self, producing: .deleted(dinner.summary))
+        await flow.expectChild(ExpenseDetailFlow.self, producing: .deleted(expense: dinner.summary))
         await flow.choose("line", "2026-11-22-dinner-30-00-eur-paid-by-you")
         await flow.expectText("Deleted Dinner, 30.00 EUR.")
         await flow.tap("back")
@@ -206,7 +206,7 @@ struct GroupsFlowTests {
         let (ada, bob) = try await fixture.adaAndBob()
         let trip = try await fixture.groups.create(GroupDraft(name: "Kyoto trip", kind: .trip, currency: .jpy, members: [bob.id]), by: ada.id)
         let flow = FlowTest { [fixture] router in AddExpenseFlow(user: ada.id, dependencies: fixture, router: router) }
-        await flow.expectChild(PickCounterpartyFlow.self, producing: .picked([]))
+        await flow.expectChild(PickCounterpartyFlow.self, producing: .picked(people: []))
         await flow.expectText("A personal expense: only you are in it.")
         await flow.choose("group", "kyoto-trip")
         let screen = await flow.expectScreen("add-expense")

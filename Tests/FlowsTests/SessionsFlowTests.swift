@@ -66,7 +66,7 @@ struct SessionsFlowTests {
         await flow.expectText("Ended the session of flows/0.1.0 (command line), through flows-server.")
         await flow.expectText("No other sessions: you are signed in here only.")
         await flow.tap("back")
-        await flow.expectResult(SessionsFlow.FlowResult.ended(2))
+        await flow.expectResult(SessionsFlow.FlowResult.ended(sessions: 2))
     }
 
     @Test("ending all others says how many; then there are none to end")
@@ -77,7 +77,7 @@ struct SessionsFlowTests {
         await flow.expectText("Ended 2 other sessions.")
         await flow.expectText("No other sessions: you are signed in here only.")
         await flow.tap("back")
-        await flow.expectResult(SessionsFlow.FlowResult.ended(2))
+        await flow.expectResult(SessionsFlow.FlowResult.ended(sessions: 2))
     }
 
     @Test("a refusal is the screen's error and nothing is counted as ended; leaving is cancelled")

@@ -33,11 +33,13 @@ public protocol FlowOutcome: Sendable, Equatable, Encodable {
     /// Why the path failed, in a sentence for the user; nil unless the status is `failed`.
     var failureReason: String? { get }
 
-    /// Writes what the result carries beside its name (`"user": ...`). By default, a case's one
-    /// value, when it can be encoded, under its type's name in lower camel case: `signedIn(User)`
-    /// writes `"user"`, a `URLRequest` would write `"urlRequest"`. A case with several values, a
-    /// value of the standard library's (a string, a number, an array, an optional) or one that
-    /// goes under another key or in another form is written by the result's own `encodeDetails`.
+    /// Writes what the result carries beside its name (`"user": ...`). By default, a case's
+    /// labelled values each under its label (`answered(accepted: [Friend])` writes `"accepted"`,
+    /// `linked(contact: Friend, account: Friend)` both), and a case's one unlabelled value, when
+    /// it can be encoded, under its type's name in lower camel case: `signedIn(User)` writes
+    /// `"user"`, a `URLRequest` would write `"urlRequest"`. An unlabelled value of the standard
+    /// library's (a string, a number, an array, an optional), values some of which have no
+    /// label, or one that goes in another form is written by the result's own `encodeDetails`.
     func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws
 }
 
@@ -69,9 +71,23 @@ extension FlowOutcome {
 
     public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
         let mirror = Mirror(reflecting: self)
-        // A case's values are its one child; several are a tuple, which cannot be encoded.
-        guard mirror.displayStyle == .enum, let value = mirror.children.first?.value as? any Encodable,
-              !(value is String || value is Bool || value is any Numeric),
+        // A case's values are its one child: a tuple when they are labelled or several.
+        guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else { return }
+        let values = Mirror(reflecting: payload)
+        if values.displayStyle == .tuple {
+            // Written only when every value has a label: an unlabelled one is labelled by its
+            // place (`.0`), which is no key, and half the details would mislead.
+            let labelled = values.children.compactMap { child -> (String, any Encodable)? in
+                guard let label = child.label, !label.hasPrefix("."), label != OutcomeCodingKey.result.stringValue,
+                      let value = child.value as? any Encodable
+                else { return nil }
+                return (label, value)
+            }
+            guard labelled.count == values.children.count else { return }
+            for (label, value) in labelled { try container.encode(value, forKey: OutcomeCodingKey(stringValue: label)) }
+            return
+        }
+        guard let value = payload as? any Encodable, !(value is String || value is Bool || value is any Numeric),
               let key = Self.detailsKey(for: String(describing: type(of: value))), key != OutcomeCodingKey.result.stringValue
         else { return }
         try container.encode(value, forKey: OutcomeCodingKey(stringValue: key))

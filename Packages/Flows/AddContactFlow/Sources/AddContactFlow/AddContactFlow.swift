@@ -9,13 +9,9 @@ public actor AddContactFlow: InventoriedFlow {
     /// How adding ended.
     public enum FlowResult: FlowOutcome {
         /// The contact is added.
-        case added(Friend)
+        case added(contact: Friend)
         /// The user left; nothing was written.
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .added(let contact) = self { try container.encode(contact, forKey: "contact") }
-        }
     }
 
     /// What the flow needs from the app.

@@ -12,17 +12,9 @@ public actor AddFriendFlow: InventoriedFlow {
         /// The friend is added: a contact, or an account that had asked the user first.
         case added(Friend)
         /// The account is asked; they become a friend when they accept.
-        case requested(PublicProfile)
+        case requested(person: PublicProfile)
         /// The user left; nothing was written.
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            switch self {
-            case .added(let friend): try container.encode(friend, forKey: "friend")
-            case .requested(let person): try container.encode(person, forKey: "person")
-            case .cancelled: break
-            }
-        }
     }
 
     /// What the flow needs from the app.
@@ -109,7 +101,7 @@ public actor AddFriendFlow: InventoriedFlow {
                 return .added(try await dependencies.friends.addContact(name: state.value.text, email: email, by: user.id))
             }
             switch addition {
-            case .requested(let profile): return .requested(profile)
+            case .requested(let profile): return .requested(person: profile)
             case .friends(let friend): return .added(friend)
             }
         } catch {

@@ -11,7 +11,7 @@ public actor AppFlow: InventoriedFlow {
         /// The user quit; `user` is who stays signed in, if anyone.
         case closed(user: User?)
         /// The store could not be read and the user gave up.
-        case failed(String)
+        case failed(error: String)
         case cancelled
 
         public var status: FlowOutcomeStatus {
@@ -24,14 +24,6 @@ public actor AppFlow: InventoriedFlow {
 
         public var failureReason: String? {
             if case .failed(let message) = self { message } else { nil }
-        }
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            switch self {
-            case .closed(let user): try container.encode(user, forKey: "user")
-            case .failed(let message): try container.encode(message, forKey: "error")
-            case .cancelled: break
-            }
         }
     }
 
@@ -59,7 +51,7 @@ public actor AppFlow: InventoriedFlow {
         case .success(.signedIn(let stored)): user = stored
         case .success(.signedOut): break
         case .success(.expired): notice = StoredSession.expiredNotice
-        case .failure(let failure): return .failed(failure.message)
+        case .failure(let failure): return .failed(error: failure.message)
         }
         while true {
             if let signedIn = user {

@@ -26,14 +26,6 @@ public actor CreateGroupFlow: InventoriedFlow {
             case .cancelled: .cancelled
             }
         }
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            switch self {
-            case .created(let group): try container.encode(group, forKey: "group")
-            case .left(let added): try container.encode(added, forKey: "added")
-            case .cancelled: break
-            }
-        }
     }
 
     /// What the flow needs from the app.

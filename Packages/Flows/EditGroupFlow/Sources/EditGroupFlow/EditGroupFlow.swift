@@ -16,13 +16,6 @@ public actor EditGroupFlow: InventoriedFlow {
         case left(Group)
         /// The user went back without changing anything.
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            switch self {
-            case .changed(let group), .left(let group): try container.encode(group, forKey: "group")
-            case .cancelled: break
-            }
-        }
     }
 
     /// What the flow needs from the app.

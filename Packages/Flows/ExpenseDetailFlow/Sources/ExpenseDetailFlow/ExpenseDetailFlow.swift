@@ -16,12 +16,8 @@ public actor ExpenseDetailFlow: InventoriedFlow {
         /// Back; the expense may have been edited meanwhile.
         case closed
         /// The expense is deleted; its summary (`Dinner, 30.00 EUR`), for what is said of it.
-        case deleted(String)
+        case deleted(expense: String)
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .deleted(let summary) = self { try container.encode(summary, forKey: "expense") }
-        }
     }
 
     /// What the flow needs from the app: its own needs and AddExpense's.
@@ -87,7 +83,7 @@ public actor ExpenseDetailFlow: InventoriedFlow {
                         throw error
                     }
                 }
-                if deleted == true { return .deleted(current.expense.summary) }
+                if deleted == true { return .deleted(expense: current.expense.summary) }
                 if deleted == false { shown = await reload(current.expense, into: &model, after: "It was not deleted") }
             case .tapped(.history):
                 guard let current = shown else { break }

@@ -14,10 +14,6 @@ public actor FriendRequestsFlow: InventoriedFlow {
         case answered(accepted: [Friend])
         /// Back, with nothing changed.
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .answered(let accepted) = self { try container.encode(accepted, forKey: "accepted") }
-        }
     }
 
     /// What the flow needs from the app.

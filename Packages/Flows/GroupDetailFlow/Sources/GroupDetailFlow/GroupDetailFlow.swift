@@ -22,13 +22,6 @@ public actor GroupDetailFlow: InventoriedFlow {
         /// The user left the group (EditGroup).
         case left(Group)
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            switch self {
-            case .addExpense(let group), .left(let group): try container.encode(group, forKey: "group")
-            case .closed, .cancelled: break
-            }
-        }
     }
 
     /// What the flow needs from the app.

@@ -16,10 +16,6 @@ public actor GroupsFlow: InventoriedFlow {
         /// The user wants to add an expense in this group.
         case addExpense(Group)
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .addExpense(let group) = self { try container.encode(group, forKey: "group") }
-        }
     }
 
     /// What the flow needs from the app: its own needs and its children's.

@@ -11,7 +11,7 @@ public actor PickCounterpartyFlow: InventoriedFlow {
     /// How choosing ended.
     public enum FlowResult: FlowOutcome {
         /// The people picked besides the user (none for a personal expense), in the list's order.
-        case picked([Friend])
+        case picked(people: [Friend])
         /// The user left after adding new contacts, which stay (each was confirmed on its own);
         /// the choice they had stays as it was.
         case left(added: [Friend])
@@ -23,14 +23,6 @@ public actor PickCounterpartyFlow: InventoriedFlow {
             case .picked: .completed
             case .left: .declined
             case .cancelled: .cancelled
-            }
-        }
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            switch self {
-            case .picked(let friends): try container.encode(friends, forKey: "people")
-            case .left(let added): try container.encode(added, forKey: "added")
-            case .cancelled: break
             }
         }
     }
@@ -66,7 +58,7 @@ public actor PickCounterpartyFlow: InventoriedFlow {
             case .picked(let ids):
                 model.picked(ids)
             case .tapped(.done):
-                if model.canFinish { return .picked(model.pickedFriends) }
+                if model.canFinish { return .picked(people: model.pickedFriends) }
             case .tapped(.newContact):
                 if case .added(let contact) = await presenter.router.start(AddContactFlow(user: user, dependencies: dependencies, router: presenter.router)) {
                     model.added(contact)

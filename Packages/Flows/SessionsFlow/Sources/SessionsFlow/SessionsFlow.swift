@@ -9,13 +9,9 @@ public actor SessionsFlow: InventoriedFlow {
     /// How the screen was left.
     public enum FlowResult: FlowOutcome {
         /// Back, after ending this many other sessions.
-        case ended(Int)
+        case ended(sessions: Int)
         /// Back, with no session ended.
         case cancelled
-
-        public func encodeDetails(to container: inout KeyedEncodingContainer<OutcomeCodingKey>) throws {
-            if case .ended(let count) = self { try container.encode(count, forKey: "sessions") }
-        }
     }
 
     /// What the flow needs from the app.
@@ -58,7 +54,7 @@ public actor SessionsFlow: InventoriedFlow {
                     return (count, count == 1 ? "Ended 1 other session." : "Ended \(count) other sessions.")
                 }
             case .back:
-                return ended == 0 ? .cancelled : .ended(ended)
+                return ended == 0 ? .cancelled : .ended(sessions: ended)
             }
             return nil
         }
