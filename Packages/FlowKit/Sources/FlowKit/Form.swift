@@ -56,14 +56,7 @@ extension ScreenPresenter {
     /// the ViewModel shows before the user goes on; another action goes to `tapped`. The
     /// service's answer, or nil when the user left.
     ///
-    /// A form flow's whole `perform()`:
-    ///
-    /// ```swift
-    /// let changed = await presenter.runForm(UpdateEmailViewModel(current: user.email.value)) { model throws(AccountsError) in
-    ///     try await dependencies.accounts.changeEmail(to: model.form.email, password: model.form.password, of: user.id)
-    /// }
-    /// return changed.map(FlowResult.changed) ?? .cancelled
-    /// ```
+    /// A form flow's whole `perform()` is its other form, ``runForm(_:isolation:ending:send:tapped:)``.
     public func runForm<Form: FormView, Model: FormViewModel, Value>(
         _ model: Model,
         isolation: isolated (any Actor)? = #isolation,
@@ -87,5 +80,24 @@ extension ScreenPresenter {
             }
             return nil
         }
+    }
+
+    /// Runs a form that is the flow's whole path, as ``runForm(_:isolation:send:tapped:)`` does,
+    /// and ends the flow: with `ending` of the service's answer, or ``FlowOutcome/cancelled``
+    /// when the user left. A form flow's whole `perform()`:
+    ///
+    /// ```swift
+    /// await presenter.runForm(UpdateEmailViewModel(current: user.email.value), ending: FlowResult.changed) { model throws(AccountsError) in
+    ///     try await dependencies.accounts.changeEmail(to: model.form.email, password: model.form.password, of: user.id)
+    /// }
+    /// ```
+    public func runForm<Form: FormView, Model: FormViewModel, Value, Outcome: FlowOutcome>(
+        _ model: Model,
+        isolation: isolated (any Actor)? = #isolation,
+        ending: (Value) -> Outcome,
+        send: (Model) async throws(Model.Failure) -> Value,
+        tapped: (ElementID, inout Model) async -> Void = { _, _ in }
+    ) async -> Outcome where Action == FormAction<Form>, Model.ViewState == Form.ViewState {
+        await runForm(model, isolation: isolation, send: send, tapped: tapped).map(ending) ?? .cancelled
     }
 }

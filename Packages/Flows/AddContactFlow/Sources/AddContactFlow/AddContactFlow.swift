@@ -35,9 +35,8 @@ public actor AddContactFlow: InventoriedFlow {
     }
 
     public func perform() async -> FlowResult {
-        let added = await presenter.runForm(AddContactViewModel()) { model throws(FriendsError) in
+        await presenter.runForm(AddContactViewModel(), ending: FlowResult.added) { model throws(FriendsError) in
             try await dependencies.friends.addContact(name: model.name, email: model.email, by: user)
         }
-        return added.map(FlowResult.added) ?? .cancelled
     }
 }

@@ -29,9 +29,8 @@ public actor SignUpFlow: InventoriedFlow {
     }
 
     public func perform() async -> FlowResult {
-        let signedUp = await presenter.runForm(SignUpViewModel()) { model throws(AccountsError) in
+        await presenter.runForm(SignUpViewModel(), ending: FlowResult.signedUp) { model throws(AccountsError) in
             try await dependencies.accounts.signUp(email: model.form.email, displayName: model.form.displayName, password: model.form.password)
         }
-        return signedUp.map(FlowResult.signedUp) ?? .cancelled
     }
 }

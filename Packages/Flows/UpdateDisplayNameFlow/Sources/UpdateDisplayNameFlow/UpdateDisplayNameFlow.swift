@@ -32,9 +32,8 @@ public actor UpdateDisplayNameFlow: InventoriedFlow {
     }
 
     public func perform() async -> FlowResult {
-        let changed = await presenter.runForm(UpdateDisplayNameViewModel(current: user.displayName.value)) { model throws(AccountsError) in
+        await presenter.runForm(UpdateDisplayNameViewModel(current: user.displayName.value), ending: FlowResult.changed) { model throws(AccountsError) in
             try await dependencies.accounts.changeDisplayName(to: model.state.name.text, of: user.id)
         }
-        return changed.map(FlowResult.changed) ?? .cancelled
     }
 }

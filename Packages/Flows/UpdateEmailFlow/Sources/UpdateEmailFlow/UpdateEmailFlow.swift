@@ -31,9 +31,8 @@ public actor UpdateEmailFlow: InventoriedFlow {
     }
 
     public func perform() async -> FlowResult {
-        let changed = await presenter.runForm(UpdateEmailViewModel(current: user.email.value)) { model throws(AccountsError) in
+        await presenter.runForm(UpdateEmailViewModel(current: user.email.value), ending: FlowResult.changed) { model throws(AccountsError) in
             try await dependencies.accounts.changeEmail(to: model.form.email, password: model.form.password, of: user.id)
         }
-        return changed.map(FlowResult.changed) ?? .cancelled
     }
 }

@@ -31,9 +31,8 @@ public actor UpdatePasswordFlow: InventoriedFlow {
     }
 
     public func perform() async -> FlowResult {
-        let changed: Void? = await presenter.runForm(UpdatePasswordViewModel()) { model throws(AccountsError) in
+        await presenter.runForm(UpdatePasswordViewModel(), ending: { FlowResult.changed }) { model throws(AccountsError) in
             try await dependencies.accounts.changePassword(from: model.form.current, to: model.form.new, of: user.id)
         }
-        return changed == nil ? .cancelled : .changed
     }
 }
