@@ -38,9 +38,8 @@ public protocol ViewAction: Sendable {
 }
 
 extension ViewAction where ScreenView.Tap == NoTaps {
-    public static func tapped(_ tap: NoTaps) -> Self {
-        switch tap {}
-    }
+    /// Never called: there is no tap without a case (the body is empty for that reason).
+    public static func tapped(_ tap: NoTaps) -> Self {}
 }
 
 extension ViewAction {
