@@ -218,7 +218,7 @@ struct RolesTests {
             NoteState(text: "x"), NoteState(), NoteState(text: "x", phase: .failed("Disk full: \(FlowInventory.anyDetail)")),
         ])
         #expect(inventory.screens == [.init("note", actions: ["save", "cancel"], fields: ["text"])])
-        #expect(inventory.messages == [.exact("Write something."), .startingWith("Disk full: ")])
+        #expect(inventory.messages == [.exact("Write something."), .pattern(["Disk full: ", ""])])
         #expect(inventory.messages[1].matches("Disk full: /var is read-only"))
         // A detail anywhere: a name first, or two details in one message.
         let named = FlowInventory(drawing: NoteView(), for: [

@@ -27,20 +27,17 @@ public struct FlowInventory: Sendable, Equatable {
         }
     }
 
-    /// A message a screen can show: exact, or any message that starts with a fixed part (for
-    /// messages that carry a detail, like a store's failure), or any made of fixed parts in
-    /// order with details between them (a name first: `... is not taking friend requests`).
+    /// A message a screen can show: exact, or, for a message that carries details (a store's
+    /// failure, a name), any made of the same fixed parts in order with details between them.
     public enum Message: Sendable, Equatable, CustomStringConvertible {
         case exact(String)
-        case startingWith(String)
         /// The fixed parts, in order, with a detail between each two: the first starts the
-        /// message and the last ends it (either may be empty).
+        /// message and the last ends it (either may be empty: `["Disk full: ", ""]`).
         case pattern([String])
 
         public func matches(_ shown: String) -> Bool {
             switch self {
             case .exact(let text): return shown == text
-            case .startingWith(let prefix): return shown.hasPrefix(prefix)
             case .pattern(let parts):
                 guard let first = parts.first, let last = parts.last, shown.hasPrefix(first) else { return false }
                 var rest = shown.dropFirst(first.count)
@@ -55,7 +52,6 @@ public struct FlowInventory: Sendable, Equatable {
         public var description: String {
             switch self {
             case .exact(let text): "\"\(text)\""
-            case .startingWith(let prefix): "\"\(prefix)...\""
             case .pattern(let parts): "\"" + parts.joined(separator: "...") + "\""
             }
         }
@@ -107,9 +103,7 @@ public struct FlowInventory: Sendable, Equatable {
 
     private static func message(_ text: String) -> Message {
         let parts = text.split(separator: anyDetail, omittingEmptySubsequences: false).map(String.init)
-        if parts.count == 1 { return .exact(text) }
-        if parts.count == 2, parts[1].isEmpty { return .startingWith(parts[0]) }
-        return .pattern(parts)
+        return parts.count == 1 ? .exact(text) : .pattern(parts)
     }
 
     /// The screens and messages of both, as a flow with several screens lists them.

@@ -10,9 +10,9 @@ extension TextEntry {
     }
 }
 
-/// A secret that a form holds until it is sent (a password): the secret, for the service only,
-/// and what its field shows. Each change says it to the field it is `shown` in, the ViewState's
-/// entry, so the two cannot part.
+/// A secret that a form holds until it is sent (a password), for the service only. What its
+/// field shows is the ViewState's entry, which each change writes (`shown`), so the two cannot
+/// part.
 public struct SecretInput: Sendable {
     /// What the secret must be before the form is sent.
     public enum Rule: Sendable {
@@ -26,8 +26,6 @@ public struct SecretInput: Sendable {
     public let rule: Rule
     /// The secret as typed.
     public private(set) var value = ""
-    /// What the secret's field shows.
-    public private(set) var entry = SecretEntry()
 
     public init(_ rule: Rule) {
         self.rule = rule
@@ -36,22 +34,19 @@ public struct SecretInput: Sendable {
     /// The secret as typed now, checked under the rule.
     public mutating func typed(_ value: String, shown: inout SecretEntry) {
         self.value = value
-        entry = SecretEntry(isSet: !value.isEmpty, error: problem(with: value))
-        shown = entry
+        shown = SecretEntry(isSet: !value.isEmpty, error: problem(with: value))
     }
 
     /// The service refused the secret: it is cleared, to be typed again, under `message`.
     public mutating func refused(_ message: String, shown: inout SecretEntry) {
         value = ""
-        entry = SecretEntry(isSet: false, error: message)
-        shown = entry
+        shown = SecretEntry(isSet: false, error: message)
     }
 
     /// Clears the secret, to be typed again, with no message on the field.
     public mutating func clear(shown: inout SecretEntry) {
         value = ""
-        entry = SecretEntry()
-        shown = entry
+        shown = SecretEntry()
     }
 
     private func problem(with value: String) -> String? {
