@@ -21,7 +21,6 @@ struct AddExpenseView: View {
     static let repeats: ElementID = "repeats"
     static let repeatEvery: ElementID = "repeat-every"
     static let repeatUntil: ElementID = "repeat-until"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case people, save }
 
     func screen(for state: AddExpenseViewState) -> Screen {

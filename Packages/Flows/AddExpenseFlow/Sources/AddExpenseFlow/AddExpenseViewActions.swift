@@ -7,7 +7,6 @@ enum AddExpenseAction: ViewAction {
     /// A typed field or a table's cell, confirmed (`isFinal`) or as it is being typed.
     case typed(ElementID, String, isFinal: Bool)
     case chose(ElementID, [ElementID])
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case cancel
 

@@ -8,7 +8,6 @@ struct AddFriendView: View {
     static let value: ElementID = "value"
     static let contactEmail: ElementID = "contact-email"
     static let add: ElementID = "add"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case find }
 
     func screen(for state: AddFriendViewState) -> Screen {

@@ -7,7 +7,6 @@ enum AddFriendAction: ViewAction {
     case howChosen(AddFriendViewState.How)
     case valueChanged(String)
     case contactEmailChanged(String)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case confirm
     case back

@@ -4,7 +4,6 @@ import FlowKit
 struct AppView: View {
     static let screenID: ScreenID = "app-unavailable"
     static let quit: ElementID = "quit"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case retry }
 
     func screen(for state: AppViewState) -> Screen {

@@ -4,7 +4,6 @@ import FlowKit
 enum AppAction: ViewAction {
     typealias ScreenView = AppView
 
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case quit
 

@@ -5,7 +5,6 @@ import FlowKit
 /// identifiers are the contract scripts use.
 struct AuthenticatedView: View {
     static let screenID: ScreenID = "home"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap {
         case addExpense = "add-expense"
         /// Open Sync: what is not on the server yet.

@@ -4,7 +4,6 @@ import FlowKit
 enum AuthenticatedAction: ViewAction {
     typealias ScreenView = AuthenticatedView
 
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     /// Open the tab (the child flow) with this identifier.
     case open(ElementID)

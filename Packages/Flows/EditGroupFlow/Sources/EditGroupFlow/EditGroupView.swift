@@ -12,7 +12,6 @@ struct EditGroupView: View {
     static let group: ElementID = "group"
     static let archive: ElementID = "archive"
     static let unarchive: ElementID = "unarchive"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case save, removeMember = "remove-member", leave }
 
     func screen(for state: EditGroupViewState) -> Screen {

@@ -6,7 +6,6 @@ enum EditGroupAction: ViewAction {
 
     case typed(String)
     case chose(ElementID, [ElementID])
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     /// Archive the group (true), or bring it back (false).
     case archive(Bool)

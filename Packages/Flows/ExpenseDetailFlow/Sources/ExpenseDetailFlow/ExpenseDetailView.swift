@@ -8,7 +8,6 @@ struct ExpenseDetailView: View {
     static let version: ElementID = "version"
     static let comment: ElementID = "comment"
     static let myComment: ElementID = "my-comment"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap {
         case edit, delete, confirmDelete = "confirm-delete", history, restoreVersion = "restore-version", addComment = "add-comment", confirmDeleteComment = "confirm-delete-comment", stopRepeating = "stop-repeating", editSeries = "edit-series"
     }

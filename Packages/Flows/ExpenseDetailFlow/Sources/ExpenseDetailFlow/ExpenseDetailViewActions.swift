@@ -5,7 +5,6 @@ enum ExpenseDetailAction: ViewAction {
     typealias ScreenView = ExpenseDetailView
 
     case picked(ElementID)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case versionChosen(ElementID)
     case typedComment(String, isFinal: Bool)

@@ -7,7 +7,6 @@ struct ExpensesView: View {
     static let expense: ElementID = "expense"
     static let payment: ElementID = "payment"
     static let deleted: ElementID = "deleted"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap {
         case takeBack = "take-back", restore, reports, keep, older, newer, addExpense = "add-expense", settleUp = "settle-up"
     }

@@ -6,7 +6,6 @@ enum ExpensesAction: ViewAction {
 
     case open(ElementID)
     case payment(ElementID)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case deleted(ElementID)
     /// Read again what the screen shows: it may have changed elsewhere.

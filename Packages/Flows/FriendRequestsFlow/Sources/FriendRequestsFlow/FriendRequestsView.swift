@@ -6,7 +6,6 @@ struct FriendRequestsView: View {
     static let incoming: ElementID = "incoming"
     static let outgoing: ElementID = "outgoing"
     static let blocked: ElementID = "blocked"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case accept, decline, block, takeBack = "take-back", unblock }
 
     func screen(for state: FriendRequestsViewState) -> Screen {

@@ -5,7 +5,6 @@ enum FriendRequestsAction: ViewAction {
     typealias ScreenView = FriendRequestsView
 
     case chosen(FriendRequestsViewState.List, ElementID)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     /// Read again what the screen shows: it may have changed elsewhere.
     case refresh

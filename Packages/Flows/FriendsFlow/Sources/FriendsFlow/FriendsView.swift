@@ -6,7 +6,6 @@ struct FriendsView: View {
     static let filter: ElementID = "filter"
     static let friend: ElementID = "friend"
     static let requests: ElementID = "friend-requests"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case more }
 
     func screen(for state: FriendsViewState) -> Screen {

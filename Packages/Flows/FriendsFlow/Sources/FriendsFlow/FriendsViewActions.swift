@@ -7,7 +7,6 @@ enum FriendsAction: ViewAction {
     case filterChanged(String)
     /// Open the friend with this row's identifier.
     case openFriend(ElementID)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     /// Open the child flow with this identifier.
     case open(ElementID)

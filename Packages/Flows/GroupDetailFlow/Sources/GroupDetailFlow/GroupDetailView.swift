@@ -5,7 +5,6 @@ struct GroupDetailView: View {
     static let screenID: ScreenID = "group-detail"
     static let group: ElementID = "group"
     static let line: ElementID = "line"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case more, addExpense = "add-expense", settleUp = "settle-up", editGroup = "edit-group", totals }
 
     func screen(for state: GroupDetailViewState) -> Screen {

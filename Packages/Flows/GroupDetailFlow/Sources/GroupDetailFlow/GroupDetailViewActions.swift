@@ -8,7 +8,6 @@ enum GroupDetailAction: ViewAction {
     case pickGroup(ElementID)
     /// Open an expense, or read a payment, of the group's list.
     case openLine(ElementID)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     /// Read again what the screen shows: it may have changed elsewhere.
     case refresh

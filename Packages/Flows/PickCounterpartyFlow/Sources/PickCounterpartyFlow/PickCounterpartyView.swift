@@ -4,7 +4,6 @@ import FlowKit
 struct PickCounterpartyView: View {
     static let screenID: ScreenID = "pick-counterparty"
     static let with: ElementID = "with"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case done, newContact = "new-contact" }
 
     func screen(for state: PickCounterpartyViewState) -> Screen {

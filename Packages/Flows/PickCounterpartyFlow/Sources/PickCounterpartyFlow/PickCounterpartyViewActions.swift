@@ -5,7 +5,6 @@ enum PickCounterpartyAction: ViewAction {
     typealias ScreenView = PickCounterpartyView
 
     case picked([ElementID])
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case cancel
 

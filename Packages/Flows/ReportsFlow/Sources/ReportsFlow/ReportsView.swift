@@ -6,7 +6,6 @@ struct ReportsView: View {
     static let screenID: ScreenID = "reports"
     static let from: ElementID = "from"
     static let through: ElementID = "through"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case show }
 
     func screen(for state: ReportsViewState) -> Screen {

@@ -5,7 +5,6 @@ enum ReportsAction: ViewAction {
     typealias ScreenView = ReportsView
 
     case typed(ElementID, String, isFinal: Bool)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case back
 

@@ -4,7 +4,6 @@ import FlowKit
 struct SessionsView: View {
     static let screenID: ScreenID = "sessions"
     static let session: ElementID = "session"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case end, endOthers = "end-others" }
 
     func screen(for state: SessionsViewState) -> Screen {

@@ -5,7 +5,6 @@ enum SessionsAction: ViewAction {
     typealias ScreenView = SessionsView
 
     case chosen(String)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case back
 

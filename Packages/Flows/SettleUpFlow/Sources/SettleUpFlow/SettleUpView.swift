@@ -13,7 +13,6 @@ struct SettleUpView: View {
     static let recordAnyway: ElementID = "record-anyway"
     static let into: ElementID = "into"
     static let rate: ElementID = "rate"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap {
         /// Settle the balance in another currency: the conversion's screen.
         case convert

@@ -7,7 +7,6 @@ enum SettleUpAction: ViewAction {
     case personChosen(ElementID)
     case currencyChosen(ElementID)
     case typed(ElementID, String, isFinal: Bool)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case record
     case intoChosen(ElementID)

@@ -6,7 +6,6 @@ struct SignInView: View {
     static let screenID: ScreenID = "sign-in"
     static let email: ElementID = "email"
     static let password: ElementID = "password"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case submit = "sign-in" }
 
     func screen(for state: SignInViewState) -> Screen {

@@ -6,7 +6,6 @@ enum SignInAction: ViewAction {
 
     /// A field as typed: which, and its text.
     case typed(ElementID, String)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     /// Start the child flow behind this action.
     case open(ElementID)

@@ -6,7 +6,6 @@ struct SyncView: View {
     static let change: ElementID = "change"
     static let drop: ElementID = "drop"
     static let keepTheirs: ElementID = "keep-theirs"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case syncNow = "sync-now", applyMine = "apply-mine" }
 
     func screen(for state: SyncViewState) -> Screen {

@@ -5,7 +5,6 @@ enum SyncAction: ViewAction {
     typealias ScreenView = SyncView
 
     case chosen(ElementID)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case drop
     /// Read the replica again (a sync in the background changed it).

@@ -4,7 +4,6 @@ import FlowKit
 /// contract scripts use.
 struct UnauthenticatedView: View {
     static let screenID: ScreenID = "welcome"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case quit }
 
     func screen(for state: UnauthenticatedViewState) -> Screen {

@@ -6,7 +6,6 @@ enum UnauthenticatedAction: ViewAction {
 
     /// Start the child flow behind this action.
     case open(ElementID)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case cancel
 

@@ -6,7 +6,6 @@ struct UpdateAvatarView: View {
     static let kind: ElementID = "kind"
     static let path: ElementID = "path"
     static let colour: ElementID = "colour"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case save }
 
     func screen(for state: UpdateAvatarViewState) -> Screen {

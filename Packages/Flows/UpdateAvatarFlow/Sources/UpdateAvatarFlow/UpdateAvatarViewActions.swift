@@ -8,7 +8,6 @@ enum UpdateAvatarAction: ViewAction {
     case kindChosen(UpdateAvatarViewState.Kind)
     case pathChanged(String)
     case colourChosen(AvatarColour)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case cancel
 

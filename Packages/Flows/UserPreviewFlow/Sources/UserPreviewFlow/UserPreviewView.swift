@@ -9,7 +9,6 @@ struct UserPreviewView: View {
     static let how: ElementID = "how"
     static let value: ElementID = "value"
     static let name: ElementID = "name"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap {
         case rename, saveName = "save-name", addExpense = "add-expense", settleUp = "settle-up", older, newer, remove, block, link, find
     }

@@ -5,7 +5,6 @@ enum UserPreviewAction: ViewAction {
     typealias ScreenView = UserPreviewView
 
     case picked(ElementID)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case nameChanged(String)
     case linkHowChosen(UserPreviewViewState.LinkHow)

@@ -4,7 +4,6 @@ import FlowKit
 struct VerifyEmailView: View {
     static let screenID: ScreenID = "verify-email"
     static let code: ElementID = "code"
-    /// The screen's plain taps, by their elements' identifiers.
     enum Tap: String, ScreenTap { case verify, sendCode = "send-code" }
 
     func screen(for state: VerifyEmailViewState) -> Screen {

@@ -5,7 +5,6 @@ enum VerifyEmailAction: ViewAction {
     typealias ScreenView = VerifyEmailView
 
     case typed(String)
-    /// A plain tap on the screen: what its element does, nothing more.
     case tapped(ScreenView.Tap)
     case back
 
