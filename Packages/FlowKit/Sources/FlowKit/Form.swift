@@ -6,6 +6,22 @@ public protocol FormView: View {
     static var send: ElementID { get }
 }
 
+extension FormView {
+    /// The form's screen: its fields, the action that sends it (labelled `send`), any `actions`
+    /// of its own and the way out; its status is `phase`'s, with `busy` while the form is at work,
+    /// or else `notice`.
+    public func form(
+        _ title: String, text: [String], fields: [Field], send: String, actions: [Action] = [], phase: Phase, busy: String,
+        notice: String? = nil
+    ) -> Screen {
+        Screen(
+            id: Self.screenID, title: title, text: text, fields: fields,
+            actions: [Action(id: Self.send, label: send, role: .primary)] + actions + [.cancel],
+            status: phase.status(busy: busy) ?? notice.map(ScreenStatus.notice)
+        )
+    }
+}
+
 /// What the user can do on a ``FormView``'s screen: type into a field, send the form, tap one of
 /// its other actions, or leave.
 public enum FormAction<ScreenView: FormView>: ViewAction {

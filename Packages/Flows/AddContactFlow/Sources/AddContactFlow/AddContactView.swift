@@ -8,19 +8,14 @@ struct AddContactView: FormView {
     static let send: ElementID = "add"
 
     func screen(for state: AddContactViewState) -> Screen {
-        Screen(
-            id: Self.screenID,
-            title: "Add a new contact",
-            text: ["Someone without an account: they share expenses like anyone, and can link an account later."],
+        form(
+            "Add a new contact", text: ["Someone without an account: they share expenses like anyone, and can link an account later."],
             fields: [
                 Field(id: Self.name, label: "Name", entry: state.name, hint: "1 to 50 characters"),
                 Field(id: Self.email, label: "Their email", entry: state.email, hint: "optional: links them when they sign up", isOptional: true),
             ],
-            actions: [
-                Action(id: Self.send, label: "Add contact", role: .primary),
-                .cancel,
-            ],
-            status: state.phase.status(busy: "Adding")
+            send: "Add contact",
+            phase: state.phase, busy: "Adding"
         )
     }
 }

@@ -14,10 +14,8 @@ struct CreateGroupView: FormView {
     func screen(for state: CreateGroupViewState) -> Screen {
         var text = ["A group keeps the costs of a trip, a home or a team apart: its members share them there and settle up within it."]
         if state.friends.isEmpty { text.append("You have no friends or contacts yet: add a new contact, or start the group alone and add members later.") }
-        return Screen(
-            id: Self.screenID,
-            title: "New group",
-            text: text,
+        return form(
+            "New group", text: text,
             fields: [
                 Field(id: Self.name, label: "Name", entry: state.name, hint: "1 to 50 characters, like Kyoto trip"),
                 Field(id: Self.kind, label: "Kind", input: .choice(state.kinds, selected: state.kind)),
@@ -28,12 +26,9 @@ struct CreateGroupView: FormView {
                 Field(id: Self.currency, label: "Currency", input: .choice(state.currencies, selected: state.currency)),
                 Field(id: Self.simplify, label: "Simplify debts", input: .confirm(state.simplify), hint: "fewer payments: someone may pay a member they owe nothing"),
             ],
-            actions: [
-                Action(id: Self.send, label: "Create group", role: .primary),
-                Action(id: Self.newContact, label: "Add a new contact"),
-                .cancel,
-            ],
-            status: state.phase.status(busy: "Creating the group") ?? state.notice.map(ScreenStatus.notice)
+            send: "Create group",
+            actions: [Action(id: Self.newContact, label: "Add a new contact")],
+            phase: state.phase, busy: "Creating the group", notice: state.notice
         )
     }
 }

@@ -9,20 +9,15 @@ struct SignUpView: FormView {
     static let send: ElementID = "create-account"
 
     func screen(for state: SignUpViewState) -> Screen {
-        Screen(
-            id: Self.screenID,
-            title: "Create an account",
-            text: ["Your email and password sign you in; your name is what friends see."],
+        form(
+            "Create an account", text: ["Your email and password sign you in; your name is what friends see."],
             fields: [
                 Field(id: Self.email, label: "Email", entry: state.email),
                 Field(id: Self.password, label: "Password", entry: state.password, hint: "at least 8 characters"),
                 Field(id: Self.displayName, label: "Display name", entry: state.displayName, hint: "what friends see"),
             ],
-            actions: [
-                Action(id: Self.send, label: "Create account", role: .primary),
-                .cancel,
-            ],
-            status: state.phase.status(busy: "Creating your account")
+            send: "Create account",
+            phase: state.phase, busy: "Creating your account"
         )
     }
 }

@@ -8,19 +8,14 @@ struct UpdateEmailView: FormView {
     static let send: ElementID = "save"
 
     func screen(for state: UpdateEmailViewState) -> Screen {
-        Screen(
-            id: Self.screenID,
-            title: "Change email",
-            text: ["You sign in with \(state.current) now. Your current password shows it is you."],
+        form(
+            "Change email", text: ["You sign in with \(state.current) now. Your current password shows it is you."],
             fields: [
                 Field(id: Self.email, label: "New email", entry: state.email),
                 Field(id: Self.password, label: "Current password", entry: state.password),
             ],
-            actions: [
-                Action(id: Self.send, label: "Save", role: .primary),
-                .cancel,
-            ],
-            status: state.phase.status(busy: "Checking your password")
+            send: "Save",
+            phase: state.phase, busy: "Checking your password"
         )
     }
 }

@@ -9,20 +9,15 @@ struct UpdatePasswordView: FormView {
     static let send: ElementID = "save"
 
     func screen(for state: UpdatePasswordViewState) -> Screen {
-        Screen(
-            id: Self.screenID,
-            title: "Change password",
-            text: ["Your other sessions are signed out once it is changed; this one stays."],
+        form(
+            "Change password", text: ["Your other sessions are signed out once it is changed; this one stays."],
             fields: [
                 Field(id: Self.current, label: "Current password", entry: state.current),
                 Field(id: Self.new, label: "New password", entry: state.new, hint: "at least 8 characters"),
                 Field(id: Self.repeated, label: "New password again", entry: state.repeated),
             ],
-            actions: [
-                Action(id: Self.send, label: "Save", role: .primary),
-                .cancel,
-            ],
-            status: state.phase.status(busy: "Changing your password")
+            send: "Save",
+            phase: state.phase, busy: "Changing your password"
         )
     }
 }
