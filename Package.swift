@@ -447,7 +447,7 @@ let package = Package(
                 .product(name: "ArchitectureRules", package: "ArchitectureCheck"),
                 .product(name: "Primitives", package: "Primitives"),
                 .product(name: "Sync", package: "Sync"),
-            ] + accountsModules + expensesModules + friendsModules + groupsModules + preferencesModules + ratesModules + flowModules + [
+            ] + accountsModules + expensesModules + friendsModules + groupsModules + interchangeModules + preferencesModules + ratesModules + flowModules + [
                 .product(name: "LocalStore", package: "LocalStore"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

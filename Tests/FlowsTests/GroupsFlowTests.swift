@@ -87,7 +87,7 @@ struct GroupsFlowTests {
     func create() async throws {
         let (ada, bob) = try await fixture.adaAndBob()
         let sent = Sent()
-        let refusing = FakeGroups(create: { draft, _ throws(GroupsError) in
+        let refusing = FakeGroups(create: { draft, _, _ throws(GroupsError) in
             await sent.set(draft)
             throw .unknownPeople([bob.id])
         })
