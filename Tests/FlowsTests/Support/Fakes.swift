@@ -10,7 +10,7 @@ import Testing
 // the test may give, and an operation it did not give fails loudly (it records an issue and
 // throws). `down` stands for a store that cannot be reached: every operation throws, quietly.
 // The fakes themselves are generated from the service protocols (ServiceFakes.swift, written by
-// Scripts/generate-fakes): a new operation in a service needs nothing here.
+// Scripts/generate-services): a new operation in a service needs nothing here.
 
 /// What a fake does for an operation the test did not give.
 protocol Fake: Sendable {

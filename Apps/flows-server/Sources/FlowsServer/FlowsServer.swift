@@ -171,6 +171,8 @@ public enum FlowsServer {
             BalancesCacheMiddleware(answers: balances),
         ]
         let endpoints = EndpointRoutes(transport: transport, middlewares: middlewares, pushed: services.pushed)
+        // The operations that are one call of their service (Scripts/generate-services), then the rest.
+        try endpoints.contract(services)
         try endpoints.accounts(services, limits: limits)
         try endpoints.friends(services.friends, limits: limits)
         try endpoints.groups(services.groups)

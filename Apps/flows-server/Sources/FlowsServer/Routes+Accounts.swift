@@ -15,7 +15,6 @@ extension EndpointRoutes {
         try serveSession(AccountsAPI.getCurrentSession) { _, session in session.user }
         try serveSession(AccountsAPI.signOut) { _, session in try await session.accounts.signOut() }
         try serveSession(AccountsAPI.getCurrentUser) { _, session in session.user }
-        try serve(AccountsAPI.changeDisplayName) { name, user in try await accounts.changeDisplayName(to: name, of: user) }
         try serveSession(AccountsAPI.changeEmail) { change, session in
             // The request's own accounts service: it keeps this session and ends every other.
             try await limits.checkingPassword(of: session.user.id) { () async throws(AccountsError) in
@@ -28,14 +27,10 @@ extension EndpointRoutes {
                 try await session.accounts.changePassword(from: change.current, to: change.new, of: session.user.id)
             }
         }
-        try serve(AccountsAPI.sendVerificationCode) { _, user in try await accounts.sendVerificationCode(to: user) }
-        try serve(AccountsAPI.verifyEmail) { code, user in try await accounts.verifyEmail(code: code, of: user) }
         // The request's own accounts service: it knows which session is this one.
         try serveSession(AccountsAPI.listSessions) { _, session in try await session.accounts.sessions(of: session.user.id) }
         try serveSession(AccountsAPI.endSession) { id, session in try await session.accounts.endSession(id, of: session.user.id) }
         try serveSession(AccountsAPI.endOtherSessions) { _, session in try await session.accounts.endOtherSessions(of: session.user.id) }
-        try serve(AccountsAPI.getMyAvatar) { _, user in try await accounts.avatar(of: user) }
-        try serve(AccountsAPI.changeAvatar) { avatar, user in try await accounts.changeAvatar(to: avatar, of: user) }
         // The user's own account and their friends' (see `AccountVisibility`).
         try serve(AccountsAPI.listUsers) { ids, user in ids.isEmpty ? [] : try await accounts.users(ids, for: user) }
         try serve(AccountsAPI.listExistingUsers) { ids, _ in try await accounts.existing(among: ids).sorted { $0.rawValue < $1.rawValue } }
@@ -51,7 +46,6 @@ extension EndpointRoutes {
             guard let found = try await accounts.profile(withEmail: email, for: user) else { throw APIProblem(.notFound, .userNotFound, "No account has this email.") }
             return found
         }
-        try serve(AccountsAPI.getUserAvatar) { person, user in try await accounts.avatar(of: person, for: user) }
     }
 }
 

@@ -4,21 +4,17 @@ import FlowsAPI
 import FlowsWire
 
 extension EndpointRoutes {
-    /// Expenses' operations (``ExpensesAPI``), each one call of the service.
+    /// Expenses' operations (``ExpensesAPI``) whose input is not the call's arguments as they stand,
+    /// or whose answer is more than the call's (the others are ``contract(_:)``'s).
     func expenses(_ expenses: any ExpensesService) throws {
         try serve(ExpensesAPI.listExpenses) { page, user in try await expenses.expenses(of: user, page: page) }
-        try serve(ExpensesAPI.addExpense) { input, user in try await expenses.add(input.0, as: input.1, by: user) }
-        try serve(ExpensesAPI.getExpenseHistory) { id, user in try await expenses.history(of: id, for: user) }
         try serve(ExpensesAPI.getExpense) { id, user in
             guard let expense = try await expenses.expense(id, for: user) else { throw ExpensesError.notFound(id) }
             return expense
         }
         try serve(ExpensesAPI.editExpense) { input, user in try await expenses.edit(input.0.0, to: input.0.1, from: input.1, by: user) }
-        try serve(ExpensesAPI.deleteExpense) { input, user in try await expenses.delete(input.0, from: input.1, by: user) }
         try serve(ExpensesAPI.listDeletedExpenses) { page, user in try await expenses.deletedExpenses(of: user, page: page) }
-        try serve(ExpensesAPI.restoreExpense) { id, user in try await expenses.restore(id, by: user) }
         try serve(ExpensesAPI.listSharedExpenses) { input, user in try await expenses.expenses(of: user, sharedWith: input.0, page: input.1) }
-        try serve(ExpensesAPI.listRecentPeople) { _, user in try await expenses.recentPeople(of: user) }
         try serve(ExpensesAPI.listSettlements) { page, user in try await expenses.settlements(of: user, page: page) }
         try serve(ExpensesAPI.settleUp) { input, user in
             let (payment, id) = input
@@ -29,14 +25,12 @@ extension EndpointRoutes {
             guard let settlement = try await expenses.settlement(id, for: user) else { throw ExpensesError.notFound(id) }
             return settlement
         }
-        try serve(ExpensesAPI.getPaymentHistory) { id, user in try await expenses.paymentHistory(of: id, for: user) }
         try serve(ExpensesAPI.convertBalance) { input, user in
             let (draft, id) = input
             return try await expenses.convert(
                 draft.balance, with: draft.counterparty, at: draft.rate, source: draft.source, day: draft.day, in: draft.group, as: id, by: user
             )
         }
-        try serve(ExpensesAPI.listComments) { id, user in try await expenses.comments(on: id, for: user) }
         try serve(ExpensesAPI.addComment) { input, user in try await expenses.comment(input.0.1, on: input.0.0, as: input.1, by: user) }
         try serve(ExpensesAPI.deleteComment) { input, user in try await expenses.deleteComment(input.1, on: input.0, by: user) }
         try serve(ExpensesAPI.undoSettlement) { id, user in
@@ -48,17 +42,9 @@ extension EndpointRoutes {
                 throw APIProblem(.forbidden, .invalidSettlement, ExpensesError.invalidSettlement(reason).message, details: .init(reason: reason))
             }
         }
-        try serve(ExpensesAPI.listBalances) { _, user in try await expenses.balances(of: user) }
-        try serve(ExpensesAPI.listSuggestedPayments) { currency, user in try await expenses.suggestedPayments(for: user, in: currency) }
         try serve(ExpensesAPI.listActivity) { page, user in try await expenses.activity(of: user, page: page) }
-        try serve(ExpensesAPI.getSpendingReport) { days, user in try await expenses.spending(of: user, from: days.from, through: days.through) }
-        try serve(ExpensesAPI.listCurrencies) { _, user in try await expenses.currencies(of: user) }
-        try serve(ExpensesAPI.listGroupDebts) { group, user in try await expenses.debts(in: group, for: user) }
-        try serve(ExpensesAPI.listGroupSuggestedPayments) { input, user in try await expenses.suggestedPayments(in: input.0, currency: input.1, for: user) }
         try serve(ExpensesAPI.listGroupExpenses) { input, user in try await expenses.expenses(in: input.0, for: user, page: input.1) }
         try serve(ExpensesAPI.listGroupSettlements) { input, user in try await expenses.settlements(in: input.0, for: user, page: input.1) }
-        try serve(ExpensesAPI.listGroupBalances) { _, user in try await expenses.groupBalances(of: user) }
-        try serve(ExpensesAPI.getGroupTotals) { group, user in try await expenses.totals(in: group, for: user) }
     }
 }
 

@@ -4,20 +4,15 @@ import Friends
 import FriendsRemote
 
 extension EndpointRoutes {
-    /// Friends' operations (``FriendsAPI``), each one call of the service.
+    /// Friends' operations (``FriendsAPI``) that are more than one call of the service as they
+    /// stand (the others are ``contract(_:)``'s).
     /// Each call that looks an account up by friend code or email counts against the look-up
     /// limits first.
     func friends(_ friends: any FriendsService, limits: RequestLimits) throws {
-        try serve(FriendsAPI.listFriends) { _, user in try await friends.friends(of: user) }
         try serve(FriendsAPI.addFriend) { query, user in
             try await limits.lookUp(by: user)
             return try await friends.add(query, by: user)
         }
-        try serve(FriendsAPI.listFriendRequests) { _, user in try await friends.requests(of: user) }
-        try serve(FriendsAPI.acceptFriendRequest) { person, user in try await friends.accept(person, by: user) }
-        try serve(FriendsAPI.dropFriendRequest) { person, user in try await friends.dropRequest(with: person, by: user) }
-        try serve(FriendsAPI.blockPerson) { person, user in try await friends.block(person, by: user) }
-        try serve(FriendsAPI.unblockPerson) { person, user in try await friends.unblock(person, by: user) }
         try serve(FriendsAPI.findFriend) { query, user in
             try await limits.lookUp(by: user)
             return try await friends.find(query, for: user)
@@ -26,15 +21,12 @@ extension EndpointRoutes {
             guard let friend = try await friends.friend(id, of: user) else { throw FriendsError.notAFriend }
             return friend
         }
-        try serve(FriendsAPI.removeFriend) { id, user in try await friends.remove(id, by: user) }
         try serve(FriendsAPI.addContact) { input, user in
             let (draft, id) = input
             // Whether an email has an account is a look-up too.
             if !(draft.email ?? "").trimmingCharacters(in: .whitespaces).isEmpty { try await limits.lookUp(by: user) }
             return try await friends.addContact(name: draft.name, email: draft.email, as: id, by: user)
         }
-        try serve(FriendsAPI.renameContact) { input, user in try await friends.renameContact(input.0, to: input.1, by: user) }
-        try serve(FriendsAPI.claimContacts) { _, user in try await friends.claimContacts(for: user) }
         try serve(FriendsAPI.linkContact) { input, user in
             try await limits.lookUp(by: user)
             return try await friends.link(input.0, to: input.1, by: user)

@@ -2,16 +2,14 @@ import Groups
 import GroupsRemote
 
 extension EndpointRoutes {
-    /// Groups' operations (``GroupsAPI``), each one call of the service. (A group's ledger is
-    /// served with the expenses.)
+    /// Groups' operations (``GroupsAPI``) whose input is not the call's arguments as they stand, or
+    /// whose answer is more than the call's (the others are ``contract(_:)``'s). A group's ledger
+    /// is served with the expenses.
     func groups(_ groups: any GroupsService) throws {
-        try serve(GroupsAPI.listGroups) { archived, user in try await groups.groups(of: user, archived: archived) }
-        try serve(GroupsAPI.createGroup) { input, user in try await groups.create(input.0, as: input.1, by: user) }
         try serve(GroupsAPI.getGroup) { id, user in
             guard let group = try await groups.group(id, for: user) else { throw GroupsError.notFound(id) }
             return group
         }
-        try serve(GroupsAPI.updateGroup) { input, user in try await groups.update(input.0, to: input.1, by: user) }
         try serve(GroupsAPI.addGroupMembers) { input, user in
             try await groups.addMembers(input.1.sorted { $0.rawValue < $1.rawValue }, to: input.0, by: user)
         }

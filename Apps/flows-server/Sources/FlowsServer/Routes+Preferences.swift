@@ -8,10 +8,8 @@ import PreferencesRemote
 import Primitives
 
 extension EndpointRoutes {
-    /// Preferences' operations (``PreferencesAPI``), and the stream of their changes.
+    /// The stream of the preferences' changes (their operations are ``contract(_:)``'s).
     func preferences(_ preferences: any PreferencesService) throws {
-        try serve(PreferencesAPI.getPreferences) { _, user in try await preferences.preferences(of: user) }
-        try serve(PreferencesAPI.updatePreferences) { update, user in try await preferences.update(update, of: user) }
         try serveStream(Self.watchPreferences, "/preferences/changes") { session in Self.events(preferences.changes(of: session.user.id), session) }
     }
 

@@ -40,11 +40,13 @@ public protocol AccountsService: Sendable {
 
     /// Another account's avatar, shown to `user` beside the name ``users(_:for:)`` gives;
     /// ``Avatar/none`` for someone without one or without an account.
+    /// - Contract: getUserAvatar
     func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar
 
     // MARK: - Account settings, each by the acting user on their own account
 
     /// Changes the user's display name, under the sign-up rules for names.
+    /// - Contract: changeDisplayName
     func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User
 
     /// Changes the user's email once their current password checks out; the new email must be
@@ -64,6 +66,7 @@ public protocol AccountsService: Sendable {
     /// ``AccountsError/alreadyVerified`` when there is nothing to prove, with
     /// ``AccountsError/tooManyAttempts(seconds:)`` within ``EmailVerificationPolicy/resendInterval``
     /// of the last, and with ``AccountsError/mailUnavailable(_:)`` when it could not be sent.
+    /// - Contract: sendVerificationCode
     func sendVerificationCode(to user: UserID) async throws(AccountsError)
 
     /// Marks the user's email verified when `code` is the one last sent to it: refused with
@@ -71,6 +74,7 @@ public protocol AccountsService: Sendable {
     /// older than ``EmailVerificationPolicy/codeLifetime``, was tried
     /// ``EmailVerificationPolicy/tries`` times, or was sent to an email the user no longer has.
     /// A verified email is answered with the user as they are.
+    /// - Contract: verifyEmail
     func verifyEmail(code: String, of user: UserID) async throws(AccountsError) -> User
 
     // MARK: - Sessions, each by the acting user on their own
@@ -86,9 +90,11 @@ public protocol AccountsService: Sendable {
     func endOtherSessions(of user: UserID) async throws(AccountsError) -> Int
 
     /// The user's avatar; ``Avatar/none`` until they choose one.
+    /// - Contract: getMyAvatar
     func avatar(of user: UserID) async throws(AccountsError) -> Avatar
 
     /// Replaces the user's avatar (a picture is kept whole in the store).
+    /// - Contract: changeAvatar
     func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError)
 }
 

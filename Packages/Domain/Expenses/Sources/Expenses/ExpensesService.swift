@@ -16,6 +16,7 @@ public protocol ExpensesService: Sendable {
     /// offline, which names it in later writes before the server has seen it). One already in
     /// use, by any expense or payment kept or deleted, is ``ExpensesError/idTaken(_:)``; nil
     /// makes a new one.
+    /// - Contract: addExpense
     func add(_ draft: ExpenseDraft, as id: ExpenseID?, by user: UserID) async throws(ExpensesError) -> Expense
     /// Replaces an expense; only someone in it (paying or sharing) may, and they stay in it.
     /// Anyone it did not name before must be their friend or contact. `version` is the one the
@@ -24,11 +25,14 @@ public protocol ExpensesService: Sendable {
     func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense
     /// Deletes an expense, seen at `version` (refused as an edit is when it has changed since);
     /// only someone in it may. It can be restored: it leaves every list and balance but is kept.
+    /// - Contract: deleteExpense
     func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError)
     /// Puts a deleted expense back as it was, balances with it; only someone in it may.
+    /// - Contract: restoreExpense
     func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense
     /// Every change to an expense the user is in now (kept or deleted), oldest first: who made
     /// it, when, and the expense as it left it. ``ExpensesError/notFound(_:)`` for anyone else.
+    /// - Contract: getExpenseHistory
     func history(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseChange]
     /// The deleted expenses `user` was in, the most recently deleted first.
     func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
@@ -59,15 +63,18 @@ public protocol ExpensesService: Sendable {
         _ balance: Money, with other: UserID, at rate: ExchangeRate, source: String, day: Day, in group: GroupID?, as id: ExpenseID?, by user: UserID
     ) async throws(ExpensesError) -> Settlement
     /// What each other person owes `user` (positive) or is owed by them (negative), per currency.
+    /// - Contract: listBalances
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance]
     /// Few payments that would settle `user`'s own balances in one currency (someone who owes
     /// `user` may be asked to pay someone `user` owes instead): read from the pairs `user` is
     /// in only, so that none tells what two others owe each other.
+    /// - Contract: listSuggestedPayments
     func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment]
     /// The newest changes that involve `user`, newest first.
     func activity(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Activity]
     /// What `user`'s own parts of expenses came to, by category and by month, for the expenses
     /// of the days from `first` through `last` (each end open when nil).
+    /// - Contract: getSpendingReport
     func spending(of user: UserID, from first: Day?, through last: Day?) async throws(ExpensesError) -> SpendingReport
 
     /// The expenses `user` is in, newest first (by day, then by when they were written).
@@ -76,12 +83,14 @@ public protocol ExpensesService: Sendable {
     func expenses(of user: UserID, sharedWith other: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
     /// The people in `user`'s most recent expenses (their newest 500), the most recent first:
     /// whom they are likely to share the next one with.
+    /// - Contract: listRecentPeople
     func recentPeople(of user: UserID) async throws(ExpensesError) -> [UserID]
     /// The payments `user` made or received, newest first.
     func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement]
     /// Payment `id`, if `user` made or received it and it was not taken back.
     func settlement(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Settlement?
     /// The currencies `user` has a balance in, by code.
+    /// - Contract: listCurrencies
     func currencies(of user: UserID) async throws(ExpensesError) -> [Currency]
     /// Takes back a recorded payment: balances return to what they were without it. Only its
     /// payer or payee may.
@@ -89,12 +98,14 @@ public protocol ExpensesService: Sendable {
     /// How a payment that names the user (its payer, its payee, or someone it passed through)
     /// came and went, oldest first: who recorded it and who took it back, when, and the payment
     /// whole. ``ExpensesError/notFound(_:)`` for anyone it never named.
+    /// - Contract: getPaymentHistory
     func paymentHistory(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [PaymentChange]
 
     // MARK: Comments
 
     /// The thread of expense `id`, oldest first, for someone in it;
     /// ``ExpensesError/notFound(_:)`` for anyone else, and for a deleted expense.
+    /// - Contract: listComments
     func comments(on id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseComment]
     /// Adds `text` (as ``ExpenseComment/text(_:)`` reads it) to the thread of expense `id`, by someone
     /// in it; the activity of everyone in it says so (without the text). `comment`, when given,
@@ -110,18 +121,22 @@ public protocol ExpensesService: Sendable {
 
     /// Who owes whom within `group`, every pair of its members and currency: the group is
     /// shared, so each member sees all of it. ``ExpensesError/notInGroup`` for anyone else.
+    /// - Contract: listGroupDebts
     func debts(in group: GroupID, for user: UserID) async throws(ExpensesError) -> [Debt]
     /// Few payments that would settle `group` in one currency: simplified across members when
     /// the group says so, otherwise each pair's own debt.
+    /// - Contract: listGroupSuggestedPayments
     func suggestedPayments(in group: GroupID, currency: Currency, for user: UserID) async throws(ExpensesError) -> [SuggestedPayment]
     /// `user`'s balances within each group they have one in (a group's balances come and go
     /// with its expenses; a member settled there has none).
+    /// - Contract: listGroupBalances
     func groupBalances(of user: UserID) async throws(ExpensesError) -> [GroupBalance]
     /// The expenses filed under `group`, newest first, for one of its members.
     func expenses(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
     /// The payments made within `group`, newest first, for one of its members.
     func settlements(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement]
     /// What `group`'s expenses came to, by member and by category, for one of its members.
+    /// - Contract: getGroupTotals
     func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals
     /// Writes expenses and payments read from a file, in one transaction, each once: an entry
     /// whose key `user` imported before, or is the id of an expense or payment of theirs, is

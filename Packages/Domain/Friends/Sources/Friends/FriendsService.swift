@@ -132,6 +132,7 @@ public enum AccountQuery: Equatable, Sendable {
 /// expenses and then ends the contact: a link cut short is finished by the owner's next read.
 public protocol FriendsService: Sendable {
     /// The user's friends: accounts and contacts, by name.
+    /// - Contract: listFriends
     func friends(of user: UserID) async throws(FriendsError) -> [Friend]
 
     /// One of the user's friends; nil for anyone else.
@@ -147,21 +148,26 @@ public protocol FriendsService: Sendable {
     func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition
 
     /// The user's requests waiting, both ways, and whom they blocked.
+    /// - Contract: listFriendRequests
     func requests(of user: UserID) async throws(FriendsError) -> FriendRequests
 
     /// Accepts the request `person` sent the user: they become friends, and a contact the
     /// request carries is linked to the user. ``FriendsError/noRequest`` when there is none.
+    /// - Contract: acceptFriendRequest
     func accept(_ person: UserID, by user: UserID) async throws(FriendsError) -> Friend
 
     /// Declines the request `person` sent the user, or takes back the one the user sent them.
     /// ``FriendsError/noRequest`` when there is neither.
+    /// - Contract: dropFriendRequest
     func dropRequest(with person: UserID, by user: UserID) async throws(FriendsError)
 
     /// Blocks an account: ends a friendship or a request between them, and refuses their
     /// requests from now on. What they shared stays, and neither can add to it or change it.
+    /// - Contract: blockPerson
     func block(_ person: UserID, by user: UserID) async throws(FriendsError)
 
     /// Lifts the user's block of `person` (nothing when there is none): requests may pass again.
+    /// - Contract: unblockPerson
     func unblock(_ person: UserID, by user: UserID) async throws(FriendsError)
 
     /// Adds a contact: a name under the rules for display names, and an email or nil. Refused
@@ -174,10 +180,12 @@ public protocol FriendsService: Sendable {
 
     /// Renames one of the user's contacts, under the rules for display names; refused when
     /// another of their contacts has the name (in any case). Their expenses name them anew.
+    /// - Contract: renameContact
     func renameContact(_ contact: UserID, to name: String, by user: UserID) async throws(FriendsError) -> Friend
 
     /// Removes a friend, only when the user is settled with them in every currency (refused
     /// with the balances otherwise). A removed contact is still named in past expenses.
+    /// - Contract: removeFriend
     func remove(_ friend: UserID, by user: UserID) async throws(FriendsError)
 
     /// Links one of the user's contacts to the account a friend code or email names: the
@@ -196,6 +204,7 @@ public protocol FriendsService: Sendable {
     /// What signing up with a contact's email does. A claim an owner declined, or with a block
     /// between the two, is not made again; an unverified email (``User/emailVerified``) claims
     /// nothing. Returns the owners asked now.
+    /// - Contract: claimContacts
     @discardableResult
     func claimContacts(for user: UserID) async throws(FriendsError) -> [UserID]
 

@@ -10,12 +10,15 @@ public protocol GroupsService: Sendable {
     /// `id` is the group's, made by a client that names it before the server has seen it (a
     /// replica, docs/sync.md): one another group holds is ``GroupsError/idTaken(_:)``, while the
     /// user's own group under it is the same write again, answered as it is. Nil makes a new one.
+    /// - Contract: createGroup
     func create(_ draft: GroupDraft, as id: GroupID?, by user: UserID) async throws(GroupsError) -> Group
     /// The groups `user` is in, by name: the open ones, or the archived ones.
+    /// - Contract: listGroups
     func groups(of user: UserID, archived: Bool) async throws(GroupsError) -> [Group]
     /// A group `user` is in; nil for one that does not exist or that they are not in.
     func group(_ id: GroupID, for user: UserID) async throws(GroupsError) -> Group?
     /// Renames a group, or changes its kind, currency or debt simplifying; any member may.
+    /// - Contract: updateGroup
     func update(_ id: GroupID, to settings: GroupSettings, by user: UserID) async throws(GroupsError) -> Group
     /// Adds the user's friends or own contacts to a group they are in (the ones already in it
     /// are left as they are).

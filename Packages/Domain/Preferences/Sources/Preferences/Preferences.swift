@@ -21,9 +21,11 @@ public struct Preferences: Equatable, Sendable, Codable {
 /// Each call takes the acting user and touches only that user's preferences.
 public protocol PreferencesService: Sendable {
     /// The user's preferences; ``Preferences/standard`` until they change one.
+    /// - Contract: getPreferences
     func preferences(of user: UserID) async throws(PreferencesError) -> Preferences
 
     /// Stores the user's preferences, in one write.
+    /// - Contract: updatePreferences
     func update(_ preferences: Preferences, of user: UserID) async throws(PreferencesError)
 
     /// The user's preferences now, then each time they change: changed through this service at

@@ -12,7 +12,7 @@ import PrimitivesRemote
 /// every request by the connection. The server acts only as the user whose token it was sent:
 /// the `user` of each call is the session's.
 public struct RemoteAccountsService: AccountsService {
-    private let connection: APIConnection
+    let connection: APIConnection
     private let tokens: any SessionTokenStore
 
     /// - Parameter connection: must read its token from `tokens`.
@@ -89,10 +89,6 @@ public struct RemoteAccountsService: AccountsService {
         try await connection.send(AccountsAPI.findUserByEmail, email, nilFor: .userNotFound)
     }
 
-    public func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar {
-        try await connection.send(AccountsAPI.getUserAvatar, person)
-    }
-
     // MARK: - Sessions
 
     public func sessions(of user: UserID) async throws(AccountsError) -> [SessionSummary] {
@@ -111,31 +107,11 @@ public struct RemoteAccountsService: AccountsService {
 
     // MARK: - Account settings
 
-    public func changeDisplayName(to name: String, of user: UserID) async throws(AccountsError) -> User {
-        try await connection.send(AccountsAPI.changeDisplayName, name)
-    }
-
     public func changeEmail(to email: String, password: String, of user: UserID) async throws(AccountsError) -> User {
         try await connection.send(AccountsAPI.changeEmail, (email, password))
     }
 
     public func changePassword(from current: String, to new: String, of user: UserID) async throws(AccountsError) {
         try await connection.send(AccountsAPI.changePassword, (current, new))
-    }
-
-    public func sendVerificationCode(to user: UserID) async throws(AccountsError) {
-        try await connection.send(AccountsAPI.sendVerificationCode)
-    }
-
-    public func verifyEmail(code: String, of user: UserID) async throws(AccountsError) -> User {
-        try await connection.send(AccountsAPI.verifyEmail, code)
-    }
-
-    public func avatar(of user: UserID) async throws(AccountsError) -> Avatar {
-        try await connection.send(AccountsAPI.getMyAvatar)
-    }
-
-    public func changeAvatar(to avatar: Avatar, of user: UserID) async throws(AccountsError) {
-        try await connection.send(AccountsAPI.changeAvatar, avatar)
     }
 }

@@ -7,7 +7,7 @@ import Primitives
 /// whose token it was sent). Expenses come back as the server recorded them; their splits are
 /// worked out again here by the same rules, to the same minor units.
 public struct RemoteExpensesService: ExpensesService {
-    private let connection: APIConnection
+    let connection: APIConnection
 
     public init(connection: APIConnection) {
         self.connection = connection
@@ -15,20 +15,8 @@ public struct RemoteExpensesService: ExpensesService {
 
     // MARK: - Expenses
 
-    public func add(_ draft: ExpenseDraft, as id: ExpenseID?, by user: UserID) async throws(ExpensesError) -> Expense {
-        try await connection.send(ExpensesAPI.addExpense, (draft, id))
-    }
-
     public func edit(_ id: ExpenseID, to draft: ExpenseDraft, from version: Int, by user: UserID) async throws(ExpensesError) -> Expense {
         try await connection.send(ExpensesAPI.editExpense, ((id, draft), version))
-    }
-
-    public func delete(_ id: ExpenseID, from version: Int, by user: UserID) async throws(ExpensesError) {
-        try await connection.send(ExpensesAPI.deleteExpense, (id, version))
-    }
-
-    public func restore(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) -> Expense {
-        try await connection.send(ExpensesAPI.restoreExpense, id)
     }
 
     public func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
@@ -43,20 +31,12 @@ public struct RemoteExpensesService: ExpensesService {
         do { return try await connection.send(ExpensesAPI.getSettlement, id) } catch .notFound { return nil }
     }
 
-    public func history(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseChange] {
-        try await connection.send(ExpensesAPI.getExpenseHistory, id)
-    }
-
     public func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
         page.limit > 0 ? try await connection.send(ExpensesAPI.listExpenses, page) : []
     }
 
     public func expenses(of user: UserID, sharedWith other: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
         page.limit > 0 ? try await connection.send(ExpensesAPI.listSharedExpenses, (other, page)) : []
-    }
-
-    public func recentPeople(of user: UserID) async throws(ExpensesError) -> [UserID] {
-        try await connection.send(ExpensesAPI.listRecentPeople)
     }
 
     // MARK: - Payments
@@ -76,10 +56,6 @@ public struct RemoteExpensesService: ExpensesService {
         )
     }
 
-    public func comments(on id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseComment] {
-        try await connection.send(ExpensesAPI.listComments, id)
-    }
-
     public func comment(_ text: String, on id: ExpenseID, as comment: CommentID?, by user: UserID) async throws(ExpensesError) -> ExpenseComment {
         try await connection.send(ExpensesAPI.addComment, ((id, text), comment))
     }
@@ -92,50 +68,14 @@ public struct RemoteExpensesService: ExpensesService {
         page.limit > 0 ? try await connection.send(ExpensesAPI.listSettlements, page) : []
     }
 
-    public func paymentHistory(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [PaymentChange] {
-        try await connection.send(ExpensesAPI.getPaymentHistory, id)
-    }
-
     public func undoSettlement(_ id: ExpenseID, by user: UserID) async throws(ExpensesError) {
         try await connection.send(ExpensesAPI.undoSettlement, id)
     }
 
     // MARK: - Balances and reports
 
-    public func balances(of user: UserID) async throws(ExpensesError) -> [Balance] {
-        try await connection.send(ExpensesAPI.listBalances)
-    }
-
-    public func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] {
-        try await connection.send(ExpensesAPI.listSuggestedPayments, currency)
-    }
-
     public func activity(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Activity] {
         page.limit > 0 ? try await connection.send(ExpensesAPI.listActivity, page) : []
-    }
-
-    public func spending(of user: UserID, from first: Day?, through last: Day?) async throws(ExpensesError) -> SpendingReport {
-        try await connection.send(ExpensesAPI.getSpendingReport, (first, last))
-    }
-
-    public func currencies(of user: UserID) async throws(ExpensesError) -> [Currency] {
-        try await connection.send(ExpensesAPI.listCurrencies)
-    }
-
-    public func debts(in group: GroupID, for user: UserID) async throws(ExpensesError) -> [Debt] {
-        try await connection.send(ExpensesAPI.listGroupDebts, group)
-    }
-
-    public func suggestedPayments(in group: GroupID, currency: Currency, for user: UserID) async throws(ExpensesError) -> [SuggestedPayment] {
-        try await connection.send(ExpensesAPI.listGroupSuggestedPayments, (group, currency))
-    }
-
-    public func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals {
-        try await connection.send(ExpensesAPI.getGroupTotals, group)
-    }
-
-    public func groupBalances(of user: UserID) async throws(ExpensesError) -> [GroupBalance] {
-        try await connection.send(ExpensesAPI.listGroupBalances)
     }
 
     public func expenses(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {

@@ -7,26 +7,14 @@ import PrimitivesRemote
 /// its ``GroupsAPI`` endpoint, called as the session's user (the server acts only as the user
 /// whose token it was sent, whatever `user` says).
 public struct RemoteGroupsService: GroupsService {
-    private let connection: APIConnection
+    let connection: APIConnection
 
     public init(connection: APIConnection) {
         self.connection = connection
     }
 
-    public func create(_ draft: GroupDraft, as id: GroupID?, by user: UserID) async throws(GroupsError) -> Group {
-        try await connection.send(GroupsAPI.createGroup, (draft, id))
-    }
-
-    public func groups(of user: UserID, archived: Bool) async throws(GroupsError) -> [Group] {
-        try await connection.send(GroupsAPI.listGroups, archived)
-    }
-
     public func group(_ id: GroupID, for user: UserID) async throws(GroupsError) -> Group? {
         do { return try await connection.send(GroupsAPI.getGroup, id) } catch .notFound { return nil }
-    }
-
-    public func update(_ id: GroupID, to settings: GroupSettings, by user: UserID) async throws(GroupsError) -> Group {
-        try await connection.send(GroupsAPI.updateGroup, (id, settings))
     }
 
     public func addMembers(_ people: [UserID], to id: GroupID, by user: UserID) async throws(GroupsError) -> Group {

@@ -8,20 +8,12 @@ import Primitives
 /// The `user` of each call is the session's: a server acts only as the user whose token it
 /// was sent.
 public struct RemotePreferencesService: PreferencesService {
-    private let connection: APIConnection
+    let connection: APIConnection
     private let pollInterval: Duration
 
     public init(connection: APIConnection, pollInterval: Duration = changePollInterval) {
         self.connection = connection
         self.pollInterval = pollInterval
-    }
-
-    public func preferences(of user: UserID) async throws(PreferencesError) -> Preferences {
-        try await connection.send(PreferencesAPI.getPreferences)
-    }
-
-    public func update(_ preferences: Preferences, of user: UserID) async throws(PreferencesError) {
-        try await connection.send(PreferencesAPI.updatePreferences, preferences)
     }
 
     /// The preferences now, then each change, read every `pollInterval` (the server's event

@@ -5,7 +5,7 @@ import Sync
 /// The pull of a flows-server, over HTTP, for the signed-in user: the server answers the
 /// session's user's changes, whatever `user` says.
 public struct RemoteSyncService: SyncService {
-    private let connection: APIConnection
+    let connection: APIConnection
 
     public init(connection: APIConnection) {
         self.connection = connection

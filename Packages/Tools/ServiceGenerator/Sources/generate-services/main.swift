@@ -1,0 +1,376 @@
+import Foundation
+
+// generate-services REPOSITORY [OUTPUT]
+//
+// Reads every service protocol of the domain modules (`public protocol <Name>Service` in
+// Packages/Domain/<Area>/Sources/<Module>/) and writes, below OUTPUT (the repository unless
+// given), what follows from them:
+//
+// - Tests/FlowsTests/Support/ServiceFakes.swift: a fake of each protocol, a struct with one
+//   optional closure a requirement, which the fake's method calls, or, when the test gave none,
+//   `missing(_:)` (the tests' `Fake` protocol: records an issue and throws).
+// - For a requirement tagged `/// - Contract: <operationId>` (its contract operation, which takes
+//   the requirement's arguments but the acting user's, in their order, as the endpoint's input):
+//   its method in the area's Remote client (Remote<Area>Service+Contract.swift), one
+//   `connection.send` of the area's endpoint, and its line in flows-server's routes
+//   (Routes+Contract.swift), one call of the service as the request's user.
+//
+// It prints the paths it wrote. It reads the protocols as this repository writes them: `public
+// protocol X: Sendable {` at the start of a line, its body closed by `}` at the start of a line,
+// and its requirements `func` declarations (a signature may run over several lines), each async
+// and throwing a typed error, or answering an `AsyncStream`.
+
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+}
+
+struct Parameter {
+    /// The argument label; nil for `_`.
+    let label: String?
+    let name: String
+    let type: String
+}
+
+struct Requirement {
+    let attributes: [String]
+    let name: String
+    let parameters: [Parameter]
+    let isAsync: Bool
+    /// The typed error it throws; nil when it does not throw.
+    let failure: String?
+    /// What it answers; nil for nothing.
+    let result: String?
+    /// The declaration as written, on one line.
+    let declaration: String
+    /// The contract's operation it is sent and served as, from its `- Contract:` tag.
+    let contract: String?
+
+    /// `name(label:label:)`, as Swift names the method.
+    var selector: String { "\(name)(" + parameters.map { "\($0.label ?? "_"):" }.joined() + ")" }
+}
+
+/// The text between `open` at `start` and the bracket that closes it, and the index after that.
+func bracketed(_ text: [Character], from start: Int) throws -> (inner: String, end: Int) {
+    var depth = 0
+    var index = start
+    while index < text.count {
+        switch text[index] {
+        case "(", "[", "<": depth += 1
+        case ")", "]": depth -= 1
+        case ">" where index == 0 || text[index - 1] != "-": depth -= 1
+        default: break
+        }
+        if depth == 0 { return (String(text[(start + 1)..<index]), index + 1) }
+        index += 1
+    }
+    throw Failure(description: "unbalanced brackets in \(String(text))")
+}
+
+/// `text` split at the commas outside any brackets.
+func topLevelSplit(_ text: String) -> [String] {
+    var parts: [String] = []
+    var depth = 0
+    var current = ""
+    let characters = Array(text)
+    for (index, character) in characters.enumerated() {
+        switch character {
+        case "(", "[", "<": depth += 1
+        case ")", "]": depth -= 1
+        case ">" where index == 0 || characters[index - 1] != "-": depth -= 1
+        case "," where depth == 0:
+            parts.append(current.trimmingCharacters(in: .whitespaces))
+            current = ""
+            continue
+        default: break
+        }
+        current.append(character)
+    }
+    let last = current.trimmingCharacters(in: .whitespaces)
+    if !last.isEmpty { parts.append(last) }
+    return parts
+}
+
+func parseRequirement(_ declaration: String, attributes: [String], contract: String?) throws -> Requirement {
+    let text = Array(declaration)
+    guard declaration.hasPrefix("func "), let open = text.firstIndex(of: "(") else {
+        throw Failure(description: "not a method: \(declaration)")
+    }
+    let name = String(text[5..<open]).trimmingCharacters(in: .whitespaces)
+    let (inner, end) = try bracketed(text, from: open)
+    let parameters = try topLevelSplit(inner).map { part throws -> Parameter in
+        guard let colon = part.firstIndex(of: ":") else { throw Failure(description: "a parameter without a type: \(part) in \(declaration)") }
+        let words = part[..<colon].split(separator: " ").map(String.init)
+        let type = part[part.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        switch words.count {
+        case 1: return Parameter(label: words[0], name: words[0], type: type)
+        case 2: return Parameter(label: words[0] == "_" ? nil : words[0], name: words[1], type: type)
+        default: throw Failure(description: "a parameter that is not `label name: Type`: \(part)")
+        }
+    }
+    var rest = String(text[end...]).trimmingCharacters(in: .whitespaces)
+    var result: String?
+    if let arrow = rest.range(of: "->") {
+        result = rest[arrow.upperBound...].trimmingCharacters(in: .whitespaces)
+        rest = String(rest[..<arrow.lowerBound])
+    }
+    let effects = rest.split(separator: " ").map(String.init)
+    let isAsync = effects.contains("async")
+    var failure: String?
+    if let throwing = effects.first(where: { $0.hasPrefix("throws") }) {
+        guard throwing.hasPrefix("throws("), throwing.hasSuffix(")") else {
+            throw Failure(description: "an untyped throws: \(declaration)")
+        }
+        failure = String(throwing.dropFirst("throws(".count).dropLast())
+    }
+    return Requirement(
+        attributes: attributes, name: name, parameters: parameters, isAsync: isAsync, failure: failure, result: result, declaration: declaration,
+        contract: contract
+    )
+}
+
+/// The requirements of `protocolName` in `source`.
+func requirements(of protocolName: String, in source: String) throws -> [Requirement] {
+    let lines = source.components(separatedBy: "\n")
+    guard let start = lines.firstIndex(where: { $0.hasPrefix("public protocol \(protocolName):") || $0.hasPrefix("public protocol \(protocolName) {") })
+    else { throw Failure(description: "no `public protocol \(protocolName)`") }
+    guard let end = lines[start...].firstIndex(of: "}") else { throw Failure(description: "\(protocolName) is not closed by a `}` line") }
+    var found: [Requirement] = []
+    var attributes: [String] = []
+    var contract: String?
+    var declaration: String?
+    func finish() throws {
+        if let declaration {
+            found.append(try parseRequirement(declaration, attributes: attributes, contract: contract))
+            attributes = []
+            contract = nil
+        }
+        declaration = nil
+    }
+    let tag = "/// - Contract: "
+    for line in lines[(start + 1)..<end] {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("func ") {
+            try finish()
+            declaration = trimmed
+        } else if trimmed.hasPrefix("@") {
+            try finish()
+            attributes.append(trimmed)
+        } else if trimmed.hasPrefix(tag) {
+            try finish()
+            contract = String(trimmed.dropFirst(tag.count)).trimmingCharacters(in: .whitespaces)
+            guard let contract, !contract.isEmpty, contract.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+                throw Failure(description: "\(protocolName): a `- Contract:` tag names one operationId: \(trimmed)")
+            }
+        } else if trimmed.isEmpty || trimmed.hasPrefix("//") {
+            try finish()
+        } else if declaration != nil {
+            declaration! += (trimmed.hasPrefix(")") || declaration!.hasSuffix("(") ? "" : " ") + trimmed
+        } else {
+            throw Failure(description: "\(protocolName) has a requirement this tool does not read: \(trimmed)")
+        }
+    }
+    try finish()
+    return found
+}
+
+/// Each requirement's closure name: its own name, or, where several requirements share it, the
+/// name and its argument labels but for the acting user's (`expenses(of:sharedWith:page:)` is
+/// `expensesSharedWithPage`); the one of them with the fewest such labels, if it is one, keeps
+/// the name alone (`expenses(of:page:)` is `expenses`).
+func closureNames(_ requirements: [Requirement]) throws -> [String] {
+    func labels(_ requirement: Requirement) -> [String] {
+        requirement.parameters.filter { $0.name != "user" }.compactMap(\.label)
+    }
+    let names = requirements.map { requirement in
+        let namesakes = requirements.filter { $0.name == requirement.name }
+        let fewest = namesakes.map { labels($0).count }.min() ?? 0
+        if namesakes.count == 1 || (labels(requirement).count == fewest && namesakes.filter { labels($0).count == fewest }.count == 1) {
+            return requirement.name
+        }
+        return requirement.name + labels(requirement).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+    guard Set(names).count == names.count else { throw Failure(description: "two requirements would have the same closure: \(names)") }
+    return names
+}
+
+func fake(of protocolName: String, _ requirements: [Requirement]) throws -> String {
+    let area = protocolName.hasSuffix("Service") ? String(protocolName.dropLast("Service".count)) : protocolName
+    let fakeName = "Fake\(area)"
+    guard let failure = requirements.compactMap(\.failure).first else { throw Failure(description: "\(protocolName) throws nothing") }
+    let names = try closureNames(requirements)
+    var properties: [String] = []
+    var methods: [String] = []
+    for (requirement, closure) in zip(requirements, names) {
+        let types = requirement.parameters.map(\.type).joined(separator: ", ")
+        let arguments = requirement.parameters.map(\.name).joined(separator: ", ")
+        let attributes = requirement.attributes.map { "    \($0)\n" }.joined()
+        switch (requirement.isAsync, requirement.failure, requirement.result) {
+        case (true, let thrown?, let result):
+            guard thrown == failure else { throw Failure(description: "\(requirement.selector) throws \(thrown), not \(failure)") }
+            properties.append("    var \(closure): (@Sendable (\(types)) async throws(\(thrown)) -> \(result ?? "Void"))?")
+            methods.append(
+                "\(attributes)    \(requirement.declaration) {\n        try await (self.\(closure) ?? missing(\"\(requirement.selector)\"))(\(arguments))\n    }"
+            )
+        case (false, nil, let result?) where result.hasPrefix("AsyncStream<"):
+            properties.append("    /// None given: a stream that ends at once.\n    var \(closure): (@Sendable (\(types)) -> \(result))?")
+            methods.append("\(attributes)    \(requirement.declaration) {\n        self.\(closure)?(\(arguments)) ?? AsyncStream { $0.finish() }\n    }")
+        default:
+            throw Failure(description: "\(requirement.selector) is neither async and throwing nor an AsyncStream: this tool cannot fake it")
+        }
+    }
+    return """
+        struct \(fakeName): \(protocolName), Fake {
+        \(properties.joined(separator: "\n"))
+            var otherwise: @Sendable (String) throws(\(failure)) -> Never = { operation throws(\(failure)) in
+                unexpected(operation)
+                throw .storeUnavailable("\\(operation) is not part of this fake")
+            }
+
+            /// \(area) whose store is unavailable.
+            static let down = \(fakeName)(otherwise: { _ throws(\(failure)) in throw .storeUnavailable("disk on fire") })
+
+        \(methods.joined(separator: "\n\n"))
+        }
+
+        """
+}
+
+/// A service protocol as read from its file.
+struct ServiceProtocol {
+    let name: String
+    /// The module it is declared in.
+    let module: String
+    /// The modules its file imports.
+    let imports: [String]
+    let requirements: [Requirement]
+
+    /// `Friends` for `FriendsService`.
+    var area: String { name.hasSuffix("Service") ? String(name.dropLast("Service".count)) : name }
+    /// How `ServerServices` names it: `friends`.
+    var serverName: String { area.prefix(1).lowercased() + area.dropFirst() }
+    var contracted: [Requirement] { requirements.filter { $0.contract != nil } }
+}
+
+/// Every service protocol of the domain modules, by name.
+func serviceProtocols(in repository: URL) throws -> [ServiceProtocol] {
+    let files = FileManager.default
+    let domain = repository.appendingPathComponent("Packages/Domain")
+    var found: [ServiceProtocol] = []
+    for area in try files.contentsOfDirectory(atPath: domain.path).sorted() {
+        let sources = domain.appendingPathComponent(area).appendingPathComponent("Sources")
+        guard let modules = try? files.contentsOfDirectory(atPath: sources.path) else { continue }
+        for module in modules.sorted() {
+            let folder = sources.appendingPathComponent(module)
+            for file in (try files.contentsOfDirectory(atPath: folder.path)).sorted() where file.hasSuffix(".swift") {
+                let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                let lines = source.components(separatedBy: "\n")
+                let imports = lines.filter { $0.hasPrefix("import ") }.map { String($0.dropFirst("import ".count)) }
+                for line in lines where line.hasPrefix("public protocol ") {
+                    let name = String(line.dropFirst("public protocol ".count).prefix { $0.isLetter || $0.isNumber })
+                    guard name.hasSuffix("Service") else { continue }
+                    found.append(ServiceProtocol(name: name, module: module, imports: imports, requirements: try requirements(of: name, in: source)))
+                }
+            }
+        }
+    }
+    return found.sorted { $0.name < $1.name }
+}
+
+/// The header of a generated file.
+func generated(from what: String, imports: Set<String>) -> String {
+    "// Generated by Scripts/generate-services from \(what): do not edit.\n" + imports.sorted().map { "import \($0)\n" }.joined() + "\n"
+}
+
+/// The arguments a requirement sends as its endpoint's input: all but the acting user's, one
+/// value or a tuple in their order; nil for none.
+func input(_ requirement: Requirement) -> (names: [String], expression: String?) {
+    let names = requirement.parameters.map(\.name).filter { $0 != "user" }
+    switch names.count {
+    case 0: return (names, nil)
+    case 1: return (names, names[0])
+    default: return (names, "(" + names.joined(separator: ", ") + ")")
+    }
+}
+
+func remoteClient(_ service: ServiceProtocol) -> String {
+    let methods = service.contracted.map { requirement in
+        let attributes = requirement.attributes.map { "    \($0)\n" }.joined()
+        let sent = ["\(service.area)API.\(requirement.contract!)", input(requirement).expression].compactMap { $0 }.joined(separator: ", ")
+        return "\(attributes)    public \(requirement.declaration) {\n        try await connection.send(\(sent))\n    }"
+    }
+    return generated(from: "\(service.name)'s `- Contract:` tags", imports: Set(service.imports + [service.module, "FlowsAPIClient"]))
+        + "extension Remote\(service.name) {\n" + methods.joined(separator: "\n\n") + "\n}\n"
+}
+
+func routes(_ services: [ServiceProtocol]) -> String {
+    var body: [String] = []
+    var imports: Set<String> = []
+    for service in services where !service.contracted.isEmpty {
+        imports.formUnion([service.module, "\(service.area)Remote"])
+        body.append("        let \(service.serverName) = services.\(service.serverName)")
+        for requirement in service.contracted {
+            let (names, _) = input(requirement)
+            // One value is named as the parameter is, unless that is the service's own name.
+            let value = names.count == 1 && names[0] != service.serverName ? names[0] : "input"
+            let arguments = requirement.parameters.map { parameter in
+                let argument = parameter.name == "user" ? "user" : names.count == 1 ? value : "input.\(names.firstIndex(of: parameter.name)!)"
+                return parameter.label.map { "\($0): \(argument)" } ?? argument
+            }.joined(separator: ", ")
+            let taken = names.isEmpty ? "_" : value
+            let user = requirement.parameters.contains { $0.name == "user" } ? "user" : "_"
+            body.append(
+                "        try serve(\(service.area)API.\(requirement.contract!)) { \(taken), \(user) in try await \(service.serverName).\(requirement.name)(\(arguments)) }"
+            )
+        }
+    }
+    return generated(from: "the service protocols' `- Contract:` tags", imports: imports) + """
+        extension EndpointRoutes {
+            /// The operations that are one call of their service as the request's user, each taking the
+            /// call's arguments but the user's, in their order, as its endpoint's input.
+            func contract(_ services: ServerServices) throws {
+        \(body.joined(separator: "\n"))
+            }
+        }
+
+        """
+}
+
+func run(_ arguments: [String]) throws -> [String] {
+    guard (1...2).contains(arguments.count) else { throw Failure(description: "usage: generate-services REPOSITORY [OUTPUT]") }
+    let repository = URL(fileURLWithPath: arguments[0])
+    let output = URL(fileURLWithPath: arguments.count == 2 ? arguments[1] : arguments[0])
+    let services = try serviceProtocols(in: repository)
+    var files: [(path: String, text: String)] = []
+
+    let modules = Set(services.flatMap { $0.imports + [$0.module] } + ["Foundation", "Primitives"])
+    let header = """
+        // Generated by Scripts/generate-services from the service protocols: do not edit. Each fake
+        // gives an operation the test's closure for it, and fails loudly (``Fake``) on any other.
+
+        """
+    let fakes = try services.map { try fake(of: $0.name, $0.requirements) }
+    files.append(("Tests/FlowsTests/Support/ServiceFakes.swift", header + modules.sorted().map { "import \($0)\n" }.joined() + "\n" + fakes.joined(separator: "\n")))
+
+    for service in services where !service.contracted.isEmpty {
+        let folder = "Packages/Remote/\(service.area)Remote/Sources/\(service.area)Remote"
+        guard FileManager.default.fileExists(atPath: repository.appendingPathComponent(folder).path) else {
+            throw Failure(description: "\(service.name) has `- Contract:` tags but no Remote module in \(folder)")
+        }
+        files.append(("\(folder)/Remote\(service.name)+Contract.swift", remoteClient(service)))
+    }
+    files.append(("Apps/flows-server/Sources/FlowsServer/Routes+Contract.swift", routes(services)))
+
+    for file in files {
+        let url = output.appendingPathComponent(file.path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try file.text.write(to: url, atomically: true, encoding: .utf8)
+    }
+    return files.map(\.path)
+}
+
+do {
+    for path in try run(Array(CommandLine.arguments.dropFirst())) { print(path) }
+} catch {
+    FileHandle.standardError.write(Data("generate-services: \(error)\n".utf8))
+    exit(1)
+}
