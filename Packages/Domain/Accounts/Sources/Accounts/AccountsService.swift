@@ -29,6 +29,7 @@ public protocol AccountsService: Sendable {
     /// The accounts among `people` (name, email, friend code) that `user` may see in full: their
     /// own, and those their ``AccountVisibility`` shows them (in the app, their friends'). Ids
     /// of anyone else, or without an account, are left out.
+    /// - Replica: read
     func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User]
 
     /// The account a friend code names, as anyone may see it (id and name), or nil.
@@ -41,6 +42,7 @@ public protocol AccountsService: Sendable {
     /// Another account's avatar, shown to `user` beside the name ``users(_:for:)`` gives;
     /// ``Avatar/none`` for someone without one or without an account.
     /// - Contract: getUserAvatar
+    /// - Replica: read
     func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar
 
     // MARK: - Account settings, each by the acting user on their own account
@@ -91,6 +93,7 @@ public protocol AccountsService: Sendable {
 
     /// The user's avatar; ``Avatar/none`` until they choose one.
     /// - Contract: getMyAvatar
+    /// - Replica: read
     func avatar(of user: UserID) async throws(AccountsError) -> Avatar
 
     /// Replaces the user's avatar (a picture is kept whole in the store).

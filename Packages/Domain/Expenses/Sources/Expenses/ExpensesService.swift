@@ -33,10 +33,13 @@ public protocol ExpensesService: Sendable {
     /// Every change to an expense the user is in now (kept or deleted), oldest first: who made
     /// it, when, and the expense as it left it. ``ExpensesError/notFound(_:)`` for anyone else.
     /// - Contract: getExpenseHistory
+    /// - Replica: read
     func history(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseChange]
     /// The deleted expenses `user` was in, the most recently deleted first.
+    /// - Replica: read
     func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
     /// An expense `user` is in; nil for one that does not exist or that they are not in.
+    /// - Replica: read
     func expense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense?
     /// Records that `from` paid `to`; `user` is one of the two, and the other is their friend or
     /// contact, or someone `from` owes in the currency (then at most what is owed). Beyond what
@@ -64,33 +67,43 @@ public protocol ExpensesService: Sendable {
     ) async throws(ExpensesError) -> Settlement
     /// What each other person owes `user` (positive) or is owed by them (negative), per currency.
     /// - Contract: listBalances
+    /// - Replica: read
     func balances(of user: UserID) async throws(ExpensesError) -> [Balance]
     /// Few payments that would settle `user`'s own balances in one currency (someone who owes
     /// `user` may be asked to pay someone `user` owes instead): read from the pairs `user` is
     /// in only, so that none tells what two others owe each other.
     /// - Contract: listSuggestedPayments
+    /// - Replica: read
     func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment]
     /// The newest changes that involve `user`, newest first.
+    /// - Replica: read
     func activity(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Activity]
     /// What `user`'s own parts of expenses came to, by category and by month, for the expenses
     /// of the days from `first` through `last` (each end open when nil).
     /// - Contract: getSpendingReport
+    /// - Replica: read
     func spending(of user: UserID, from first: Day?, through last: Day?) async throws(ExpensesError) -> SpendingReport
 
     /// The expenses `user` is in, newest first (by day, then by when they were written).
+    /// - Replica: read
     func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
     /// The expenses both `user` and `other` are in, in the same order: what they share.
+    /// - Replica: read
     func expenses(of user: UserID, sharedWith other: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
     /// The people in `user`'s most recent expenses (their newest 500), the most recent first:
     /// whom they are likely to share the next one with.
     /// - Contract: listRecentPeople
+    /// - Replica: read
     func recentPeople(of user: UserID) async throws(ExpensesError) -> [UserID]
     /// The payments `user` made or received, newest first.
+    /// - Replica: read
     func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement]
     /// Payment `id`, if `user` made or received it and it was not taken back.
+    /// - Replica: read
     func settlement(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Settlement?
     /// The currencies `user` has a balance in, by code.
     /// - Contract: listCurrencies
+    /// - Replica: read
     func currencies(of user: UserID) async throws(ExpensesError) -> [Currency]
     /// Takes back a recorded payment: balances return to what they were without it. Only its
     /// payer or payee may.
@@ -99,6 +112,7 @@ public protocol ExpensesService: Sendable {
     /// came and went, oldest first: who recorded it and who took it back, when, and the payment
     /// whole. ``ExpensesError/notFound(_:)`` for anyone it never named.
     /// - Contract: getPaymentHistory
+    /// - Replica: read
     func paymentHistory(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [PaymentChange]
 
     // MARK: Comments
@@ -106,6 +120,7 @@ public protocol ExpensesService: Sendable {
     /// The thread of expense `id`, oldest first, for someone in it;
     /// ``ExpensesError/notFound(_:)`` for anyone else, and for a deleted expense.
     /// - Contract: listComments
+    /// - Replica: read
     func comments(on id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseComment]
     /// Adds `text` (as ``ExpenseComment/text(_:)`` reads it) to the thread of expense `id`, by someone
     /// in it; the activity of everyone in it says so (without the text). `comment`, when given,
@@ -122,21 +137,27 @@ public protocol ExpensesService: Sendable {
     /// Who owes whom within `group`, every pair of its members and currency: the group is
     /// shared, so each member sees all of it. ``ExpensesError/notInGroup`` for anyone else.
     /// - Contract: listGroupDebts
+    /// - Replica: read
     func debts(in group: GroupID, for user: UserID) async throws(ExpensesError) -> [Debt]
     /// Few payments that would settle `group` in one currency: simplified across members when
     /// the group says so, otherwise each pair's own debt.
     /// - Contract: listGroupSuggestedPayments
+    /// - Replica: read
     func suggestedPayments(in group: GroupID, currency: Currency, for user: UserID) async throws(ExpensesError) -> [SuggestedPayment]
     /// `user`'s balances within each group they have one in (a group's balances come and go
     /// with its expenses; a member settled there has none).
     /// - Contract: listGroupBalances
+    /// - Replica: read
     func groupBalances(of user: UserID) async throws(ExpensesError) -> [GroupBalance]
     /// The expenses filed under `group`, newest first, for one of its members.
+    /// - Replica: read
     func expenses(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense]
     /// The payments made within `group`, newest first, for one of its members.
+    /// - Replica: read
     func settlements(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement]
     /// What `group`'s expenses came to, by member and by category, for one of its members.
     /// - Contract: getGroupTotals
+    /// - Replica: read
     func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals
     /// Writes expenses and payments read from a file, in one transaction, each once: an entry
     /// whose key `user` imported before, or is the id of an expense or payment of theirs, is

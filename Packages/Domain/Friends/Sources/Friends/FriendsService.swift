@@ -133,9 +133,11 @@ public enum AccountQuery: Equatable, Sendable {
 public protocol FriendsService: Sendable {
     /// The user's friends: accounts and contacts, by name.
     /// - Contract: listFriends
+    /// - Replica: read
     func friends(of user: UserID) async throws(FriendsError) -> [Friend]
 
     /// One of the user's friends; nil for anyone else.
+    /// - Replica: read
     func friend(_ id: UserID, of user: UserID) async throws(FriendsError) -> Friend?
 
     /// The account a friend code or email names, for the user to confirm before adding it: its
@@ -149,6 +151,7 @@ public protocol FriendsService: Sendable {
 
     /// The user's requests waiting, both ways, and whom they blocked.
     /// - Contract: listFriendRequests
+    /// - Replica: read
     func requests(of user: UserID) async throws(FriendsError) -> FriendRequests
 
     /// Accepts the request `person` sent the user: they become friends, and a contact the
@@ -211,10 +214,12 @@ public protocol FriendsService: Sendable {
     /// The ones among `people` that `user` may name in an expense or a payment: the accounts
     /// they are friends with and their own contacts (not removed, not being linked). Anyone
     /// else, however they learnt the id, is a stranger to the user's ledger.
+    /// - Replica: read
     func friends(among people: Set<UserID>, of user: UserID) async throws(FriendsError) -> Set<UserID>
 
     /// The names `user` knows the ones among `people` by: their friends' and contacts' names,
     /// and other accounts' display names. Someone else's contact has no name for them (absent).
+    /// - Replica: read
     func names(of people: Set<UserID>, for user: UserID) async throws(FriendsError) -> [UserID: DisplayName]
 }
 

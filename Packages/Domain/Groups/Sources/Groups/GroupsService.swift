@@ -14,8 +14,10 @@ public protocol GroupsService: Sendable {
     func create(_ draft: GroupDraft, as id: GroupID?, by user: UserID) async throws(GroupsError) -> Group
     /// The groups `user` is in, by name: the open ones, or the archived ones.
     /// - Contract: listGroups
+    /// - Replica: read
     func groups(of user: UserID, archived: Bool) async throws(GroupsError) -> [Group]
     /// A group `user` is in; nil for one that does not exist or that they are not in.
+    /// - Replica: read
     func group(_ id: GroupID, for user: UserID) async throws(GroupsError) -> Group?
     /// Renames a group, or changes its kind, currency or debt simplifying; any member may.
     /// - Contract: updateGroup

@@ -194,7 +194,7 @@ public struct ReplicatedAccounts: AccountsService {
         self.replicas = replicas
     }
 
-    private func reads(_ user: UserID) async -> any AccountsService { await replicas.reads(for: user)?.accounts ?? server }
+    func reads(_ user: UserID) async -> any AccountsService { await replicas.reads(for: user)?.accounts ?? server }
 
     public func signUp(email: String, displayName: String, password: String) async throws(AccountsError) -> User {
         let user = try await server.signUp(email: email, displayName: displayName, password: password)
@@ -235,15 +235,12 @@ public struct ReplicatedAccounts: AccountsService {
     }
 
     public func existing(among people: Set<UserID>) async throws(AccountsError) -> Set<UserID> { try await server.existing(among: people) }
-    public func users(_ people: Set<UserID>, for user: UserID) async throws(AccountsError) -> [User] { try await reads(user).users(people, for: user) }
     public func profile(withFriendCode code: FriendCode, for user: UserID) async throws(AccountsError) -> PublicProfile? {
         try await server.profile(withFriendCode: code, for: user)
     }
     public func profile(withEmail email: String, for user: UserID) async throws(AccountsError) -> PublicProfile? {
         try await server.profile(withEmail: email, for: user)
     }
-    public func avatar(of person: UserID, for user: UserID) async throws(AccountsError) -> Avatar { try await reads(user).avatar(of: person, for: user) }
-    public func avatar(of user: UserID) async throws(AccountsError) -> Avatar { try await reads(user).avatar(of: user) }
 
     /// On the server, then pulled; while the server cannot be reached, or earlier writes wait
     /// for it, on the replica's own account and queued (as the avatar below): the last the
@@ -302,20 +299,11 @@ public struct ReplicatedFriends: FriendsService {
         self.replicas = replicas
     }
 
-    private func reads(_ user: UserID) async -> any FriendsService { await replicas.reads(for: user)?.friends ?? server }
+    func reads(_ user: UserID) async -> any FriendsService { await replicas.reads(for: user)?.friends ?? server }
 
-    public func friends(of user: UserID) async throws(FriendsError) -> [Friend] { try await reads(user).friends(of: user) }
-    public func friend(_ id: UserID, of user: UserID) async throws(FriendsError) -> Friend? { try await reads(user).friend(id, of: user) }
     public func find(_ query: AccountQuery, for user: UserID) async throws(FriendsError) -> PublicProfile { try await server.find(query, for: user) }
-    public func requests(of user: UserID) async throws(FriendsError) -> FriendRequests { try await reads(user).requests(of: user) }
     public func linkTarget(_ contact: UserID, to query: AccountQuery, by user: UserID) async throws(FriendsError) -> PublicProfile {
         try await server.linkTarget(contact, to: query, by: user)
-    }
-    public func friends(among people: Set<UserID>, of user: UserID) async throws(FriendsError) -> Set<UserID> {
-        try await reads(user).friends(among: people, of: user)
-    }
-    public func names(of people: Set<UserID>, for user: UserID) async throws(FriendsError) -> [UserID: DisplayName] {
-        try await reads(user).names(of: people, for: user)
     }
 
     public func add(_ query: AccountQuery, by user: UserID) async throws(FriendsError) -> FriendAddition {
@@ -423,10 +411,8 @@ public struct ReplicatedGroups: GroupsService {
         self.replicas = replicas
     }
 
-    private func reads(_ user: UserID) async -> any GroupsService { await replicas.reads(for: user)?.groups ?? server }
+    func reads(_ user: UserID) async -> any GroupsService { await replicas.reads(for: user)?.groups ?? server }
 
-    public func groups(of user: UserID, archived: Bool) async throws(GroupsError) -> [Group] { try await reads(user).groups(of: user, archived: archived) }
-    public func group(_ id: GroupID, for user: UserID) async throws(GroupsError) -> Group? { try await reads(user).group(id, for: user) }
 
     /// On the server, then pulled; while the server cannot be reached, or earlier writes wait
     /// for it, on the replica and queued under an id made here, so that an expense added offline
@@ -569,58 +555,19 @@ public struct ReplicatedExpenses: ExpensesService, RecurringExpenses {
         self.replicas = replicas
     }
 
-    private func reads(_ user: UserID) async -> any ExpensesService { await replicas.reads(for: user)?.expenses ?? server }
+    func reads(_ user: UserID) async -> any ExpensesService { await replicas.reads(for: user)?.expenses ?? server }
 
     // MARK: Reads the replica answers
+    // (and those ExpensesService tags `- Replica: read`, in ReplicatedExpenses+Reads.swift, which
+    // Scripts/generate-services writes; a group's ledger is among them: everything filed under a
+    // group of the user's is pulled, the expenses and payments they are not in too)
 
-    public func history(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseChange] { try await reads(user).history(of: id, for: user) }
-    public func expense(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Expense? { try await reads(user).expense(id, for: user) }
-    public func balances(of user: UserID) async throws(ExpensesError) -> [Balance] { try await reads(user).balances(of: user) }
-    public func suggestedPayments(for user: UserID, in currency: Currency) async throws(ExpensesError) -> [SuggestedPayment] {
-        try await reads(user).suggestedPayments(for: user, in: currency)
-    }
-    public func activity(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Activity] { try await reads(user).activity(of: user, page: page) }
-    public func spending(of user: UserID, from first: Day?, through last: Day?) async throws(ExpensesError) -> SpendingReport {
-        try await reads(user).spending(of: user, from: first, through: last)
-    }
-    public func expenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] { try await reads(user).expenses(of: user, page: page) }
-    public func expenses(of user: UserID, sharedWith other: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
-        try await reads(user).expenses(of: user, sharedWith: other, page: page)
-    }
-    public func recentPeople(of user: UserID) async throws(ExpensesError) -> [UserID] { try await reads(user).recentPeople(of: user) }
-    public func settlements(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
-        try await reads(user).settlements(of: user, page: page)
-    }
-    public func settlement(_ id: ExpenseID, for user: UserID) async throws(ExpensesError) -> Settlement? { try await reads(user).settlement(id, for: user) }
-    public func currencies(of user: UserID) async throws(ExpensesError) -> [Currency] { try await reads(user).currencies(of: user) }
-    public func paymentHistory(of id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [PaymentChange] {
-        try await reads(user).paymentHistory(of: id, for: user)
-    }
-    public func comments(on id: ExpenseID, for user: UserID) async throws(ExpensesError) -> [ExpenseComment] { try await reads(user).comments(on: id, for: user) }
-    public func groupBalances(of user: UserID) async throws(ExpensesError) -> [GroupBalance] { try await reads(user).groupBalances(of: user) }
-    public func deletedExpenses(of user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
-        try await reads(user).deletedExpenses(of: user, page: page)
-    }
     public func series(of user: UserID, after day: Day) async throws(ExpensesError) -> [UpcomingOccurrence] {
         try await (reads(user) as? any RecurringExpenses ?? server).series(of: user, after: day)
     }
     public func series(containing id: ExpenseID, for user: UserID) async throws(ExpensesError) -> ExpenseSeries? {
         try await (reads(user) as? any RecurringExpenses ?? server).series(containing: id, for: user)
     }
-
-    // A group's ledger: everything filed under a group of the user's is pulled, the expenses and
-    // payments they are not in too.
-    public func debts(in group: GroupID, for user: UserID) async throws(ExpensesError) -> [Debt] { try await reads(user).debts(in: group, for: user) }
-    public func suggestedPayments(in group: GroupID, currency: Currency, for user: UserID) async throws(ExpensesError) -> [SuggestedPayment] {
-        try await reads(user).suggestedPayments(in: group, currency: currency, for: user)
-    }
-    public func expenses(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Expense] {
-        try await reads(user).expenses(in: group, for: user, page: page)
-    }
-    public func settlements(in group: GroupID, for user: UserID, page: PageRequest) async throws(ExpensesError) -> [Settlement] {
-        try await reads(user).settlements(in: group, for: user, page: page)
-    }
-    public func totals(in group: GroupID, for user: UserID) async throws(ExpensesError) -> GroupTotals { try await reads(user).totals(in: group, for: user) }
 
     // MARK: Reads the server answers
 

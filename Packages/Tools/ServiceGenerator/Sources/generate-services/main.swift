@@ -15,6 +15,10 @@ import Foundation
 //   `connection.send` of the area's endpoint, and its line in flows-server's routes
 //   (Routes+Contract.swift), one call of the service as the request's user.
 //
+// - For a requirement tagged `/// - Replica: read`: its method in the area's replicated service
+//   (Replicated<Area>+Reads.swift in SyncReplica), which asks the user's replica, or the server
+//   when the user has none.
+//
 // It prints the paths it wrote. It reads the protocols as this repository writes them: `public
 // protocol X: Sendable {` at the start of a line, its body closed by `}` at the start of a line,
 // and its requirements `func` declarations (a signature may run over several lines), each async
@@ -44,6 +48,8 @@ struct Requirement {
     let declaration: String
     /// The contract's operation it is sent and served as, from its `- Contract:` tag.
     let contract: String?
+    /// Whether a replicated service answers it from the user's replica (`- Replica: read`).
+    let readsReplica: Bool
 
     /// `name(label:label:)`, as Swift names the method.
     var selector: String { "\(name)(" + parameters.map { "\($0.label ?? "_"):" }.joined() + ")" }
@@ -90,7 +96,7 @@ func topLevelSplit(_ text: String) -> [String] {
     return parts
 }
 
-func parseRequirement(_ declaration: String, attributes: [String], contract: String?) throws -> Requirement {
+func parseRequirement(_ declaration: String, attributes: [String], contract: String?, readsReplica: Bool) throws -> Requirement {
     let text = Array(declaration)
     guard declaration.hasPrefix("func "), let open = text.firstIndex(of: "(") else {
         throw Failure(description: "not a method: \(declaration)")
@@ -124,7 +130,7 @@ func parseRequirement(_ declaration: String, attributes: [String], contract: Str
     }
     return Requirement(
         attributes: attributes, name: name, parameters: parameters, isAsync: isAsync, failure: failure, result: result, declaration: declaration,
-        contract: contract
+        contract: contract, readsReplica: readsReplica
     )
 }
 
@@ -137,12 +143,14 @@ func requirements(of protocolName: String, in source: String) throws -> [Require
     var found: [Requirement] = []
     var attributes: [String] = []
     var contract: String?
+    var readsReplica = false
     var declaration: String?
     func finish() throws {
         if let declaration {
-            found.append(try parseRequirement(declaration, attributes: attributes, contract: contract))
+            found.append(try parseRequirement(declaration, attributes: attributes, contract: contract, readsReplica: readsReplica))
             attributes = []
             contract = nil
+            readsReplica = false
         }
         declaration = nil
     }
@@ -161,6 +169,9 @@ func requirements(of protocolName: String, in source: String) throws -> [Require
             guard let contract, !contract.isEmpty, contract.allSatisfy({ $0.isLetter || $0.isNumber }) else {
                 throw Failure(description: "\(protocolName): a `- Contract:` tag names one operationId: \(trimmed)")
             }
+        } else if trimmed == "/// - Replica: read" {
+            try finish()
+            readsReplica = true
         } else if trimmed.isEmpty || trimmed.hasPrefix("//") {
             try finish()
         } else if declaration != nil {
@@ -302,6 +313,18 @@ func remoteClient(_ service: ServiceProtocol) -> String {
         + "extension Remote\(service.name) {\n" + methods.joined(separator: "\n\n") + "\n}\n"
 }
 
+/// The replicated service's reads of the requirements tagged `- Replica: read`: each asks the
+/// user's replica, or the server when the user has none (``reads(_:)`` of the replicated service).
+func replicatedReads(_ service: ServiceProtocol) -> String {
+    let methods = service.requirements.filter(\.readsReplica).map { requirement in
+        let attributes = requirement.attributes.map { "    \($0)\n" }.joined()
+        let arguments = requirement.parameters.map { parameter in parameter.label.map { "\($0): \(parameter.name)" } ?? parameter.name }
+        return "\(attributes)    public \(requirement.declaration) {\n        try await reads(user).\(requirement.name)(\(arguments.joined(separator: ", ")))\n    }"
+    }
+    return generated(from: "\(service.name)'s `- Replica: read` tags", imports: Set(service.imports + [service.module]))
+        + "extension Replicated\(service.area) {\n" + methods.joined(separator: "\n\n") + "\n}\n"
+}
+
 func routes(_ services: [ServiceProtocol]) -> String {
     var body: [String] = []
     var imports: Set<String> = []
@@ -359,6 +382,12 @@ func run(_ arguments: [String]) throws -> [String] {
         files.append(("\(folder)/Remote\(service.name)+Contract.swift", remoteClient(service)))
     }
     files.append(("Apps/flows-server/Sources/FlowsServer/Routes+Contract.swift", routes(services)))
+    for service in services where service.requirements.contains(where: \.readsReplica) {
+        guard service.requirements.filter(\.readsReplica).allSatisfy({ $0.parameters.contains { $0.name == "user" } }) else {
+            throw Failure(description: "\(service.name): a `- Replica: read` requirement takes the acting user, whose replica it reads")
+        }
+        files.append(("Packages/Domain/Sync/Sources/SyncReplica/Replicated\(service.area)+Reads.swift", replicatedReads(service)))
+    }
 
     for file in files {
         let url = output.appendingPathComponent(file.path)
