@@ -4,7 +4,9 @@ import DataChanges
 /// user's own account, for them, whenever what it shows them changes (made, renamed, a new
 /// email, proved or not, a new avatar). Sessions and codes are not part of what a replica holds.
 public struct NotingAccountsWriting: AccountsWriting {
-    private let base: any AccountsWriting
+    /// The transaction it wraps, whose reads it passes on as they are
+    /// (NotingAccountsWriting+Reading.swift, which Scripts/generate-services writes).
+    let base: any AccountsWriting
     private let people: ChangedPeople
 
     public init(_ base: any AccountsWriting, noting people: ChangedPeople) {
@@ -55,13 +57,4 @@ public struct NotingAccountsWriting: AccountsWriting {
     public func saveEmailVerification(_ record: EmailVerificationRecord) throws { try base.saveEmailVerification(record) }
     public func takeEmailVerificationTry(userID: String) throws -> Int? { try base.takeEmailVerificationTry(userID: userID) }
     public func deleteEmailVerification(userID: String) throws { try base.deleteEmailVerification(userID: userID) }
-
-    public func user(id: String) throws -> UserRecord? { try base.user(id: id) }
-    public func user(emailKey: String) throws -> UserRecord? { try base.user(emailKey: emailKey) }
-    public func user(friendCode: String) throws -> UserRecord? { try base.user(friendCode: friendCode) }
-    public func session(tokenHash: String) throws -> SessionRecord? { try base.session(tokenHash: tokenHash) }
-    public func existingUserIDs(among ids: [String]) throws -> Set<String> { try base.existingUserIDs(among: ids) }
-    public func sessions(userID: String) throws -> [SessionRecord] { try base.sessions(userID: userID) }
-    public func avatar(userID: String) throws -> AvatarRecord? { try base.avatar(userID: userID) }
-    public func emailVerification(userID: String) throws -> EmailVerificationRecord? { try base.emailVerification(userID: userID) }
 }

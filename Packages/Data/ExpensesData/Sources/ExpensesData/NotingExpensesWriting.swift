@@ -7,7 +7,9 @@ import DataChanges
 /// see it in the group's ledger). (Whose balances a write moved the store's own transaction
 /// notes, pair by pair.)
 public struct NotingExpensesWriting: ExpensesWriting {
-    private let base: any ExpensesWriting
+    /// The transaction it wraps, whose reads it passes on as they are
+    /// (NotingExpensesWriting+Reading.swift, which Scripts/generate-services writes).
+    let base: any ExpensesWriting
     private let people: ChangedPeople
 
     public init(_ base: any ExpensesWriting, noting people: ChangedPeople) {
@@ -116,51 +118,6 @@ public struct NotingExpensesWriting: ExpensesWriting {
         return try base.claimOccurrence(series: series, day: day, expense: expense)
     }
 
-    public func expense(id: String) throws -> StoredExpense? { try base.expense(id: id) }
-    public func balances(of user: String) throws -> [BalanceRecord] { try base.balances(of: user) }
-    public func activity(of user: String, offset: Int, limit: Int) throws -> [ActivityRecord] { try base.activity(of: user, offset: offset, limit: limit) }
-    public func activityKeys(of user: String) throws -> [(subject: String, id: String)] { try base.activityKeys(of: user) }
-    public func expenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] { try base.expenseIDs(of: user, offset: offset, limit: limit) }
-    public func recentPeople(of user: String, scanning: Int) throws -> [String] { try base.recentPeople(of: user, scanning: scanning) }
-    public func expenseIDs(sharedBy user: String, with other: String, offset: Int, limit: Int) throws -> [String] {
-        try base.expenseIDs(sharedBy: user, with: other, offset: offset, limit: limit)
-    }
-    public func deletedExpense(id: String) throws -> StoredExpense? { try base.deletedExpense(id: id) }
-    public func deletedExpenseIDs(of user: String, offset: Int, limit: Int) throws -> [String] {
-        try base.deletedExpenseIDs(of: user, offset: offset, limit: limit)
-    }
-    public func settlement(id: String) throws -> SettlementRecord? { try base.settlement(id: id) }
-    public func changes(ofExpense id: String) throws -> [ActivityRecord] { try base.changes(ofExpense: id) }
-    public func settlements(of user: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
-        try base.settlements(of: user, offset: offset, limit: limit)
-    }
-    public func spending(of user: String, from: String, through: String) throws -> (byCategory: [SpendingRecord], byMonth: [SpendingRecord]) {
-        try base.spending(of: user, from: from, through: through)
-    }
-    public func groupBalances(in group: String) throws -> [GroupBalanceRecord] { try base.groupBalances(in: group) }
-    public func groupBalances(of user: String) throws -> [GroupBalanceRecord] { try base.groupBalances(of: user) }
-    public func expenseIDs(inGroup group: String, offset: Int, limit: Int) throws -> [String] {
-        try base.expenseIDs(inGroup: group, offset: offset, limit: limit)
-    }
-    public func settlements(inGroup group: String, offset: Int, limit: Int) throws -> [SettlementRecord] {
-        try base.settlements(inGroup: group, offset: offset, limit: limit)
-    }
-    public func totals(inGroup group: String) throws -> (byMember: [SpendingRecord], byCategory: [SpendingRecord]) { try base.totals(inGroup: group) }
-    public func forEachLedgerRow(
-        expensePerson: (LedgerRow) throws -> Void, settlement: (SettlementRecord) throws -> Void, balance: (BalanceRecord) throws -> Void
-    ) throws {
-        try base.forEachLedgerRow(expensePerson: expensePerson, settlement: settlement, balance: balance)
-    }
-    public func forEachGroupBalance(_ body: (GroupBalanceRecord) throws -> Void) throws { try base.forEachGroupBalance(body) }
-    public func importedKeys(of user: String, among keys: [String]) throws -> Set<String> { try base.importedKeys(of: user, among: keys) }
-    public func comments(onExpense id: String) throws -> [CommentRecord] { try base.comments(onExpense: id) }
-    public func comment(id: String) throws -> CommentRecord? { try base.comment(id: id) }
-    public func series(id: String) throws -> SeriesRecord? { try base.series(id: id) }
-    public func series(of user: String) throws -> [SeriesRecord] { try base.series(of: user) }
-    public func seriesRunning(on day: String) throws -> [SeriesRecord] { try base.seriesRunning(on: day) }
-    public func occurrence(ofExpense id: String) throws -> (series: String, day: String)? { try base.occurrence(ofExpense: id) }
-    public func lastOccurrence(ofSeries id: String) throws -> String? { try base.lastOccurrence(ofSeries: id) }
-    public func occurrences(ofSeries id: String) throws -> [(day: String, expense: String)] { try base.occurrences(ofSeries: id) }
 }
 
 extension ChangedPeople {

@@ -5,7 +5,9 @@ import DataChanges
 /// friend, each one's requests). A contact's own changes concern its owner only, except a link,
 /// which concerns the account.
 public struct NotingFriendsWriting: FriendsWriting {
-    private let base: any FriendsWriting
+    /// The transaction it wraps, whose reads it passes on as they are
+    /// (NotingFriendsWriting+Reading.swift, which Scripts/generate-services writes).
+    let base: any FriendsWriting
     private let people: ChangedPeople
 
     public init(_ base: any FriendsWriting, noting people: ChangedPeople) {
@@ -93,19 +95,5 @@ public struct NotingFriendsWriting: FriendsWriting {
     /// A contact is its owner's.
     private func contactChanged(_ id: String) throws {
         if let contact = try base.contact(id: id) { people.changed(.friend, id, for: [contact.ownerID]) }
-    }
-
-    public func friendships(of userID: String) throws -> [FriendshipRecord] { try base.friendships(of: userID) }
-    public func isFriend(_ userID: String, _ friendID: String) throws -> Bool { try base.isFriend(userID, friendID) }
-    public func contacts(ownerID: String) throws -> [ContactRecord] { try base.contacts(ownerID: ownerID) }
-    public func contact(id: String) throws -> ContactRecord? { try base.contact(id: id) }
-    public func contacts(emailKey: String) throws -> [ContactRecord] { try base.contacts(emailKey: emailKey) }
-    public func requests(from userID: String) throws -> [FriendRequestRecord] { try base.requests(from: userID) }
-    public func requests(to userID: String) throws -> [FriendRequestRecord] { try base.requests(to: userID) }
-    public func request(from fromID: String, to toID: String) throws -> FriendRequestRecord? { try base.request(from: fromID, to: toID) }
-    public func blocks(by userID: String) throws -> [BlockRecord] { try base.blocks(by: userID) }
-    public func blocked(among ids: [String], for userID: String) throws -> Set<String> { try base.blocked(among: ids, for: userID) }
-    public func isClaimDeclined(contactID: String, accountID: String) throws -> Bool {
-        try base.isClaimDeclined(contactID: contactID, accountID: accountID)
     }
 }

@@ -4,7 +4,9 @@ import DataChanges
 /// them, then done by `base`: every member of each group it makes, changes, joins or leaves,
 /// and whoever joins or leaves, for whom the group's whole ledger changed too (``Change/Kind/ledger``).
 public struct NotingGroupsWriting: GroupsWriting {
-    private let base: any GroupsWriting
+    /// The transaction it wraps, whose reads it passes on as they are
+    /// (NotingGroupsWriting+Reading.swift, which Scripts/generate-services writes).
+    let base: any GroupsWriting
     private let people: ChangedPeople
 
     public init(_ base: any GroupsWriting, noting people: ChangedPeople) {
@@ -43,9 +45,4 @@ public struct NotingGroupsWriting: GroupsWriting {
         people.note(to)
         try base.renameMember(from: from, to: to)
     }
-
-    public func group(id: String) throws -> GroupRecord? { try base.group(id: id) }
-    public func members(of group: String) throws -> [String] { try base.members(of: group) }
-    public func groupIDs(of user: String) throws -> [String] { try base.groupIDs(of: user) }
-    public func members(of group: String, among users: [String]) throws -> Set<String> { try base.members(of: group, among: users) }
 }

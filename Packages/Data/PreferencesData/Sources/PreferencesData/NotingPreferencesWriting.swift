@@ -3,7 +3,9 @@ import DataChanges
 /// A transaction's writes, each noting what it changed and for whom, then done by `base`: a
 /// user's preferences, for them.
 public struct NotingPreferencesWriting: PreferencesWriting {
-    private let base: any PreferencesWriting
+    /// The transaction it wraps, whose reads it passes on as they are
+    /// (NotingPreferencesWriting+Reading.swift, which Scripts/generate-services writes).
+    let base: any PreferencesWriting
     private let people: ChangedPeople
 
     public init(_ base: any PreferencesWriting, noting people: ChangedPeople) {
@@ -15,6 +17,4 @@ public struct NotingPreferencesWriting: PreferencesWriting {
         people.changed(.preferences, record.userID, for: [record.userID])
         try base.save(record)
     }
-
-    public func preferences(userID: String) throws -> PreferencesRecord? { try base.preferences(userID: userID) }
 }

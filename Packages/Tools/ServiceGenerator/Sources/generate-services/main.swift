@@ -19,6 +19,10 @@ import Foundation
 //   (Replicated<Area>+Reads.swift in SyncReplica), which asks the user's replica, or the server
 //   when the user has none.
 //
+// - For each data area's reads inside a transaction (`public protocol <Area>Reading` in
+//   Packages/Data/<Area>Data/Sources/<Area>Data/): its noting writer's reads
+//   (Noting<Area>Writing+Reading.swift), each the wrapped transaction's.
+//
 // It prints the paths it wrote. It reads the protocols as this repository writes them: `public
 // protocol X: Sendable {` at the start of a line, its body closed by `}` at the start of a line,
 // and its requirements `func` declarations (a signature may run over several lines), each async
@@ -40,8 +44,10 @@ struct Requirement {
     let name: String
     let parameters: [Parameter]
     let isAsync: Bool
-    /// The typed error it throws; nil when it does not throw.
+    /// The typed error it throws; nil when it does not throw, or throws any error.
     let failure: String?
+    /// Whether it throws any error (`throws`, untyped).
+    let throwsAny: Bool
     /// What it answers; nil for nothing.
     let result: String?
     /// The declaration as written, on one line.
@@ -122,14 +128,19 @@ func parseRequirement(_ declaration: String, attributes: [String], contract: Str
     let effects = rest.split(separator: " ").map(String.init)
     let isAsync = effects.contains("async")
     var failure: String?
+    var throwsAny = false
     if let throwing = effects.first(where: { $0.hasPrefix("throws") }) {
-        guard throwing.hasPrefix("throws("), throwing.hasSuffix(")") else {
-            throw Failure(description: "an untyped throws: \(declaration)")
+        if throwing == "throws" {
+            throwsAny = true
+        } else if throwing.hasPrefix("throws("), throwing.hasSuffix(")") {
+            failure = String(throwing.dropFirst("throws(".count).dropLast())
+        } else {
+            throw Failure(description: "a throws this tool does not read: \(declaration)")
         }
-        failure = String(throwing.dropFirst("throws(".count).dropLast())
     }
     return Requirement(
-        attributes: attributes, name: name, parameters: parameters, isAsync: isAsync, failure: failure, result: result, declaration: declaration,
+        attributes: attributes, name: name, parameters: parameters, isAsync: isAsync, failure: failure, throwsAny: throwsAny, result: result,
+        declaration: declaration,
         contract: contract, readsReplica: readsReplica
     )
 }
@@ -325,6 +336,48 @@ func replicatedReads(_ service: ServiceProtocol) -> String {
         + "extension Replicated\(service.area) {\n" + methods.joined(separator: "\n\n") + "\n}\n"
 }
 
+/// A data area's reads inside a transaction (`public protocol <Area>Reading` in
+/// Packages/Data/<Area>Data/Sources/<Area>Data/), which its noting writer
+/// (`Noting<Area>Writing`) passes to the transaction it wraps.
+struct ReadingProtocol {
+    let area: String
+    let folder: String
+    let imports: [String]
+    let requirements: [Requirement]
+}
+
+func readingProtocols(in repository: URL) throws -> [ReadingProtocol] {
+    let files = FileManager.default
+    let data = repository.appendingPathComponent("Packages/Data")
+    var found: [ReadingProtocol] = []
+    for package in try files.contentsOfDirectory(atPath: data.path).sorted() where package.hasSuffix("Data") {
+        let area = String(package.dropLast("Data".count))
+        let folder = "Packages/Data/\(package)/Sources/\(package)"
+        guard files.fileExists(atPath: repository.appendingPathComponent("\(folder)/Noting\(area)Writing.swift").path) else { continue }
+        for file in try files.contentsOfDirectory(atPath: repository.appendingPathComponent(folder).path).sorted() where file.hasSuffix(".swift") {
+            let source = try String(contentsOf: repository.appendingPathComponent("\(folder)/\(file)"), encoding: .utf8)
+            guard source.contains("\npublic protocol \(area)Reading {") else { continue }
+            let imports = source.components(separatedBy: "\n").filter { $0.hasPrefix("import ") }.map { String($0.dropFirst("import ".count)) }
+            found.append(ReadingProtocol(area: area, folder: folder, imports: imports, requirements: try requirements(of: "\(area)Reading", in: source)))
+        }
+    }
+    return found
+}
+
+/// The noting writer's reads: each is the wrapped transaction's, as it is.
+func notingReads(_ reading: ReadingProtocol) throws -> String {
+    let methods = try reading.requirements.map { requirement throws -> String in
+        guard !requirement.isAsync, requirement.failure == nil else {
+            throw Failure(description: "\(reading.area)Reading's \(requirement.selector) is not a plain throwing read")
+        }
+        let arguments = requirement.parameters.map { parameter in parameter.label.map { "\($0): \(parameter.name)" } ?? parameter.name }
+        let call = "base.\(requirement.name)(\(arguments.joined(separator: ", ")))"
+        return "    public \(requirement.declaration) {\n        \(requirement.throwsAny ? "try " : "")\(call)\n    }"
+    }
+    return generated(from: "\(reading.area)Reading", imports: Set(reading.imports))
+        + "extension Noting\(reading.area)Writing {\n" + methods.joined(separator: "\n\n") + "\n}\n"
+}
+
 func routes(_ services: [ServiceProtocol]) -> String {
     var body: [String] = []
     var imports: Set<String> = []
@@ -382,6 +435,9 @@ func run(_ arguments: [String]) throws -> [String] {
         files.append(("\(folder)/Remote\(service.name)+Contract.swift", remoteClient(service)))
     }
     files.append(("Apps/flows-server/Sources/FlowsServer/Routes+Contract.swift", routes(services)))
+    for reading in try readingProtocols(in: repository) {
+        files.append(("\(reading.folder)/Noting\(reading.area)Writing+Reading.swift", try notingReads(reading)))
+    }
     for service in services where service.requirements.contains(where: \.readsReplica) {
         guard service.requirements.filter(\.readsReplica).allSatisfy({ $0.parameters.contains { $0.name == "user" } }) else {
             throw Failure(description: "\(service.name): a `- Replica: read` requirement takes the acting user, whose replica it reads")
