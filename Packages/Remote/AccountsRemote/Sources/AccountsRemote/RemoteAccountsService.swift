@@ -11,6 +11,9 @@ import PrimitivesRemote
 /// The session's token is kept in `tokens` (the CLI: a private file per server), sent with
 /// every request by the connection. The server acts only as the user whose token it was sent:
 /// the `user` of each call is the session's.
+///
+/// The operations sent as they stand are in `RemoteAccountsService+Contract.swift`, which
+/// Scripts/generate-services writes from the `- Contract:` tags of ``AccountsService``; here are the rest.
 public struct RemoteAccountsService: AccountsService {
     let connection: APIConnection
     private let tokens: any SessionTokenStore

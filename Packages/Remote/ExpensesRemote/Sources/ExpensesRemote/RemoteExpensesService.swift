@@ -6,6 +6,9 @@ import Primitives
 /// its ``ExpensesAPI`` endpoint, called as the session's user (the server acts only as the user
 /// whose token it was sent). Expenses come back as the server recorded them; their splits are
 /// worked out again here by the same rules, to the same minor units.
+///
+/// The operations sent as they stand are in `RemoteExpensesService+Contract.swift`, which
+/// Scripts/generate-services writes from the `- Contract:` tags of ``ExpensesService``; here are the rest.
 public struct RemoteExpensesService: ExpensesService {
     let connection: APIConnection
 

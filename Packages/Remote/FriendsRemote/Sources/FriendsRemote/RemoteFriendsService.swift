@@ -6,6 +6,9 @@ import PrimitivesRemote
 /// The friends service of a flows-server, over HTTP, for the signed-in user: each operation is
 /// its ``FriendsAPI`` endpoint, called as the session's user (the server acts only as the user
 /// whose token it was sent, whatever `user` says).
+///
+/// The operations sent as they stand are in `RemoteFriendsService+Contract.swift`, which
+/// Scripts/generate-services writes from the `- Contract:` tags of ``FriendsService``; here are the rest.
 public struct RemoteFriendsService: FriendsService {
     let connection: APIConnection
 

@@ -6,6 +6,9 @@ import PrimitivesRemote
 /// The groups service of a flows-server, over HTTP, for the signed-in user: each operation is
 /// its ``GroupsAPI`` endpoint, called as the session's user (the server acts only as the user
 /// whose token it was sent, whatever `user` says).
+///
+/// The operations sent as they stand are in `RemoteGroupsService+Contract.swift`, which
+/// Scripts/generate-services writes from the `- Contract:` tags of ``GroupsService``; here are the rest.
 public struct RemoteGroupsService: GroupsService {
     let connection: APIConnection
 

@@ -7,6 +7,9 @@ import Primitives
 ///
 /// The `user` of each call is the session's: a server acts only as the user whose token it
 /// was sent.
+///
+/// The operations sent as they stand are in `RemotePreferencesService+Contract.swift`, which
+/// Scripts/generate-services writes from the `- Contract:` tags of ``PreferencesService``; here are the rest.
 public struct RemotePreferencesService: PreferencesService {
     let connection: APIConnection
     private let pollInterval: Duration

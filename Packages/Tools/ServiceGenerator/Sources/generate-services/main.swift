@@ -185,8 +185,8 @@ func requirements(of protocolName: String, in source: String) throws -> [Require
             readsReplica = true
         } else if trimmed.isEmpty || trimmed.hasPrefix("//") {
             try finish()
-        } else if declaration != nil {
-            declaration! += (trimmed.hasPrefix(")") || declaration!.hasSuffix("(") ? "" : " ") + trimmed
+        } else if let started = declaration {
+            declaration = started + (trimmed.hasPrefix(")") || started.hasSuffix("(") ? "" : " ") + trimmed
         } else {
             throw Failure(description: "\(protocolName) has a requirement this tool does not read: \(trimmed)")
         }
@@ -270,7 +270,10 @@ struct ServiceProtocol {
     var area: String { name.hasSuffix("Service") ? String(name.dropLast("Service".count)) : name }
     /// How `ServerServices` names it: `friends`.
     var serverName: String { area.prefix(1).lowercased() + area.dropFirst() }
-    var contracted: [Requirement] { requirements.filter { $0.contract != nil } }
+    /// The requirements tagged with their contract operation, and the operation.
+    var contracted: [(requirement: Requirement, operation: String)] {
+        requirements.compactMap { requirement in requirement.contract.map { (requirement, $0) } }
+    }
 }
 
 /// Every service protocol of the domain modules, by name.
@@ -315,9 +318,9 @@ func input(_ requirement: Requirement) -> (names: [String], expression: String?)
 }
 
 func remoteClient(_ service: ServiceProtocol) -> String {
-    let methods = service.contracted.map { requirement in
+    let methods = service.contracted.map { requirement, operation in
         let attributes = requirement.attributes.map { "    \($0)\n" }.joined()
-        let sent = ["\(service.area)API.\(requirement.contract!)", input(requirement).expression].compactMap { $0 }.joined(separator: ", ")
+        let sent = ["\(service.area)API.\(operation)", input(requirement).expression].compactMap { $0 }.joined(separator: ", ")
         return "\(attributes)    public \(requirement.declaration) {\n        try await connection.send(\(sent))\n    }"
     }
     return generated(from: "\(service.name)'s `- Contract:` tags", imports: Set(service.imports + [service.module, "FlowsAPIClient"]))
@@ -384,18 +387,19 @@ func routes(_ services: [ServiceProtocol]) -> String {
     for service in services where !service.contracted.isEmpty {
         imports.formUnion([service.module, "\(service.area)Remote"])
         body.append("        let \(service.serverName) = services.\(service.serverName)")
-        for requirement in service.contracted {
+        for (requirement, operation) in service.contracted {
             let (names, _) = input(requirement)
             // One value is named as the parameter is, unless that is the service's own name.
             let value = names.count == 1 && names[0] != service.serverName ? names[0] : "input"
             let arguments = requirement.parameters.map { parameter in
-                let argument = parameter.name == "user" ? "user" : names.count == 1 ? value : "input.\(names.firstIndex(of: parameter.name)!)"
+                let position = names.firstIndex(of: parameter.name).map { "input.\($0)" } ?? "user"
+                let argument = parameter.name == "user" ? "user" : names.count == 1 ? value : position
                 return parameter.label.map { "\($0): \(argument)" } ?? argument
             }.joined(separator: ", ")
             let taken = names.isEmpty ? "_" : value
             let user = requirement.parameters.contains { $0.name == "user" } ? "user" : "_"
             body.append(
-                "        try serve(\(service.area)API.\(requirement.contract!)) { \(taken), \(user) in try await \(service.serverName).\(requirement.name)(\(arguments)) }"
+                "        try serve(\(service.area)API.\(operation)) { \(taken), \(user) in try await \(service.serverName).\(requirement.name)(\(arguments)) }"
             )
         }
     }
