@@ -89,6 +89,20 @@ extension WireValue {
 /// PrimitivesRemote, each area's in its Remote module.
 public enum Wire {}
 
+/// A header field an operation requires (`If-Match`): its name, how its value is written, and
+/// the refusal of a request without it (`428 version-required`).
+public struct WireHeader<Value: Sendable>: Sendable {
+    public let name: String
+    public let value: WireValue<Value, String>
+    public let missing: APIProblem
+
+    public init(_ name: String, _ value: WireValue<Value, String>, missing: APIProblem) {
+        self.name = name
+        self.value = value
+        self.missing = missing
+    }
+}
+
 /// The parts of a request an operation's input travels in.
 public struct WireRequest: Sendable {
     /// Path parameters by name, as they appear in the path (not percent-encoded).
@@ -165,19 +179,18 @@ extension RequestCoding {
 }
 
 extension RequestCoding {
-    /// This coding, and a header field the operation requires besides: without it the request is
-    /// refused with `missing` (`428 version-required` for `If-Match`).
-    public func header<Value>(_ name: String, _ value: WireValue<Value, String>, missing: APIProblem) -> RequestCoding<(Input, Value)> {
+    /// This coding, and a header field the operation requires besides (``WireHeader``).
+    public func header<Value>(_ field: WireHeader<Value>) -> RequestCoding<(Input, Value)> {
         let (write, read) = (self.write, self.read)
         return RequestCoding<(Input, Value)>(
             write: { input in
                 var request = try write(input.0)
-                request.headers[name] = value.write(input.1)
+                request.headers[field.name] = field.value.write(input.1)
                 return request
             },
             read: { request in
-                guard let text = request.headers[name] ?? request.headers[name.lowercased()] else { throw missing }
-                return (try read(request), try value.read(text, name))
+                guard let text = request.headers[field.name] ?? request.headers[field.name.lowercased()] else { throw field.missing }
+                return (try read(request), try field.value.read(text, field.name))
             },
             hasBody: hasBody
         )

@@ -27,20 +27,11 @@ public enum AccountsAPI {
     public static let getCurrentUser = Call<Void, User>(
         "getCurrentUser", .get, "/me", request: .none, response: .json(Wire.user), problems: problems
     )
-    public static let changeDisplayName = Call<String, User>(
-        "changeDisplayName", .put, "/me/display-name", request: .body(Wire.displayNameChange), response: .json(Wire.user), problems: problems
-    )
     public static let changeEmail = Call<(email: String, password: String), User>(
         "changeEmail", .put, "/me/email", request: .body(Wire.emailChange), response: .json(Wire.user), problems: problems
     )
     public static let changePassword = Call<(current: String, new: String), Void>(
         "changePassword", .put, "/me/password", status: .noContent, request: .body(Wire.passwordChange), response: .none, problems: problems
-    )
-    public static let verifyEmail = Call<String, User>(
-        "verifyEmail", .post, "/me/email-verification", request: .body(Wire.emailVerification), response: .json(Wire.user), problems: problems
-    )
-    public static let sendVerificationCode = Call<Void, Void>(
-        "sendVerificationCode", .post, "/me/email-verification/code", status: .noContent, request: .none, response: .none, problems: problems
     )
     public static let listSessions = Call<Void, [SessionSummary]>(
         "listSessions", .get, "/me/sessions", request: .none, response: .json(Wire.sessionList), problems: problems
@@ -51,12 +42,6 @@ public enum AccountsAPI {
     )
     public static let endOtherSessions = Call<Void, Int>(
         "endOtherSessions", .delete, "/me/other-sessions", request: .none, response: .json(Wire.endedSessions), problems: problems
-    )
-    public static let getMyAvatar = Call<Void, Avatar>(
-        "getMyAvatar", .get, "/me/avatar", request: .none, response: .json(Wire.avatar), problems: problems
-    )
-    public static let changeAvatar = Call<Avatar, Void>(
-        "changeAvatar", .put, "/me/avatar", status: .noContent, request: .body(Wire.avatarChange), response: .none, problems: problems
     )
     public static let listUsers = Call<Set<UserID>, [User]>(
         "listUsers", .post, "/users/lookup", request: .body(Wire.userIDs), response: .json(Wire.userList), problems: problems
@@ -70,9 +55,6 @@ public enum AccountsAPI {
     )
     public static let findUserByEmail = Call<String, PublicProfile>(
         "findUserByEmail", .post, "/users/by-email", request: .body(Wire.emailLookup), response: .json(Wire.profile), problems: problems
-    )
-    public static let getUserAvatar = Call<UserID, Avatar>(
-        "getUserAvatar", .get, "/users/{userId}/avatar", request: .path("userId", Wire.userID), response: .json(Wire.avatar), problems: problems
     )
 
     /// Accounts' errors as the contract's refusals, and back.
@@ -218,7 +200,7 @@ extension Wire {
         )
     }
 
-    static var displayNameChange: WireValue<String, Components.Schemas.ChangeDisplayNameRequest> {
+    static var changeDisplayNameRequest: WireValue<String, Components.Schemas.ChangeDisplayNameRequest> {
         WireValue(read: { wire, _ throws(APIProblem) in try nameText.read(wire.displayName, "/displayName") }, write: { .init(displayName: $0) })
     }
 
@@ -229,7 +211,7 @@ extension Wire {
         )
     }
 
-    static var emailVerification: WireValue<String, Components.Schemas.VerifyEmailRequest> {
+    static var verifyEmailRequest: WireValue<String, Components.Schemas.VerifyEmailRequest> {
         WireValue(read: { wire, _ throws(APIProblem) in wire.code }, write: { .init(code: $0) })
     }
 

@@ -12,34 +12,16 @@ public enum ExpensesAPI {
     public static let listExpenses = Call<PageRequest, [Expense]>(
         "listExpenses", .get, "/expenses", request: .query(Wire.page), response: .json(Wire.expenseList), problems: problems
     )
-    public static let addExpense = Call<(ExpenseDraft, ExpenseID?), Expense>(
-        "addExpense", .post, "/expenses", status: .created, request: RequestCoding.body(Wire.draft).query(optional: "id", Wire.expenseID),
-        response: .json(Wire.expense), problems: problems
-    )
     public static let getExpense = Call<ExpenseID, Expense>(
         "getExpense", .get, "/expenses/{expenseId}", request: .path("expenseId", Wire.expenseID), response: .json(Wire.expense), problems: problems
     )
-    public static let getExpenseHistory = Call<ExpenseID, [ExpenseChange]>(
-        "getExpenseHistory", .get, "/expenses/{expenseId}/history", request: .path("expenseId", Wire.expenseID), response: .json(Wire.history),
-        problems: problems
-    )
     public static let editExpense = Call<((ExpenseID, ExpenseDraft), Int), Expense>(
         "editExpense", .put, "/expenses/{expenseId}",
-        request: RequestCoding<(ExpenseID, ExpenseDraft)>.path("expenseId", Wire.expenseID, body: Wire.draft)
-            .header("If-Match", Wire.versionTag, missing: versionRequired),
+        request: RequestCoding<(ExpenseID, ExpenseDraft)>.path("expenseId", Wire.expenseID, body: Wire.expenseDraft)
+            .header(Wire.ifMatch),
         response: .json(Wire.expense), problems: problems
     )
-    public static let deleteExpense = Call<(ExpenseID, Int), Void>(
-        "deleteExpense", .delete, "/expenses/{expenseId}", status: .noContent,
-        request: RequestCoding<ExpenseID>.path("expenseId", Wire.expenseID).header("If-Match", Wire.versionTag, missing: versionRequired),
-        response: .none,
-        problems: problems
-    )
 
-    public static let listComments = Call<ExpenseID, [ExpenseComment]>(
-        "listComments", .get, "/expenses/{expenseId}/comments", request: .path("expenseId", Wire.expenseID), response: .json(Wire.commentList),
-        problems: problems
-    )
     public static let addComment = Call<((ExpenseID, String), CommentID?), ExpenseComment>(
         "addComment", .post, "/expenses/{expenseId}/comments", status: .created,
         request: RequestCoding.path("expenseId", Wire.expenseID, body: Wire.commentText).query(optional: "id", Wire.commentID),
@@ -66,7 +48,7 @@ public enum ExpensesAPI {
         "createDueOccurrences", .post, "/due-occurrences", request: .body(Wire.due), response: .json(Wire.expenseList), problems: problems
     )
     public static let editSeries = Call<(SeriesID, ExpenseDraft), ExpenseSeries>(
-        "editSeries", .put, "/series/{seriesId}", request: .path("seriesId", Wire.seriesID, body: Wire.draft), response: .json(Wire.series),
+        "editSeries", .put, "/series/{seriesId}", request: .path("seriesId", Wire.seriesID, body: Wire.expenseDraft), response: .json(Wire.series),
         problems: problems
     )
     public static let stopSeries = Call<(SeriesID, Day), ExpenseSeries>(
@@ -92,16 +74,9 @@ public enum ExpensesAPI {
     public static let listDeletedExpenses = Call<PageRequest, [Expense]>(
         "listDeletedExpenses", .get, "/deleted-expenses", request: .query(Wire.page), response: .json(Wire.expenseList), problems: problems
     )
-    public static let restoreExpense = Call<ExpenseID, Expense>(
-        "restoreExpense", .post, "/deleted-expenses/{expenseId}/restore", request: .path("expenseId", Wire.expenseID),
-        response: .json(Wire.expense), problems: problems
-    )
     public static let listSharedExpenses = Call<(UserID, PageRequest), [Expense]>(
         "listSharedExpenses", .get, "/people/{personId}/shared-expenses", request: .path("personId", Wire.userID, query: Wire.page),
         response: .json(Wire.expenseList), problems: problems
-    )
-    public static let listRecentPeople = Call<Void, [UserID]>(
-        "listRecentPeople", .get, "/people/recent", request: .none, response: .json(Wire.userIDList), problems: problems
     )
     public static let listSettlements = Call<PageRequest, [Settlement]>(
         "listSettlements", .get, "/settlements", request: .query(Wire.page), response: .json(Wire.settlementList), problems: problems
@@ -118,36 +93,12 @@ public enum ExpensesAPI {
         "getSettlement", .get, "/settlements/{settlementId}", request: .path("settlementId", Wire.expenseID), response: .json(Wire.settlement),
         problems: problems
     )
-    public static let getPaymentHistory = Call<ExpenseID, [PaymentChange]>(
-        "getPaymentHistory", .get, "/settlements/{settlementId}/history", request: .path("settlementId", Wire.expenseID),
-        response: .json(Wire.paymentHistory), problems: problems
-    )
     public static let undoSettlement = Call<ExpenseID, Void>(
         "undoSettlement", .delete, "/settlements/{settlementId}", status: .noContent, request: .path("settlementId", Wire.expenseID),
         response: .none, problems: problems
     )
-    public static let listBalances = Call<Void, [Balance]>(
-        "listBalances", .get, "/balances", request: .none, response: .json(Wire.balances), problems: problems
-    )
-    public static let listSuggestedPayments = Call<Currency, [SuggestedPayment]>(
-        "listSuggestedPayments", .get, "/suggested-payments", request: .query(Wire.currencyQuery), response: .json(Wire.suggestedPayments),
-        problems: problems
-    )
     public static let listActivity = Call<PageRequest, [Activity]>(
         "listActivity", .get, "/activity", request: .query(Wire.page), response: .json(Wire.activity), problems: problems
-    )
-    public static let getSpendingReport = Call<(from: Day?, through: Day?), SpendingReport>(
-        "getSpendingReport", .get, "/reports/spending", request: .query(Wire.days), response: .json(Wire.spending), problems: problems
-    )
-    public static let listCurrencies = Call<Void, [Currency]>(
-        "listCurrencies", .get, "/currencies", request: .none, response: .json(Wire.currencies), problems: problems
-    )
-    public static let listGroupDebts = Call<GroupID, [Debt]>(
-        "listGroupDebts", .get, "/groups/{groupId}/debts", request: .path("groupId", Wire.groupID), response: .json(Wire.debts), problems: problems
-    )
-    public static let listGroupSuggestedPayments = Call<(GroupID, Currency), [SuggestedPayment]>(
-        "listGroupSuggestedPayments", .get, "/groups/{groupId}/suggested-payments", request: .path("groupId", Wire.groupID, query: Wire.currencyQuery),
-        response: .json(Wire.suggestedPayments), problems: problems
     )
     public static let listGroupExpenses = Call<(GroupID, PageRequest), [Expense]>(
         "listGroupExpenses", .get, "/groups/{groupId}/expenses", request: .path("groupId", Wire.groupID, query: Wire.page),
@@ -156,12 +107,6 @@ public enum ExpensesAPI {
     public static let listGroupSettlements = Call<(GroupID, PageRequest), [Settlement]>(
         "listGroupSettlements", .get, "/groups/{groupId}/settlements", request: .path("groupId", Wire.groupID, query: Wire.page),
         response: .json(Wire.settlementList), problems: problems
-    )
-    public static let getGroupTotals = Call<GroupID, GroupTotals>(
-        "getGroupTotals", .get, "/groups/{groupId}/totals", request: .path("groupId", Wire.groupID), response: .json(Wire.groupTotals), problems: problems
-    )
-    public static let listGroupBalances = Call<Void, [GroupBalance]>(
-        "listGroupBalances", .get, "/group-balances", request: .none, response: .json(Wire.groupBalances), problems: problems
     )
 
     /// A payment as the contract takes it: the other person, and whether the user paid.

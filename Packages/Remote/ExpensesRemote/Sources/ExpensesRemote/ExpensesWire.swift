@@ -82,14 +82,14 @@ extension Wire {
                     throw .invalidRequest("\(field) is not a series: \(error.message)", field: field)
                 }
                 return ExpenseSeries(
-                    id: try seriesID.read(wire.id, "\(field)/id"), template: try draft.read(wire.template, "\(field)/template"), recurrence: recurrence,
+                    id: try seriesID.read(wire.id, "\(field)/id"), template: try expenseDraft.read(wire.template, "\(field)/template"), recurrence: recurrence,
                     createdBy: UserID(rawValue: wire.createdBy), version: wire.version
                 )
             },
             write: { series in
                 let end = series.recurrence.end
                 return .init(
-                    id: series.id.rawValue, template: draft.write(series.template), frequency: frequency.write(series.recurrence.frequency),
+                    id: series.id.rawValue, template: expenseDraft.write(series.template), frequency: frequency.write(series.recurrence.frequency),
                     start: series.recurrence.start.description, endDay: end?.lastDay?.description, endCount: end?.count, createdBy: series.createdBy.rawValue,
                     version: series.version
                 )
@@ -190,18 +190,18 @@ extension Wire {
     }
 
     /// The first and last days of a report, each optional.
-    static var days: WireValue<(from: Day?, through: Day?), [String: String]> {
+    static var fromThroughQuery: WireValue<(Day?, Day?), [String: String]> {
         WireValue(
             read: { query, _ throws(APIProblem) in
                 (
-                    from: try query["from"].map { text throws(APIProblem) in try day.read(text, "from") },
-                    through: try query["through"].map { text throws(APIProblem) in try day.read(text, "through") }
+                    try query["from"].map { text throws(APIProblem) in try day.read(text, "from") },
+                    try query["through"].map { text throws(APIProblem) in try day.read(text, "through") }
                 )
             },
             write: { days in
                 var query: [String: String] = [:]
-                query["from"] = days.from?.description
-                query["through"] = days.through?.description
+                query["from"] = days.0?.description
+                query["through"] = days.1?.description
                 return query
             }
         )
@@ -248,7 +248,7 @@ extension Wire {
     }
 
     /// A draft as a request carries it; its texts no longer than the contract's limits.
-    static var draft: WireValue<ExpenseDraft, Components.Schemas.ExpenseDraft> {
+    static var expenseDraft: WireValue<ExpenseDraft, Components.Schemas.ExpenseDraft> {
         WireValue(
             read: { draft, _ throws(APIProblem) in
                 var payers: [Payer] = []
@@ -290,6 +290,10 @@ extension Wire {
 
     /// An expense as the server recorded it; read back, its split is checked to be what its
     /// rule gives, by the same rules, to the same minor units.
+    /// The version a change was made from (`If-Match: "3"`); a change that does not say is
+    /// `428 version-required`.
+    static var ifMatch: WireHeader<Int> { WireHeader("If-Match", versionTag, missing: ExpensesAPI.versionRequired) }
+
     /// A version as an entity tag: `"3"` (`If-Match`).
     static var versionTag: WireValue<Int, String> {
         WireValue(
@@ -453,7 +457,7 @@ extension Wire {
         )
     }
 
-    static var balances: WireValue<[Balance], Components.Schemas.BalanceList> {
+    static var balanceList: WireValue<[Balance], Components.Schemas.BalanceList> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 var balances: [Balance] = []
@@ -464,7 +468,7 @@ extension Wire {
         )
     }
 
-    static var suggestedPayments: WireValue<[SuggestedPayment], Components.Schemas.SuggestedPaymentList> {
+    static var suggestedPaymentList: WireValue<[SuggestedPayment], Components.Schemas.SuggestedPaymentList> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 var payments: [SuggestedPayment] = []
@@ -477,7 +481,7 @@ extension Wire {
         )
     }
 
-    public static var history: WireValue<[ExpenseChange], Components.Schemas.ExpenseHistory> {
+    public static var expenseHistory: WireValue<[ExpenseChange], Components.Schemas.ExpenseHistory> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 var changes: [ExpenseChange] = []
@@ -546,7 +550,7 @@ extension Wire {
         )
     }
 
-    static var spending: WireValue<SpendingReport, Components.Schemas.SpendingReport> {
+    static var spendingReport: WireValue<SpendingReport, Components.Schemas.SpendingReport> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 var byCategory: [SpendingReport.Line] = []
@@ -562,7 +566,7 @@ extension Wire {
         )
     }
 
-    static var currencies: WireValue<[Currency], Components.Schemas.CurrencyList> {
+    static var currencyList: WireValue<[Currency], Components.Schemas.CurrencyList> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 var currencies: [Currency] = []
@@ -577,7 +581,7 @@ extension Wire {
 // MARK: - Within groups
 
 extension Wire {
-    static var debts: WireValue<[Debt], Components.Schemas.DebtList> {
+    static var debtList: WireValue<[Debt], Components.Schemas.DebtList> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 var debts: [Debt] = []
@@ -608,7 +612,7 @@ extension Wire {
         )
     }
 
-    static var groupBalances: WireValue<[GroupBalance], Components.Schemas.GroupBalanceList> {
+    static var groupBalanceList: WireValue<[GroupBalance], Components.Schemas.GroupBalanceList> {
         WireValue(
             read: { wire, field throws(APIProblem) in
                 var balances: [GroupBalance] = []

@@ -9,30 +9,8 @@ import PrimitivesRemote
 public enum FriendsAPI {
     public typealias Call<Input: Sendable, Output: Sendable> = Endpoint<Input, Output, FriendsError>
 
-    public static let listFriends = Call<Void, [Friend]>(
-        "listFriends", .get, "/friends", request: .none,
-        response: .json(Wire.friendList), problems: problems
-    )
     public static let addFriend = Call<AccountQuery, FriendAddition>(
         "addFriend", .post, "/friends", status: .created, request: .body(Wire.query), response: .json(Wire.addition), problems: problems
-    )
-    public static let listFriendRequests = Call<Void, FriendRequests>(
-        "listFriendRequests", .get, "/friend-requests", request: .none, response: .json(Wire.requests), problems: problems
-    )
-    public static let acceptFriendRequest = Call<UserID, Friend>(
-        "acceptFriendRequest", .post, "/friend-requests/{personId}/accept", request: .path("personId", Wire.userID), response: .json(Wire.friend),
-        problems: problems
-    )
-    public static let dropFriendRequest = Call<UserID, Void>(
-        "dropFriendRequest", .delete, "/friend-requests/{personId}", status: .noContent, request: .path("personId", Wire.userID), response: .none,
-        problems: problems
-    )
-    public static let blockPerson = Call<UserID, Void>(
-        "blockPerson", .put, "/blocked/{personId}", status: .noContent, request: .path("personId", Wire.userID), response: .none, problems: problems
-    )
-    public static let unblockPerson = Call<UserID, Void>(
-        "unblockPerson", .delete, "/blocked/{personId}", status: .noContent, request: .path("personId", Wire.userID), response: .none,
-        problems: problems
     )
     public static let findFriend = Call<AccountQuery, PublicProfile>(
         "findFriend", .post, "/friend-lookup", request: .body(Wire.query), response: .json(Wire.profile), problems: problems
@@ -40,20 +18,9 @@ public enum FriendsAPI {
     public static let getFriend = Call<UserID, Friend>(
         "getFriend", .get, "/friends/{friendId}", request: .path("friendId", Wire.userID), response: .json(Wire.friend), problems: problems
     )
-    public static let removeFriend = Call<UserID, Void>(
-        "removeFriend", .delete, "/friends/{friendId}", status: .noContent, request: .path("friendId", Wire.userID), response: .none,
-        problems: problems
-    )
     public static let addContact = Call<((name: String, email: String?), UserID?), Friend>(
         "addContact", .post, "/contacts", status: .created, request: RequestCoding.body(Wire.contactDraft).query(optional: "id", Wire.userID),
         response: .json(Wire.friend), problems: problems
-    )
-    public static let renameContact = Call<(UserID, String), Friend>(
-        "renameContact", .put, "/contacts/{contactId}/name", request: .path("contactId", Wire.userID, body: Wire.contactName), response: .json(Wire.friend),
-        problems: problems
-    )
-    public static let claimContacts = Call<Void, [UserID]>(
-        "claimContacts", .post, "/contacts/claim", request: .none, response: .json(Wire.userIDList), problems: problems
     )
     public static let linkContact = Call<(UserID, AccountQuery), FriendAddition>(
         "linkContact", .post, "/contacts/{contactId}/link", request: .path("contactId", Wire.userID, body: Wire.query), response: .json(Wire.addition),
@@ -187,7 +154,7 @@ extension Wire {
         )
     }
 
-    public static var requests: WireValue<FriendRequests, Components.Schemas.FriendRequests> {
+    public static var friendRequests: WireValue<FriendRequests, Components.Schemas.FriendRequests> {
         let request = WireValue<FriendRequest, Components.Schemas.FriendRequest>(
             read: { wire, field throws(APIProblem) in
                 var link: FriendRequest.Link?
@@ -253,7 +220,7 @@ extension Wire {
 }
 
 extension Wire {
-    static var contactName: WireValue<String, Components.Schemas.RenameContactRequest> {
+    static var renameContactRequest: WireValue<String, Components.Schemas.RenameContactRequest> {
         WireValue(read: { wire, _ throws(APIProblem) in try text(atMost: WireText.Limit.displayName).read(wire.name, "/name") }, write: { .init(name: $0) })
     }
 

@@ -9,19 +9,8 @@ import PrimitivesRemote
 public enum GroupsAPI {
     public typealias Call<Input: Sendable, Output: Sendable> = Endpoint<Input, Output, GroupsError>
 
-    public static let listGroups = Call<Bool, [Group]>(
-        "listGroups", .get, "/groups", request: .query(Wire.archivedQuery), response: .json(Wire.groupList), problems: problems
-    )
-    public static let createGroup = Call<(GroupDraft, GroupID?), Group>(
-        "createGroup", .post, "/groups", status: .created, request: RequestCoding.body(Wire.groupDraft).query(optional: "id", Wire.groupID),
-        response: .json(Wire.group), problems: problems
-    )
     public static let getGroup = Call<GroupID, Group>(
         "getGroup", .get, "/groups/{groupId}", request: .path("groupId", Wire.groupID), response: .json(Wire.group), problems: problems
-    )
-    public static let updateGroup = Call<(GroupID, GroupSettings), Group>(
-        "updateGroup", .put, "/groups/{groupId}/settings", request: .path("groupId", Wire.groupID, body: Wire.groupSettings),
-        response: .json(Wire.group), problems: problems
     )
     public static let addGroupMembers = Call<(GroupID, Set<UserID>), Group>(
         "addGroupMembers", .post, "/groups/{groupId}/members", request: .path("groupId", Wire.groupID, body: Wire.userIDs),

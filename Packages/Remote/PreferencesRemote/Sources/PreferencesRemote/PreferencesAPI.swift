@@ -9,13 +9,6 @@ import PrimitivesRemote
 public enum PreferencesAPI {
     public typealias Call<Input: Sendable, Output: Sendable> = Endpoint<Input, Output, PreferencesError>
 
-    public static let getPreferences = Call<Void, Preferences>(
-        "getPreferences", .get, "/preferences", request: .none, response: .json(Wire.preferences), problems: problems
-    )
-    public static let updatePreferences = Call<Preferences, Void>(
-        "updatePreferences", .put, "/preferences", status: .noContent, request: .body(Wire.preferencesUpdate), response: .none,
-        problems: problems
-    )
 
     /// Preferences' errors as the contract's refusals, and back.
     public static let problems = ProblemTable<PreferencesError>(

@@ -243,7 +243,7 @@ extension Wire {
                             .expense(
                                 SyncedExpense(
                                     try Wire.expense.read(expense, "\(field)/expense"),
-                                    history: try wire.history.map { history throws(APIProblem) in try Wire.history.read(history, "\(field)/history") } ?? [],
+                                    history: try wire.history.map { history throws(APIProblem) in try Wire.expenseHistory.read(history, "\(field)/history") } ?? [],
                                     comments: try wire.comments.map { comments throws(APIProblem) in try Wire.commentList.read(comments, "\(field)/comments") } ?? [],
                                     deleted: wire.deleted == true,
                                     lines: try wire.lines.map { lines throws(APIProblem) in
@@ -265,7 +265,7 @@ extension Wire {
                         }
                     case .friend: try wire.friend.map { friend throws(APIProblem) in .friend(try Wire.friend.read(friend, "\(field)/friend")) }
                     case .requests:
-                        try wire.requests.map { requests throws(APIProblem) in .requests(try Wire.requests.read(requests, "\(field)/requests")) }
+                        try wire.requests.map { requests throws(APIProblem) in .requests(try Wire.friendRequests.read(requests, "\(field)/requests")) }
                     case .group: try wire.group.map { group throws(APIProblem) in .group(try Wire.group.read(group, "\(field)/group")) }
                     case .account: try wire.account.map { user throws(APIProblem) in .account(try Wire.user.read(user, "\(field)/account")) }
                     case .preferences:
@@ -284,7 +284,7 @@ extension Wire {
                 case nil: wire.removed = true
                 case .expense(let synced)?:
                     wire.expense = Wire.expense.write(synced.expense)
-                    wire.history = Wire.history.write(synced.history)
+                    wire.history = Wire.expenseHistory.write(synced.history)
                     wire.comments = Wire.commentList.write(synced.comments)
                     if synced.deleted { wire.deleted = true }
                     wire.lines = synced.lines.map(activityLine.write)
@@ -292,7 +292,7 @@ extension Wire {
                     wire.payment = Wire.settlement.write(synced.payment)
                     wire.paymentHistory = Wire.paymentHistory.write(synced.history)
                 case .friend(let friend)?: wire.friend = Wire.friend.write(friend)
-                case .requests(let requests)?: wire.requests = Wire.requests.write(requests)
+                case .requests(let requests)?: wire.requests = Wire.friendRequests.write(requests)
                 case .group(let group)?: wire.group = Wire.group.write(group)
                 case .account(let user)?: wire.account = Wire.user.write(user)
                 case .preferences(let preferences)?: wire.preferences = Wire.preferences.write(preferences)

@@ -11,7 +11,8 @@ import Foundation
 //   `missing(_:)` (the tests' `Fake` protocol: records an issue and throws).
 // - For a requirement tagged `/// - Contract: <operationId>` (its contract operation, which takes
 //   the requirement's arguments but the acting user's, in their order, as the endpoint's input):
-//   its method in the area's Remote client (Remote<Area>Service+Contract.swift), one
+//   its endpoint (<Area>API+Contract.swift), declared from the operation in docs/api/openapi.yaml
+//   (Contract.swift reads it); its method in the area's Remote client (Remote<Area>Service+Contract.swift), one
 //   `connection.send` of the area's endpoint, and its line in flows-server's routes
 //   (Routes+Contract.swift), one call of the service as the request's user.
 //
@@ -61,17 +62,23 @@ struct Requirement {
     var selector: String { "\(name)(" + parameters.map { "\($0.label ?? "_"):" }.joined() + ")" }
 }
 
+/// How the character at `index` changes the depth of brackets: `(`, `[` and `<` open, `)`, `]`
+/// and a `>` that is not part of `->` close.
+func bracketDepthChange(_ text: [Character], at index: Int) -> Int {
+    switch text[index] {
+    case "(", "[", "<": 1
+    case ")", "]": -1
+    case ">" where index == 0 || text[index - 1] != "-": -1
+    default: 0
+    }
+}
+
 /// The text between `open` at `start` and the bracket that closes it, and the index after that.
 func bracketed(_ text: [Character], from start: Int) throws -> (inner: String, end: Int) {
     var depth = 0
     var index = start
     while index < text.count {
-        switch text[index] {
-        case "(", "[", "<": depth += 1
-        case ")", "]": depth -= 1
-        case ">" where index == 0 || text[index - 1] != "-": depth -= 1
-        default: break
-        }
+        depth += bracketDepthChange(text, at: index)
         if depth == 0 { return (String(text[(start + 1)..<index]), index + 1) }
         index += 1
     }
@@ -85,16 +92,12 @@ func topLevelSplit(_ text: String) -> [String] {
     var current = ""
     let characters = Array(text)
     for (index, character) in characters.enumerated() {
-        switch character {
-        case "(", "[", "<": depth += 1
-        case ")", "]": depth -= 1
-        case ">" where index == 0 || characters[index - 1] != "-": depth -= 1
-        case "," where depth == 0:
+        if character == ",", depth == 0 {
             parts.append(current.trimmingCharacters(in: .whitespaces))
             current = ""
             continue
-        default: break
         }
+        depth += bracketDepthChange(characters, at: index)
         current.append(character)
     }
     let last = current.trimmingCharacters(in: .whitespaces)
@@ -327,6 +330,98 @@ func remoteClient(_ service: ServiceProtocol) -> String {
         + "extension Remote\(service.name) {\n" + methods.joined(separator: "\n\n") + "\n}\n"
 }
 
+/// `Wire.<name>` for a schema of the contract or a Swift type: its name with the first letter in
+/// lower case (`FriendList` is `Wire.friendList`, `UserID` is `Wire.userID`).
+func wire(_ name: String) throws -> String {
+    guard let first = name.first, first.isLetter, name.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+        throw Failure(description: "no `Wire` value is named after \(name)")
+    }
+    return "Wire." + first.lowercased() + name.dropFirst()
+}
+
+/// Words (`If-Match`, `from` and `through`) as one lower-camel-case name: `ifMatch`, `fromThrough`.
+func lowerCamel(_ words: [String]) -> String {
+    let parts = words.flatMap { $0.split(separator: "-").map(String.init) }
+    return parts.enumerated().map { index, part in index == 0 ? part.prefix(1).lowercased() + part.dropFirst() : part.prefix(1).uppercased() + part.dropFirst() }
+        .joined()
+}
+
+/// The endpoint of a requirement tagged `- Contract:`, declared from its operation in the
+/// contract: the operation's id, method, path and success status, and its input and output
+/// through the `Wire` values named after what carries them. The requirement's arguments but the
+/// acting user's are the input, in the order the operation takes them: each path parameter, the
+/// body, the query's parameters (one `Wire.<names>Query` for all), the `id` a creating operation
+/// may be given, and a required header (`Wire.<header>`, a ``WireHeader``).
+func endpoint(_ requirement: Requirement, _ operation: ContractOperation, in service: ServiceProtocol) throws -> String {
+    let named = "\(service.name).\(requirement.selector) (`- Contract: \(operation.id)`)"
+    var arguments = requirement.parameters.filter { $0.name != "user" }
+    let headers = operation.headerParameters.filter { $0 != "Idempotency-Key" }
+    let queries = operation.queryParameters.filter { $0 != "id" }
+    guard headers.count <= 1 else { throw Failure(description: "\(named): this tool declares at most one required header") }
+    func argumentType(_ parameter: Parameter?) throws -> String {
+        guard let parameter else { throw Failure(description: "\(named) takes fewer arguments than its operation in the contract") }
+        return parameter.type.hasSuffix("?") ? String(parameter.type.dropLast()) : parameter.type
+    }
+    let header = try headers.first.map { name in (name, try argumentType(arguments.popLast())) }
+    let id = try operation.queryParameters.contains("id") ? argumentType(arguments.popLast()) : nil
+    let paths = try operation.pathParameters.map { name in (name, try argumentType(arguments.isEmpty ? nil : arguments.removeFirst())) }
+    if operation.body != nil, arguments.isEmpty { throw Failure(description: "\(named) has no argument for its operation's body") }
+    let body = try operation.body.map { schema in arguments.removeFirst(); return try wire(schema) }
+    if !queries.isEmpty, arguments.isEmpty { throw Failure(description: "\(named) has no argument for its operation's query") }
+    guard queries.isEmpty || !arguments.isEmpty, arguments.isEmpty || !queries.isEmpty else {
+        throw Failure(description: "\(named) takes more arguments than its operation in the contract")
+    }
+    let query = queries.isEmpty ? nil : try wire(lowerCamel(queries + ["Query"]))
+
+    let pathWires = try paths.map { name, type in "\"\(name)\", \(try wire(type))" }
+    var request: String
+    switch (pathWires.count, body, query) {
+    case (0, nil, nil): request = "RequestCoding<Void>.none"
+    case (0, let body?, nil): request = "RequestCoding.body(\(body))"
+    case (1...2, nil, nil): request = "RequestCoding.path(\(pathWires.joined(separator: ", ")))"
+    case (1, let body?, nil): request = "RequestCoding.path(\(pathWires[0]), body: \(body))"
+    case (0, nil, let query?): request = "RequestCoding.query(\(query))"
+    case (1, nil, let query?): request = "RequestCoding.path(\(pathWires[0]), query: \(query))"
+    default: throw Failure(description: "\(named): its operation's path parameters, body and query are more than this tool declares")
+    }
+    let parts = pathWires.count + (body == nil ? 0 : 1) + (query == nil ? 0 : 1)
+    if id != nil || header != nil {
+        // Each adds one value after the rest, so the rest must be one value for the input to be the arguments in order.
+        guard parts <= 1, id == nil || header == nil else {
+            throw Failure(description: "\(named): an `id` or a header after more than one value is an input this tool does not declare")
+        }
+    }
+    if let id { request += ".query(optional: \"id\", \(try wire(id)))" }
+    if let (name, _) = header { request += ".header(\(try wire(lowerCamel([name]))))" }
+
+    let status: String
+    switch operation.status {
+    case 200: status = ""
+    case 201: status = ", status: .created"
+    case 204: status = ", status: .noContent"
+    default: throw Failure(description: "\(named): a success of \(operation.status) is not one this tool declares")
+    }
+    let response = try operation.status == 204 || operation.response == nil ? "ResponseCoding<Void>.none" : "ResponseCoding.json(\(wire(operation.response ?? "")))"
+    let input = requirement.parameters.filter { $0.name != "user" }.map(\.type)
+    let inputType = input.isEmpty ? "Void" : input.count == 1 ? input[0] : "(" + input.joined(separator: ", ") + ")"
+    return """
+            public static let \(operation.id) = Call<\(inputType), \(requirement.result ?? "Void")>(
+                "\(operation.id)", .\(operation.method), "\(operation.path)"\(status),
+                request: \(request),
+                response: \(response), problems: problems
+            )
+        """
+}
+
+func endpoints(_ service: ServiceProtocol, contract: [String: ContractOperation]) throws -> String {
+    let declarations = try service.contracted.map { requirement, id in
+        guard let operation = contract[id] else { throw Failure(description: "\(service.name).\(requirement.selector): the contract has no operation \(id)") }
+        return try endpoint(requirement, operation, in: service)
+    }
+    return generated(from: "\(service.name)'s `- Contract:` tags and docs/api/openapi.yaml", imports: Set(service.imports + [service.module, "FlowsWire", "PrimitivesRemote"]))
+        + "extension \(service.area)API {\n" + declarations.joined(separator: "\n\n") + "\n}\n"
+}
+
 /// The replicated service's reads of the requirements tagged `- Replica: read`: each asks the
 /// user's replica, or the server when the user has none (``reads(_:)`` of the replicated service).
 func replicatedReads(_ service: ServiceProtocol) -> String {
@@ -420,6 +515,7 @@ func run(_ arguments: [String]) throws -> [String] {
     let repository = URL(fileURLWithPath: arguments[0])
     let output = URL(fileURLWithPath: arguments.count == 2 ? arguments[1] : arguments[0])
     let services = try serviceProtocols(in: repository)
+    let contract = try contractOperations(String(contentsOf: repository.appendingPathComponent("docs/api/openapi.yaml"), encoding: .utf8))
     var files: [(path: String, text: String)] = []
 
     let modules = Set(services.flatMap { $0.imports + [$0.module] } + ["Foundation", "Primitives"])
@@ -437,6 +533,7 @@ func run(_ arguments: [String]) throws -> [String] {
             throw Failure(description: "\(service.name) has `- Contract:` tags but no Remote module in \(folder)")
         }
         files.append(("\(folder)/Remote\(service.name)+Contract.swift", remoteClient(service)))
+        files.append(("\(folder)/\(service.area)API+Contract.swift", try endpoints(service, contract: contract)))
     }
     files.append(("Apps/flows-server/Sources/FlowsServer/Routes+Contract.swift", routes(services)))
     for reading in try readingProtocols(in: repository) {
