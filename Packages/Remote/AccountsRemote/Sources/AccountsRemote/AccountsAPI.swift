@@ -7,6 +7,9 @@ import PrimitivesRemote
 
 /// The Accounts operations of the contract, each declared once: flows-server serves them and
 /// ``RemoteAccountsService`` calls them.
+///
+/// Those of the service's operations tagged `/// - Contract:` are declared from the contract in
+/// `AccountsAPI+Contract.swift`, which `Scripts/generate-services` writes; the rest are here.
 public enum AccountsAPI {
     public typealias Call<Input: Sendable, Output: Sendable> = Endpoint<Input, Output, AccountsError>
     /// A new session: its token and its user.

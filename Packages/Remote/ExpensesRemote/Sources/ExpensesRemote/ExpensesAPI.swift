@@ -6,6 +6,9 @@ import PrimitivesRemote
 
 /// The Expenses operations of the contract, each declared once: flows-server serves them and
 /// ``RemoteExpensesService`` calls them.
+///
+/// Those of the service's operations tagged `/// - Contract:` are declared from the contract in
+/// `ExpensesAPI+Contract.swift`, which `Scripts/generate-services` writes; the rest are here.
 public enum ExpensesAPI {
     public typealias Call<Input: Sendable, Output: Sendable> = Endpoint<Input, Output, ExpensesError>
 

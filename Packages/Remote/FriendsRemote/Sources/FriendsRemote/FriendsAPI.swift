@@ -6,6 +6,9 @@ import PrimitivesRemote
 
 /// The Friends operations of the contract, each declared once: flows-server serves them and
 /// ``RemoteFriendsService`` calls them.
+///
+/// Those of the service's operations tagged `/// - Contract:` are declared from the contract in
+/// `FriendsAPI+Contract.swift`, which `Scripts/generate-services` writes; the rest are here.
 public enum FriendsAPI {
     public typealias Call<Input: Sendable, Output: Sendable> = Endpoint<Input, Output, FriendsError>
 

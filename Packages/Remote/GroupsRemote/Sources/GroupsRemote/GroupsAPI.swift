@@ -6,6 +6,9 @@ import PrimitivesRemote
 
 /// The Groups operations of the contract, each declared once: flows-server serves them and
 /// ``RemoteGroupsService`` calls them. (A group's ledger is the Expenses area's: `ExpensesAPI`.)
+///
+/// Those of the service's operations tagged `/// - Contract:` are declared from the contract in
+/// `GroupsAPI+Contract.swift`, which `Scripts/generate-services` writes; the rest are here.
 public enum GroupsAPI {
     public typealias Call<Input: Sendable, Output: Sendable> = Endpoint<Input, Output, GroupsError>
 

@@ -6,6 +6,9 @@ import PrimitivesRemote
 
 /// The Preferences operations of the contract, each declared once: flows-server serves them
 /// and ``RemotePreferencesService`` calls them. (The event stream of changes is served apart.)
+///
+/// Those of the service's operations tagged `/// - Contract:` are declared from the contract in
+/// `PreferencesAPI+Contract.swift`, which `Scripts/generate-services` writes; the rest are here.
 public enum PreferencesAPI {
     public typealias Call<Input: Sendable, Output: Sendable> = Endpoint<Input, Output, PreferencesError>
 
