@@ -30,10 +30,11 @@ func contractOperations(_ document: String) throws -> [String: ContractOperation
         guard let colon = line.firstIndex(of: ":") else { return "" }
         return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
     }
+    /// The name a `$ref:` line (or list item) points to among the components of `kind`.
     func reference(_ line: String, to kind: String) -> String? {
         let prefix = "#/components/\(kind)/"
-        guard line.trimmingCharacters(in: .whitespaces).hasPrefix("$ref:") || line.contains("- $ref:") else { return nil }
-        let target = value(line.replacingOccurrences(of: "- $ref", with: "$ref"))
+        guard (line.hasPrefix("- ") ? line.dropFirst(2) : Substring(line)).hasPrefix("$ref:") else { return nil }
+        let target = value(line)
         return target.hasPrefix(prefix) ? String(target.dropFirst(prefix.count)) : nil
     }
     // The lines that are not inside a block scalar, with their indents.

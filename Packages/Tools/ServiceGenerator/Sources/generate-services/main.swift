@@ -367,10 +367,9 @@ func endpoint(_ requirement: Requirement, _ operation: ContractOperation, in ser
     let paths = try operation.pathParameters.map { name in (name, try argumentType(arguments.isEmpty ? nil : arguments.removeFirst())) }
     if operation.body != nil, arguments.isEmpty { throw Failure(description: "\(named) has no argument for its operation's body") }
     let body = try operation.body.map { schema in arguments.removeFirst(); return try wire(schema) }
+    // The query takes what is left: at least one argument when it has parameters, none otherwise.
     if !queries.isEmpty, arguments.isEmpty { throw Failure(description: "\(named) has no argument for its operation's query") }
-    guard queries.isEmpty || !arguments.isEmpty, arguments.isEmpty || !queries.isEmpty else {
-        throw Failure(description: "\(named) takes more arguments than its operation in the contract")
-    }
+    if queries.isEmpty, !arguments.isEmpty { throw Failure(description: "\(named) takes more arguments than its operation in the contract") }
     let query = queries.isEmpty ? nil : try wire(lowerCamel(queries + ["Query"]))
 
     let pathWires = try paths.map { name, type in "\"\(name)\", \(try wire(type))" }
