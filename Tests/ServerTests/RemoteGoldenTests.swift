@@ -68,7 +68,7 @@ struct RemoteGoldenTests {
         // The steps act on the server's own services; the session they leave is the client's.
         let fixtures = AppContainer(
             accounts: services.sessions(tokens), expenses: services.expenses, friends: services.friends, groups: services.groups,
-            preferences: services.preferences, now: { now }, timeZone: .gmt
+            areas: services.areas, now: { now }, timeZone: .gmt
         )
         let running = Running()
         // A change made on the server while the flow runs reaches the replica as a sync brings it.

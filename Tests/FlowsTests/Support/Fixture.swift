@@ -30,7 +30,8 @@ struct Fixture: AppFlow.Dependencies {
     var expenses: any ExpensesService
     var friends: any FriendsService
     var groups: any GroupsService
-    var preferences: any PreferencesService
+    /// The areas built from the list, each also a property of its own (Fixture+Areas.swift).
+    var areas: AreaServices
     var rates: any RatesService = ECBRatesService()
     var recurring: (any RecurringExpenses)? { expenses as? any RecurringExpenses }
     let files: any UserFiles = LocalUserFiles()
@@ -52,7 +53,7 @@ struct Fixture: AppFlow.Dependencies {
         expenses = services.expenses
         friends = services.friends
         groups = services.groups
-        preferences = services.preferences
+        areas = services.areas
     }
 
     /// The same world with `change` made to a copy: a service replaced.

@@ -17,9 +17,6 @@ import Groups
 import GroupsData
 import GroupsDataPostgres
 import LocalStore
-import Preferences
-import PreferencesData
-import PreferencesDataPostgres
 import PostgresStore
 import Primitives
 import Sync
@@ -43,7 +40,9 @@ public struct ServerServices: Sendable {
     public let friends: any FriendsService
     public let expenses: any ExpensesService
     public let groups: any GroupsService
-    public let preferences: any PreferencesService
+    /// The services of the areas built from the list (``AreaServices``), each also a property
+    /// of its own (ServerServices+Areas.swift).
+    public let areas: AreaServices
     /// What changed for each user since their last pull, from the stores' change log, and the
     /// pushes of their replicas.
     public let sync: any SyncService
@@ -91,7 +90,7 @@ public struct ServerServices: Sendable {
         friends = services.friends
         expenses = services.expenses
         groups = services.groups
-        preferences = services.preferences
+        areas = services.areas
         self.changeLog = changeLog
         sync = LiveSyncService(
             log: changeLog, expenses: services.expenses, lines: services.syncSource, friends: services.friends, groups: services.groups, accounts: services.accounts,
@@ -173,13 +172,12 @@ public struct ServerServices: Sendable {
             expenses: PostgresExpensesStore(database: database, balancesChanged: balancesChanged),
             friends: PostgresFriendsStore(database: database, friendshipsChanged: friendshipsChanged),
             groups: PostgresGroupsStore(database: database, groupsChanged: groupsChanged),
-            preferences: PostgresPreferencesStore(database: database)
+            areas: .postgres(database)
         )
     }
 
-    /// Every area's PostgreSQL migrations, in the order they run.
-    public static let postgresMigrations = AccountsPostgresSchema.migrations + ExpensesPostgresSchema.migrations
-        + PreferencesPostgresSchema.migrations + FriendsPostgresSchema.migrations + GroupsPostgresSchema.migrations
+    /// Every area's PostgreSQL migrations, in the order of the list of areas, then the server's own.
+    public static let postgresMigrations = areaMigrations
         + PostgresChangeLog.migrations
         + SharedAttemptLimiter.migrations
         + SharedIdempotencyKeys.migrations

@@ -5,6 +5,7 @@ import Expenses
 import FlowKit
 import FlowsWire
 import FlowWeb
+import FlowsServices
 import Foundation
 import Friends
 import Groups
@@ -97,7 +98,8 @@ struct WebContainer: AppFlow.Dependencies {
     let expenses: any ExpensesService
     let friends: any FriendsService
     let groups: any GroupsService
-    let preferences: any PreferencesService
+    /// The areas built from the list, each also a property of its own (ServerServices+Areas.swift).
+    let areas: AreaServices
     let rates: any RatesService
     let themes: any ThemeManager
     /// A browser's user names no files on the server: a picture is not taken this way.
@@ -113,7 +115,7 @@ struct WebContainer: AppFlow.Dependencies {
         expenses = services.expenses
         friends = services.friends
         groups = services.groups
-        preferences = services.preferences
+        areas = services.areas
         self.rates = rates
         now = services.now
         themes = WebThemes(preferences: services.preferences, page: page)

@@ -14,7 +14,6 @@ import Groups
 import GroupsRemote
 import LocalStore
 import Preferences
-import PreferencesRemote
 import Primitives
 import Rates
 import RatesECB
@@ -32,7 +31,9 @@ public struct AppContainer: AppFlow.Dependencies {
     public let expenses: any ExpensesService
     public let friends: any FriendsService
     public let groups: any GroupsService
-    public let preferences: any PreferencesService
+    /// The services of the areas built from the list (``AreaServices``), each also a property
+    /// of its own (AppContainer+Areas.swift).
+    public let areas: AreaServices
     /// The ECB's reference rates: those shipped, or a newer table kept with the store.
     public let rates: any RatesService
     /// Series of repeating expenses: the embedded store's service, or the server's through the contract.
@@ -66,7 +67,7 @@ public struct AppContainer: AppFlow.Dependencies {
 
     public init(
         accounts: any AccountsService, expenses: any ExpensesService, friends: any FriendsService, groups: any GroupsService,
-        preferences: any PreferencesService, rates: any RatesService = ECBRatesService(), now: @escaping @Sendable () -> Date = Date.init,
+        areas: AreaServices, rates: any RatesService = ECBRatesService(), now: @escaping @Sendable () -> Date = Date.init,
         timeZone: TimeZone? = nil, verifier: (any LedgerVerifier)? = nil
     ) {
         self.rates = rates
@@ -77,8 +78,8 @@ public struct AppContainer: AppFlow.Dependencies {
         self.accounts = accounts
         self.expenses = expenses
         self.friends = friends
-        self.preferences = preferences
-        terminalThemes = TerminalThemeManager(preferences: preferences)
+        self.areas = areas
+        terminalThemes = TerminalThemeManager(preferences: areas.preferences)
     }
 
     /// The app on the embedded store in `location`, opened on first use.
@@ -143,19 +144,18 @@ public struct AppContainer: AppFlow.Dependencies {
         let sync = RemoteSyncService(connection: connection)
         let (accounts, expenses) = (RemoteAccountsService(connection: connection, tokens: tokens), RemoteExpensesService(connection: connection))
         let (friends, groups) = (RemoteFriendsService(connection: connection), RemoteGroupsService(connection: connection))
-        let preferences = RemotePreferencesService(connection: connection)
         var container: AppContainer
         let replicas = place.map { ServerReplicas(place: $0, sync: sync, operations: RemoteQueuedOperations(), tokens: tokens, keptUser: keptUser, now: now) }
         if let replicas, replicated {
             container = AppContainer(
                 accounts: ReplicatedAccounts(server: accounts, replicas: replicas), expenses: ReplicatedExpenses(server: expenses, replicas: replicas),
                 friends: ReplicatedFriends(server: friends, replicas: replicas), groups: ReplicatedGroups(server: groups, replicas: replicas),
-                preferences: ReplicatedPreferences(server: preferences, replicas: replicas), rates: rates, now: now, timeZone: timeZone
+                areas: .remote(connection, replicas: replicas), rates: rates, now: now, timeZone: timeZone
             )
         } else {
             container = AppContainer(
-                accounts: accounts, expenses: expenses, friends: friends, groups: groups, preferences: preferences, rates: rates, now: now,
-                timeZone: timeZone
+                accounts: accounts, expenses: expenses, friends: friends, groups: groups, areas: .remote(connection, replicas: nil), rates: rates,
+                now: now, timeZone: timeZone
             )
         }
         container.sync = sync
@@ -308,7 +308,7 @@ public struct AppContainer: AppFlow.Dependencies {
     ) {
         self.init(
             accounts: services.accounts, expenses: services.expenses, friends: services.friends, groups: services.groups,
-            preferences: services.preferences, rates: rates, now: now, timeZone: timeZone, verifier: services.verifier
+            areas: services.areas, rates: rates, now: now, timeZone: timeZone, verifier: services.verifier
         )
         database = services.database
         local = services

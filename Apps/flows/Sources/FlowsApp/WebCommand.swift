@@ -142,7 +142,7 @@ private struct SharedServices: Sendable {
         )
         return AppContainer(
             accounts: accounts, expenses: services.expenses, friends: services.friends, groups: services.groups,
-            preferences: services.preferences, rates: rates, verifier: services.verifier
+            areas: services.areas, rates: rates, verifier: services.verifier
         )
     }
 }

@@ -18,10 +18,6 @@ import GroupsData
 import GroupsDataSQLite
 import GroupsLive
 import LocalStore
-import Preferences
-import PreferencesData
-import PreferencesDataSQLite
-import PreferencesLive
 import Primitives
 import Sync
 
@@ -33,7 +29,9 @@ public struct LocalServices: Sendable {
     public let expenses: any ExpensesService
     public let friends: any FriendsService
     public let groups: any GroupsService
-    public let preferences: any PreferencesService
+    /// The services of the areas built from the list in Packages/Services/areas.txt (each also
+    /// as a property of its own: `preferences`).
+    public let areas: AreaServices
     /// The recount of the whole ledger (`flows verify`): the store's owner's, not a user's.
     public let verifier: any LedgerVerifier
     /// The store these services share, for tools that inspect it whole (tests, `flows test
@@ -52,17 +50,17 @@ public struct LocalServices: Sendable {
 
     public init(
         accounts: any LiveAccounts, expenses: any ExpensesService & ExpensesReplica & ExpensesSyncSource, friends: any FriendsService & FriendsReplica,
-        groups: any GroupsService & GroupsReplica, preferences: any PreferencesService, verifier: any LedgerVerifier
+        groups: any GroupsService & GroupsReplica, areas: AreaServices, verifier: any LedgerVerifier
     ) {
         self.verifier = verifier
         self.accounts = accounts
         self.expenses = expenses
         self.friends = friends
         self.groups = groups
-        self.preferences = preferences
+        self.areas = areas
         names = accounts
         syncSource = expenses
-        replica = ReplicaWriters(accounts: accounts, friends: friends, expenses: expenses, groups: groups, preferences: preferences)
+        replica = ReplicaWriters(accounts: accounts, friends: friends, expenses: expenses, groups: groups, preferences: areas.preferences)
     }
 
     /// The services on the store in `location` (opened and migrated on first use), with the
@@ -154,17 +152,18 @@ public struct LocalServices: Sendable {
         public var expenses: any ExpensesStore
         public var friends: any FriendsStore
         public var groups: any GroupsStore
-        public var preferences: any PreferencesStore
+        /// The stores of the areas built from the list (``AreaServices``).
+        public var areas: AreaServices.Stores
 
         public init(
             accounts: any AccountsStore, expenses: any ExpensesStore, friends: any FriendsStore, groups: any GroupsStore,
-            preferences: any PreferencesStore
+            areas: AreaServices.Stores
         ) {
             self.accounts = accounts
             self.expenses = expenses
             self.friends = friends
             self.groups = groups
-            self.preferences = preferences
+            self.areas = areas
         }
 
         /// Every area's store on the embedded store `database`; `balancesChanged` hears whose
@@ -179,27 +178,16 @@ public struct LocalServices: Sendable {
                 expenses: SQLiteExpensesStore(database: database, balancesChanged: balancesChanged),
                 friends: SQLiteFriendsStore(database: database, friendshipsChanged: friendshipsChanged),
                 groups: SQLiteGroupsStore(database: database, groupsChanged: groupsChanged),
-                preferences: SQLitePreferencesStore(database: database)
+                areas: .sqlite(database)
             )
         }
     }
 
-    /// The live services of every area on `stores`, around the accounts service `accounts`
-    /// builds on the accounts store and the visibility it is given (``live(expensesStore:friendsStore:preferencesStore:random:now:accounts:)``).
-    public static func live(
-        stores: Stores, random: any RandomSource, now: @escaping @Sendable () -> Date,
-        accounts makeAccounts: (_ store: any AccountsStore, _ visibility: any AccountVisibility) -> any LiveAccounts
-    ) -> LocalServices {
-        live(
-            expensesStore: stores.expenses, friendsStore: stores.friends, groupsStore: stores.groups, preferencesStore: stores.preferences,
-            random: random, now: now
-        ) { visibility in makeAccounts(stores.accounts, visibility) }
-    }
-
-    /// The live services of every area, on any implementation of the stores (the embedded
-    /// store's, or flows-server's database), around the accounts service `accounts` builds on
-    /// the visibility it is given: ``FriendsVisibility`` on `friendsStore`, so that each user
-    /// sees their friends' accounts, and the friends list finds them.
+    /// The live services of every area on `stores` (the embedded store's, or flows-server's
+    /// database), around the accounts service `accounts` builds on the accounts store and the
+    /// visibility it is given: ``FriendsVisibility`` on the friends' store, so that each user
+    /// sees their friends' accounts, and the friends list finds them. The areas built from the
+    /// list are given what the list says (``AreaServices``).
     ///
     /// Friends read balances and move a linked contact's expenses through a ledger of their own
     /// (the same store; it never records an expense or a payment, so it lets no one be named),
@@ -207,15 +195,11 @@ public struct LocalServices: Sendable {
     /// its members. Groups read their balances from a ledger of their own too, and linking a
     /// contact moves both what they owe and the groups they are in.
     public static func live(
-        expensesStore: any ExpensesStore,
-        friendsStore: any FriendsStore,
-        groupsStore: any GroupsStore,
-        preferencesStore: any PreferencesStore,
-        random: any RandomSource,
-        now: @escaping @Sendable () -> Date,
-        accounts makeAccounts: (_ visibility: any AccountVisibility) -> any LiveAccounts
+        stores: Stores, random: any RandomSource, now: @escaping @Sendable () -> Date,
+        accounts makeAccounts: (_ store: any AccountsStore, _ visibility: any AccountVisibility) -> any LiveAccounts
     ) -> LocalServices {
-        let accounts = makeAccounts(FriendsVisibility(store: friendsStore))
+        let (expensesStore, friendsStore, groupsStore) = (stores.expenses, stores.friends, stores.groups)
+        let accounts = makeAccounts(stores.accounts, FriendsVisibility(store: friendsStore))
         let ledger = LiveExpensesService(store: expensesStore, people: NoOneToName(), random: random, now: now)
         let people = FriendsPeople(store: friendsStore)
         let groups = LiveGroupsService(store: groupsStore, people: people, ledger: ledger, random: random, now: now)
@@ -223,20 +207,17 @@ public struct LocalServices: Sendable {
             store: friendsStore, accounts: accounts, expenses: ledger, merging: MergingInTurn([ledger, groups]), random: random, now: now
         )
         let expenses = LiveExpensesService(store: expensesStore, people: people, groups: groups, random: random, now: now)
-        let preferences = LivePreferencesService(store: preferencesStore)
+        let areas = AreaServices.live(
+            stores: stores.areas, random: random, now: now, people: people, accounts: accounts, expenses: expenses, friends: friends, groups: groups
+        )
         return LocalServices(
-            accounts: accounts, expenses: expenses, friends: friends, groups: groups, preferences: preferences,
-            verifier: LiveLedgerVerifier(store: expensesStore)
+            accounts: accounts, expenses: expenses, friends: friends, groups: groups, areas: areas, verifier: LiveLedgerVerifier(store: expensesStore)
         )
     }
 
-    /// Every area's migrations, in the order they run: what opens a store of the app.
+    /// Every area's migrations, in the order of the list of areas: what opens a store of the app.
     public static let registerMigrations: @Sendable (inout DatabaseMigrator) -> Void = { migrator in
-        AccountsSchema.registerMigrations(in: &migrator)
-        ExpensesSchema.registerMigrations(in: &migrator)
-        PreferencesSchema.registerMigrations(in: &migrator)
-        FriendsSchema.registerMigrations(in: &migrator)
-        GroupsSchema.registerMigrations(in: &migrator)
+        AreaServices.registerMigrations(in: &migrator)
     }
 }
 

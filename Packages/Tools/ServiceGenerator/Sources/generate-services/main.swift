@@ -24,6 +24,9 @@ import Foundation
 //   Packages/Data/<Area>Data/Sources/<Area>Data/): its noting writer's reads
 //   (Noting<Area>Writing+Reading.swift), each the wrapped transaction's.
 //
+// - From the list of areas (Packages/Services/areas.txt, read by Areas.swift): how each area is
+//   built in every place that builds the app's services.
+//
 // It prints the paths it wrote. It reads the protocols as this repository writes them: `public
 // protocol X: Sendable {` at the start of a line, its body closed by `}` at the start of a line,
 // and its requirements `func` declarations (a signature may run over several lines), each async
@@ -544,6 +547,13 @@ func run(_ arguments: [String]) throws -> [String] {
         }
         files.append(("Packages/Domain/Sync/Sources/SyncReplica/Replicated\(service.area)+Reads.swift", replicatedReads(service)))
     }
+
+    let list = try areas(in: String(contentsOf: repository.appendingPathComponent("Packages/Services/areas.txt"), encoding: .utf8))
+    files.append(("Packages/Services/Package.swift", servicesManifest(list)))
+    files.append(("Packages/Services/Sources/FlowsServices/LocalServices+Areas.swift", localAreas(list)))
+    files.append(("Apps/flows/Sources/FlowsApp/AppContainer+Areas.swift", appAreas(list)))
+    files.append(("Apps/flows-server/Sources/FlowsServer/ServerServices+Areas.swift", serverAreas(list)))
+    files.append(("Tests/FlowsTests/Support/Fixture+Areas.swift", fixtureAreas(list)))
 
     for file in files {
         let url = output.appendingPathComponent(file.path)
