@@ -203,10 +203,6 @@ extension Wire {
         )
     }
 
-    static var changeDisplayNameRequest: WireValue<String, Components.Schemas.ChangeDisplayNameRequest> {
-        WireValue(read: { wire, _ throws(APIProblem) in try nameText.read(wire.displayName, "/displayName") }, write: { .init(displayName: $0) })
-    }
-
     static var emailChange: WireValue<(email: String, password: String), Components.Schemas.ChangeEmailRequest> {
         WireValue(
             read: { wire, _ throws(APIProblem) in (email: try emailText.read(wire.email, "/email"), password: try password.read(wire.password, "/password")) },

@@ -223,14 +223,6 @@ extension Wire {
 }
 
 extension Wire {
-    static var renameContactRequest: WireValue<String, Components.Schemas.RenameContactRequest> {
-        WireValue(read: { wire, _ throws(APIProblem) in try text(atMost: WireText.Limit.displayName).read(wire.name, "/name") }, write: { .init(name: $0) })
-    }
-
-    static var friendList: WireValue<[Friend], Components.Schemas.FriendList> {
-        friend.list().wrapped("friends", in: { .init(friends: $0) }, { $0.friends })
-    }
-
     /// A set of ids, answered in order.
     static var userIDSet: WireValue<Set<UserID>, Components.Schemas.UserIDList> {
         WireValue(read: { list, _ in Set(list.ids.map(UserID.init(rawValue:))) }, write: { .init(ids: $0.map(\.rawValue).sorted()) })

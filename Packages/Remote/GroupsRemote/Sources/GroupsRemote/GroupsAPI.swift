@@ -148,10 +148,6 @@ extension Wire {
         )
     }
 
-    static var groupList: WireValue<[Group], Components.Schemas.GroupList> {
-        group.list().wrapped("groups", in: { .init(groups: $0) }, { $0.groups })
-    }
-
     static var archiving: WireValue<Bool, Components.Schemas.ArchiveGroupRequest> {
         WireValue(read: { wire, _ in wire.archived }, write: { .init(archived: $0) })
     }

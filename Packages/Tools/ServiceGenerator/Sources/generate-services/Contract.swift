@@ -150,3 +150,92 @@ func contractOperations(_ document: String) throws -> [String: ContractOperation
     try finish()
     return operations
 }
+
+/// A schema of the contract, as much of it as a `Wire` value written from it needs: its type,
+/// its required properties, and each property's type, `$ref`, list items and `maxLength`.
+struct ContractSchema {
+    struct Property {
+        let name: String
+        var type: String?
+        var format: String?
+        /// The schema it is (`$ref`), or, for a list, the schema of its items.
+        var reference: String?
+        var itemsReference: String?
+        var maxLength: Int?
+    }
+
+    var type: String?
+    var maxLength: Int?
+    var required: [String] = []
+    var properties: [Property] = []
+}
+
+/// The schemas under `components: schemas:` of an OpenAPI document written as this repository
+/// writes it (``contractOperations(_:)``): a schema at four spaces, its fields at six, its
+/// properties at eight and theirs at ten (a list's `items` at twelve); `required` as a flow list.
+func contractSchemas(_ document: String) -> [String: ContractSchema] {
+    var schemas: [String: ContractSchema] = [:]
+    var section = ""
+    var subsection = ""
+    var name: String?
+    var field = ""
+    var property: Int?
+    var inItems = false
+    var scalarIndent: Int?
+    for line in document.components(separatedBy: "\n") {
+        let depth = line.prefix { $0 == " " }.count
+        let text = line.trimmingCharacters(in: .whitespaces)
+        if let scalar = scalarIndent {
+            if text.isEmpty || depth > scalar { continue }
+            scalarIndent = nil
+        }
+        if text.isEmpty || text.hasPrefix("#") { continue }
+        if text.hasSuffix(": |") || text.hasSuffix(": >") || text.hasSuffix(": |-") || text.hasSuffix(": >-") { scalarIndent = depth }
+        let key = String(text.prefix { $0 != ":" })
+        let value = text.firstIndex(of: ":").map {
+            text[text.index(after: $0)...].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+        } ?? ""
+        let reference = value.hasPrefix("#/components/schemas/") ? String(value.dropFirst("#/components/schemas/".count)) : nil
+        switch depth {
+        case 0:
+            section = text
+        case 2:
+            subsection = text
+        case 4 where section == "components:" && subsection == "schemas:":
+            name = key
+            schemas[key] = ContractSchema()
+            field = ""
+        case 6 where name != nil:
+            field = key
+            property = nil
+            guard let name else { continue }
+            switch key {
+            case "type": schemas[name]?.type = value
+            case "maxLength": schemas[name]?.maxLength = Int(value)
+            case "required" where value.hasPrefix("[") && value.hasSuffix("]"):
+                schemas[name]?.required = value.dropFirst().dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            default: break
+            }
+        case 8 where name != nil && field == "properties":
+            guard let name else { continue }
+            schemas[name]?.properties.append(ContractSchema.Property(name: key))
+            property = (schemas[name]?.properties.count ?? 1) - 1
+            inItems = false
+        case 10, 12:
+            guard let name, field == "properties", let index = property else { continue }
+            if depth == 10 { inItems = key == "items" }
+            switch (depth, key) {
+            case (10, "type"): schemas[name]?.properties[index].type = value
+            case (10, "format"): schemas[name]?.properties[index].format = value
+            case (10, "maxLength"): schemas[name]?.properties[index].maxLength = Int(value)
+            case (10, "$ref"): schemas[name]?.properties[index].reference = reference
+            case (12, "$ref") where inItems: schemas[name]?.properties[index].itemsReference = reference
+            default: break
+            }
+        default:
+            if depth < 4 { name = nil }
+        }
+        if depth <= 2 { name = nil }
+    }
+    return schemas
+}

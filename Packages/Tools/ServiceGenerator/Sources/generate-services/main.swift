@@ -12,7 +12,8 @@ import Foundation
 // - For a requirement tagged `/// - Contract: <operationId>` (its contract operation, which takes
 //   the requirement's arguments but the acting user's, in their order, as the endpoint's input):
 //   its endpoint (<Area>API+Contract.swift), declared from the operation in docs/api/openapi.yaml
-//   (Contract.swift reads it); its method in the area's Remote client (Remote<Area>Service+Contract.swift), one
+//   (Contract.swift reads it), with the `Wire` value of a one-property schema it carries that no
+//   Remote module declares by hand (``wireValue(of:as:schemas:declared:for:)``); its method in the area's Remote client (Remote<Area>Service+Contract.swift), one
 //   `connection.send` of the area's endpoint, and its line in flows-server's routes
 //   (Routes+Contract.swift), one call of the service as the request's user.
 //
@@ -355,7 +356,9 @@ func lowerCamel(_ words: [String]) -> String {
 /// acting user's are the input, in the order the operation takes them: each path parameter, the
 /// body, the query's parameters (one `Wire.<names>Query` for all), the `id` a creating operation
 /// may be given, and a required header (`Wire.<header>`, a ``WireHeader``).
-func endpoint(_ requirement: Requirement, _ operation: ContractOperation, in service: ServiceProtocol) throws -> String {
+func endpoint(
+    _ requirement: Requirement, _ operation: ContractOperation, in service: ServiceProtocol
+) throws -> (declaration: String, carried: [(schema: String, value: String)]) {
     let named = "\(service.name).\(requirement.selector) (`- Contract: \(operation.id)`)"
     var arguments = requirement.parameters.filter { $0.name != "user" }
     let headers = operation.headerParameters.filter { $0 != "Idempotency-Key" }
@@ -369,7 +372,11 @@ func endpoint(_ requirement: Requirement, _ operation: ContractOperation, in ser
     let id = try operation.queryParameters.contains("id") ? argumentType(arguments.popLast()) : nil
     let paths = try operation.pathParameters.map { name in (name, try argumentType(arguments.isEmpty ? nil : arguments.removeFirst())) }
     if operation.body != nil, arguments.isEmpty { throw Failure(description: "\(named) has no argument for its operation's body") }
-    let body = try operation.body.map { schema in arguments.removeFirst(); return try wire(schema) }
+    var carried: [(schema: String, value: String)] = []
+    let body = try operation.body.map { schema in
+        carried.append((schema, try argumentType(arguments.removeFirst())))
+        return try wire(schema)
+    }
     // The query takes what is left: at least one argument when it has parameters, none otherwise.
     if !queries.isEmpty, arguments.isEmpty { throw Failure(description: "\(named) has no argument for its operation's query") }
     if queries.isEmpty, !arguments.isEmpty { throw Failure(description: "\(named) takes more arguments than its operation in the contract") }
@@ -403,25 +410,97 @@ func endpoint(_ requirement: Requirement, _ operation: ContractOperation, in ser
     case 204: status = ", status: .noContent"
     default: throw Failure(description: "\(named): a success of \(operation.status) is not one this tool declares")
     }
-    let response = try operation.status == 204 || operation.response == nil ? "ResponseCoding<Void>.none" : "ResponseCoding.json(\(wire(operation.response ?? "")))"
+    var response = "ResponseCoding<Void>.none"
+    if operation.status != 204, let schema = operation.response {
+        carried.append((schema, requirement.result ?? "Void"))
+        response = "ResponseCoding.json(\(try wire(schema)))"
+    }
     let input = requirement.parameters.filter { $0.name != "user" }.map(\.type)
     let inputType = input.isEmpty ? "Void" : input.count == 1 ? input[0] : "(" + input.joined(separator: ", ") + ")"
-    return """
+    return ("""
             public static let \(operation.id) = Call<\(inputType), \(requirement.result ?? "Void")>(
                 "\(operation.id)", .\(operation.method), "\(operation.path)"\(status),
                 request: \(request),
                 response: \(response), problems: problems
             )
-        """
+        """, carried)
 }
 
-func endpoints(_ service: ServiceProtocol, contract: [String: ContractOperation]) throws -> String {
-    let declarations = try service.contracted.map { requirement, id in
-        guard let operation = contract[id] else { throw Failure(description: "\(service.name).\(requirement.selector): the contract has no operation \(id)") }
-        return try endpoint(requirement, operation, in: service)
+/// The `Wire` value of a schema no Remote module declares by hand, written from the schema when
+/// it is one of the shapes a value is carried in as it stands: a list of one schema under one
+/// key (`FriendList`: `{"friends": [Friend]}`, from `Wire.friend`); or one required text (no
+/// longer than its `maxLength`), whole number or yes/no, or one value of a schema with a `Wire`
+/// value of its own (`{"after": Day}`, from `Wire.day`).
+func wireValue(of name: String, as value: String, schemas: [String: ContractSchema], declared names: Set<String>, for use: String) throws -> String {
+    let unknown = "\(use): `\(try wire(name))` for the contract's \(name) is declared nowhere, and \(name) is not a shape this tool writes one for"
+        + " (one required property: a list of one schema, a text, a whole number, yes/no, or a schema with a `Wire` value): declare it in the area's API file"
+    guard let schema = schemas[name], schema.type == "object", schema.properties.count == 1, let property = schema.properties.first,
+        schema.required == [property.name], property.name.allSatisfy({ $0.isLetter || $0.isNumber })
+    else { throw Failure(description: unknown) }
+    let key = property.name
+    let field = "\"\\(field)/\(key)\""
+    let type = "WireValue<\(value), Components.Schemas.\(name)>"
+    func declared(_ schema: String) throws -> String? {
+        let wire = try wire(schema)
+        return names.contains(String(wire.dropFirst("Wire.".count))) ? wire : nil
     }
-    return generated(from: "\(service.name)'s `- Contract:` tags and docs/api/openapi.yaml", imports: Set(service.imports + [service.module, "FlowsWire", "PrimitivesRemote"]))
-        + "extension \(service.area)API {\n" + declarations.joined(separator: "\n\n") + "\n}\n"
+    var body: String
+    if property.type == "array", let items = property.itemsReference, let element = try declared(items) {
+        body = "\(element).list().wrapped(\"\(key)\", in: { .init(\(key): $0) }, { $0.\(key) })"
+    } else if value == "String", property.type == "string" || property.reference.map({ schemas[$0]?.type == "string" }) == true {
+        let limit = property.maxLength ?? property.reference.flatMap { schemas[$0]?.maxLength }
+        let read = limit.map { "try text(atMost: \($0)).read(wire.\(key), \(field))" } ?? "wire.\(key)"
+        body = "WireValue(read: { wire, field throws(APIProblem) in \(read) }, write: { .init(\(key): $0) })"
+    } else if value == "Int", property.type == "integer" {
+        body = "WireValue(read: { wire, _ in Int(clamping: wire.\(key)) }, write: { .init(\(key): .init(clamping: $0)) })"
+    } else if value == "Bool", property.type == "boolean" {
+        body = "WireValue(read: { wire, _ in wire.\(key) }, write: { .init(\(key): $0) })"
+    } else if let reference = property.reference, let inner = try declared(reference) {
+        body = "WireValue(read: { wire, field throws(APIProblem) in try \(inner).read(wire.\(key), \(field)) }, write: { .init(\(key): \(inner).write($0)) })"
+    } else {
+        throw Failure(description: unknown)
+    }
+    return "    /// The contract's `\(name)`, `{\"\(key)\": …}`.\n    static var \(String(try wire(name).dropFirst("Wire.".count))): \(type) {\n        \(body)\n    }"
+}
+
+/// The names of the `Wire` values the Remote modules declare by hand (`Wire.friend`).
+func declaredWires(in repository: URL) throws -> Set<String> {
+    let files = FileManager.default
+    let remote = repository.appendingPathComponent("Packages/Remote")
+    var names: Set<String> = []
+    for package in try files.contentsOfDirectory(atPath: remote.path) {
+        let sources = remote.appendingPathComponent("\(package)/Sources/\(package)")
+        guard let contents = try? files.contentsOfDirectory(atPath: sources.path) else { continue }
+        for file in contents where file.hasSuffix(".swift") && !file.hasSuffix("+Contract.swift") {
+            let source = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for line in source.components(separatedBy: "\n") {
+                let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ").drop { ["public", "private", "fileprivate"].contains($0) }
+                guard words.first == "static", words.dropFirst().first == "var" || words.dropFirst().first == "func", let named = words.dropFirst(2).first else { continue }
+                names.insert(String(named.prefix { $0.isLetter || $0.isNumber }))
+            }
+        }
+    }
+    return names
+}
+
+func endpoints(
+    _ service: ServiceProtocol, contract: [String: ContractOperation], schemas: [String: ContractSchema], declared: Set<String>
+) throws -> String {
+    var declarations: [String] = []
+    var wires: [String: String] = [:]
+    for (requirement, id) in service.contracted {
+        let use = "\(service.name).\(requirement.selector) (`- Contract: \(id)`)"
+        guard let operation = contract[id] else { throw Failure(description: "\(use): the contract has no operation \(id)") }
+        let (declaration, carried) = try endpoint(requirement, operation, in: service)
+        declarations.append(declaration)
+        for (schema, value) in carried where !declared.contains(String(try wire(schema).dropFirst("Wire.".count))) && wires[schema] == nil {
+            wires[schema] = try wireValue(of: schema, as: value, schemas: schemas, declared: declared, for: use)
+        }
+    }
+    let values = wires.isEmpty ? "" : "\n// The values these endpoints carry that no hand-written `Wire` value declares.\nextension Wire {\n"
+        + wires.sorted { $0.key < $1.key }.map(\.value).joined(separator: "\n\n") + "\n}\n"
+    return generated(from: "\(service.name)'s `- Contract:` tags and docs/api/openapi.yaml", imports: Set(service.imports + [service.module, "FlowsWire", "PrimitivesRemote"] + (wires.isEmpty ? [] : ["FlowsAPI"])))
+        + "extension \(service.area)API {\n" + declarations.joined(separator: "\n\n") + "\n}\n" + values
 }
 
 /// The replicated service's reads of the requirements tagged `- Replica: read`: each asks the
@@ -517,7 +596,10 @@ func run(_ arguments: [String]) throws -> [String] {
     let repository = URL(fileURLWithPath: arguments[0])
     let output = URL(fileURLWithPath: arguments.count == 2 ? arguments[1] : arguments[0])
     let services = try serviceProtocols(in: repository)
-    let contract = try contractOperations(String(contentsOf: repository.appendingPathComponent("docs/api/openapi.yaml"), encoding: .utf8))
+    let document = try String(contentsOf: repository.appendingPathComponent("docs/api/openapi.yaml"), encoding: .utf8)
+    let contract = try contractOperations(document)
+    let schemas = contractSchemas(document)
+    let declared = try declaredWires(in: repository)
     var files: [(path: String, text: String)] = []
 
     let modules = Set(services.flatMap { $0.imports + [$0.module] } + ["Foundation", "Primitives"])
@@ -535,7 +617,7 @@ func run(_ arguments: [String]) throws -> [String] {
             throw Failure(description: "\(service.name) has `- Contract:` tags but no Remote module in \(folder)")
         }
         files.append(("\(folder)/Remote\(service.name)+Contract.swift", remoteClient(service)))
-        files.append(("\(folder)/\(service.area)API+Contract.swift", try endpoints(service, contract: contract)))
+        files.append(("\(folder)/\(service.area)API+Contract.swift", try endpoints(service, contract: contract, schemas: schemas, declared: declared)))
     }
     files.append(("Apps/flows-server/Sources/FlowsServer/Routes+Contract.swift", routes(services)))
     for reading in try readingProtocols(in: repository) {
