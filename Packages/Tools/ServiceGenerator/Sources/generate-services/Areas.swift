@@ -41,12 +41,12 @@ func areas(in list: String) throws -> [Area] {
     for (index, raw) in list.components(separatedBy: "\n").enumerated() {
         let line = raw.trimmingCharacters(in: .whitespaces)
         guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-        let where_ = "areas.txt line \(index + 1)"
+        let place = "areas.txt line \(index + 1)"
         let (name, rest) = line.firstIndex(of: ":").map { (String(line[..<$0]), String(line[line.index(after: $0)...])) } ?? (line, "")
         guard let first = name.first, first.isUppercase, name.allSatisfy({ $0.isLetter || $0.isNumber }) else {
-            throw Failure(description: "\(where_): an area is named in UpperCamelCase: \(line)")
+            throw Failure(description: "\(place): an area is named in UpperCamelCase: \(line)")
         }
-        guard !found.contains(where: { $0.name == name }) else { throw Failure(description: "\(where_): \(name) is listed twice") }
+        guard !found.contains(where: { $0.name == name }) else { throw Failure(description: "\(place): \(name) is listed twice") }
         var byHand = false
         var replicated = false
         var live = ["store"]
@@ -57,13 +57,13 @@ func areas(in list: String) throws -> [Area] {
             case _ where word.hasPrefix("live(") && word.hasSuffix(")"):
                 live = topLevelSplit(String(word.dropFirst("live(".count).dropLast()))
                 for argument in live where !liveArguments.contains(where: { $0.name == argument }) {
-                    throw Failure(description: "\(where_): a live service is given some of \(liveArguments.map(\.name).joined(separator: ", ")), not \(argument)")
+                    throw Failure(description: "\(place): a live service is given some of \(liveArguments.map(\.name).joined(separator: ", ")), not \(argument)")
                 }
-            default: throw Failure(description: "\(where_): `\(word)` is none of `by hand`, `replicated`, `live(...)`")
+            default: throw Failure(description: "\(place): `\(word)` is none of `by hand`, `replicated`, `live(...)`")
             }
         }
         guard !(byHand && (replicated || rest.contains("live("))) else {
-            throw Failure(description: "\(where_): an area wired by hand says nothing else of how it is built")
+            throw Failure(description: "\(place): an area wired by hand says nothing else of how it is built")
         }
         found.append(Area(name: name, byHand: byHand, replicated: replicated, live: live))
     }

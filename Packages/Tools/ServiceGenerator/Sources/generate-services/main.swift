@@ -631,6 +631,12 @@ func run(_ arguments: [String]) throws -> [String] {
     }
 
     let list = try areas(in: String(contentsOf: repository.appendingPathComponent("Packages/Services/areas.txt"), encoding: .utf8))
+    for area in list {
+        let packages = ["Domain/\(area.name)", "Data/\(area.name)Data"] + (area.byHand ? [] : ["Data/Postgres/\(area.name)DataPostgres", "Remote/\(area.name)Remote"])
+        for package in packages where !FileManager.default.fileExists(atPath: repository.appendingPathComponent("Packages/\(package)/Package.swift").path) {
+            throw Failure(description: "areas.txt lists \(area.name), but Packages/\(package) has no package")
+        }
+    }
     files.append(("Packages/Services/Package.swift", servicesManifest(list)))
     files.append(("Packages/Services/Sources/FlowsServices/LocalServices+Areas.swift", localAreas(list)))
     files.append(("Apps/flows/Sources/FlowsApp/AppContainer+Areas.swift", appAreas(list)))
