@@ -50,19 +50,21 @@ func areas(in list: String) throws -> [Area] {
         var byHand = false
         var replicated = false
         var live = ["store"]
+        var givesLive = false
         for word in topLevelSplit(rest) {
             switch word {
             case "by hand": byHand = true
             case "replicated": replicated = true
             case _ where word.hasPrefix("live(") && word.hasSuffix(")"):
                 live = topLevelSplit(String(word.dropFirst("live(".count).dropLast()))
+                givesLive = true
                 for argument in live where !liveArguments.contains(where: { $0.name == argument }) {
                     throw Failure(description: "\(place): a live service is given some of \(liveArguments.map(\.name).joined(separator: ", ")), not \(argument)")
                 }
             default: throw Failure(description: "\(place): `\(word)` is none of `by hand`, `replicated`, `live(...)`")
             }
         }
-        guard !(byHand && (replicated || rest.contains("live("))) else {
+        guard !(byHand && (replicated || givesLive)) else {
             throw Failure(description: "\(place): an area wired by hand says nothing else of how it is built")
         }
         found.append(Area(name: name, byHand: byHand, replicated: replicated, live: live))

@@ -337,10 +337,15 @@ func remoteClient(_ service: ServiceProtocol) -> String {
 /// `Wire.<name>` for a schema of the contract or a Swift type: its name with the first letter in
 /// lower case (`FriendList` is `Wire.friendList`, `UserID` is `Wire.userID`).
 func wire(_ name: String) throws -> String {
+    "Wire." + (try wireMember(name))
+}
+
+/// The member of `Wire` named after a schema or a type: `friendList` for `FriendList`.
+func wireMember(_ name: String) throws -> String {
     guard let first = name.first, first.isLetter, name.allSatisfy({ $0.isLetter || $0.isNumber }) else {
         throw Failure(description: "no `Wire` value is named after \(name)")
     }
-    return "Wire." + first.lowercased() + name.dropFirst()
+    return first.lowercased() + name.dropFirst()
 }
 
 /// Words (`If-Match`, `from` and `through`) as one lower-camel-case name: `ifMatch`, `fromThrough`.
@@ -441,8 +446,7 @@ func wireValue(of name: String, as value: String, schemas: [String: ContractSche
     let field = "\"\\(field)/\(key)\""
     let type = "WireValue<\(value), Components.Schemas.\(name)>"
     func declared(_ schema: String) throws -> String? {
-        let wire = try wire(schema)
-        return names.contains(String(wire.dropFirst("Wire.".count))) ? wire : nil
+        names.contains(try wireMember(schema)) ? try wire(schema) : nil
     }
     var body: String
     if property.type == "array", let items = property.itemsReference, let element = try declared(items) {
@@ -460,7 +464,7 @@ func wireValue(of name: String, as value: String, schemas: [String: ContractSche
     } else {
         throw Failure(description: unknown)
     }
-    return "    /// The contract's `\(name)`, `{\"\(key)\": …}`.\n    static var \(String(try wire(name).dropFirst("Wire.".count))): \(type) {\n        \(body)\n    }"
+    return "    /// The contract's `\(name)`, `{\"\(key)\": …}`.\n    static var \(try wireMember(name)): \(type) {\n        \(body)\n    }"
 }
 
 /// The names of the `Wire` values the Remote modules declare by hand (`Wire.friend`).
@@ -493,7 +497,7 @@ func endpoints(
         guard let operation = contract[id] else { throw Failure(description: "\(use): the contract has no operation \(id)") }
         let (declaration, carried) = try endpoint(requirement, operation, in: service)
         declarations.append(declaration)
-        for (schema, value) in carried where !declared.contains(String(try wire(schema).dropFirst("Wire.".count))) && wires[schema] == nil {
+        for (schema, value) in carried where !declared.contains(try wireMember(schema)) && wires[schema] == nil {
             wires[schema] = try wireValue(of: schema, as: value, schemas: schemas, declared: declared, for: use)
         }
     }

@@ -25,6 +25,7 @@ import Testing
         ("Notes\nNotes", "line 2: Notes is listed twice"),
         ("Notes: live(store, clock)", "not clock"),
         ("Notes: by hand, replicated", "an area wired by hand says nothing else"),
+        ("Notes: by hand, live(store)", "an area wired by hand says nothing else"),
         ("Notes: offline", "`offline` is none of"),
     ])
     func aLineItCannotReadIsNamed(line: String, message: String) {
